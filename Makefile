@@ -1,0 +1,49 @@
+# Interlude. The two set-up commands are `make run` and `make test` (README.md).
+SHELL := /bin/bash
+SWIFT ?= swift
+SWIFT_FLAGS ?=
+RELEASE_FLAGS := -c release --static-swift-stdlib
+BIN_DEBUG := .build/debug/interlude
+BIN_RELEASE := .build/release/interlude
+DEMO := build/demo/demo.mp3
+
+.PHONY: all deps build release run test test-tsan bench fuzz clean demo
+
+all: build
+
+# Installs missing Debian packages when run as root; quiet when all are present.
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build $(SWIFT_FLAGS)
+
+release: deps
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
+
+# A demo file made at build time, so nothing copyrighted is committed.
+$(DEMO): | deps
+	@mkdir -p $(dir $@)
+	@sox -q -n -r 44100 -c 2 -b 16 build/demo/demo.wav synth 3 pluck C4 pluck E4 fade 0 3 0.5 : synth 3 pluck G4 pluck C5 fade 0 3 0.5 : synth 4 pluck E4 pluck G4 pluck C5 fade 0 4 1
+	@lame --quiet -b 160 build/demo/demo.wav $@
+
+demo: $(DEMO)
+
+run: release $(DEMO)
+	$(BIN_RELEASE) play $(DEMO) $(ARGS)
+
+# The whole suite: unit tests, end-to-end tests against the real binary through
+# a private PulseAudio server, and the ring stress test under ThreadSanitizer.
+test: build
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	INTERLUDE_BIN=$(CURDIR)/$(BIN_DEBUG) $(SWIFT) test --skip-build $(SWIFT_FLAGS)
+	$(MAKE) --no-print-directory test-tsan
+
+test-tsan: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter 'RingStressTests' $(SWIFT_FLAGS)
+
+bench: release
+	INTERLUDE_BIN=$(CURDIR)/$(BIN_RELEASE) bench/run.sh
+
+clean:
+	rm -rf .build build bench/out bench/bin

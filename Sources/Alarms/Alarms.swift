@@ -1,0 +1,1 @@
+// Alarms: see README.md, Architecture.

@@ -1,0 +1,1 @@
+// AudioSession: see README.md, Architecture.

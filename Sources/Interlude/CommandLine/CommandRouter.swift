@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The top-level command line: `interlude COMMAND ...`.
+public enum CommandRouter {
+    public static let usage = """
+    usage: interlude COMMAND [ARGS...]
+
+    commands:
+      play FILE...        play files without the TUI (see 'interlude play --help')
+      info FILE           format, duration, bitrate and tags of an MP3
+      alarm ...           add, list, remove, enable and disable alarms
+      bench decode FILE   decode speed in seconds of audio per CPU second
+      help                this text
+
+    'interlude COMMAND --help' describes each command.
+    """
+
+    /// Runs the command line (without the program name) and returns the exit status.
+    public static func run(_ arguments: [String]) -> Int32 {
+        guard let command = arguments.first else {
+            writeStandardError(usage + "\n")
+            return 2
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        // play, info, bench: wired by the audio engine.
+        // alarm: wired by the alarm scheduler.
+        case "help", "--help", "-h":
+            writeStandardOutput(usage + "\n")
+            return 0
+        default:
+            writeStandardError("interlude: unknown command '\(command)' (see 'interlude help')\n")
+            return 2
+        }
+    }
+}
+
+/// Unbuffered writes to the standard streams; no Foundation needed.
+public func writeStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in writeAll(fd: 2, bytes) }
+}
+
+public func writeStandardOutput(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in writeAll(fd: 1, bytes) }
+}
+
+private func writeAll(fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
+    guard var base = bytes.baseAddress else { return }
+    var remaining = bytes.count
+    while remaining > 0 {
+        let written = write(fd, base, remaining)
+        if written < 0 {
+            if errno == EINTR { continue }
+            return
+        }
+        remaining -= written
+        base += written
+    }
+}

@@ -1,0 +1,1 @@
+// InterludeCore: see README.md, Architecture.

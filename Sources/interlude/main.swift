@@ -1,0 +1,6 @@
+import Interlude
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(CommandRouter.run(Array(CommandLine.arguments.dropFirst())))

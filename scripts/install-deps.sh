@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Interlude builds, runs and tests with.
+# Idempotent and quiet when everything is present; only acts when run as root.
+set -eu
+packages=(
+  pkg-config
+  libasound2-dev libasound2-plugins
+  libmpg123-dev mpg123
+  libncursesw5-dev
+  pulseaudio pulseaudio-utils
+  lame sox espeak-ng
+  tmux stress-ng
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+  echo "interlude: missing Debian packages: ${missing[*]} (run 'make' as root, or: sudo apt-get install ${missing[*]})" >&2
+  exit 1
+fi
+echo "interlude: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine's package lists are empty: apt-get install finds nothing before an update.
+apt-get update -qq >/dev/null
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
