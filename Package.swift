@@ -15,6 +15,8 @@ let package = Package(
         .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
+        // signalfd, timerfd, eventfd: Linux headers the Glibc module leaves out.
+        .systemLibrary(name: "CLinux"),
 
         // Pure Swift, no C imports, tested on a virtual clock.
         .target(name: "InterludeCore"),
@@ -25,7 +27,7 @@ let package = Package(
         .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "InterludeCore"]),
 
         // The application: command line, wiring.
-        .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine"]),
+        .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "CLinux", "CMpg123"]),
         .executableTarget(name: "interlude", dependencies: ["Interlude"]),
 
         // Shared test helpers: fixtures (sox, lame, espeak-ng), WAV reading and

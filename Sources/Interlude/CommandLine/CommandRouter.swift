@@ -25,7 +25,9 @@ public enum CommandRouter {
         }
         let rest = Array(arguments.dropFirst())
         switch command {
-        // play, info, bench: wired by the audio engine.
+        case "play": return PlayCommand.run(rest)
+        case "info": return InfoCommand.run(rest)
+        case "bench": return BenchCommand.run(rest)
         // alarm: wired by the alarm scheduler.
         case "help", "--help", "-h":
             writeStandardOutput(usage + "\n")

@@ -1,0 +1,236 @@
+import CMpg123
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One MP3 file decoded by libmpg123 to the pipeline's encoding (signed
+/// 16-bit interleaved), gapless (encoder delay and padding removed using the
+/// LAME header).
+///
+/// Output format: by default the file's own rate and channel count. Given a
+/// `target` format, libmpg123 converts to it (duplicating or mixing channels,
+/// resampling), which is how a queue of mixed files plays through one open
+/// device without a reopen at every boundary.
+public final class Decoder {
+    public let path: String
+    public let format: AudioFormat
+    /// The format the file itself carries.
+    public let sourceFormat: AudioFormat
+    private let handle: OpaquePointer
+    private var closed = false
+
+    public init(path: String, target: AudioFormat? = nil) throws(DecoderError) {
+        self.path = path
+        try Self.checkFile(path)
+
+        var error: Int32 = 0
+        guard let handle = mpg123_new(nil, &error) else {
+            throw DecoderError(.library, path: path, detail: String(cString: mpg123_plain_strerror(error)))
+        }
+        // Quiet: libmpg123 would otherwise print its own warnings on stderr; we report ourselves.
+        // Gapless is on by default in Debian's build; say so explicitly, it is what makes
+        // two cut files join without a gap.
+        mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_QUIET.rawValue | MPG123_GAPLESS.rawValue), 0)
+        mpg123_format_none(handle)
+        if let target {
+            let layout = target.channels == 1 ? MPG123_MONO : MPG123_STEREO
+            mpg123_format(handle, target.rate, Int32(layout.rawValue), Int32(MPG123_ENC_SIGNED_16.rawValue))
+        } else {
+            var rates: UnsafePointer<Int>?
+            var count = 0
+            mpg123_rates(&rates, &count)
+            for index in 0..<count {
+                mpg123_format(handle, rates![index], Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue),
+                              Int32(MPG123_ENC_SIGNED_16.rawValue))
+            }
+        }
+
+        func fail(_ kind: DecoderError.Kind, _ detail: String) -> DecoderError {
+            mpg123_delete(handle)
+            return DecoderError(kind, path: path, detail: detail)
+        }
+
+        guard mpg123_open(handle, path) == MPG123_OK.rawValue else {
+            throw fail(.unreadable, "cannot open: \(String(cString: mpg123_strerror(handle)))")
+        }
+        var rate = 0
+        var channels: Int32 = 0
+        var encoding: Int32 = 0
+        // getformat reads until the first valid frame; junk fails here within the resync limit.
+        guard mpg123_getformat(handle, &rate, &channels, &encoding) == MPG123_OK.rawValue else {
+            let reason = String(cString: mpg123_strerror(handle))
+            mpg123_close(handle)
+            throw fail(.notMPEGAudio, "not an MP3 file (no MPEG audio frames found: \(reason))")
+        }
+        var info = mpg123_frameinfo2()
+        mpg123_info2(handle, &info)
+        self.handle = handle
+        self.format = AudioFormat(rate: rate, channels: Int(channels))
+        self.sourceFormat = AudioFormat(rate: info.rate, channels: info.mode == Int32(MPG123_M_MONO.rawValue) ? 1 : 2)
+    }
+
+    deinit { close() }
+
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        mpg123_close(handle)
+        mpg123_delete(handle)
+    }
+
+    /// Rejects what libmpg123 would report only vaguely: missing files,
+    /// directories and empty files.
+    private static func checkFile(_ path: String) throws(DecoderError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw DecoderError(errno == ENOENT ? .missing : .unreadable, path: path, detail: reason.lowercased())
+        }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            throw DecoderError(.directory, path: path, detail: "is a directory, not an MP3 file")
+        }
+        if info.st_size == 0 {
+            throw DecoderError(.empty, path: path, detail: "empty file")
+        }
+        guard access(path, R_OK) == 0 else {
+            throw DecoderError(.unreadable, path: path, detail: String(cString: strerror(errno)).lowercased())
+        }
+    }
+
+    public enum ReadResult: Equatable {
+        /// Frames written to the start of the buffer.
+        case frames(Int)
+        /// The stream has ended; nothing was written.
+        case end
+    }
+
+    /// Decodes into `buffer` (a whole number of frames in this decoder's format).
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(DecoderError) -> ReadResult {
+        let bytesPerFrame = format.bytesPerFrame
+        let capacity = buffer.count / bytesPerFrame * bytesPerFrame
+        guard capacity > 0, let base = buffer.baseAddress else { return .frames(0) }
+        var filled = 0
+        var idleReads = 0
+        // mpg123_read may return fewer bytes than asked (a frame boundary), or none
+        // while it parses headers, so loop until the region is full or the stream ends.
+        while filled < capacity {
+            var done = 0
+            let status = mpg123_read(handle, base + filled, capacity - filled, &done)
+            filled += done
+            switch status {
+            case MPG123_OK.rawValue, MPG123_NEW_FORMAT.rawValue:
+                idleReads = done == 0 ? idleReads + 1 : 0
+                if idleReads > 64 { return .frames(filled / bytesPerFrame) }
+                continue
+            case MPG123_DONE.rawValue:
+                return filled == 0 ? .end : .frames(filled / bytesPerFrame)
+            default:
+                if filled > 0 { return .frames(filled / bytesPerFrame) }
+                throw DecoderError(.library, path: path, detail: "decoding failed: \(String(cString: mpg123_strerror(handle)))")
+            }
+        }
+        return .frames(filled / bytesPerFrame)
+    }
+
+    /// Length in output frames: exact when the file has a Xing/LAME header or
+    /// after `scan()`, otherwise an estimate from the file size.
+    public var lengthInFrames: Int? {
+        let length = mpg123_length(handle)
+        return length < 0 ? nil : Int(length)
+    }
+
+    /// True when `lengthInFrames` is exact (header or scan), not estimated.
+    public var lengthIsExact: Bool {
+        var value = 0
+        var fvalue = 0.0
+        guard mpg123_getstate2(handle, Int32(MPG123_ACCURATE.rawValue), &value, &fvalue) == MPG123_OK.rawValue else { return false }
+        return value != 0
+    }
+
+    /// Reads the whole file once to learn its exact length and build the seek index.
+    public func scan() throws(DecoderError) {
+        guard mpg123_scan(handle) == MPG123_OK.rawValue else {
+            throw DecoderError(.library, path: path, detail: "scan failed: \(String(cString: mpg123_strerror(handle)))")
+        }
+    }
+
+    /// Moves to an absolute output frame. Exact (sample-accurate) by libmpg123's default.
+    public func seek(toFrame frame: Int) throws(DecoderError) {
+        let result = mpg123_seek(handle, frame, SEEK_SET)
+        guard result >= 0 else {
+            throw DecoderError(.library, path: path, detail: "seek failed: \(String(cString: mpg123_strerror(handle)))")
+        }
+    }
+
+    /// The current output frame.
+    public var positionInFrames: Int { max(0, Int(mpg123_tell(handle))) }
+
+    /// Information about the current MPEG frame (bitrate, layer, VBR mode).
+    public var frameInfo: mpg123_frameinfo2 {
+        var info = mpg123_frameinfo2()
+        mpg123_info2(handle, &info)
+        return info
+    }
+
+    /// Tags from ID3v2 (preferred) or ID3v1, after the first read or scan.
+    public func tags() -> Tags {
+        var tags = Tags()
+        var v1: UnsafeMutablePointer<mpg123_id3v1>?
+        var v2: UnsafeMutablePointer<mpg123_id3v2>?
+        guard mpg123_meta_check(handle) & MPG123_ID3 != 0,
+              mpg123_id3(handle, &v1, &v2) == MPG123_OK.rawValue else { return tags }
+        if let v2 = v2?.pointee {
+            tags.title = Self.text(v2.title)
+            tags.artist = Self.text(v2.artist)
+            tags.album = Self.text(v2.album)
+            tags.year = Self.text(v2.year)
+            tags.genre = Self.text(v2.genre)
+            tags.comment = Self.text(v2.comment)
+        }
+        if let v1 = v1?.pointee {
+            tags.title = tags.title ?? Self.latin1(v1.title)
+            tags.artist = tags.artist ?? Self.latin1(v1.artist)
+            tags.album = tags.album ?? Self.latin1(v1.album)
+            tags.year = tags.year ?? Self.latin1(v1.year)
+        }
+        return tags
+    }
+
+    private static func text(_ string: UnsafeMutablePointer<mpg123_string>?) -> String? {
+        // libmpg123 converts every ID3v2 text encoding to UTF-8 in mpg123_string.
+        guard let string, let bytes = string.pointee.p, string.pointee.fill > 1 else { return nil }
+        let value = String(decoding: UnsafeRawBufferPointer(start: bytes, count: string.pointee.fill - 1), as: UTF8.self)
+        return value.isEmpty ? nil : value
+    }
+
+    private static func latin1<T>(_ field: T) -> String? {
+        // ID3v1 fields are fixed-size, NUL- or space-padded Latin-1.
+        withUnsafeBytes(of: field) { raw in
+            var scalars = String.UnicodeScalarView()
+            for byte in raw {
+                if byte == 0 { break }
+                scalars.append(Unicode.Scalar(byte))
+            }
+            let value = String(scalars).trimmingTrailingSpaces()
+            return value.isEmpty ? nil : value
+        }
+    }
+}
+
+public struct Tags: Equatable, Sendable {
+    public var title: String?
+    public var artist: String?
+    public var album: String?
+    public var year: String?
+    public var genre: String?
+    public var comment: String?
+    public init() {}
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var result = self
+        while result.last == " " { result.removeLast() }
+        return result
+    }
+}

@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Renders the stream as fast as it can to a WAV file or to nowhere, on a clock
+/// driven by the frames written: the heard position is simply the frames
+/// rendered. It runs on the calling thread, which makes renders deterministic.
+public final class FileSink {
+    public enum Destination: Equatable, Sendable { case wav(path: String), null }
+
+    public struct FileError: Error, Sendable, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    public let destination: Destination
+    public let format: AudioFormat
+    private let fd: Int32
+    private let control: UnsafeMutablePointer<WriterControl>
+    private let context: UnsafeMutablePointer<WriterContext>
+    private var dataBytes = 0
+    private var closed = false
+    let chunkFrames = 4096
+
+    public init(_ destination: Destination, format: AudioFormat, ring: SPSCRing, events: SPSCRing) throws(FileError) {
+        self.destination = destination
+        self.format = format
+        switch destination {
+        case .null:
+            fd = -1
+        case .wav(let path):
+            let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard opened >= 0 else {
+                throw FileError(path: path, reason: "cannot write: \(String(cString: strerror(errno)).lowercased())")
+            }
+            fd = opened
+        }
+        control = .allocate(capacity: 1)
+        control.initialize(to: WriterControl())
+        context = WriterContext.allocate(control: control, audio: ring.consumer, events: events.producer,
+                                         channels: format.channels, scratchFrames: chunkFrames,
+                                         pcm: nil, periodFrames: chunkFrames)
+        if fd >= 0 { writeHeader() }
+    }
+
+    deinit {
+        close()
+        WriterContext.free(context)
+        control.deinitialize(count: 1)
+        control.deallocate()
+    }
+
+    /// Renders everything queued in the ring now. Returns the frames rendered.
+    @discardableResult
+    public func render(maxFrames: Int = .max) -> Int {
+        var total = 0
+        while total < maxFrames {
+            let frames = context.pointee.mix(maxFrames: min(chunkFrames, maxFrames - total))
+            if frames == 0 { break }
+            if fd >= 0 {
+                writeAll(UnsafeRawPointer(context.pointee.scratch), frames * format.bytesPerFrame)
+                dataBytes += frames * format.bytesPerFrame
+            }
+            context.pointee.consume(frames)
+            total += frames
+        }
+        context.pointee.publishHeard(delay: 0)
+        return total
+    }
+
+    public var heardFrames: Int { control.pointee.heardFrames.load(ordering: .acquiring) }
+
+    public func setMediaGain(_ gain: Float) {
+        control.pointee.mediaGainTargetBits.store(gain.bitPattern, ordering: .relaxed)
+    }
+
+    /// Finalizes the WAV header's sizes and closes the file.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        guard fd >= 0 else { return }
+        writeHeader()
+        fsync(fd)
+        Glibc.close(fd)
+    }
+
+    /// A canonical 44-byte RIFF/WAVE header for 16-bit PCM, as `mpg123 -w` writes.
+    private func writeHeader() {
+        var header = [UInt8]()
+        func append32(_ value: Int) { withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian) { header += $0 } }
+        func append16(_ value: Int) { withUnsafeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian) { header += $0 } }
+        header += Array("RIFF".utf8); append32(36 + dataBytes); header += Array("WAVE".utf8)
+        header += Array("fmt ".utf8); append32(16); append16(1); append16(format.channels)
+        append32(format.rate); append32(format.rate * format.bytesPerFrame); append16(format.bytesPerFrame); append16(16)
+        header += Array("data".utf8); append32(dataBytes)
+        header.withUnsafeBytes { bytes in
+            _ = pwrite(fd, bytes.baseAddress, bytes.count, 0)
+        }
+        if lseek(fd, 0, SEEK_END) < 44 { lseek(fd, 44, SEEK_SET) }
+    }
+
+    private func writeAll(_ bytes: UnsafeRawPointer, _ count: Int) {
+        var offset = 0
+        while offset < count {
+            let written = write(fd, bytes + offset, count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += written
+        }
+    }
+}

@@ -1,0 +1,109 @@
+/// Decodes a list of files, one after the other, into the audio ring.
+///
+/// The first file that decodes fixes the stream format; later files are
+/// converted to it by libmpg123 (see `Decoder`), so the queue plays through
+/// one open device. Files that cannot be decoded are reported and skipped.
+/// Positions are stream frames: frame 0 is the first frame of the first file.
+public final class TrackFeeder {
+    public struct Track: Equatable, Sendable {
+        public let index: Int
+        public let path: String
+        public let startFrame: Int
+        /// Set once the decoder has reached the end of the file.
+        public internal(set) var endFrame: Int?
+        /// The file's length as its header states it, when exact.
+        public let expectedFrames: Int?
+    }
+
+    public enum Event: Sendable {
+        case failed(DecoderError)
+        /// The file ended before its header said it would.
+        case truncated(path: String, decodedFrames: Int, expectedFrames: Int)
+    }
+
+    public let paths: [String]
+    public private(set) var format: AudioFormat?
+    public private(set) var tracks: [Track] = []
+    public private(set) var framesQueued = 0
+    public private(set) var isExhausted = false
+    private var nextIndex = 0
+    private var decoder: Decoder?
+    private var pendingEvents: [Event] = []
+
+    public init(paths: [String]) {
+        self.paths = paths
+    }
+
+    /// Opens files until one decodes; returns its format, or nil when none does.
+    public func openFirst() -> AudioFormat? {
+        openNext()
+        return format
+    }
+
+    /// Events since the last call.
+    public func takeEvents() -> [Event] {
+        defer { pendingEvents.removeAll() }
+        return pendingEvents
+    }
+
+    private func openNext() {
+        decoder = nil
+        while nextIndex < paths.count {
+            let index = nextIndex
+            nextIndex += 1
+            do {
+                let opened = try Decoder(path: paths[index], target: format)
+                if format == nil { format = opened.format }
+                let expected = opened.lengthIsExact ? opened.lengthInFrames : nil
+                decoder = opened
+                tracks.append(Track(index: index, path: paths[index], startFrame: framesQueued, endFrame: nil,
+                                    expectedFrames: expected))
+                return
+            } catch {
+                pendingEvents.append(.failed(error))
+            }
+        }
+        isExhausted = true
+    }
+
+    /// Decodes into the ring until it is full or the list is exhausted.
+    /// Returns the frames added.
+    @discardableResult
+    public func fill(_ producer: SPSCRing.Producer, maxFrames: Int = .max) -> Int {
+        var added = 0
+        while added < maxFrames, let decoder {
+            let region = producer.writableRegion(maxSlots: maxFrames - added)
+            guard region.count > 0 else { break }
+            let result: Decoder.ReadResult
+            do {
+                result = try decoder.read(into: region)
+            } catch {
+                pendingEvents.append(.failed(error))
+                finishTrack()
+                continue
+            }
+            switch result {
+            case .frames(let frames):
+                producer.commit(frames)
+                framesQueued += frames
+                added += frames
+                if frames == 0 { finishTrack() }
+            case .end:
+                finishTrack()
+            }
+        }
+        return added
+    }
+
+    private func finishTrack() {
+        guard var track = tracks.popLast() else { return }
+        track.endFrame = framesQueued
+        let decoded = framesQueued - track.startFrame
+        // The header's length is in the file's own rate; compare in output frames.
+        if let expected = track.expectedFrames, decoded + 1152 < expected {
+            pendingEvents.append(.truncated(path: track.path, decodedFrames: decoded, expectedFrames: expected))
+        }
+        tracks.append(track)
+        openNext()
+    }
+}

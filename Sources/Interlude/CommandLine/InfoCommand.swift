@@ -1,0 +1,113 @@
+import AudioEngine
+import CMpg123
+
+/// `interlude info FILE [--json]`: format, duration, bitrate and tags.
+public enum InfoCommand {
+    public static let help = """
+    usage: interlude info FILE [--json]
+
+    Shows an MP3 file's format, exact duration, bitrate and tags.
+    """
+
+    public static func run(_ arguments: [String]) -> Int32 {
+        let spec = ArgumentSpec(command: "info", flags: ["--json"])
+        let parsed: ParsedArguments
+        do { parsed = try spec.parse(arguments) } catch {
+            writeStandardError("interlude \(error.message)\n")
+            return 2
+        }
+        if parsed.has("--help") || parsed.has("-h") {
+            writeStandardOutput(help + "\n")
+            return 0
+        }
+        guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
+            writeStandardError("interlude info: give exactly one file (see 'interlude info --help')\n")
+            return 2
+        }
+        let info: FileInfo
+        do { info = try FileInfo(path: path) } catch {
+            writeStandardError("interlude: \(error.description)\n")
+            return 1
+        }
+        writeStandardOutput((parsed.has("--json") ? info.json : info.text) + "\n")
+        return 0
+    }
+}
+
+/// What `info` reports about one file.
+struct FileInfo {
+    let path: String
+    let format: AudioFormat
+    let layer: Int
+    let version: String
+    let frames: Int
+    let bitrateKbps: Int
+    let averageKbps: Int
+    let vbr: String
+    let tags: Tags
+
+    var seconds: Double { format.seconds(forFrames: frames) }
+
+    init(path: String) throws(DecoderError) {
+        let decoder = try Decoder(path: path)
+        // A full scan gives the exact length even without a Xing/LAME header.
+        try decoder.scan()
+        let frameInfo = decoder.frameInfo
+        self.path = path
+        format = decoder.format
+        frames = decoder.lengthInFrames ?? 0
+        layer = Int(frameInfo.layer)
+        version = switch frameInfo.version {
+        case Int32(MPG123_1_0.rawValue): "1"
+        case Int32(MPG123_2_0.rawValue): "2"
+        default: "2.5"
+        }
+        bitrateKbps = Int(frameInfo.bitrate)
+        vbr = switch frameInfo.vbr {
+        case Int32(MPG123_VBR.rawValue): "vbr"
+        case Int32(MPG123_ABR.rawValue): "abr"
+        default: "cbr"
+        }
+        tags = decoder.tags()
+        var size = 0
+        if let fileSize = fileSizeBytes(path) { size = fileSize }
+        let seconds = format.seconds(forFrames: frames)
+        averageKbps = seconds > 0 ? Int((Double(size) * 8 / seconds / 1000).rounded()) : 0
+    }
+
+    var text: String {
+        var lines = [
+            "file:      \(path)",
+            "format:    MPEG \(version) layer \(layer), \(format)",
+            "duration:  \(formatTime(seconds)) (\(JSONLine.number(seconds, decimals: 3)) s, \(frames) frames)",
+            "bitrate:   \(vbr == "cbr" ? "\(bitrateKbps) kbps CBR" : "\(averageKbps) kbps average, \(vbr.uppercased())")",
+        ]
+        let tagLines: [(String, String?)] = [("title", tags.title), ("artist", tags.artist), ("album", tags.album),
+                                             ("year", tags.year), ("genre", tags.genre), ("comment", tags.comment)]
+        for (name, value) in tagLines {
+            if let value { lines.append("\(name):\(String(repeating: " ", count: 10 - name.count))\(value)") }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    var json: String {
+        var line = JSONLine()
+        line.add("path", path)
+        line.add("mpegVersion", version)
+        line.add("layer", layer)
+        line.add("sampleRate", format.rate)
+        line.add("channels", format.channels)
+        line.add("duration", seconds, decimals: 6)
+        line.add("frames", frames)
+        line.add("bitrate", vbr == "cbr" ? bitrateKbps : averageKbps)
+        line.add("bitrateMode", vbr)
+        var tagsLine = JSONLine()
+        let tagFields: [(String, String?)] = [("title", tags.title), ("artist", tags.artist), ("album", tags.album),
+                                              ("year", tags.year), ("genre", tags.genre), ("comment", tags.comment)]
+        for (name, value) in tagFields {
+            if let value { tagsLine.add(name, value) }
+        }
+        line.addRaw("tags", tagsLine.text)
+        return line.text
+    }
+}

@@ -1,0 +1,79 @@
+import AudioEngine
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `interlude play FILE...`: plays without the TUI.
+public enum PlayCommand {
+    public static let help = """
+    usage: interlude play FILE... [--device D] [--output wav:PATH|null] [--latency MS] [--events json]
+
+    Plays MP3 files one after another, gaplessly, without the full-screen UI.
+
+    options:
+      --device D          ALSA device to play on (default: default)
+      --output wav:PATH   render to a 16-bit WAV file as fast as possible instead
+      --output null       decode and discard, as fast as possible
+      --latency MS        device buffer length in milliseconds (default: 100)
+      --events json       print one JSON object per line on stdout for each event:
+                          trackStarted, trackEnded, underrun, error, finished;
+                          each has "t" (seconds since start) and "event"
+
+    Files that cannot be played are reported on stderr and skipped. The exit
+    status is 0 when anything played, 1 when nothing could be played.
+    """
+
+    public struct Options: Equatable, Sendable {
+        public var files: [String] = []
+        public var output: PlaybackEngine.Output = .alsa(device: "default", latencyMilliseconds: 100)
+        public var jsonEvents = false
+    }
+
+    static let spec = ArgumentSpec(command: "play", valued: ["--device", "--output", "--latency", "--events"])
+
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        let parsed = try spec.parse(arguments)
+        var options = Options()
+        options.files = parsed.positionals
+        guard !options.files.isEmpty else { throw UsageError("play: no files given (see 'interlude play --help')") }
+        var latency = 100
+        if let text = parsed.value("--latency") {
+            guard let value = Int(text), (10...2000).contains(value) else {
+                throw UsageError("play: --latency '\(text)' is not a number of milliseconds from 10 to 2000")
+            }
+            latency = value
+        }
+        let device = parsed.value("--device") ?? "default"
+        options.output = .alsa(device: device, latencyMilliseconds: latency)
+        if let output = parsed.value("--output") {
+            if output == "null" {
+                options.output = .null
+            } else if output.hasPrefix("wav:"), output.count > 4 {
+                options.output = .wav(path: String(output.dropFirst(4)))
+            } else {
+                throw UsageError("play: --output '\(output)' is not wav:PATH or null")
+            }
+            if parsed.value("--device") != nil {
+                throw UsageError("play: --device and --output exclude each other")
+            }
+        }
+        if let events = parsed.value("--events") {
+            guard events == "json" else { throw UsageError("play: --events '\(events)' is not json") }
+            options.jsonEvents = true
+        }
+        return options
+    }
+
+    public static func run(_ arguments: [String]) -> Int32 {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            writeStandardOutput(help + "\n")
+            return 0
+        }
+        let options: Options
+        do { options = try parse(arguments) } catch {
+            writeStandardError("interlude \(error.message)\n")
+            return 2
+        }
+        return HeadlessPlayer(options: options).run()
+    }
+}

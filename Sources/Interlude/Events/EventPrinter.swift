@@ -1,0 +1,58 @@
+import AudioEngine
+
+/// Prints player events: JSON lines on stdout when asked for, and errors as one
+/// line each on stderr in any case.
+final class EventPrinter {
+    let json: Bool
+    let start = monotonicSeconds()
+
+    init(json: Bool) { self.json = json }
+
+    func emit(_ event: String, _ fill: (inout JSONLine) -> Void = { _ in }) {
+        guard json else { return }
+        var line = JSONLine()
+        line.add("t", monotonicSeconds() - start)
+        line.add("event", event)
+        fill(&line)
+        writeStandardOutput(line.text + "\n")
+    }
+
+    /// A problem the user should see: stderr always, and an `error` event.
+    func error(_ message: String) {
+        writeStandardError("interlude: \(message)\n")
+        emit("error") { $0.add("message", message) }
+    }
+
+    func emit(_ event: PlaybackEvent) {
+        switch event {
+        case .trackStarted(let index, let path):
+            emit("trackStarted") { $0.add("path", path); $0.add("index", index) }
+        case .trackEnded(let index, let path):
+            emit("trackEnded") { $0.add("path", path); $0.add("index", index) }
+        case .skipped(let error):
+            self.error("\(error.description) (skipped)")
+        case .truncated(let path, let seconds, let expected):
+            self.error("\(path): file is truncated: it ends at \(formatTime(seconds)) of \(formatTime(expected))")
+        case .underrun:
+            emit("underrun") { $0.add("cause", "xrun") }
+        case .starved:
+            emit("underrun") { $0.add("cause", "starved") }
+        case .deviceLost(let message):
+            self.error(message)
+        case .finished(let underruns):
+            emit("finished") { $0.add("underruns", underruns) }
+        }
+    }
+}
+
+/// m:ss or h:mm:ss.
+func formatTime(_ seconds: Double) -> String {
+    let total = max(0, Int(seconds))
+    let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
+    let ss = secs < 10 ? "0\(secs)" : "\(secs)"
+    if hours > 0 {
+        let mm = minutes < 10 ? "0\(minutes)" : "\(minutes)"
+        return "\(hours):\(mm):\(ss)"
+    }
+    return "\(minutes):\(ss)"
+}

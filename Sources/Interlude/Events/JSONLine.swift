@@ -1,0 +1,60 @@
+/// Builds one JSON object on one line, fields in the order they were added.
+/// Hand-written so the play path needs no Foundation.
+public struct JSONLine: Sendable {
+    private var body = ""
+
+    public init() {}
+
+    public mutating func add(_ key: String, _ value: String) {
+        append(key, Self.quoted(value))
+    }
+
+    public mutating func add(_ key: String, _ value: Double, decimals: Int = 3) {
+        append(key, Self.number(value, decimals: decimals))
+    }
+
+    public mutating func add(_ key: String, _ value: Int) { append(key, String(value)) }
+    public mutating func add(_ key: String, _ value: Bool) { append(key, value ? "true" : "false") }
+    public mutating func addNull(_ key: String) { append(key, "null") }
+
+    /// Adds an already-encoded JSON value (an array or object).
+    public mutating func addRaw(_ key: String, _ json: String) { append(key, json) }
+
+    public var text: String { "{" + body + "}" }
+
+    private mutating func append(_ key: String, _ encoded: String) {
+        if !body.isEmpty { body += "," }
+        body += Self.quoted(key) + ":" + encoded
+    }
+
+    /// A fixed-point number without exponent, e.g. 12.345.
+    public static func number(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite else { return "null" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        let whole = Int(scaled / scale)
+        var fraction = String(Int(scaled) - whole * Int(scale))
+        while fraction.count < decimals { fraction = "0" + fraction }
+        let sign = value < 0 && scaled != 0 ? "-" : ""
+        return decimals == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(fraction)"
+    }
+
+    public static func quoted(_ string: String) -> String {
+        var result = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
