@@ -1,9 +1,9 @@
 /// When an alarm rings.
 public enum AlarmSchedule: Hashable, Sendable, Codable {
     /// A time of day in the local zone: the next occurrence, or on each of `repeatDays`.
-    case clockTime(LocalTime, repeatDays: RepeatDays)
+    case clockTime(time: LocalTime, repeatDays: RepeatDays)
     /// Once, at a local date and time.
-    case date(LocalDate, LocalTime)
+    case date(date: LocalDate, time: LocalTime)
     /// Once, a duration after it was set (`in 90s`). In a running program it
     /// is timed on the monotonic clock; `firesAt` is the wall time it
     /// corresponds to, kept for the file and for listing.
@@ -21,12 +21,12 @@ public enum AlarmSchedule: Hashable, Sendable, Codable {
 /// What an alarm sounds like.
 public enum AlarmSound: Hashable, Sendable, Codable, CustomStringConvertible {
     /// A tone pattern the engine synthesises.
-    case tone(String)
+    case tone(name: String)
     /// An MP3 file.
     case file(path: String)
 
     public static let builtInTones = ["beep", "chime", "classic"]
-    public static let `default` = AlarmSound.tone("classic")
+    public static let `default` = AlarmSound.tone(name: "classic")
 
     public var description: String {
         switch self {

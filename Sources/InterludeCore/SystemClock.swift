@@ -23,10 +23,10 @@ public final class SystemClock: Clock {
 
     public var bootTimeMinusMonotonic: Duration {
         #if os(Linux)
-        // Read boot time first: if a sleep ends between the two reads the
-        // difference comes out too small, never spuriously large.
-        let boot = Self.read(CLOCK_BOOTTIME)
+        // Monotonic first: the gap between the reads then adds a few hundred
+        // nanoseconds (never a negative offset), far below the sleep threshold.
         let monotonic = Self.read(CLOCK_MONOTONIC)
+        let boot = Self.read(CLOCK_BOOTTIME)
         return boot - monotonic
         #else
         return .zero

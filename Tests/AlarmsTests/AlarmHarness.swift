@@ -55,7 +55,7 @@ final class AlarmHarness: PlayerActionSink {
     func inSeconds(_ seconds: Int64) -> Int64 { clock.wallNow.secondsSince1970 + seconds }
 
     static func clockTime(_ hour: Int, _ minute: Int, _ repeatDays: RepeatDays = .never) -> AlarmSchedule {
-        .clockTime(LocalTime(hour: hour, minute: minute), repeatDays: repeatDays)
+        .clockTime(time: LocalTime(hour: hour, minute: minute), repeatDays: repeatDays)
     }
 }
 

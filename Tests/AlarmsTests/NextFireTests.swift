@@ -17,7 +17,7 @@ struct NextFireTests {
     }
 
     static func at(_ hour: Int, _ minute: Int, _ repeatDays: RepeatDays = .never) -> AlarmSchedule {
-        .clockTime(LocalTime(hour: hour, minute: minute), repeatDays: repeatDays)
+        .clockTime(time: LocalTime(hour: hour, minute: minute), repeatDays: repeatDays)
     }
 
     static let rows: [Row] = [
@@ -46,10 +46,10 @@ struct NextFireTests {
         Row(name: "daily alarm lands on leap day", zone: "Europe/Berlin",
             schedule: at(7, 0, .daily), after: "2028-02-28T07:00:00Z", expected: "2028-02-29T06:00:00Z"),
         Row(name: "one-shot on leap day", zone: "Europe/Berlin",
-            schedule: .date(LocalDate(year: 2028, month: 2, day: 29), LocalTime(hour: 7, minute: 0)),
+            schedule: .date(date: LocalDate(year: 2028, month: 2, day: 29), time: LocalTime(hour: 7, minute: 0)),
             after: "2028-01-01T00:00:00Z", expected: "2028-02-29T06:00:00Z"),
         Row(name: "one-shot in the past never fires", zone: "Europe/Berlin",
-            schedule: .date(LocalDate(year: 2025, month: 1, day: 1), LocalTime(hour: 7, minute: 0)),
+            schedule: .date(date: LocalDate(year: 2025, month: 1, day: 1), time: LocalTime(hour: 7, minute: 0)),
             after: "2025-06-01T00:00:00Z", expected: nil),
         Row(name: "weekdays alarm after Friday's skips to Monday", zone: "Europe/Berlin",
             schedule: at(7, 0, .weekdays), after: "2025-06-13T06:00:00Z", expected: "2025-06-16T05:00:00Z"),

@@ -17,7 +17,7 @@ struct PersistenceTests {
             $0.ringTimeoutSeconds = 120
             $0.snoozeMinutes = 4
         }
-        let once = harness.scheduler.add(schedule: .date(LocalDate(year: 2025, month: 7, day: 1), LocalTime(hour: 9, minute: 15)))
+        let once = harness.scheduler.add(schedule: .date(date: LocalDate(year: 2025, month: 7, day: 1), time: LocalTime(hour: 9, minute: 15)))
         harness.scheduler.setEnabled(once.id, false)
 
         harness.restart(stateDirectory: directory)

@@ -26,7 +26,7 @@ public enum CommandRouter {
         let rest = Array(arguments.dropFirst())
         switch command {
         // play, info, bench: wired by the audio engine.
-        // alarm: wired by the alarm scheduler.
+        case "alarm": return AlarmCommand.run(rest)
         case "help", "--help", "-h":
             writeStandardOutput(usage + "\n")
             return 0
