@@ -50,6 +50,14 @@ public final class VirtualClock: Clock {
     /// Fires the timers already due without moving time.
     public func runDueTimers() { advance(by: .zero) }
 
+    /// The process was stopped (SIGSTOP) for `duration`: monotonic and wall
+    /// time pass but no timer runs; overdue timers fire at the next
+    /// `runDueTimers()` or `advance`, as they would when the process continues.
+    public func passTimeWhileStopped(_ duration: Duration) {
+        precondition(duration >= .zero, "monotonic time cannot go backwards")
+        move(to: monotonicNow + duration)
+    }
+
     /// Steps the wall clock only, as `settimeofday` or an NTP step would.
     public func stepWallClock(by offset: Duration) {
         wallNow = wallNow + offset
