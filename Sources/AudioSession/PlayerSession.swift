@@ -109,6 +109,8 @@ public final class PlayerSession {
         guard isPlaying else { return }
         isPlaying = false
         lastFailureReason = reason
+        // Not sounding, so not holding the output: other sessions see silence.
+        try? session.setActive(false)
         sink.perform(.resumeFailed(reason: reason))
     }
 

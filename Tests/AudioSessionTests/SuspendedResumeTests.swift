@@ -72,6 +72,7 @@ struct SuspendedResumeTests {
         harness.player.resumeDidFail(reason: "cannot open ALSA device 'pulse'")
         #expect(harness.actionList.last == .resumeFailed(reason: "cannot open ALSA device 'pulse'"))
         #expect(!harness.player.isPlaying)
+        #expect(!harness.player.session.isActive)
 
         harness.clock.advance(by: .seconds(60))
         #expect(harness.player.automaticResumeAttempts == 1)
