@@ -21,7 +21,7 @@ let package = Package(
         // Pure Swift, no C imports, tested on a virtual clock.
         .target(name: "InterludeCore"),
         .target(name: "AudioSession", dependencies: ["InterludeCore"]),
-        .target(name: "Alarms", dependencies: ["InterludeCore"]),
+        .target(name: "Alarms", dependencies: ["InterludeCore", "AudioSession"]),
 
         // The decoding pipeline: libmpg123 -> SPSC ring -> writer thread -> sink.
         .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "InterludeCore"]),
@@ -36,7 +36,7 @@ let package = Package(
 
         .testTarget(name: "InterludeCoreTests", dependencies: ["InterludeCore"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "InterludeCore"]),
-        .testTarget(name: "AlarmsTests", dependencies: ["Alarms", "InterludeCore"]),
+        .testTarget(name: "AlarmsTests", dependencies: ["Alarms", "AudioSession", "InterludeCore"]),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ],

@@ -28,7 +28,7 @@ public enum CommandRouter {
         case "play": return PlayCommand.run(rest)
         case "info": return InfoCommand.run(rest)
         case "bench": return BenchCommand.run(rest)
-        // alarm: wired by the alarm scheduler.
+        case "alarm": return AlarmCommand.run(rest)
         case "help", "--help", "-h":
             writeStandardOutput(usage + "\n")
             return 0

@@ -1,0 +1,58 @@
+/// Identifies an alarm; small integers so they are easy to type (`alarm rm 3`).
+public struct AlarmID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    public var description: String { String(rawValue) }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(Int.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
+/// One alarm, as stored in `alarms.json`.
+public struct Alarm: Hashable, Sendable, Codable {
+    public static let defaultRingTimeoutSeconds = 60
+    public static let defaultSnoozeMinutes = 9
+
+    public let id: AlarmID
+    public var schedule: AlarmSchedule
+    public var label: String
+    public var isEnabled: Bool
+    public var sound: AlarmSound
+    /// Linear gain 0...1 of the alarm voice.
+    public var volume: Double
+    public var ringTimeoutSeconds: Int
+    public var snoozeMinutes: Int
+    /// Occurrences at or before this wall instant (seconds) are done: rung,
+    /// reported missed, or before the alarm was set or re-enabled. This is what
+    /// tells a missed alarm at start-up and keeps a stepped-back clock from
+    /// ringing the same occurrence twice.
+    public var handledThrough: Int64
+    /// While snoozed: the wall instant the snooze ends.
+    public var snoozedUntil: Int64?
+
+    public init(
+        id: AlarmID, schedule: AlarmSchedule, label: String = "", isEnabled: Bool = true,
+        sound: AlarmSound = .default, volume: Double = 1.0,
+        ringTimeoutSeconds: Int = Alarm.defaultRingTimeoutSeconds,
+        snoozeMinutes: Int = Alarm.defaultSnoozeMinutes,
+        handledThrough: Int64, snoozedUntil: Int64? = nil
+    ) {
+        self.id = id
+        self.schedule = schedule
+        self.label = label
+        self.isEnabled = isEnabled
+        self.sound = sound
+        self.volume = volume
+        self.ringTimeoutSeconds = ringTimeoutSeconds
+        self.snoozeMinutes = snoozeMinutes
+        self.handledThrough = handledThrough
+        self.snoozedUntil = snoozedUntil
+    }
+}

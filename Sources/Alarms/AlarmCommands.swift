@@ -1,0 +1,167 @@
+import FoundationEssentials
+import InterludeCore
+
+/// What `interlude alarm ...` does, apart from scanning arguments: each
+/// function validates everything first and saves only when all is well, so a
+/// rejected request leaves the alarm file untouched.
+public struct AlarmCommands {
+    /// The values of `alarm add`, as typed.
+    public struct AddRequest: Sendable, Equatable {
+        public var when: [String]
+        public var label: String?
+        public var repeatDays: String?
+        public var sound: String?
+        public var snoozeMinutes: String?
+        public var ringSeconds: String?
+
+        public init(when: [String], label: String? = nil, repeatDays: String? = nil, sound: String? = nil,
+                    snoozeMinutes: String? = nil, ringSeconds: String? = nil) {
+            self.when = when
+            self.label = label
+            self.repeatDays = repeatDays
+            self.sound = sound
+            self.snoozeMinutes = snoozeMinutes
+            self.ringSeconds = ringSeconds
+        }
+    }
+
+    /// Text for stdout, and warnings (a damaged file set aside) for stderr.
+    public struct Output: Sendable, Equatable {
+        public var standardOutput: String
+        public var warnings: [String]
+    }
+
+    public let store: AlarmStore
+    public let now: WallInstant
+    public let zone: ZonedTime
+    public let fileExists: (String) -> Bool
+
+    public init(store: AlarmStore, now: WallInstant, timeZone: TimeZone, fileExists: @escaping (String) -> Bool) {
+        self.store = store
+        self.now = now
+        self.zone = ZonedTime(timeZone: timeZone)
+        self.fileExists = fileExists
+    }
+
+    private var calculator: NextFireCalculator { NextFireCalculator(zone: zone) }
+    private var format: AlarmTimeFormat { AlarmTimeFormat(zone: zone) }
+
+    public func add(_ request: AddRequest) throws(AlarmCommandError) -> Output {
+        var schedule = try AlarmInputParser.parseWhen(request.when, now: now, zone: zone)
+        if let text = request.repeatDays {
+            let days = try AlarmInputParser.parseRepeat(text)
+            guard case .clockTime(let time, _) = schedule else {
+                throw AlarmCommandError("alarm add: --repeat \(text) only applies to an HH:MM alarm")
+            }
+            schedule = .clockTime(time: time, repeatDays: days)
+        }
+        let sound = try request.sound.map { text throws(AlarmCommandError) in try AlarmInputParser.parseSound(text, fileExists: fileExists) }
+        let snooze = try request.snoozeMinutes.map { text throws(AlarmCommandError) in try AlarmInputParser.parseSnoozeMinutes(text) }
+        let ring = try request.ringSeconds.map { text throws(AlarmCommandError) in try AlarmInputParser.parseRingSeconds(text) }
+
+        var (contents, warnings) = load()
+        var alarm = Alarm(id: contents.allocateID(), schedule: schedule, label: request.label ?? "",
+                          handledThrough: now.secondsSince1970)
+        if let sound { alarm.sound = sound }
+        if let snooze { alarm.snoozeMinutes = snooze }
+        if let ring { alarm.ringTimeoutSeconds = ring }
+        contents.alarms.append(alarm)
+        try save(contents)
+        let next = calculator.nextFire(of: schedule, after: alarm.handledThrough).map(format.table) ?? "never"
+        return Output(standardOutput: "alarm \(alarm.id) added, next at \(next)\n", warnings: warnings)
+    }
+
+    public func list(json: Bool) throws(AlarmCommandError) -> Output {
+        let (contents, warnings) = load()
+        let alarms = contents.alarms.sorted { $0.id < $1.id }
+        if json { return Output(standardOutput: try listJSON(alarms), warnings: warnings) }
+        let header = ["ID", "TIME", "REPEAT", "LABEL", "ENABLED", "NEXT"]
+        let rows = alarms.map { alarm in
+            [alarm.id.description, format.scheduleTime(alarm.schedule), format.repeatText(alarm.schedule),
+             alarm.label, alarm.isEnabled ? "yes" : "no", nextFire(alarm).map(format.table) ?? "-"]
+        }
+        guard !rows.isEmpty else { return Output(standardOutput: "no alarms (add one with 'interlude alarm add 07:30')\n", warnings: warnings) }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        let lines = ([header] + rows).map { row in
+            row.indices.map { column in
+                column == row.count - 1 ? row[column] : row[column] + String(repeating: " ", count: widths[column] - row[column].count)
+            }.joined(separator: "  ")
+        }
+        return Output(standardOutput: lines.joined(separator: "\n") + "\n", warnings: warnings)
+    }
+
+    public func remove(_ idText: String?) throws(AlarmCommandError) -> Output {
+        let id = try AlarmInputParser.parseID(idText, command: "rm")
+        var (contents, warnings) = load()
+        guard contents.alarms.contains(where: { $0.id == id }) else { throw AlarmCommandError("alarm rm: no alarm with id \(id)") }
+        contents.alarms.removeAll { $0.id == id }
+        try save(contents)
+        return Output(standardOutput: "alarm \(id) removed\n", warnings: warnings)
+    }
+
+    public func setEnabled(_ idText: String?, _ enabled: Bool) throws(AlarmCommandError) -> Output {
+        let command = enabled ? "enable" : "disable"
+        let id = try AlarmInputParser.parseID(idText, command: command)
+        var (contents, warnings) = load()
+        guard let index = contents.alarms.firstIndex(where: { $0.id == id }) else {
+            throw AlarmCommandError("alarm \(command): no alarm with id \(id)")
+        }
+        if enabled && !contents.alarms[index].isEnabled {
+            // Occurrences while it was disabled are not missed.
+            contents.alarms[index].handledThrough = now.secondsSince1970
+        }
+        contents.alarms[index].isEnabled = enabled
+        if !enabled { contents.alarms[index].snoozedUntil = nil }
+        try save(contents)
+        let next = nextFire(contents.alarms[index]).map { ", next at " + format.table($0) } ?? ""
+        return Output(standardOutput: "alarm \(id) \(command)d\(next)\n", warnings: warnings)
+    }
+
+    private func nextFire(_ alarm: Alarm) -> Int64? {
+        guard alarm.isEnabled else { return nil }
+        let regular = calculator.nextFire(of: alarm.schedule, after: max(alarm.handledThrough, now.secondsSince1970 - 1))
+        return [alarm.snoozedUntil, regular].compactMap { $0 }.min()
+    }
+
+    private func load() -> (AlarmStore.Contents, [String]) {
+        let result = store.load(now: now)
+        return (result.contents, result.problem.map { [$0] } ?? [])
+    }
+
+    private func save(_ contents: AlarmStore.Contents) throws(AlarmCommandError) {
+        do {
+            try store.save(contents)
+        } catch {
+            throw AlarmCommandError("alarms not saved: \(error.description)")
+        }
+    }
+
+    private struct ListedAlarm: Encodable {
+        let id: Int
+        let time: String
+        let `repeat`: String
+        let label: String
+        let enabled: Bool
+        let nextFire: String?
+        let sound: String
+        let volume: Double
+        let snoozeMinutes: Int
+        let ringSeconds: Int
+    }
+
+    private func listJSON(_ alarms: [Alarm]) throws(AlarmCommandError) -> String {
+        let listed = alarms.map { alarm in
+            ListedAlarm(id: alarm.id.rawValue, time: format.scheduleTime(alarm.schedule), repeat: format.repeatText(alarm.schedule),
+                        label: alarm.label, enabled: alarm.isEnabled, nextFire: nextFire(alarm).map(format.iso8601),
+                        sound: alarm.sound.description, volume: alarm.volume,
+                        snoozeMinutes: alarm.snoozeMinutes, ringSeconds: alarm.ringTimeoutSeconds)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            return String(decoding: try encoder.encode(listed), as: UTF8.self) + "\n"
+        } catch {
+            throw AlarmCommandError("alarm list: cannot encode JSON: \(error)")
+        }
+    }
+}

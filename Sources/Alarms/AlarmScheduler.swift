@@ -1,0 +1,279 @@
+import AudioSession
+import FoundationEssentials
+import InterludeCore
+
+/// Rings alarms on time, driven by a `Clock`.
+///
+/// One monotonic timer is armed for the earliest due alarm; clock-time and
+/// date alarms are planned in wall time and re-planned when the wall clock is
+/// stepped (`wallClockDidChange()`), relative alarms and snoozes are timed on
+/// the monotonic clock. Ringing activates one `alarm`-class session on the
+/// arbiter, so the player is interrupted once however many alarms ring, and
+/// dismissing, snoozing or timing out deactivates it with
+/// `notifyOthersOnDeactivation`, which ends the interruption with `shouldResume`.
+public final class AlarmScheduler {
+    public struct Settings: Sendable, Equatable {
+        /// An alarm found overdue by at most this much rings late; older is reported missed.
+        public var lateRingGrace: Duration
+        public init(lateRingGrace: Duration = .seconds(300)) { self.lateRingGrace = lateRingGrace }
+    }
+
+    public struct Ringing: Sendable, Equatable {
+        public var alarmIDs: [AlarmID]
+        public var endsAt: MonotonicInstant
+    }
+
+    public private(set) var alarms: [Alarm] = []
+    public private(set) var ringing: Ringing?
+    public let settings: Settings
+    public let session: Session
+    public var onEvent: (AlarmEvent) -> Void
+
+    private let clock: any Clock
+    private let calculator: NextFireCalculator
+    private let store: AlarmStore?
+    private var nextID = 1
+    private var planTimer: TimerToken?
+    private var ringTimeoutTimer: TimerToken?
+    /// Relative alarms and snoozes set in this run, on the monotonic clock.
+    private var monotonicDeadlines: [AlarmID: MonotonicInstant] = [:]
+
+    public init(clock: any Clock, timeZone: TimeZone, arbiter: AudioSessionArbiter, store: AlarmStore?,
+                settings: Settings = Settings(), onEvent: @escaping (AlarmEvent) -> Void = { _ in }) {
+        self.clock = clock
+        self.calculator = NextFireCalculator(zone: ZonedTime(timeZone: timeZone))
+        self.store = store
+        self.settings = settings
+        self.onEvent = onEvent
+        self.session = arbiter.openSession(SessionConfiguration(category: .playback, priorityClass: .alarm))
+    }
+
+    // MARK: Life cycle
+
+    /// Loads the alarm file, reports damage and missed alarms, rings the ones
+    /// within the grace period, and arms the timer.
+    public func start() {
+        if let store {
+            let result = store.load(now: clock.wallNow)
+            if let problem = result.problem { onEvent(.storeProblem(problem)) }
+            alarms = result.contents.alarms
+            nextID = result.contents.nextID
+        }
+        reconcile()
+    }
+
+    /// The wall clock was set (NTP step, manual change, or after a system
+    /// sleep): re-plan, ringing what just fell due and reporting what fell due
+    /// too long ago. Relative alarms and snoozes keep their monotonic deadlines.
+    public func wallClockDidChange() {
+        for (id, deadline) in monotonicDeadlines {
+            guard let index = alarms.firstIndex(where: { $0.id == id }) else { continue }
+            let wall = (clock.wallNow + (deadline - clock.monotonicNow)).secondsSince1970
+            if alarms[index].snoozedUntil != nil {
+                alarms[index].snoozedUntil = wall
+            } else if case .relative = alarms[index].schedule {
+                alarms[index].schedule = .relative(firesAt: wall)
+            }
+        }
+        reconcile()
+    }
+
+    // MARK: Editing
+
+    /// Adds an alarm (its id is assigned here) and returns it.
+    @discardableResult
+    public func add(schedule: AlarmSchedule, configure: (inout Alarm) -> Void = { _ in }) -> Alarm {
+        var alarm = Alarm(id: AlarmID(rawValue: nextID), schedule: schedule, handledThrough: clock.wallNow.secondsSince1970)
+        nextID += 1
+        configure(&alarm)
+        if case .relative(let firesAt) = schedule {
+            monotonicDeadlines[alarm.id] = clock.monotonicNow + (WallInstant(secondsSince1970: firesAt) - clock.wallNow)
+        }
+        alarms.append(alarm)
+        reconcile()
+        return alarm
+    }
+
+    public func remove(_ id: AlarmID) {
+        alarms.removeAll { $0.id == id }
+        monotonicDeadlines[id] = nil
+        reconcile()
+    }
+
+    public func setEnabled(_ id: AlarmID, _ enabled: Bool) {
+        guard let index = alarms.firstIndex(where: { $0.id == id }) else { return }
+        if enabled && !alarms[index].isEnabled {
+            // Re-enabling starts from now: occurrences while disabled are not missed.
+            alarms[index].handledThrough = clock.wallNow.secondsSince1970
+        }
+        alarms[index].isEnabled = enabled
+        if !enabled { alarms[index].snoozedUntil = nil; monotonicDeadlines[id] = nil }
+        reconcile()
+    }
+
+    /// When the alarm rings next (wall seconds), or nil.
+    public func nextFire(of id: AlarmID) -> Int64? {
+        alarms.first { $0.id == id }.flatMap(nextFire)
+    }
+
+    // MARK: Ringing
+
+    public func dismiss() { endRinging(.dismissed) }
+
+    /// Ends the ringing (the player resumes) and rings the same alarms again
+    /// after their snooze length.
+    public func snooze() {
+        guard let ringing else { return }
+        var latest: Int64 = 0
+        for id in ringing.alarmIDs {
+            guard let index = alarms.firstIndex(where: { $0.id == id }) else { continue }
+            let length = Duration.seconds(alarms[index].snoozeMinutes * 60)
+            monotonicDeadlines[id] = clock.monotonicNow + length
+            let until = (clock.wallNow + length).secondsSince1970
+            alarms[index].snoozedUntil = until
+            latest = max(latest, until)
+        }
+        endRinging(.snoozed(until: latest))
+    }
+
+    private func endRinging(_ end: RingingEnd) {
+        guard let ringing else { return }
+        self.ringing = nil
+        if let timer = ringTimeoutTimer { clock.cancel(timer) }
+        ringTimeoutTimer = nil
+        let snoozed = if case .snoozed = end { true } else { false }
+        if !snoozed {
+            for id in ringing.alarmIDs {
+                guard let index = alarms.firstIndex(where: { $0.id == id }) else { continue }
+                if alarms[index].schedule.isOneShot && alarms[index].snoozedUntil == nil {
+                    alarms[index].isEnabled = false
+                }
+            }
+        }
+        try? session.setActive(false, notifyOthersOnDeactivation: true)
+        onEvent(.ringingEnded(end))
+        reconcile()
+    }
+
+    private func ring(_ due: [(id: AlarmID, fire: Int64)]) {
+        let now = clock.monotonicNow
+        var joined: [AlarmID] = []
+        var endsAt = ringing?.endsAt ?? now
+        for (id, _) in due {
+            guard let index = alarms.firstIndex(where: { $0.id == id }) else { continue }
+            endsAt = max(endsAt, now + .seconds(alarms[index].ringTimeoutSeconds))
+            joined.append(id)
+        }
+        if var current = ringing {
+            current.alarmIDs += joined
+            current.endsAt = endsAt
+            ringing = current
+            for id in joined { onEvent(.ringingJoined(id)) }
+        } else {
+            ringing = Ringing(alarmIDs: joined, endsAt: endsAt)
+            // Nothing outranks an alarm, so activation cannot be refused.
+            try? session.setActive(true)
+            onEvent(.ringingBegan(joined))
+        }
+        if let timer = ringTimeoutTimer { clock.cancel(timer) }
+        ringTimeoutTimer = clock.schedule(at: endsAt) { [weak self] in
+            self?.ringTimeoutTimer = nil
+            self?.endRinging(.timedOut)
+        }
+    }
+
+    // MARK: Planning
+
+    /// The next fire of `alarm` in wall seconds: its regular occurrence after
+    /// `handledThrough`, or the end of its snooze, whichever is first.
+    private func nextFire(_ alarm: Alarm) -> Int64? {
+        let (snooze, regular) = pendingFires(alarm)
+        return [snooze, regular].compactMap { $0 }.min()
+    }
+
+    /// The end of the snooze and the regular occurrence, each in wall seconds.
+    /// Monotonic deadlines (relative alarms, snoozes set in this run) are
+    /// converted at the current offset, so wall-clock steps do not move them.
+    private func pendingFires(_ alarm: Alarm) -> (snooze: Int64?, regular: Int64?) {
+        guard alarm.isEnabled else { return (nil, nil) }
+        let monotonic = monotonicDeadlines[alarm.id].map { (clock.wallNow + ($0 - clock.monotonicNow)).secondsSince1970 }
+        if let snoozedUntil = alarm.snoozedUntil {
+            let regular = alarm.schedule.isOneShot ? nil : calculator.nextFire(of: alarm.schedule, after: alarm.handledThrough)
+            return (monotonic ?? snoozedUntil, regular)
+        }
+        if case .relative = alarm.schedule, let monotonic { return (nil, monotonic) }
+        return (nil, calculator.nextFire(of: alarm.schedule, after: alarm.handledThrough))
+    }
+
+    /// Marks what fell due for `alarm` (up to `now`) as handled.
+    private func consumeDueFires(at index: Int, now: Int64) {
+        let (snooze, regular) = pendingFires(alarms[index])
+        let id = alarms[index].id
+        if let snooze, snooze <= now {
+            alarms[index].snoozedUntil = nil
+            monotonicDeadlines[id] = nil
+        }
+        if let regular, regular <= now {
+            if case .relative(let firesAt) = alarms[index].schedule {
+                alarms[index].handledThrough = max(now, firesAt)
+                monotonicDeadlines[id] = nil
+            } else {
+                alarms[index].handledThrough = max(alarms[index].handledThrough, regular)
+            }
+        }
+    }
+
+    /// Rings what is due, reports what is long overdue, saves, and arms the
+    /// timer for the next fire. Called on every change and every timer.
+    private func reconcile() {
+        let now = clock.wallNow.secondsSince1970
+        let grace = settings.lateRingGrace.components.seconds
+        var due: [(id: AlarmID, fire: Int64)] = []
+        var missed: [MissedAlarm] = []
+        for index in alarms.indices {
+            let alarm = alarms[index]
+            if ringing?.alarmIDs.contains(alarm.id) == true { continue }
+            guard let fire = nextFire(alarm), fire <= now else { continue }
+            if now - fire <= grace {
+                due.append((alarm.id, fire))
+                consumeDueFires(at: index, now: now)
+            } else {
+                let last = calculator.lastFire(of: alarm.schedule, after: alarm.handledThrough, through: now) ?? fire
+                missed.append(MissedAlarm(id: alarm.id, label: alarm.label, dueAt: max(last, fire)))
+                alarms[index].handledThrough = now
+                alarms[index].snoozedUntil = nil
+                monotonicDeadlines[alarm.id] = nil
+                if alarm.schedule.isOneShot { alarms[index].isEnabled = false }
+            }
+        }
+        if !missed.isEmpty { onEvent(.missed(missed)) }
+        if !due.isEmpty { ring(due) }
+        save()
+        plan()
+    }
+
+    private func plan() {
+        if let timer = planTimer { clock.cancel(timer) }
+        planTimer = nil
+        let now = clock.wallNow
+        let upcoming = alarms
+            .filter { ringing?.alarmIDs.contains($0.id) != true }
+            .compactMap(nextFire)
+            .min()
+        guard let upcoming else { return }
+        let wait = max(.zero, WallInstant(secondsSince1970: upcoming) - now)
+        planTimer = clock.schedule(after: wait) { [weak self] in
+            self?.planTimer = nil
+            self?.reconcile()
+        }
+    }
+
+    private func save() {
+        guard let store else { return }
+        do {
+            try store.save(AlarmStore.Contents(alarms: alarms, nextID: nextID))
+        } catch {
+            onEvent(.storeProblem("alarms not saved: \(error.description)"))
+        }
+    }
+}

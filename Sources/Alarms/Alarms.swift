@@ -1,1 +1,0 @@
-// Alarms: see README.md, Architecture.

@@ -1,1 +1,0 @@
-// AudioSession: see README.md, Architecture.

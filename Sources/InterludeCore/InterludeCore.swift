@@ -1,1 +1,0 @@
-// InterludeCore: see README.md, Architecture.

@@ -1,0 +1,121 @@
+import Alarms
+import AudioSession
+import InterludeCore
+import Testing
+
+/// Acceptance 7 and the alarm half of 2: coalescing, joining, snooze, timeout.
+struct RingingTests {
+    // 2025-06-16 is a Monday; 04:00Z is 06:00 in Berlin (CEST).
+    static let start = "2025-06-16T04:00:00Z"
+
+    @Test func twoAlarmsDueTogetherGiveOneInterruption() {
+        let harness = AlarmHarness(startUTC: Self.start)
+        harness.scheduler.start()
+        let first = harness.scheduler.add(schedule: AlarmHarness.clockTime(7, 0))
+        let second = harness.scheduler.add(schedule: AlarmHarness.clockTime(7, 0)) { $0.label = "pills" }
+
+        harness.clock.advance(by: .seconds(3599))
+        #expect(harness.began.isEmpty, "not before 07:00")
+        harness.clock.advance(by: .seconds(1))
+        #expect(harness.ringingBegan() == [[first.id, second.id]])
+        #expect(harness.began.count == 1)
+        #expect(harness.began.first?.reason == .default)
+        #expect(harness.began.first?.wasSuspended == false)
+        #expect(harness.actions == [.pause(fade: .milliseconds(30))])
+
+        harness.scheduler.dismiss()
+        #expect(harness.ended.count == 1)
+        #expect(harness.ended.first?.options == .shouldResume)
+        #expect(harness.actions.last == .resume(.automatic))
+        #expect(harness.player.automaticResumeAttempts == 1)
+    }
+
+    @Test func secondAlarmWhileRingingJoinsTheSameInterruption() {
+        let harness = AlarmHarness(startUTC: Self.start)
+        harness.scheduler.start()
+        let first = harness.scheduler.add(schedule: AlarmHarness.clockTime(7, 0))
+        let second = harness.scheduler.add(schedule: .relative(firesAt: harness.inSeconds(3600 + 20)))
+
+        harness.clock.advance(by: .seconds(3600 + 30))
+        #expect(harness.events.contains(.ringingJoined(second.id)))
+        #expect(harness.scheduler.ringing?.alarmIDs == [first.id, second.id])
+        #expect(harness.began.count == 1)
+        #expect(harness.ended.isEmpty, "no pause/resume flapping")
+        // The joined alarm extends the ring: the timeout counts from when it joined.
+        harness.clock.advance(by: .seconds(45))
+        #expect(harness.ended.isEmpty)
+        harness.clock.advance(by: .seconds(5))
+        #expect(harness.ended.count == 1)
+    }
+
+    @Test func snoozeEndsWithShouldResumeAndBeginsAgainAfterTheSnooze() throws {
+        let harness = AlarmHarness(startUTC: Self.start)
+        harness.scheduler.start()
+        harness.scheduler.add(schedule: AlarmHarness.clockTime(7, 0)) { $0.snoozeMinutes = 5 }
+        harness.clock.advance(by: .seconds(3600 + 10))
+        let snoozedAt = harness.clock.monotonicNow
+        harness.scheduler.snooze()
+
+        #expect(harness.ended.count == 1)
+        #expect(harness.ended.first?.options == .shouldResume)
+        #expect(harness.player.isPlaying)
+        harness.clock.advance(by: .seconds(299))
+        #expect(harness.began.count == 1)
+        harness.clock.advance(by: .seconds(1))
+        #expect(harness.began.count == 2)
+        #expect(harness.interruptions.last?.time == snoozedAt + .seconds(300))
+        #expect(!harness.player.isPlaying)
+    }
+
+    @Test func ringTimeoutEndsTheInterruptionWithShouldResume() {
+        let harness = AlarmHarness(startUTC: Self.start)
+        harness.scheduler.start()
+        let alarm = harness.scheduler.add(schedule: AlarmHarness.clockTime(7, 0))
+        harness.clock.advance(by: .seconds(3600))
+        let rangAt = harness.clock.monotonicNow
+        harness.clock.advance(by: .seconds(59))
+        #expect(harness.ended.isEmpty)
+        harness.clock.advance(by: .seconds(1))
+        #expect(harness.events.last == .ringingEnded(.timedOut))
+        #expect(harness.ended.first?.options == .shouldResume)
+        #expect(harness.interruptions.last?.time == rangAt + .seconds(60))
+        #expect(harness.player.isPlaying)
+        #expect(harness.scheduler.alarms.first { $0.id == alarm.id }?.isEnabled == false, "a one-time alarm is done")
+    }
+
+    @Test func repeatingAlarmRingsAgainNextDayAndStaysEnabled() {
+        let harness = AlarmHarness(startUTC: Self.start)
+        harness.scheduler.start()
+        let alarm = harness.scheduler.add(schedule: AlarmHarness.clockTime(7, 0, .daily))
+        harness.clock.advance(by: .seconds(3600))
+        harness.scheduler.dismiss()
+        harness.clock.advance(by: .seconds(86_400 - 1))
+        #expect(harness.ringingBegan().count == 1)
+        harness.clock.advance(by: .seconds(1))
+        #expect(harness.ringingBegan().count == 2)
+        #expect(harness.scheduler.alarms.first { $0.id == alarm.id }?.isEnabled == true)
+    }
+
+    @Test func relativeAlarmIgnoresWallClockSteps() {
+        let harness = AlarmHarness(startUTC: Self.start)
+        harness.scheduler.start()
+        harness.scheduler.add(schedule: .relative(firesAt: harness.inSeconds(90)))
+        harness.clock.advance(by: .seconds(30))
+        harness.clock.stepWallClock(by: .seconds(-7200))
+        harness.scheduler.wallClockDidChange()
+        harness.clock.advance(by: .seconds(59))
+        #expect(harness.began.isEmpty)
+        harness.clock.advance(by: .seconds(1))
+        #expect(harness.began.count == 1)
+    }
+
+    @Test func disabledAlarmDoesNotRing() {
+        let harness = AlarmHarness(startUTC: Self.start)
+        harness.scheduler.start()
+        let alarm = harness.scheduler.add(schedule: AlarmHarness.clockTime(7, 0))
+        harness.scheduler.setEnabled(alarm.id, false)
+        harness.clock.advance(by: .seconds(7200))
+        #expect(harness.began.isEmpty)
+        #expect(harness.scheduler.nextFire(of: alarm.id) == nil)
+    }
+}
