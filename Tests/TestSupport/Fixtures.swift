@@ -9,6 +9,9 @@ import Glibc
 /// Every fixture is a file under `Fixtures.directory` (inside the run's
 /// `ScratchFiles.directory`) named after its parameters. Each is made once per test
 /// process: a second request with the same parameters returns the same path at once.
+/// With `INTERLUDE_FIXTURE_DIR` set, fixtures live there instead and are kept across runs
+/// (the bench uses `build/bench/fixtures` so its 10-minute file is encoded once); the
+/// tools are run with fixed seeds, so a kept file equals a fresh one.
 /// All functions are thread-safe (generation is serialized by one lock) and throw
 /// `ProcessError` with the tool's stderr when a tool fails.
 public enum Fixtures {
@@ -237,15 +240,30 @@ private final class FixtureCache: @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private var made: Set<String> = []
 
+    /// True when files left by an earlier run count as made (a persistent directory).
+    private let persistent: Bool
+
     init() {
-        directory = ScratchFiles.directory + "/fixtures"
-        mkdir(directory, 0o755)
+        if let fixed = ProcessInfo.processInfo.environment["INTERLUDE_FIXTURE_DIR"], !fixed.isEmpty {
+            directory = fixed
+            persistent = true
+            _ = try? FileManager.default.createDirectory(atPath: fixed, withIntermediateDirectories: true)
+        } else {
+            directory = ScratchFiles.directory + "/fixtures"
+            persistent = false
+            mkdir(directory, 0o755)
+        }
     }
 
     func make(_ name: String, _ generate: (String) throws -> Void) throws -> String {
         lock.lock(); defer { lock.unlock() }
         let path = "\(directory)/\(name)"
         if made.contains(name) { return path }
+        // Files appear only by rename after a complete generation, so one that exists is whole.
+        if persistent && FileManager.default.fileExists(atPath: path) {
+            made.insert(name)
+            return path
+        }
         // Write under a temporary name so a failed generation never leaves a half file.
         let partial = "\(directory)/.partial-\(name)"
         unlink(partial)

@@ -49,6 +49,11 @@ public struct ResourceUsage: Sendable {
     public var userSeconds: Double
     public var systemSeconds: Double
     /// Peak resident set size in kilobytes (`ru_maxrss`; Linux reports KiB).
+    ///
+    /// Caveat: Linux carries the pre-exec address space's high-water mark into the child,
+    /// so a child spawned from this (large) process reports at least this process's RSS
+    /// at spawn time. For exact peaks run the program under a small fork+exec helper, as
+    /// the bench does with `bench/c/measure.c`. CPU times are not affected.
     public var maxRSSKilobytes: Int
 
     public var cpuSeconds: Double { userSeconds + systemSeconds }
