@@ -33,6 +33,10 @@ let package = Package(
         // Shared test helpers: fixtures (sox, lame, espeak-ng), WAV reading and
         // signal comparison, a private PulseAudio server, running the binary.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+
+        // `make bench`: interlude next to mpg123 and the lean C references in bench/c.
+        .executableTarget(name: "interlude-bench", dependencies: ["TestSupport"], path: "bench/Sources/interlude-bench"),
 
         .testTarget(name: "InterludeCoreTests", dependencies: ["InterludeCore"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "InterludeCore"]),

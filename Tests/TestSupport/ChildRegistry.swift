@@ -1,0 +1,125 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The PIDs of children the test process started and has not reaped yet.
+///
+/// When the test process exits (normally, after failures, or on SIGINT/SIGTERM/SIGHUP),
+/// every child still registered gets SIGTERM, then SIGKILL: a daemon such as the private
+/// PulseAudio server never outlives the run. Only recorded PIDs are ever signalled.
+/// `BackgroundProcess` registers and unregisters by itself; nothing else needs to call it.
+enum ChildRegistry {
+    private static let capacity = 256
+    // A plain C array so the signal handler can read it without locks or allocation.
+    // A slot is 0 when free. Writers take `lock`; the handler only reads.
+    nonisolated(unsafe) private static let slots: UnsafeMutablePointer<pid_t> = {
+        let pointer = UnsafeMutablePointer<pid_t>.allocate(capacity: capacity)
+        pointer.initialize(repeating: 0, count: capacity)
+        return pointer
+    }()
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var installed = false
+
+    static func add(_ pid: pid_t) {
+        lock.lock(); defer { lock.unlock() }
+        installIfNeeded()
+        for index in 0..<capacity where slots[index] == 0 {
+            slots[index] = pid
+            return
+        }
+    }
+
+    static func remove(_ pid: pid_t) {
+        lock.lock(); defer { lock.unlock() }
+        for index in 0..<capacity where slots[index] == pid {
+            slots[index] = 0
+        }
+    }
+
+    /// Called with `lock` held.
+    private static func installIfNeeded() {
+        guard !installed else { return }
+        installed = true
+        atexit { ChildRegistry.killAll() }
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { signalNumber in
+                ChildRegistry.killAll()
+                // Die of the same signal, as the runner expects.
+                signal(signalNumber, SIG_DFL)
+                raise(signalNumber)
+            }
+            sigemptyset(&action.sa_mask)
+            var previous = sigaction()
+            sigaction(signalNumber, nil, &previous)
+            // Respect a runner that ignores the signal on purpose.
+            // SIG_IGN is the handler value 1, which Swift cannot compare as a function.
+            if let handler = previous.__sigaction_handler.sa_handler, unsafeBitCast(handler, to: Int.self) == 1 { continue }
+            sigaction(signalNumber, &action, nil)
+        }
+    }
+
+    /// Async-signal-safe: only `kill`, `waitpid` and `nanosleep`.
+    private static func killAll() {
+        var any = false
+        for index in 0..<capacity where slots[index] > 0 {
+            kill(slots[index], SIGTERM)
+            any = true
+        }
+        guard any else { return }
+        // Give daemons up to a second to exit cleanly, then make sure.
+        for _ in 0..<100 {
+            var alive = false
+            for index in 0..<capacity where slots[index] > 0 {
+                if waitpid(slots[index], nil, WNOHANG) == 0 { alive = true } else { slots[index] = 0 }
+            }
+            if !alive { return }
+            var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+            nanosleep(&pause, nil)
+        }
+        for index in 0..<capacity where slots[index] > 0 {
+            kill(slots[index], SIGKILL)
+            waitpid(slots[index], nil, 0)
+            slots[index] = 0
+        }
+    }
+}
+
+/// The per-run scratch directory: `$TMPDIR/interlude-tests.XXXXXX`, mode 700, created on
+/// first use and removed when the process exits, unless `INTERLUDE_KEEP_TEMP=1` (then
+/// its path is printed to stderr so failures can be inspected).
+public enum ScratchFiles {
+    /// The directory path. Fixtures, captures and the PulseAudio runtime live below it.
+    public static var directory: String { state.path }
+
+    /// A fresh, empty subdirectory of `directory` (mode 700).
+    public static func makeDirectory(_ prefix: String) -> String {
+        let path = "\(directory)/\(prefix)-\(UUID().uuidString.prefix(8))"
+        mkdir(path, 0o700)
+        return path
+    }
+
+    private final class State: Sendable {
+        let path: String
+        init() {
+            let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+            var template = Array("\(base)/interlude-tests.XXXXXX".utf8CString)
+            let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+            precondition(made != nil, "cannot create a scratch directory under \(base)")
+            path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if ProcessInfo.processInfo.environment["INTERLUDE_KEEP_TEMP"] == "1" {
+                FileHandle.standardError.write(Data("TestSupport: keeping scratch files in \(path)\n".utf8))
+            } else {
+                atexit { ScratchFiles.removeAtExit() }
+            }
+        }
+    }
+
+    private static let state = State()
+    private static func removeAtExit() {
+        // atexit handlers run in reverse order of registration and this one is registered
+        // before the first child is spawned, so children are already gone.
+        try? FileManager.default.removeItem(atPath: state.path)
+    }
+}

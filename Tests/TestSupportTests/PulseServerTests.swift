@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Real time through the private PulseAudio server's null sink, captured with parec.
+@Suite(.serialized) struct PulseServerTests {
+    @Test func paplayThroughTheNullSinkIsCapturedInRealTime() throws {
+        let server = try PulseServer.shared()
+        let sink = try server.makeSink()
+        defer { sink.remove() }
+        let sourcePath = try Fixtures.wav(.sweep, seconds: 3)
+        let source = try WAVFile.read(sourcePath)
+
+        let recorder = try sink.startRecorder()
+        let play = try ProcessRunner.run("paplay", [sourcePath], environment: sink.environment, timeout: 30)
+        let capture = try recorder.stop()
+        #expect(play.succeeded, "\(play.summary)")
+
+        #expect(capture.sampleRate == 44100 && capture.channels == 2)
+        let bounds = try #require(SignalAnalysis.signalBounds(capture))
+        // The played signal lasts as long as the source: real-time, nothing dropped or added.
+        let playedSeconds = Double(bounds.count) / 44100
+        #expect(abs(playedSeconds - source.durationSeconds) < 0.1, "captured \(playedSeconds) s")
+        #expect(SignalAnalysis.longestSilentRun(capture.frames(bounds)).map(\.count) ?? 0 < SignalAnalysis.frames(milliseconds: 5, sampleRate: 44100))
+        let alignment = SignalAnalysis.align(reference: source, signal: capture)
+        #expect(alignment.correlation >= 0.99, "\(alignment)")
+    }
+
+    @Test func twoSinksDoNotHearEachOther() throws {
+        let server = try PulseServer.shared()
+        let playing = try server.makeSink()
+        let quiet = try server.makeSink()
+        defer { playing.remove(); quiet.remove() }
+        let quietRecorder = try quiet.startRecorder()
+        let playingRecorder = try playing.startRecorder()
+        let play = try ProcessRunner.run("paplay", [Fixtures.wav(.tone(frequency: 440), seconds: 1)],
+                                         environment: playing.environment, timeout: 30)
+        #expect(play.succeeded, "\(play.summary)")
+        let heard = try playingRecorder.stop()
+        let silent = try quietRecorder.stop()
+        #expect(SignalAnalysis.rms(heard) > 0.05)
+        #expect(SignalAnalysis.signalBounds(silent) == nil)
+    }
+
+    @Test func ownServerStopsByItsPID() throws {
+        let server = try PulseServer.start()
+        let pid = server.pid
+        #expect(try server.pactl(["info"]).succeeded)
+        server.stop()
+        #expect(!server.isRunning)
+        #expect(kill(pid, 0) != 0)
+    }
+}

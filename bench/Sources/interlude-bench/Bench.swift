@@ -1,0 +1,303 @@
+import Foundation
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct BenchOptions {
+    static let all = ["decode", "cpu", "startup", "underruns"]
+    var quick = false
+    var standIn = false
+    var only: Set<String> = Set(all)
+    /// Runs of each player in the CPU/RSS benchmark (medians reported).
+    var playRuns = 1
+
+    var benchDirectory: String {
+        ProcessInfo.processInfo.environment["INTERLUDE_BENCH_DIR"] ?? InterludeBinary.packageRoot + "/build/bench"
+    }
+    var decodeSeconds: Double { quick ? 60 : 600 }
+    var decodeRuns: Int { quick ? 3 : 5 }
+    var playSeconds: Double { quick ? 10 : 60 }
+    var startupRuns: Int { quick ? 5 : 10 }
+}
+
+/// What one player run through the null sink cost and what the capture shows.
+struct PlayMeasurement {
+    var process: ProcessResult
+    /// From the first to the last non-silent captured frame.
+    var playedSeconds: Double
+    /// Runs of digital silence longer than 5 ms inside the captured signal.
+    var gaps: Int
+    var longestGapMilliseconds: Double
+}
+
+/// The four benchmarks of issue 2, each next to its peer.
+final class Bench {
+    let options: BenchOptions
+    private var report = Report()
+    private let referenceDecoder: String
+    private let referencePlayer: String
+    private let measureTool: String
+    private let interlude: String
+
+    init(options: BenchOptions) {
+        self.options = options
+        referenceDecoder = options.benchDirectory + "/ref_decode"
+        referencePlayer = options.benchDirectory + "/ref_play"
+        measureTool = options.benchDirectory + "/measure"
+        interlude = InterludeBinary.path(configuration: "release")
+    }
+
+    /// The name interlude's column is measured under.
+    private var subjectName: String { options.standIn ? "stand-in" : "interlude" }
+
+    func run() -> Report {
+        progress("interlude: \(options.standIn ? "stand-in (C references in its place)" : interlude)")
+        progress("fixtures: \(Fixtures.directory)")
+        guard checkPrerequisites() else { return report }
+        if options.standIn {
+            report.notes.append("--stand-in: the interlude column is the C reference player, not interlude")
+        }
+        if options.only.contains("decode") { measure("decode throughput", decodeThroughput) }
+        if options.only.contains("startup") { measure("start-up", startup) }
+        if options.only.contains("cpu") || options.only.contains("underruns") {
+            let server: PulseServer
+            do {
+                progress("starting a private PulseAudio server")
+                server = try PulseServer.start()
+            } catch {
+                report.notRun.append("play benchmarks: \(error)")
+                return report
+            }
+            defer { server.stop() }
+            if options.only.contains("cpu") { measure("play CPU and RSS") { try playCost(server.defaultSink) } }
+            if options.only.contains("underruns") { measure("underruns under load") { try underrunsUnderLoad(server.defaultSink) } }
+        }
+        return report
+    }
+
+    private func measure(_ name: String, _ body: () throws -> Void) {
+        do { try body() } catch { report.notRun.append("\(name): \(error)") }
+    }
+
+    private func checkPrerequisites() -> Bool {
+        var missing: [String] = []
+        for tool in ["sox", "lame", "mpg123", "pulseaudio", "parec", "pactl", "stress-ng"] where ProcessRunner.which(tool) == nil {
+            missing.append("\(tool) is not installed (make deps installs it)")
+        }
+        for binary in [referenceDecoder, referencePlayer, measureTool] where access(binary, X_OK) != 0 {
+            missing.append("\(binary) is missing: build it with `make bench`")
+        }
+        if !options.standIn && access(interlude, X_OK) != 0 {
+            missing.append("\(interlude) is missing: `make release` builds it (or set INTERLUDE_BIN; --stand-in measures the harness alone)")
+        }
+        report.notRun += missing
+        // Interlude alone missing still lets the peers run, so the harness itself is exercised.
+        return missing.allSatisfy { $0.hasPrefix(interlude) }
+    }
+
+    private var interludeAvailable: Bool { options.standIn || access(interlude, X_OK) == 0 }
+
+    // MARK: 1. Decode throughput
+
+    private func decodeThroughput() throws {
+        let minutes = Int(options.decodeSeconds / 60)
+        progress("decode: making a \(minutes) min 128 kbps stereo MP3 (kept in the fixture directory)")
+        let file = try Fixtures.mp3(.sweep, seconds: options.decodeSeconds, encoding: .cbr(kbps: 128))
+        var subject: [Double] = []
+        var peer: [Double] = []
+        var subjectError: String?
+        // Alternate the two so drifting machine load affects both alike.
+        for run in 1...options.decodeRuns {
+            if interludeAvailable && subjectError == nil {
+                let command = options.standIn ? [referenceDecoder, file] : [interlude, "bench", "decode", file]
+                do { subject.append(try decodeRate(command)) } catch { subjectError = "\(error)" }
+            }
+            peer.append(try decodeRate([referenceDecoder, file]))
+            progress("decode run \(run): \(subject.last.map { formatted($0, 0) } ?? "-") vs \(formatted(peer.last!, 0)) s audio per CPU s")
+        }
+        if let subjectError { report.notRun.append("interlude bench decode: \(subjectError)") }
+        let peerMedian = median(peer)
+        let subjectMedian = subject.isEmpty ? nil : median(subject)
+        let ratio = subjectMedian.map { $0 / peerMedian }
+        report.rows.append(ResultRow(
+            measure: "decode, x real time per CPU s (median of \(options.decodeRuns), \(minutes) min file)",
+            subject: subjectMedian.map { formatted($0, 0) } ?? "not run",
+            peer: "\(formatted(peerMedian, 0)) ref_decode", ratio: ratio, target: ">= 0.95",
+            passed: ratio.map { $0 >= 0.95 }))
+    }
+
+    /// Runs a decoder and reads the number its one line starts with.
+    private func decodeRate(_ command: [String]) throws -> Double {
+        let result = try ProcessRunner.run(command[0], Array(command.dropFirst()), timeout: 300).check()
+        let firstLine = result.stdoutText.split(separator: "\n").first ?? ""
+        guard let word = firstLine.split(separator: " ").first, let value = Double(word) else {
+            throw ProcessError.notReady("`\(result.commandLine)` printed \"\(firstLine)\", not \"<number> seconds of audio per CPU second\"")
+        }
+        return value
+    }
+
+    // MARK: 2. Play CPU and RSS
+
+    private func playCost(_ sink: NullSink) throws {
+        let seconds = options.playSeconds
+        let file = try Fixtures.mp3(.sweep, seconds: seconds, encoding: .cbr(kbps: 128))
+        progress("play: \(Int(seconds)) s through the null sink, one player after the other (about \(Int(seconds * 3.2)) s)")
+
+        // Players take turns, run after run, so drifting machine load affects all alike.
+        var subjectRuns: [PlayMeasurement] = []
+        var mpg123Runs: [PlayMeasurement] = []
+        var referenceRuns: [PlayMeasurement] = []
+        var subjectFailed = !interludeAvailable
+        for _ in 0..<options.playRuns {
+            if !subjectFailed {
+                let command = options.standIn ? [referencePlayer, file, "pulse"] : [interlude, "play", file, "--device", "pulse"]
+                do { subjectRuns.append(try play(command, sink: sink, expected: seconds)) } catch {
+                    report.notRun.append("interlude play: \(error)")
+                    subjectFailed = true
+                }
+            }
+            mpg123Runs.append(try play(["mpg123", "-q", "-o", "alsa", "-a", "pulse", file], sink: sink, expected: seconds))
+            referenceRuns.append(try play([referencePlayer, file, "pulse"], sink: sink, expected: seconds))
+        }
+        let subject = subjectRuns.isEmpty ? nil : medianRun(subjectRuns)
+        let mpg123 = medianRun(mpg123Runs)
+        let reference = medianRun(referenceRuns)
+
+        for (name, measurement) in [(subjectName, subject), ("mpg123", mpg123), ("ref_play", reference)] {
+            guard let measurement else { continue }
+            let usage = measurement.process.usage
+            report.notes.append(String(format: "%@: CPU %.3f s (user %.3f, sys %.3f), peak RSS %.1f MB, played %.3f s of %.0f, %d gaps > 5 ms",
+                                       name, usage.cpuSeconds, usage.userSeconds, usage.systemSeconds,
+                                       usage.maxRSSMegabytes, measurement.playedSeconds, seconds, measurement.gaps))
+        }
+        let runsLabel = options.playRuns == 1 ? "1 run" : "median of \(options.playRuns)"
+        let cpuRatio = subject.map { $0.process.usage.cpuSeconds / max(mpg123.process.usage.cpuSeconds, 1e-6) }
+        report.rows.append(ResultRow(
+            measure: "play \(Int(seconds)) s via pulse, CPU user+sys s (\(runsLabel))",
+            subject: subject.map { formatted($0.process.usage.cpuSeconds, 3) } ?? "not run",
+            peer: "\(formatted(mpg123.process.usage.cpuSeconds, 3)) mpg123 / \(formatted(reference.process.usage.cpuSeconds, 3)) ref_play",
+            ratio: cpuRatio, target: "<= 1.0 x mpg123", passed: cpuRatio.map { $0 <= 1.0 }))
+        let rss = subject.map(\.process.usage.maxRSSMegabytes)
+        report.rows.append(ResultRow(
+            measure: "play \(Int(seconds)) s via pulse, peak RSS MB (\(runsLabel))",
+            subject: rss.map { formatted($0, 1) } ?? "not run",
+            peer: "\(formatted(mpg123.process.usage.maxRSSMegabytes, 1)) mpg123 / \(formatted(reference.process.usage.maxRSSMegabytes, 1)) ref_play",
+            ratio: rss.map { $0 / mpg123.process.usage.maxRSSMegabytes }, target: "<= 12 MB", passed: rss.map { $0 <= 12 }))
+    }
+
+    /// The run with the median CPU time, its RSS replaced by the median RSS.
+    private func medianRun(_ runs: [PlayMeasurement]) -> PlayMeasurement {
+        let sorted = runs.sorted { $0.process.usage.cpuSeconds < $1.process.usage.cpuSeconds }
+        var chosen = sorted[(sorted.count - 1) / 2]
+        chosen.process.usage.userSeconds = median(runs.map(\.process.usage.userSeconds))
+        chosen.process.usage.systemSeconds = median(runs.map(\.process.usage.systemSeconds))
+        chosen.process.usage.maxRSSKilobytes = Int(median(runs.map { Double($0.process.usage.maxRSSKilobytes) }))
+        chosen.gaps = runs.map(\.gaps).max() ?? 0
+        return chosen
+    }
+
+    /// Plays through `sink` with a recorder attached (design.md §7.1: without one the null
+    /// sink runs ahead and timing is off) and measures the process and the capture.
+    private func play(_ command: [String], sink: NullSink, expected: Double, extraEnvironment: [String: String] = [:]) throws -> PlayMeasurement {
+        let recorder = try sink.startRecorder()
+        // Through `measure`: spawned straight from this process, a child's ru_maxrss would
+        // start at this process's own RSS (see bench/c/measure.c).
+        let statsPath = ScratchFiles.makeDirectory("measure") + "/stats"
+        var result: ProcessResult
+        do {
+            result = try ProcessRunner.run(measureTool, [statsPath] + command,
+                                           environment: sink.environment.merging(extraEnvironment) { _, new in new },
+                                           timeout: expected * 2 + 30)
+        } catch {
+            _ = try? recorder.stop()
+            throw error
+        }
+        let capture = try recorder.stop()
+        try result.check()
+        let stats = ((try? String(contentsOfFile: statsPath, encoding: .utf8)) ?? "").split(separator: " ")
+        guard stats.count == 3, let rss = Int(stats[0]), let user = Double(stats[1]),
+              let system = Double(stats[2].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw ProcessError.notReady("\(measureTool) left no statistics for `\(result.commandLine)`")
+        }
+        result.usage = ResourceUsage(userSeconds: user, systemSeconds: system, maxRSSKilobytes: rss)
+        let bounds = SignalAnalysis.signalBounds(capture) ?? 0..<0
+        let minimum = SignalAnalysis.frames(milliseconds: 5, sampleRate: capture.sampleRate)
+        let gaps = SignalAnalysis.silentRuns(capture, minimumFrames: minimum + 1)
+        let longest = gaps.map(\.count).max() ?? 0
+        return PlayMeasurement(process: result, playedSeconds: Double(bounds.count) / Double(capture.sampleRate),
+                               gaps: gaps.count, longestGapMilliseconds: Double(longest) * 1000 / Double(capture.sampleRate))
+    }
+
+    // MARK: 3. Start-up
+
+    private func startup() throws {
+        let file = try Fixtures.mp3(.sweep, seconds: 0.5, encoding: .cbr(kbps: 128))
+        let subjectCommand = options.standIn ? [referencePlayer, file, "null"] : [interlude, "play", file, "--output", "null"]
+        let peerCommand = ["mpg123", "-q", "-w", "/dev/null", file]
+        var subject: [Double] = []
+        var peer: [Double] = []
+        var subjectError: String?
+        for _ in 0..<options.startupRuns {
+            if interludeAvailable && subjectError == nil {
+                do {
+                    subject.append(try ProcessRunner.run(subjectCommand[0], Array(subjectCommand.dropFirst()), timeout: 30).check().wallSeconds)
+                } catch { subjectError = "\(error)" }
+            }
+            peer.append(try ProcessRunner.run(peerCommand[0], Array(peerCommand.dropFirst()), timeout: 30).check().wallSeconds)
+        }
+        if let subjectError { report.notRun.append("interlude play --output null: \(subjectError)") }
+        let peerMedian = median(peer)
+        let subjectMedian = subject.isEmpty ? nil : median(subject)
+        report.rows.append(ResultRow(
+            measure: "start-up, 0.5 s file to null, wall ms (median of \(options.startupRuns))",
+            subject: subjectMedian.map { formatted($0 * 1000, 1) } ?? "not run",
+            peer: "\(formatted(peerMedian * 1000, 1)) mpg123 -w /dev/null", ratio: subjectMedian.map { $0 / peerMedian },
+            target: "", passed: nil))
+    }
+
+    // MARK: 4. Underruns under load
+
+    private func underrunsUnderLoad(_ sink: NullSink) throws {
+        guard interludeAvailable else {
+            report.rows.append(ResultRow(measure: "underruns under stress-ng --cpu 2", subject: "not run", peer: "",
+                                         ratio: nil, target: "0 and 0", passed: nil))
+            return
+        }
+        let seconds = options.playSeconds
+        let file = try Fixtures.mp3(.sweep, seconds: seconds, encoding: .cbr(kbps: 128))
+        progress("underruns: \(Int(seconds)) s under stress-ng --cpu 2")
+        // stress-ng's own --timeout is a backstop: it ends by itself even if this process dies.
+        let stress = try BackgroundProcess.start("stress-ng", ["--cpu", "2", "--timeout", "\(Int(seconds * 2 + 60))s", "--quiet"],
+                                                 stdout: .discard, stderr: .discard)
+        defer { stress.stop(signal: SIGTERM, grace: 5) }
+        usleep(500_000)  // let the workers start before the measured run
+        guard stress.isRunning else { throw ProcessError.failed(stress.wait()) }
+
+        let command = options.standIn ? [referencePlayer, file, "pulse"]
+            : [interlude, "play", file, "--device", "pulse", "--events", "json"]
+        let measurement = try play(command, sink: sink, expected: seconds)
+        var underruns: Int
+        if options.standIn {
+            // ref_play reports "ref_play: N underruns" on stderr when there were any.
+            underruns = measurement.process.stderrText.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        } else {
+            let events = EventLog(stdout: measurement.process.stdoutText)
+            underruns = events.underrunCount
+            if let reported = events.reportedUnderruns, reported != underruns {
+                report.notes.append("interlude's finished event says \(reported) underruns, its underrun events \(underruns)")
+                underruns = max(underruns, reported)
+            }
+            if !events.invalidLines.isEmpty {
+                report.notes.append("interlude printed \(events.invalidLines.count) stdout lines that are not events, e.g. \(events.invalidLines[0])")
+            }
+        }
+        report.notes.append(String(format: "under load: played %.3f s of %.0f, longest gap %.1f ms, CPU %.3f s",
+                                   measurement.playedSeconds, seconds, measurement.longestGapMilliseconds,
+                                   measurement.process.usage.cpuSeconds))
+        report.rows.append(ResultRow(
+            measure: "underruns under stress-ng --cpu 2, \(Int(seconds)) s (writer events, capture gaps > 5 ms)",
+            subject: "\(underruns), \(measurement.gaps)", peer: "", ratio: nil, target: "0 and 0",
+            passed: underruns == 0 && measurement.gaps == 0))
+    }
+}

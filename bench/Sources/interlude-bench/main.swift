@@ -1,0 +1,71 @@
+// interlude-bench: `make bench`. Runs interlude next to the `mpg123` program and the
+// lean C references in bench/c (built into build/bench by the Makefile), prints medians,
+// ratios and the targets of issue 2, and exits non-zero only when something could not run.
+import Foundation
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let usage = """
+usage: interlude-bench [--quick] [--stand-in] [--play-runs N] [--only decode,cpu,startup,underruns]
+
+  --quick      short files for development: a 1 min decode file (3 runs) and 10 s of
+               playback instead of a 10 min file (5 runs) and 60 s
+  --stand-in   measure the C reference player in interlude's place (ref_decode, ref_play),
+               to exercise the harness before the engine exists
+  --play-runs N  play each player N times in the CPU/RSS benchmark and report medians
+               (default 1: three minutes of real time at 60 s a file)
+  --only LIST  run only these benchmarks (comma-separated)
+
+Environment: INTERLUDE_BIN (default .build/release/interlude), INTERLUDE_BENCH_DIR
+(the C references and kept fixtures; default build/bench).
+"""
+
+var options = BenchOptions()
+var arguments = Array(CommandLine.arguments.dropFirst())
+while !arguments.isEmpty {
+    let argument = arguments.removeFirst()
+    switch argument {
+    case "--quick": options.quick = true
+    case "--stand-in": options.standIn = true
+    case "--only":
+        guard !arguments.isEmpty else { fail("--only needs a list: decode,cpu,startup,underruns") }
+        let names = arguments.removeFirst().split(separator: ",").map(String.init)
+        for name in names where BenchOptions.all.firstIndex(of: name) == nil {
+            fail("unknown benchmark \(name); known: \(BenchOptions.all.joined(separator: ","))")
+        }
+        options.only = Set(names)
+    case "--play-runs":
+        guard let count = arguments.first.flatMap({ Int($0) }), count > 0 else { fail("--play-runs needs a positive count") }
+        arguments.removeFirst()
+        options.playRuns = count
+    case "-h", "--help":
+        print(usage)
+        exit(0)
+    default:
+        fail("unknown argument \(argument)\n\(usage)")
+    }
+}
+
+// Fixtures are kept between runs next to the C references: the 10 min file takes a while to encode.
+if ProcessInfo.processInfo.environment["INTERLUDE_FIXTURE_DIR"] == nil {
+    setenv("INTERLUDE_FIXTURE_DIR", options.benchDirectory + "/fixtures", 1)
+}
+
+let bench = Bench(options: options)
+let report = bench.run()
+print("")
+print(report.table())
+for note in report.notes { print("note: \(note)") }
+if !report.notRun.isEmpty {
+    print("")
+    for reason in report.notRun { print("NOT RUN: \(reason)") }
+    exit(1)
+}
+exit(0)
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("interlude-bench: \(message)\n".utf8))
+    exit(2)
+}
