@@ -17,6 +17,8 @@ let package = Package(
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
         // signalfd, timerfd, eventfd: Linux headers the Glibc module leaves out.
         .systemLibrary(name: "CLinux"),
+        // C shims for what Swift cannot call or implement (variadic callbacks); every symbol prefixed.
+        .target(name: "CInterludeShims", dependencies: ["CAlsa"]),
 
         // Pure Swift, no C imports, tested on a virtual clock.
         .target(name: "InterludeCore"),
@@ -24,7 +26,7 @@ let package = Package(
         .target(name: "Alarms", dependencies: ["InterludeCore", "AudioSession"]),
 
         // The decoding pipeline: libmpg123 -> SPSC ring -> writer thread -> sink.
-        .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "InterludeCore"]),
+        .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CInterludeShims", "InterludeCore"]),
 
         // The application: command line, wiring.
         .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "CLinux", "CMpg123"]),

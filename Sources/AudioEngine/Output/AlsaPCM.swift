@@ -1,4 +1,5 @@
 import CAlsa
+import CInterludeShims
 
 /// An open ALSA playback PCM configured for the pipeline's format.
 ///
@@ -21,6 +22,7 @@ public final class AlsaPCM: @unchecked Sendable {
     public init(device: String, format: AudioFormat, latencyMilliseconds: Int) throws(AlsaError) {
         self.device = device
         self.format = format
+        interlude_silence_alsa_errors()
         var pcm: OpaquePointer?
         try alsaCheck(device, "open", snd_pcm_open(&pcm, device, SND_PCM_STREAM_PLAYBACK, 0))
         guard let pcm else { throw AlsaError(device: device, operation: "open", code: -ENODEV) }

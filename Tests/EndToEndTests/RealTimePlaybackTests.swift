@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Playback through ALSA's `pulse` device into a private PulseAudio null sink,
+/// captured from its monitor with parec: the real-time path a listener hears.
+@Suite(.serialized) struct RealTimePlaybackTests {
+    @Test func tenSecondsPlayInRealTimeWithoutGapsAndMatchTheSource() throws {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 10, sampleRate: 44100, channels: 2, encoding: .cbr(kbps: 128))
+        let source = try WAVFile.read(Fixtures.decodedByMPG123(mp3))
+        let server = try PulseServer.shared()
+        let sink = try server.makeSink()
+        defer { sink.remove() }
+        let recorder = try sink.startRecorder()
+        let result = try InterludeBinary.play([mp3], output: .pulse(sink), timeout: 60)
+        let capture = try recorder.stop()
+        #expect(result.process.succeeded, "\(result.process.summary)")
+        #expect(result.events.underrunCount == 0)
+
+        guard let bounds = SignalAnalysis.signalBounds(capture) else {
+            Issue.record("the capture is silent")
+            return
+        }
+        let played = capture.frames(bounds)
+        let playedSeconds = played.durationSeconds
+        let sourceBounds = SignalAnalysis.signalBounds(source) ?? 0..<source.frameCount
+        let sourceSeconds = Double(sourceBounds.count) / Double(source.sampleRate)
+        #expect(abs(playedSeconds - sourceSeconds) < 0.1, "played \(playedSeconds) s of \(sourceSeconds) s")
+
+        let fiveMilliseconds = SignalAnalysis.frames(milliseconds: 5, sampleRate: capture.sampleRate)
+        let gaps = SignalAnalysis.silentRuns(played, minimumFrames: fiveMilliseconds)
+        #expect(gaps.isEmpty, "digital silence inside the signal: \(gaps)")
+
+        let alignment = SignalAnalysis.align(reference: source, signal: played)
+        #expect(alignment.correlation >= 0.99, "\(alignment)")
+    }
+}
