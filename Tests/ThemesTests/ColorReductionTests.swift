@@ -16,6 +16,7 @@ struct ColorReductionTests {
         (244, 8, 0),     // grey 128 is bright black (127)
         (232, 0, 0),     // darkest grey ramp step (8) is black
         (253, 7, 7),     // grey 218 is nearer white (229) than bright white (255)
+        (249, 7, 7),     // grey 178 is equally far from white (229) and bright black (127): ties go to the lower index
         (124, 1, 1),     // (175,0,0) dark red
         (9, 9, 1),       // 16-colour indices map to themselves, then to their base
         (3, 3, 3),
