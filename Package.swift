@@ -24,6 +24,9 @@ let package = Package(
         .target(name: "InterludeCore"),
         .target(name: "AudioSession", dependencies: ["InterludeCore"]),
         .target(name: "Alarms", dependencies: ["InterludeCore", "AudioSession"]),
+        // Theme files and key bindings: parsers and values the TUI draws and dispatches with.
+        .target(name: "Themes"),
+        .target(name: "KeyMap"),
 
         // The decoding pipeline: libmpg123 -> SPSC ring -> writer thread -> sink.
         .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CInterludeShims", "InterludeCore"]),
@@ -43,6 +46,8 @@ let package = Package(
         .testTarget(name: "InterludeCoreTests", dependencies: ["InterludeCore"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "InterludeCore"]),
         .testTarget(name: "AlarmsTests", dependencies: ["Alarms", "AudioSession", "InterludeCore"]),
+        .testTarget(name: "ThemesTests", dependencies: ["Themes"]),
+        .testTarget(name: "KeyMapTests", dependencies: ["KeyMap"]),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ],

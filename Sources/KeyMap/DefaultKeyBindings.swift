@@ -1,0 +1,60 @@
+extension KeyBindings {
+    /// The defaults, close to cmus. Every key the issue names is here; the
+    /// additions are cmus habits (`=` for volume up without Shift, `g`/`G`,
+    /// Home/End) and keys for the audiobook actions.
+    public static let defaults = KeyBindings([
+        // Playback
+        (.named(.space), .playPause),
+        (.character("n"), .next),
+        (.character("p"), .previous),
+        (.named(.left), .seekBack),
+        (.named(.right), .seekForward),
+        (.character("+"), .volumeUp),
+        (.character("="), .volumeUp),
+        (.character("-"), .volumeDown),
+        (.named(.enter), .playSelection),
+        (.character("e"), .queueAdd),
+
+        // Navigation
+        (.named(.up), .up),
+        (.character("k"), .up),
+        (.named(.down), .down),
+        (.character("j"), .down),
+        (.named(.pageUp), .pageUp),
+        (.named(.pageDown), .pageDown),
+        (.named(.home), .top),
+        (.character("g"), .top),
+        (.named(.end), .bottom),
+        (.character("G"), .bottom),
+        (.named(.tab), .nextPane),
+        (.character("1"), .pane1),
+        (.character("2"), .pane2),
+        (.character("3"), .pane3),
+        (.character("4"), .pane4),
+        (.character("5"), .pane5),
+        (.character("/"), .filter),
+
+        // Audiobooks
+        (.character(">"), .chapterNext),
+        (.character("<"), .chapterPrevious),
+        (.character("]"), .speedUp),
+        (.character("["), .speedDown),
+        (.character("S"), .sleepTimer),
+        (.character("m"), .bookmarkAdd),
+
+        // Alarm and interruption testing
+        (.character("a"), .alarmFireTest),
+        (.character("A"), .alarmAsk),
+        (.character("z"), .alarmSnooze),
+        (.character("x"), .alarmDismiss),
+        (.character("s"), .sessionSuspendToggle),
+        (.character("c"), .callToggle),
+        (.character("N"), .notificationChime),
+        (.character("D"), .deviceLost),
+
+        // General
+        (.character("?"), .help),
+        (.character("t"), .themeCycle),
+        (.character("q"), .quit),
+    ])
+}

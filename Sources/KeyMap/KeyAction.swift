@@ -1,0 +1,114 @@
+/// Everything a key can do. The raw values are the names used in the keys
+/// file (`bind space play-pause`); they are stable, since users' files
+/// depend on them. Declaration order is the help listing's order.
+public enum KeyAction: String, CaseIterable, Sendable {
+    // Playback
+    case playPause = "play-pause"
+    case next = "next"
+    case previous = "previous"
+    case seekBack = "seek-back"
+    case seekForward = "seek-forward"
+    case volumeUp = "volume-up"
+    case volumeDown = "volume-down"
+    case playSelection = "play-selection"
+    case queueAdd = "queue-add"
+
+    // Navigation
+    case up = "up"
+    case down = "down"
+    case pageUp = "page-up"
+    case pageDown = "page-down"
+    case top = "top"
+    case bottom = "bottom"
+    case nextPane = "next-pane"
+    case pane1 = "pane-1"
+    case pane2 = "pane-2"
+    case pane3 = "pane-3"
+    case pane4 = "pane-4"
+    case pane5 = "pane-5"
+    case filter = "filter"
+
+    // Audiobooks
+    case chapterNext = "chapter-next"
+    case chapterPrevious = "chapter-previous"
+    case speedUp = "speed-up"
+    case speedDown = "speed-down"
+    case sleepTimer = "sleep-timer"
+    case bookmarkAdd = "bookmark-add"
+
+    // Alarm and interruption testing: drive every interruption path from the keyboard.
+    case alarmFireTest = "alarm-fire-test"
+    case alarmAsk = "alarm-ask"
+    case alarmSnooze = "alarm-snooze"
+    case alarmDismiss = "alarm-dismiss"
+    case sessionSuspendToggle = "session-suspend-toggle"
+    case callToggle = "call-toggle"
+    case notificationChime = "notification-chime"
+    case deviceLost = "device-lost"
+
+    // General
+    case help = "help"
+    case themeCycle = "theme-cycle"
+    case quit = "quit"
+
+    public var section: KeySection {
+        switch self {
+        case .playPause, .next, .previous, .seekBack, .seekForward, .volumeUp, .volumeDown, .playSelection, .queueAdd:
+            .playback
+        case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextPane, .pane1, .pane2, .pane3, .pane4, .pane5, .filter:
+            .navigation
+        case .chapterNext, .chapterPrevious, .speedUp, .speedDown, .sleepTimer, .bookmarkAdd:
+            .audiobooks
+        case .alarmFireTest, .alarmAsk, .alarmSnooze, .alarmDismiss, .sessionSuspendToggle, .callToggle,
+             .notificationChime, .deviceLost:
+            .alarmTesting
+        case .help, .themeCycle, .quit:
+            .general
+        }
+    }
+
+    /// One line for the help listing: what the key does, in the user's words.
+    public var summary: String {
+        switch self {
+        case .playPause: "play or pause"
+        case .next: "next track"
+        case .previous: "previous track"
+        case .seekBack: "seek back"
+        case .seekForward: "seek forward"
+        case .volumeUp: "volume up"
+        case .volumeDown: "volume down"
+        case .playSelection: "play the selection"
+        case .queueAdd: "add the selection to the queue"
+        case .up: "move up"
+        case .down: "move down"
+        case .pageUp: "page up"
+        case .pageDown: "page down"
+        case .top: "go to the top"
+        case .bottom: "go to the bottom"
+        case .nextPane: "next pane"
+        case .pane1: "browser pane"
+        case .pane2: "queue pane"
+        case .pane3: "now playing pane"
+        case .pane4: "alarms pane"
+        case .pane5: "event log pane"
+        case .filter: "filter the list"
+        case .chapterNext: "next chapter"
+        case .chapterPrevious: "previous chapter"
+        case .speedUp: "faster"
+        case .speedDown: "slower"
+        case .sleepTimer: "set the sleep timer"
+        case .bookmarkAdd: "add a bookmark"
+        case .alarmFireTest: "fire a test alarm now"
+        case .alarmAsk: "alarm in how many seconds?"
+        case .alarmSnooze: "snooze the ringing alarm"
+        case .alarmDismiss: "dismiss the ringing alarm"
+        case .sessionSuspendToggle: "suspend or continue the audio session"
+        case .callToggle: "start or end a simulated call"
+        case .notificationChime: "play a notification chime (ducks)"
+        case .deviceLost: "simulate losing the output device"
+        case .help: "this help"
+        case .themeCycle: "next theme"
+        case .quit: "quit (state is saved)"
+        }
+    }
+}

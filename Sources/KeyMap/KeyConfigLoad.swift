@@ -1,0 +1,10 @@
+/// The outcome of applying a keys file: the bindings to use and the lines skipped.
+public struct KeyConfigLoad: Sendable, Equatable {
+    public let bindings: KeyBindings
+    public let problems: [KeyConfigProblem]
+
+    public init(bindings: KeyBindings, problems: [KeyConfigProblem]) {
+        self.bindings = bindings
+        self.problems = problems
+    }
+}
