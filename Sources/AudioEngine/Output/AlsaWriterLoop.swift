@@ -84,7 +84,7 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
             if !recover(written) { context.pointee.post(deviceLost, value: written); break }
             continue
         }
-        if !isSilence { context.pointee.consume(Int(written)) }
+        if !isSilence { context.pointee.commit(Int(written)) }
         if snd_pcm_delay(pcm, &delay) >= 0 { context.pointee.publishHeard(delay: Int(delay)) }
     }
     control.pointee.finished.store(true, ordering: .releasing)
@@ -126,19 +126,22 @@ public final class AlsaWriter: @unchecked Sendable {
     // @unchecked Sendable: the main thread only reads atomics through `control`.
     public let pcm: AlsaPCM
     let ring: SPSCRing
+    let voice: SPSCRing
     let events: SPSCRing
-    let control: UnsafeMutablePointer<WriterControl>
+    public let control: UnsafeMutablePointer<WriterControl>
     let context: UnsafeMutablePointer<WriterContext>
     private var thread: pthread_t?
     public private(set) var isRealtime = false
 
-    public init(pcm: AlsaPCM, ring: SPSCRing, events: SPSCRing) {
+    public init(pcm: AlsaPCM, ring: SPSCRing, voice: SPSCRing, events: SPSCRing) {
         self.pcm = pcm
         self.ring = ring
+        self.voice = voice
         self.events = events
         control = .allocate(capacity: 1)
         control.initialize(to: WriterControl())
-        context = WriterContext.allocate(control: control, audio: ring.consumer, events: events.producer,
+        context = WriterContext.allocate(control: control, audio: ring.consumer, voice: voice.consumer,
+                                         events: events.producer,
                                          channels: pcm.format.channels, scratchFrames: pcm.periodFrames,
                                          pcm: pcm.handle, periodFrames: pcm.periodFrames)
     }
@@ -175,10 +178,4 @@ public final class AlsaWriter: @unchecked Sendable {
     public func join() { stop() }
 
     public var finished: Bool { control.pointee.finished.load(ordering: .acquiring) }
-    public var heardFrames: Int { control.pointee.heardFrames.load(ordering: .acquiring) }
-    public var framesWritten: Int { control.pointee.mediaFramesWritten.load(ordering: .acquiring) }
-    public var underruns: Int { control.pointee.underruns.load(ordering: .relaxed) }
-    public func setMediaGain(_ gain: Float) {
-        control.pointee.mediaGainTargetBits.store(gain.bitPattern, ordering: .relaxed)
-    }
 }

@@ -17,13 +17,14 @@ public final class FileSink {
     public let destination: Destination
     public let format: AudioFormat
     private let fd: Int32
-    private let control: UnsafeMutablePointer<WriterControl>
+    public let control: UnsafeMutablePointer<WriterControl>
     private let context: UnsafeMutablePointer<WriterContext>
     private var dataBytes = 0
     private var closed = false
     let chunkFrames = 4096
 
-    public init(_ destination: Destination, format: AudioFormat, ring: SPSCRing, events: SPSCRing) throws(FileError) {
+    public init(_ destination: Destination, format: AudioFormat, ring: SPSCRing, voice: SPSCRing,
+                events: SPSCRing) throws(FileError) {
         self.destination = destination
         self.format = format
         switch destination {
@@ -38,7 +39,8 @@ public final class FileSink {
         }
         control = .allocate(capacity: 1)
         control.initialize(to: WriterControl())
-        context = WriterContext.allocate(control: control, audio: ring.consumer, events: events.producer,
+        context = WriterContext.allocate(control: control, audio: ring.consumer, voice: voice.consumer,
+                                         events: events.producer,
                                          channels: format.channels, scratchFrames: chunkFrames,
                                          pcm: nil, periodFrames: chunkFrames)
         if fd >= 0 { writeHeader() }
@@ -51,7 +53,9 @@ public final class FileSink {
         control.deallocate()
     }
 
-    /// Renders everything queued in the ring now. Returns the frames rendered.
+    /// Renders up to `maxFrames` device frames: while media plays, as much of the
+    /// ring as there is; while it is stopped, exactly `maxFrames` of silence and
+    /// voice, so the frame clock keeps moving. Returns the device frames rendered.
     @discardableResult
     public func render(maxFrames: Int = .max) -> Int {
         var total = 0
@@ -62,18 +66,18 @@ public final class FileSink {
                 writeAll(UnsafeRawPointer(context.pointee.scratch), frames * format.bytesPerFrame)
                 dataBytes += frames * format.bytesPerFrame
             }
-            context.pointee.consume(frames)
+            context.pointee.commit(frames)
             total += frames
         }
         context.pointee.publishHeard(delay: 0)
         return total
     }
 
-    public var heardFrames: Int { control.pointee.heardFrames.load(ordering: .acquiring) }
+    /// Lets the mixer honour pending flush requests without rendering.
+    public func serviceRequests() { context.pointee.serviceFlushes() }
 
-    public func setMediaGain(_ gain: Float) {
-        control.pointee.mediaGainTargetBits.store(gain.bitPattern, ordering: .relaxed)
-    }
+    /// True when rendering would take frames from the media ring (media is not stopped).
+    public var mediaIsStopped: Bool { context.pointee.isMediaStopped }
 
     /// Finalizes the WAV header's sizes and closes the file.
     public func close() {

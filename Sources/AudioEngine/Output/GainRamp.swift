@@ -1,7 +1,4 @@
-/// A linear gain ramp applied sample by sample on the real-time thread.
-///
-/// At unity gain with no ramp in progress the samples pass through untouched,
-/// which keeps the output bit-identical to the decoder's (and to `mpg123 -w`).
+/// A linear gain envelope stepped once per frame on the real-time thread.
 public struct GainRamp: Sendable {
     public private(set) var current: Float
     /// Gain change per frame while moving toward a target.
@@ -12,41 +9,41 @@ public struct GainRamp: Sendable {
         self.stepPerFrame = stepPerFrame
     }
 
-    /// Copies `frames` frames of `channels` samples from `source` to
-    /// `destination`, moving the gain toward `target`.
-    @_noLocks
-    public mutating func apply(from source: UnsafePointer<Int16>, to destination: UnsafeMutablePointer<Int16>,
-                               frames: Int, channels: Int, target: Float) {
-        let samples = frames * channels
-        if current == target && current == 1 {
-            UnsafeMutableRawPointer(destination).copyMemory(from: source, byteCount: samples * 2)
-            return
-        }
-        if current == target && current == 0 {
-            UnsafeMutableRawPointer(destination).initializeMemory(as: UInt8.self, repeating: 0, count: samples * 2)
-            return
-        }
-        var index = 0
-        for _ in 0..<frames {
-            if current < target {
-                current = min(target, current + stepPerFrame)
-            } else if current > target {
-                current = max(target, current - stepPerFrame)
-            }
-            for _ in 0..<channels {
-                destination[index] = Self.scale(source[index], by: current)
-                index += 1
-            }
-        }
-    }
-
+    /// Moves one frame toward `target` and returns the new gain.
     @_noLocks
     @inline(__always)
-    static func scale(_ sample: Int16, by gain: Float) -> Int16 {
-        // Round half away from zero by hand: `rounded()` takes a rounding-rule enum
-        // whose metadata @_noLocks rejects.
-        let scaled = Float(sample) * gain
-        let clamped = max(-32768, min(32767, scaled + (scaled >= 0 ? 0.5 : -0.5)))
+    public mutating func next(toward target: Float) -> Float {
+        if current < target {
+            current = min(target, current + stepPerFrame)
+        } else if current > target {
+            current = max(target, current - stepPerFrame)
+        }
+        return current
+    }
+
+    /// True when the gain sits at `target` and will not move.
+    @_noLocks
+    @inline(__always)
+    public func isSettled(at target: Float) -> Bool { current == target }
+
+    /// The per-frame step that crosses the full 0...1 range in `frames` frames.
+    public static func step(overFrames frames: Int) -> Float { frames <= 0 ? 1 : 1 / Float(frames) }
+
+    /// Scales a sample, rounding half away from zero and clipping. A gain of
+    /// exactly 1 returns the sample unchanged, which keeps unity playback
+    /// bit-identical to the decoder's output (and to `mpg123 -w`).
+    @_noLocks
+    @inline(__always)
+    static func scale(_ sample: Int16, by gain: Float) -> Float {
+        Float(sample) * gain
+    }
+
+    /// Rounds and clips a mixed value to a sample. Rounding is done by hand:
+    /// `rounded()` takes a rounding-rule enum whose metadata @_noLocks rejects.
+    @_noLocks
+    @inline(__always)
+    static func sample(_ value: Float) -> Int16 {
+        let clamped = max(-32768, min(32767, value + (value >= 0 ? 0.5 : -0.5)))
         return Int16(clamped)
     }
 }

@@ -1,18 +1,35 @@
 /// Everything a writer loop touches, in one manually allocated block: raw
 /// pointers, ring halves (pointer bundles), plain numbers. No class references,
 /// so passing it to the real-time thread as a raw pointer involves no ARC.
+/// Used by the ALSA writer thread and, on the main thread, by `FileSink`: one
+/// mixer for both, so a WAV render is what the device would have played.
 struct WriterContext {
     let control: UnsafeMutablePointer<WriterControl>
     let audio: SPSCRing.Consumer
+    let voice: SPSCRing.Consumer
     let events: SPSCRing.Producer
     let channels: Int
     /// Mix buffer of `scratchFrames` frames, allocated and touched before the thread starts.
     let scratch: UnsafeMutablePointer<Int16>
     let scratchFrames: Int
-    var mediaGain: GainRamp
     /// ALSA only: the PCM handle and its period.
     let pcm: OpaquePointer?
     let periodFrames: Int
+
+    // Writer-owned state.
+    var run = GainRamp(current: 1)
+    var duck = GainRamp(current: 1)
+    var voiceGain = GainRamp(current: 0)
+    var mediaStopped = false
+    var voiceStopped = true
+    /// What the last `mix` took from each ring, committed by `commit(_:)`.
+    var pendingMedia = 0
+    var pendingVoice = 0
+    var pendingVoiceStart = 0
+    var stopsMediaAfterPending = false
+    var stopsVoiceAfterPending = false
+    /// Device frames written since the media stopped (for the heard position).
+    var framesSinceMediaStop = 0
 
     /// Sends an event to the main thread; drops it if that ring is full (the
     /// main thread is far behind, and counters still tell the story).
@@ -25,45 +42,189 @@ struct WriterContext {
         _ = withUnsafeMutableBytes(of: &event) { events.push(UnsafeRawPointer($0.baseAddress!)) }
     }
 
-    /// Mixes up to `maxFrames` frames from the ring into `scratch` and returns
-    /// how many; 0 when the ring is empty. The ring slots stay claimed until
-    /// `consume(_:)`, so a failed device write loses nothing.
+    /// Empties a ring on request, only while its voice is stopped, so a flush
+    /// never cuts audio mid-ramp (and only here: the consumer side).
+    @_noLocks
+    func serviceFlushes() {
+        if mediaStopped {
+            let request = control.pointee.mediaFlushRequest.load(ordering: .acquiring)
+            if request != control.pointee.mediaFlushAck.load(ordering: .relaxed) {
+                _ = audio.discardAll()
+                control.pointee.mediaFlushAck.store(request, ordering: .releasing)
+            }
+        }
+        if voiceStopped {
+            let request = control.pointee.voiceFlushRequest.load(ordering: .acquiring)
+            if request != control.pointee.voiceFlushAck.load(ordering: .relaxed) {
+                _ = voice.discardAll()
+                control.pointee.voiceFlushAck.store(request, ordering: .releasing)
+            }
+        }
+    }
+
+    /// True when the media voice is stopped and will not restart on its own.
+    var isMediaStopped: Bool { mediaStopped }
+
+    /// Mixes the next device frames into `scratch` and returns how many (at
+    /// most `maxFrames`). While media plays, the media ring paces the output:
+    /// 0 means it is empty (starved, or the end of the stream). While media is
+    /// stopped, it returns `maxFrames` of silence plus the voice. The rings are
+    /// only read here; `commit(_:)` releases what the device accepted.
     @_noLocks
     mutating func mix(maxFrames: Int) -> Int {
-        let region = audio.readableRegion(maxSlots: min(maxFrames, scratchFrames))
-        let frames = region.count / (channels * 2)
-        guard frames > 0, let base = region.baseAddress else { return 0 }
-        let target = Float(bitPattern: control.pointee.mediaGainTargetBits.load(ordering: .relaxed))
-        mediaGain.apply(from: base.assumingMemoryBound(to: Int16.self), to: scratch,
-                        frames: frames, channels: channels, target: target)
+        serviceFlushes()
+        let control = self.control
+
+
+        let exclusive = control.pointee.voiceExclusive.load(ordering: .relaxed)
+        let voiceRuns = control.pointee.voiceRun.load(ordering: .acquiring)
+        let voiceAudible = !voiceStopped || voiceRuns
+        let runTarget: Float = control.pointee.mediaRun.load(ordering: .acquiring) && !(exclusive && voiceAudible) ? 1 : 0
+        let duckTarget = Float(bitPattern: control.pointee.duckTargetBits.load(ordering: .relaxed))
+        run.stepPerFrame = Float(bitPattern: control.pointee.mediaFadeStepBits.load(ordering: .relaxed))
+        duck.stepPerFrame = Float(bitPattern: control.pointee.duckStepBits.load(ordering: .relaxed))
+        voiceGain.stepPerFrame = Float(bitPattern: control.pointee.voiceStepBits.load(ordering: .relaxed))
+        let voiceTarget: Float = voiceRuns ? Float(bitPattern: control.pointee.voiceGainBits.load(ordering: .relaxed)) : 0
+
+        if mediaStopped && runTarget > 0 {
+            mediaStopped = false
+            framesSinceMediaStop = 0
+            control.pointee.mediaStopped.store(false, ordering: .releasing)
+        }
+        if voiceStopped && voiceRuns && (!exclusive || mediaStopped) {
+            voiceStopped = false
+            control.pointee.voiceStopped.store(false, ordering: .releasing)
+        }
+
+        let limit = min(maxFrames, scratchFrames)
+        var mediaFrames = 0
+        var mediaBase: UnsafePointer<Int16>?
+        var frames = limit
+        if !mediaStopped {
+            let region = audio.readableRegion(maxSlots: limit)
+            mediaFrames = region.count / (channels * 2)
+            mediaBase = region.baseAddress?.assumingMemoryBound(to: Int16.self)
+            frames = mediaFrames
+            if frames == 0 { return 0 }
+        }
+        var voiceFrames = 0
+        var voiceBase: UnsafePointer<Int16>?
+        if !voiceStopped {
+            let region = voice.readableRegion(maxSlots: limit)
+            voiceFrames = region.count / (channels * 2)
+            voiceBase = region.baseAddress?.assumingMemoryBound(to: Int16.self)
+        }
+
+        pendingMedia = 0
+        pendingVoice = 0
+        pendingVoiceStart = 0
+        stopsMediaAfterPending = false
+        stopsVoiceAfterPending = false
+
+        // Unity media and no voice: copy, bit-exact and cheap.
+        if let mediaBase, voiceStopped, run.isSettled(at: 1), runTarget == 1, duck.isSettled(at: 1), duckTarget == 1 {
+            UnsafeMutableRawPointer(scratch).copyMemory(from: mediaBase, byteCount: frames * channels * 2)
+            pendingMedia = frames
+            return frames
+        }
+
+        var mediaOn = !mediaStopped
+        var voiceOn = !voiceStopped
+        var voiceIndex = 0
+        var index = 0
+        for frame in 0..<frames {
+            var mediaGainNow: Float = 0
+            if mediaOn {
+                mediaGainNow = run.next(toward: runTarget) * duck.next(toward: duckTarget)
+            }
+            let voiceAllowed = voiceOn && (!exclusive || !mediaOn) && voiceIndex < voiceFrames
+            var voiceGainNow: Float = 0
+            if voiceAllowed {
+                if pendingVoice == 0 { pendingVoiceStart = frame }
+                voiceGainNow = voiceGain.next(toward: voiceTarget)
+            }
+            for channel in 0..<channels {
+                var value: Float = 0
+                if mediaOn, let mediaBase {
+                    value = GainRamp.scale(mediaBase[frame * channels + channel], by: mediaGainNow)
+                }
+                if voiceAllowed, let voiceBase {
+                    value += GainRamp.scale(voiceBase[voiceIndex * channels + channel], by: voiceGainNow)
+                }
+                scratch[index] = GainRamp.sample(value)
+                index += 1
+            }
+            if mediaOn {
+                pendingMedia = frame + 1
+                if run.current == 0 && runTarget == 0 {
+                    // The media stops exactly here: the next frame of the ring is
+                    // where playback continues.
+                    mediaOn = false
+                    stopsMediaAfterPending = true
+                }
+            }
+            if voiceAllowed {
+                voiceIndex += 1
+                pendingVoice = voiceIndex
+                if voiceGain.current == 0 && voiceTarget == 0 {
+                    voiceOn = false
+                    stopsVoiceAfterPending = true
+                }
+            }
+        }
         return frames
     }
 
-    /// Marks `frames` mixed frames as handed to the device.
+    /// The device accepted the first `frames` frames of the last mix: release
+    /// what they used from the rings and publish the new state.
     @_noLocks
-    func consume(_ frames: Int) {
-        audio.release(frames)
-        control.pointee.mediaFramesWritten.add(frames, ordering: .releasing)
+    mutating func commit(_ frames: Int) {
+        let media = min(pendingMedia, frames)
+        if media > 0 {
+            audio.release(media)
+            control.pointee.mediaFramesWritten.add(media, ordering: .releasing)
+        }
+        let voiceUsed = max(0, min(pendingVoice, frames - pendingVoiceStart))
+        if voiceUsed > 0 { voice.release(voiceUsed) }
+        if stopsMediaAfterPending && media == pendingMedia {
+            mediaStopped = true
+            framesSinceMediaStop = frames - media
+            control.pointee.mediaStoppedAt.store(control.pointee.mediaFramesWritten.load(ordering: .relaxed),
+                                                 ordering: .relaxed)
+            control.pointee.mediaStopped.store(true, ordering: .releasing)
+        } else if mediaStopped {
+            framesSinceMediaStop += frames
+        }
+        if stopsVoiceAfterPending && voiceUsed == pendingVoice {
+            voiceStopped = true
+            control.pointee.voiceStopped.store(true, ordering: .releasing)
+        }
+        control.pointee.deviceFramesWritten.add(frames, ordering: .relaxed)
+        pendingMedia = 0
+        pendingVoice = 0
+        stopsMediaAfterPending = false
+        stopsVoiceAfterPending = false
     }
 
-    /// Publishes the heard position given the device's delay (frames queued but not yet heard).
+    /// Publishes the heard media position given the device's delay (frames
+    /// queued but not yet heard). After the media stopped, the newest queued
+    /// frames are silence or voice, so only the older part of the delay is media.
     @_noLocks
     func publishHeard(delay: Int) {
         let written = control.pointee.mediaFramesWritten.load(ordering: .relaxed)
-        // Silence written during a starvation also sits in the delay, so right after
-        // one the heard position lags by at most that silence; it never runs ahead.
-        control.pointee.heardFrames.store(max(0, written - delay), ordering: .releasing)
+        let mediaDelay = mediaStopped ? max(0, delay - framesSinceMediaStop) : delay
+        control.pointee.heardFrames.store(max(0, written - mediaDelay), ordering: .releasing)
     }
 
     static func allocate(control: UnsafeMutablePointer<WriterControl>, audio: SPSCRing.Consumer,
-                         events: SPSCRing.Producer, channels: Int, scratchFrames: Int,
+                         voice: SPSCRing.Consumer, events: SPSCRing.Producer, channels: Int, scratchFrames: Int,
                          pcm: OpaquePointer?, periodFrames: Int) -> UnsafeMutablePointer<WriterContext> {
         let scratch = UnsafeMutablePointer<Int16>.allocate(capacity: scratchFrames * channels)
         scratch.initialize(repeating: 0, count: scratchFrames * channels)
         let context = UnsafeMutablePointer<WriterContext>.allocate(capacity: 1)
-        context.initialize(to: WriterContext(control: control, audio: audio, events: events, channels: channels,
-                                             scratch: scratch, scratchFrames: scratchFrames,
-                                             mediaGain: GainRamp(), pcm: pcm, periodFrames: periodFrames))
+        context.initialize(to: WriterContext(control: control, audio: audio, voice: voice, events: events,
+                                             channels: channels, scratch: scratch, scratchFrames: scratchFrames,
+                                             pcm: pcm, periodFrames: periodFrames))
         return context
     }
 

@@ -2,13 +2,18 @@
 import Glibc
 #endif
 
-/// The pipeline for a list of files: `TrackFeeder` -> audio ring -> output.
+/// The pipeline for a list of files: `TrackFeeder` -> media ring -> output,
+/// plus an interrupter voice (alarm tone, chime) mixed by the same writer.
 ///
-/// The main loop calls `pump()`: it tops up the ring, renders (file sinks) or
-/// lets the writer thread play (ALSA), and turns what happened into
-/// `PlaybackEvent`s in the order the listener heard them. Decoding runs on the
-/// main loop's thread: one refill of a quarter of the ring takes well under a
-/// millisecond, and keeping it there needs no lock between decoder and UI.
+/// The main loop calls `pump()`: it tops up the rings, renders (file sinks)
+/// or lets the writer thread play (ALSA), carries out pending pause/resume
+/// steps, and turns what happened into `PlaybackEvent`s in the order the
+/// listener heard them. Decoding runs on the main loop's thread: a refill of
+/// a quarter of the ring takes well under a millisecond, and keeping it there
+/// needs no lock between decoder and UI.
+///
+/// Positions are stream frames (frame 0 is the first frame of the first
+/// file) of what the listener heard.
 public final class PlaybackEngine {
     public enum Output: Equatable, Sendable {
         case alsa(device: String, latencyMilliseconds: Int)
@@ -36,15 +41,26 @@ public final class PlaybackEngine {
     public let feeder: TrackFeeder
     public private(set) var format = AudioFormat(rate: 44100, channels: 2)
     private var ring: SPSCRing?
+    private var voiceRing: SPSCRing?
     private let events = SPSCRing(minimumCapacity: 256, slotBytes: EngineEvent.slotBytes)
     private var alsa: AlsaWriter?
     private var file: FileSink?
+    private var control: UnsafeMutablePointer<WriterControl>?
     private var started = false
     private var announcedStart = -1
     private var announcedEnd = -1
     public private(set) var isFinished = false
     /// Set when the writer thread had to settle for normal scheduling.
     public private(set) var realtimeRefused = false
+
+    // Stream position = streamBase + (writer media frames - writerBase).
+    private var streamBase = 0
+    private var writerBase = 0
+    private var voice: VoiceSource?
+    private var voiceHasMore = false
+    private var pendingResume: (frame: Int, fadeStep: Float, flushEpoch: Int)?
+    private var flushEpoch = 0
+    private var stopAnnounced = false
 
     public init(paths: [String], output: Output) {
         self.output = output
@@ -58,6 +74,8 @@ public final class PlaybackEngine {
     public func open() throws(StartError) {
         guard let format = feeder.openFirst() else { throw .nothingPlayable }
         self.format = format
+        let voiceRing = SPSCRing(minimumCapacity: format.rate / 2, slotBytes: format.bytesPerFrame)
+        self.voiceRing = voiceRing
         switch output {
         case .alsa(let device, let latency):
             let pcm: AlsaPCM
@@ -67,17 +85,20 @@ public final class PlaybackEngine {
             // About a second of decoded audio ahead, and at least four device buffers.
             let ring = SPSCRing(minimumCapacity: max(format.rate, pcm.bufferFrames * 4), slotBytes: format.bytesPerFrame)
             self.ring = ring
-            alsa = AlsaWriter(pcm: pcm, ring: ring, events: events)
-        case .wav(let path):
+            let writer = AlsaWriter(pcm: pcm, ring: ring, voice: voiceRing, events: events)
+            alsa = writer
+            control = writer.control
+        case .wav, .null:
             let ring = SPSCRing(minimumCapacity: 16384, slotBytes: format.bytesPerFrame)
             self.ring = ring
-            do { file = try FileSink(.wav(path: path), format: format, ring: ring, events: events) } catch {
+            let destination: FileSink.Destination
+            if case .wav(let path) = output { destination = .wav(path: path) } else { destination = .null }
+            let sink: FileSink
+            do { sink = try FileSink(destination, format: format, ring: ring, voice: voiceRing, events: events) } catch {
                 throw .file(error)
             }
-        case .null:
-            let ring = SPSCRing(minimumCapacity: 16384, slotBytes: format.bytesPerFrame)
-            self.ring = ring
-            file = try? FileSink(.null, format: format, ring: ring, events: events)
+            file = sink
+            control = sink.control
         }
     }
 
@@ -86,58 +107,198 @@ public final class PlaybackEngine {
         alsa.map { ($0.pcm.periodFrames, $0.pcm.bufferFrames) }
     }
 
-    /// Media frames the listener has heard.
-    public var heardFrames: Int { alsa?.heardFrames ?? file?.heardFrames ?? 0 }
+    /// True for the WAV and null sinks: time is the frames rendered.
+    public var rendersOnFrameClock: Bool { file != nil }
 
-    public var underruns: Int { alsa?.underruns ?? 0 }
+    /// Media stream frame the listener has heard up to.
+    public var heardPosition: Int {
+        guard let control else { return 0 }
+        let heard = control.pointee.heardFrames.load(ordering: .acquiring)
+        return streamBase + max(0, heard - writerBase)
+    }
 
-    /// Does the next slice of work and returns what the listener has now heard happen.
-    /// For ALSA output, call again after `suggestedWaitMilliseconds`.
-    public func pump() throws(StartError) -> [PlaybackEvent] {
+    /// Every frame sent to the output (media, voice and silence): the frame clock.
+    public var deviceFramesWritten: Int {
+        control?.pointee.deviceFramesWritten.load(ordering: .acquiring) ?? 0
+    }
+
+    public var underruns: Int { control?.pointee.underruns.load(ordering: .relaxed) ?? 0 }
+
+    /// True once a pause has taken effect: the media is silent and frozen.
+    public var isMediaStopped: Bool { control?.pointee.mediaStopped.load(ordering: .acquiring) ?? false }
+
+    /// Where the media stopped (stream frame), once `isMediaStopped`.
+    public var stopPosition: Int? {
+        guard let control, isMediaStopped else { return nil }
+        return streamBase + control.pointee.mediaStoppedAt.load(ordering: .acquiring) - writerBase
+    }
+
+    // MARK: Actions
+
+    /// Fades the media out over `fadeFrames` and stops it at the exact frame the
+    /// fade reached silence. `stopPosition` tells where, once it has happened.
+    public func pauseMedia(fadeFrames: Int) {
+        guard let control else { return }
+        pendingResume = nil
+        stopAnnounced = false
+        control.pointee.mediaFadeStepBits.store(GainRamp.step(overFrames: fadeFrames).bitPattern, ordering: .relaxed)
+        control.pointee.mediaRun.store(false, ordering: .releasing)
+    }
+
+    /// Continues the media from stream frame `frame` with a fade-in: once the
+    /// media has stopped, the writer empties the media ring, the decoder seeks
+    /// to `frame` and refills, and the media ramps in. Carried out by `pump()`.
+    public func resumeMedia(from frame: Int, fadeFrames: Int) {
+        guard control != nil else { return }
+        flushEpoch += 1
+        pendingResume = (frame, GainRamp.step(overFrames: fadeFrames), flushEpoch)
+    }
+
+    /// Ramps the media gain to `gain` over `rampFrames` (ducking), or back to 1.
+    public func setDuck(gain: Double, rampFrames: Int) {
+        guard let control else { return }
+        let from = Float(bitPattern: control.pointee.duckTargetBits.load(ordering: .relaxed))
+        let distance = max(0.001, abs(Float(gain) - from))
+        control.pointee.duckStepBits.store((distance / Float(max(1, rampFrames))).bitPattern, ordering: .relaxed)
+        control.pointee.duckTargetBits.store(Float(gain).bitPattern, ordering: .relaxed)
+    }
+
+    /// Starts the interrupter voice. `exclusive`: it sounds only once the media
+    /// has stopped (alarms); otherwise it mixes over the media (chimes).
+    public func startVoice(_ source: VoiceSource, exclusive: Bool, gain: Double = 1, fadeFrames: Int = 0) {
+        guard let control, let voiceRing else { return }
+        voice = source
+        // Only the consumer empties a ring, and only while the voice is stopped:
+        // a new voice right after another waits for that flush in `pump()`.
+        voiceHasMore = source.fill(voiceRing.producer, format: format, maxFrames: voiceRing.capacity)
+        control.pointee.voiceExclusive.store(exclusive, ordering: .relaxed)
+        control.pointee.voiceGainBits.store(Float(gain).bitPattern, ordering: .relaxed)
+        control.pointee.voiceStepBits.store(GainRamp.step(overFrames: fadeFrames).bitPattern, ordering: .relaxed)
+        control.pointee.voiceRun.store(true, ordering: .releasing)
+    }
+
+    /// Fades the voice out; what is left in its ring is dropped once it is silent.
+    public func stopVoice(fadeFrames: Int) {
+        guard let control else { return }
+        voice = nil
+        voiceHasMore = false
+        control.pointee.voiceStepBits.store(GainRamp.step(overFrames: fadeFrames).bitPattern, ordering: .relaxed)
+        control.pointee.voiceRun.store(false, ordering: .releasing)
+        control.pointee.voiceFlushRequest.add(1, ordering: .releasing)
+    }
+
+    public var isVoiceSounding: Bool { !(control?.pointee.voiceStopped.load(ordering: .acquiring) ?? true) }
+
+    /// Stops output at once and finishes.
+    public func stop() {
+        alsa?.stop()
+        file?.close()
+    }
+
+    /// Ends a render whose media will not continue (paused for good).
+    public func finish() -> [PlaybackEvent] {
+        var result: [PlaybackEvent] = []
+        stop()
+        finish(into: &result)
+        return result
+    }
+
+    // MARK: The pump
+
+    /// Does the next slice of work and returns what the listener has now heard
+    /// happen. File sinks render at most `maxFrames` device frames, so a caller
+    /// on the frame clock can stop exactly at a timer's deadline. For ALSA
+    /// output, call again within `suggestedWaitMilliseconds`.
+    public func pump(maxFrames: Int = 65536) throws(StartError) -> [PlaybackEvent] {
         guard let ring, !isFinished else { return [] }
         var result: [PlaybackEvent] = []
+        carryOutPendingResume()
+        if pendingResume == nil { feeder.fill(ring.producer) }
+        collectFeederEvents(into: &result)
+        topUpVoice()
         if let file {
-            // Render in slices so track boundaries are reported between them in order.
-            feeder.fill(ring.producer, maxFrames: 65536)
-            collectFeederEvents(into: &result)
-            file.render()
-            collectTrackEvents(heard: file.heardFrames, into: &result)
-            if feeder.isExhausted && ring.count == 0 {
+            if pendingResume != nil || file.mediaIsStopped || ring.count > 0 {
+                file.render(maxFrames: maxFrames)
+            }
+            collectStop(into: &result)
+            collectTrackEvents(heard: heardPosition, into: &result)
+            if feeder.isExhausted && ring.count == 0 && !file.mediaIsStopped && pendingResume == nil {
                 file.close()
                 finish(into: &result)
             }
             return result
         }
         guard let alsa else { return [] }
-        feeder.fill(ring.producer)
-        collectFeederEvents(into: &result)
         if !started {
             guard alsa.start() else { throw .thread }
             started = true
             realtimeRefused = !alsa.isRealtime
         }
-        if feeder.isExhausted { alsa.finishAfterQueued() }
+        alsa.control.pointee.endOfStream.store(feeder.isExhausted && pendingResume == nil, ordering: .releasing)
         let lost = drainEngineEvents(into: &result)
-        collectTrackEvents(heard: alsa.heardFrames, into: &result)
+        collectStop(into: &result)
+        collectTrackEvents(heard: heardPosition, into: &result)
         if alsa.finished || lost {
             alsa.stop()
-            collectTrackEvents(heard: alsa.heardFrames, into: &result)
-            finish(into: &result)
+            collectTrackEvents(heard: heardPosition, into: &result)
+            if !lost { finish(into: &result) }
         }
         return result
     }
 
-    /// How long the main loop may sleep before the ring needs topping up:
-    /// a quarter of the ring's duration, at most 250 ms. Zero for file sinks.
+    /// How long the main loop may sleep before the rings need topping up: a
+    /// quarter of the ring's duration, at most 250 ms; 20 ms while a resume is
+    /// in progress. Zero for file sinks.
     public var suggestedWaitMilliseconds: Int {
         guard alsa != nil, let ring else { return 0 }
+        if pendingResume != nil { return 10 }
         return min(250, ring.capacity * 1000 / format.rate / 4)
     }
 
-    /// Stops output at once.
-    public func stop() {
-        alsa?.stop()
-        file?.close()
+    private func carryOutPendingResume() {
+        guard let request = pendingResume, let control, let ring else { return }
+        guard control.pointee.mediaStopped.load(ordering: .acquiring) else {
+            // Still fading out (or never paused): make sure it is heading for a stop.
+            if control.pointee.mediaRun.load(ordering: .relaxed) {
+                control.pointee.mediaRun.store(false, ordering: .releasing)
+            }
+            return
+        }
+        if control.pointee.mediaFlushRequest.load(ordering: .relaxed) < request.flushEpoch {
+            control.pointee.mediaFlushRequest.store(request.flushEpoch, ordering: .releasing)
+        }
+        if let file {
+            // The file sink's consumer is this thread: let it serve the flush now.
+            file.render(maxFrames: 0)
+            file.serviceRequests()
+        }
+        guard control.pointee.mediaFlushAck.load(ordering: .acquiring) >= request.flushEpoch else { return }
+        _ = feeder.seek(toStreamFrame: request.frame)
+        feeder.fill(ring.producer)
+        writerBase = control.pointee.mediaFramesWritten.load(ordering: .acquiring)
+        streamBase = request.frame
+        // Heard positions before the seek must not map onto the new base.
+        control.pointee.heardFrames.store(writerBase, ordering: .releasing)
+        if let index = feeder.tracks.lastIndex(where: { $0.startFrame <= request.frame }) {
+            announcedStart = min(announcedStart, index)
+            announcedEnd = min(announcedEnd, index - 1)
+        }
+        control.pointee.mediaFadeStepBits.store(request.fadeStep.bitPattern, ordering: .relaxed)
+        control.pointee.mediaRun.store(true, ordering: .releasing)
+        pendingResume = nil
+        stopAnnounced = false
+    }
+
+    private func topUpVoice() {
+        guard let voice, let voiceRing, voiceHasMore else { return }
+        voiceHasMore = voice.fill(voiceRing.producer, format: format, maxFrames: voiceRing.producer.freeSlots())
+    }
+
+    private func collectStop(into result: inout [PlaybackEvent]) {
+        guard !stopAnnounced, pendingResume == nil, let position = stopPosition,
+              control?.pointee.mediaRun.load(ordering: .relaxed) == false else { return }
+        stopAnnounced = true
+        result.append(.mediaStopped(position: position))
     }
 
     private func finish(into result: inout [PlaybackEvent]) {
@@ -216,5 +377,7 @@ public enum PlaybackEvent: Sendable {
     case underrun
     case starved
     case deviceLost(message: String)
+    /// A pause took effect: the media is silent from this stream frame on.
+    case mediaStopped(position: Int)
     case finished(underruns: Int)
 }

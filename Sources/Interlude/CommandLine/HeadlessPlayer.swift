@@ -1,10 +1,19 @@
+import Alarms
 import AudioEngine
+import AudioSession
+import FoundationEssentials
+import InterludeCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The main loop of `interlude play`: pumps the engine, sleeps in `poll` on
-/// the signal descriptor between pumps, prints events and a progress line.
+/// The main loop of `interlude play`: the engine, the session arbiter, the
+/// player state machine, alarms and the staged scenario, on one thread.
+///
+/// Time: with ALSA output, the system clock (the loop sleeps in `poll` until
+/// the next refill or timer); with the WAV and null sinks, a virtual clock
+/// moved by the frames rendered, and rendering stops exactly at each timer's
+/// deadline, so a whole scenario renders the same way every time.
 final class HeadlessPlayer {
     let options: PlayCommand.Options
     let printer: EventPrinter
@@ -13,7 +22,7 @@ final class HeadlessPlayer {
     init(options: PlayCommand.Options) {
         self.options = options
         printer = EventPrinter(json: options.jsonEvents)
-        if isatty(2) != 0 { progress = ProgressLine() }
+        if isatty(2) != 0 && !options.jsonEvents { progress = ProgressLine() }
     }
 
     func run() -> Int32 {
@@ -33,23 +42,174 @@ final class HeadlessPlayer {
             }
             return 1
         }
+        let format = engine.format
+        let scenario = options.scenario
+        let printer = self.printer
+
+        // The frame clock starts on a whole wall-clock second, so relative alarms
+        // (kept in whole seconds) fall exactly where they were asked for.
+        let frameClock: VirtualClock? = engine.rendersOnFrameClock
+            ? VirtualClock(wall: WallInstant(secondsSince1970: Int64(Date().timeIntervalSince1970))) : nil
+        let systemClock: SystemClock? = frameClock == nil ? SystemClock() : nil
+        let clock: any Clock = frameClock ?? systemClock!
+        let start = clock.monotonicNow
+        printer.timeSource = { (clock.monotonicNow - start).seconds }
+
+        let arbiter = AudioSessionArbiter(clock: clock)
+        let controller = PlaybackController(engine: engine, clock: clock, printer: printer,
+                                            smartRewind: SmartRewind(maxRewindSeconds: scenario.effectiveSmartRewind),
+                                            fadeMilliseconds: scenario.fadeMilliseconds)
+        let settings = ResumeSettings(suspendedResumeDelay: .milliseconds(Int((scenario.resumeDelay * 1000).rounded())),
+                                      pauseFade: .milliseconds(scenario.fadeMilliseconds))
+        let player = PlayerSession(arbiter: arbiter, clock: clock, content: scenario.spoken ? .spokenAudio : .music,
+                                   settings: settings, sink: controller)
+        controller.player = player
+        player.onSessionEvent = { [printer] event in printer.emit(event) }
+
+        let scheduler = AlarmScheduler(clock: clock, timeZone: TimeZone.current, arbiter: arbiter, store: nil)
+        var alarmVoiceError = false
+        scheduler.onEvent = { [printer] event in
+            printer.emit(event)
+            switch event {
+            case .ringingBegan(let ids):
+                let sound = ids.first.flatMap { id in scheduler.alarms.first { $0.id == id }?.sound } ?? .default
+                var source: VoiceSource = ToneVoice()
+                if case .file(let path) = sound {
+                    do throws(DecoderError) { source = try FileVoice(path: path, format: format) } catch {
+                        if !alarmVoiceError { printer.error("\(error.description) (using the built-in tone)") }
+                        alarmVoiceError = true
+                    }
+                }
+                engine.startVoice(source, exclusive: true, fadeFrames: format.frames(forSeconds: 0.005))
+            case .ringingEnded:
+                engine.stopVoice(fadeFrames: format.frames(forSeconds: 0.01))
+            default:
+                break
+            }
+        }
+        scheduler.start()
+        player.play()
+
+        // The staged scenario.
+        var suspended = false
+        var suspendDeadline = scenario.suspendAt.map { start + .milliseconds(Int(($0 * 1000).rounded())) }
+        var continueDeadline = scenario.continueAt.map { start + .milliseconds(Int(($0 * 1000).rounded())) }
+        func at(_ seconds: Double, _ action: @escaping () -> Void) {
+            _ = clock.schedule(at: start + .milliseconds(Int((seconds * 1000).rounded())), action)
+        }
+        if let alarmIn = scenario.alarmIn {
+            at(0) {
+                let firesAt = (clock.wallNow + .milliseconds(Int((alarmIn * 1000).rounded()))).secondsSince1970
+                scheduler.add(schedule: .relative(firesAt: firesAt)) { alarm in
+                    alarm.label = "scenario alarm"
+                    alarm.ringTimeoutSeconds = max(1, Int(scenario.alarmRing.rounded()))
+                    if let sound = scenario.alarmSound { alarm.sound = .file(path: sound) }
+                }
+            }
+        }
+        for notifyAt in scenario.notifyAt {
+            at(notifyAt) {
+                let chime = arbiter.openSession(SessionConfiguration(category: .ambient, priorityClass: .notification))
+                try? chime.setActive(true)
+                printer.emit("notification")
+                engine.startVoice(ToneVoice(repeats: false), exclusive: false, gain: 1,
+                                  fadeFrames: format.frames(forSeconds: 0.005))
+                // The chime is one pattern cycle long; the session ends with it.
+                _ = clock.schedule(after: .seconds(ToneVoice.cycleSeconds)) {
+                    try? chime.setActive(false, notifyOthersOnDeactivation: true)
+                    arbiter.closeSession(chime.id)
+                }
+            }
+        }
+        if let callAt = scenario.callAt, let callEnd = scenario.callEnd {
+            let call = arbiter.openSession(SessionConfiguration(category: .playback, priorityClass: .call))
+            at(callAt) {
+                printer.emit("callStarted")
+                try? call.setActive(true)
+            }
+            at(callEnd) {
+                printer.emit("callEnded")
+                try? call.setActive(false, notifyOthersOnDeactivation: true)
+            }
+        }
+
         var played = false
         var interrupted = false
+        var lastDevice = 0
         while !engine.isFinished {
+            // Simulated suspension: the process keeps running but, as when stopped,
+            // no timer fires and nothing sounds until it continues.
+            if let deadline = suspendDeadline, clock.monotonicNow >= deadline {
+                suspendDeadline = nil
+                suspended = true
+                printer.emit("suspended")
+                arbiter.processWillSuspend()
+                engine.pauseMedia(fadeFrames: controller.fadeFrames)
+            }
+            if let deadline = continueDeadline, suspended, clock.monotonicNow >= deadline {
+                continueDeadline = nil
+                suspended = false
+                printer.emit("continued")
+                arbiter.processDidContinue()
+            }
+
+            // On the frame clock, render in 10 ms slices so events carry the time
+            // of the slice they happened in, and stop exactly at timer deadlines.
+            var maxFrames = frameClock == nil ? 4096 : max(1, format.rate / 100)
+            if let frameClock {
+                var next = suspended ? continueDeadline : frameClock.nextTimerDeadline
+                if let suspendDeadline, next.map({ suspendDeadline < $0 }) ?? true { next = suspendDeadline }
+                if let next {
+                    let frames = Int(((next - frameClock.monotonicNow).seconds * Double(format.rate)).rounded(.up))
+                    maxFrames = max(1, min(maxFrames, frames))
+                }
+            }
             let events: [PlaybackEvent]
-            do { events = try engine.pump() } catch {
+            do { events = try engine.pump(maxFrames: maxFrames) } catch {
                 printer.error(error.description)
                 return 1
             }
+            // The frame clock moves by what was rendered before the events are
+            // reported, so each carries the time the listener reached it.
+            if let frameClock {
+                let device = engine.deviceFramesWritten
+                let elapsed = Duration.nanoseconds(Int64((Double(device - lastDevice) / Double(format.rate) * 1e9).rounded()))
+                lastDevice = device
+                if suspended { frameClock.passTimeWhileStopped(elapsed) } else { frameClock.advance(by: elapsed) }
+            }
             for event in events {
-                if case .trackStarted = event { played = true }
-                if case .trackStarted(let index, _) = event { progress?.track = engine.feeder.tracks[index] }
-                if case .deviceLost = event { progress?.clear() }
+                switch event {
+                case .trackStarted(let index, _):
+                    played = true
+                    progress?.track = engine.feeder.tracks.first { $0.index == index }
+                case .mediaStopped(let position):
+                    controller.mediaStopped(at: position)
+                case .deviceLost:
+                    progress?.clear()
+                default:
+                    break
+                }
                 printer.emit(event)
             }
-            progress?.update(heard: engine.heardFrames, format: engine.format)
-            let wait = engine.suggestedWaitMilliseconds
-            if wait > 0 { _ = waitReadable([signals.fd], timeoutMilliseconds: wait) }
+            progress?.update(heard: engine.heardPosition, format: format)
+
+            if let frameClock {
+                // Nothing more can happen: paused for good with no timer left.
+                if engine.isMediaStopped && !player.isPlaying && frameClock.pendingTimerCount == 0
+                    && scheduler.ringing == nil && !suspended && !engine.isVoiceSounding {
+                    for event in engine.finish() { printer.emit(event) }
+                }
+            } else if let systemClock {
+                var wait = engine.suggestedWaitMilliseconds
+                if let timer = systemClock.timeUntilNextTimer, !suspended {
+                    wait = min(wait, max(0, Int((timer.seconds * 1000).rounded(.up))))
+                }
+                for deadline in [suspendDeadline, continueDeadline].compactMap({ $0 }) {
+                    wait = min(wait, max(0, Int(((deadline - systemClock.monotonicNow).seconds * 1000).rounded(.up))))
+                }
+                if wait > 0 { _ = waitReadable([signals.fd], timeoutMilliseconds: wait) }
+                if !suspended { systemClock.runDueTimers() }
+            }
             if !signals.take().isEmpty {
                 interrupted = true
                 engine.stop()
@@ -58,6 +218,7 @@ final class HeadlessPlayer {
         }
         progress?.clear()
         if interrupted { printer.emit("stopped") }
+        printer.emit("summary") { $0.add("automaticResumes", player.totalAutomaticResumeAttempts) }
         return played ? 0 : 1
     }
 

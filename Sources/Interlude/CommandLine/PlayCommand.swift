@@ -19,6 +19,23 @@ public enum PlayCommand {
                           trackStarted, trackEnded, underrun, error, finished;
                           each has "t" (seconds since start) and "event"
 
+    staging interruptions (times in seconds from the start of playback; durations
+    like 5, 2.5s, 500ms, 1m):
+      --alarm-in DUR      an alarm rings after DUR
+      --alarm-ring DUR    how long it rings before timing out (default 60s)
+      --alarm-sound PATH  an MP3 to ring with instead of the built-in tone
+      --suspend-at T      suspend the session at T (as Ctrl-Z would) ...
+      --continue-at T     ... and continue it at T
+      --notify-at T       a notification chime at T (music ducks to -14 dB)
+      --call-at T         a simulated call from T ...
+      --call-end T        ... to T
+      --resume-delay S    delay of the single resume attempt after a suspension (0.1-5, default 1)
+      --smart-rewind MAX  maximum smart rewind in seconds (default 30 with --spoken, else 0)
+      --fade DUR          the fade before a pause (default 30ms)
+      --spoken            spoken audio: paused rather than ducked, smart rewind on resume
+    With --events json, every interruption notification and player action is
+    printed too (interruption, paused, resumeScheduled, resumed, ducked, ...).
+
     Files that cannot be played are reported on stderr and skipped. The exit
     status is 0 when anything played, 1 when nothing could be played.
     """
@@ -27,9 +44,12 @@ public enum PlayCommand {
         public var files: [String] = []
         public var output: PlaybackEngine.Output = .alsa(device: "default", latencyMilliseconds: 100)
         public var jsonEvents = false
+        public var scenario = ScenarioOptions()
     }
 
-    static let spec = ArgumentSpec(command: "play", valued: ["--device", "--output", "--latency", "--events"])
+    static let spec = ArgumentSpec(command: "play",
+                                   valued: Set(["--device", "--output", "--latency", "--events"]).union(ScenarioOptions.valuedFlags),
+                                   flags: ScenarioOptions.flags)
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         let parsed = try spec.parse(arguments)
@@ -61,6 +81,7 @@ public enum PlayCommand {
             guard events == "json" else { throw UsageError("play: --events '\(events)' is not json") }
             options.jsonEvents = true
         }
+        options.scenario = try ScenarioOptions.parse(parsed)
         return options
     }
 

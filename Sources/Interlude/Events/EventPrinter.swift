@@ -5,13 +5,16 @@ import AudioEngine
 final class EventPrinter {
     let json: Bool
     let start = monotonicSeconds()
+    /// Seconds since playback started on the player's clock (the frame clock for
+    /// file sinks); real monotonic time until the player sets it.
+    var timeSource: (() -> Double)?
 
     init(json: Bool) { self.json = json }
 
     func emit(_ event: String, _ fill: (inout JSONLine) -> Void = { _ in }) {
         guard json else { return }
         var line = JSONLine()
-        line.add("t", monotonicSeconds() - start)
+        line.add("t", timeSource?() ?? monotonicSeconds() - start, decimals: 6)
         line.add("event", event)
         fill(&line)
         writeStandardOutput(line.text + "\n")
@@ -39,6 +42,8 @@ final class EventPrinter {
             emit("underrun") { $0.add("cause", "starved") }
         case .deviceLost(let message):
             self.error(message)
+        case .mediaStopped:
+            break  // Reported by the controller as `paused`, with the position.
         case .finished(let underruns):
             emit("finished") { $0.add("underruns", underruns) }
         }

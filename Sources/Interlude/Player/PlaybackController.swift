@@ -1,0 +1,100 @@
+import AudioEngine
+import AudioSession
+import InterludeCore
+
+/// Carries out the player state machine's actions on the audio engine, and
+/// reports every action as an event.
+///
+/// Pause: fade, stop at an exact frame, remember it and when. Resume: back to
+/// that frame minus smart rewind (spoken audio), clamped to the track's start,
+/// then fade in. A resume asked for while the fade-out is still running waits
+/// for the stop, so the position it starts from is always the heard one.
+final class PlaybackController: PlayerActionSink {
+    let engine: PlaybackEngine
+    let clock: any Clock
+    let printer: EventPrinter
+    let smartRewind: SmartRewind
+    let fadeMilliseconds: Int
+    /// Set once the session exists (it needs this object as its sink).
+    var player: PlayerSession?
+
+    private var stoppedAt: MonotonicInstant?
+    private var resumeWhenStopped = false
+    /// Automatic resume attempts carried out (for the event log and tests).
+    private(set) var resumes = 0
+
+    init(engine: PlaybackEngine, clock: any Clock, printer: EventPrinter, smartRewind: SmartRewind, fadeMilliseconds: Int) {
+        self.engine = engine
+        self.clock = clock
+        self.printer = printer
+        self.smartRewind = smartRewind
+        self.fadeMilliseconds = fadeMilliseconds
+    }
+
+    var fadeFrames: Int { engine.format.frames(forSeconds: Double(fadeMilliseconds) / 1000) }
+
+    func perform(_ action: PlayerAction) {
+        switch action {
+        case .pause(let fade):
+            let frames = engine.format.frames(forSeconds: fade.seconds)
+            resumeWhenStopped = false
+            if stoppedAt == nil { engine.pauseMedia(fadeFrames: max(1, frames)) }
+        case .resume(let trigger):
+            if stoppedAt == nil && !engine.isMediaStopped && !pauseRequested {
+                return  // Already playing: the first play of the run.
+            }
+            resumeWhenStopped = true
+            printer.emit("resumeRequested") { $0.add("trigger", trigger == .user ? "user" : "automatic") }
+            resumeIfStopped()
+        case .duck(let gain, let ramp):
+            engine.setDuck(gain: gain, rampFrames: engine.format.frames(forSeconds: ramp.seconds))
+            printer.emit("ducked") { $0.add("gain", gain) }
+        case .unduck(let ramp):
+            engine.setDuck(gain: 1, rampFrames: engine.format.frames(forSeconds: ramp.seconds))
+            printer.emit("unducked")
+        case .resumeScheduled(let delay):
+            printer.emit("resumeScheduled") { $0.add("delay", delay.seconds) }
+        case .resumePostponed:
+            printer.emit("resumePostponed")
+        case .resumeFailed(let reason):
+            printer.emit("resumeFailed") { $0.add("reason", reason) }
+        case .playRefused(let reason):
+            printer.emit("playRefused") { $0.add("reason", reason) }
+        case .stayPaused:
+            printer.emit("stayPaused")
+        }
+    }
+
+    private var pauseRequested: Bool { player.map { !$0.isPlaying } ?? false }
+
+    /// The engine reports that a pause took effect at `position`.
+    func mediaStopped(at position: Int) {
+        stoppedAt = clock.monotonicNow
+        printer.emit("paused") { $0.add("position", engine.format.seconds(forFrames: position), decimals: 6) }
+        resumeIfStopped()
+    }
+
+    private func resumeIfStopped() {
+        guard resumeWhenStopped, let stoppedAt, let stop = engine.stopPosition else { return }
+        resumeWhenStopped = false
+        let format = engine.format
+        let trackStart = engine.feeder.tracks.last(where: { $0.startFrame <= stop })?.startFrame ?? 0
+        let stoppedFor = (clock.monotonicNow - stoppedAt).seconds
+        let rewind = smartRewind.rewind(stoppedFor: stoppedFor, timeInChapter: format.seconds(forFrames: stop - trackStart))
+        let target = max(trackStart, stop - format.frames(forSeconds: rewind))
+        engine.resumeMedia(from: target, fadeFrames: fadeFrames)
+        self.stoppedAt = nil
+        resumes += 1
+        printer.emit("resumed") {
+            $0.add("position", format.seconds(forFrames: target), decimals: 6)
+            $0.add("rewind", format.seconds(forFrames: stop - target), decimals: 6)
+        }
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}
