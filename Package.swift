@@ -22,6 +22,8 @@ let package = Package(
         .target(name: "InterludeCore"),
         .target(name: "AudioSession", dependencies: ["InterludeCore"]),
         .target(name: "Alarms", dependencies: ["InterludeCore", "AudioSession"]),
+        // ID3v2 tags, CHAP/CTOC chapters and book-file order, over bytes.
+        .target(name: "BookFormat"),
 
         // The decoding pipeline: libmpg123 -> SPSC ring -> writer thread -> sink.
         .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "InterludeCore"]),
@@ -29,6 +31,9 @@ let package = Package(
         // The application: command line, wiring.
         .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "CLinux", "CMpg123"]),
         .executableTarget(name: "interlude", dependencies: ["Interlude"]),
+        // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
+        // build it is a replayer that runs saved inputs through the parser.
+        .executableTarget(name: "ChapterFuzzer", dependencies: ["BookFormat"]),
 
         // Shared test helpers: fixtures (sox, lame, espeak-ng), WAV reading and
         // signal comparison, a private PulseAudio server, running the binary.
@@ -36,6 +41,7 @@ let package = Package(
 
         .testTarget(name: "InterludeCoreTests", dependencies: ["InterludeCore"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "InterludeCore"]),
+        .testTarget(name: "BookFormatTests", dependencies: ["BookFormat"]),
         .testTarget(name: "AlarmsTests", dependencies: ["Alarms", "AudioSession", "InterludeCore"]),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
