@@ -33,7 +33,8 @@ let package = Package(
         .executableTarget(name: "interlude", dependencies: ["Interlude"]),
         // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
         // build it is a replayer that runs saved inputs through the parser.
-        .executableTarget(name: "ChapterFuzzer", dependencies: ["BookFormat"]),
+        .systemLibrary(name: "CLibFuzzer"),
+        .executableTarget(name: "ChapterFuzzer", dependencies: ["BookFormat", "CLibFuzzer"]),
 
         // Shared test helpers: fixtures (sox, lame, espeak-ng), WAV reading and
         // signal comparison, a private PulseAudio server, running the binary.

@@ -15,4 +15,4 @@ if ! command -v python3 >/dev/null; then
 fi
 echo "interlude: installing mutagen into $target" >&2
 mkdir -p "$target"
-python3 -m pip install --quiet --disable-pip-version-check --target "$target" 'mutagen>=1.45'
+PIP_ROOT_USER_ACTION=ignore python3 -m pip install --quiet --disable-pip-version-check --target "$target" 'mutagen>=1.45'

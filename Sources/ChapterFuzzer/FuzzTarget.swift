@@ -13,7 +13,7 @@ func exerciseParser(_ bytes: UnsafeBufferPointer<UInt8>) {
     precondition(total != Int.min)
 }
 
-/// libFuzzer's entry point, called once per input.
+/// libFuzzer's per-input callback.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     // Sound: libFuzzer hands a buffer of exactly `size` bytes, or nil for 0.
