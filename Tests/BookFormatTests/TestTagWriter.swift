@@ -21,7 +21,7 @@ struct TestTagWriter {
             // 2.4: syncsafe size 6 including itself, 1 flag byte count, 1 flag byte.
             body += majorVersion == 3 ? [0, 0, 0, 6, 0, 0, 0, 0, 0, 0] : [0, 0, 0, 6, 1, 0]
         }
-        body += frames.joined()
+        for frame in frames { body += frame }
         body += [UInt8](repeating: 0, count: padding)
         if majorVersion == 3 && unsynchronise { body = Self.unsynchronised(body) }
         var flags: UInt8 = 0
@@ -61,7 +61,7 @@ struct TestTagWriter {
         var body = Array(elementID.utf8) + [0]
         for value in [start, end, 0xFFFF_FFFF, 0xFFFF_FFFF] { body += Self.bigEndian(Int(value)) }
         if let title { body += inner.text("TIT2", title, encoding) }
-        body += extra.joined()
+        for frame in extra { body += frame }
         return frame("CHAP", body)
     }
 
