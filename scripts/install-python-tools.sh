@@ -13,6 +13,10 @@ if ! command -v python3 >/dev/null; then
   echo "interlude: python3 is missing (apt-get install python3 python3-pip)" >&2
   exit 1
 fi
+if ! python3 -m pip --version >/dev/null 2>&1; then
+  echo "interlude: pip for python3 is missing (apt-get install python3-pip)" >&2
+  exit 1
+fi
 echo "interlude: installing mutagen into $target" >&2
 mkdir -p "$target"
 PIP_ROOT_USER_ACTION=ignore python3 -m pip install --quiet --disable-pip-version-check --target "$target" 'mutagen>=1.45'

@@ -12,8 +12,19 @@ struct MutagenRoundTripTests {
         let version: Int
         let encoding: ID3v2TextEncoding
         let tableOfContents: Bool
-        var testDescription: String { "ID3v2.\(version) \(encoding)\(tableOfContents ? " with CTOC" : " without CTOC")" }
-        var fileName: String { "v\(version)-enc\(encoding.rawValue)-\(tableOfContents ? "toc" : "notoc").mp3" }
+        /// The CTOC lists the chapters out of time order, so only a reader
+        /// that follows the CTOC gets the expected order.
+        var tocOutOfTimeOrder = false
+
+        var testDescription: String {
+            "ID3v2.\(version) \(encoding)" + (tableOfContents ? " with CTOC" : " without CTOC")
+                + (tocOutOfTimeOrder ? " out of time order" : "")
+        }
+        var fileName: String {
+            "v\(version)-enc\(encoding.rawValue)-\(tableOfContents ? "toc" : "notoc")\(tocOutOfTimeOrder ? "-reordered" : "").mp3"
+        }
+        /// Indices into `chapters` in the order a reader must report them.
+        var playingOrder: [Int] { tocOutOfTimeOrder ? [2, 0, 1] : [0, 1, 2] }
 
         /// Non-ASCII in every title; CJK and a character outside the BMP
         /// (a UTF-16 surrogate pair) where the encoding can carry them.
@@ -36,6 +47,8 @@ struct MutagenRoundTripTests {
         Case(version: 4, encoding: .utf8, tableOfContents: true),
         Case(version: 4, encoding: .utf8, tableOfContents: false),
         Case(version: 3, encoding: .utf16WithBOM, tableOfContents: false),
+        Case(version: 3, encoding: .latin1, tableOfContents: true, tocOutOfTimeOrder: true),
+        Case(version: 4, encoding: .utf16BigEndian, tableOfContents: true, tocOutOfTimeOrder: true),
     ]
 
     static let directory = ExternalTool.packageRoot + "/build/fixtures/chapters"
@@ -64,8 +77,9 @@ struct MutagenRoundTripTests {
 
         let list = try TagFileReader.chapters(atPath: path)
         #expect(list.damage == nil)
-        #expect(list.chapters == fixture.chapters.map {
-            Chapter(title: $0.title, startMilliseconds: $0.start, endMilliseconds: $0.end)
+        let chapters = fixture.chapters
+        #expect(list.chapters == fixture.playingOrder.map {
+            Chapter(title: chapters[$0].title, startMilliseconds: chapters[$0].start, endMilliseconds: chapters[$0].end)
         })
     }
 
@@ -88,6 +102,7 @@ struct MutagenRoundTripTests {
             "source": source, "output": output, "version": fixture.version,
             "encoding": Int(fixture.encoding.rawValue), "toc": fixture.tableOfContents,
             "chapters": fixture.chapters.map { ["id": $0.id, "title": $0.title, "start": $0.start, "end": $0.end] },
+            "toc_order": fixture.playingOrder.map { fixture.chapters[$0].id },
         ]]
         let specPath = output + ".json"
         try JSONSerialization.data(withJSONObject: spec).write(to: URL(fileURLWithPath: specPath))

@@ -7,6 +7,7 @@ Usage: write_chapters.py SPEC.json
 SPEC.json is a list of files to write, each:
   {"source": "tone.mp3", "output": "out.mp3", "version": 3 or 4,
    "encoding": 0..3 (TIT2 text encoding), "toc": true/false,
+   "toc_order": ["ch2", ...] (optional: CTOC children, default chapter order),
    "chapters": [{"id": "ch0", "title": "...", "start": ms, "end": ms}, ...]}
 
 The CHAP frames are added in reverse order, so the order a reader reports
@@ -32,7 +33,7 @@ def write(entry):
     shutil.copyfile(entry["source"], entry["output"])
     encoding = entry["encoding"]
     tags = ID3()
-    ids = [chapter["id"] for chapter in entry["chapters"]]
+    ids = entry.get("toc_order") or [chapter["id"] for chapter in entry["chapters"]]
     if entry["toc"]:
         tags.add(CTOC(element_id="toc", flags=CTOCFlags.TOP_LEVEL | CTOCFlags.ORDERED,
                       child_element_ids=ids,
