@@ -7,13 +7,16 @@ import Glibc
 public enum TagFileReader {
     /// The tag's bytes, or fewer when the file ends early (the parser then
     /// reports a truncated tag). Empty when the file does not start with
-    /// "ID3" or is not a 2.3/2.4 tag.
+    /// "ID3"; just the header when the header itself is unusable (another
+    /// version, a broken size), so the parser can say which.
     public static func tagBytes(atPath path: String) throws(TagFileError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .cannotOpen(path: path, reason: Self.systemMessage()) }
         defer { close(descriptor) }
         var bytes = try read(descriptor, count: ID3v2Header.length, path: path)
-        guard let header = try? ID3v2Header(bytes: bytes[...]) else { return [] }
+        guard let header = try? ID3v2Header(bytes: bytes[...]) else {
+            return bytes.starts(with: "ID3".utf8) ? bytes : []
+        }
         bytes += try read(descriptor, count: header.totalSize - ID3v2Header.length, path: path)
         return bytes
     }

@@ -83,16 +83,6 @@ struct MutagenRoundTripTests {
         })
     }
 
-    @Test func fileWithoutTagHasNoChaptersAndNoError() throws {
-        try FileManager.default.createDirectory(atPath: Self.directory, withIntermediateDirectories: true)
-        let path = try Self.tone(named: "untagged")
-        #expect(try TagFileReader.chapters(atPath: path) == .empty)
-    }
-
-    @Test func missingFileIsACannotOpenError() {
-        #expect(throws: TagFileError.self) { try TagFileReader.chapters(atPath: Self.directory + "/does-not-exist.mp3") }
-    }
-
     /// A one-second tone made with sox and lame, then mutagen's chapters.
     static func write(_ fixture: Case) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
