@@ -7,7 +7,7 @@ BIN_DEBUG := .build/debug/interlude
 BIN_RELEASE := .build/release/interlude
 DEMO := build/demo/demo.mp3
 
-.PHONY: all deps build release run test test-tsan bench fuzz clean demo
+.PHONY: all deps python-tools build release run test test-tsan bench fuzz clean demo
 
 all: build
 
@@ -34,7 +34,7 @@ run: release $(DEMO)
 
 # The whole suite: unit tests, end-to-end tests against the real binary through
 # a private PulseAudio server, and the ring stress test under ThreadSanitizer.
-test: build
+test: build python-tools
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	INTERLUDE_BIN=$(CURDIR)/$(BIN_DEBUG) $(SWIFT) test --skip-build $(SWIFT_FLAGS)
 	$(MAKE) --no-print-directory test-tsan
@@ -67,6 +67,26 @@ bench: release $(BENCH_REFS)
 	$(SWIFT) build $(RELEASE_FLAGS) --product interlude-bench $(SWIFT_FLAGS)
 	INTERLUDE_BIN=$(CURDIR)/$(BIN_RELEASE) INTERLUDE_BENCH_DIR=$(CURDIR)/$(BENCH_DIR) \
 		.build/release/interlude-bench $(BENCH_ARGS)
+# Python tools the tests drive (mutagen, to write chapter fixtures with a
+# tool we did not write), installed into build/python.
+python-tools:
+	@scripts/install-python-tools.sh
+
+# libFuzzer over the chapter parser for FUZZ_SECONDS (default 3 minutes),
+# corpus kept in build/fuzz/corpus between runs; crashes land in build/fuzz/.
+# FUZZING swaps the replayer's main for libFuzzer's driver (see
+# Sources/ChapterFuzzer); a separate scratch path keeps the instrumented
+# objects away from the normal build.
+FUZZ_SECONDS ?= 180
+FUZZ_BIN := .build/fuzz/release/ChapterFuzzer
+fuzz:
+	$(SWIFT) build -c release --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product ChapterFuzzer $(SWIFT_FLAGS)
+	@mkdir -p build/fuzz/corpus build/fuzz/seeds
+	@for f in build/fixtures/chapters/*.mp3; do [ -e "$$f" ] && head -c 4096 "$$f" > "build/fuzz/seeds/$$(basename "$$f").tag"; done; true
+	$(FUZZ_BIN) build/fuzz/corpus build/fuzz/seeds -dict=fuzz/id3v2.dict -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 -rss_limit_mb=2048 -artifact_prefix=build/fuzz/ -print_final_stats=1
+
+bench: release
+	INTERLUDE_BIN=$(CURDIR)/$(BIN_RELEASE) bench/run.sh
 
 clean:
 	rm -rf .build build bench/out bench/bin

@@ -27,6 +27,8 @@ let package = Package(
         // Theme files and key bindings: parsers and values the TUI draws and dispatches with.
         .target(name: "Themes"),
         .target(name: "KeyMap"),
+        // ID3v2 tags, CHAP/CTOC chapters and book-file order, over bytes.
+        .target(name: "BookFormat"),
 
         // The decoding pipeline: libmpg123 -> SPSC ring -> writer thread -> sink.
         .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CInterludeShims", "InterludeCore"]),
@@ -34,6 +36,10 @@ let package = Package(
         // The application: command line, wiring.
         .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "CLinux", "CMpg123"]),
         .executableTarget(name: "interlude", dependencies: ["Interlude"]),
+        // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
+        // build it is a replayer that runs saved inputs through the parser.
+        .systemLibrary(name: "CLibFuzzer"),
+        .executableTarget(name: "ChapterFuzzer", dependencies: ["BookFormat", "CLibFuzzer"]),
 
         // Shared test helpers: fixtures (sox, lame, espeak-ng), WAV reading and
         // signal comparison, a private PulseAudio server, running the binary.
@@ -45,6 +51,7 @@ let package = Package(
 
         .testTarget(name: "InterludeCoreTests", dependencies: ["InterludeCore"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "InterludeCore"]),
+        .testTarget(name: "BookFormatTests", dependencies: ["BookFormat"]),
         .testTarget(name: "AlarmsTests", dependencies: ["Alarms", "AudioSession", "InterludeCore"]),
         .testTarget(name: "ThemesTests", dependencies: ["Themes"]),
         .testTarget(name: "KeyMapTests", dependencies: ["KeyMap"]),

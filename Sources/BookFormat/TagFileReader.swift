@@ -1,0 +1,53 @@
+import Glibc
+
+/// Reads just the ID3v2 tag at the start of a file: the 10-byte header, then
+/// as many bytes as it declares (plus a 2.4 footer). A three-hour book is
+/// tens of megabytes; its tag is usually a few kilobytes. This is the only
+/// file in the module that touches the system; the parser sees bytes only.
+public enum TagFileReader {
+    /// The tag's bytes, or fewer when the file ends early (the parser then
+    /// reports a truncated tag). Empty when the file does not start with
+    /// "ID3"; just the header when the header itself is unusable (another
+    /// version, a broken size), so the parser can say which.
+    public static func tagBytes(atPath path: String) throws(TagFileError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .cannotOpen(path: path, reason: Self.systemMessage()) }
+        defer { close(descriptor) }
+        var bytes = try read(descriptor, count: ID3v2Header.length, path: path)
+        guard let header = try? ID3v2Header(bytes: bytes[...]) else {
+            return bytes.starts(with: "ID3".utf8) ? bytes : []
+        }
+        bytes += try read(descriptor, count: header.totalSize - ID3v2Header.length, path: path)
+        return bytes
+    }
+
+    /// The chapters of the file's tag; a file without a tag has none.
+    public static func chapters(atPath path: String) throws(TagFileError) -> ChapterList {
+        let bytes = try tagBytes(atPath: path)
+        return bytes.isEmpty ? .empty : ChapterList(tagBytes: bytes[...])
+    }
+
+    /// Reads up to `count` bytes, stopping early at end of file. Memory grows
+    /// with what is actually read, in 64 KiB steps, never with the declared
+    /// size alone: a corrupt header claiming 256 MB in a 1 kB file costs 1 kB.
+    private static func read(_ descriptor: Int32, count: Int, path: String) throws(TagFileError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count < count {
+            let wanted = min(chunk.count, count - bytes.count)
+            // Sound: `wanted` never exceeds the chunk's allocated length.
+            let got = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, wanted) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .cannotRead(path: path, reason: Self.systemMessage())
+            }
+            if got == 0 { break }
+            bytes += chunk[0..<got]
+        }
+        return bytes
+    }
+
+    private static func systemMessage() -> String {
+        String(cString: strerror(errno))
+    }
+}
