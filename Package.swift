@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "ThemesTests", dependencies: ["Themes"]),
         .testTarget(name: "KeyMapTests", dependencies: ["KeyMap"]),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "AudioEngine"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -148,4 +148,21 @@ import Testing
         rig.context.pointee.publishHeard(delay: 10)
         #expect(rig.heard == 11)
     }
+
+    @Test func aFadeOfNFramesConsumesExactlyNMediaFramesAcrossSlicesWithAVoiceWaiting() {
+        let rig = Rig()
+        rig.push([Int16](repeating: 1000, count: 3000), to: rig.media)
+        rig.push([Int16](repeating: 300, count: 3000), to: rig.voice)
+        #expect(rig.render(441).count == 441)
+        rig.control.pointee.voiceExclusive.store(true, ordering: .relaxed)
+        rig.control.pointee.voiceRun.store(true, ordering: .relaxed)
+        rig.control.pointee.mediaFadeStepBits.store(GainRamp.step(overFrames: 1323).bitPattern, ordering: .relaxed)
+        rig.control.pointee.mediaRun.store(false, ordering: .relaxed)
+        var output: [Int16] = []
+        for _ in 0..<4 { output += rig.render(441) }
+        #expect(rig.mediaStoppedAt == 441 + 1323)
+        // The last faded frame is silent; the voice follows on the next frame.
+        #expect(output[1322] == 0)
+        #expect(output[1323] == 300)
+    }
 }

@@ -46,7 +46,7 @@ import TestSupport
         #expect(difference == nil, "\(String(describing: difference))")
         // The events follow the listener: the first ends before the second starts.
         let names = result.events.events.map(\.event)
-        #expect(names == ["trackStarted", "trackEnded", "trackStarted", "trackEnded", "finished"])
+        #expect(names == ["trackStarted", "trackEnded", "trackStarted", "trackEnded", "finished", "summary"])
         #expect(result.events.named("trackStarted").map(\.path) == [pair.first, pair.second])
     }
 

@@ -1,23 +1,40 @@
 /// A linear gain envelope stepped once per frame on the real-time thread.
+///
+/// A ramp toward a new target lasts exactly `round(|target - current| / step)`
+/// frames: the gain is computed from the frame count, not accumulated, because
+/// summing a float step over a thousand frames drifts enough to add a frame,
+/// and an exact stop frame is what makes resume positions exact.
 public struct GainRamp: Sendable {
     public private(set) var current: Float
-    /// Gain change per frame while moving toward a target.
+    /// Gain change per frame, used to size a ramp when its target changes.
     public var stepPerFrame: Float
+    private var rampTarget: Float
+    private var rampFrom: Float
+    private var rampFrames = 0
+    private var rampDone = 0
 
     public init(current: Float = 1, stepPerFrame: Float = 1) {
         self.current = current
         self.stepPerFrame = stepPerFrame
+        rampTarget = current
+        rampFrom = current
     }
 
     /// Moves one frame toward `target` and returns the new gain.
     @_noLocks
     @inline(__always)
     public mutating func next(toward target: Float) -> Float {
-        if current < target {
-            current = min(target, current + stepPerFrame)
-        } else if current > target {
-            current = max(target, current - stepPerFrame)
+        if target != rampTarget {
+            rampTarget = target
+            rampFrom = current
+            rampDone = 0
+            // Round by hand: `rounded()` takes an enum whose metadata @_noLocks rejects.
+            rampFrames = max(1, Int(abs(target - current) / max(stepPerFrame, 1e-9) + 0.5))
         }
+        if current == target { return current }
+        rampDone += 1
+        current = rampDone >= rampFrames
+            ? target : rampFrom + (target - rampFrom) * (Float(rampDone) / Float(rampFrames))
         return current
     }
 

@@ -109,10 +109,13 @@ struct WriterContext {
         }
         var voiceFrames = 0
         var voiceBase: UnsafePointer<Int16>?
-        if !voiceStopped {
+        if !voiceStopped || voiceRuns {
             let region = voice.readableRegion(maxSlots: limit)
             voiceFrames = region.count / (channels * 2)
             voiceBase = region.baseAddress?.assumingMemoryBound(to: Int16.self)
+            // A region ends at the ring's wrap point: end the slice there too, or the
+            // rest of the slice would get silence while the voice still has frames.
+            if voiceFrames > 0 { frames = min(frames, voiceFrames) }
         }
 
         pendingMedia = 0
@@ -158,9 +161,11 @@ struct WriterContext {
                 pendingMedia = frame + 1
                 if run.current == 0 && runTarget == 0 {
                     // The media stops exactly here: the next frame of the ring is
-                    // where playback continues.
+                    // where playback continues. A waiting exclusive voice starts on
+                    // the very next frame, so the alarm follows without a gap.
                     mediaOn = false
                     stopsMediaAfterPending = true
+                    if voiceStopped && voiceRuns { voiceOn = true }
                 }
             }
             if voiceAllowed {
@@ -194,6 +199,10 @@ struct WriterContext {
             control.pointee.mediaStopped.store(true, ordering: .releasing)
         } else if mediaStopped {
             framesSinceMediaStop += frames
+        }
+        if voiceStopped && voiceUsed > 0 {
+            voiceStopped = false
+            control.pointee.voiceStopped.store(false, ordering: .releasing)
         }
         if stopsVoiceAfterPending && voiceUsed == pendingVoice {
             voiceStopped = true

@@ -157,10 +157,15 @@ final class HeadlessPlayer {
             // of the slice they happened in, and stop exactly at timer deadlines.
             var maxFrames = frameClock == nil ? 4096 : max(1, format.rate / 100)
             if let frameClock {
+                // Timers due now fire before the next frame is rendered.
+                if !suspended { frameClock.runDueTimers() }
                 var next = suspended ? continueDeadline : frameClock.nextTimerDeadline
                 if let suspendDeadline, next.map({ suspendDeadline < $0 }) ?? true { next = suspendDeadline }
                 if let next {
-                    let frames = Int(((next - frameClock.monotonicNow).seconds * Double(format.rate)).rounded(.up))
+                    // Integer arithmetic: a float product like 0.01 * 44100 rounds up to 442.
+                    let (seconds, attoseconds) = (next - frameClock.monotonicNow).components
+                    let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+                    let frames = Int((nanoseconds * Int64(format.rate) + 999_999_999) / 1_000_000_000)
                     maxFrames = max(1, min(maxFrames, frames))
                 }
             }
