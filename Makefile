@@ -43,7 +43,7 @@ test-tsan: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter 'RingStressTests' $(SWIFT_FLAGS)
 
 # Benchmarks (issue 2): interlude next to the mpg123 program and the lean C references in
-# bench/c, through a private PulseAudio null sink. About 5 minutes; BENCH_ARGS=--quick for
+# bench/c, through a private PulseAudio null sink. About 6 minutes; BENCH_ARGS=--quick for
 # a short run, BENCH_ARGS=--stand-in to exercise the harness with the C player in
 # interlude's place. Fixtures are kept in build/bench/fixtures between runs.
 BENCH_DIR := build/bench
