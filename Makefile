@@ -43,7 +43,7 @@ test-tsan: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter 'RingStressTests' $(SWIFT_FLAGS)
 
 # Benchmarks (issue 2): interlude next to the mpg123 program and the lean C references in
-# bench/c, through a private PulseAudio null sink. About 5 minutes; BENCH_ARGS=--quick for
+# bench/c, through a private PulseAudio null sink. About 6 minutes; BENCH_ARGS=--quick for
 # a short run, BENCH_ARGS=--stand-in to exercise the harness with the C player in
 # interlude's place. Fixtures are kept in build/bench/fixtures between runs.
 BENCH_DIR := build/bench
@@ -52,16 +52,16 @@ BENCH_REFS := $(BENCH_DIR)/ref_decode $(BENCH_DIR)/ref_play $(BENCH_DIR)/measure
 
 $(BENCH_DIR)/ref_decode: bench/c/ref_decode.c | deps
 	@mkdir -p $(dir $@)
-	cc $(BENCH_CFLAGS) -o $@ $< $$(pkg-config --cflags --libs libmpg123)
+	$(CC) $(BENCH_CFLAGS) -o $@ $< $$(pkg-config --cflags --libs libmpg123)
 
 $(BENCH_DIR)/ref_play: bench/c/ref_play.c | deps
 	@mkdir -p $(dir $@)
-	cc $(BENCH_CFLAGS) -o $@ $< $$(pkg-config --cflags --libs libmpg123 alsa)
+	$(CC) $(BENCH_CFLAGS) -o $@ $< $$(pkg-config --cflags --libs libmpg123 alsa)
 
 # Runs a program and records its own peak RSS (see the comment in measure.c).
 $(BENCH_DIR)/measure: bench/c/measure.c
 	@mkdir -p $(dir $@)
-	cc $(BENCH_CFLAGS) -o $@ $<
+	$(CC) $(BENCH_CFLAGS) -o $@ $<
 
 bench: release $(BENCH_REFS)
 	$(SWIFT) build $(RELEASE_FLAGS) --product interlude-bench $(SWIFT_FLAGS)

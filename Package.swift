@@ -43,7 +43,7 @@ let package = Package(
 
         // Shared test helpers: fixtures (sox, lame, espeak-ng), WAV reading and
         // signal comparison, a private PulseAudio server, running the binary.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["README.md"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
 
         // `make bench`: interlude next to mpg123 and the lean C references in bench/c.

@@ -88,7 +88,8 @@ enum ChildRegistry {
 
 /// The per-run scratch directory: `$TMPDIR/interlude-tests.XXXXXX`, mode 700, created on
 /// first use and removed when the process exits, unless `INTERLUDE_KEEP_TEMP=1` (then
-/// its path is printed to stderr so failures can be inspected).
+/// its path is printed to stderr so failures can be inspected). Directories left by runs
+/// that were killed outright are reclaimed by the next run (see `reclaimAbandoned`).
 public enum ScratchFiles {
     /// The directory path. Fixtures, captures and the PulseAudio runtime live below it.
     public static var directory: String { state.path }
@@ -108,12 +109,46 @@ public enum ScratchFiles {
             let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
             precondition(made != nil, "cannot create a scratch directory under \(base)")
             path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            _ = FileManager.default.createFile(atPath: "\(path)/owner.pid", contents: Data("\(getpid())\n".utf8))
             if ProcessInfo.processInfo.environment["INTERLUDE_KEEP_TEMP"] == "1" {
+                _ = FileManager.default.createFile(atPath: "\(path)/keep", contents: Data())
                 FileHandle.standardError.write(Data("TestSupport: keeping scratch files in \(path)\n".utf8))
             } else {
                 atexit { ScratchFiles.removeAtExit() }
             }
+            ScratchFiles.reclaimAbandoned(in: base, except: path)
         }
+    }
+
+    /// Cleans up after earlier runs that died without their exit handlers (SIGKILL, a
+    /// crash): for each `interlude-tests.*` directory whose owner process is gone and that
+    /// is not marked `keep`, stops the PulseAudio daemon recorded in its `pulse-*/daemon.pid`
+    /// (only if that PID's environment names that very runtime directory, so a reused PID
+    /// is never hit), then deletes the directory.
+    static func reclaimAbandoned(in base: String, except current: String) {
+        let manager = FileManager.default
+        guard let entries = try? manager.contentsOfDirectory(atPath: base) else { return }
+        for entry in entries where entry.hasPrefix("interlude-tests.") {
+            let directory = "\(base)/\(entry)"
+            guard directory != current, !manager.fileExists(atPath: "\(directory)/keep"),
+                  let owner = readPID("\(directory)/owner.pid") else { continue }
+            if kill(owner, 0) == 0 || errno == EPERM { continue }  // its owner still runs
+            for sub in (try? manager.contentsOfDirectory(atPath: directory)) ?? [] where sub.hasPrefix("pulse-") {
+                let runtime = "\(directory)/\(sub)"
+                guard let daemon = readPID("\(runtime)/daemon.pid"),
+                      let environ = manager.contents(atPath: "/proc/\(daemon)/environ"),
+                      environ.split(separator: 0).contains(Data("XDG_RUNTIME_DIR=\(runtime)".utf8)) else { continue }
+                kill(daemon, SIGTERM)
+                for _ in 0..<100 where kill(daemon, 0) == 0 { usleep(10_000) }
+                if kill(daemon, 0) == 0 { kill(daemon, SIGKILL) }
+            }
+            try? manager.removeItem(atPath: directory)
+        }
+    }
+
+    private static func readPID(_ path: String) -> pid_t? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        return pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     private static let state = State()

@@ -150,6 +150,14 @@ public enum InterludeBinary {
                               stdin: stdin, timeout: timeout)
     }
 
+    /// Starts `interlude arguments...` in the background with stdout captured, for tests
+    /// that act while it plays (send a signal, type, stop it). Read its events with
+    /// `BackgroundProcess.eventsSoFar()` / `waitForEvent`; stop it with `stop()`.
+    public static func start(_ arguments: [String], environment: [String: String] = [:],
+                             configuration: String = "debug") throws -> BackgroundProcess {
+        try BackgroundProcess.start(path(configuration: configuration), arguments, environment: environment)
+    }
+
     /// The output choice for `play`.
     public enum Output: Sendable {
         /// `--device NAME` (ALSA).
@@ -193,5 +201,29 @@ public enum InterludeBinary {
         let env = output.environment.merging(environment) { _, new in new }
         let result = try run(arguments, environment: env, timeout: timeout, configuration: configuration)
         return PlayResult(process: result, events: EventLog(stdout: result.stdoutText))
+    }
+}
+
+extension BackgroundProcess {
+    /// The events the process has printed so far (it must run with `--events json`).
+    public func eventsSoFar() -> EventLog {
+        EventLog(stdout: String(decoding: currentStdout(), as: UTF8.self))
+    }
+
+    /// Polls stdout every 10 ms until an event matching `predicate` appears; nil when
+    /// `timeout` seconds pass or the process exits without printing one.
+    public func waitForEvent(timeout: Double, where predicate: (InterludeEvent) -> Bool) -> InterludeEvent? {
+        let deadline = monotonicSeconds() + timeout
+        while true {
+            let running = isRunning
+            if let event = eventsSoFar().events.first(where: predicate) { return event }
+            guard running, monotonicSeconds() < deadline else { return nil }
+            usleep(10_000)
+        }
+    }
+
+    /// `waitForEvent` for the first event named `name`.
+    public func waitForEvent(named name: String, timeout: Double) -> InterludeEvent? {
+        waitForEvent(timeout: timeout) { $0.event == name }
     }
 }

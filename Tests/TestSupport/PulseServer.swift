@@ -23,7 +23,12 @@ public enum PulseError: Error, CustomStringConvertible, Sendable {
 /// --exit-idle-time=-1` with a private `XDG_RUNTIME_DIR` and `HOME` (mode 700, under the
 /// run's scratch directory, so nothing is written to the real home), a null sink named
 /// `out` and the native protocol on a unix socket with anonymous auth (so clients need no
-/// cookie). Running as root needs no extra flag (the daemon warns and goes on);
+/// cookie). Sinks are loaded with `norewinds=1` unless asked otherwise: with rewinds, a
+/// new stream makes the sink rewind and re-render, the monitor never sees the re-rendered
+/// part, and the capture lost the stream's first 7-21 ms (measured here with paplay and
+/// with `mpg123 -o alsa -a pulse`); without rewinds the capture of a 10 s file was
+/// sample-identical to the source, and parec receives frames after about 60 ms instead of
+/// 1.3-1.8 s. Running as root needs no extra flag (the daemon warns and goes on);
 /// `--disallow-exit` keeps clients from stopping it and `--no-cpu-limit` keeps its CPU
 /// watchdog from killing it while `stress-ng` loads the machine.
 ///
@@ -73,7 +78,9 @@ public final class PulseServer: Sendable {
     }
 
     /// Starts a new private server and returns once `pactl info` answers.
-    public static func start(sampleRate: Int = 44100, channels: Int = 2, timeout: Double = 15) throws -> PulseServer {
+    /// `rewinds` re-enables sink rewinds (PulseAudio's default) on the `out` sink.
+    public static func start(sampleRate: Int = 44100, channels: Int = 2, rewinds: Bool = false,
+                             timeout: Double = 15) throws -> PulseServer {
         for tool in ["pulseaudio", "pactl", "parec"] where ProcessRunner.which(tool) == nil {
             throw PulseError.notInstalled(tool)
         }
@@ -81,7 +88,7 @@ public final class PulseServer: Sendable {
         chmod(directory, 0o700)
         let logPath = "\(directory)/pulseaudio.log"
         _ = FileManager.default.createFile(atPath: "\(directory)/client.conf", contents: Data("autospawn = no\n".utf8))
-        let sinkArguments = "module-null-sink sink_name=out rate=\(sampleRate) channels=\(channels)"
+        let sinkArguments = "module-null-sink sink_name=out rate=\(sampleRate) channels=\(channels)" + (rewinds ? "" : " norewinds=1")
         let process = try BackgroundProcess.start(
             "pulseaudio",
             ["--daemonize=no", "-n", "--exit-idle-time=-1", "--disallow-exit", "--no-cpu-limit",
@@ -128,12 +135,14 @@ public final class PulseServer: Sendable {
     }
 
     /// Loads a new null sink (named `name`, or a unique `sink_N`) and returns it. Remove it
-    /// with `NullSink.remove()` when done (the server's exit removes it too).
-    public func makeSink(name: String? = nil, sampleRate: Int? = nil, channels: Int? = nil) throws -> NullSink {
+    /// with `NullSink.remove()` when done (the server's exit removes it too). `rewinds`
+    /// re-enables sink rewinds (see the type's documentation for why they are off).
+    public func makeSink(name: String? = nil, sampleRate: Int? = nil, channels: Int? = nil, rewinds: Bool = false) throws -> NullSink {
         let sinkName = name ?? "sink_\(SinkCounter.next())"
         let rate = sampleRate ?? self.sampleRate
         let count = channels ?? self.channels
-        let result = try pactl(["load-module", "module-null-sink", "sink_name=\(sinkName)", "rate=\(rate)", "channels=\(count)"])
+        let result = try pactl(["load-module", "module-null-sink", "sink_name=\(sinkName)", "rate=\(rate)", "channels=\(count)"]
+                                + (rewinds ? [] : ["norewinds=1"]))
         guard result.succeeded, let index = Int(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw PulseError.startFailed("could not load a null sink: \(result.summary)")
         }
@@ -183,8 +192,8 @@ public struct NullSink: Sendable {
 /// Captures what a null sink plays: `parec -d <sink>.monitor --file-format=wav FILE`.
 ///
 /// `start` returns only once the file has grown by `readyBytes` (design.md §7.1: parec
-/// needs a moment, about a second here, before frames arrive; starting playback sooner
-/// loses its beginning). A short `--latency-msec` makes parec write steadily instead of
+/// needs a moment before frames arrive, about 60 ms on a sink without rewinds and over a
+/// second with them; starting playback sooner loses its beginning). A short `--latency-msec` makes parec write steadily instead of
 /// in 64 KB bursts. `stop` sends SIGINT so parec finalizes the WAV header, and reads the
 /// data to the end of the file either way.
 public final class Recorder: Sendable {

@@ -158,18 +158,26 @@ public enum SignalAnalysis {
         guard !r.isEmpty, !s.isEmpty else { return Alignment(lag: 0, correlation: 0, overlapFrames: 0) }
         let minimumFrames = max(1, Int(Double(min(r.count, s.count)) * minimumOverlap))
 
+        // Coarse: the whole search by FFT on signals decimated to at most 2^18 samples together.
         var factor = 1
-        while (r.count + s.count) / factor > 1 << 20 { factor *= 2 }
+        while (r.count + s.count) / factor > 1 << 18 { factor *= 2 }
         let coarse = bestLagByFFT(decimate(r, factor), decimate(s, factor), minimumOverlap: max(1, minimumFrames / factor))
+        // Fine: every full-rate lag within two decimated samples, over the loudest 2 s of the
+        // overlap (enough to pin a lag this close; the whole overlap would be slow for long audio).
         let center = coarse * factor
-        let window = 2 * factor
+        let window = factor == 1 ? 0 : 2 * factor
         var bestLag = center
         var best = -Double.infinity
-        for lag in (center - window)...(center + window) {
-            let overlap = overlapRange(referenceCount: r.count, signalCount: s.count, lag: lag)
-            guard overlap.count >= minimumFrames else { continue }
-            let value = normalizedDot(r, s, lag: lag, range: overlap)
-            if value > best { best = value; bestLag = lag }
+        if window > 0, let stretch = loudestStretch(r, overlapRange(referenceCount: r.count, signalCount: s.count, lag: center),
+                                                    length: 2 * reference.sampleRate) {
+            for lag in (center - window)...(center + window) {
+                let overlap = overlapRange(referenceCount: r.count, signalCount: s.count, lag: lag)
+                guard overlap.count >= minimumFrames else { continue }
+                let range = stretch.clamped(to: overlap)
+                guard !range.isEmpty else { continue }
+                let value = normalizedDot(r, s, lag: lag, range: range)
+                if value > best { best = value; bestLag = lag }
+            }
         }
         let overlap = overlapRange(referenceCount: reference.frameCount, signalCount: signal.frameCount, lag: bestLag)
         return Alignment(lag: bestLag, correlation: correlation(reference: reference, signal: signal, lag: bestLag),
@@ -231,6 +239,24 @@ public enum SignalAnalysis {
         return dot / (energyR * energyS).squareRoot()
     }
 
+    /// The stretch of `length` frames inside `range` with the most energy in `x`, picked
+    /// among eight evenly spaced candidates; nil when `range` is empty.
+    private static func loudestStretch(_ x: [Float], _ range: Range<Int>, length: Int) -> Range<Int>? {
+        guard !range.isEmpty else { return nil }
+        guard range.count > length else { return range }
+        var best = range.lowerBound..<(range.lowerBound + length)
+        var bestEnergy = -1.0
+        x.withUnsafeBufferPointer { buffer in
+            for candidate in 0..<8 {
+                let start = range.lowerBound + (range.count - length) * candidate / 7
+                var energy = 0.0
+                for index in stride(from: start, to: start + length, by: 4) { energy += Double(buffer[index] * buffer[index]) }
+                if energy > bestEnergy { bestEnergy = energy; best = start..<(start + length) }
+            }
+        }
+        return best
+    }
+
     /// Box-filter decimation: averages of `factor` samples.
     private static func decimate(_ x: [Float], _ factor: Int) -> [Float] {
         guard factor > 1 else { return x }
@@ -250,19 +276,22 @@ public enum SignalAnalysis {
     private static func bestLagByFFT(_ r: [Float], _ s: [Float], minimumOverlap: Int) -> Int {
         var size = 1
         while size < r.count + s.count { size *= 2 }
-        var sRe = [Double](repeating: 0, count: size), sIm = [Double](repeating: 0, count: size)
-        var rRe = [Double](repeating: 0, count: size), rIm = [Double](repeating: 0, count: size)
-        for (index, value) in s.enumerated() { sRe[index] = Double(value) }
-        for (index, value) in r.enumerated() { rRe[index] = Double(value) }
+        // Both real inputs in one complex FFT: z = s + i r, then S and R are separated by
+        // conjugate symmetry: S[k] = (Z[k] + conj Z[n-k]) / 2, R[k] = (Z[k] - conj Z[n-k]) / 2i.
+        var re = [Double](repeating: 0, count: size), im = [Double](repeating: 0, count: size)
+        for (index, value) in s.enumerated() { re[index] = Double(value) }
+        for (index, value) in r.enumerated() { im[index] = Double(value) }
         let fft = FFT(size: size)
-        fft.transform(&sRe, &sIm, inverse: false)
-        fft.transform(&rRe, &rIm, inverse: false)
-        // S * conj(R): its inverse is c[k] = sum_i r[i] s[i + k], with k < 0 wrapped to size + k.
-        for index in 0..<size {
-            let re = sRe[index] * rRe[index] + sIm[index] * rIm[index]
-            let im = sIm[index] * rRe[index] - sRe[index] * rIm[index]
-            sRe[index] = re
-            sIm[index] = im
+        fft.transform(&re, &im, inverse: false)
+        // Product S * conj(R): its inverse is c[k] = sum_i r[i] s[i + k], k < 0 wrapped to size + k.
+        var sRe = [Double](repeating: 0, count: size), sIm = [Double](repeating: 0, count: size)
+        for k in 0..<size {
+            let j = (size - k) & (size - 1)
+            let zr = re[k], zi = im[k], wr = re[j], wi = -im[j]  // w = conj Z[n-k]
+            let aRe = (zr + wr) / 2, aIm = (zi + wi) / 2          // S[k]
+            let bRe = (zi - wi) / 2, bIm = -(zr - wr) / 2         // R[k] = (Z - w) / 2i
+            sRe[k] = aRe * bRe + aIm * bIm
+            sIm[k] = aIm * bRe - aRe * bIm
         }
         fft.transform(&sRe, &sIm, inverse: true)
 

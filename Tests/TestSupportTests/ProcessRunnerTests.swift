@@ -34,3 +34,15 @@ import TestSupport
         #expect(throws: ProcessError.self) { try ProcessRunner.run("interlude-no-such-program") }
     }
 }
+
+@Suite struct BackgroundEventTests {
+    @Test func waitsForAnEventPrintedWhileRunning() throws {
+        let script = "echo '{\"t\":0,\"event\":\"trackStarted\",\"path\":\"a\"}'; sleep 0.2; echo '{\"t\":0.2,\"event\":\"trackEnded\"}'; sleep 30"
+        let process = try BackgroundProcess.start("sh", ["-c", script])
+        defer { process.stop() }
+        let ended = process.waitForEvent(named: "trackEnded", timeout: 10)
+        #expect(ended?.t == 0.2)
+        #expect(process.eventsSoFar().events.map(\.event) == ["trackStarted", "trackEnded"])
+        #expect(process.waitForEvent(named: "never", timeout: 0.05) == nil)
+    }
+}

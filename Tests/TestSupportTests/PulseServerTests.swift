@@ -24,6 +24,35 @@ import TestSupport
         #expect(SignalAnalysis.longestSilentRun(capture.frames(bounds)).map(\.count) ?? 0 < SignalAnalysis.frames(milliseconds: 5, sampleRate: 44100))
         let alignment = SignalAnalysis.align(reference: source, signal: capture)
         #expect(alignment.correlation >= 0.99, "\(alignment)")
+        let played = capture.frames(alignment.lag..<(alignment.lag + source.frameCount))
+        #expect(SignalAnalysis.firstDifference(expected: source, actual: played) == nil)
+    }
+
+    /// Acceptance 4 of issue 2, with the mpg123 program as the player: proves the chain
+    /// (ALSA `pulse` device -> PULSE_SINK -> null sink -> parec -> analysis) that the
+    /// engine's end-to-end test uses.
+    @Test func mpg123ThroughALSAPulseMatchesItsOwnDecode() throws {
+        let server = try PulseServer.shared()
+        let sink = try server.makeSink()
+        defer { sink.remove() }
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 10)
+        let decoded = try WAVFile.read(Fixtures.decodedByMPG123(mp3))
+
+        let recorder = try sink.startRecorder()
+        let play = try ProcessRunner.run("mpg123", ["-q", "-o", "alsa", "-a", "pulse", mp3], environment: sink.environment, timeout: 60)
+        let capture = try recorder.stop()
+        #expect(play.succeeded, "\(play.summary)")
+
+        let alignment = SignalAnalysis.align(reference: decoded, signal: capture)
+        #expect(alignment.correlation >= 0.99, "\(alignment)")
+        let played = capture.frames(alignment.lag..<(alignment.lag + decoded.frameCount))
+        let bounds = try #require(SignalAnalysis.signalBounds(capture))
+        #expect(abs(Double(bounds.count) / 44100 - decoded.durationSeconds) < 0.1)
+        let gap = SignalAnalysis.longestSilentRun(played)?.count ?? 0
+        #expect(gap <= SignalAnalysis.frames(milliseconds: 5, sampleRate: 44100), "a \(gap)-frame hole")
+        // On a sink without rewinds the capture is the decode itself, sample for sample.
+        let difference = SignalAnalysis.firstDifference(expected: decoded, actual: played)
+        #expect(difference == nil, "\(difference.map { "\($0)" } ?? "")")
     }
 
     @Test func twoSinksDoNotHearEachOther() throws {
