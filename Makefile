@@ -85,8 +85,6 @@ fuzz:
 	@for f in build/fixtures/chapters/*.mp3; do [ -e "$$f" ] && head -c 4096 "$$f" > "build/fuzz/seeds/$$(basename "$$f").tag"; done; true
 	$(FUZZ_BIN) build/fuzz/corpus build/fuzz/seeds -dict=fuzz/id3v2.dict -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 -rss_limit_mb=2048 -artifact_prefix=build/fuzz/ -print_final_stats=1
 
-bench: release
-	INTERLUDE_BIN=$(CURDIR)/$(BIN_RELEASE) bench/run.sh
 
 clean:
 	rm -rf .build build bench/out bench/bin

@@ -153,9 +153,10 @@ public enum InterludeBinary {
     /// Starts `interlude arguments...` in the background with stdout captured, for tests
     /// that act while it plays (send a signal, type, stop it). Read its events with
     /// `BackgroundProcess.eventsSoFar()` / `waitForEvent`; stop it with `stop()`.
-    public static func start(_ arguments: [String], environment: [String: String] = [:],
+    public static func start(_ arguments: [String], environment: [String: String] = [:], stdinPath: String? = nil,
                              configuration: String = "debug") throws -> BackgroundProcess {
-        try BackgroundProcess.start(path(configuration: configuration), arguments, environment: environment)
+        try BackgroundProcess.start(path(configuration: configuration), arguments, environment: environment,
+                                    stdinPath: stdinPath)
     }
 
     /// The output choice for `play`.

@@ -198,6 +198,7 @@ public final class BackgroundProcess: @unchecked Sendable {
         environment: [String: String] = [:],
         inheritEnvironment: Bool = true,
         stdin: Data? = nil,
+        stdinPath: String? = nil,
         stdout: OutputDestination = .capture,
         stderr: OutputDestination = .capture
     ) throws(ProcessError) -> BackgroundProcess {
@@ -207,8 +208,9 @@ public final class BackgroundProcess: @unchecked Sendable {
 
         let scratch = ScratchFiles.directory
         let token = UUID().uuidString
-        var stdinPath = "/dev/null"
-        if let stdin {
+        // `stdinPath` (a file or a FIFO the test writes to) wins over `stdin`.
+        var stdinPath = stdinPath ?? "/dev/null"
+        if let stdin, stdinPath == "/dev/null" {
             stdinPath = "\(scratch)/stdin-\(token)"
             _ = FileManager.default.createFile(atPath: stdinPath, contents: stdin)
         }

@@ -79,12 +79,14 @@ public final class PulseServer: Sendable {
 
     /// Starts a new private server and returns once `pactl info` answers.
     /// `rewinds` re-enables sink rewinds (PulseAudio's default) on the `out` sink.
+    /// `runtimeDirectory` restarts a server on a stopped one's socket path, so its
+    /// clients (whose environment names that path) can reach the new one.
     public static func start(sampleRate: Int = 44100, channels: Int = 2, rewinds: Bool = false,
-                             timeout: Double = 15) throws -> PulseServer {
+                             timeout: Double = 15, runtimeDirectory: String? = nil) throws -> PulseServer {
         for tool in ["pulseaudio", "pactl", "parec"] where ProcessRunner.which(tool) == nil {
             throw PulseError.notInstalled(tool)
         }
-        let directory = ScratchFiles.makeDirectory("pulse")
+        let directory = runtimeDirectory ?? ScratchFiles.makeDirectory("pulse")
         chmod(directory, 0o700)
         let logPath = "\(directory)/pulseaudio.log"
         _ = FileManager.default.createFile(atPath: "\(directory)/client.conf", contents: Data("autospawn = no\n".utf8))

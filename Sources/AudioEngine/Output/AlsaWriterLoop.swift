@@ -177,5 +177,24 @@ public final class AlsaWriter: @unchecked Sendable {
     /// Joins a thread that has finished by itself.
     public func join() { stop() }
 
+    /// With the thread stopped: discards what the device still holds and marks
+    /// the media stopped at the last heard frame, so a resume continues from
+    /// exactly what the listener heard (nothing after it was audible).
+    func freezeAtHeardPosition() {
+        guard thread == nil else { return }
+        snd_pcm_drop(pcm.handle)
+        let heard = control.pointee.heardFrames.load(ordering: .acquiring)
+        context.pointee.freezeMedia(at: heard)
+    }
+
+    /// Starts the thread again after `stop()`, on a prepared device.
+    func restart() -> Bool {
+        guard thread == nil else { return true }
+        snd_pcm_prepare(pcm.handle)
+        control.pointee.stopRequested.store(false, ordering: .relaxed)
+        control.pointee.finished.store(false, ordering: .relaxed)
+        return start()
+    }
+
     public var finished: Bool { control.pointee.finished.load(ordering: .acquiring) }
 }

@@ -62,6 +62,24 @@ struct WriterContext {
         }
     }
 
+    /// Called with no writer running: the media counts as stopped at `frame`
+    /// (writer frames), silent, and the voice as stopped, both rings to be
+    /// flushed on the next resume.
+    mutating func freezeMedia(at frame: Int) {
+        mediaStopped = true
+        run = GainRamp(current: 0)
+        voiceStopped = true
+        voiceGain = GainRamp(current: 0)
+        framesSinceMediaStop = 0
+        control.pointee.mediaRun.store(false, ordering: .relaxed)
+        control.pointee.mediaFramesWritten.store(frame, ordering: .relaxed)
+        control.pointee.mediaStoppedAt.store(frame, ordering: .relaxed)
+        control.pointee.heardFrames.store(frame, ordering: .relaxed)
+        control.pointee.mediaStopped.store(true, ordering: .releasing)
+        control.pointee.voiceRun.store(false, ordering: .relaxed)
+        control.pointee.voiceStopped.store(true, ordering: .releasing)
+    }
+
     /// True when the media voice is stopped and will not restart on its own.
     var isMediaStopped: Bool { mediaStopped }
 

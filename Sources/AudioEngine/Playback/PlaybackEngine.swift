@@ -189,6 +189,49 @@ public final class PlaybackEngine {
 
     public var isVoiceSounding: Bool { !(control?.pointee.voiceStopped.load(ordering: .acquiring) ?? true) }
 
+    /// True after the device failed beyond recovery, until `reopenOutput()`.
+    public private(set) var isOutputLost = false
+
+    /// Job control: stops the writer and releases the device's queue, the
+    /// media frozen at the last frame heard. `resumeOutput()` undoes it.
+    public func suspendOutput() {
+        guard let alsa else { return }
+        alsa.stop()
+        alsa.freezeAtHeardPosition()
+        pendingResume = nil
+        voice = nil
+        voiceHasMore = false
+        stopAnnounced = false
+    }
+
+    /// After `suspendOutput()`: the device is prepared and the writer runs
+    /// again (silent until a resume).
+    public func resumeOutput() throws(StartError) {
+        guard let alsa, !isOutputLost else { return }
+        guard alsa.restart() else { throw .thread }
+    }
+
+    /// Opens the device again after it was lost, the media frozen where the
+    /// listener stopped hearing it. Throws when it is still unavailable.
+    public func reopenOutput() throws(StartError) {
+        guard case .alsa(let device, let latency) = output, let ring, let voiceRing, isOutputLost else { return }
+        let stop = stopPosition ?? heardPosition
+        let pcm: AlsaPCM
+        do { pcm = try AlsaPCM(device: device, format: format, latencyMilliseconds: latency) } catch {
+            throw .device(error)
+        }
+        alsa = nil
+        let writer = AlsaWriter(pcm: pcm, ring: ring, voice: voiceRing, events: events)
+        writer.context.pointee.freezeMedia(at: 0)
+        alsa = writer
+        control = writer.control
+        streamBase = stop
+        writerBase = 0
+        started = false
+        isOutputLost = false
+        stopAnnounced = true
+    }
+
     /// Stops output at once and finishes.
     public func stop() {
         alsa?.stop()
@@ -229,6 +272,7 @@ public final class PlaybackEngine {
             return result
         }
         guard let alsa else { return [] }
+        if isOutputLost { return result }
         if !started {
             guard alsa.start() else { throw .thread }
             started = true
@@ -238,19 +282,29 @@ public final class PlaybackEngine {
         let lost = drainEngineEvents(into: &result)
         collectStop(into: &result)
         collectTrackEvents(heard: heardPosition, into: &result)
-        if alsa.finished || lost {
+        if lost {
+            // Keep what was heard: the media counts as stopped there, and nothing
+            // runs until the user asks for it (the device may come back).
+            alsa.stop()
+            alsa.freezeAtHeardPosition()
+            isOutputLost = true
+            pendingResume = nil
+            collectStop(into: &result)
+            collectTrackEvents(heard: heardPosition, into: &result)
+        } else if alsa.finished && !isOutputLost {
             alsa.stop()
             collectTrackEvents(heard: heardPosition, into: &result)
-            if !lost { finish(into: &result) }
+            finish(into: &result)
         }
         return result
     }
 
     /// How long the main loop may sleep before the rings need topping up: a
-    /// quarter of the ring's duration, at most 250 ms; 20 ms while a resume is
-    /// in progress. Zero for file sinks.
+    /// quarter of the ring's duration, at most 250 ms; 10 ms while a resume is
+    /// in progress; -1 (no need to wake) while the device is lost. Zero for file sinks.
     public var suggestedWaitMilliseconds: Int {
         guard alsa != nil, let ring else { return 0 }
+        if isOutputLost { return -1 }
         if pendingResume != nil { return 10 }
         return min(250, ring.capacity * 1000 / format.rate / 4)
     }

@@ -27,7 +27,7 @@ final class HeadlessPlayer {
 
     func run() -> Int32 {
         // Before any thread starts, so the writer thread inherits the blocked mask.
-        let signals = SignalChannel([SIGINT, SIGTERM, SIGHUP])
+        let signals = SignalChannel([SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT])
         let engine = PlaybackEngine(paths: options.files, output: options.output)
         do {
             try engine.open()
@@ -49,7 +49,7 @@ final class HeadlessPlayer {
         // The frame clock starts on a whole wall-clock second, so relative alarms
         // (kept in whole seconds) fall exactly where they were asked for.
         let frameClock: VirtualClock? = engine.rendersOnFrameClock
-            ? VirtualClock(wall: WallInstant(secondsSince1970: Int64(Date().timeIntervalSince1970))) : nil
+            ? VirtualClock(wall: WallInstant(secondsSince1970: Int64(time(nil)))) : nil
         let systemClock: SystemClock? = frameClock == nil ? SystemClock() : nil
         let clock: any Clock = frameClock ?? systemClock!
         let start = clock.monotonicNow
@@ -66,28 +66,37 @@ final class HeadlessPlayer {
         controller.player = player
         player.onSessionEvent = { [printer] event in printer.emit(event) }
 
-        let scheduler = AlarmScheduler(clock: clock, timeZone: TimeZone.current, arbiter: arbiter, store: nil)
+        // Created on first use: only staged alarms ring in headless play, and they are
+        // relative, so UTC serves; naming the local zone would load ICU's time-zone
+        // data, megabytes of memory the plain player does not need.
         var alarmVoiceError = false
-        scheduler.onEvent = { [printer] event in
-            printer.emit(event)
-            switch event {
-            case .ringingBegan(let ids):
-                let sound = ids.first.flatMap { id in scheduler.alarms.first { $0.id == id }?.sound } ?? .default
-                var source: VoiceSource = ToneVoice()
-                if case .file(let path) = sound {
-                    do throws(DecoderError) { source = try FileVoice(path: path, format: format) } catch {
-                        if !alarmVoiceError { printer.error("\(error.description) (using the built-in tone)") }
-                        alarmVoiceError = true
+        var createdScheduler: AlarmScheduler?
+        func alarms() -> AlarmScheduler {
+            if let createdScheduler { return createdScheduler }
+            let scheduler = AlarmScheduler(clock: clock, timeZone: TimeZone(secondsFromGMT: 0)!, arbiter: arbiter, store: nil)
+            scheduler.onEvent = { [printer, unowned scheduler] event in
+                printer.emit(event)
+                switch event {
+                case .ringingBegan(let ids):
+                    let sound = ids.first.flatMap { id in scheduler.alarms.first { $0.id == id }?.sound } ?? .default
+                    var source: VoiceSource = ToneVoice()
+                    if case .file(let path) = sound {
+                        do throws(DecoderError) { source = try FileVoice(path: path, format: format) } catch {
+                            if !alarmVoiceError { printer.error("\(error.description) (using the built-in tone)") }
+                            alarmVoiceError = true
+                        }
                     }
+                    engine.startVoice(source, exclusive: true, fadeFrames: format.frames(forSeconds: 0.005))
+                case .ringingEnded:
+                    engine.stopVoice(fadeFrames: format.frames(forSeconds: 0.01))
+                default:
+                    break
                 }
-                engine.startVoice(source, exclusive: true, fadeFrames: format.frames(forSeconds: 0.005))
-            case .ringingEnded:
-                engine.stopVoice(fadeFrames: format.frames(forSeconds: 0.01))
-            default:
-                break
             }
+            scheduler.start()
+            createdScheduler = scheduler
+            return scheduler
         }
-        scheduler.start()
         player.play()
 
         // The staged scenario.
@@ -100,7 +109,7 @@ final class HeadlessPlayer {
         if let alarmIn = scenario.alarmIn {
             at(0) {
                 let firesAt = (clock.wallNow + .milliseconds(Int((alarmIn * 1000).rounded()))).secondsSince1970
-                scheduler.add(schedule: .relative(firesAt: firesAt)) { alarm in
+                alarms().add(schedule: .relative(firesAt: firesAt)) { alarm in
                     alarm.label = "scenario alarm"
                     alarm.ringTimeoutSeconds = max(1, Int(scenario.alarmRing.rounded()))
                     if let sound = scenario.alarmSound { alarm.sound = .file(path: sound) }
@@ -133,9 +142,40 @@ final class HeadlessPlayer {
             }
         }
 
+        let input = isatty(0) == 0 || options.jsonEvents ? StandardInputCommands() : nil
+        let timer = MonotonicTimerDescriptor()
+        let wallClock = WallClockChangeDescriptor()
         var played = false
         var interrupted = false
         var lastDevice = 0
+
+        /// Ctrl-Z: release the device, really stop, and on `fg` come back with
+        /// the late `began` (wasSuspended) of the suspension.
+        func jobControlStop() {
+            printer.emit("suspending")
+            progress?.clear()
+            arbiter.processWillSuspend()
+            engine.suspendOutput()
+            kill(getpid(), SIGSTOP)
+            // Here again after SIGCONT.
+            do { try engine.resumeOutput() } catch { printer.error(error.description) }
+            printer.emit("continued")
+            arbiter.processDidContinue()
+        }
+
+        func handle(_ command: StandardInputCommands.Command?, _ word: String) -> Bool {
+            switch command {
+            case .play: player.play()
+            case .pause: player.pause()
+            case .toggle: if player.isPlaying { player.pause() } else { player.play() }
+            case .dismiss: createdScheduler?.dismiss()
+            case .snooze: createdScheduler?.snooze()
+            case .quit: return false
+            case nil: printer.error("unknown command '\(word)' (play, pause, toggle, dismiss, snooze, quit)")
+            }
+            return true
+        }
+
         while !engine.isFinished {
             // Simulated suspension: the process keeps running but, as when stopped,
             // no timer fires and nothing sounds until it continues.
@@ -191,32 +231,57 @@ final class HeadlessPlayer {
                     controller.mediaStopped(at: position)
                 case .deviceLost:
                     progress?.clear()
+                    arbiter.outputDeviceLost()
                 default:
                     break
                 }
                 printer.emit(event)
+                if case .deviceLost = event {
+                    printer.error("playback paused; when the device is back, type 'play' (or press space in the player)")
+                }
             }
             progress?.update(heard: engine.heardPosition, format: format)
 
             if let frameClock {
                 // Nothing more can happen: paused for good with no timer left.
                 if engine.isMediaStopped && !player.isPlaying && frameClock.pendingTimerCount == 0
-                    && scheduler.ringing == nil && !suspended && !engine.isVoiceSounding {
+                    && createdScheduler?.ringing == nil && !suspended && !engine.isVoiceSounding {
                     for event in engine.finish() { printer.emit(event) }
                 }
             } else if let systemClock {
-                var wait = engine.suggestedWaitMilliseconds
-                if let timer = systemClock.timeUntilNextTimer, !suspended {
-                    wait = min(wait, max(0, Int((timer.seconds * 1000).rounded(.up))))
-                }
+                // Sleep in poll until a refill is due (-1: none needed), a timer (timerfd),
+                // a signal, a command, or a wall-clock change.
+                let wait = engine.suggestedWaitMilliseconds
+                var next = suspended ? nil : systemClock.timeUntilNextTimer
                 for deadline in [suspendDeadline, continueDeadline].compactMap({ $0 }) {
-                    wait = min(wait, max(0, Int(((deadline - systemClock.monotonicNow).seconds * 1000).rounded(.up))))
+                    let until = deadline - systemClock.monotonicNow
+                    next = next.map { min($0, until) } ?? until
                 }
-                if wait > 0 { _ = waitReadable([signals.fd], timeoutMilliseconds: wait) }
+                timer.arm(after: next.map { max(.zero, $0) })
+                var fds = [signals.fd, timer.fd, wallClock.fd]
+                if let input, input.isOpen { fds.append(0) }
+                let ready = waitReadable(fds, timeoutMilliseconds: wait)
+                if ready.contains(timer.fd) { timer.acknowledge() }
+                if ready.contains(wallClock.fd) && wallClock.clockWasSet() {
+                    printer.emit("wallClockChanged")
+                    createdScheduler?.wallClockDidChange()
+                }
+                if arbiter.checkForSystemSleep() { createdScheduler?.wallClockDidChange() }
                 if !suspended { systemClock.runDueTimers() }
+                if let input, ready.contains(0) {
+                    for (command, word) in input.take() where !handle(command, word) {
+                        interrupted = true
+                    }
+                }
             }
-            if !signals.take().isEmpty {
-                interrupted = true
+            for signal in signals.take() {
+                switch signal {
+                case SIGTSTP: jobControlStop()
+                case SIGCONT: break  // Already handled where the stop returned.
+                default: interrupted = true
+                }
+            }
+            if interrupted {
                 engine.stop()
                 break
             }

@@ -40,8 +40,14 @@ final class PlaybackController: PlayerActionSink {
             resumeWhenStopped = false
             if stoppedAt == nil { engine.pauseMedia(fadeFrames: max(1, frames)) }
         case .resume(let trigger):
-            if stoppedAt == nil && !engine.isMediaStopped && !pauseRequested {
+            if stoppedAt == nil && !engine.isMediaStopped && !engine.isOutputLost && !pauseRequested {
                 return  // Already playing: the first play of the run.
+            }
+            if engine.isOutputLost {
+                do { try engine.reopenOutput() } catch {
+                    player?.resumeDidFail(reason: error.description)
+                    return
+                }
             }
             resumeWhenStopped = true
             printer.emit("resumeRequested") { $0.add("trigger", trigger == .user ? "user" : "automatic") }

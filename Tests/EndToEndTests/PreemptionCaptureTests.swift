@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Preemption through ALSA -> the PulseAudio null sink, captured with parec:
+/// what a listener hears in real time.
+@Suite(.serialized) struct PreemptionCaptureTests {
+    static let rate = 44100
+
+    @Test func anAlarmReplacesTheMusicWithoutOverlapAndTheMusicContinuesWhereItStopped() throws {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 12, sampleRate: Self.rate, channels: 2, encoding: .cbr(kbps: 128))
+        let source = try WAVFile.read(Fixtures.decodedByMPG123(mp3))
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let recorder = try sink.startRecorder()
+        let result = try InterludeBinary.play([mp3], output: .pulse(sink), extraArguments: ["--alarm-in", "4", "--alarm-ring", "2"],
+                                              timeout: 60)
+        let capture = try recorder.stop()
+        #expect(result.process.succeeded, "\(result.process.summary)")
+        let paused = try #require(result.events.named("paused").first?.number("position"))
+        let resumed = try #require(result.events.named("resumed").first?.number("position"))
+        #expect(resumed == paused)
+
+        // Where the music sits in the capture: align its first second with the source.
+        let head = SignalAnalysis.align(reference: source.frames(0..<Self.rate * 3), signal: capture.frames(0..<min(capture.frameCount, Self.rate * 4)))
+        #expect(head.correlation > 0.99, "\(head)")
+        let musicStart = -head.lag  // capture frame of source frame 0
+        let stop = Int((paused * Double(Self.rate)).rounded())
+        let musicEnd = musicStart + stop  // capture frame where the faded music ends
+
+        // The alarm tone follows within 100 ms, and the music is silent under it:
+        // the capture right after the stop is the 880 Hz pattern, not the sweep.
+        let afterStop = capture.frames(musicEnd..<(musicEnd + Self.rate / 10))
+        #expect(SignalAnalysis.rms(afterStop) > 1000, "no alarm within 100 ms of the music's end")
+        let musicUnderAlarm = SignalAnalysis.correlation(reference: source.frames(stop..<(stop + Self.rate)),
+                                                         signal: capture.frames(musicEnd..<(musicEnd + Self.rate)), lag: 0)
+        #expect(abs(musicUnderAlarm) < 0.2, "music overlaps the alarm (correlation \(musicUnderAlarm))")
+
+        // After the alarm, the music resumes from the stop sample: align the part
+        // after it with the source from the stop on, within 10 ms.
+        let alarmLength = 2 * Self.rate
+        let resumeSearch = capture.frames((musicEnd + alarmLength)..<min(capture.frameCount, musicEnd + alarmLength + 3 * Self.rate))
+        let reference = source.frames((stop + Self.rate / 10)..<(stop + 2 * Self.rate))
+        let tail = SignalAnalysis.align(reference: reference, signal: resumeSearch, minimumOverlap: 0.3)
+        #expect(tail.correlation > 0.98, "\(tail)")
+        // The capture frame where source frame `stop + 0.1 s` is heard, relative to
+        // the end of the alarm: the music returned right after it, no frame skipped.
+        let returned = musicEnd + alarmLength - tail.lag - Self.rate / 10
+        let alarmEnded = musicEnd + alarmLength
+        let gapMilliseconds = Double(returned - alarmEnded) * 1000 / Double(Self.rate)
+        #expect(gapMilliseconds > -10 && gapMilliseconds < 150, "music returned \(gapMilliseconds) ms after the alarm")
+    }
+
+    @Test func aNotificationDucksTheMusicBy14DecibelsInTheCapture() throws {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 8, sampleRate: Self.rate, channels: 2, encoding: .cbr(kbps: 128))
+        let source = try WAVFile.read(Fixtures.decodedByMPG123(mp3))
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let recorder = try sink.startRecorder()
+        let result = try InterludeBinary.play([mp3], output: .pulse(sink), extraArguments: ["--notify-at", "3"], timeout: 60)
+        let capture = try recorder.stop()
+        #expect(result.process.succeeded, "\(result.process.summary)")
+        let head = SignalAnalysis.align(reference: source.frames(0..<Self.rate * 2), signal: capture.frames(0..<min(capture.frameCount, Self.rate * 3)))
+        let offset = -head.lag
+        // The chime's silent tail, 0.6-0.95 s after the notification, after the duck ramp:
+        // the heard position at the notification is about the playback time minus the
+        // buffer, so look a little later and compare capture with source frame for frame.
+        let notifiedAt = try #require(result.events.named("notification").first?.t)
+        _ = notifiedAt
+        var ratios: [Double] = []
+        for start in stride(from: Int(3.62 * Double(Self.rate)), to: Int(3.9 * Double(Self.rate)), by: Self.rate / 50) {
+            let window = start..<(start + Self.rate / 50)
+            let heard = SignalAnalysis.rms(capture, frames: (window.lowerBound + offset)..<(window.upperBound + offset))
+            let original = SignalAnalysis.rms(source, frames: window)
+            ratios.append(SignalAnalysis.dBFS(heard) - SignalAnalysis.dBFS(original))
+        }
+        let quietest = ratios.sorted()[ratios.count / 2]
+        #expect(abs(quietest - (-14)) < 1, "ducked by \(quietest) dB (windows: \(ratios))")
+        // Back to full level after the chime and the unduck ramp.
+        let late = Int(5.5 * Double(Self.rate))..<Int(6.5 * Double(Self.rate))
+        let level = SignalAnalysis.dBFS(SignalAnalysis.rms(capture, frames: (late.lowerBound + offset)..<(late.upperBound + offset)))
+            - SignalAnalysis.dBFS(SignalAnalysis.rms(source, frames: late))
+        #expect(abs(level) < 0.5, "level after the chime: \(level) dB")
+    }
+}
+
+/// The sound server goes away during playback, and comes back.
+@Suite(.serialized) struct DeviceLossTests {
+    @Test func losingTheSoundServerPausesWithAMessageUsesNoCPUAndAUserResumePlaysOn() throws {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 8, sampleRate: 44100, channels: 2, encoding: .cbr(kbps: 128))
+        var server = try PulseServer.start()
+        defer { server.stop() }
+        let directory = ScratchFiles.makeDirectory("deviceloss")
+        let fifo = "\(directory)/commands"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Hold both ends so the player's open does not block and never sees EOF.
+        let keepOpen = open(fifo, O_RDWR)
+        defer { close(keepOpen) }
+        let player = try InterludeBinary.start(["play", mp3, "--device", "pulse", "--events", "json"],
+                                               environment: server.environment, stdinPath: fifo)
+        defer { _ = player.stop(signal: SIGKILL, grace: 1) }
+        #expect(player.waitForEvent(named: "trackStarted", timeout: 10) != nil)
+        usleep(1_500_000)
+        server.stop()
+        let lost = player.waitForEvent(timeout: 10) { $0.event == "error" && ($0.message ?? "").contains("pulse") }
+        #expect(lost != nil, "no device-lost message: \(player.eventsSoFar().events)")
+        let began = player.waitForEvent(timeout: 5) { $0.event == "interruption" && $0.fields["reason"]?.description == "routeDisconnected" }
+        #expect(began != nil)
+        #expect(player.isRunning)
+
+        // While paused and waiting: it sleeps (no busy loop).
+        let before = cpuSeconds(of: player.pid)
+        usleep(3_000_000)
+        let used = cpuSeconds(of: player.pid) - before
+        #expect(used < 0.03, "used \(used) s of CPU in 3 s while waiting")
+        #expect(player.eventsSoFar().named("resumed").isEmpty, "resumed by itself after the device was lost")
+
+        // The server comes back on the same socket; the user resumes.
+        server = try PulseServer.start(runtimeDirectory: server.runtimeDirectory)
+        _ = "play\n".withCString { write(keepOpen, $0, strlen($0)) }
+        #expect(player.waitForEvent(named: "resumed", timeout: 10) != nil, "\(player.eventsSoFar().events)")
+        #expect(player.waitForEvent(named: "finished", timeout: 20) != nil, "\(player.eventsSoFar().events)")
+    }
+
+    func cpuSeconds(of pid: pid_t) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // utime and stime are fields 14 and 15 of the line; 12 and 13 after the ")".
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+}
