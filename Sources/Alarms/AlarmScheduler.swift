@@ -94,6 +94,20 @@ public final class AlarmScheduler {
         return alarm
     }
 
+    /// Adds a relative alarm that rings exactly `delay` from now on the
+    /// monotonic clock. (Its stored wall time is whole seconds, which is what
+    /// `add(schedule: .relative(...))` derives its deadline from.)
+    @discardableResult
+    public func add(after delay: Duration, configure: (inout Alarm) -> Void = { _ in }) -> Alarm {
+        let wall = clock.wallNow + delay
+        let seconds = wall.secondsSince1970
+        var alarm = add(schedule: .relative(firesAt: seconds), configure: configure)
+        monotonicDeadlines[alarm.id] = clock.monotonicNow + delay
+        alarm = alarms.first { $0.id == alarm.id } ?? alarm
+        reconcile()
+        return alarm
+    }
+
     public func remove(_ id: AlarmID) {
         alarms.removeAll { $0.id == id }
         monotonicDeadlines[id] = nil
@@ -233,7 +247,7 @@ public final class AlarmScheduler {
         for index in alarms.indices {
             let alarm = alarms[index]
             if ringing?.alarmIDs.contains(alarm.id) == true { continue }
-            guard let fire = nextFire(alarm), fire <= now else { continue }
+            guard let fire = nextFire(alarm), isDue(alarm, fire: fire, now: now) else { continue }
             if now - fire <= grace {
                 due.append((alarm.id, fire))
                 consumeDueFires(at: index, now: now)
@@ -252,16 +266,36 @@ public final class AlarmScheduler {
         plan()
     }
 
+    /// Relative alarms and snoozes set in this run keep an exact monotonic
+    /// deadline; the stored wall time is whole seconds and would ring up to a
+    /// second early. Everything else is due by the wall clock.
+    private func isDue(_ alarm: Alarm, fire: Int64, now: Int64) -> Bool {
+        if let deadline = monotonicDeadlines[alarm.id], alarm.snoozedUntil != nil || isRelative(alarm) {
+            return clock.monotonicNow >= deadline
+        }
+        return fire <= now
+    }
+
+    private func isRelative(_ alarm: Alarm) -> Bool {
+        if case .relative = alarm.schedule { return true }
+        return false
+    }
+
     private func plan() {
         if let timer = planTimer { clock.cancel(timer) }
         planTimer = nil
         let now = clock.wallNow
-        let upcoming = alarms
+        let waits: [Duration] = alarms
             .filter { ringing?.alarmIDs.contains($0.id) != true }
-            .compactMap(nextFire)
-            .min()
-        guard let upcoming else { return }
-        let wait = max(.zero, WallInstant(secondsSince1970: upcoming) - now)
+            .compactMap { alarm in
+                guard let fire = nextFire(alarm) else { return nil }
+                if let deadline = monotonicDeadlines[alarm.id], alarm.snoozedUntil != nil || isRelative(alarm) {
+                    return deadline - clock.monotonicNow
+                }
+                return WallInstant(secondsSince1970: fire) - now
+            }
+        guard let soonest = waits.min() else { return }
+        let wait = max(.zero, soonest)
         planTimer = clock.schedule(after: wait) { [weak self] in
             self?.planTimer = nil
             self?.reconcile()

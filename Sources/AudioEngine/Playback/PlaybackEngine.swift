@@ -306,6 +306,9 @@ public final class PlaybackEngine {
         guard alsa != nil, let ring else { return 0 }
         if isOutputLost { return -1 }
         if pendingResume != nil { return 10 }
+        // A pause in progress: look again soon, so the stop is reported when it happens.
+        if let control, !control.pointee.mediaRun.load(ordering: .relaxed),
+           !control.pointee.mediaStopped.load(ordering: .relaxed) { return 10 }
         return min(250, ring.capacity * 1000 / format.rate / 4)
     }
 

@@ -108,8 +108,7 @@ final class HeadlessPlayer {
         }
         if let alarmIn = scenario.alarmIn {
             at(0) {
-                let firesAt = (clock.wallNow + .milliseconds(Int((alarmIn * 1000).rounded()))).secondsSince1970
-                alarms().add(schedule: .relative(firesAt: firesAt)) { alarm in
+                alarms().add(after: .milliseconds(Int((alarmIn * 1000).rounded()))) { alarm in
                     alarm.label = "scenario alarm"
                     alarm.ringTimeoutSeconds = max(1, Int(scenario.alarmRing.rounded()))
                     if let sound = scenario.alarmSound { alarm.sound = .file(path: sound) }
