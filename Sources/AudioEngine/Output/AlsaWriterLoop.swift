@@ -41,26 +41,12 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
     }
 
     var delay: snd_pcm_sframes_t = 0
+    // Two device calls a period: a blocking write (which sleeps until the device
+    // has room for the whole period) and the delay for the heard position.
+    // Polling the device's free space and waiting on it first doubled the calls,
+    // and through the pulse plugin each call costs a round of locking.
     while !control.pointee.stopRequested.load(ordering: .relaxed) {
-        let available = snd_pcm_avail_update(pcm)
-        if available < 0 {
-            if !recover(available) { context.pointee.post(deviceLost, value: available); break }
-            continue
-        }
-        if available < period {
-            if snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED {
-                // As full as whole periods make it but not started (the buffer is not
-                // a multiple of the period): start by hand, or the wait below would
-                // return at once forever.
-                snd_pcm_start(pcm)
-            }
-            // Sleep in the device until a period is free. A wait that reports an
-            // error is the same xrun/suspend/loss as a failed write.
-            let waited = snd_pcm_wait(pcm, 200)
-            if waited < 0 && !recover(Int(waited)) { context.pointee.post(deviceLost, value: Int(waited)); break }
-            continue
-        }
-        var frames = context.pointee.mix(maxFrames: min(available, period))
+        var frames = context.pointee.mix(maxFrames: period)
         var isSilence = false
         if frames == 0 {
             if control.pointee.endOfStream.load(ordering: .acquiring) && context.pointee.audio.filledSlots() == 0 {
@@ -74,7 +60,7 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
             }
             // The decoder fell behind: keep the device fed with one period of silence
             // rather than let it xrun, and say so.
-            frames = min(available, period)
+            frames = period
             context.pointee.scratch.update(repeating: 0, count: frames * channels)
             isSilence = true
             context.pointee.post(starved)
