@@ -48,13 +48,13 @@ public struct TimeZoneDatabase: Sendable {
     ///   read as a POSIX rule (`EST5EDT,M3.2.0,M11.1.0`).
     public func localZone(environment: [String: String]) throws(TimeZoneError) -> TimeZoneRules {
         guard let value = environment["TZ"] else {
-            return try zone(atPath: localTimePath, identifier: Self.identifier(ofLink: localTimePath) ?? "localtime") ?? .utc
+            return try zone(atPath: localTimePath, identifier: Self.identifier(forPath: localTimePath) ?? "localtime") ?? .utc
         }
         let explicitFile = value.hasPrefix(":")
         let name = explicitFile ? String(value.dropFirst()) : value
         if name.isEmpty { return .utc }
         if name.hasPrefix("/") {
-            if let rules = try zone(atPath: name, identifier: Self.identifier(ofLink: name) ?? name) { return rules }
+            if let rules = try zone(atPath: name, identifier: Self.identifier(forPath: name) ?? name) { return rules }
             throw TimeZoneError(subject: name, reason: "no such time zone file (from TZ=\(value))")
         }
         if explicitFile { return try zone(named: name) }
@@ -77,13 +77,13 @@ public struct TimeZoneDatabase: Sendable {
         return (directory.hasSuffix("/") ? directory : directory + "/") + identifier
     }
 
-    /// `Europe/Berlin` for /etc/localtime -> /usr/share/zoneinfo/Europe/Berlin;
-    /// nil when `path` is not a link into a zoneinfo directory.
-    static func identifier(ofLink path: String) -> String? {
+    /// `Europe/Berlin` for /usr/share/zoneinfo/Europe/Berlin, or for a link to
+    /// it such as /etc/localtime; nil when neither the path nor the link's
+    /// target lies in a zoneinfo directory.
+    static func identifier(forPath path: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = buffer.withUnsafeMutableBufferPointer { readlink(path, $0.baseAddress!, $0.count - 1) }
-        guard count > 0 else { return nil }
-        let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let target = count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : path
         let components = target.split(separator: "/")
         guard let zoneinfo = components.lastIndex(of: "zoneinfo"), zoneinfo + 1 < components.count else { return nil }
         return components[(zoneinfo + 1)...].joined(separator: "/")
