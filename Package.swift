@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "AudioSession", dependencies: ["InterludeCore"]),
         .target(name: "Alarms", dependencies: ["InterludeCore", "AudioSession"]),
         // Theme files and key bindings: parsers and values the TUI draws and dispatches with.
-        .target(name: "Themes"),
+        .target(name: "Themes", dependencies: ["InterludeCore"]),
         .target(name: "KeyMap"),
         // ID3v2 tags, CHAP/CTOC chapters and book-file order, over bytes.
         .target(name: "BookFormat"),

@@ -10,6 +10,7 @@ packages=(
   pulseaudio pulseaudio-utils
   lame sox espeak-ng
   tmux stress-ng
+  tzdata
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,22 +1,13 @@
 /// Identifies an alarm; small integers so they are easy to type (`alarm rm 3`).
-public struct AlarmID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct AlarmID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     public var description: String { String(rawValue) }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(Int.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
-/// One alarm, as stored in `alarms.json`.
-public struct Alarm: Hashable, Sendable, Codable {
+/// One alarm, as stored in `alarms.json` (see `AlarmFileFormat`).
+public struct Alarm: Hashable, Sendable {
     public static let defaultRingTimeoutSeconds = 60
     public static let defaultSnoozeMinutes = 9
 

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import InterludeCore
 
 /// What `interlude alarm ...` does, apart from scanning arguments: each
@@ -36,7 +35,7 @@ public struct AlarmCommands {
     public let zone: ZonedTime
     public let fileExists: (String) -> Bool
 
-    public init(store: AlarmStore, now: WallInstant, timeZone: TimeZone, fileExists: @escaping (String) -> Bool) {
+    public init(store: AlarmStore, now: WallInstant, timeZone: TimeZoneRules, fileExists: @escaping (String) -> Bool) {
         self.store = store
         self.now = now
         self.zone = ZonedTime(timeZone: timeZone)
@@ -74,7 +73,7 @@ public struct AlarmCommands {
     public func list(json: Bool) throws(AlarmCommandError) -> Output {
         let (contents, warnings) = load()
         let alarms = contents.alarms.sorted { $0.id < $1.id }
-        if json { return Output(standardOutput: try listJSON(alarms), warnings: warnings) }
+        if json { return Output(standardOutput: listJSON(alarms), warnings: warnings) }
         let header = ["ID", "TIME", "REPEAT", "LABEL", "ENABLED", "NEXT"]
         let rows = alarms.map { alarm in
             [alarm.id.description, format.scheduleTime(alarm.schedule), format.repeatText(alarm.schedule),
@@ -136,32 +135,23 @@ public struct AlarmCommands {
         }
     }
 
-    private struct ListedAlarm: Encodable {
-        let id: Int
-        let time: String
-        let `repeat`: String
-        let label: String
-        let enabled: Bool
-        let nextFire: String?
-        let sound: String
-        let volume: Double
-        let snoozeMinutes: Int
-        let ringSeconds: Int
-    }
-
-    private func listJSON(_ alarms: [Alarm]) throws(AlarmCommandError) -> String {
-        let listed = alarms.map { alarm in
-            ListedAlarm(id: alarm.id.rawValue, time: format.scheduleTime(alarm.schedule), repeat: format.repeatText(alarm.schedule),
-                        label: alarm.label, enabled: alarm.isEnabled, nextFire: nextFire(alarm).map(format.iso8601),
-                        sound: alarm.sound.description, volume: alarm.volume,
-                        snoozeMinutes: alarm.snoozeMinutes, ringSeconds: alarm.ringTimeoutSeconds)
+    /// One object per alarm, keys sorted; `nextFire` is left out when it never rings.
+    private func listJSON(_ alarms: [Alarm]) -> String {
+        let listed: [JSONValue] = alarms.map { alarm in
+            var members: [String: JSONValue] = [
+                "id": .integer(Int64(alarm.id.rawValue)),
+                "time": .string(format.scheduleTime(alarm.schedule)),
+                "repeat": .string(format.repeatText(alarm.schedule)),
+                "label": .string(alarm.label),
+                "enabled": .bool(alarm.isEnabled),
+                "sound": .string(alarm.sound.description),
+                "volume": .double(alarm.volume),
+                "snoozeMinutes": .integer(Int64(alarm.snoozeMinutes)),
+                "ringSeconds": .integer(Int64(alarm.ringTimeoutSeconds)),
+            ]
+            if let next = nextFire(alarm) { members["nextFire"] = .string(format.iso8601(next)) }
+            return .object(members)
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        do {
-            return String(decoding: try encoder.encode(listed), as: UTF8.self) + "\n"
-        } catch {
-            throw AlarmCommandError("alarm list: cannot encode JSON: \(error)")
-        }
+        return JSONWriter(escapesSlashes: false).prettyPrinted(.array(listed)) + "\n"
     }
 }

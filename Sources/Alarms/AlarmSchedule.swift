@@ -1,5 +1,5 @@
 /// When an alarm rings.
-public enum AlarmSchedule: Hashable, Sendable, Codable {
+public enum AlarmSchedule: Hashable, Sendable {
     /// A time of day in the local zone: the next occurrence, or on each of `repeatDays`.
     case clockTime(time: LocalTime, repeatDays: RepeatDays)
     /// Once, at a local date and time.
@@ -19,7 +19,7 @@ public enum AlarmSchedule: Hashable, Sendable, Codable {
 }
 
 /// What an alarm sounds like.
-public enum AlarmSound: Hashable, Sendable, Codable, CustomStringConvertible {
+public enum AlarmSound: Hashable, Sendable, CustomStringConvertible {
     /// A tone pattern the engine synthesises.
     case tone(name: String)
     /// An MP3 file.

@@ -1,5 +1,4 @@
 import AudioSession
-import FoundationEssentials
 import InterludeCore
 
 /// Rings alarms on time, driven by a `Clock`.
@@ -38,7 +37,7 @@ public final class AlarmScheduler {
     /// Relative alarms and snoozes set in this run, on the monotonic clock.
     private var monotonicDeadlines: [AlarmID: MonotonicInstant] = [:]
 
-    public init(clock: any Clock, timeZone: TimeZone, arbiter: AudioSessionArbiter, store: AlarmStore?,
+    public init(clock: any Clock, timeZone: TimeZoneRules, arbiter: AudioSessionArbiter, store: AlarmStore?,
                 settings: Settings = Settings(), onEvent: @escaping (AlarmEvent) -> Void = { _ in }) {
         self.clock = clock
         self.calculator = NextFireCalculator(zone: ZonedTime(timeZone: timeZone))

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import InterludeCore
 
 /// The alarms file, `$XDG_STATE_HOME/interlude/alarms.json`: versioned JSON,
@@ -36,12 +35,6 @@ public struct AlarmStore: Sendable {
         public var setAsidePath: String?
     }
 
-    private struct Document: Codable {
-        var version: Int
-        var nextID: Int
-        var alarms: [Alarm]
-    }
-
     public let file: StateFile
     public var path: String { file.path }
 
@@ -63,15 +56,21 @@ public struct AlarmStore: Sendable {
         }
         guard let bytes else { return LoadResult(contents: .empty) }
         let reason: String
-        do {
-            let document = try JSONDecoder().decode(Document.self, from: Data(bytes))
-            if document.version == Self.currentVersion {
-                let highest = document.alarms.map(\.id.rawValue).max() ?? 0
-                return LoadResult(contents: Contents(alarms: document.alarms, nextID: max(document.nextID, highest + 1)))
+        do throws(JSONParseError) {
+            let json = try JSONParser.parse(bytes)
+            if let version = AlarmFileFormat.version(of: json), version != Self.currentVersion {
+                reason = "it has version \(version), this program reads version \(Self.currentVersion)"
+            } else {
+                do throws(AlarmFileFormatError) {
+                    let document = try AlarmFileFormat.decode(json)
+                    let highest = document.alarms.map(\.id.rawValue).max() ?? 0
+                    return LoadResult(contents: Contents(alarms: document.alarms, nextID: max(document.nextID, highest + 1)))
+                } catch {
+                    reason = "it is not valid alarm JSON (\(error.description); edited?)"
+                }
             }
-            reason = "it has version \(document.version), this program reads version \(Self.currentVersion)"
         } catch {
-            reason = bytes.isEmpty ? "it is empty" : "it is not valid alarm JSON (truncated or edited?)"
+            reason = bytes.isEmpty ? "it is empty" : "it is not valid alarm JSON (\(error.description); truncated or edited?)"
         }
         let suffix = ".corrupt-" + Self.timestamp(now)
         do {
@@ -88,16 +87,10 @@ public struct AlarmStore: Sendable {
     }
 
     public func save(_ contents: Contents) throws(StateFileError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data: Data
-        do {
-            data = try encoder.encode(Document(version: Self.currentVersion, nextID: contents.nextID, alarms: contents.alarms))
-        } catch {
-            // Encoding plain value types cannot fail; say so if it ever does.
-            throw StateFileError(path: path, operation: "encode", systemMessage: "\(error)")
-        }
-        try file.writeAtomically(Array(data) + [0x0A])
+        let document = AlarmFileFormat.Document(version: Self.currentVersion, nextID: contents.nextID, alarms: contents.alarms)
+        // Slashes escaped as JSONEncoder wrote them, so files stay byte-identical across the change.
+        let text = JSONWriter(escapesSlashes: true).prettyPrinted(AlarmFileFormat.encode(document))
+        try file.writeAtomically(Array(text.utf8) + [0x0A])
     }
 
     /// `20250330T071500Z`: sorts by time, safe in a file name.

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// How alarm times are shown: `2025-06-16 07:00 Mon` in tables,
 /// `2025-06-16T07:00:00+02:00` in JSON.
 public struct AlarmTimeFormat: Sendable {
@@ -9,7 +7,8 @@ public struct AlarmTimeFormat: Sendable {
 
     public func table(_ instant: Int64) -> String {
         let (date, seconds) = zone.local(at: instant)
-        return "\(date) \(clock(seconds)) \(date.weekday.rawValue.capitalized)"
+        let day = date.weekday.rawValue
+        return "\(date) \(clock(seconds)) \(day.prefix(1).uppercased())\(day.dropFirst())"
     }
 
     public func iso8601(_ instant: Int64) -> String {

@@ -1,7 +1,7 @@
 /// A proleptic Gregorian calendar date with no time zone, and the day
 /// arithmetic the schedule needs. Written out (rather than using Calendar)
 /// so the DST rules below are ours and visible, not a matching policy's.
-public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var year: Int
     public var month: Int
     public var day: Int

@@ -1,5 +1,5 @@
 /// A time of day on the wall clock, minute precision (as alarms are set).
-public struct LocalTime: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct LocalTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var hour: Int
     public var minute: Int
 

@@ -1,10 +1,10 @@
 /// Days of the week, Monday first (ISO 8601), named as the command line spells them.
-public enum Weekday: String, CaseIterable, Sendable, Codable, Hashable {
+public enum Weekday: String, CaseIterable, Sendable, Hashable {
     case mon, tue, wed, thu, fri, sat, sun
 }
 
 /// The days a clock-time alarm repeats on; empty means "once, at the next occurrence".
-public struct RepeatDays: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct RepeatDays: Hashable, Sendable, CustomStringConvertible {
     public private(set) var days: Set<Weekday>
 
     public init(_ days: Set<Weekday>) { self.days = days }
@@ -26,15 +26,5 @@ public struct RepeatDays: Hashable, Sendable, Codable, CustomStringConvertible {
         case .weekends: "weekends"
         default: Weekday.allCases.filter(days.contains).map(\.rawValue).joined(separator: ",")
         }
-    }
-
-    // Stored as a sorted list of day names, readable in the JSON file.
-    public init(from decoder: any Decoder) throws {
-        self.days = Set(try decoder.singleValueContainer().decode([Weekday].self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(Weekday.allCases.filter(days.contains))
     }
 }

@@ -1,19 +1,17 @@
-import FoundationEssentials
+import InterludeCore
 
 /// Converts between instants (seconds since the epoch) and local dates and
 /// times in one time zone, with the rules alarms need on DST days.
 ///
-/// Only `TimeZone.secondsFromGMT(for:)` is asked of the zone. A named zone
-/// (`Europe/Berlin`) needs FoundationInternationalization linked into the
-/// process (the application and the tests import it); FoundationEssentials
-/// alone only knows fixed offsets on Linux.
+/// Only the UTC offset at an instant is asked of the zone, so any
+/// `TimeZoneRules` serves: a zone file, a `TZ` rule string, or UTC.
 public struct ZonedTime: Sendable {
-    public let timeZone: TimeZone
+    public let timeZone: TimeZoneRules
 
-    public init(timeZone: TimeZone) { self.timeZone = timeZone }
+    public init(timeZone: TimeZoneRules) { self.timeZone = timeZone }
 
     public func utcOffset(at instant: Int64) -> Int64 {
-        Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))))
+        timeZone.utcOffset(at: instant)
     }
 
     /// The local date and time of day (seconds into the day) at `instant`.

@@ -9,7 +9,7 @@ import InterludeCore
 final class AlarmHarness: PlayerActionSink {
     let clock: VirtualClock
     let arbiter: AudioSessionArbiter
-    let timeZone: TimeZone
+    let timeZone: TimeZoneRules
     private(set) var player: PlayerSession!
     private(set) var scheduler: AlarmScheduler!
     private(set) var events: [AlarmEvent] = []

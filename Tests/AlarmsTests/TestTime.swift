@@ -1,8 +1,4 @@
 import Alarms
-import FoundationEssentials
-// Named zones (Europe/Berlin) need ICU's zone data, which this import links
-// in; the Alarms module itself only uses FoundationEssentials' TimeZone.
-import FoundationInternationalization
 import InterludeCore
 
 /// `"2025-03-30T01:00:00Z"` -> seconds since the epoch (UTC only, test input).
@@ -14,11 +10,13 @@ func utc(_ text: String) -> Int64 {
     return days * 86_400 + time[0] * 3600 + time[1] * 60 + (time.count > 2 ? time[2] : 0)
 }
 
-func zone(_ identifier: String) -> TimeZone {
-    guard let zone = TimeZone(identifier: identifier) else {
-        fatalError("time zone \(identifier) is unknown: is tzdata/ICU data available?")
+/// A named zone from the system's zone files (the tzdata package).
+func zone(_ identifier: String) -> TimeZoneRules {
+    do {
+        return try TimeZoneDatabase().zone(named: identifier)
+    } catch {
+        fatalError("time zone \(identifier) is unknown: \(error) (is tzdata installed?)")
     }
-    return zone
 }
 
 func virtualClock(atUTC text: String) -> VirtualClock {

@@ -1,7 +1,6 @@
 import Alarms
 import AudioEngine
 import AudioSession
-import FoundationEssentials
 import InterludeCore
 #if canImport(Glibc)
 import Glibc
@@ -73,7 +72,7 @@ final class HeadlessPlayer {
         var createdScheduler: AlarmScheduler?
         func alarms() -> AlarmScheduler {
             if let createdScheduler { return createdScheduler }
-            let scheduler = AlarmScheduler(clock: clock, timeZone: TimeZone(secondsFromGMT: 0)!, arbiter: arbiter, store: nil)
+            let scheduler = AlarmScheduler(clock: clock, timeZone: .utc, arbiter: arbiter, store: nil)
             scheduler.onEvent = { [printer, unowned scheduler] event in
                 printer.emit(event)
                 switch event {

@@ -1,8 +1,4 @@
 import Alarms
-import FoundationEssentials
-// Links ICU's zone data so TimeZone.current is the named local zone (DST
-// rules included); FoundationEssentials alone knows only fixed offsets on Linux.
-import FoundationInternationalization
 import InterludeCore
 
 /// `interlude alarm add|list|rm|enable|disable`: argument scanning and
@@ -59,10 +55,11 @@ public enum AlarmCommand {
             return 2
         }
         let rest = Array(arguments.dropFirst())
+        let environment = ProcessEnvironment.current()
         let commands = AlarmCommands(
-            store: AlarmStore(directories: XDGDirectories(environment: ProcessInfo.processInfo.environment)),
+            store: AlarmStore(directories: XDGDirectories(environment: environment)),
             now: SystemClock().wallNow,
-            timeZone: TimeZone.current,
+            timeZone: localZone(environment),
             fileExists: StateFile.isReadableFile)
         do {
             let output: AlarmCommands.Output
@@ -116,6 +113,17 @@ public enum AlarmCommand {
         } catch {
             writeStandardError("interlude alarm: \(error)\n")
             return 1
+        }
+    }
+
+    /// The local zone from `TZ` or /etc/localtime; a damaged zone file is
+    /// reported with its path and UTC used, so alarms can still be managed.
+    private static func localZone(_ environment: [String: String]) -> TimeZoneRules {
+        do {
+            return try TimeZoneDatabase().localZone(environment: environment)
+        } catch {
+            writeStandardError("interlude: \(error.description); showing times in UTC\n")
+            return .utc
         }
     }
 

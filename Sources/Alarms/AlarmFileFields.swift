@@ -1,0 +1,80 @@
+import InterludeCore
+
+extension AlarmFileFormat {
+    /// A JSON value together with where it sits in the file, so every
+    /// missing or mistyped field is reported by its path (`alarms[2].label`).
+    struct Fields {
+        let value: JSONValue
+        let path: String
+
+        init(_ value: JSONValue, at path: String) {
+            self.value = value
+            self.path = path
+        }
+
+        func int(_ key: String) throws(AlarmFileFormatError) -> Int {
+            let number = try int64(key)
+            guard let value = Int(exactly: number) else { throw AlarmFileFormatError("\(path(key)) is out of range") }
+            return value
+        }
+
+        func int64(_ key: String) throws(AlarmFileFormatError) -> Int64 {
+            guard let number = try member(key).integerValue else { throw AlarmFileFormatError("\(path(key)) is not a whole number") }
+            return number
+        }
+
+        /// Absent or null is nil, as the synthesized decoder treated optionals.
+        func optionalInt64(_ key: String) throws(AlarmFileFormatError) -> Int64? {
+            guard let member = try object()[key], member != .null else { return nil }
+            guard let number = member.integerValue else { throw AlarmFileFormatError("\(path(key)) is not a whole number") }
+            return number
+        }
+
+        func double(_ key: String) throws(AlarmFileFormatError) -> Double {
+            guard let number = try member(key).doubleValue else { throw AlarmFileFormatError("\(path(key)) is not a number") }
+            return number
+        }
+
+        func string(_ key: String) throws(AlarmFileFormatError) -> String {
+            guard let text = try member(key).stringValue else { throw AlarmFileFormatError("\(path(key)) is not a string") }
+            return text
+        }
+
+        func bool(_ key: String) throws(AlarmFileFormatError) -> Bool {
+            guard let flag = try member(key).boolValue else { throw AlarmFileFormatError("\(path(key)) is not true or false") }
+            return flag
+        }
+
+        func nested(_ key: String) throws(AlarmFileFormatError) -> Fields {
+            Fields(try member(key), at: path(key))
+        }
+
+        func array(_ key: String) throws(AlarmFileFormatError) -> [Fields] {
+            guard let elements = try member(key).arrayValue else { throw AlarmFileFormatError("\(path(key)) is not a list") }
+            return elements.enumerated().map { Fields($0.element, at: "\(path(key))[\($0.offset)]") }
+        }
+
+        /// An enum case: an object with exactly one key, the case's name.
+        func enumCase() throws(AlarmFileFormatError) -> (name: String, values: Fields) {
+            let members = try object()
+            guard members.count == 1, let (name, values) = members.first else {
+                throw AlarmFileFormatError("\(path) must have exactly one key naming its kind")
+            }
+            return (name, Fields(values, at: "\(path).\(name)"))
+        }
+
+        private func object() throws(AlarmFileFormatError) -> [String: JSONValue] {
+            guard let members = value.objectValue else { throw AlarmFileFormatError("\(path) is not an object") }
+            return members
+        }
+
+        private func member(_ key: String) throws(AlarmFileFormatError) -> JSONValue {
+            guard let member = try object()[key] else { throw AlarmFileFormatError("\(path(key)) is missing") }
+            return member
+        }
+
+        private func path(_ key: String) -> String {
+            path == "the file" ? key : "\(path).\(key)"
+        }
+    }
+}
