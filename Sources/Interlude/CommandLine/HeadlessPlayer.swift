@@ -65,9 +65,8 @@ final class HeadlessPlayer {
         controller.player = player
         player.onSessionEvent = { [printer] event in printer.emit(event) }
 
-        // Created on first use: only staged alarms ring in headless play, and they are
-        // relative, so UTC serves; naming the local zone would load ICU's time-zone
-        // data, megabytes of memory the plain player does not need.
+        // Created on first use: only staged alarms ring in headless play. They are
+        // relative, so UTC serves and no zone file is read.
         var alarmVoiceError = false
         var createdScheduler: AlarmScheduler?
         func alarms() -> AlarmScheduler {
