@@ -2,7 +2,11 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 SWIFT_FLAGS ?=
-RELEASE_FLAGS := -c release --static-swift-stdlib
+# Release: the Swift standard library linked in (5.9 MB resident for `help`
+# instead of 8.7 MB with the shared one) and a position-dependent executable:
+# a PIE's 400 KB of start-up relocations cost about 0.35 MB of resident memory,
+# which decides whether playback stays under the 12 MB the benchmark allows.
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie
 BIN_DEBUG := .build/debug/interlude
 BIN_RELEASE := .build/release/interlude
 DEMO := build/demo/demo.mp3

@@ -82,8 +82,9 @@ public final class PlaybackEngine {
             do { pcm = try AlsaPCM(device: device, format: format, latencyMilliseconds: latency) } catch {
                 throw .device(error)
             }
-            // About a second of decoded audio ahead, and at least four device buffers.
-            let ring = SPSCRing(minimumCapacity: max(format.rate, pcm.bufferFrames * 4), slotBytes: format.bytesPerFrame)
+            // Half a second of decoded audio ahead, and at least two device buffers
+            // (rounded up to a power of two: 0.74 s at 44.1 kHz, 200 ms buffers).
+            let ring = SPSCRing(minimumCapacity: max(format.rate / 2, pcm.bufferFrames * 2), slotBytes: format.bytesPerFrame)
             self.ring = ring
             let writer = AlsaWriter(pcm: pcm, ring: ring, voice: voiceRing, events: events)
             alsa = writer

@@ -34,8 +34,11 @@ public final class SPSCRing: @unchecked Sendable {
         indices = .allocate(capacity: 1)
         indices.initialize(to: Indices())
         storage = .allocate(byteCount: capacity * slotBytes, alignment: 64)
-        // Touch every page now so the real-time reader never takes a first-touch page fault.
-        storage.initializeMemory(as: UInt8.self, repeating: 0, count: capacity * slotBytes)
+        // Audio rings are read as Int16 samples; binding touches no memory. The pages
+        // are first touched by the producer's writes, never by the real-time reader
+        // (it only reads slots already written), and an interrupter-voice ring that
+        // never sounds never costs resident memory.
+        if slotBytes % 2 == 0 { storage.bindMemory(to: Int16.self, capacity: capacity * slotBytes / 2) }
     }
 
     deinit {
