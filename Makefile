@@ -52,7 +52,7 @@ test-tsan: deps
 # interlude's place. Fixtures are kept in build/bench/fixtures between runs.
 BENCH_DIR := build/bench
 BENCH_CFLAGS := -O2 -Wall -Wextra
-BENCH_REFS := $(BENCH_DIR)/ref_decode $(BENCH_DIR)/ref_play $(BENCH_DIR)/measure
+BENCH_REFS := $(BENCH_DIR)/ref_decode $(BENCH_DIR)/ref_play $(BENCH_DIR)/ref_drop $(BENCH_DIR)/measure
 
 $(BENCH_DIR)/ref_decode: bench/c/ref_decode.c | deps
 	@mkdir -p $(dir $@)
@@ -61,6 +61,10 @@ $(BENCH_DIR)/ref_decode: bench/c/ref_decode.c | deps
 $(BENCH_DIR)/ref_play: bench/c/ref_play.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(BENCH_CFLAGS) -o $@ $< $$(pkg-config --cflags --libs libmpg123 alsa)
+
+$(BENCH_DIR)/ref_drop: bench/c/ref_drop.c | deps
+	@mkdir -p $(dir $@)
+	cc $(BENCH_CFLAGS) -o $@ $< $$(pkg-config --cflags --libs libmpg123 alsa)
 
 # Runs a program and records its own peak RSS (see the comment in measure.c).
 $(BENCH_DIR)/measure: bench/c/measure.c

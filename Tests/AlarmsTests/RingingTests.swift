@@ -109,6 +109,18 @@ struct RingingTests {
         #expect(harness.began.count == 1)
     }
 
+    @Test func relativeAlarmRingsOnItsExactMonotonicDeadlineWhenTheWallClockIsMidSecond() {
+        let harness = AlarmHarness(startUTC: Self.start)
+        harness.scheduler.start()
+        // Mid-second: a deadline kept in whole wall seconds would ring 0.7 s early.
+        harness.clock.advance(by: .milliseconds(700))
+        harness.scheduler.add(after: .seconds(4))
+        harness.clock.advance(by: .milliseconds(3999))
+        #expect(harness.began.isEmpty)
+        harness.clock.advance(by: .milliseconds(1))
+        #expect(harness.began.count == 1)
+    }
+
     @Test func disabledAlarmDoesNotRing() {
         let harness = AlarmHarness(startUTC: Self.start)
         harness.scheduler.start()

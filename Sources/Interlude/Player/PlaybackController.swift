@@ -38,7 +38,14 @@ final class PlaybackController: PlayerActionSink {
         case .pause(let fade):
             let frames = engine.format.frames(forSeconds: fade.seconds)
             resumeWhenStopped = false
-            if stoppedAt == nil { engine.pauseMedia(fadeFrames: max(1, frames)) }
+            if stoppedAt == nil {
+                // What the listener hears at this moment: with `paused`'s position, how
+                // much still sounded after the pause was asked for (buffer plus fade).
+                printer.emit("pauseRequested") {
+                    $0.add("position", engine.format.seconds(forFrames: engine.heardPosition), decimals: 6)
+                }
+                engine.pauseMedia(fadeFrames: max(1, frames))
+            }
         case .resume(let trigger):
             if stoppedAt == nil && !engine.isMediaStopped && !engine.isOutputLost && !pauseRequested {
                 return  // Already playing: the first play of the run.

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 struct BenchOptions {
-    static let all = ["decode", "cpu", "startup", "underruns"]
+    static let all = ["decode", "cpu", "startup", "underruns", "preemption"]
     var quick = false
     var standIn = false
     var only: Set<String> = Set(all)
@@ -19,6 +19,7 @@ struct BenchOptions {
     var decodeRuns: Int { quick ? 3 : 5 }
     var playSeconds: Double { quick ? 10 : 60 }
     var startupRuns: Int { quick ? 5 : 10 }
+    var preemptionRuns: Int { quick ? 3 : 10 }
 }
 
 /// What one player run through the null sink cost and what the capture shows.
@@ -38,6 +39,7 @@ final class Bench {
     private let referenceDecoder: String
     private let referencePlayer: String
     private let measureTool: String
+    private let referenceDropper: String
     private let interlude: String
 
     init(options: BenchOptions) {
@@ -45,6 +47,7 @@ final class Bench {
         referenceDecoder = options.benchDirectory + "/ref_decode"
         referencePlayer = options.benchDirectory + "/ref_play"
         measureTool = options.benchDirectory + "/measure"
+        referenceDropper = options.benchDirectory + "/ref_drop"
         interlude = InterludeBinary.path(configuration: "release")
     }
 
@@ -60,7 +63,7 @@ final class Bench {
         }
         if options.only.contains("decode") { measure("decode throughput", decodeThroughput) }
         if options.only.contains("startup") { measure("start-up", startup) }
-        if options.only.contains("cpu") || options.only.contains("underruns") {
+        if options.only.contains("cpu") || options.only.contains("underruns") || options.only.contains("preemption") {
             let server: PulseServer
             do {
                 progress("starting a private PulseAudio server")
@@ -72,6 +75,7 @@ final class Bench {
             defer { server.stop() }
             if options.only.contains("cpu") { measure("play CPU and RSS") { try playCost(server.defaultSink) } }
             if options.only.contains("underruns") { measure("underruns under load") { try underrunsUnderLoad(server.defaultSink) } }
+            if options.only.contains("preemption") { measure("preemption latency") { try preemptionLatency(server.defaultSink) } }
         }
         return report
     }
@@ -85,7 +89,7 @@ final class Bench {
         for tool in ["sox", "lame", "mpg123", "pulseaudio", "parec", "pactl", "stress-ng"] where ProcessRunner.which(tool) == nil {
             missing.append("\(tool) is not installed (make deps installs it)")
         }
-        for binary in [referenceDecoder, referencePlayer, measureTool] where access(binary, X_OK) != 0 {
+        for binary in [referenceDecoder, referencePlayer, measureTool, referenceDropper] where access(binary, X_OK) != 0 {
             missing.append("\(binary) is missing: build it with `make bench`")
         }
         if !options.standIn && access(interlude, X_OK) != 0 {
@@ -254,6 +258,69 @@ final class Bench {
             subject: subjectMedian.map { formatted($0 * 1000, 1) } ?? "not run",
             peer: "\(formatted(peerMedian * 1000, 1)) mpg123 -w /dev/null", ratio: subjectMedian.map { $0 / peerMedian },
             target: "", passed: nil))
+    }
+
+    // MARK: 5. Preemption latency
+
+    /// From an alarm's due time to the media's silence, next to the same audio
+    /// path's own stopping latency (a lean C program: delay, then drop). Both at
+    /// interlude's default 300 ms device buffer, each with a recorder attached.
+    ///
+    /// Interlude: the media frame heard when the alarm was due (`pauseRequested`)
+    /// and the frame where the fade reached silence (`paused`): the media that
+    /// still sounded after the due time. The reference: the frame heard when it
+    /// dropped, and the last media frame the capture still holds.
+    private func preemptionLatency(_ sink: NullSink) throws {
+        let file = try Fixtures.mp3(.sweep, seconds: 6, encoding: .cbr(kbps: 128))
+        let source = try WAVFile.read(Fixtures.decodedByMPG123(file))
+        let rate = source.sampleRate
+        let fadeSeconds = 0.030
+        var subject: [Double] = []
+        var peer: [Double] = []
+        var subjectError: String?
+        progress("preemption: \(options.preemptionRuns) alarms and \(options.preemptionRuns) drops, one after the other")
+        for _ in 0..<options.preemptionRuns {
+            if !options.standIn && interludeAvailable && subjectError == nil {
+                do {
+                    let recorder = try sink.startRecorder()
+                    let result = try InterludeBinary.play([file], output: .pulse(sink),
+                                                          extraArguments: ["--alarm-in", "2", "--alarm-ring", "0.5"],
+                                                          timeout: 60, configuration: "release")
+                    _ = try recorder.stop()
+                    try result.process.check()
+                    guard let due = result.events.named("pauseRequested").first?.number("position"),
+                          let silent = result.events.named("paused").first?.number("position") else {
+                        throw ProcessError.notReady("no pauseRequested/paused events from `\(result.process.commandLine)`")
+                    }
+                    subject.append(silent - due)
+                } catch { subjectError = "\(error)" }
+            }
+            let recorder = try sink.startRecorder()
+            let result = try ProcessRunner.run(referenceDropper, [file, "pulse", "300", "2"], environment: sink.environment,
+                                               timeout: 30)
+            usleep(300_000)
+            let capture = try recorder.stop()
+            try result.check()
+            guard let heard = Int(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)),
+                  let bounds = SignalAnalysis.signalBounds(capture) else {
+                throw ProcessError.notReady("ref_drop printed no position, or the capture is silent")
+            }
+            let head = SignalAnalysis.align(reference: source.frames(0..<rate),
+                                            signal: capture.frames(0..<min(capture.frameCount, 4 * rate)), minimumOverlap: 0.99)
+            peer.append(Double(bounds.upperBound - head.lag - heard) / Double(rate))
+        }
+        if let subjectError { report.notRun.append("interlude play --alarm-in: \(subjectError)") }
+        let peerMedian = median(peer)
+        let subjectMedian = subject.isEmpty ? nil : median(subject)
+        report.rows.append(ResultRow(
+            measure: "preemption, alarm due -> media silent, ms (median of \(options.preemptionRuns), 300 ms buffer)",
+            subject: subjectMedian.map { formatted($0 * 1000, 1) } ?? "not run",
+            peer: "\(formatted(peerMedian * 1000, 1)) ref_drop (delay, drop)",
+            ratio: subjectMedian.map { $0 / max(peerMedian, 1e-6) },
+            target: "<= peer + \(Int(fadeSeconds * 1000) + 10) ms",
+            passed: subjectMedian.map { $0 - peerMedian <= fadeSeconds + 0.010 }))
+        report.notes.append("preemption: interlude \(subject.map { formatted($0 * 1000, 0) }.joined(separator: " ")) ms; "
+                            + "ref_drop \(peer.map { formatted($0 * 1000, 0) }.joined(separator: " ")) ms")
     }
 
     // MARK: 4. Underruns under load
