@@ -35,3 +35,30 @@ import TestSupport
         #expect(alignment.correlation >= 0.99, "\(alignment)")
     }
 }
+
+/// Without the right to real-time scheduling the writer runs at normal priority,
+/// and says so once.
+@Suite(.serialized) struct RealtimeRefusedTests {
+    @Test func refusedRealtimeSchedulingIsReportedOnceAndPlaybackGoesOn() throws {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 1, sampleRate: 44100, channels: 2, encoding: .cbr(kbps: 128))
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        // Drop CAP_SYS_NICE from the bounding set: as root, that is what refuses SCHED_FIFO.
+        let arguments = ["--bounding-set=-sys_nice", InterludeBinary.path(), "play", mp3, "--device", "pulse",
+                         "--events", "json"]
+        let result = try ProcessRunner.run("setpriv", arguments, environment: sink.environment, timeout: 30)
+        #expect(result.exitStatus == 0, "\(result.summary)")
+        let warnings = result.stderrText.split(separator: "\n").filter { $0.contains("real-time scheduling") }
+        #expect(warnings.count == 1, "\(result.stderrText)")
+        #expect(EventLog(stdout: result.stdoutText).named("trackEnded").count == 1)
+    }
+
+    @Test func realtimeSchedulingGrantedGivesNoWarning() throws {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 1, sampleRate: 44100, channels: 2, encoding: .cbr(kbps: 128))
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let result = try InterludeBinary.play([mp3], output: .pulse(sink), timeout: 30)
+        #expect(result.process.succeeded)
+        #expect(!result.process.stderrText.contains("real-time scheduling"))
+    }
+}

@@ -145,6 +145,7 @@ final class HeadlessPlayer {
         var played = false
         var interrupted = false
         var lastDevice = 0
+        var warnedRealtime = false
 
         /// Ctrl-Z: release the device, really stop, and on `fg` come back with
         /// the late `began` (wasSuspended) of the suspension.
@@ -210,6 +211,11 @@ final class HeadlessPlayer {
             do { events = try engine.pump(maxFrames: maxFrames) } catch {
                 printer.error(error.description)
                 return 1
+            }
+            if engine.realtimeRefused && !warnedRealtime {
+                warnedRealtime = true
+                printer.error("real-time scheduling (SCHED_FIFO) was refused; the audio thread runs at normal "
+                              + "priority and may underrun under load")
             }
             // The frame clock moves by what was rendered before the events are
             // reported, so each carries the time the listener reached it.
