@@ -53,4 +53,14 @@ import TestSupport
         #expect(stderr.contains("--device") && stderr.contains("--output"), "\(stderr)")
         #expect(stderr.split(separator: "\n").count == 1, "\(stderr)")
     }
+
+    @Test func aWAVFileThatCannotBeWrittenIsReportedAndTheExitIsNonZero() throws {
+        let good = try Fixtures.mp3(.sweep, seconds: 2, sampleRate: 44100, channels: 2, encoding: .cbr(kbps: 128))
+        // /dev/full accepts the open and fails every write with ENOSPC.
+        let result = try InterludeBinary.play([good], output: .wav("/dev/full"), timeout: 30)
+        #expect(result.process.exitStatus == 1, "\(result.process.summary)")
+        let lines = result.process.stderrText.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("/dev/full") && lines[0].contains("no space left"),
+                "\(result.process.stderrText)")
+    }
 }

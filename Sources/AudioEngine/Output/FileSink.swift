@@ -20,6 +20,8 @@ public final class FileSink {
     public let control: UnsafeMutablePointer<WriterControl>
     private let context: UnsafeMutablePointer<WriterContext>
     private var dataBytes = 0
+    /// Why writing the WAV file failed (a full disk, say), once it has.
+    public private(set) var writeError: FileError?
     private var closed = false
     let chunkFrames = 4096
 
@@ -63,6 +65,7 @@ public final class FileSink {
             let frames = context.pointee.mix(maxFrames: min(chunkFrames, maxFrames - total))
             if frames == 0 { break }
             if fd >= 0 {
+                guard writeError == nil else { break }
                 writeAll(UnsafeRawPointer(context.pointee.scratch), frames * format.bytesPerFrame)
                 dataBytes += frames * format.bytesPerFrame
             }
@@ -110,6 +113,9 @@ public final class FileSink {
             let written = write(fd, bytes + offset, count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
+                if case .wav(let path) = destination {
+                    writeError = FileError(path: path, reason: "cannot write: \(String(cString: strerror(errno)).lowercased())")
+                }
                 return
             }
             offset += written

@@ -266,6 +266,13 @@ public final class PlaybackEngine {
             }
             collectStop(into: &result)
             collectTrackEvents(heard: heardPosition, into: &result)
+            if let error = file.writeError {
+                // Nothing more can be kept: say so and stop, rather than decode into the void.
+                result.append(.outputFailed(message: error.description))
+                file.close()
+                finish(into: &result)
+                return result
+            }
             if feeder.isExhausted && ring.count == 0 && !file.mediaIsStopped && pendingResume == nil {
                 file.close()
                 finish(into: &result)
@@ -435,6 +442,8 @@ public enum PlaybackEvent: Sendable {
     case underrun
     case starved
     case deviceLost(message: String)
+    /// The output file could not be written (the render stops).
+    case outputFailed(message: String)
     /// A pause took effect: the media is silent from this stream frame on.
     case mediaStopped(position: Int)
     case finished(underruns: Int)

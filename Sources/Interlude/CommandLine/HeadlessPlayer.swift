@@ -146,6 +146,7 @@ final class HeadlessPlayer {
         var interrupted = false
         var lastDevice = 0
         var warnedRealtime = false
+        var outputFailed = false
 
         /// Ctrl-Z: release the device, really stop, and on `fg` come back with
         /// the late `began` (wasSuspended) of the suspension.
@@ -232,6 +233,8 @@ final class HeadlessPlayer {
                     progress?.track = engine.feeder.tracks.first { $0.index == index }
                 case .mediaStopped(let position):
                     controller.mediaStopped(at: position)
+                case .outputFailed:
+                    outputFailed = true
                 case .deviceLost:
                     progress?.clear()
                     arbiter.outputDeviceLost()
@@ -291,6 +294,7 @@ final class HeadlessPlayer {
         }
         progress?.clear()
         if interrupted { printer.emit("stopped") }
+        if outputFailed { return 1 }
         printer.emit("summary") { $0.add("automaticResumes", player.totalAutomaticResumeAttempts) }
         return played ? 0 : 1
     }

@@ -42,6 +42,8 @@ final class EventPrinter {
             emit("underrun") { $0.add("cause", "starved") }
         case .deviceLost(let message):
             self.error(message)
+        case .outputFailed(let message):
+            self.error(message)
         case .mediaStopped:
             break  // Reported by the controller as `paused`, with the position.
         case .finished(let underruns):
