@@ -139,7 +139,7 @@ final class HeadlessPlayer {
             }
         }
 
-        let input = isatty(0) == 0 || options.jsonEvents ? StandardInputCommands() : nil
+        let input = StandardInputCommands()
         let timer = MonotonicTimerDescriptor()
         let wallClock = WallClockChangeDescriptor()
         var played = false
@@ -265,7 +265,9 @@ final class HeadlessPlayer {
                 }
                 timer.arm(after: next.map { max(.zero, $0) })
                 var fds = [signals.fd, timer.fd, wallClock.fd]
-                if let input, input.isOpen { fds.append(0) }
+                // A terminal is read only while we are its foreground job: a background
+                // read would stop the process with SIGTTIN.
+                if input.isOpen, isatty(0) == 0 || tcgetpgrp(0) == getpgrp() { fds.append(0) }
                 let ready = waitReadable(fds, timeoutMilliseconds: wait)
                 if ready.contains(timer.fd) { timer.acknowledge() }
                 if ready.contains(wallClock.fd) && wallClock.clockWasSet() {
@@ -274,7 +276,7 @@ final class HeadlessPlayer {
                 }
                 if arbiter.checkForSystemSleep() { createdScheduler?.wallClockDidChange() }
                 if !suspended { systemClock.runDueTimers() }
-                if let input, ready.contains(0) {
+                if ready.contains(0) {
                     for (command, word) in input.take() where !handle(command, word) {
                         interrupted = true
                     }
