@@ -138,11 +138,25 @@ public final class PlaybackEngine {
 
     /// Fades the media out over `fadeFrames` and stops it at the exact frame the
     /// fade reached silence. `stopPosition` tells where, once it has happened.
+    ///
+    /// The request reaches the writer at the start of the next `pump()`, after
+    /// whatever else this turn of the main loop asked for: an alarm starts its
+    /// voice right after pausing the music, and filling that voice takes a
+    /// moment; the writer must see both together, or it would stop the music
+    /// and write silence until the voice arrived.
     public func pauseMedia(fadeFrames: Int) {
-        guard let control else { return }
+        guard control != nil else { return }
         pendingResume = nil
         stopAnnounced = false
-        control.pointee.mediaFadeStepBits.store(GainRamp.step(overFrames: fadeFrames).bitPattern, ordering: .relaxed)
+        pendingPauseStep = GainRamp.step(overFrames: fadeFrames)
+    }
+
+    private var pendingPauseStep: Float?
+
+    private func applyPendingPause() {
+        guard let step = pendingPauseStep, let control else { return }
+        pendingPauseStep = nil
+        control.pointee.mediaFadeStepBits.store(step.bitPattern, ordering: .relaxed)
         control.pointee.mediaRun.store(false, ordering: .releasing)
     }
 
@@ -197,6 +211,7 @@ public final class PlaybackEngine {
     /// media frozen at the last frame heard. `resumeOutput()` undoes it.
     public func suspendOutput() {
         guard let alsa else { return }
+        pendingPauseStep = nil
         alsa.stop()
         alsa.freezeAtHeardPosition()
         pendingResume = nil
@@ -256,6 +271,7 @@ public final class PlaybackEngine {
     public func pump(maxFrames: Int = 65536) throws(StartError) -> [PlaybackEvent] {
         guard let ring, !isFinished else { return [] }
         var result: [PlaybackEvent] = []
+        applyPendingPause()
         carryOutPendingResume()
         if pendingResume == nil { feeder.fill(ring.producer) }
         collectFeederEvents(into: &result)
@@ -313,7 +329,7 @@ public final class PlaybackEngine {
     public var suggestedWaitMilliseconds: Int {
         guard alsa != nil, let ring else { return 0 }
         if isOutputLost { return -1 }
-        if pendingResume != nil { return 10 }
+        if pendingResume != nil || pendingPauseStep != nil { return 10 }
         // A pause in progress: look again soon, so the stop is reported when it happens.
         if let control, !control.pointee.mediaRun.load(ordering: .relaxed),
            !control.pointee.mediaStopped.load(ordering: .relaxed) { return 10 }
