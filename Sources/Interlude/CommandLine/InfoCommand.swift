@@ -1,4 +1,5 @@
 import AudioEngine
+import BookFormat
 import CMpg123
 
 /// `interlude info FILE [--json]`: format, duration, bitrate and tags.
@@ -6,7 +7,8 @@ public enum InfoCommand {
     public static let help = """
     usage: interlude info FILE [--json]
 
-    Shows an MP3 file's format, exact duration, bitrate and tags.
+    Shows an MP3 file's format, exact duration, bitrate, tags, and its
+    chapters when it has ID3v2 CHAP/CTOC frames (an audiobook in one file).
     """
 
     public static func run(_ arguments: [String]) -> Int32 {
@@ -45,6 +47,9 @@ struct FileInfo {
     let averageKbps: Int
     let vbr: String
     let tags: Tags
+    let chapters: [Chapter]
+    /// Why the chapter table could not be read in full, if it could not.
+    let chapterProblem: String?
 
     var seconds: Double { format.seconds(forFrames: frames) }
 
@@ -69,6 +74,15 @@ struct FileInfo {
         default: "cbr"
         }
         tags = decoder.tags()
+        // Our own parser over the tag's bytes (libmpg123 does not read CHAP/CTOC).
+        do {
+            let list = try TagFileReader.chapters(atPath: path)
+            chapters = list.chapters
+            chapterProblem = list.damage.map { "\($0)" }
+        } catch {
+            chapters = []
+            chapterProblem = "\(error)"
+        }
         var size = 0
         if let fileSize = fileSizeBytes(path) { size = fileSize }
         let seconds = format.seconds(forFrames: frames)
@@ -87,6 +101,15 @@ struct FileInfo {
         for (name, value) in tagLines {
             if let value { lines.append("\(name):\(String(repeating: " ", count: 10 - name.count))\(value)") }
         }
+        if !chapters.isEmpty {
+            lines.append("chapters:  \(chapters.count)")
+            for (index, chapter) in chapters.enumerated() {
+                let start = formatTime(Double(chapter.startMilliseconds) / 1000)
+                let end = formatTime(Double(chapter.endMilliseconds) / 1000)
+                lines.append("  \(index + 1). \(start)-\(end)  \(chapter.title)")
+            }
+        }
+        if let chapterProblem { lines.append("note:      chapter table damaged: \(chapterProblem)") }
         return lines.joined(separator: "\n")
     }
 
@@ -108,6 +131,14 @@ struct FileInfo {
             if let value { tagsLine.add(name, value) }
         }
         line.addRaw("tags", tagsLine.text)
+        let chapterObjects = chapters.map { chapter -> String in
+            var object = JSONLine()
+            object.add("title", chapter.title)
+            object.add("start", Double(chapter.startMilliseconds) / 1000)
+            object.add("end", Double(chapter.endMilliseconds) / 1000)
+            return object.text
+        }
+        line.addRaw("chapters", "[" + chapterObjects.joined(separator: ",") + "]")
         return line.text
     }
 }
