@@ -1,5 +1,8 @@
-/// Builds one JSON object on one line, fields in the order they were added.
-/// Hand-written so the play path needs no Foundation.
+import InterludeCore
+
+/// Builds one JSON object on one line, fields in the order they were added,
+/// numbers in fixed point (`12.345`, never an exponent). Strings are escaped by
+/// InterludeCore's `JSONWriter`.
 public struct JSONLine: Sendable {
     private var body = ""
 
@@ -41,20 +44,6 @@ public struct JSONLine: Sendable {
     }
 
     public static func quoted(_ string: String) -> String {
-        var result = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        JSONWriter().quoted(string)
     }
 }

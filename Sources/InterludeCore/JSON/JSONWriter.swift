@@ -64,6 +64,13 @@ public struct JSONWriter: Sendable {
         return value.description
     }
 
+    /// `text` as a JSON string literal, quotes included.
+    public func quoted(_ text: String) -> String {
+        var output = ""
+        writeString(text, to: &output)
+        return output
+    }
+
     private func writeString(_ text: String, to output: inout String) {
         output += "\""
         for scalar in text.unicodeScalars {
