@@ -162,9 +162,6 @@ public final class Decoder {
         }
     }
 
-    /// The current output frame.
-    public var positionInFrames: Int { max(0, Int(mpg123_tell(handle))) }
-
     /// Information about the current MPEG frame (bitrate, layer, VBR mode).
     public var frameInfo: mpg123_frameinfo2 {
         var info = mpg123_frameinfo2()

@@ -160,9 +160,6 @@ public final class AlsaWriter: @unchecked Sendable {
         self.thread = nil
     }
 
-    /// Joins a thread that has finished by itself.
-    public func join() { stop() }
-
     /// With the thread stopped: discards what the device still holds and marks
     /// the media stopped at the last heard frame, so a resume continues from
     /// exactly what the listener heard (nothing after it was audible).

@@ -105,11 +105,6 @@ public final class PlaybackEngine {
         }
     }
 
-    /// The device's period and buffer, for ALSA output.
-    public var deviceBuffer: (period: Int, buffer: Int)? {
-        alsa.map { ($0.pcm.periodFrames, $0.pcm.bufferFrames) }
-    }
-
     /// True for the WAV and null sinks: time is the frames rendered.
     public var rendersOnFrameClock: Bool { file != nil }
 

@@ -117,10 +117,6 @@ public final class SPSCRing: @unchecked Sendable {
             commit(1)
             return true
         }
-
-        /// Total slots ever committed (the producer's own counter).
-        @_noLocks
-        public func totalWritten() -> Int { indices.pointee.written.load(ordering: .relaxed) }
     }
 
     /// The reading half. Two-phase: ask for a contiguous filled region, use it, release.
@@ -176,9 +172,5 @@ public final class SPSCRing: @unchecked Sendable {
             release(filled)
             return filled
         }
-
-        /// Total slots ever released (the consumer's own counter).
-        @_noLocks
-        public func totalRead() -> Int { indices.pointee.read.load(ordering: .relaxed) }
     }
 }

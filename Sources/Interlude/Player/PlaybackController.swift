@@ -20,8 +20,6 @@ final class PlaybackController: PlayerActionSink {
 
     private var stoppedAt: MonotonicInstant?
     private var resumeWhenStopped = false
-    /// Automatic resume attempts carried out (for the event log and tests).
-    private(set) var resumes = 0
 
     init(engine: PlaybackEngine, clock: any Clock, printer: EventPrinter, smartRewind: SmartRewind, fadeMilliseconds: Int) {
         self.engine = engine
@@ -97,7 +95,6 @@ final class PlaybackController: PlayerActionSink {
         let target = max(trackStart, stop - format.frames(forSeconds: rewind))
         engine.resumeMedia(from: target, fadeFrames: fadeFrames)
         self.stoppedAt = nil
-        resumes += 1
         printer.emit("resumed") {
             $0.add("position", format.seconds(forFrames: target), decimals: 6)
             $0.add("rewind", format.seconds(forFrames: stop - target), decimals: 6)
