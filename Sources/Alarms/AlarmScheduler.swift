@@ -82,27 +82,30 @@ public final class AlarmScheduler {
     /// Adds an alarm (its id is assigned here) and returns it.
     @discardableResult
     public func add(schedule: AlarmSchedule, configure: (inout Alarm) -> Void = { _ in }) -> Alarm {
-        var alarm = Alarm(id: AlarmID(rawValue: nextID), schedule: schedule, handledThrough: clock.wallNow.secondsSince1970)
-        nextID += 1
-        configure(&alarm)
+        var deadline: MonotonicInstant?
         if case .relative(let firesAt) = schedule {
-            monotonicDeadlines[alarm.id] = clock.monotonicNow + (WallInstant(secondsSince1970: firesAt) - clock.wallNow)
+            deadline = clock.monotonicNow + (WallInstant(secondsSince1970: firesAt) - clock.wallNow)
         }
-        alarms.append(alarm)
-        reconcile()
-        return alarm
+        return insert(schedule: schedule, monotonicDeadline: deadline, configure: configure)
     }
 
     /// Adds a relative alarm that rings exactly `delay` from now on the
-    /// monotonic clock. (Its stored wall time is whole seconds, which is what
-    /// `add(schedule: .relative(...))` derives its deadline from.)
+    /// monotonic clock; its stored wall time is only whole seconds.
     @discardableResult
     public func add(after delay: Duration, configure: (inout Alarm) -> Void = { _ in }) -> Alarm {
-        let wall = clock.wallNow + delay
-        let seconds = wall.secondsSince1970
-        var alarm = add(schedule: .relative(firesAt: seconds), configure: configure)
-        monotonicDeadlines[alarm.id] = clock.monotonicNow + delay
-        alarm = alarms.first { $0.id == alarm.id } ?? alarm
+        insert(schedule: .relative(firesAt: (clock.wallNow + delay).secondsSince1970),
+               monotonicDeadline: clock.monotonicNow + delay, configure: configure)
+    }
+
+    /// The one way in: the deadline is in place before the alarm is planned, so
+    /// a relative alarm never rings by its truncated wall time.
+    private func insert(schedule: AlarmSchedule, monotonicDeadline: MonotonicInstant?,
+                        configure: (inout Alarm) -> Void) -> Alarm {
+        var alarm = Alarm(id: AlarmID(rawValue: nextID), schedule: schedule, handledThrough: clock.wallNow.secondsSince1970)
+        nextID += 1
+        configure(&alarm)
+        if let monotonicDeadline { monotonicDeadlines[alarm.id] = monotonicDeadline }
+        alarms.append(alarm)
         reconcile()
         return alarm
     }

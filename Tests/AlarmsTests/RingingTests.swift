@@ -121,6 +121,19 @@ struct RingingTests {
         #expect(harness.began.count == 1)
     }
 
+    @Test func subSecondRelativeAlarmDoesNotRingAtOnceWhenItsWholeSecondIsAlreadyPast() {
+        let harness = AlarmHarness(startUTC: Self.start)
+        harness.scheduler.start()
+        // At X.2 s, half a second ahead is X.7 s: its whole second X has already begun.
+        harness.clock.advance(by: .milliseconds(200))
+        harness.scheduler.add(after: .milliseconds(500))
+        #expect(harness.began.isEmpty)
+        harness.clock.advance(by: .milliseconds(499))
+        #expect(harness.began.isEmpty)
+        harness.clock.advance(by: .milliseconds(1))
+        #expect(harness.began.count == 1)
+    }
+
     @Test func disabledAlarmDoesNotRing() {
         let harness = AlarmHarness(startUTC: Self.start)
         harness.scheduler.start()
