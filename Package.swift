@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "BookFormat"),
 
         // The decoding pipeline: libmpg123 -> SPSC ring -> writer thread -> sink.
-        .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CInterludeShims", "InterludeCore"]),
+        .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CInterludeShims", "CLinux", "InterludeCore"]),
 
         // The application: command line, wiring.
         .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "CLinux", "CMpg123"]),

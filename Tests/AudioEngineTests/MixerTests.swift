@@ -165,4 +165,53 @@ import Testing
         #expect(output[1322] == 0)
         #expect(output[1323] == 300)
     }
+
+    @Test func aDropGoesBackToTheFrameBeingHeardAndTheFadeStartsThere() {
+        let rig = Rig()
+        rig.push((0..<300).map { Int16($0 * 10) }, to: rig.media)
+        // 100 frames written to the device, 60 of them still queued: frame 40 is heard.
+        let count = rig.context.pointee.mix(maxFrames: 100)
+        rig.context.pointee.commit(count)
+        rig.context.pointee.publishHeard(delay: 60)
+        #expect(rig.heard == 40)
+        // The ring keeps every frame not yet heard, and only those.
+        #expect(rig.media.count == 260)
+        #expect(rig.context.pointee.oldestRetainedMediaFrame() == 40)
+        // The device's queue is dropped; 5 frames still sound after it: go back to 45.
+        #expect(rig.context.pointee.rewindMedia(to: 45) == 55)
+        #expect(rig.mediaWritten == 45)
+        rig.control.pointee.mediaFadeStepBits.store(GainRamp.step(overFrames: 4).bitPattern, ordering: .relaxed)
+        rig.control.pointee.mediaRun.store(false, ordering: .relaxed)
+        // The fade runs over frames 45...48 and the media stops after frame 48.
+        #expect(rig.render(6) == [338, 230, 118, 0, 0, 0])
+        #expect(rig.mediaStoppedAt == 49)
+    }
+
+    @Test func aDropNeverGoesBackBeforeWhatWasHeardNorPastWhatWasWritten() {
+        let rig = Rig()
+        rig.push([Int16](repeating: 1000, count: 200), to: rig.media)
+        let count = rig.context.pointee.mix(maxFrames: 100)
+        rig.context.pointee.commit(count)
+        rig.context.pointee.publishHeard(delay: 30)
+        #expect(rig.context.pointee.rewindMedia(to: 10) == 30)
+        #expect(rig.mediaWritten == 70)
+        #expect(rig.context.pointee.rewindMedia(to: 500) == 0)
+        #expect(rig.mediaWritten == 70)
+    }
+
+    @Test func theUserVolumeRampsToItsTargetAndMultipliesWithDucking() {
+        let rig = Rig()
+        rig.push([Int16](repeating: 10000, count: 50), to: rig.media)
+        rig.control.pointee.volumeStepBits.store(Float(0.25).bitPattern, ordering: .relaxed)
+        rig.control.pointee.volumeTargetBits.store(Float(0.5).bitPattern, ordering: .relaxed)
+        #expect(rig.render(3) == [7500, 5000, 5000])
+        rig.control.pointee.duckStepBits.store(Float(1).bitPattern, ordering: .relaxed)
+        rig.control.pointee.duckTargetBits.store(Float(0.5).bitPattern, ordering: .relaxed)
+        #expect(rig.render(2) == [2500, 2500])
+        // Back to unity: the exact copy again.
+        rig.control.pointee.duckTargetBits.store(Float(1).bitPattern, ordering: .relaxed)
+        rig.control.pointee.volumeStepBits.store(Float(1).bitPattern, ordering: .relaxed)
+        rig.control.pointee.volumeTargetBits.store(Float(1).bitPattern, ordering: .relaxed)
+        #expect(rig.render(2) == [10000, 10000])
+    }
 }

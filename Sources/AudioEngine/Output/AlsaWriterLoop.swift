@@ -1,18 +1,42 @@
 import CAlsa
+import CLinux
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The real-time writer loop for ALSA. This thin outer loop makes the C calls
-/// (wait, write, delay, recover), which `@_noLocks` cannot check; everything it
-/// calls on our side (`mix`, `consume`, `post`, the ring) is `@_noLocks`.
+/// (poll, write, delay, drop, recover), which `@_noLocks` cannot check; everything
+/// it calls on our side (`mix`, `commit`, `post`, the ring) is `@_noLocks`.
 /// It allocates nothing, takes no lock and touches no reference-counted object:
 /// its only state is the `WriterContext` behind a raw pointer.
+///
+/// Steady playback: one `poll` on the device's descriptors and the wake-up
+/// eventfd, then one write and one delay query a period, as before the poll
+/// (the write no longer waits inside alsa-lib, so no call is added where the
+/// pulse plugin takes its lock). The main thread writes the eventfd after every
+/// request, so the writer acts on it within the poll's wake-up, not a period later.
+///
+/// The pause path. The device holds up to a buffer (300 ms by default) of media
+/// already written; fading at the writer's position would leave all of it to
+/// play first. Instead, when the loop sees the pause request (before `mix` may
+/// start a fade, see `WriterContext.runLatch`):
+/// 1. `snd_pcm_delay` gives the frame being heard (frames written - delay);
+/// 2. `snd_pcm_drop` discards the device's queue, `snd_pcm_prepare` readies it;
+/// 3. the media cursor goes back to that frame plus what the device still plays
+///    after a drop (`AlsaPCM.dropLeftoverFrames`): the ring keeps every frame
+///    until it is heard, so those frames are still there;
+/// 4. the next `mix` writes the fade from exactly there, stops the media at the
+///    frame the fade reaches silence (`mediaStoppedAt`, where a resume
+///    continues), then silence or the alarm voice; `snd_pcm_start` starts the
+///    device by hand, since the start threshold is the whole buffer.
+/// The media is then silent a fade (plus the leftover) after the request.
 func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
-    guard let pcm = context.pointee.pcm else { return }
+    guard let pcm = context.pointee.pcm, let fds = context.pointee.pollDescriptors else { return }
     let control = context.pointee.control
     let period = context.pointee.periodFrames
     let channels = context.pointee.channels
+    let rate = context.pointee.rate
+    let leftover = context.pointee.dropLeftoverFrames
     let underrun = EngineEvent.Kind.underrun.rawValue
     let starved = EngineEvent.Kind.starved.rawValue
     let deviceLost = EngineEvent.Kind.deviceLost.rawValue
@@ -40,16 +64,61 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
         return false
     }
 
+    func monotonicNanoseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return now.tv_sec * 1_000_000_000 + now.tv_nsec
+    }
+
+    /// Steps 1-3 of the pause path. False when the device could not tell where
+    /// the listener is: then the fade simply starts at the writer's position.
+    func dropForPause() -> Bool {
+        var delay: snd_pcm_sframes_t = 0
+        let running = snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING
+        guard snd_pcm_delay(pcm, &delay) >= 0 else { return false }
+        let written = control.pointee.mediaFramesWritten.load(ordering: .relaxed)
+        let heard = written - Int(delay)
+        guard snd_pcm_drop(pcm) >= 0, snd_pcm_prepare(pcm) >= 0 else { return false }
+        _ = context.pointee.rewindMedia(to: heard + (running ? leftover : 0))
+        control.pointee.heardFrames.store(max(0, heard), ordering: .releasing)
+        control.pointee.heardNanoseconds.store(monotonicNanoseconds(), ordering: .releasing)
+        control.pointee.pauseDrops.add(1, ordering: .relaxed)
+        return true
+    }
+
+    // The device's descriptors, then the eventfd. A poll that times out (a
+    // plugin whose descriptor was not made ready) falls through to a blocking write.
+    let deviceFDs = Int(snd_pcm_poll_descriptors(pcm, fds, UInt32(context.pointee.pollCapacity - 1)))
+    fds[deviceFDs] = pollfd(fd: context.pointee.wakeFD, events: Int16(POLLIN), revents: 0)
+    let timeout = Int32(max(10, period * 1000 / max(1, rate)))
+    var wakeCount: UInt64 = 0
     var delay: snd_pcm_sframes_t = 0
-    // Two device calls a period: a blocking write (which sleeps until the device
-    // has room for the whole period) and the delay for the heard position.
-    // Polling the device's free space and waiting on it first doubled the calls,
-    // and through the pulse plugin each call costs a round of locking.
+    var startByHand = false
+    context.pointee.runLatch = control.pointee.mediaRun.load(ordering: .acquiring)
     while !control.pointee.stopRequested.load(ordering: .relaxed) {
+        if !startByHand {
+            for index in 0...deviceFDs { fds[index].revents = 0 }
+            let ready = poll(fds, nfds_t(deviceFDs + 1), timeout)
+            if ready < 0 && errno != EINTR { break }
+            if fds[deviceFDs].revents != 0 { _ = read(context.pointee.wakeFD, &wakeCount, 8) }
+        }
+        let run = control.pointee.mediaRun.load(ordering: .acquiring)
+        if !run && context.pointee.runLatch == true && !context.pointee.isMediaStopped && dropForPause() {
+            startByHand = true
+        }
+        context.pointee.runLatch = run
+        if !startByHand && fds[deviceFDs].revents != 0 {
+            // Woken by a request: the device may have no room yet; wait for it again
+            // (unless it said it had room in the same poll).
+            var deviceReady = false
+            for index in 0..<deviceFDs where fds[index].revents != 0 { deviceReady = true }
+            if !deviceReady { continue }
+        }
+
         var frames = context.pointee.mix(maxFrames: period)
         var isSilence = false
         if frames == 0 {
-            if control.pointee.endOfStream.load(ordering: .acquiring) && context.pointee.audio.filledSlots() == 0 {
+            if control.pointee.endOfStream.load(ordering: .acquiring) && context.pointee.unreadMediaFrames() == 0 {
                 // Everything is queued: start if the short stream never filled the buffer,
                 // then play it out. drain blocks until the device has played the last frame.
                 snd_pcm_drain(pcm)
@@ -70,8 +139,15 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
             if !recover(written) { context.pointee.post(deviceLost, value: written); break }
             continue
         }
+        if startByHand {
+            startByHand = false
+            if snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED { snd_pcm_start(pcm) }
+        }
         if !isSilence { context.pointee.commit(Int(written)) }
-        if snd_pcm_delay(pcm, &delay) >= 0 { context.pointee.publishHeard(delay: Int(delay)) }
+        if snd_pcm_delay(pcm, &delay) >= 0 {
+            context.pointee.publishHeard(delay: Int(delay))
+            control.pointee.heardNanoseconds.store(monotonicNanoseconds(), ordering: .releasing)
+        }
     }
     control.pointee.finished.store(true, ordering: .releasing)
 }
@@ -130,10 +206,24 @@ public final class AlsaWriter: @unchecked Sendable {
                                          events: events.producer,
                                          channels: pcm.format.channels, scratchFrames: pcm.periodFrames,
                                          pcm: pcm.handle, periodFrames: pcm.periodFrames)
+        wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        let capacity = Int(max(0, snd_pcm_poll_descriptors_count(pcm.handle))) + 1
+        pollDescriptors = .allocate(capacity: capacity)
+        pollDescriptors.initialize(repeating: pollfd(), count: capacity)
+        context.pointee.pollDescriptors = pollDescriptors
+        context.pointee.pollCapacity = capacity
+        context.pointee.wakeFD = wakeFD
+        context.pointee.rate = pcm.format.rate
+        context.pointee.dropLeftoverFrames = pcm.dropLeftoverFrames
     }
+
+    private let wakeFD: Int32
+    private let pollDescriptors: UnsafeMutablePointer<pollfd>
 
     deinit {
         stop()
+        if wakeFD >= 0 { close(wakeFD) }
+        pollDescriptors.deallocate()
         WriterContext.free(context)
         control.deinitialize(count: 1)
         control.deallocate()
@@ -152,10 +242,18 @@ public final class AlsaWriter: @unchecked Sendable {
     /// No more audio will be queued: play out the ring, drain the device, finish.
     public func finishAfterQueued() { control.pointee.endOfStream.store(true, ordering: .releasing) }
 
+    /// Wakes the writer so it acts on a request now rather than at the device's
+    /// next period. Call after storing the request.
+    func wake() {
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
     /// Stops at once (what is queued is dropped) and joins the thread.
     public func stop() {
         guard let thread else { return }
         control.pointee.stopRequested.store(true, ordering: .releasing)
+        wake()
         pthread_join(thread, nil)
         self.thread = nil
     }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Everything a writer loop touches, in one manually allocated block: raw
 /// pointers, ring halves (pointer bundles), plain numbers. No class references,
 /// so passing it to the real-time thread as a raw pointer involves no ARC.
@@ -15,10 +19,26 @@ struct WriterContext {
     /// ALSA only: the PCM handle and its period.
     let pcm: OpaquePointer?
     let periodFrames: Int
+    /// ALSA only, set before the thread starts: poll descriptors (the device's,
+    /// then the wake-up eventfd), the stream rate, and `AlsaPCM.dropLeftoverFrames`.
+    var pollDescriptors: UnsafeMutablePointer<pollfd>?
+    var pollCapacity = 0
+    var wakeFD: Int32 = -1
+    var rate = 44100
+    var dropLeftoverFrames = 0
 
     // Writer-owned state.
     var run = GainRamp(current: 1)
     var duck = GainRamp(current: 1)
+    var volume = GainRamp(current: 1)
+    /// Absolute index in the media ring of the next frame to mix. The ring keeps
+    /// the frames before it until they are heard (`publishHeard` releases them),
+    /// so that after a drop the writer can go back to the frame being heard.
+    var mediaCursor = 0
+    /// ALSA: the run request as the writer loop last saw it, so `mix` fades only
+    /// after the loop has dropped the device's queue for that pause (nil: read
+    /// `mediaRun` directly, as the file sinks do).
+    var runLatch: Bool?
     var voiceGain = GainRamp(current: 0)
     var mediaStopped = false
     var voiceStopped = true
@@ -45,11 +65,12 @@ struct WriterContext {
     /// Empties a ring on request, only while its voice is stopped, so a flush
     /// never cuts audio mid-ramp (and only here: the consumer side).
     @_noLocks
-    func serviceFlushes() {
+    mutating func serviceFlushes() {
         if mediaStopped {
             let request = control.pointee.mediaFlushRequest.load(ordering: .acquiring)
             if request != control.pointee.mediaFlushAck.load(ordering: .relaxed) {
                 _ = audio.discardAll()
+                mediaCursor = audio.readIndex()
                 control.pointee.mediaFlushAck.store(request, ordering: .releasing)
             }
         }
@@ -97,10 +118,13 @@ struct WriterContext {
         let exclusive = control.pointee.voiceExclusive.load(ordering: .relaxed)
         let voiceRuns = control.pointee.voiceRun.load(ordering: .acquiring)
         let voiceAudible = !voiceStopped || voiceRuns
-        let runTarget: Float = control.pointee.mediaRun.load(ordering: .acquiring) && !(exclusive && voiceAudible) ? 1 : 0
+        let runRequested = runLatch ?? control.pointee.mediaRun.load(ordering: .acquiring)
+        let runTarget: Float = runRequested && !(exclusive && voiceAudible) ? 1 : 0
         let duckTarget = Float(bitPattern: control.pointee.duckTargetBits.load(ordering: .relaxed))
         run.stepPerFrame = Float(bitPattern: control.pointee.mediaFadeStepBits.load(ordering: .relaxed))
         duck.stepPerFrame = Float(bitPattern: control.pointee.duckStepBits.load(ordering: .relaxed))
+        let volumeTarget = Float(bitPattern: control.pointee.volumeTargetBits.load(ordering: .relaxed))
+        volume.stepPerFrame = Float(bitPattern: control.pointee.volumeStepBits.load(ordering: .relaxed))
         voiceGain.stepPerFrame = Float(bitPattern: control.pointee.voiceStepBits.load(ordering: .relaxed))
         let voiceTarget: Float = voiceRuns ? Float(bitPattern: control.pointee.voiceGainBits.load(ordering: .relaxed)) : 0
 
@@ -119,7 +143,7 @@ struct WriterContext {
         var mediaBase: UnsafePointer<Int16>?
         var frames = limit
         if !mediaStopped {
-            let region = audio.readableRegion(maxSlots: limit)
+            let region = audio.readableRegion(from: mediaCursor, maxSlots: limit)
             mediaFrames = region.count / (channels * 2)
             mediaBase = region.baseAddress?.assumingMemoryBound(to: Int16.self)
             frames = mediaFrames
@@ -143,7 +167,8 @@ struct WriterContext {
         stopsVoiceAfterPending = false
 
         // Unity media and no voice: copy, bit-exact and cheap.
-        if let mediaBase, voiceStopped, run.isSettled(at: 1), runTarget == 1, duck.isSettled(at: 1), duckTarget == 1 {
+        if let mediaBase, voiceStopped, run.isSettled(at: 1), runTarget == 1, duck.isSettled(at: 1), duckTarget == 1,
+           volume.isSettled(at: 1), volumeTarget == 1 {
             UnsafeMutableRawPointer(scratch).copyMemory(from: mediaBase, byteCount: frames * channels * 2)
             pendingMedia = frames
             return frames
@@ -157,6 +182,7 @@ struct WriterContext {
             var mediaGainNow: Float = 0
             if mediaOn {
                 mediaGainNow = run.next(toward: runTarget) * duck.next(toward: duckTarget)
+                    * volume.next(toward: volumeTarget)
             }
             let voiceAllowed = voiceOn && (!exclusive || !mediaOn) && voiceIndex < voiceFrames
             var voiceGainNow: Float = 0
@@ -204,7 +230,8 @@ struct WriterContext {
     mutating func commit(_ frames: Int) {
         let media = min(pendingMedia, frames)
         if media > 0 {
-            audio.release(media)
+            // Read, not released: the ring keeps the frames until they are heard.
+            mediaCursor += media
             control.pointee.mediaFramesWritten.add(media, ordering: .releasing)
         }
         let voiceUsed = max(0, min(pendingVoice, frames - pendingVoiceStart))
@@ -236,11 +263,41 @@ struct WriterContext {
     /// Publishes the heard media position given the device's delay (frames
     /// queued but not yet heard). After the media stopped, the newest queued
     /// frames are silence or voice, so only the older part of the delay is media.
+    /// The media frames heard are released from the ring.
     @_noLocks
     func publishHeard(delay: Int) {
         let written = control.pointee.mediaFramesWritten.load(ordering: .relaxed)
         let mediaDelay = mediaStopped ? max(0, delay - framesSinceMediaStop) : delay
-        control.pointee.heardFrames.store(max(0, written - mediaDelay), ordering: .releasing)
+        let unheard = max(0, min(written, mediaDelay))
+        control.pointee.heardFrames.store(written - unheard, ordering: .releasing)
+        audio.release(upTo: mediaCursor - unheard)
+    }
+
+    /// The oldest media frame (writer frames) the ring still holds: the earliest
+    /// frame a drop can go back to.
+    @_noLocks
+    func oldestRetainedMediaFrame() -> Int {
+        control.pointee.mediaFramesWritten.load(ordering: .relaxed) - (mediaCursor - audio.readIndex())
+    }
+
+    /// Media frames in the ring not yet mixed.
+    @_noLocks
+    func unreadMediaFrames() -> Int { audio.filledSlots(from: mediaCursor) }
+
+    /// The device's queue was dropped: the media goes on from writer frame `frame`
+    /// (clamped between the oldest frame the ring holds and the frames written).
+    /// Returns the device frames given back. Only while the media plays.
+    @_noLocks
+    mutating func rewindMedia(to frame: Int) -> Int {
+        let written = control.pointee.mediaFramesWritten.load(ordering: .relaxed)
+        let target = max(oldestRetainedMediaFrame(), min(frame, written))
+        let back = written - target
+        mediaCursor -= back
+        control.pointee.mediaFramesWritten.store(target, ordering: .releasing)
+        control.pointee.deviceFramesWritten.add(-back, ordering: .relaxed)
+        // The run gain needs no rewinding: the loop drops before `mix` may start the
+        // fade (`runLatch`), so the gain now is the one the listener hears.
+        return back
     }
 
     static func allocate(control: UnsafeMutablePointer<WriterControl>, audio: SPSCRing.Consumer,
@@ -252,6 +309,8 @@ struct WriterContext {
         context.initialize(to: WriterContext(control: control, audio: audio, voice: voice, events: events,
                                              channels: channels, scratch: scratch, scratchFrames: scratchFrames,
                                              pcm: pcm, periodFrames: periodFrames))
+        // A writer made for a ring already in use (the device reopened) reads from where it is.
+        context.pointee.mediaCursor = audio.readIndex()
         return context
     }
 

@@ -12,6 +12,13 @@ import Synchronization
 /// `mediaFlushAck` empties the media ring (only the consumer may do that in a
 /// single-consumer ring). `mediaRun` true ramps it back in.
 ///
+/// On ALSA the writer also drops the device's queue when a pause arrives and
+/// fades from the frame being heard (see `alsaWriterLoop`); `mediaStoppedAt`
+/// is then that fade's last frame.
+///
+/// The user volume (`volumeTarget`) multiplies the media gain and ramps over
+/// `volumeStep` per frame, so a change never clicks or zippers.
+///
 /// The interrupter voice (alarm tone, chime): the same, with its own ring.
 /// When `voiceExclusive`, the voice never sounds while media is audible and
 /// media never restarts while the voice is audible: no overlap.
@@ -22,6 +29,11 @@ public struct WriterControl: ~Copyable {
 
     let mediaFramesWritten = Atomic<Int>(0)
     let heardFrames = Atomic<Int>(0)
+    /// CLOCK_MONOTONIC nanoseconds when `heardFrames` was measured (ALSA; 0 for the
+    /// file sinks), so the main thread can tell the frame heard now, between measurements.
+    let heardNanoseconds = Atomic<Int>(0)
+    /// Pauses carried out by dropping the device's queue (ALSA).
+    let pauseDrops = Atomic<Int>(0)
     let deviceFramesWritten = Atomic<Int>(0)
     let underruns = Atomic<Int>(0)
 
@@ -29,6 +41,8 @@ public struct WriterControl: ~Copyable {
     let mediaFadeStepBits = Atomic<UInt32>(Float(1).bitPattern)
     let duckTargetBits = Atomic<UInt32>(Float(1).bitPattern)
     let duckStepBits = Atomic<UInt32>(Float(1).bitPattern)
+    let volumeTargetBits = Atomic<UInt32>(Float(1).bitPattern)
+    let volumeStepBits = Atomic<UInt32>(Float(1).bitPattern)
     let mediaStopped = Atomic<Bool>(false)
     let mediaStoppedAt = Atomic<Int>(0)
     let mediaFlushRequest = Atomic<Int>(0)

@@ -60,6 +60,8 @@ public final class PlaybackEngine {
     private var voiceHasMore = false
     private var pendingResume: (frame: Int, fadeStep: Float, flushEpoch: Int)?
     private var flushEpoch = 0
+    /// ALSA: the device's buffer, which the media ring holds on top of the frames ahead.
+    private var deviceBufferFrames = 0
     private var stopAnnounced = false
 
     public init(paths: [String], output: Output) {
@@ -82,11 +84,15 @@ public final class PlaybackEngine {
             do { pcm = try AlsaPCM(device: device, format: format, latencyMilliseconds: latency) } catch {
                 throw .device(error)
             }
-            // A third of a second of decoded audio ahead (0.37 s at 44.1 kHz once
-            // rounded to a power of two): the main loop refills every quarter of it,
-            // and the device holds its own buffer on top. Larger costs resident
-            // memory, which the benchmark holds under 12 MB.
-            let ring = SPSCRing(minimumCapacity: max(format.rate / 3, pcm.periodFrames * 2), slotBytes: format.bytesPerFrame)
+            // A third of a second of decoded audio ahead, plus the device's buffer:
+            // the writer keeps what it wrote in the ring until it is heard, so that a
+            // pause can drop the device's queue and fade from the frame being heard
+            // (0.74 s at 44.1 kHz once rounded to a power of two). The main loop
+            // refills every quarter of the part ahead. Larger costs resident memory,
+            // which the benchmark holds under 12 MB.
+            let ring = SPSCRing(minimumCapacity: max(format.rate / 3, pcm.periodFrames * 2) + pcm.bufferFrames,
+                                slotBytes: format.bytesPerFrame)
+            deviceBufferFrames = pcm.bufferFrames
             self.ring = ring
             let writer = AlsaWriter(pcm: pcm, ring: ring, voice: voiceRing, events: events)
             alsa = writer
@@ -103,15 +109,29 @@ public final class PlaybackEngine {
             file = sink
             control = sink.control
         }
+        if volume != 1 { applyVolume(rampFrames: 1) }
     }
 
     /// True for the WAV and null sinks: time is the frames rendered.
     public var rendersOnFrameClock: Bool { file != nil }
 
     /// Media stream frame the listener has heard up to.
+    ///
+    /// On ALSA the writer measures it once a period; between measurements, while
+    /// the media plays, it moves on with the clock (never past what was written),
+    /// so an alarm's due position is the frame heard at that moment.
     public var heardPosition: Int {
         guard let control else { return 0 }
-        let heard = control.pointee.heardFrames.load(ordering: .acquiring)
+        var heard = control.pointee.heardFrames.load(ordering: .acquiring)
+        let measured = control.pointee.heardNanoseconds.load(ordering: .acquiring)
+        if alsa != nil, measured > 0, control.pointee.mediaRun.load(ordering: .relaxed),
+           !control.pointee.mediaStopped.load(ordering: .relaxed) {
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let elapsed = max(0, now.tv_sec * 1_000_000_000 + now.tv_nsec - measured)
+            let written = control.pointee.mediaFramesWritten.load(ordering: .acquiring)
+            heard = min(written, heard + elapsed / 1000 * format.rate / 1_000_000)
+        }
         return streamBase + max(0, heard - writerBase)
     }
 
@@ -155,6 +175,7 @@ public final class PlaybackEngine {
         pendingPauseStep = nil
         control.pointee.mediaFadeStepBits.store(step.bitPattern, ordering: .relaxed)
         control.pointee.mediaRun.store(false, ordering: .releasing)
+        alsa?.wake()
     }
 
     /// Continues the media from stream frame `frame` with a fade-in: once the
@@ -175,6 +196,28 @@ public final class PlaybackEngine {
         control.pointee.duckTargetBits.store(Float(gain).bitPattern, ordering: .relaxed)
     }
 
+    /// The user's volume for the media, a linear gain (0 silent, 1 as decoded;
+    /// more than 1 amplifies and may clip). It ramps over 20 ms, so a change
+    /// never clicks; it multiplies with ducking and the pause fade.
+    public func setVolume(_ gain: Double) {
+        volume = max(0, gain)
+        applyVolume(rampFrames: max(1, format.rate / 50))
+    }
+
+    /// Hands the volume to the writer; `rampFrames` 1 sets it from the next frame
+    /// (before anything played, or on a new device).
+    private func applyVolume(rampFrames: Int) {
+        guard let control else { return }
+        let target = Float(volume)
+        let from = Float(bitPattern: control.pointee.volumeTargetBits.load(ordering: .relaxed))
+        let step = rampFrames <= 1 ? Float(1e9) : max(0.001, abs(target - from)) / Float(rampFrames)
+        control.pointee.volumeStepBits.store(step.bitPattern, ordering: .relaxed)
+        control.pointee.volumeTargetBits.store(target.bitPattern, ordering: .releasing)
+    }
+
+    /// The volume last set with `setVolume(_:)` (1 at start).
+    public private(set) var volume: Double = 1
+
     /// Starts the interrupter voice. `exclusive`: it sounds only once the media
     /// has stopped (alarms); otherwise it mixes over the media (chimes).
     public func startVoice(_ source: VoiceSource, exclusive: Bool, gain: Double = 1, fadeFrames: Int = 0) {
@@ -187,6 +230,7 @@ public final class PlaybackEngine {
         control.pointee.voiceGainBits.store(Float(gain).bitPattern, ordering: .relaxed)
         control.pointee.voiceStepBits.store(GainRamp.step(overFrames: fadeFrames).bitPattern, ordering: .relaxed)
         control.pointee.voiceRun.store(true, ordering: .releasing)
+        alsa?.wake()
     }
 
     /// Fades the voice out; what is left in its ring is dropped once it is silent.
@@ -197,6 +241,7 @@ public final class PlaybackEngine {
         control.pointee.voiceStepBits.store(GainRamp.step(overFrames: fadeFrames).bitPattern, ordering: .relaxed)
         control.pointee.voiceRun.store(false, ordering: .releasing)
         control.pointee.voiceFlushRequest.add(1, ordering: .releasing)
+        alsa?.wake()
     }
 
     public var isVoiceSounding: Bool { !(control?.pointee.voiceStopped.load(ordering: .acquiring) ?? true) }
@@ -238,6 +283,7 @@ public final class PlaybackEngine {
         writer.context.pointee.freezeMedia(at: 0)
         alsa = writer
         control = writer.control
+        applyVolume(rampFrames: 1)
         streamBase = stop
         writerBase = 0
         started = false
@@ -330,7 +376,8 @@ public final class PlaybackEngine {
         // A pause in progress: look again soon, so the stop is reported when it happens.
         if let control, !control.pointee.mediaRun.load(ordering: .relaxed),
            !control.pointee.mediaStopped.load(ordering: .relaxed) { return 10 }
-        return min(250, ring.capacity * 1000 / format.rate / 4)
+        // The part of the ring ahead of the device (the rest holds what the device has not played).
+        return min(250, (ring.capacity - deviceBufferFrames) * 1000 / format.rate / 4)
     }
 
     private func carryOutPendingResume() {
@@ -344,6 +391,7 @@ public final class PlaybackEngine {
         }
         if control.pointee.mediaFlushRequest.load(ordering: .relaxed) < request.flushEpoch {
             control.pointee.mediaFlushRequest.store(request.flushEpoch, ordering: .releasing)
+            alsa?.wake()
         }
         if let file {
             // The file sink's consumer is this thread: let it serve the flush now.
@@ -363,6 +411,7 @@ public final class PlaybackEngine {
         }
         control.pointee.mediaFadeStepBits.store(request.fadeStep.bitPattern, ordering: .relaxed)
         control.pointee.mediaRun.store(true, ordering: .releasing)
+        alsa?.wake()
         pendingResume = nil
         stopAnnounced = false
     }

@@ -172,5 +172,40 @@ public final class SPSCRing: @unchecked Sendable {
             release(filled)
             return filled
         }
+
+        // Reading ahead of the release point. A consumer that must be able to go
+        // back (the ALSA writer keeps what the device has not yet played, so that
+        // after dropping the device's queue it can write again from the frame the
+        // listener is hearing) reads at its own cursor, an absolute slot index
+        // between the read index and the written index, and releases slots later.
+
+        /// The read index: every slot before it is released. Only the consumer moves it.
+        @_noLocks
+        public func readIndex() -> Int { indices.pointee.read.load(ordering: .relaxed) }
+
+        /// Filled slots from absolute index `cursor` (read index <= cursor <= written).
+        @_noLocks
+        public func filledSlots(from cursor: Int) -> Int {
+            // Acquire: as in `filledSlots()`, the contents up to the producer's index are visible.
+            indices.pointee.written.load(ordering: .acquiring) - cursor
+        }
+
+        /// The largest contiguous filled region starting at absolute index `cursor`,
+        /// at most `maxSlots`.
+        @_noLocks
+        public func readableRegion(from cursor: Int, maxSlots: Int) -> UnsafeRawBufferPointer {
+            let filled = filledSlots(from: cursor)
+            let start = cursor & mask
+            let slots = max(0, min(min(filled, mask + 1 - start), maxSlots))
+            return UnsafeRawBufferPointer(start: storage + start * slotBytes, count: slots * slotBytes)
+        }
+
+        /// Releases every slot before absolute index `index` (no-op if already released).
+        @_noLocks
+        public func release(upTo index: Int) {
+            let read = indices.pointee.read.load(ordering: .relaxed)
+            // Release: as in `release(_:)`, our reads finish before the producer reuses the slots.
+            if index > read { indices.pointee.read.store(index, ordering: .releasing) }
+        }
     }
 }
