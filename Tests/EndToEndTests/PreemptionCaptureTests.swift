@@ -109,6 +109,52 @@ import Glibc
         let lastSecond = ratios.suffix(50)
         #expect(lastSecond.allSatisfy { abs($0) < 0.5 }, "level at the end: \(Array(lastSecond))")
     }
+
+    /// The device holds 300 ms of music when the alarm is due; the pause drops it
+    /// and fades from the frame being heard, so the music falls silent a fade (plus
+    /// what the sound server still plays after a drop) after the due frame, not a
+    /// buffer later. A silent alarm sound leaves the music's end plain to see.
+    @Test func theMusicFallsSilentAFadeAfterTheAlarmIsDueNotABufferLater() throws {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 8, sampleRate: Self.rate, channels: 2, encoding: .cbr(kbps: 128))
+        let silence = try Fixtures.mp3(.tone(frequency: 0), seconds: 1, sampleRate: Self.rate, channels: 2, encoding: .cbr(kbps: 128))
+        let source = try WAVFile.read(Fixtures.decodedByMPG123(mp3))
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let recorder = try sink.startRecorder()
+        let result = try InterludeBinary.play([mp3], output: .pulse(sink),
+                                              extraArguments: ["--alarm-in", "3", "--alarm-ring", "1", "--alarm-sound", silence],
+                                              timeout: 60)
+        let capture = try recorder.stop()
+        #expect(result.process.succeeded, "\(result.process.summary)")
+        #expect(result.events.underrunCount == 0, "underruns shift the capture: \(result.events.named("underrun"))")
+        let due = Int((try #require(result.events.named("pauseRequested").first?.number("position")) * Double(Self.rate)).rounded())
+        let head = SignalAnalysis.align(reference: source.frames(0..<Self.rate * 2),
+                                        signal: capture.frames(0..<min(capture.frameCount, Self.rate * 6)), minimumOverlap: 0.99)
+        #expect(head.correlation > 0.99, "\(head)")
+        // The capture frame where the listener was when the alarm fell due, and the
+        // first 100 ms of silence after it (the music comes back after the second of
+        // silent alarm): where the music ended.
+        let dueInCapture = head.lag + due
+        let after = capture.frames(dueInCapture..<min(capture.frameCount, dueInCapture + 3 * Self.rate))
+        let quiet = SignalAnalysis.silentRuns(after, threshold: 64, minimumFrames: Self.rate / 10).first
+        let end = try #require(quiet?.lowerBound, "no silence between the due frame and the music's return")
+        // What still sounded: the 30 ms fade, what the server plays after a drop (up
+        // to its sink's 25 ms latency), and 15 ms for the writer to act. Fading at the
+        // writer's position instead leaves the device's whole buffer (300 ms) to play first.
+        let fade = Self.rate * 30 / 1000
+        let leftover = Self.rate * 25 / 1000
+        #expect(end <= fade + leftover + Self.rate * 15 / 1000,
+                "music went on for \(end * 1000 / Self.rate) ms after the alarm was due")
+        // And the music was playing until the alarm fell due: the 100 ms before the due
+        // frame are the source's (found within 30 ms: the heard frame that PulseAudio's
+        // delay gives wanders that much against what its sink has rendered).
+        let slack = Self.rate * 30 / 1000
+        let window = Self.rate / 10
+        let before = SignalAnalysis.align(reference: source.frames((due - window)..<due),
+                                          signal: capture.frames((dueInCapture - window - slack)..<(dueInCapture + slack)),
+                                          minimumOverlap: 0.95)
+        #expect(before.correlation > 0.95, "the capture before the due frame is not the music (\(before))")
+    }
 }
 
 /// The sound server goes away during playback, and comes back.

@@ -20,14 +20,16 @@ public final class AlsaPCM: @unchecked Sendable {
     public let bufferFrames: Int
     public let periodFrames: Int
     public let canPause: Bool
-    /// What still sounds after `snd_pcm_drop`, in frames: the writer resumes
-    /// writing (its pause fade) that far past the frame being heard. A kernel
-    /// device stops at once (0). A sound server behind an I/O plugin (`pulse`,
-    /// `pipewire`) keeps what its sink has already mixed, and ALSA cannot tell how
-    /// much: through PulseAudio's null sink it was 24.4-24.9 ms with a 25 ms sink
-    /// latency (the captures' seam was gapless), 9.5 ms at 10 ms. We take 25 ms.
-    /// Too much skips that difference at the start of the fade, too little repeats
-    /// it; either way the stop and resume positions stay exact.
+    /// What still sounds after `snd_pcm_drop`, in frames past the heard frame
+    /// (frames written - delay): the writer's pause fade starts that far on. A
+    /// kernel device stops at once (0). A sound server behind an I/O plugin
+    /// (`pulse`, `pipewire`) still plays what its sink has mixed, and ALSA cannot
+    /// tell how much: through PulseAudio's null sink (25 ms sink latency) it
+    /// ranged from 2.5 to 25 ms with the phase of the sink's rendering at the drop
+    /// (26 drops at random phases, median 11.5 ms; the seam itself was gapless).
+    /// We take the middle, 12 ms, so the fade's first frame is at most about
+    /// 13 ms away from the frame that preceded it (a skip or a repeat under the
+    /// fade); the stop and resume positions are exact either way.
     public let dropLeftoverFrames: Int
 
     public init(device: String, format: AudioFormat, latencyMilliseconds: Int) throws(AlsaError) {
@@ -45,7 +47,7 @@ public final class AlsaPCM: @unchecked Sendable {
             throw error
         }
         handle = pcm
-        dropLeftoverFrames = snd_pcm_type(pcm) == SND_PCM_TYPE_IOPLUG ? format.rate * 25 / 1000 : 0
+        dropLeftoverFrames = snd_pcm_type(pcm) == SND_PCM_TYPE_IOPLUG ? format.rate * 12 / 1000 : 0
     }
 
     deinit { snd_pcm_close(handle) }

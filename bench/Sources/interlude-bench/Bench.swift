@@ -264,14 +264,17 @@ final class Bench {
 
     /// From an alarm's due time to the media's silence, next to the same audio
     /// path's own stopping latency (a lean C program: delay, then drop). Both at
-    /// interlude's default 300 ms device buffer, each with a recorder attached.
+    /// interlude's default 300 ms device buffer, each with a recorder attached, and
+    /// both measured in the capture from the frame heard at the due time (frames
+    /// written - delay) to the media's last frame.
     ///
-    /// Interlude: the media frame heard when the alarm was due (`pauseRequested`)
-    /// and the frame where the fade reached silence (`paused`): the media that
-    /// still sounded after the due time. The reference: the frame heard when it
-    /// dropped, and the last media frame the capture still holds.
+    /// Interlude: the alarm sound is a silent MP3, so the media's end is where the
+    /// capture falls silent (the first 100 ms of silence after the due frame); the
+    /// due frame is `pauseRequested`'s position. The reference: the frame it printed
+    /// as heard when it dropped, and the last media frame the capture still holds.
     private func preemptionLatency(_ sink: NullSink) throws {
         let file = try Fixtures.mp3(.sweep, seconds: 6, encoding: .cbr(kbps: 128))
+        let silence = try Fixtures.mp3(.tone(frequency: 0), seconds: 1, encoding: .cbr(kbps: 128))
         let source = try WAVFile.read(Fixtures.decodedByMPG123(file))
         let rate = source.sampleRate
         let fadeSeconds = 0.030
@@ -284,15 +287,23 @@ final class Bench {
                 do {
                     let recorder = try sink.startRecorder()
                     let result = try InterludeBinary.play([file], output: .pulse(sink),
-                                                          extraArguments: ["--alarm-in", "2", "--alarm-ring", "0.5"],
+                                                          extraArguments: ["--alarm-in", "2", "--alarm-ring", "0.5",
+                                                                           "--alarm-sound", silence],
                                                           timeout: 60, configuration: "release")
-                    _ = try recorder.stop()
+                    let capture = try recorder.stop()
                     try result.process.check()
-                    guard let due = result.events.named("pauseRequested").first?.number("position"),
-                          let silent = result.events.named("paused").first?.number("position") else {
-                        throw ProcessError.notReady("no pauseRequested/paused events from `\(result.process.commandLine)`")
+                    guard let dueSeconds = result.events.named("pauseRequested").first?.number("position") else {
+                        throw ProcessError.notReady("no pauseRequested event from `\(result.process.commandLine)`")
                     }
-                    subject.append(silent - due)
+                    let head = SignalAnalysis.align(reference: source.frames(0..<rate),
+                                                    signal: capture.frames(0..<min(capture.frameCount, 4 * rate)),
+                                                    minimumOverlap: 0.99)
+                    let due = head.lag + Int((dueSeconds * Double(rate)).rounded())
+                    let after = capture.frames(due..<min(capture.frameCount, due + 2 * rate))
+                    guard let end = SignalAnalysis.silentRuns(after, threshold: 0, minimumFrames: rate / 10).first?.lowerBound else {
+                        throw ProcessError.notReady("the capture never fell silent after the alarm was due")
+                    }
+                    subject.append(Double(end) / Double(rate))
                 } catch { subjectError = "\(error)" }
             }
             let recorder = try sink.startRecorder()
