@@ -112,7 +112,11 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
             // (unless it said it had room in the same poll).
             var deviceReady = false
             for index in 0..<deviceFDs where fds[index].revents != 0 { deviceReady = true }
-            if !deviceReady { continue }
+            if !deviceReady {
+                // A resume or a new voice waits for its ring to be emptied: do it now.
+                context.pointee.serviceFlushes()
+                continue
+            }
         }
 
         var frames = context.pointee.mix(maxFrames: period)

@@ -96,6 +96,7 @@ struct WriterContext {
         control.pointee.mediaFramesWritten.store(frame, ordering: .relaxed)
         control.pointee.mediaStoppedAt.store(frame, ordering: .relaxed)
         control.pointee.heardFrames.store(frame, ordering: .relaxed)
+        control.pointee.heardNanoseconds.store(0, ordering: .relaxed)
         control.pointee.mediaStopped.store(true, ordering: .releasing)
         control.pointee.voiceRun.store(false, ordering: .relaxed)
         control.pointee.voiceStopped.store(true, ordering: .releasing)

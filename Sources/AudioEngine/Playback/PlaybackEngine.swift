@@ -403,7 +403,9 @@ public final class PlaybackEngine {
         feeder.fill(ring.producer)
         writerBase = control.pointee.mediaFramesWritten.load(ordering: .acquiring)
         streamBase = request.frame
-        // Heard positions before the seek must not map onto the new base.
+        // Heard positions before the seek must not map onto the new base, nor move on
+        // with the clock until the writer has measured one.
+        control.pointee.heardNanoseconds.store(0, ordering: .relaxed)
         control.pointee.heardFrames.store(writerBase, ordering: .releasing)
         if let index = feeder.tracks.lastIndex(where: { $0.startFrame <= request.frame }) {
             announcedStart = min(announcedStart, index)
