@@ -28,6 +28,10 @@ extension TrackFeeder {
         }
     }
 
+    /// True while libsonic sits between decoder and ring (false at 1.0x once what
+    /// it held has played: the decoder's frames then go to the ring untouched).
+    public var isStretching: Bool { stretcher != nil }
+
     /// The source frame (stream frames from the last seek's origin) of output
     /// frame `output` (counted from the last seek).
     public func sourceOffset(forOutputOffset output: Int) -> Int {
