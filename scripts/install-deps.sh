@@ -12,6 +12,7 @@ packages=(
   lame sox espeak-ng
   tmux stress-ng
   tzdata
+  g++
 )
 missing=()
 for p in "${packages[@]}"; do
