@@ -96,4 +96,20 @@ import TestSupport
         #expect(abs(expected - 30) < 0.5, "the speech fixture spans \(expected * 2) s")
         #expect(abs(captured - expected) < 0.3, "captured \(captured) s, expected \(expected) s")
     }
+
+    @Test func aToneKeepsItsPitchAtTwiceSpeedOnTheDevice() throws {
+        let mp3 = try Fixtures.mp3(.tone(frequency: 440), seconds: 4, sampleRate: 44100, channels: 2,
+                                   encoding: .cbr(kbps: 128))
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let recorder = try sink.startRecorder()
+        let result = try InterludeBinary.play([mp3], output: .pulse(sink), extraArguments: ["--speed", "2"], timeout: 30)
+        let capture = try recorder.stop()
+        #expect(result.process.succeeded, "\(result.process.summary)")
+        let bounds = try #require(SignalAnalysis.signalBounds(capture), "the capture is silent")
+        #expect(abs(Double(bounds.count) / Double(capture.sampleRate) - 2) < 0.1, "\(bounds.count) frames")
+        let middle = (bounds.lowerBound + bounds.count / 10)..<(bounds.upperBound - bounds.count / 10)
+        let heard = SpeedRenderTests.frequency(of: capture, frames: middle)
+        #expect(abs(heard / 440 - 1) < 0.02, "\(heard) Hz")
+    }
 }
