@@ -103,7 +103,8 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
             if fds[deviceFDs].revents != 0 { _ = read(context.pointee.wakeFD, &wakeCount, 8) }
         }
         let run = control.pointee.mediaRun.load(ordering: .acquiring)
-        if !run && context.pointee.runLatch == true && !context.pointee.isMediaStopped && dropForPause() {
+        if !run && context.pointee.runLatch == true && !context.pointee.isMediaStopped
+            && control.pointee.pauseDropsQueue.load(ordering: .relaxed) && dropForPause() {
             startByHand = true
         }
         context.pointee.runLatch = run

@@ -71,6 +71,7 @@ struct WriterContext {
             if request != control.pointee.mediaFlushAck.load(ordering: .relaxed) {
                 _ = audio.discardAll()
                 mediaCursor = audio.readIndex()
+                control.pointee.mediaCursor.store(mediaCursor, ordering: .releasing)
                 control.pointee.mediaFlushAck.store(request, ordering: .releasing)
             }
         }
@@ -148,7 +149,18 @@ struct WriterContext {
             mediaFrames = region.count / (channels * 2)
             mediaBase = region.baseAddress?.assumingMemoryBound(to: Int16.self)
             frames = mediaFrames
-            if frames == 0 { return 0 }
+            if frames == 0 {
+                guard runTarget == 0 else { return 0 }
+                // Asked to stop with nothing left to fade (the queue ran out): the
+                // media stops where it ended, and the output goes on silent.
+                mediaStopped = true
+                framesSinceMediaStop = 0
+                control.pointee.mediaStoppedAt.store(control.pointee.mediaFramesWritten.load(ordering: .relaxed),
+                                                     ordering: .relaxed)
+                control.pointee.mediaStopped.store(true, ordering: .releasing)
+                mediaBase = nil
+                frames = limit
+            }
         }
         var voiceFrames = 0
         var voiceBase: UnsafePointer<Int16>?
@@ -233,6 +245,7 @@ struct WriterContext {
         if media > 0 {
             // Read, not released: the ring keeps the frames until they are heard.
             mediaCursor += media
+            control.pointee.mediaCursor.store(mediaCursor, ordering: .releasing)
             control.pointee.mediaFramesWritten.add(media, ordering: .releasing)
         }
         let voiceUsed = max(0, min(pendingVoice, frames - pendingVoiceStart))
@@ -294,6 +307,7 @@ struct WriterContext {
         let target = max(oldestRetainedMediaFrame(), min(frame, written))
         let back = written - target
         mediaCursor -= back
+        control.pointee.mediaCursor.store(mediaCursor, ordering: .releasing)
         control.pointee.mediaFramesWritten.store(target, ordering: .releasing)
         control.pointee.deviceFramesWritten.add(-back, ordering: .relaxed)
         // The run gain needs no rewinding: the loop drops before `mix` may start the
@@ -312,6 +326,7 @@ struct WriterContext {
                                              pcm: pcm, periodFrames: periodFrames))
         // A writer made for a ring already in use (the device reopened) reads from where it is.
         context.pointee.mediaCursor = audio.readIndex()
+        control.pointee.mediaCursor.store(audio.readIndex(), ordering: .relaxed)
         return context
     }
 

@@ -41,6 +41,12 @@ public struct WriterControl: ~Copyable {
     let mediaFadeStepBits = Atomic<UInt32>(Float(1).bitPattern)
     let duckTargetBits = Atomic<UInt32>(Float(1).bitPattern)
     let duckStepBits = Atomic<UInt32>(Float(1).bitPattern)
+    /// ALSA: whether `mediaRun` false drops the device's queue (a pause) or lets
+    /// it play out (the queue ran out: the last frames must still be heard).
+    let pauseDropsQueue = Atomic<Bool>(true)
+    /// The writer's read cursor in the media ring (absolute index): the ring's
+    /// count includes frames already written to the device but not yet heard.
+    let mediaCursor = Atomic<Int>(0)
     let volumeTargetBits = Atomic<UInt32>(Float(1).bitPattern)
     let volumeStepBits = Atomic<UInt32>(Float(1).bitPattern)
     let mediaStopped = Atomic<Bool>(false)

@@ -61,6 +61,9 @@ public final class SPSCRing: @unchecked Sendable {
         indices.pointee.written.load(ordering: .acquiring) - indices.pointee.read.load(ordering: .acquiring)
     }
 
+    /// Slots written so far, ever (the producer's absolute index). Safe from any thread.
+    public var writtenIndex: Int { indices.pointee.written.load(ordering: .acquiring) }
+
     /// The two counters, each on its own cache line so the two threads do not
     /// invalidate each other's line on every store (false sharing).
     struct Indices: ~Copyable {
