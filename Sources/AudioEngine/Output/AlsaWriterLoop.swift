@@ -82,7 +82,6 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
         _ = context.pointee.rewindMedia(to: heard + (running ? leftover : 0))
         control.pointee.heardFrames.store(max(0, heard), ordering: .releasing)
         control.pointee.heardNanoseconds.store(monotonicNanoseconds(), ordering: .releasing)
-        control.pointee.pauseDrops.add(1, ordering: .relaxed)
         return true
     }
 

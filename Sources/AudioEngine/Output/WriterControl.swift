@@ -32,8 +32,6 @@ public struct WriterControl: ~Copyable {
     /// CLOCK_MONOTONIC nanoseconds when `heardFrames` was measured (ALSA; 0 for the
     /// file sinks), so the main thread can tell the frame heard now, between measurements.
     let heardNanoseconds = Atomic<Int>(0)
-    /// Pauses carried out by dropping the device's queue (ALSA).
-    let pauseDrops = Atomic<Int>(0)
     let deviceFramesWritten = Atomic<Int>(0)
     let underruns = Atomic<Int>(0)
 
