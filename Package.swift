@@ -29,6 +29,9 @@ let package = Package(
         .target(name: "KeyMap"),
         // ID3v2 tags, CHAP/CTOC chapters and book-file order, over bytes.
         .target(name: "BookFormat"),
+        // Books: a folder or chaptered MP3 laid out in book time, per-book state
+        // (position, speed, bookmarks), chapter and skip targets, the sleep timer.
+        .target(name: "Books", dependencies: ["BookFormat", "InterludeCore"]),
 
         // The decoding pipeline: libmpg123 -> SPSC ring -> writer thread -> sink.
         .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CInterludeShims", "InterludeCore"]),
@@ -52,6 +55,7 @@ let package = Package(
         .testTarget(name: "InterludeCoreTests", dependencies: ["InterludeCore"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "InterludeCore"]),
         .testTarget(name: "BookFormatTests", dependencies: ["BookFormat"]),
+        .testTarget(name: "BooksTests", dependencies: ["Books", "BookFormat", "InterludeCore"]),
         .testTarget(name: "AlarmsTests", dependencies: ["Alarms", "AudioSession", "InterludeCore"]),
         .testTarget(name: "ThemesTests", dependencies: ["Themes"]),
         .testTarget(name: "KeyMapTests", dependencies: ["KeyMap"]),
