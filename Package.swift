@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CInterludeShims", "InterludeCore"]),
 
         // The application: command line, wiring.
-        .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "CLinux", "CMpg123"]),
+        .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books", "CLinux", "CMpg123"]),
         .executableTarget(name: "interlude", dependencies: ["Interlude"]),
         // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
         // build it is a replayer that runs saved inputs through the parser.
