@@ -21,7 +21,8 @@ public final class TrackFeeder {
         case truncated(path: String, decodedFrames: Int, expectedFrames: Int)
     }
 
-    public let paths: [String]
+    /// The queue: files in play order. Tracks refer to it by index.
+    public private(set) var paths: [String]
     public private(set) var format: AudioFormat?
     public private(set) var tracks: [Track] = []
     public private(set) var framesQueued = 0
@@ -38,6 +39,12 @@ public final class TrackFeeder {
     public func openFirst() -> AudioFormat? {
         openNext()
         return format
+    }
+
+    /// An empty queue that later files join in `format` (converted to it).
+    public func startEmpty(format: AudioFormat) {
+        self.format = format
+        isExhausted = true
     }
 
     /// Events since the last call.
@@ -121,6 +128,74 @@ public final class TrackFeeder {
 }
 
 extension TrackFeeder {
+    /// Adds files to the end of the queue. When everything before was decoded
+    /// already and `continueDecoding`, decoding goes on with them (the last
+    /// track is still sounding); otherwise they wait for a jump or a resume.
+    public func append(_ newPaths: [String], continueDecoding: Bool) {
+        paths += newPaths
+        if continueDecoding && isExhausted && decoder == nil && nextIndex < paths.count {
+            isExhausted = false
+            openNext()
+        }
+    }
+
+    /// Replaces the queue after entry `index` (kept, with everything before it)
+    /// with `newPaths`. Decoded frames of the old entries must be flushed by
+    /// a jump; this only changes the list.
+    public func replaceQueue(after index: Int, with newPaths: [String]) {
+        paths = Array(paths.prefix(max(0, index + 1))) + newPaths
+        nextIndex = min(nextIndex, paths.count)
+    }
+
+    /// Prepares a jump to queue entry `queueIndex`, `offset` frames into it (or
+    /// the first decodable entry after it). The track the listener was in when
+    /// the media stopped, at stream frame `stop`, ends there; the tracks
+    /// decoded after it are forgotten. `stop` nil: nothing was heard yet, and
+    /// the jumped-to track becomes the first. Returns the stream frame to
+    /// resume from (for `seek(toStreamFrame:)`), or nil when no entry from
+    /// `queueIndex` on decodes.
+    public func prepareJump(toQueueIndex queueIndex: Int, offset: Int, stoppedAt stop: Int?) -> Int? {
+        var index = max(0, queueIndex)
+        while index < paths.count {
+            do {
+                let opened = try Decoder(path: paths[index], target: format)
+                if format == nil { format = opened.format }
+                let expected = opened.lengthIsExact ? opened.lengthInFrames : nil
+                var start = 0
+                if let stop {
+                    let heard = tracks.lastIndex(where: { $0.startFrame <= stop })
+                    tracks.removeSubrange((heard.map { $0 + 1 } ?? 0)...)
+                    if let last = tracks.indices.last {
+                        tracks[last].endFrame = max(tracks[last].startFrame, stop)
+                    }
+                    // Fresh stream frames, after everything queued so far, keep the
+                    // mapping from stream frames to tracks one-to-one.
+                    start = max(framesQueued, stop) + 1
+                } else {
+                    tracks.removeAll()
+                }
+                var clamped = max(0, offset)
+                if let expected { clamped = min(clamped, max(0, expected - 1)) }
+                tracks.append(Track(index: index, path: paths[index], startFrame: start, endFrame: nil,
+                                    expectedFrames: expected))
+                decoder = nil
+                framesQueued = start
+                nextIndex = index + 1
+                isExhausted = false
+                return start + clamped
+            } catch {
+                pendingEvents.append(.failed(error))
+                index += 1
+            }
+        }
+        return nil
+    }
+
+    /// The track that holds stream frame `frame`.
+    public func track(containing frame: Int) -> Track? {
+        tracks.last { $0.startFrame <= frame }
+    }
+
     /// Moves decoding to `frame` (a stream frame): reopens the file that holds
     /// it, seeks there sample-accurately, and forgets the files after it so
     /// they are decoded again in order. Returns false when no file holds it.
