@@ -11,6 +11,7 @@ packages=(
   lame sox espeak-ng
   tmux stress-ng
   tzdata
+  g++
 )
 missing=()
 for p in "${packages[@]}"; do
