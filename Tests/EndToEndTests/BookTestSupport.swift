@@ -14,10 +14,19 @@ struct BookUnderTest {
     var environment: [String: String] { ["XDG_STATE_HOME": stateHome] }
     var booksDirectory: String { stateHome + "/interlude/books" }
 
-    /// The one state file of the book (nil before the first save).
+    /// The book's state file (nil before the first save): the one whose
+    /// `path` is this book's (other books may share the state directory).
     var stateFile: String? {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: booksDirectory)) ?? []
-        return names.first { $0.hasSuffix(".json") }.map { booksDirectory + "/" + $0 }
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        return names.filter { $0.hasSuffix(".json") }.map { booksDirectory + "/" + $0 }.first { file in
+            guard let data = FileManager.default.contents(atPath: file),
+                  let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                // Damaged: it can only be ours when it is the only one.
+                return names.filter { $0.hasSuffix(".json") }.count == 1
+            }
+            return object["path"] as? String == resolved
+        }
     }
 
     /// The state file parsed as JSON (throws when it does not parse).
