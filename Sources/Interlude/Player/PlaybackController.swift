@@ -20,6 +20,8 @@ final class PlaybackController: PlayerActionSink {
 
     private var stoppedAt: MonotonicInstant?
     private var resumeWhenStopped = false
+    /// A pause is fading out and has not stopped yet (a sleep timer's lasts 10 s).
+    private var fadingOut = false
     /// A jump asked for while paused: where the next resume goes instead.
     private var pendingJump: (index: Int, offset: Int)?
 
@@ -45,9 +47,12 @@ final class PlaybackController: PlayerActionSink {
                     $0.add("position", engine.format.seconds(forFrames: engine.heardPosition), decimals: 6)
                 }
                 engine.pauseMedia(fadeFrames: max(1, frames))
+                fadingOut = true
             }
         case .resume(let trigger):
-            if stoppedAt == nil && !engine.isMediaStopped && !engine.isOutputLost && !pauseRequested {
+            // During a fade-out the media still runs, but a pause is on its way: the
+            // resume waits for the stop rather than being taken for the first play.
+            if stoppedAt == nil && !fadingOut && !engine.isMediaStopped && !engine.isOutputLost && !pauseRequested {
                 return  // Already playing: the first play of the run.
             }
             if engine.isOutputLost {
@@ -83,6 +88,7 @@ final class PlaybackController: PlayerActionSink {
     /// The engine reports that a pause took effect at `position`.
     func mediaStopped(at position: Int) {
         stoppedAt = clock.monotonicNow
+        fadingOut = false
         printer.emit("paused") { $0.add("position", engine.format.seconds(forFrames: position), decimals: 6) }
         resumeIfStopped()
     }
