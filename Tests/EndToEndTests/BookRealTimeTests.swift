@@ -104,6 +104,31 @@ import Glibc
         #expect(abs(try book.savedPosition() - pausedAt) < 0.01)
     }
 
+    /// Play during the sleep timer's fade: the listener is awake. The timer is
+    /// off, and the book plays on past the chapter's end once the fade has run out.
+    @Test func playDuringTheSleepFadeTurnsTheTimerOffAndTheBookPlaysOn() throws {
+        let book = try BookUnderTest.chaptered("Awake", seconds: 30, chapters: [("A", 0), ("B", 10_500), ("C", 20_000)])
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let recorder = try sink.startRecorder()
+        defer { _ = try? recorder.stop() }
+        let listener = try Listener(book, sink: sink, ["--sleep", "chapter"])
+        // The fade aims a device buffer (100 ms) early, so the stop falls on the chapter's end.
+        #expect(listener.event("sleepTimerSet")?.seconds("remaining") == 10.4)
+        #expect(listener.event("sleepFadeStarted") != nil)
+        usleep(1_000_000)
+        listener.type("play")
+        #expect(listener.event("resumeRequested") != nil, "\(listener.events.events)")
+        let resumed = try #require(listener.event("resumed", timeout: 15), "\(listener.events.events)")
+        #expect(resumed.seconds("rewind").map { $0 < 0.5 } == true, "\(resumed)")
+        usleep(1_500_000)
+        let saved = try #require(listener.events.named("positionSaved").last?.seconds("position"))
+        #expect(saved > 11, "still at \(saved) s after the resume")
+        #expect(listener.events.named("sleepTimerExpired").isEmpty)
+        listener.type("quit")
+        #expect(listener.player.wait(timeout: 10).exitStatus == 0)
+    }
+
     @Test("SIGTERM and SIGHUP keep the place heard", arguments: [SIGTERM, SIGHUP])
     func terminationSignalsSaveThePlace(signal: Int32) throws {
         let book = try BookUnderTest.folder("Signal\(signal)", files: 1, seconds: 30)
