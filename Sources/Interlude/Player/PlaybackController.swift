@@ -17,6 +17,9 @@ final class PlaybackController: PlayerActionSink {
     let fadeMilliseconds: Int
     /// Set once the session exists (it needs this object as its sink).
     var player: PlayerSession?
+    /// For books: the stream frame where the chapter holding a stream frame
+    /// starts (nil: the track's start is the chapter's).
+    var chapterStartFrame: ((Int) -> Int?)?
 
     private var stoppedAt: MonotonicInstant?
     private var resumeWhenStopped = false
@@ -127,9 +130,11 @@ final class PlaybackController: PlayerActionSink {
         resumeWhenStopped = false
         let format = engine.format
         let trackStart = engine.feeder.tracks.last(where: { $0.startFrame <= stop })?.startFrame ?? 0
+        // Smart rewind stops at the chapter's start: a book's chapter can begin inside a track.
+        let chapterStart = max(trackStart, chapterStartFrame?(stop) ?? trackStart)
         let stoppedFor = (clock.monotonicNow - stoppedAt).seconds
-        let rewind = smartRewind.rewind(stoppedFor: stoppedFor, timeInChapter: format.seconds(forFrames: stop - trackStart))
-        let target = max(trackStart, stop - format.frames(forSeconds: rewind))
+        let rewind = smartRewind.rewind(stoppedFor: stoppedFor, timeInChapter: format.seconds(forFrames: stop - chapterStart))
+        let target = max(chapterStart, stop - format.frames(forSeconds: rewind))
         engine.resumeMedia(from: target, fadeFrames: fadeFrames)
         self.stoppedAt = nil
         printer.emit("resumed") {
