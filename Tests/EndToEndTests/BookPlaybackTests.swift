@@ -72,6 +72,18 @@ import TestSupport
         #expect(third.events.named("bookOpened").first?.seconds("position") == max(80, saved - 30))
     }
 
+    /// After an alarm, spoken audio goes back by smart rewind, but not past the
+    /// start of the chapter, even one that begins inside the file.
+    @Test func smartRewindAfterAnAlarmStopsAtTheChaptersStart() throws {
+        let book = try BookUnderTest.chaptered("Rewind", seconds: 12, chapters: [("A", 0), ("B", 5_000)])
+        let run = try book.play(["--alarm-in", "6", "--alarm-ring", "3"])
+        #expect(run.events.named("alarmRinging").count == 1)
+        let resumed = try #require(run.events.named("resumed").first, "\(run.events.events)")
+        // Stopped at 6.03 s (the 30 ms fade); the 2 s floor would reach 4.03 s, in chapter A.
+        #expect(resumed.seconds("position") == 5, "\(resumed)")
+        #expect(abs((resumed.seconds("rewind") ?? 0) - 1.03) < 0.001)
+    }
+
     @Test func bookmarksAreAddedListedJumpedToAndDeleted() throws {
         let book = try BookUnderTest.chaptered("Marks", seconds: 30, chapters: [("Opening", 0), ("Middle", 12_000), ("Close", 24_500)])
         let added = try book.bookmark("add", ["--at", "0:13.5", "--note", "the \"key\" line"])

@@ -98,6 +98,7 @@ final class BookSession {
             $0.add("chapterTitle", chapter.title)
         }
         save(at: startPosition)
+        runtime.controller.chapterStartFrame = { [unowned self] frame in chapterStartFrame(containing: frame) }
         if let sleepSetting {
             let timer = SleepTimer(clock: runtime.clock)
             timer.onFadeOut = { [unowned self] fade in
@@ -124,6 +125,18 @@ final class BookSession {
               book.files.indices.contains(track.index) else { return nil }
         let offsetMilliseconds = Int((runtime.format.seconds(forFrames: max(0, offset)) * 1000).rounded())
         return book.files[track.index].startMilliseconds + min(offsetMilliseconds, book.files[track.index].durationMilliseconds)
+    }
+
+    /// The stream frame where the chapter that holds stream frame `frame` starts,
+    /// within that frame's track (smart rewind stops there).
+    func chapterStartFrame(containing frame: Int) -> Int? {
+        guard let runtime, let track = runtime.engine.feeder.track(containing: frame),
+              book.files.indices.contains(track.index) else { return nil }
+        let file = book.files[track.index]
+        let offset = Int((runtime.format.seconds(forFrames: max(0, frame - track.startFrame)) * 1000).rounded())
+        let chapter = book.chapter(at: file.startMilliseconds + min(offset, file.durationMilliseconds))
+        let intoFile = max(0, chapter.startMilliseconds - file.startMilliseconds)
+        return track.startFrame + runtime.format.frames(forSeconds: Double(intoFile) / 1000)
     }
 
     /// The place to keep: a seek not yet carried out, else what was heard.
