@@ -96,10 +96,13 @@ import Glibc
         let saved = try #require(listener.event("positionSaved", listener.events.named("positionSaved").count - 1))
         let pausedAt = try #require(saved.seconds("position"))
         #expect(pausedAt > expected + 0.3 && pausedAt < expected + 2.5, "paused at \(pausedAt), sought \(expected)")
+        // A bookmark added from another terminal while the book is open survives its saves.
+        #expect(try book.bookmark("add", ["--at", "7", "--note", "meanwhile"]).exitStatus == 0)
         listener.type("quit")
         let result = listener.player.wait(timeout: 10)
         #expect(result.exitStatus == 0, "\(result.summary)")
         #expect(abs(try book.savedPosition() - pausedAt) < 0.01)
+        #expect(try book.bookmark("list").stdoutText.contains("meanwhile"))
     }
 
     /// Play during the sleep timer's fade: the listener is awake. The timer is

@@ -99,25 +99,78 @@ final class BookSession {
         }
         save(at: startPosition)
         runtime.controller.chapterStartFrame = { [unowned self] frame in chapterStartFrame(containing: frame) }
-        if let sleepSetting {
-            let timer = SleepTimer(clock: runtime.clock)
-            timer.onFadeOut = { [unowned self] fade in
-                printer.emit("sleepFadeStarted") { $0.add("fade", fade.seconds) }
-                // The listener's own pause: nothing resumes it but the listener.
-                self.runtime?.player.pause(fade: fade)
-            }
-            timer.onExpired = { [unowned self] in printer.emit("sleepTimerExpired") }
-            sleepTimer = timer
-            timer.start(sleepSetting, chapterRemaining: chapterRemaining(from: startPosition))
-            printer.emit("sleepTimerSet") {
-                $0.add("setting", sleepSetting.description)
-                if let remaining = timer.remaining { $0.add("remaining", remaining.seconds) }
-            }
-        }
+        if let sleepSetting { setSleepTimer(sleepSetting, playing: true) }
         wasPlaying = true
     }
 
+    // MARK: Sleep timer
+
+    /// Sets the sleep timer (nil turns it off); the UI offers `SleepTimer.Setting.choices`.
+    func setSleepTimer(_ setting: SleepTimer.Setting?, playing: Bool? = nil) {
+        guard let runtime else { return }
+        guard let setting else {
+            sleepTimer?.cancel()
+            sleepTimer = nil
+            printer.emit("sleepTimerOff")
+            return
+        }
+        let timer = sleepTimer ?? SleepTimer(clock: runtime.clock)
+        timer.onFadeOut = { [unowned self] fade in
+            printer.emit("sleepFadeStarted") { $0.add("fade", fade.seconds) }
+            // The listener's own pause: nothing resumes it but the listener.
+            self.runtime?.player.pause(fade: fade)
+        }
+        timer.onExpired = { [unowned self] in printer.emit("sleepTimerExpired") }
+        sleepTimer = timer
+        timer.start(setting, chapterRemaining: chapterRemaining(from: currentPosition), playing: playing ?? runtime.isPlaying)
+        printer.emit("sleepTimerSet") {
+            $0.add("setting", setting.description)
+            if let remaining = timer.remaining { $0.add("remaining", remaining.seconds) }
+        }
+    }
+
+    /// Listening time until the sleep timer pauses, for the status line.
+    var sleepRemaining: Duration? { sleepTimer?.remaining }
+
+    // MARK: Bookmarks
+
+    /// Marks the place heard now, with an optional note, and saves it.
+    @discardableResult
+    func addBookmark(note: String?) -> Bookmark {
+        let position = currentPosition
+        var added: Bookmark?
+        update { [wallClock] state in added = state.addBookmark(at: position, note: note, now: wallClock.wallNow) }
+        let mark = added!
+        printer.emit("bookmarkAdded") {
+            $0.add("id", mark.id)
+            $0.add("position", seconds(mark.positionMilliseconds))
+        }
+        return mark
+    }
+
+    /// Plays from bookmark `id`; false when there is none.
+    @discardableResult
+    func jump(toBookmark id: Int) -> Bool {
+        // Read again: `interlude bookmark add` may have added it while the book plays.
+        let loaded = store.load(book.id, now: wallClock.wallNow)
+        guard let mark = (loaded.problem == nil ? loaded.state : state).bookmark(id: id) else { return false }
+        seek(to: mark.positionMilliseconds, reason: "bookmark")
+        return true
+    }
+
+    func deleteBookmark(id: Int) -> Bool {
+        var deleted = false
+        update { [wallClock] state in deleted = state.deleteBookmark(id: id, now: wallClock.wallNow) }
+        return deleted
+    }
+
     // MARK: Position
+
+    /// The chapter the listener is in.
+    var currentChapter: BookChapter { book.chapter(at: currentPosition) }
+
+    /// Book time left from what was heard.
+    var timeLeft: Int { book.timeLeft(from: currentPosition) }
 
     /// What the listener has heard up to, in book time.
     var heardPosition: Int? {
@@ -142,18 +195,30 @@ final class BookSession {
     /// The place to keep: a seek not yet carried out, else what was heard.
     var currentPosition: Int { pendingSeek ?? heardPosition ?? startPosition }
 
-    /// Saves the position atomically; a failure is reported once per kind.
+    /// Saves the position atomically; a failure is reported once.
     func save(at position: Int? = nil) {
         let position = position ?? currentPosition
         lastSave = monotonicSeconds()
-        state.setPosition(position, in: book, now: wallClock.wallNow)
+        update { [book, wallClock] state in state.setPosition(position, in: book, now: wallClock.wallNow) }
+        printer.emit("positionSaved") { $0.add("position", seconds(state.positionMilliseconds)) }
+    }
+
+    /// Changes the state file: read, change, write. The file is read again each
+    /// time because `interlude bookmark` may have changed its bookmarks while
+    /// the book plays; a damaged file is set aside and this run's state kept.
+    private func update(_ change: (inout BookState) -> Void) {
+        let loaded = store.load(book.id, now: wallClock.wallNow)
+        if let problem = loaded.problem { printer.error(problem) }
+        var next = loaded.problem == nil ? loaded.state : state
+        change(&next)
+        next.path = book.path
         do throws(StateFileError) {
-            try store.save(state, for: book.id)
-            printer.emit("positionSaved") { $0.add("position", seconds(state.positionMilliseconds)) }
+            try store.save(next, for: book.id)
         } catch {
             if !reportedSaveFailure { printer.error("\(error.description); the book's position is not being kept") }
             reportedSaveFailure = true
         }
+        state = next
     }
 
     private var reportedSaveFailure = false
