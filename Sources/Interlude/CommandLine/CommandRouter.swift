@@ -8,7 +8,7 @@ public enum CommandRouter {
     usage: interlude COMMAND [ARGS...]
 
     commands:
-      play FILE...        play files without the TUI (see 'interlude play --help')
+      play FILE...|BOOK   play files or a book without the TUI (see 'interlude play --help')
       info FILE           format, duration, bitrate and tags of an MP3
       alarm ...           add, list, remove, enable and disable alarms
       bookmark ...        add, list and delete a book's bookmarks
