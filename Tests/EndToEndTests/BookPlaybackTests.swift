@@ -25,6 +25,12 @@ import TestSupport
         #expect(run.process.exitStatus == 0)
         #expect(run.events.named("bookOpened").isEmpty)
         #expect(book.stateFile == nil)
+        // One file without chapters is music too, unless --book says otherwise.
+        let single = try InterludeBinary.play([files[0]], output: .null, environment: book.environment)
+        #expect(single.events.named("bookOpened").isEmpty)
+        let forced = try InterludeBinary.play([files[0]], output: .null, extraArguments: ["--book"], environment: book.environment)
+        #expect(forced.events.named("bookOpened").first?.fields["title"]?.description == "Part 1")
+        #expect(forced.events.named("bookOpened").first?.number("chapters") == 1)
         // Book options without a book are refused with a reason.
         let refused = try InterludeBinary.play(files, output: .null, extraArguments: ["--sleep", "5"], environment: book.environment)
         #expect(refused.process.exitStatus == 2)
