@@ -125,11 +125,12 @@ public final class PlaybackEngine {
     /// True for the WAV and null sinks: time is the frames rendered.
     public var rendersOnFrameClock: Bool { file != nil }
 
-    /// Media stream frame the listener has heard up to.
+    /// Media stream frame the listener has heard up to: a source frame (book
+    /// time) at any speed.
     public var heardPosition: Int {
         guard let control else { return 0 }
         let heard = control.pointee.heardFrames.load(ordering: .acquiring)
-        return streamBase + max(0, heard - writerBase)
+        return streamBase + feeder.sourceOffset(forOutputOffset: max(0, heard - writerBase))
     }
 
     /// Every frame sent to the output (media, voice and silence): the frame clock.
@@ -145,7 +146,21 @@ public final class PlaybackEngine {
     /// Where the media stopped (stream frame), once `isMediaStopped`.
     public var stopPosition: Int? {
         guard let control, isMediaStopped else { return nil }
-        return streamBase + control.pointee.mediaStoppedAt.load(ordering: .acquiring) - writerBase
+        let output = control.pointee.mediaStoppedAt.load(ordering: .acquiring) - writerBase
+        return streamBase + (output > 0 ? feeder.sourceOffset(forOutputOffset: output) : output)
+    }
+
+    // MARK: Speed
+
+    /// Playback speed, pitch kept (libsonic); 1.0x passes the decoder's frames
+    /// through untouched. Positions stay in source frames at any speed.
+    public var speed: PlaybackSpeed { feeder.speed }
+
+    /// Changes the speed from the next frames decoded: the ring's worth
+    /// already decoded plays out first (a third of a second with ALSA), and
+    /// the position runs on without a jump.
+    public func setSpeed(_ speed: PlaybackSpeed) throws(SpeedError) {
+        try feeder.setSpeed(speed)
     }
 
     // MARK: Actions
@@ -297,6 +312,8 @@ public final class PlaybackEngine {
         control = writer.control
         streamBase = stop
         writerBase = 0
+        // The writer counts from 0 again: so does the output side of the speed map.
+        feeder.resetPositionMap()
         started = false
         isOutputLost = false
         stopAnnounced = true
@@ -328,6 +345,9 @@ public final class PlaybackEngine {
         applyPendingPause()
         carryOutPendingResume()
         if pendingResume == nil { feeder.fill(ring.producer) }
+        if let control {
+            feeder.forgetPositions(before: control.pointee.heardFrames.load(ordering: .acquiring) - writerBase)
+        }
         collectFeederEvents(into: &result)
         topUpVoice()
         requestStopAtQueueEnd(ring)

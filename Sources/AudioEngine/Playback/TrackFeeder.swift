@@ -25,15 +25,37 @@ public final class TrackFeeder {
     public private(set) var paths: [String]
     public private(set) var format: AudioFormat?
     public private(set) var tracks: [Track] = []
-    public private(set) var framesQueued = 0
-    public private(set) var isExhausted = false
+    /// Source frames decoded so far (stream frames: before any speed change).
+    public internal(set) var framesQueued = 0
+    /// Every file is decoded and nothing is left in the speed stage.
+    public var isExhausted: Bool { decodingEnded && stretcher == nil }
+    /// Every file is decoded (the speed stage may still hold output).
+    private var decodingEnded = false
     private var nextIndex = 0
     private var decoder: Decoder?
     private var pendingEvents: [Event] = []
 
+    // Speed (see TrackFeeder+Speed.swift).
+    public internal(set) var speed = PlaybackSpeed.normal
+    /// libsonic between decoder and ring; nil at 1.0x, where nothing but the decoder touches the frames.
+    var stretcher: TimeStretcher?
+    /// Back at 1.0x: the stretcher hands out what it holds, then goes.
+    var stretcherRetiring = false
+    /// The end of the queue was pushed through the stretcher.
+    var stretcherFlushed = false
+    /// Decoded frames on their way into the stretcher.
+    var stretchInput: UnsafeMutableRawBufferPointer?
+    /// Output frames committed to the ring since the last seek, and where they are in source frames.
+    public internal(set) var outputQueued = 0
+    public internal(set) var positionMap = SpeedMap()
+    /// `framesQueued` at the last seek: the origin of `positionMap`'s source frames.
+    var sourceOrigin = 0
+
     public init(paths: [String]) {
         self.paths = paths
     }
+
+    deinit { stretchInput?.deallocate() }
 
     /// Opens files until one decodes; returns its format, or nil when none does.
     public func openFirst() -> AudioFormat? {
@@ -44,7 +66,7 @@ public final class TrackFeeder {
     /// An empty queue that later files join in `format` (converted to it).
     public func startEmpty(format: AudioFormat) {
         self.format = format
-        isExhausted = true
+        decodingEnded = true
     }
 
     /// Events since the last call.
@@ -70,15 +92,25 @@ public final class TrackFeeder {
                 pendingEvents.append(.failed(error))
             }
         }
-        isExhausted = true
+        decodingEnded = true
     }
 
     /// Decodes into the ring until it is full or the list is exhausted.
-    /// Returns the frames added.
+    /// Returns the frames added (output frames: after the speed change).
     @discardableResult
     public func fill(_ producer: SPSCRing.Producer, maxFrames: Int = .max) -> Int {
         var added = 0
-        while added < maxFrames, let decoder {
+        while added < maxFrames {
+            if stretcher == nil && !speed.isNormal && decoder != nil {
+                // Decoding goes on after the stretcher ended (files added at the queue's end).
+                restartStretcherInPlace()
+            }
+            if stretcher != nil {
+                guard let frames = fillStretched(producer, maxFrames: maxFrames - added) else { break }
+                added += frames
+                continue
+            }
+            guard let decoder else { break }
             let region = producer.writableRegion(maxSlots: maxFrames - added)
             guard region.count > 0 else { break }
             let result: Decoder.ReadResult
@@ -93,6 +125,7 @@ public final class TrackFeeder {
             case .frames(let frames):
                 producer.commit(frames)
                 framesQueued += frames
+                outputQueued += frames
                 added += frames
                 if frames == 0 { finishTrack() }
             case .end:
@@ -108,10 +141,14 @@ public final class TrackFeeder {
         self.decoder = decoder
         self.framesQueued = framesQueued
         self.nextIndex = nextIndex
-        isExhausted = false
+        decodingEnded = false
     }
 
     func appendEvent(_ event: Event) { pendingEvents.append(event) }
+
+    var isDecodingEnded: Bool { decodingEnded }
+    var currentDecoder: Decoder? { decoder }
+    func advanceToNextTrack() { finishTrack() }
 
     private func finishTrack() {
         guard var track = tracks.popLast() else { return }
@@ -133,8 +170,8 @@ extension TrackFeeder {
     /// track is still sounding); otherwise they wait for a jump or a resume.
     public func append(_ newPaths: [String], continueDecoding: Bool) {
         paths += newPaths
-        if continueDecoding && isExhausted && decoder == nil && nextIndex < paths.count {
-            isExhausted = false
+        if continueDecoding && decodingEnded && decoder == nil && nextIndex < paths.count {
+            decodingEnded = false
             openNext()
         }
     }
@@ -181,7 +218,7 @@ extension TrackFeeder {
                 decoder = nil
                 framesQueued = start
                 nextIndex = index + 1
-                isExhausted = false
+                decodingEnded = false
                 return start + clamped
             } catch {
                 pendingEvents.append(.failed(error))
@@ -197,16 +234,24 @@ extension TrackFeeder {
     }
 
     /// Moves decoding to `frame` (a stream frame): reopens the file that holds
-    /// it, seeks there sample-accurately, and forgets the files after it so
-    /// they are decoded again in order. Returns false when no file holds it.
+    /// it (or keeps it open, when decoding is in it: its frame index makes the
+    /// seek cheap), seeks there sample-accurately, and forgets the files after
+    /// it so they are decoded again in order. The speed stage starts afresh
+    /// there. Returns false when no file holds it.
     public func seek(toStreamFrame frame: Int) -> Bool {
         guard let format else { return false }
         guard let index = tracks.lastIndex(where: { $0.startFrame <= frame }) else { return false }
         let track = tracks[index]
         do {
-            let opened = try Decoder(path: track.path, target: format)
+            let opened: Decoder
+            if index == tracks.count - 1, let current = decoder, current.path == track.path {
+                opened = current
+            } else {
+                opened = try Decoder(path: track.path, target: format)
+            }
             try opened.seek(toFrame: frame - track.startFrame)
             replaceDecoder(opened, keepingTracks: index + 1, framesQueued: frame, nextIndex: track.index + 1)
+            restartSpeedStage()
             return true
         } catch {
             appendEvent(.failed(error))

@@ -24,6 +24,7 @@ final class HeadlessPlayer: PlayerHost {
 
     func run() -> Int32 {
         var configuration = PlayerRuntime.Configuration(output: options.output, scenario: options.scenario)
+        configuration.speed = options.speed
         var paths = options.files
         switch BookSession.prepare(options, configuration: &configuration, printer: printer) {
         case .music: break

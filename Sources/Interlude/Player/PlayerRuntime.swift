@@ -53,6 +53,8 @@ final class PlayerRuntime {
         /// The full-screen UI: an empty queue is allowed, and the end of the
         /// queue pauses rather than ends the run.
         var keepsRunningWhenQueueEnds = false
+        /// Playback speed (pitch kept); positions stay in the files' own time.
+        var speed = PlaybackSpeed.normal
     }
 
     let configuration: Configuration
@@ -102,6 +104,10 @@ final class PlayerRuntime {
             default:
                 printer.error(error.description)
             }
+            return nil
+        }
+        do { try engine.setSpeed(configuration.speed) } catch {
+            printer.error(error.description)
             return nil
         }
         return PlayerRuntime(configuration: configuration, engine: engine, printer: printer, signals: channel)
