@@ -90,6 +90,33 @@ import TestSupport
         #expect(abs((resumed.seconds("rewind") ?? 0) - 1.03) < 0.001)
     }
 
+    /// The speed is remembered per book: the next run plays at it unless
+    /// --speed says otherwise. The end-of-chapter sleep timer counts listening
+    /// time, so at 2.0x a 40 s chapter ends after 20 s.
+    @Test func speedIsRememberedPerBook() throws {
+        let book = try BookUnderTest.folder("Fast", files: 3, seconds: 40)
+        let first = try book.play(["--speed", "2", "--sleep", "chapter"])
+        #expect(first.events.named("bookOpened").first?.seconds("speed") == 2)
+        #expect(first.events.named("sleepTimerExpired").first?.t == 20)
+        let stopped = try #require(first.events.named("positionSaved").last?.seconds("position"))
+        #expect(abs(stopped - 40) < 0.05, "stopped at \(stopped) s of book time")
+        #expect(try book.state()["speed"] as? Double == 2)
+
+        // Another book keeps its own speed.
+        let other = try BookUnderTest(path: try BookUnderTest.folder("Slow", files: 1, seconds: 2).path,
+                                      stateHome: book.stateHome).play()
+        #expect(other.events.named("bookOpened").first?.seconds("speed") == 1)
+
+        let second = try book.play(["--sleep", "chapter"])
+        #expect(second.events.named("bookOpened").first?.seconds("speed") == 2)
+        #expect(second.events.named("sleepTimerExpired").first?.t == 20)
+
+        let third = try book.play(["--speed", "1", "--sleep", "chapter"])
+        #expect(third.events.named("bookOpened").first?.seconds("speed") == 1)
+        #expect(third.events.named("sleepTimerExpired").first?.t == 40)
+        #expect(try book.state()["speed"] as? Double == 1)
+    }
+
     @Test func bookmarksAreAddedListedJumpedToAndDeleted() throws {
         let book = try BookUnderTest.chaptered("Marks", seconds: 30, chapters: [("Opening", 0), ("Middle", 12_000), ("Close", 24_500)])
         let added = try book.bookmark("add", ["--at", "0:13.5", "--note", "the \"key\" line"])

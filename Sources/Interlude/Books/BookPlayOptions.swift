@@ -10,6 +10,8 @@ public struct BookPlayOptions: Equatable, Sendable {
     public var bookmark: Int?
     /// `--skip SECONDS`: the length of skip-back and skip-forward.
     public var skipSeconds: Double?
+    /// `--speed` was given: it replaces the book's remembered speed (and is remembered).
+    public var speedGiven = false
 
     public init() {}
 
@@ -24,8 +26,8 @@ public struct BookPlayOptions: Equatable, Sendable {
                           of the chapter, fading out over the last 10 seconds
       --bookmark N        start at bookmark N (see 'interlude bookmark')
       --skip SECONDS      length of skip-back and skip-forward (default 30)
-    A book starts where it was left (a little earlier: smart rewind), plays as
-    spoken audio, and its position is saved every second while it plays, on
+    A book starts where it was left (a little earlier: smart rewind) at the
+    speed it was last played at (unless --speed is given), plays as spoken audio, and its position is saved every second while it plays, on
     pause, on quit and on SIGTERM/SIGHUP. Book commands on standard input:
     next-chapter, prev-chapter, skip-back, skip-forward.
     """
@@ -33,6 +35,7 @@ public struct BookPlayOptions: Equatable, Sendable {
     static func parse(_ parsed: ParsedArguments) throws(UsageError) -> BookPlayOptions {
         var options = BookPlayOptions()
         options.forced = parsed.has("--book")
+        options.speedGiven = parsed.value("--speed") != nil
         if let text = parsed.value("--sleep") {
             guard let setting = SleepTimer.Setting(argument: text) else {
                 throw UsageError("play: --sleep '\(text)' is not a number of minutes (1-1440) or 'chapter'")

@@ -30,6 +30,8 @@ final class BookSession {
     private var outputLatency: Duration = .zero
     private var lastSave = -Double.infinity
     private var wasPlaying = false
+    /// The speed last seen: a change re-plans an end-of-chapter sleep timer.
+    private var speed = PlaybackSpeed.normal
     /// A seek not yet heard: saves use it until playback gets there.
     private var pendingSeek: Int?
     private let wallClock = SystemClock()
@@ -96,7 +98,9 @@ final class BookSession {
             $0.add("rewind", seconds(savedPosition - startPosition))
             $0.add("chapter", chapter.index)
             $0.add("chapterTitle", chapter.title)
+            $0.add("speed", runtime.engine.speed.value, decimals: 2)
         }
+        speed = runtime.engine.speed
         save(at: startPosition)
         runtime.controller.chapterStartFrame = { [unowned self] frame in chapterStartFrame(containing: frame) }
         if let sleepSetting { setSleepTimer(sleepSetting, playing: true) }
@@ -199,7 +203,11 @@ final class BookSession {
     func save(at position: Int? = nil) {
         let position = position ?? currentPosition
         lastSave = monotonicSeconds()
-        update { [book, wallClock] state in state.setPosition(position, in: book, now: wallClock.wallNow) }
+        let speed = runtime?.engine.speed.value
+        update { [book, wallClock] state in
+            state.setPosition(position, in: book, now: wallClock.wallNow)
+            if let speed { state.speed = speed }
+        }
         printer.emit("positionSaved") { $0.add("position", seconds(state.positionMilliseconds)) }
     }
 
@@ -232,6 +240,11 @@ final class BookSession {
         let playing = runtime.isPlaying
         if let pending = pendingSeek, playing, let heard = heardPosition, heard >= pending, heard - pending < 5_000 {
             pendingSeek = nil
+        }
+        if runtime.engine.speed != speed {
+            speed = runtime.engine.speed
+            sleepTimer?.positionChanged(chapterRemaining: chapterRemaining(from: currentPosition))
+            save()
         }
         if playing != wasPlaying {
             wasPlaying = playing
@@ -291,10 +304,12 @@ final class BookSession {
         save(at: target)
     }
 
-    /// Listening time to the end of the chapter at `position`, less the
-    /// device buffer (a pause takes effect that far ahead of what is heard).
+    /// Listening time to the end of the chapter at `position` (book time over
+    /// the speed), less the device buffer (a pause takes effect that far ahead
+    /// of what is heard).
     private func chapterRemaining(from position: Int) -> Duration {
-        max(.zero, .milliseconds(book.timeLeftInChapter(from: position)) - outputLatency)
+        let listening = Double(book.timeLeftInChapter(from: position)) / (runtime?.engine.speed.value ?? 1)
+        return max(.zero, .milliseconds(Int64(listening.rounded())) - outputLatency)
     }
 
     private func seconds(_ milliseconds: Int) -> Double { Double(milliseconds) / 1000 }
@@ -328,10 +343,15 @@ extension BookSession {
         configuration.scenario.spoken = true
         let store = BookStateStore(directories: XDGDirectories(environment: ProcessEnvironment.current()))
         do {
-            return .book(try BookSession(
+            let session = try BookSession(
                 book: book, options: options.book,
                 smartRewind: SmartRewind(maxRewindSeconds: configuration.scenario.effectiveSmartRewind),
-                printer: printer, store: store))
+                printer: printer, store: store)
+            // The speed the book was last played at, unless --speed says otherwise.
+            if !options.book.speedGiven {
+                configuration.speed = PlaybackSpeed(session.state.speed) ?? .normal
+            }
+            return .book(session)
         } catch {
             printer.error(error.message)
             return .failed(2)
