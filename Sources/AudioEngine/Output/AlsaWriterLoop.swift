@@ -30,6 +30,10 @@ import Glibc
 ///    continues), then silence or the alarm voice; `snd_pcm_start` starts the
 ///    device by hand, since the start threshold is the whole buffer.
 /// The media is then silent a fade (plus the leftover) after the request.
+///
+/// A resume likewise drops what the device holds when it is only the silence
+/// written after the stop (not an alarm's last frames), so the media fades in
+/// at once rather than after a buffer of silence.
 func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
     guard let pcm = context.pointee.pcm, let fds = context.pointee.pollDescriptors else { return }
     let control = context.pointee.control
@@ -85,6 +89,16 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
         return true
     }
 
+    /// The resume's drop: only when everything queued is silence after the stop.
+    func dropSilenceForResume() -> Bool {
+        var queued: snd_pcm_sframes_t = 0
+        guard snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING, snd_pcm_delay(pcm, &queued) >= 0,
+              context.pointee.queuedFramesAreSilent(Int(queued)),
+              snd_pcm_drop(pcm) >= 0, snd_pcm_prepare(pcm) >= 0 else { return false }
+        control.pointee.deviceFramesWritten.add(-Int(queued), ordering: .relaxed)
+        return true
+    }
+
     // The device's descriptors, then the eventfd. A poll that times out (a
     // plugin whose descriptor was not made ready) falls through to a blocking write.
     let deviceFDs = Int(snd_pcm_poll_descriptors(pcm, fds, UInt32(context.pointee.pollCapacity - 1)))
@@ -104,6 +118,8 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
         let run = control.pointee.mediaRun.load(ordering: .acquiring)
         if !run && context.pointee.runLatch == true && !context.pointee.isMediaStopped
             && control.pointee.pauseDropsQueue.load(ordering: .relaxed) && dropForPause() {
+            startByHand = true
+        } else if run && context.pointee.runLatch == false && context.pointee.isMediaStopped && dropSilenceForResume() {
             startByHand = true
         }
         context.pointee.runLatch = run

@@ -50,6 +50,8 @@ struct WriterContext {
     var stopsVoiceAfterPending = false
     /// Device frames written since the media stopped (for the heard position).
     var framesSinceMediaStop = 0
+    /// Device frames written since the voice last stopped (at least; "long ago" at start).
+    var framesSinceVoiceStop = Int.max / 2
 
     /// Sends an event to the main thread; drops it if that ring is full (the
     /// main thread is far behind, and counters still tell the story).
@@ -265,7 +267,10 @@ struct WriterContext {
         }
         if stopsVoiceAfterPending && voiceUsed == pendingVoice {
             voiceStopped = true
+            framesSinceVoiceStop = 0
             control.pointee.voiceStopped.store(true, ordering: .releasing)
+        } else if voiceStopped {
+            framesSinceVoiceStop += frames
         }
         control.pointee.deviceFramesWritten.add(frames, ordering: .relaxed)
         pendingMedia = 0
@@ -292,6 +297,13 @@ struct WriterContext {
     @_noLocks
     func oldestRetainedMediaFrame() -> Int {
         control.pointee.mediaFramesWritten.load(ordering: .relaxed) - (mediaCursor - audio.readIndex())
+    }
+
+    /// True when the last `queued` device frames are silence: written after the
+    /// media stopped and after the voice stopped (a resume may then drop them).
+    @_noLocks
+    func queuedFramesAreSilent(_ queued: Int) -> Bool {
+        mediaStopped && voiceStopped && queued <= framesSinceMediaStop && queued <= framesSinceVoiceStop
     }
 
     /// Media frames in the ring not yet mixed.

@@ -160,6 +160,15 @@ public final class PlaybackEngine {
 
     public var underruns: Int { control?.pointee.underruns.load(ordering: .relaxed) ?? 0 }
 
+    /// True while a resume or a jump is under way: the media may be stopped for
+    /// a moment, but it starts again by itself.
+    public var isResumePending: Bool {
+        guard let control else { return false }
+        // Or handed to the writer, which restarts the media on its next write.
+        return pendingResume != nil
+            || (control.pointee.mediaRun.load(ordering: .relaxed) && control.pointee.mediaStopped.load(ordering: .acquiring))
+    }
+
     /// True once a pause has taken effect: the media is silent and frozen.
     public var isMediaStopped: Bool { control?.pointee.mediaStopped.load(ordering: .acquiring) ?? false }
 

@@ -99,7 +99,10 @@ final class PlaybackController: PlayerActionSink {
     /// Moves playback to queue entry `index`, `offsetFrames` into it: at once
     /// while playing, else where the next resume starts (no smart rewind).
     func jump(toQueueIndex index: Int, offsetFrames: Int) {
-        let playing = player?.isPlaying == true && !engine.isMediaStopped && !engine.isOutputLost
+        // A jump under way stops the media for a moment (the pause drops the device's
+        // queue at once): that is still playing.
+        let playing = player?.isPlaying == true && (!engine.isMediaStopped || engine.isResumePending)
+            && !engine.isOutputLost
             && stoppedAt == nil && !resumeWhenStopped
         if playing {
             engine.jump(toQueueIndex: index, offsetFrames: offsetFrames, fadeFrames: fadeFrames)
