@@ -9,7 +9,8 @@ import CInterludeShims
 /// periods cost measurably more CPU through the pulse plugin, whose server
 /// asks for data once a period.) The start
 /// threshold is the buffer's whole periods, so the device starts only once it is full
-/// (no underrun right at the start) or when draining.
+/// (no underrun right at the start) or when draining; after the writer drops the
+/// queue (a pause, a resume) it starts the device by hand after its first write.
 public final class AlsaPCM: @unchecked Sendable {
     // @unchecked Sendable: after configuration the handle is used by the writer
     // thread only; the main thread touches it again only after joining that thread.

@@ -458,7 +458,7 @@ public final class PlaybackEngine {
     }
 
     /// How long the main loop may sleep before the rings need topping up: a
-    /// quarter of the ring's duration, at most 250 ms; 10 ms while a resume is
+    /// third of the ring's part ahead of the device, at most 250 ms; 10 ms while a resume is
     /// in progress; -1 (no need to wake) while the device is lost. Zero for file sinks.
     public var suggestedWaitMilliseconds: Int {
         guard alsa != nil, let ring else { return 0 }
@@ -467,8 +467,10 @@ public final class PlaybackEngine {
         // A pause in progress: look again soon, so the stop is reported when it happens.
         if let control, !control.pointee.mediaRun.load(ordering: .relaxed),
            !control.pointee.mediaStopped.load(ordering: .relaxed) { return 10 }
-        // The part of the ring ahead of the device (the rest holds what the device has not played).
-        return min(250, (ring.capacity - deviceBufferFrames) * 1000 / format.rate / 4)
+        // A third of the part of the ring ahead of the device (the rest holds what the
+        // device has not played yet): 147 ms at 44.1 kHz, leaving two thirds of it,
+        // 0.3 s, for a late wake-up. Each wake-up costs CPU whatever it decodes.
+        return min(250, (ring.capacity - deviceBufferFrames) * 1000 / format.rate / 3)
     }
 
     /// With `keepsOutputAtQueueEnd`: once the last decoded frame has gone to the
