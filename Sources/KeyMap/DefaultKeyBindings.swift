@@ -42,6 +42,13 @@ extension KeyBindings {
         (.character("S"), .sleepTimer),
         (.character("m"), .bookmarkAdd),
 
+        // Alarms pane
+        (.character("o"), .alarmNew),
+        (.character("E"), .alarmEdit),
+        (.character("T"), .alarmToggle),
+        (.character("d"), .alarmDelete),
+        (.named(.delete), .alarmDelete),
+
         // Alarm and interruption testing
         (.character("a"), .alarmFireTest),
         (.character("A"), .alarmAsk),
