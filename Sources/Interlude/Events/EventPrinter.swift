@@ -1,28 +1,44 @@
 import AudioEngine
 
+/// One event as printed: its time, name and fields (encoded JSON values, in
+/// order), for a display such as the player's event log.
+struct EventRecord: Sendable {
+    let time: Double
+    let name: String
+    /// The fields after `t` and `event`.
+    let fields: [(key: String, value: String)]
+}
+
 /// Prints player events: JSON lines on stdout when asked for, and errors as one
-/// line each on stderr in any case.
+/// line each on stderr, unless the full-screen UI owns the terminal.
 final class EventPrinter {
     let json: Bool
     let start = monotonicSeconds()
     /// Seconds since playback started on the player's clock (the frame clock for
     /// file sinks); real monotonic time until the player sets it.
     var timeSource: (() -> Double)?
+    /// Sees every event, printed or not.
+    var observer: ((EventRecord) -> Void)?
+    /// False while the full-screen UI owns the terminal: errors then reach the
+    /// user through the observer only.
+    var writesErrorsToStandardError = true
 
     init(json: Bool) { self.json = json }
 
     func emit(_ event: String, _ fill: (inout JSONLine) -> Void = { _ in }) {
-        guard json else { return }
+        guard json || observer != nil else { return }
         var line = JSONLine()
-        line.add("t", timeSource?() ?? monotonicSeconds() - start, decimals: 6)
+        let time = timeSource?() ?? monotonicSeconds() - start
+        line.add("t", time, decimals: 6)
         line.add("event", event)
         fill(&line)
-        writeStandardOutput(line.text + "\n")
+        if json { writeStandardOutput(line.text + "\n") }
+        observer?(EventRecord(time: time, name: event, fields: Array(line.fields.dropFirst(2))))
     }
 
-    /// A problem the user should see: stderr always, and an `error` event.
+    /// A problem the user should see: stderr, and an `error` event.
     func error(_ message: String) {
-        writeStandardError("interlude: \(message)\n")
+        if writesErrorsToStandardError { writeStandardError("interlude: \(message)\n") }
         emit("error") { $0.add("message", message) }
     }
 

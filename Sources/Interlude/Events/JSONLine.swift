@@ -5,6 +5,8 @@ import InterludeCore
 /// InterludeCore's `JSONWriter`.
 public struct JSONLine: Sendable {
     private var body = ""
+    /// The fields so far, values encoded as in `text`.
+    public private(set) var fields: [(key: String, value: String)] = []
 
     public init() {}
 
@@ -26,6 +28,7 @@ public struct JSONLine: Sendable {
     public var text: String { "{" + body + "}" }
 
     private mutating func append(_ key: String, _ encoded: String) {
+        fields.append((key, encoded))
         if !body.isEmpty { body += "," }
         body += Self.quoted(key) + ":" + encoded
     }
