@@ -1,5 +1,7 @@
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <locale.h>
+#include <stdio.h>
+#include <wchar.h>
 #include <sys/ioctl.h>
 #include <ncursesw/curses.h>
 
@@ -34,3 +36,11 @@ static inline int interlude_terminal_size(int fd, int *rows, int *cols) {
     *cols = size.ws_col;
     return 0;
 }
+
+/* stdscr, stdin and stdout are mutable C globals, which Swift 6 refuses to
+   touch from Swift code; read here, on the one thread that draws. */
+static inline WINDOW *interlude_stdscr(void) { return stdscr; }
+static inline SCREEN *interlude_newterm_stdio(void) { return newterm(NULL, stdout, stdin); }
+
+/* Columns a character takes in the current locale (-1: not printable). */
+static inline int interlude_wcwidth(unsigned int scalar) { return wcwidth((wchar_t)scalar); }

@@ -254,6 +254,10 @@ public struct InterfaceState {
         return log.entries.filter { $0.summary.lowercased().contains(needle) }
     }
 
+    /// Replaces the browser (the view keeps its scroll position in it; the
+    /// host points it at another folder).
+    public mutating func replaceBrowser(_ browser: BrowserModel) { self.browser = browser }
+
     /// The page size for page up/down, set by the view from the pane's height.
     public var pageSize = 10
 

@@ -1,3 +1,4 @@
+import CNcursesw
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,7 +17,7 @@ public enum TextWidth {
     public static func columns(of character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
         if first.isASCII { return 1 }
-        let width = Int(wcwidth(wchar_t(bitPattern: first.value)))
+        let width = Int(interlude_wcwidth(first.value))
         return width < 0 ? 1 : min(width, 2)
     }
 
