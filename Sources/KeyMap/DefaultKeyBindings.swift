@@ -47,7 +47,6 @@ extension KeyBindings {
         (.character("E"), .alarmEdit),
         (.character("T"), .alarmToggle),
         (.character("d"), .alarmDelete),
-        (.named(.delete), .alarmDelete),
 
         // Alarm and interruption testing
         (.character("a"), .alarmFireTest),
