@@ -50,6 +50,9 @@ final class PlayerRuntime {
     struct Configuration {
         var output: PlaybackEngine.Output
         var scenario = ScenarioOptions()
+        /// The zone clock-time alarms ring in. Headless play stages relative
+        /// alarms only, so UTC serves there; the full-screen UI passes the local zone.
+        var alarmTimeZone: TimeZoneRules = .utc
     }
 
     let configuration: Configuration
@@ -141,7 +144,7 @@ final class PlayerRuntime {
     /// ring. Relative alarms need no zone, so UTC serves until one is set.
     var alarms: AlarmScheduler {
         if let createdScheduler { return createdScheduler }
-        let scheduler = AlarmScheduler(clock: clock, timeZone: .utc, arbiter: arbiter, store: nil)
+        let scheduler = AlarmScheduler(clock: clock, timeZone: configuration.alarmTimeZone, arbiter: arbiter, store: nil)
         scheduler.onEvent = { [unowned self, unowned scheduler] event in
             printer.emit(event)
             switch event {
