@@ -21,7 +21,7 @@ public final class TrackFeeder {
         case truncated(path: String, decodedFrames: Int, expectedFrames: Int)
     }
 
-    public let paths: [String]
+    public private(set) var paths: [String]
     public private(set) var format: AudioFormat?
     public private(set) var tracks: [Track] = []
     public private(set) var framesQueued = 0
@@ -121,6 +121,36 @@ public final class TrackFeeder {
 }
 
 extension TrackFeeder {
+    /// Adds files to the end of the queue (the full-screen player's `e`). When
+    /// the list had run out but the stream has not finished, decoding goes on
+    /// with them, gaplessly.
+    public func append(_ more: [String]) {
+        paths += more
+        if isExhausted && decoder == nil {
+            isExhausted = false
+            openNext()
+        }
+    }
+
+    /// Decodes `paths[index]` (or the first decodable file after it) next,
+    /// from the end of what is queued now: the current file ends there. The
+    /// caller then moves playback to the returned stream frame (the new
+    /// track's start) with `PlaybackEngine.resumeMedia(from:fadeFrames:)`.
+    /// Nil when no file from `index` on can be decoded.
+    public func jump(toPathIndex index: Int) -> Int? {
+        guard index >= 0, index < paths.count, format != nil else { return nil }
+        if var current = tracks.popLast() {
+            current.endFrame = current.endFrame ?? framesQueued
+            tracks.append(current)
+        }
+        decoder = nil
+        nextIndex = index
+        isExhausted = false
+        let count = tracks.count
+        openNext()
+        return tracks.count > count ? tracks.last?.startFrame : nil
+    }
+
     /// Moves decoding to `frame` (a stream frame): reopens the file that holds
     /// it, seeks there sample-accurately, and forgets the files after it so
     /// they are decoded again in order. Returns false when no file holds it.

@@ -53,6 +53,9 @@ final class PlayerRuntime {
         /// The zone clock-time alarms ring in. Headless play stages relative
         /// alarms only, so UTC serves there; the full-screen UI passes the local zone.
         var alarmTimeZone: TimeZoneRules = .utc
+        /// Open the queue paused at its first frame instead of playing it (the
+        /// full-screen UI started on a folder: the user picks what to play).
+        var startsPaused = false
     }
 
     let configuration: Configuration
@@ -303,7 +306,11 @@ final class PlayerRuntime {
     /// Runs until the queue ends (unless the host keeps running), the host
     /// quits, or a signal stops it. Returns the exit status.
     func run(host: PlayerHost) -> Int32 {
-        player.play()
+        if configuration.startsPaused {
+            engine.pauseMedia(fadeFrames: 1)
+        } else {
+            player.play()
+        }
         let timer = MonotonicTimerDescriptor()
         let wallClock = WallClockChangeDescriptor()
         while !engine.isFinished || host.keepsRunningWhenQueueEnds {

@@ -25,6 +25,11 @@ public struct InterfaceState {
     public struct Message: Equatable, Sendable {
         public var text: String
         public var isError: Bool
+
+        public init(text: String, isError: Bool) {
+            self.text = text
+            self.isError = isError
+        }
     }
 
     public var bindings: KeyBindings
