@@ -94,3 +94,18 @@ struct BannerTests {
         #expect(banner.text(now: 1)?.message == Banner.pressSpaceText)
     }
 }
+
+extension BannerTests {
+    @Test("a suspended session shows the banner at once and counts down after it continues")
+    func suspendedSession() {
+        var banner = Banner()
+        banner.handle(event(0, "trackStarted"))
+        banner.handle(event(1, "suspended"))
+        #expect(banner.text(now: 1)?.message == "audio paused, will resume after the suspension")
+        banner.handle(event(3, "continued"))
+        banner.handle(began(3, source: "suspension", wasSuspended: true))
+        banner.handle(ended(3, shouldResume: true, wasSuspended: true, source: "suspension"))
+        banner.handle(event(3, "resumeScheduled", [("delay", .number(1))]))
+        #expect(banner.text(now: 3.5)?.countdown == " — resuming in 0.5 s")
+    }
+}

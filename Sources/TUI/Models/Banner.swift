@@ -37,6 +37,10 @@ public struct Banner: Equatable, Sendable {
             state = .hidden
         case "pauseRequested":
             playing = false
+        case "suspended":
+            // The session is suspended (the testing key, or a staged suspension):
+            // its late `began` comes when it continues; the music waits for that.
+            if playing { state = .willResume(after: "suspension") }
         case "finished", "stopped":
             playing = false
             state = .hidden

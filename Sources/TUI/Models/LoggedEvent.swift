@@ -21,8 +21,7 @@ public struct LoggedEvent: Equatable, Sendable {
 
         private static func format(_ number: Double) -> String {
             if number == number.rounded(), abs(number) < 1e15 { return String(Int(number)) }
-            let thousandths = (number * 1000).rounded() / 1000
-            return String(thousandths)
+            return Value.number(number).fixed(3)
         }
     }
 
