@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "KeyMapTests", dependencies: ["KeyMap"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "KeyMap"]),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "AudioEngine"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "AudioEngine", "TUI"]),
     ],
     swiftLanguageModes: [.v6]
 )

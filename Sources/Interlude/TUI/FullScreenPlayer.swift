@@ -72,7 +72,8 @@ final class FullScreenPlayer: PlayerHost {
             }
         }
         let browserRoot = folder ?? Self.parent(of: files[0])
-        ui = InterfaceState(bindings: loadKeys(directories), browser: BrowserModel(root: browserRoot, source: source))
+        let keys = loadKeys(directories)
+        ui = InterfaceState(bindings: keys.bindings, browser: BrowserModel(root: browserRoot, source: source))
         if !files.isEmpty { ui.focus(.queue) }
 
         zone = localZone(environment)
@@ -90,6 +91,12 @@ final class FullScreenPlayer: PlayerHost {
             return 1
         }
         self.runtime = runtime
+        // Now that the log records them: the keys file's bad lines, each with its line number.
+        for problem in keys.problems { printer.error("keys: \(problem.description)") }
+        if let first = keys.problems.first {
+            ui.message = .init(text: "keys: \(keys.problems.count) line(s) skipped (see the event log); " + first.description,
+                               isError: true)
+        }
         let terminal: NcursesTerminal
         do { terminal = try NcursesTerminal() } catch {
             writeStandardError("interlude: \(error.description)\n")
@@ -192,6 +199,7 @@ final class FullScreenPlayer: PlayerHost {
         case .fireTestAlarm: runtime.fireTestAlarm()
         case .addAlarm(let seconds):
             let alarm = runtime.addAlarm(after: .seconds(seconds), label: "in \(seconds) s")
+            printer.emit("alarmAdded") { $0.add("alarm", alarm.id.rawValue); $0.add("in", seconds) }
             ui.message = .init(text: "alarm #\(alarm.id) rings in \(seconds) s", isError: false)
         case .addAlarmSchedule(let text): problem = addAlarm(text, label: "", runtime)
         case .editAlarm(let id, let text):
@@ -218,6 +226,7 @@ final class FullScreenPlayer: PlayerHost {
         do {
             let schedule = try AlarmInputParser.parseWhen(words, now: runtime.clock.wallNow, zone: ZonedTime(timeZone: zone))
             let alarm = runtime.alarms.add(schedule: schedule) { $0.label = label }
+            printer.emit("alarmAdded") { $0.add("alarm", alarm.id.rawValue); $0.add("at", text) }
             ui.message = .init(text: "alarm #\(alarm.id) at \(text)", isError: false)
             return nil
         } catch {
@@ -235,8 +244,8 @@ final class FullScreenPlayer: PlayerHost {
             shown = load.fellBackToDefault ? ThemeCatalog.defaultName : name
             for problem in load.problems { printer.error("theme: \(problem.description)") }
             if let first = load.problems.first {
-                ui.message = .init(text: "\(first.description) (\(load.problems.count) problem(s); using the default theme)",
-                                   isError: true)
+                ui.message = .init(text: "theme \(name): \(load.problems.count) problem(s), using the default theme; "
+                                   + first.description, isError: true)
             }
         } catch {
             printer.error(error.description)
@@ -252,16 +261,10 @@ final class FullScreenPlayer: PlayerHost {
 
     private var cycleName = ThemeCatalog.defaultName
 
-    private func loadKeys(_ directories: XDGDirectories) -> KeyBindings {
+    private func loadKeys(_ directories: XDGDirectories) -> KeyConfigLoad {
         let path = directories.interludeConfig + "/keys"
-        guard let bytes = try? StateFile(path: path).read() else { return .defaults }
-        let load = KeyConfigParser.apply(String(decoding: bytes, as: UTF8.self), path: path)
-        for problem in load.problems { printer.error("keys: \(problem.description)") }
-        if let first = load.problems.first {
-            ui.message = .init(text: "\(first.description) (\(load.problems.count) problem(s); see the event log)",
-                               isError: true)
-        }
-        return load.bindings
+        guard let bytes = try? StateFile(path: path).read() else { return KeyConfigLoad(bindings: .defaults, problems: []) }
+        return KeyConfigParser.apply(String(decoding: bytes, as: UTF8.self), path: path)
     }
 
     private func localZone(_ environment: [String: String]) -> TimeZoneRules {
