@@ -298,3 +298,65 @@ import Glibc
                 "the terminal stayed raw after SIGTERM: \(session.screen())")
     }
 }
+
+extension TUIAcceptanceTests {
+    @Test("the alarms pane adds, edits, disables and deletes alarms from the keyboard, and they persist")
+    func alarmsPane() throws {
+        let library = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(1)), seconds: 30)
+        let session = try TUISession(columns: 200, rows: 50, arguments: [library])
+        #expect(session.waitFor("4 Alarms").met)
+        try session.press("o")
+        #expect(session.waitFor("new alarm (07:30, in 10m):").met)
+        try session.type("07:30")
+        try session.press("Enter")
+        #expect(session.waitFor("#1 on ").met, "\(session.screen())")
+        try session.press("o")
+        try session.type("in 2h")
+        try session.press("Enter")
+        #expect(session.waitFor("#2 on ").met)
+        try session.press("4", "T")
+        #expect(session.waitFor("#1 off ").met, "enable/disable did nothing: \(session.screen())")
+        try session.press("Down", "E")
+        #expect(session.waitFor("alarm 2 at: in ").met)
+        for _ in 0..<12 { try session.press("BSpace") }
+        try session.type("08:15")
+        try session.press("Enter")
+        let edited = session.waitFor("08:15:00")
+        #expect(edited.met, "\(edited.screen)")
+        #expect(!edited.screen.contains("#2 on "), "the edited alarm is still there")
+        try session.press("q")
+        #expect(session.waitFor("EXITED 0").met)
+        let alarmsFile = "\(session.directory)/state/interlude/alarms.json"
+        #expect(try Self.savedClockTimes(alarmsFile) == ["07:30", "08:15"])
+
+        // Again: the alarms are back from alarms.json; delete one.
+        try session.type(session.commandLine + "; echo AGAIN $?")
+        try session.press("Enter")
+        #expect(session.waitFor { $0.contains("#1 off ") && $0.contains("08:15:00") }.met, "\(session.screen())")
+        try session.press("4", "d")
+        #expect(session.waitFor { !$0.contains("#1 off ") }.met)
+        try session.press("q")
+        #expect(session.waitFor("AGAIN 0").met)
+        #expect(try Self.savedClockTimes(alarmsFile) == ["08:15"])
+    }
+}
+
+extension TUIAcceptanceTests {
+    /// The clock times (HH:MM) of the alarms in an alarms.json.
+    static func savedClockTimes(_ path: String) throws -> Set<String> {
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+        var times: Set<String> = []
+        func visit(_ value: Any) {
+            if let object = value as? [String: Any] {
+                if let hour = object["hour"] as? Int, let minute = object["minute"] as? Int {
+                    times.insert(String(format: "%02d:%02d", hour, minute))
+                }
+                object.values.forEach(visit)
+            } else if let array = value as? [Any] {
+                array.forEach(visit)
+            }
+        }
+        visit(json)
+        return times
+    }
+}

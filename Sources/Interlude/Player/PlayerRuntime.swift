@@ -56,6 +56,8 @@ final class PlayerRuntime {
         /// Open the queue paused at its first frame instead of playing it (the
         /// full-screen UI started on a folder: the user picks what to play).
         var startsPaused = false
+        /// Where alarms persist; nil keeps them in this run only (headless play).
+        var alarmStore: AlarmStore?
     }
 
     let configuration: Configuration
@@ -147,7 +149,7 @@ final class PlayerRuntime {
     /// ring. Relative alarms need no zone, so UTC serves until one is set.
     var alarms: AlarmScheduler {
         if let createdScheduler { return createdScheduler }
-        let scheduler = AlarmScheduler(clock: clock, timeZone: configuration.alarmTimeZone, arbiter: arbiter, store: nil)
+        let scheduler = AlarmScheduler(clock: clock, timeZone: configuration.alarmTimeZone, arbiter: arbiter, store: configuration.alarmStore)
         scheduler.onEvent = { [unowned self, unowned scheduler] event in
             printer.emit(event)
             switch event {

@@ -31,6 +31,9 @@ final class FullScreenPlayer: PlayerHost {
     private var tags: [String: TrackTags] = [:]
     /// The queue pane shows the runtime's list from here on (see `playQueue`).
     private var queueBase = 0
+    /// Alarms made by `a` and `A`: removed once rung (and not snoozed), so
+    /// testing leaves nothing behind in alarms.json.
+    private var testAlarms: Set<AlarmID> = []
     private var dirty = true
     private var lastDraw = 0.0
     private(set) var shouldQuit = false
@@ -82,6 +85,7 @@ final class FullScreenPlayer: PlayerHost {
         var configuration = PlayerRuntime.Configuration(output: options.output, scenario: options.scenario)
         configuration.alarmTimeZone = zone
         configuration.startsPaused = files.isEmpty
+        configuration.alarmStore = AlarmStore(directories: directories)
         printer.observer = { [unowned self] record in
             ui.record(Self.loggedEvent(record))
             dirty = true
@@ -91,6 +95,8 @@ final class FullScreenPlayer: PlayerHost {
             return 1
         }
         self.runtime = runtime
+        // The alarms of alarms.json show (and ring) from the start.
+        _ = runtime.alarms
         // Now that the log records them: the keys file's bad lines, each with its line number.
         for problem in keys.problems { printer.error("keys: \(problem.description)") }
         if let first = keys.problems.first {
@@ -146,6 +152,13 @@ final class FullScreenPlayer: PlayerHost {
 
     func afterIteration() {
         guard let runtime, let presenter, let terminal else { return }
+        if !testAlarms.isEmpty && runtime.alarms.ringing == nil {
+            for id in testAlarms where runtime.alarms.nextFire(of: id) == nil {
+                runtime.alarms.remove(id)
+                testAlarms.remove(id)
+                dirty = true
+            }
+        }
         let time = monotonicSeconds()
         let moving = (runtime.isPlaying && !runtime.engine.isFinished) || ui.banner.isCountingDown
         guard dirty || (moving && time - lastDraw >= Self.redrawInterval) else { return }
@@ -196,9 +209,11 @@ final class FullScreenPlayer: PlayerHost {
         case .enqueue(let paths):
             problem = runtime.enqueue(paths)
             if problem == nil { ui.message = .init(text: "added \(paths.count) file(s) to the queue", isError: false) }
-        case .fireTestAlarm: runtime.fireTestAlarm()
+        case .fireTestAlarm:
+            testAlarms.insert(runtime.addAlarm(after: .zero, label: "test alarm").id)
         case .addAlarm(let seconds):
             let alarm = runtime.addAlarm(after: .seconds(seconds), label: "in \(seconds) s")
+            testAlarms.insert(alarm.id)
             printer.emit("alarmAdded") { $0.add("alarm", alarm.id.rawValue); $0.add("in", seconds) }
             ui.message = .init(text: "alarm #\(alarm.id) rings in \(seconds) s", isError: false)
         case .addAlarmSchedule(let text): problem = addAlarm(text, label: "", runtime)
