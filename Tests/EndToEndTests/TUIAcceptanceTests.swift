@@ -275,9 +275,13 @@ import Glibc
         let stopped = session.waitFor("Stopped")
         #expect(stopped.met, "\(stopped.screen)")
         #expect(!stopped.screen.contains("1 Browser"), "the screen was not given back")
-        try session.type("stty -a | grep -o -- '-\\?icanon' ; fg")
+        try session.type("stty -a | grep -o -- '-\\?icanon' | sed 's/^/MODE /'")
         try session.press("Enter")
-        #expect(session.waitFor { $0.contains("icanon") && !$0.contains("-icanon") }.met, "the terminal stayed raw")
+        let mode = session.waitFor("MODE ")
+        #expect(mode.met && mode.screen.contains("MODE icanon") && !mode.screen.contains("MODE -icanon"),
+                "the terminal stayed raw: \(mode.screen)")
+        try session.type("fg")
+        try session.press("Enter")
         let redrawn = session.waitFor { screen in Self.paneTitles.allSatisfy(screen.contains) && screen.contains("continued") }
         #expect(redrawn.met, "not redrawn after fg: \(redrawn.screen)")
         try session.press("C-c")

@@ -34,12 +34,9 @@ final class FullScreenPlayer: PlayerHost {
     /// Alarms made by `a` and `A`: removed once rung (and not snoozed), so
     /// testing leaves nothing behind in alarms.json.
     private var testAlarms: Set<AlarmID> = []
-    private var dirty = true
-    private var lastDraw = 0.0
+    private var redraw = RedrawPolicy()
     private(set) var shouldQuit = false
     let keepsRunningWhenQueueEnds = true
-    /// Time-driven redraws: at most four a second.
-    static let redrawInterval = 0.25
 
     init(options: FullScreenCommand.Options) { self.options = options }
 
@@ -88,7 +85,7 @@ final class FullScreenPlayer: PlayerHost {
         configuration.alarmStore = AlarmStore(directories: directories)
         printer.observer = { [unowned self] record in
             ui.record(Self.loggedEvent(record))
-            dirty = true
+            redraw.setNeedsDraw()
         }
         guard let runtime = PlayerRuntime.open(configuration: configuration, paths: queue, printer: printer,
                                                signals: [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH]) else {
@@ -138,7 +135,7 @@ final class FullScreenPlayer: PlayerHost {
                 let snapshot = snapshot(runtime)
                 for command in ui.handle(key, snapshot: snapshot, source: source) { perform(command, runtime) }
             }
-            dirty = true
+            redraw.setNeedsDraw()
         }
     }
 
@@ -156,22 +153,22 @@ final class FullScreenPlayer: PlayerHost {
             for id in testAlarms where runtime.alarms.nextFire(of: id) == nil {
                 runtime.alarms.remove(id)
                 testAlarms.remove(id)
-                dirty = true
+                redraw.setNeedsDraw()
             }
         }
-        let time = monotonicSeconds()
-        let moving = (runtime.isPlaying && !runtime.engine.isFinished) || ui.banner.isCountingDown
-        guard dirty || (moving && time - lastDraw >= Self.redrawInterval) else { return }
-        dirty = false
-        lastDraw = time
+        guard redraw.shouldDraw(now: monotonicSeconds(), moving: isMoving(runtime)) else { return }
         let frame = ScreenRenderer().frame(size: terminal.size, state: &ui, snapshot: snapshot(runtime), now: now)
         presenter.present(frame)
     }
 
     var maximumWaitMilliseconds: Int? {
         guard let runtime else { return nil }
-        let moving = (runtime.isPlaying && !runtime.engine.isFinished) || ui.banner.isCountingDown
-        return moving ? Int(Self.redrawInterval * 1000) : nil
+        return redraw.maximumWaitMilliseconds(moving: isMoving(runtime))
+    }
+
+    /// Whether the screen changes by itself: the clock while playing, the countdown.
+    private func isMoving(_ runtime: PlayerRuntime) -> Bool {
+        (runtime.isPlaying && !runtime.engine.isFinished) || ui.banner.isCountingDown
     }
 
     func willStop() {
@@ -181,7 +178,7 @@ final class FullScreenPlayer: PlayerHost {
     func didContinue() {
         terminal?.resume()
         presenter?.invalidate()
-        dirty = true
+        redraw.setNeedsDraw()
     }
 
     // MARK: Actions
@@ -191,7 +188,7 @@ final class FullScreenPlayer: PlayerHost {
     private func resize() {
         terminal?.resize()
         presenter?.invalidate()
-        dirty = true
+        redraw.setNeedsDraw()
     }
 
     private func perform(_ command: PlayerCommand, _ runtime: PlayerRuntime) {
@@ -269,7 +266,7 @@ final class FullScreenPlayer: PlayerHost {
         ui.themeName = shown == name ? name : "\(shown) (\(name) has errors)"
         terminal.setTheme(theme.rendering(for: terminal.colorDepth))
         presenter?.invalidate()
-        dirty = true
+        redraw.setNeedsDraw()
         // Keep cycling from the requested name, even when it fell back.
         cycleName = name
     }

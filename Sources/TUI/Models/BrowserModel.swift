@@ -38,8 +38,8 @@ public struct BrowserModel {
     public var cursor = ListCursor()
     /// Set when the folder could not be read.
     public private(set) var problem: String?
-    /// The folder the browser started in; `..` is not offered above it... unless
-    /// it is "/", the tree is the one the user asked for.
+    /// The folder the browser started in: the tree the user asked for, so
+    /// `..` is not offered above it.
     public let root: String
 
     public init(root: String, source: some BrowserSource) {

@@ -193,7 +193,7 @@ public struct ScreenRenderer {
             line += 1
         }
         blank(&frame, area, from: line)
-        state.setBrowser(browser)
+        state.replaceBrowser(browser)
     }
 
     private func drawQueue(_ frame: inout Frame, _ area: Rect, state: inout InterfaceState, focused: Bool,
@@ -407,9 +407,4 @@ extension LoggedEvent.Value {
         while fraction.count < decimals { fraction = "0" + fraction }
         return (value < 0 ? "-" : "") + "\(scaled / scale).\(fraction)"
     }
-}
-
-extension InterfaceState {
-    /// The view moves the browser's scroll position while drawing.
-    mutating func setBrowser(_ browser: BrowserModel) { replaceBrowser(browser) }
 }
