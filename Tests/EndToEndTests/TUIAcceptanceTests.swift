@@ -275,9 +275,10 @@ import Glibc
         let stopped = session.waitFor("Stopped")
         #expect(stopped.met, "\(stopped.screen)")
         #expect(!stopped.screen.contains("1 Browser"), "the screen was not given back")
-        try session.type("stty -a | grep -o -- '-\\?icanon' | sed 's/^/MODE /'")
+        // MO''DE: the typed line does not itself contain the marker the output has.
+        try session.type("stty -a | grep -o -- '-\\?icanon' | sed 's/^/MO''DE /'")
         try session.press("Enter")
-        let mode = session.waitFor("MODE ")
+        let mode = session.waitFor { $0.contains("MODE icanon") || $0.contains("MODE -icanon") }
         #expect(mode.met && mode.screen.contains("MODE icanon") && !mode.screen.contains("MODE -icanon"),
                 "the terminal stayed raw: \(mode.screen)")
         try session.type("fg")
