@@ -17,6 +17,8 @@ let package = Package(
         // No pkgConfig: ncursesw.pc carries -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600, which SwiftPM
         // refuses with a warning; the module map links the library and shim.h defines what it needs.
         .systemLibrary(name: "CNcursesw"),
+        // libsonic has no pkg-config file: the module map links it.
+        .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
         // signalfd, timerfd, eventfd: Linux headers the Glibc module leaves out.
         .systemLibrary(name: "CLinux"),
         // C shims for what Swift cannot call or implement (variadic callbacks); every symbol prefixed.
@@ -33,7 +35,7 @@ let package = Package(
         .target(name: "BookFormat"),
 
         // The decoding pipeline: libmpg123 -> SPSC ring -> writer thread -> sink.
-        .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CInterludeShims", "InterludeCore"]),
+        .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CSonic", "CInterludeShims", "InterludeCore"]),
 
         // The full-screen player: layout, panes, banner and key dispatch as pure
         // views over frames; ncursesw only behind the Terminal seam.

@@ -6,11 +6,13 @@ packages=(
   pkg-config
   libasound2-dev libasound2-plugins
   libmpg123-dev mpg123
+  libsonic-dev libsonic0
   libncursesw5-dev
   pulseaudio pulseaudio-utils
   lame sox espeak-ng
   tmux stress-ng
   tzdata
+  g++
 )
 missing=()
 for p in "${packages[@]}"; do

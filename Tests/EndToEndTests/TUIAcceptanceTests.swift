@@ -26,16 +26,23 @@ import Glibc
     func everyPaneIsDrawn() throws {
         let library = try TaggedLibrary.make()
         let large = try TUISession(columns: 120, rows: 40, arguments: [library])
-        let drawn = large.waitFor { screen in Self.paneTitles.allSatisfy(screen.contains) && screen.contains("paused") }
+        let drawn = large.waitFor { screen in Self.paneTitles.allSatisfy(screen.contains) && screen.contains("Tones/") }
         #expect(drawn.met, "\(drawn.screen)")
         let lines = drawn.screen.components(separatedBy: "\n")
         #expect(lines[0].hasPrefix(" Interlude") && lines[0].hasSuffix("theme default"))
         #expect(lines[1].hasPrefix(" 1 Browser: /"))
         for folder in ["Tones/", "唐詩/", "日本/"] { #expect(drawn.screen.contains(" \(folder)"), "\(folder)") }
-        for title in ["Morning", "Noon", "静夜思", "さくらさくら"] { #expect(drawn.screen.contains(title), "\(title)") }
-        #expect(lines[38].hasPrefix(" paused · vol 100%"))
+        #expect(lines[38].hasPrefix(" stopped · vol 100%"))
         #expect(lines[39].hasPrefix("? help"))
         expectClean(drawn.screen, columns: 120)
+        // Into a folder: the MP3s show by their tag titles; enter plays one, and the queue fills.
+        try large.press("Down", "Enter")
+        let folder = large.waitFor { $0.contains("静夜思") && $0.contains("春晓 孟浩然の詩") }
+        #expect(folder.met, "\(folder.screen)")
+        try large.press("Down", "Enter")
+        let playing = large.waitFor { $0.contains("2 Queue (2)") && $0.contains("▶ playing") }
+        #expect(playing.met, "\(playing.screen)")
+        expectClean(playing.screen, columns: 120)
 
         let small = try TUISession(columns: 40, rows: 12, arguments: [library])
         #expect(small.waitFor("1 Browse 2 Queue 3 Now 4 Alarms 5 Log").met)
@@ -207,7 +214,7 @@ import Glibc
         let settled = session.waitFor { screen in
             let lines = TUISession.rows(screen)
             return lines.count == 30 && lines[0].hasPrefix(" Interlude") && lines[0].hasSuffix("theme default")
-                && lines[28].hasPrefix(" paused") && Self.paneTitles.allSatisfy(screen.contains)
+                && lines[28].hasPrefix(" stopped") && Self.paneTitles.allSatisfy(screen.contains)
         }
         #expect(settled.met, "final layout at 100x30:\n\(settled.screen)")
         #expect(!settled.screen.contains("EXITED"))

@@ -146,6 +146,32 @@ public enum Fixtures {
         }
     }
 
+    /// `wavPath` encoded by LAME at constant `kbps` without the Xing/Info frame
+    /// (`lame -t`): no TOC, no length and no gapless info, so libmpg123 neither
+    /// trims encoder delay and padding nor knows where a time lies in the file.
+    public static func encodeWithoutInfoFrame(_ wavPath: String, kbps: Int) throws -> String {
+        let name = "\(baseName(wavPath))-cbr\(kbps)-noinfo.mp3"
+        return try cache.make(name) { path in
+            var arguments = ["--quiet", "--noreplaygain", "-t", "-b", String(kbps), "--cbr"]
+            if (try? WAVFile.read(wavPath).channels) == 1 { arguments += ["-m", "m"] }
+            try run("lame", arguments + [wavPath, path])
+        }
+    }
+
+    /// `mp3Path` repeated `times` times, byte for byte, in one file (a long book
+    /// made of one short encode: the 3-hour seek fixture is a one-minute file times 180).
+    public static func concatenated(_ mp3Path: String, times: Int) throws -> String {
+        try cache.make("\(baseName(mp3Path))-x\(times).mp3") { path in
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+            guard let data = FileManager.default.contents(atPath: mp3Path),
+                  let output = FileHandle(forWritingAtPath: path) else {
+                throw ProcessError.notReady("cannot read \(mp3Path) or write \(path)")
+            }
+            defer { try? output.close() }
+            for _ in 0..<times { try output.write(contentsOf: data) }
+        }
+    }
+
     /// Two MP3s cut from one continuous `signal` at `firstSeconds`, each encoded separately.
     public static func gaplessPair(_ signal: Signal = .tone(frequency: 440), firstSeconds: Double = 3, secondSeconds: Double = 3,
                                    sampleRate: Int = 44100, channels: Int = 2,

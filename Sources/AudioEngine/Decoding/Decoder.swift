@@ -16,13 +16,39 @@ public final class Decoder {
     public let format: AudioFormat
     /// The format the file itself carries.
     public let sourceFormat: AudioFormat
-    private let handle: OpaquePointer
+    private let target: AudioFormat?
+    /// Replaced by `seek(toFrame:)`, which decodes from a fresh handle (see there).
+    private var handle: OpaquePointer
+    private var file: UnsafeMutablePointer<BufferedFile>
     private var closed = false
 
     public init(path: String, target: AudioFormat? = nil) throws(DecoderError) {
         self.path = path
+        self.target = target
         try Self.checkFile(path)
+        let (handle, file) = try Self.openHandle(path: path, target: target)
 
+        var rate = 0
+        var channels: Int32 = 0
+        var encoding: Int32 = 0
+        // getformat reads until the first valid frame; junk fails here within the resync limit.
+        guard mpg123_getformat(handle, &rate, &channels, &encoding) == MPG123_OK.rawValue else {
+            let reason = String(cString: mpg123_strerror(handle))
+            Self.closeHandle(handle, file)
+            throw DecoderError(.notMPEGAudio, path: path, detail: "not an MP3 file (no MPEG audio frames found: \(reason))")
+        }
+        var info = mpg123_frameinfo2()
+        mpg123_info2(handle, &info)
+        self.handle = handle
+        self.file = file
+        self.format = AudioFormat(rate: rate, channels: Int(channels))
+        self.sourceFormat = AudioFormat(rate: info.rate, channels: info.mode == Int32(MPG123_M_MONO.rawValue) ? 1 : 2)
+    }
+
+    /// A libmpg123 handle set up for the pipeline's encoding, opened on `path`
+    /// through a `BufferedFile`.
+    private static func openHandle(path: String, target: AudioFormat?) throws(DecoderError)
+        -> (OpaquePointer, UnsafeMutablePointer<BufferedFile>) {
         var error: Int32 = 0
         guard let handle = mpg123_new(nil, &error) else {
             throw DecoderError(.library, path: path, detail: String(cString: mpg123_plain_strerror(error)))
@@ -44,29 +70,26 @@ public final class Decoder {
                               Int32(MPG123_ENC_SIGNED_16.rawValue))
             }
         }
-
-        func fail(_ kind: DecoderError.Kind, _ detail: String) -> DecoderError {
+        guard let file = BufferedFile.open(path) else {
+            let reason = String(cString: strerror(errno)).lowercased()
             mpg123_delete(handle)
-            return DecoderError(kind, path: path, detail: detail)
+            throw DecoderError(.unreadable, path: path, detail: "cannot open: \(reason)")
         }
-
-        guard mpg123_open(handle, path) == MPG123_OK.rawValue else {
-            throw fail(.unreadable, "cannot open: \(String(cString: mpg123_strerror(handle)))")
-        }
-        var rate = 0
-        var channels: Int32 = 0
-        var encoding: Int32 = 0
-        // getformat reads until the first valid frame; junk fails here within the resync limit.
-        guard mpg123_getformat(handle, &rate, &channels, &encoding) == MPG123_OK.rawValue else {
+        // No cleanup callback: the file is closed by `closeHandle` after the handle, also
+        // when mpg123_open_handle fails.
+        guard mpg123_replace_reader_handle(handle, bufferedFileRead, bufferedFileSeek, nil) == MPG123_OK.rawValue,
+              mpg123_open_handle(handle, file) == MPG123_OK.rawValue else {
             let reason = String(cString: mpg123_strerror(handle))
-            mpg123_close(handle)
-            throw fail(.notMPEGAudio, "not an MP3 file (no MPEG audio frames found: \(reason))")
+            closeHandle(handle, file)
+            throw DecoderError(.unreadable, path: path, detail: "cannot open: \(reason)")
         }
-        var info = mpg123_frameinfo2()
-        mpg123_info2(handle, &info)
-        self.handle = handle
-        self.format = AudioFormat(rate: rate, channels: Int(channels))
-        self.sourceFormat = AudioFormat(rate: info.rate, channels: info.mode == Int32(MPG123_M_MONO.rawValue) ? 1 : 2)
+        return (handle, file)
+    }
+
+    private static func closeHandle(_ handle: OpaquePointer, _ file: UnsafeMutablePointer<BufferedFile>) {
+        mpg123_close(handle)
+        mpg123_delete(handle)
+        BufferedFile.close(file)
     }
 
     deinit { close() }
@@ -74,8 +97,7 @@ public final class Decoder {
     public func close() {
         guard !closed else { return }
         closed = true
-        mpg123_close(handle)
-        mpg123_delete(handle)
+        Self.closeHandle(handle, file)
     }
 
     /// Rejects what libmpg123 would report only vaguely: missing files,
@@ -154,13 +176,78 @@ public final class Decoder {
         }
     }
 
-    /// Moves to an absolute output frame. Exact (sample-accurate) by libmpg123's default.
+    /// Moves to an absolute output frame, sample-accurately: the frames read after
+    /// the seek are bit for bit those a sequential decode of the whole file
+    /// gives at that position (and `mpg123 -w`, which decodes sequentially).
+    ///
+    /// libmpg123's own exact seek differs from a sequential decode by one unit in
+    /// the last place now and then (measured on a 3-hour file made of one-minute
+    /// CBR files: about 4 seeks in 10 had 1-8 samples off by one): part of its
+    /// decoding state survives a seek, and the rest depends on how many frames
+    /// were decoded since the handle was opened, the preframes decoded to refill
+    /// the bit reservoir among them. So every seek decodes from a fresh handle (the
+    /// state a sequential decode starts from) with `12 + F mod 4` preframes before
+    /// the target's MPEG frame F: the count of frames decoded before F is then F
+    /// modulo 4, as in a sequential decode (0 bad samples in 200 seeks, against
+    /// 122 in 65 seeks on one reused handle).
+    ///
+    /// Why 12 and not libmpg123's default of 4: the bit reservoir reaches back up
+    /// to 511 bytes, which in small VBR frames (32 kbps, 60 bytes of main data at
+    /// 48 kHz) is 9 frames. With 4, a seek into a `lame -V 4` file gave whole
+    /// frames of silence; 8 was enough there.
+    ///
+    /// Speed: the frame index the old handle built (libmpg123 records frame
+    /// offsets as it reads or seeks) is handed to the new one, so a seek reads
+    /// at most one index step of frame headers; the first seek past the indexed
+    /// part reads the headers up to the target through the 64 KB buffer.
     public func seek(toFrame frame: Int) throws(DecoderError) {
-        let result = mpg123_seek(handle, frame, SEEK_SET)
-        guard result >= 0 else {
-            throw DecoderError(.library, path: path, detail: "seek failed: \(String(cString: mpg123_strerror(handle)))")
+        let (fresh, freshFile) = try Self.openHandle(path: path, target: target)
+        // Parse the stream's start first: that resets the frame index, which must
+        // come after it.
+        var rate = 0
+        var channels: Int32 = 0
+        var encoding: Int32 = 0
+        guard mpg123_getformat(fresh, &rate, &channels, &encoding) == MPG123_OK.rawValue else {
+            let error = DecoderError(.library, path: path, detail: "reopening failed: \(String(cString: mpg123_strerror(fresh)))")
+            Self.closeHandle(fresh, freshFile)
+            throw error
         }
+        var offsets: UnsafeMutablePointer<off_t>?
+        var step: off_t = 0
+        var fill = 0
+        if mpg123_index(handle, &offsets, &step, &fill) == MPG123_OK.rawValue, let offsets, fill > 1 {
+            // mpg123_set_index copies the table into an index of exactly `fill`
+            // entries, which could then never grow: give it back its usual size.
+            mpg123_set_index(fresh, offsets, step, fill)
+            mpg123_param2(fresh, Int32(MPG123_INDEX_SIZE.rawValue), max(Self.indexSize, fill), 0)
+        }
+        func fail(_ what: String) -> DecoderError {
+            let error = DecoderError(.library, path: path, detail: "\(what) failed: \(String(cString: mpg123_strerror(fresh)))")
+            Self.closeHandle(fresh, freshFile)
+            return error
+        }
+        // The first seek learns the target's MPEG frame; it asks for the most preframes
+        // the second may need, because libmpg123 does not move back for a second seek
+        // whose start frame lies before where the first one left it.
+        mpg123_param2(fresh, Int32(MPG123_PREFRAMES.rawValue), Self.preframes + 3, 0)
+        guard mpg123_seek(fresh, frame, SEEK_SET) >= 0 else { throw fail("seek") }
+        // Right after a seek, tellframe is the MPEG frame that holds the target.
+        let mpegFrame = mpg123_tellframe(fresh)
+        if mpegFrame >= 0, mpegFrame % 4 != 3 {
+            mpg123_param2(fresh, Int32(MPG123_PREFRAMES.rawValue), Self.preframes + mpegFrame % 4, 0)
+            guard mpg123_seek(fresh, frame, SEEK_SET) >= 0 else { throw fail("seek") }
+        }
+        Self.closeHandle(handle, file)
+        handle = fresh
+        file = freshFile
     }
+
+    /// Frames decoded before a seek target, less the `F mod 4` (see `seek(toFrame:)`).
+    static let preframes = 12
+    /// libmpg123's default frame index size: a 3-hour file at 44.1 kHz (413,000
+    /// MPEG frames) is indexed every 512 frames, 13 s apart, and a seek reads at
+    /// most that many frame headers (about 0.1 ms through the buffer).
+    static let indexSize = 1000
 
     /// Information about the current MPEG frame (bitrate, layer, VBR mode).
     public var frameInfo: mpg123_frameinfo2 {

@@ -123,7 +123,18 @@ struct WriterContext {
             mediaFrames = region.count / (channels * 2)
             mediaBase = region.baseAddress?.assumingMemoryBound(to: Int16.self)
             frames = mediaFrames
-            if frames == 0 { return 0 }
+            if frames == 0 {
+                guard runTarget == 0 else { return 0 }
+                // Asked to stop with nothing left to fade (the queue ran out): the
+                // media stops where it ended, and the output goes on silent.
+                mediaStopped = true
+                framesSinceMediaStop = 0
+                control.pointee.mediaStoppedAt.store(control.pointee.mediaFramesWritten.load(ordering: .relaxed),
+                                                     ordering: .relaxed)
+                control.pointee.mediaStopped.store(true, ordering: .releasing)
+                mediaBase = nil
+                frames = limit
+            }
         }
         var voiceFrames = 0
         var voiceBase: UnsafePointer<Int16>?

@@ -58,7 +58,17 @@ public final class PlaybackEngine {
     private var writerBase = 0
     private var voice: VoiceSource?
     private var voiceHasMore = false
-    private var pendingResume: (frame: Int, fadeStep: Float, flushEpoch: Int)?
+    /// Where a resume continues: a stream frame, or a queue entry not yet
+    /// decoded (a jump), resolved once the media has stopped.
+    private enum ResumeTarget {
+        case frame(Int)
+        case queue(index: Int, offset: Int)
+    }
+    private var pendingResume: (target: ResumeTarget, fadeStep: Float, flushEpoch: Int)?
+    /// The end of the queue stops the media rather than the output (a player
+    /// that stays open waits for more to play).
+    public var keepsOutputAtQueueEnd = false
+    private var queueEndRequested = false
     private var flushEpoch = 0
     private var stopAnnounced = false
 
@@ -72,7 +82,14 @@ public final class PlaybackEngine {
     /// Opens the first decodable file and the output. Decoding errors of files
     /// skipped on the way come out of the first `pump()`.
     public func open() throws(StartError) {
-        guard let format = feeder.openFirst() else { throw .nothingPlayable }
+        var opened = feeder.openFirst()
+        if opened == nil && feeder.paths.isEmpty && keepsOutputAtQueueEnd {
+            // Nothing to play yet: the output opens in CD format, later files convert to it.
+            let fallback = AudioFormat(rate: 44100, channels: 2)
+            feeder.startEmpty(format: fallback)
+            opened = fallback
+        }
+        guard let format = opened else { throw .nothingPlayable }
         self.format = format
         let voiceRing = SPSCRing(minimumCapacity: format.rate / 2, slotBytes: format.bytesPerFrame)
         self.voiceRing = voiceRing
@@ -108,11 +125,12 @@ public final class PlaybackEngine {
     /// True for the WAV and null sinks: time is the frames rendered.
     public var rendersOnFrameClock: Bool { file != nil }
 
-    /// Media stream frame the listener has heard up to.
+    /// Media stream frame the listener has heard up to: a source frame (book
+    /// time) at any speed.
     public var heardPosition: Int {
         guard let control else { return 0 }
         let heard = control.pointee.heardFrames.load(ordering: .acquiring)
-        return streamBase + max(0, heard - writerBase)
+        return streamBase + feeder.sourceOffset(forOutputOffset: max(0, heard - writerBase))
     }
 
     /// Every frame sent to the output (media, voice and silence): the frame clock.
@@ -128,7 +146,21 @@ public final class PlaybackEngine {
     /// Where the media stopped (stream frame), once `isMediaStopped`.
     public var stopPosition: Int? {
         guard let control, isMediaStopped else { return nil }
-        return streamBase + control.pointee.mediaStoppedAt.load(ordering: .acquiring) - writerBase
+        let output = control.pointee.mediaStoppedAt.load(ordering: .acquiring) - writerBase
+        return streamBase + (output > 0 ? feeder.sourceOffset(forOutputOffset: output) : output)
+    }
+
+    // MARK: Speed
+
+    /// Playback speed, pitch kept (libsonic); 1.0x passes the decoder's frames
+    /// through untouched. Positions stay in source frames at any speed.
+    public var speed: PlaybackSpeed { feeder.speed }
+
+    /// Changes the speed from the next frames decoded: the ring's worth
+    /// already decoded plays out first (a third of a second with ALSA), and
+    /// the position runs on without a jump.
+    public func setSpeed(_ speed: PlaybackSpeed) throws(SpeedError) {
+        try feeder.setSpeed(speed)
     }
 
     // MARK: Actions
@@ -163,7 +195,47 @@ public final class PlaybackEngine {
     public func resumeMedia(from frame: Int, fadeFrames: Int) {
         guard control != nil else { return }
         flushEpoch += 1
-        pendingResume = (frame, GainRamp.step(overFrames: fadeFrames), flushEpoch)
+        pendingResume = (.frame(frame), GainRamp.step(overFrames: fadeFrames), flushEpoch)
+    }
+
+    // MARK: The queue
+
+    /// Moves playback to queue entry `index`, `offsetFrames` into it (or the
+    /// first playable entry after it): the media fades out, decoding restarts
+    /// there, and the media fades in. While the media is stopped (paused), it
+    /// resumes there. Track events follow as the listener reaches them.
+    public func jump(toQueueIndex index: Int, offsetFrames: Int, fadeFrames: Int) {
+        guard control != nil else { return }
+        if !isMediaStopped { pauseMedia(fadeFrames: fadeFrames) }
+        flushEpoch += 1
+        queueEndRequested = false
+        pendingResume = (.queue(index: index, offset: offsetFrames), GainRamp.step(overFrames: fadeFrames), flushEpoch)
+    }
+
+    /// Before the first `pump()`: start at queue entry `index`, `offsetFrames`
+    /// into it, instead of the beginning. False when nothing from there decodes.
+    @discardableResult
+    public func start(atQueueIndex index: Int, offsetFrames: Int) -> Bool {
+        guard !started, deviceFramesWritten == 0, let ring, ring.count == 0 else { return false }
+        guard let frame = feeder.prepareJump(toQueueIndex: index, offset: offsetFrames, stoppedAt: nil),
+              feeder.seek(toStreamFrame: frame) else { return false }
+        streamBase = frame
+        writerBase = 0
+        return true
+    }
+
+    /// Adds files to the end of the queue.
+    public func enqueue(_ paths: [String]) {
+        // Once the media stopped at the end, the new files wait for a jump or a
+        // resume; before that they follow the last track gaplessly.
+        feeder.append(paths, continueDecoding: !queueEndRequested)
+    }
+
+    /// The queue entry the listener is in, and how far into it (frames).
+    public var heardTrack: (track: TrackFeeder.Track, offset: Int)? {
+        let heard = stopPosition ?? heardPosition
+        guard let track = feeder.track(containing: heard) else { return nil }
+        return (track, heard - track.startFrame)
     }
 
     /// Ramps the media gain to `gain` over `rampFrames` (ducking), or back to 1.
@@ -240,6 +312,8 @@ public final class PlaybackEngine {
         control = writer.control
         streamBase = stop
         writerBase = 0
+        // The writer counts from 0 again: so does the output side of the speed map.
+        feeder.resetPositionMap()
         started = false
         isOutputLost = false
         stopAnnounced = true
@@ -271,10 +345,15 @@ public final class PlaybackEngine {
         applyPendingPause()
         carryOutPendingResume()
         if pendingResume == nil { feeder.fill(ring.producer) }
+        if let control {
+            feeder.forgetPositions(before: control.pointee.heardFrames.load(ordering: .acquiring) - writerBase)
+        }
         collectFeederEvents(into: &result)
         topUpVoice()
+        requestStopAtQueueEnd(ring)
         if let file {
-            if pendingResume != nil || file.mediaIsStopped || ring.count > 0 {
+            // A queue that keeps its output renders on through the end and through silence.
+            if pendingResume != nil || file.mediaIsStopped || ring.count > 0 || keepsOutputAtQueueEnd {
                 file.render(maxFrames: maxFrames)
             }
             collectStop(into: &result)
@@ -286,7 +365,8 @@ public final class PlaybackEngine {
                 finish(into: &result)
                 return result
             }
-            if feeder.isExhausted && ring.count == 0 && !file.mediaIsStopped && pendingResume == nil {
+            if feeder.isExhausted && ring.count == 0 && !file.mediaIsStopped && pendingResume == nil
+                && !keepsOutputAtQueueEnd {
                 file.close()
                 finish(into: &result)
             }
@@ -299,7 +379,8 @@ public final class PlaybackEngine {
             started = true
             realtimeRefused = !alsa.isRealtime
         }
-        alsa.control.pointee.endOfStream.store(feeder.isExhausted && pendingResume == nil, ordering: .releasing)
+        alsa.control.pointee.endOfStream.store(feeder.isExhausted && pendingResume == nil && !keepsOutputAtQueueEnd,
+                                               ordering: .releasing)
         let lost = drainEngineEvents(into: &result)
         collectStop(into: &result)
         collectTrackEvents(heard: heardPosition, into: &result)
@@ -333,6 +414,22 @@ public final class PlaybackEngine {
         return min(250, ring.capacity * 1000 / format.rate / 4)
     }
 
+    /// With `keepsOutputAtQueueEnd`: once the last decoded frame has gone to the
+    /// output, the media stops there (no fade: the track ended by itself), and
+    /// `mediaStopped` reports the end like a pause.
+    private func requestStopAtQueueEnd(_ ring: SPSCRing) {
+        guard keepsOutputAtQueueEnd, !queueEndRequested, feeder.isExhausted, pendingResume == nil,
+              pendingPauseStep == nil, ring.count == 0, let control,
+              control.pointee.mediaRun.load(ordering: .relaxed) else { return }
+        queueEndRequested = true
+        stopAnnounced = false
+        control.pointee.mediaFadeStepBits.store(Float(1).bitPattern, ordering: .relaxed)
+        control.pointee.mediaRun.store(false, ordering: .releasing)
+    }
+
+    /// True once the media stopped because the queue ran out (`keepsOutputAtQueueEnd`).
+    public var isAtQueueEnd: Bool { queueEndRequested && isMediaStopped }
+
     private func carryOutPendingResume() {
         guard let request = pendingResume, let control, let ring else { return }
         guard control.pointee.mediaStopped.load(ordering: .acquiring) else {
@@ -351,13 +448,28 @@ public final class PlaybackEngine {
             file.serviceRequests()
         }
         guard control.pointee.mediaFlushAck.load(ordering: .acquiring) >= request.flushEpoch else { return }
-        _ = feeder.seek(toStreamFrame: request.frame)
+        let frame: Int
+        switch request.target {
+        case .frame(let target):
+            frame = target
+        case .queue(let index, let offset):
+            let stop = stopPosition ?? heardPosition
+            guard let target = feeder.prepareJump(toQueueIndex: index, offset: offset, stoppedAt: stop) else {
+                // Nothing playable from there: the media stays stopped, at the end of the queue.
+                pendingResume = nil
+                queueEndRequested = true
+                stopAnnounced = false
+                return
+            }
+            frame = target
+        }
+        _ = feeder.seek(toStreamFrame: frame)
         feeder.fill(ring.producer)
         writerBase = control.pointee.mediaFramesWritten.load(ordering: .acquiring)
-        streamBase = request.frame
+        streamBase = frame
         // Heard positions before the seek must not map onto the new base.
         control.pointee.heardFrames.store(writerBase, ordering: .releasing)
-        if let index = feeder.tracks.lastIndex(where: { $0.startFrame <= request.frame }) {
+        if let index = feeder.tracks.lastIndex(where: { $0.startFrame <= frame }) {
             announcedStart = min(announcedStart, index)
             announcedEnd = min(announcedEnd, index - 1)
         }
@@ -429,7 +541,10 @@ public final class PlaybackEngine {
         while withUnsafeMutableBytes(of: &event, { consumer.pop(into: $0.baseAddress!) }) {
             switch event.kind {
             case .underrun: result.append(.underrun)
-            case .starved: result.append(.starved)
+            case .starved:
+                // At the end of a queue that keeps the output, the writer may run dry
+                // before the media stop reaches it: that is not an underrun.
+                if !(keepsOutputAtQueueEnd && feeder.isExhausted) { result.append(.starved) }
             case .deviceLost:
                 lost = true
                 result.append(.deviceLost(message: AlsaError(device: deviceName, operation: "write",

@@ -21,23 +21,52 @@ public final class TrackFeeder {
         case truncated(path: String, decodedFrames: Int, expectedFrames: Int)
     }
 
+    /// The queue: files in play order. Tracks refer to it by index.
     public private(set) var paths: [String]
     public private(set) var format: AudioFormat?
     public private(set) var tracks: [Track] = []
-    public private(set) var framesQueued = 0
-    public private(set) var isExhausted = false
+    /// Source frames decoded so far (stream frames: before any speed change).
+    public internal(set) var framesQueued = 0
+    /// Every file is decoded and nothing is left in the speed stage.
+    public var isExhausted: Bool { decodingEnded && stretcher == nil }
+    /// Every file is decoded (the speed stage may still hold output).
+    private var decodingEnded = false
     private var nextIndex = 0
     private var decoder: Decoder?
     private var pendingEvents: [Event] = []
+
+    // Speed (see TrackFeeder+Speed.swift).
+    public internal(set) var speed = PlaybackSpeed.normal
+    /// libsonic between decoder and ring; nil at 1.0x, where nothing but the decoder touches the frames.
+    var stretcher: TimeStretcher?
+    /// Back at 1.0x: the stretcher hands out what it holds, then goes.
+    var stretcherRetiring = false
+    /// The end of the queue was pushed through the stretcher.
+    var stretcherFlushed = false
+    /// Decoded frames on their way into the stretcher.
+    var stretchInput: UnsafeMutableRawBufferPointer?
+    /// Output frames committed to the ring since the last seek, and where they are in source frames.
+    public internal(set) var outputQueued = 0
+    public internal(set) var positionMap = SpeedMap()
+    /// `framesQueued` at the last seek: the origin of `positionMap`'s source frames.
+    var sourceOrigin = 0
 
     public init(paths: [String]) {
         self.paths = paths
     }
 
+    deinit { stretchInput?.deallocate() }
+
     /// Opens files until one decodes; returns its format, or nil when none does.
     public func openFirst() -> AudioFormat? {
         openNext()
         return format
+    }
+
+    /// An empty queue that later files join in `format` (converted to it).
+    public func startEmpty(format: AudioFormat) {
+        self.format = format
+        decodingEnded = true
     }
 
     /// Events since the last call.
@@ -63,15 +92,25 @@ public final class TrackFeeder {
                 pendingEvents.append(.failed(error))
             }
         }
-        isExhausted = true
+        decodingEnded = true
     }
 
     /// Decodes into the ring until it is full or the list is exhausted.
-    /// Returns the frames added.
+    /// Returns the frames added (output frames: after the speed change).
     @discardableResult
     public func fill(_ producer: SPSCRing.Producer, maxFrames: Int = .max) -> Int {
         var added = 0
-        while added < maxFrames, let decoder {
+        while added < maxFrames {
+            if stretcher == nil && !speed.isNormal && decoder != nil {
+                // Decoding goes on after the stretcher ended (files added at the queue's end).
+                restartStretcherInPlace()
+            }
+            if stretcher != nil {
+                guard let frames = fillStretched(producer, maxFrames: maxFrames - added) else { break }
+                added += frames
+                continue
+            }
+            guard let decoder else { break }
             let region = producer.writableRegion(maxSlots: maxFrames - added)
             guard region.count > 0 else { break }
             let result: Decoder.ReadResult
@@ -86,6 +125,7 @@ public final class TrackFeeder {
             case .frames(let frames):
                 producer.commit(frames)
                 framesQueued += frames
+                outputQueued += frames
                 added += frames
                 if frames == 0 { finishTrack() }
             case .end:
@@ -101,10 +141,14 @@ public final class TrackFeeder {
         self.decoder = decoder
         self.framesQueued = framesQueued
         self.nextIndex = nextIndex
-        isExhausted = false
+        decodingEnded = false
     }
 
     func appendEvent(_ event: Event) { pendingEvents.append(event) }
+
+    var isDecodingEnded: Bool { decodingEnded }
+    var currentDecoder: Decoder? { decoder }
+    func advanceToNextTrack() { finishTrack() }
 
     private func finishTrack() {
         guard var track = tracks.popLast() else { return }
@@ -121,47 +165,93 @@ public final class TrackFeeder {
 }
 
 extension TrackFeeder {
-    /// Adds files to the end of the queue (the full-screen player's `e`). When
-    /// the list had run out but the stream has not finished, decoding goes on
-    /// with them, gaplessly.
-    public func append(_ more: [String]) {
-        paths += more
-        if isExhausted && decoder == nil {
-            isExhausted = false
+    /// Adds files to the end of the queue. When everything before was decoded
+    /// already and `continueDecoding`, decoding goes on with them (the last
+    /// track is still sounding); otherwise they wait for a jump or a resume.
+    public func append(_ newPaths: [String], continueDecoding: Bool) {
+        paths += newPaths
+        if continueDecoding && decodingEnded && decoder == nil && nextIndex < paths.count {
+            decodingEnded = false
             openNext()
         }
     }
 
-    /// Decodes `paths[index]` (or the first decodable file after it) next,
-    /// from the end of what is queued now: the current file ends there. The
-    /// caller then moves playback to the returned stream frame (the new
-    /// track's start) with `PlaybackEngine.resumeMedia(from:fadeFrames:)`.
-    /// Nil when no file from `index` on can be decoded.
-    public func jump(toPathIndex index: Int) -> Int? {
-        guard index >= 0, index < paths.count, format != nil else { return nil }
-        if var current = tracks.popLast() {
-            current.endFrame = current.endFrame ?? framesQueued
-            tracks.append(current)
+    /// Replaces the queue after entry `index` (kept, with everything before it)
+    /// with `newPaths`. Decoded frames of the old entries must be flushed by
+    /// a jump; this only changes the list.
+    public func replaceQueue(after index: Int, with newPaths: [String]) {
+        paths = Array(paths.prefix(max(0, index + 1))) + newPaths
+        nextIndex = min(nextIndex, paths.count)
+    }
+
+    /// Prepares a jump to queue entry `queueIndex`, `offset` frames into it (or
+    /// the first decodable entry after it). The track the listener was in when
+    /// the media stopped, at stream frame `stop`, ends there; the tracks
+    /// decoded after it are forgotten. `stop` nil: nothing was heard yet, and
+    /// the jumped-to track becomes the first. Returns the stream frame to
+    /// resume from (for `seek(toStreamFrame:)`), or nil when no entry from
+    /// `queueIndex` on decodes.
+    public func prepareJump(toQueueIndex queueIndex: Int, offset: Int, stoppedAt stop: Int?) -> Int? {
+        var index = max(0, queueIndex)
+        while index < paths.count {
+            do {
+                let opened = try Decoder(path: paths[index], target: format)
+                if format == nil { format = opened.format }
+                let expected = opened.lengthIsExact ? opened.lengthInFrames : nil
+                var start = 0
+                if let stop {
+                    let heard = tracks.lastIndex(where: { $0.startFrame <= stop })
+                    tracks.removeSubrange((heard.map { $0 + 1 } ?? 0)...)
+                    if let last = tracks.indices.last {
+                        tracks[last].endFrame = max(tracks[last].startFrame, stop)
+                    }
+                    // Fresh stream frames, after everything queued so far, keep the
+                    // mapping from stream frames to tracks one-to-one.
+                    start = max(framesQueued, stop) + 1
+                } else {
+                    tracks.removeAll()
+                }
+                var clamped = max(0, offset)
+                if let expected { clamped = min(clamped, max(0, expected - 1)) }
+                tracks.append(Track(index: index, path: paths[index], startFrame: start, endFrame: nil,
+                                    expectedFrames: expected))
+                decoder = nil
+                framesQueued = start
+                nextIndex = index + 1
+                decodingEnded = false
+                return start + clamped
+            } catch {
+                pendingEvents.append(.failed(error))
+                index += 1
+            }
         }
-        decoder = nil
-        nextIndex = index
-        isExhausted = false
-        let count = tracks.count
-        openNext()
-        return tracks.count > count ? tracks.last?.startFrame : nil
+        return nil
+    }
+
+    /// The track that holds stream frame `frame`.
+    public func track(containing frame: Int) -> Track? {
+        tracks.last { $0.startFrame <= frame }
     }
 
     /// Moves decoding to `frame` (a stream frame): reopens the file that holds
-    /// it, seeks there sample-accurately, and forgets the files after it so
-    /// they are decoded again in order. Returns false when no file holds it.
+    /// it (or keeps it open, when decoding is in it: its frame index makes the
+    /// seek cheap), seeks there sample-accurately, and forgets the files after
+    /// it so they are decoded again in order. The speed stage starts afresh
+    /// there. Returns false when no file holds it.
     public func seek(toStreamFrame frame: Int) -> Bool {
         guard let format else { return false }
         guard let index = tracks.lastIndex(where: { $0.startFrame <= frame }) else { return false }
         let track = tracks[index]
         do {
-            let opened = try Decoder(path: track.path, target: format)
+            let opened: Decoder
+            if index == tracks.count - 1, let current = decoder, current.path == track.path {
+                opened = current
+            } else {
+                opened = try Decoder(path: track.path, target: format)
+            }
             try opened.seek(toFrame: frame - track.startFrame)
             replaceDecoder(opened, keepingTracks: index + 1, framesQueued: frame, nextIndex: track.index + 1)
+            restartSpeedStage()
             return true
         } catch {
             appendEvent(.failed(error))

@@ -1,12 +1,19 @@
 import AudioEngine
 
 /// `interlude bench decode FILE`: decode speed through the real decoder and ring.
+/// `interlude bench seek FILE`: how long an exact seek takes.
 public enum BenchCommand {
     public static let help = """
     usage: interlude bench decode FILE
+           interlude bench seek FILE [--points N]
 
-    Decodes FILE through the same decoder and ring as playback, without output,
-    and prints the seconds of audio decoded per CPU second.
+    decode: decodes FILE through the same decoder and ring as playback, without
+    output, and prints the seconds of audio decoded per CPU second.
+
+    seek: seeks to N (default 50) points spread at random (fixed seed) over FILE,
+    each followed by the first 1152 frames read (libmpg123 decodes lazily), and
+    prints the median time of a seek on an open decoder, then the median of a
+    fresh open plus its first seek.
     """
 
     public static func run(_ arguments: [String]) -> Int32 {
@@ -14,8 +21,9 @@ public enum BenchCommand {
             writeStandardOutput(help + "\n")
             return 0
         }
+        if arguments.first == "seek" { return seek(Array(arguments.dropFirst())) }
         guard arguments.count == 2, arguments[0] == "decode" else {
-            writeStandardError("interlude bench: usage: interlude bench decode FILE\n")
+            writeStandardError("interlude bench: usage: interlude bench decode FILE | interlude bench seek FILE [--points N]\n")
             return 2
         }
         let path = arguments[1]
@@ -39,5 +47,90 @@ public enum BenchCommand {
         writeStandardOutput("\(JSONLine.number(speed, decimals: 1)) seconds of audio per CPU second "
                             + "(\(JSONLine.number(audio, decimals: 2)) s of audio in \(JSONLine.number(cpu, decimals: 3)) s CPU)\n")
         return 0
+    }
+}
+
+extension BenchCommand {
+    static func seek(_ arguments: [String]) -> Int32 {
+        var points = 50
+        var paths: [String] = []
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            if argument == "--points" {
+                guard let text = rest.popFirst(), let value = Int(text), value > 0 else {
+                    writeStandardError("interlude bench seek: --points needs a positive count\n")
+                    return 2
+                }
+                points = value
+            } else {
+                paths.append(argument)
+            }
+        }
+        guard paths.count == 1 else {
+            writeStandardError("interlude bench: usage: interlude bench seek FILE [--points N]\n")
+            return 2
+        }
+        let path = paths[0]
+        do {
+            let probe = try Decoder(path: path)
+            // Without a Xing/Info frame the length is an estimate from the file size:
+            // stay clear of its last percent.
+            let length = (probe.lengthInFrames ?? 0) * 99 / 100
+            let format = probe.format
+            probe.close()
+            guard length > 4096 else {
+                writeStandardError("interlude bench seek: \(path) is too short to seek in\n")
+                return 1
+            }
+            var generator = BenchGenerator(state: 0x5EE4)
+            let targets = (0..<points).map { _ in Int(generator.next() % UInt64(length)) }
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1152 * format.bytesPerFrame, alignment: 16)
+            defer { buffer.deallocate() }
+
+            // A decoder kept open, as a player keeps it: every seek after the first.
+            let decoder = try Decoder(path: path)
+            var warm: [Double] = []
+            for target in targets {
+                let start = monotonicSeconds()
+                try decoder.seek(toFrame: target)
+                _ = try decoder.read(into: buffer)
+                warm.append(monotonicSeconds() - start)
+            }
+            // A fresh open and its first seek (no frame index yet).
+            var cold: [Double] = []
+            for target in targets {
+                let start = monotonicSeconds()
+                let fresh = try Decoder(path: path)
+                try fresh.seek(toFrame: target)
+                _ = try fresh.read(into: buffer)
+                cold.append(monotonicSeconds() - start)
+                fresh.close()
+            }
+            func milliseconds(_ values: [Double]) -> String {
+                let sorted = values.sorted()
+                let middle = sorted.count / 2
+                let median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+                return JSONLine.number(median * 1000, decimals: 3)
+            }
+            writeStandardOutput("\(milliseconds(warm)) ms median seek on an open decoder; "
+                                + "\(milliseconds(cold)) ms median open + first seek "
+                                + "(\(points) points over \(JSONLine.number(format.seconds(forFrames: length), decimals: 0)) s)\n")
+            return 0
+        } catch {
+            writeStandardError("interlude: \(error)\n")
+            return 1
+        }
+    }
+}
+
+/// SplitMix64: the same seek points on every run.
+struct BenchGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -21,7 +21,8 @@ final class HeadlessPlayer: PlayerHost {
     }
 
     func run() -> Int32 {
-        let configuration = PlayerRuntime.Configuration(output: options.output, scenario: options.scenario)
+        var configuration = PlayerRuntime.Configuration(output: options.output, scenario: options.scenario)
+        configuration.speed = options.speed
         guard let runtime = PlayerRuntime.open(configuration: configuration, paths: options.files, printer: printer)
         else { return 1 }
         self.runtime = runtime

@@ -6,7 +6,7 @@ import Glibc
 /// `interlude play FILE...`: plays without the TUI.
 public enum PlayCommand {
     public static let help = """
-    usage: interlude play FILE... [--device D] [--output wav:PATH|null] [--latency MS] [--events json]
+    usage: interlude play FILE... [--device D] [--output wav:PATH|null] [--latency MS] [--speed X] [--events json]
 
     Plays MP3 files one after another, gaplessly, without the full-screen UI.
 
@@ -16,6 +16,8 @@ public enum PlayCommand {
       --output null       decode and discard, as fast as possible
       --latency MS        device buffer length in milliseconds (default: 300; lower
                           makes an alarm silence the music sooner, at more CPU)
+      --speed X           playback speed from 0.5 to 3.0 in steps of 0.05 (default 1.0),
+                          pitch kept; positions in events stay in the file's own time
       --events json       print one JSON object per line on stdout for each event:
                           trackStarted, trackEnded, underrun, error, finished;
                           each has "t" (seconds since start) and "event"
@@ -49,11 +51,12 @@ public enum PlayCommand {
         public static let defaultLatency = 300
         public var output: PlaybackEngine.Output = .alsa(device: "default", latencyMilliseconds: defaultLatency)
         public var jsonEvents = false
+        public var speed = PlaybackSpeed.normal
         public var scenario = ScenarioOptions()
     }
 
     static let spec = ArgumentSpec(command: "play",
-                                   valued: Set(["--device", "--output", "--latency", "--events"]).union(ScenarioOptions.valuedFlags),
+                                   valued: Set(["--device", "--output", "--latency", "--speed", "--events"]).union(ScenarioOptions.valuedFlags),
                                    flags: ScenarioOptions.flags)
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
@@ -67,6 +70,12 @@ public enum PlayCommand {
                 throw UsageError("play: --latency '\(text)' is not a number of milliseconds from 10 to 2000")
             }
             latency = value
+        }
+        if let text = parsed.value("--speed") {
+            guard let speed = PlaybackSpeed(parsing: text) else {
+                throw UsageError("play: --\(PlaybackSpeed.rejection(text))")
+            }
+            options.speed = speed
         }
         let device = parsed.value("--device") ?? "default"
         options.output = .alsa(device: device, latencyMilliseconds: latency)

@@ -30,6 +30,8 @@ final class PlaybackController: PlayerActionSink {
         }
     }
     private var resumeWhenStopped = false
+    /// A jump asked for while paused: where the next resume goes instead.
+    private var pendingJump: (index: Int, offset: Int)?
 
     init(engine: PlaybackEngine, clock: any Clock, printer: EventPrinter, smartRewind: SmartRewind, fadeMilliseconds: Int) {
         self.engine = engine
@@ -97,8 +99,37 @@ final class PlaybackController: PlayerActionSink {
         resumeIfStopped()
     }
 
+    /// Moves playback to queue entry `index`, `offsetFrames` into it: at once
+    /// while playing, else where the next resume starts (no smart rewind).
+    func jump(toQueueIndex index: Int, offsetFrames: Int) {
+        let playing = player?.isPlaying == true && !engine.isMediaStopped && !engine.isOutputLost
+            && stoppedAt == nil && !resumeWhenStopped
+        if playing {
+            engine.jump(toQueueIndex: index, offsetFrames: offsetFrames, fadeFrames: fadeFrames)
+        } else {
+            pendingJump = (index, offsetFrames)
+        }
+        printer.emit("jump") {
+            $0.add("index", index)
+            $0.add("offset", engine.format.seconds(forFrames: offsetFrames), decimals: 6)
+            $0.add("whilePaused", !playing)
+        }
+    }
+
     private func resumeIfStopped() {
-        guard resumeWhenStopped, let stoppedAt, let stop = engine.stopPosition else { return }
+        guard resumeWhenStopped, stoppedAt != nil, engine.stopPosition != nil else { return }
+        if let jump = pendingJump {
+            resumeWhenStopped = false
+            pendingJump = nil
+            stoppedAt = nil
+            engine.jump(toQueueIndex: jump.index, offsetFrames: jump.offset, fadeFrames: fadeFrames)
+            printer.emit("resumed") {
+                $0.add("index", jump.index)
+                $0.add("offset", engine.format.seconds(forFrames: jump.offset), decimals: 6)
+            }
+            return
+        }
+        guard let stoppedAt, let stop = engine.stopPosition else { return }
         resumeWhenStopped = false
         let format = engine.format
         let trackStart = engine.feeder.tracks.last(where: { $0.startFrame <= stop })?.startFrame ?? 0

@@ -50,12 +50,14 @@ final class PlayerRuntime {
     struct Configuration {
         var output: PlaybackEngine.Output
         var scenario = ScenarioOptions()
+        /// The full-screen UI: an empty queue is allowed, and the end of the
+        /// queue pauses rather than ends the run.
+        var keepsRunningWhenQueueEnds = false
+        /// Playback speed (pitch kept); positions stay in the files' own time.
+        var speed = PlaybackSpeed.normal
         /// The zone clock-time alarms ring in. Headless play stages relative
         /// alarms only, so UTC serves there; the full-screen UI passes the local zone.
         var alarmTimeZone: TimeZoneRules = .utc
-        /// Open the queue paused at its first frame instead of playing it (the
-        /// full-screen UI started on a folder: the user picks what to play).
-        var startsPaused = false
         /// Where alarms persist; nil keeps them in this run only (headless play).
         var alarmStore: AlarmStore?
     }
@@ -93,6 +95,7 @@ final class PlayerRuntime {
                      signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT]) -> PlayerRuntime? {
         let channel = SignalChannel(signals)
         let engine = PlaybackEngine(paths: paths, output: configuration.output)
+        engine.keepsOutputAtQueueEnd = configuration.keepsRunningWhenQueueEnds
         do {
             try engine.open()
         } catch {
@@ -106,6 +109,10 @@ final class PlayerRuntime {
             default:
                 printer.error(error.description)
             }
+            return nil
+        }
+        do { try engine.setSpeed(configuration.speed) } catch {
+            printer.error(error.description)
             return nil
         }
         return PlayerRuntime(configuration: configuration, engine: engine, printer: printer, signals: channel)
@@ -300,6 +307,75 @@ final class PlayerRuntime {
         arbiter.processDidContinue()
     }
 
+    // MARK: The queue
+
+    /// The queue: every file, in play order (those played included).
+    var queue: [String] { engine.feeder.paths }
+
+    /// The queue entry the listener is in, and the seconds heard of it.
+    var current: (index: Int, path: String, elapsed: Double, duration: Double?)? {
+        guard let (track, offset) = engine.heardTrack else { return nil }
+        return (track.index, track.path, format.seconds(forFrames: max(0, offset)),
+                track.expectedFrames.map(format.seconds(forFrames:)))
+    }
+
+    /// True while the music plays (not paused by the user, an interruption or the queue's end).
+    var isPlaying: Bool { player.isPlaying && !engine.isMediaStopped }
+
+    /// Before `run`: start at queue entry `index`, `seconds` into it.
+    @discardableResult
+    func start(atQueueIndex index: Int, seconds: Double) -> Bool {
+        engine.start(atQueueIndex: index, offsetFrames: format.frames(forSeconds: seconds))
+    }
+
+    /// Plays `paths` from entry `index`: they replace what was queued after the
+    /// current entry, which stays behind them for `previous()`.
+    func playQueue(_ paths: [String], startAt index: Int) {
+        guard !paths.isEmpty else { return }
+        let here = current?.index ?? -1
+        engine.feeder.replaceQueue(after: here, with: paths)
+        jump(toQueueIndex: here + 1 + max(0, min(index, paths.count - 1)), seconds: 0, play: true)
+    }
+
+    /// Adds files to the end of the queue.
+    func enqueue(_ paths: [String]) {
+        engine.enqueue(paths)
+        printer.emit("enqueued") { $0.add("count", paths.count) }
+    }
+
+    func next() {
+        guard let current else { return }
+        guard current.index + 1 < queue.count else { return }
+        jump(toQueueIndex: current.index + 1, seconds: 0, play: true)
+    }
+
+    /// The previous entry, or the start of this one after its first 3 seconds (as cmus and mpv do).
+    func previous() {
+        guard let current else { return }
+        let target = current.elapsed > 3 || current.index == 0 ? current.index : current.index - 1
+        jump(toQueueIndex: target, seconds: 0, play: true)
+    }
+
+    /// Seeks within the current entry; past its end goes to the next one.
+    func seek(bySeconds delta: Double) {
+        guard let current else { return }
+        var target = max(0, current.elapsed + delta)
+        if let duration = current.duration, target >= duration {
+            guard current.index + 1 < queue.count else { return }
+            jump(toQueueIndex: current.index + 1, seconds: 0, play: false)
+            return
+        }
+        target = max(0, target)
+        jump(toQueueIndex: current.index, seconds: target, play: false)
+    }
+
+    /// Moves to queue entry `index`, `seconds` into it. `play`: also start
+    /// playing when paused (choosing a track plays it; a seek keeps the state).
+    func jump(toQueueIndex index: Int, seconds: Double, play: Bool) {
+        controller.jump(toQueueIndex: index, offsetFrames: format.frames(forSeconds: seconds))
+        if play && !player.isPlaying { player.play() }
+    }
+
     /// Ends the run at the end of this turn of the loop.
     func requestStop() { interrupted = true }
 
@@ -308,11 +384,7 @@ final class PlayerRuntime {
     /// Runs until the queue ends (unless the host keeps running), the host
     /// quits, or a signal stops it. Returns the exit status.
     func run(host: PlayerHost) -> Int32 {
-        if configuration.startsPaused {
-            engine.pauseMedia(fadeFrames: 1)
-        } else {
-            player.play()
-        }
+        player.play()
         let timer = MonotonicTimerDescriptor()
         let wallClock = WallClockChangeDescriptor()
         while !engine.isFinished || host.keepsRunningWhenQueueEnds {
@@ -402,6 +474,11 @@ final class PlayerRuntime {
                 played = true
             case .mediaStopped(let position):
                 controller.mediaStopped(at: position)
+                if engine.isAtQueueEnd {
+                    printer.emit("queueEnded")
+                    // As if the user paused: nothing resumes by itself.
+                    if player.isPlaying { player.pause() }
+                }
             case .outputFailed:
                 outputFailed = true
             case .deviceLost:

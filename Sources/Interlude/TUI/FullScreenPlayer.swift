@@ -29,8 +29,6 @@ final class FullScreenPlayer: PlayerHost {
     private var catalog = ThemeCatalog(directories: [])
     private var zone = TimeZoneRules.utc
     private var tags: [String: TrackTags] = [:]
-    /// The queue pane shows the runtime's list from here on (see `playQueue`).
-    private var queueBase = 0
     /// Alarms made by `a` and `A`: removed once rung (and not snoozed), so
     /// testing leaves nothing behind in alarms.json.
     private var testAlarms: Set<AlarmID> = []
@@ -63,14 +61,6 @@ final class FullScreenPlayer: PlayerHost {
             }
             folder = music
         }
-        var queue = files
-        if files.isEmpty, let folder {
-            queue = Self.mp3Files(under: folder, limit: 2000)
-            guard !queue.isEmpty else {
-                writeStandardError("interlude: no MP3 files in \(folder)\n")
-                return 1
-            }
-        }
         let browserRoot = folder ?? Self.parent(of: files[0])
         let keys = loadKeys(directories)
         ui = InterfaceState(bindings: keys.bindings, browser: BrowserModel(root: browserRoot, source: source))
@@ -81,13 +71,14 @@ final class FullScreenPlayer: PlayerHost {
                                                                       executablePath: Self.executablePath()))
         var configuration = PlayerRuntime.Configuration(output: options.output, scenario: options.scenario)
         configuration.alarmTimeZone = zone
-        configuration.startsPaused = files.isEmpty
+        // A folder alone opens with an empty queue: the user picks from the browser.
+        configuration.keepsRunningWhenQueueEnds = true
         configuration.alarmStore = AlarmStore(directories: directories)
         printer.observer = { [unowned self] record in
             ui.record(Self.loggedEvent(record))
             redraw.setNeedsDraw()
         }
-        guard let runtime = PlayerRuntime.open(configuration: configuration, paths: queue, printer: printer,
+        guard let runtime = PlayerRuntime.open(configuration: configuration, paths: files, printer: printer,
                                                signals: [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH]) else {
             return 1
         }
@@ -168,7 +159,7 @@ final class FullScreenPlayer: PlayerHost {
 
     /// Whether the screen changes by itself: the clock while playing, the countdown.
     private func isMoving(_ runtime: PlayerRuntime) -> Bool {
-        (runtime.isPlaying && !runtime.engine.isFinished) || ui.banner.isCountingDown
+        runtime.isPlaying || ui.banner.isCountingDown
     }
 
     func willStop() {
@@ -195,17 +186,14 @@ final class FullScreenPlayer: PlayerHost {
         var problem: String?
         switch command {
         case .togglePlayPause: runtime.togglePlayPause()
-        case .next: problem = runtime.next()
-        case .previous: problem = runtime.previous()
-        case .seek(let seconds): problem = runtime.seek(bySeconds: seconds)
+        case .next: runtime.next()
+        case .previous: runtime.previous()
+        case .seek(let seconds): runtime.seek(bySeconds: seconds)
         case .setVolume(let volume): runtime.volume = volume
-        case .playQueue(let paths, let index):
-            let result = runtime.playQueue(paths, startAt: index)
-            if result.message == nil { queueBase = result.firstIndex }
-            problem = result.message
+        case .playQueue(let paths, let index): runtime.playQueue(paths, startAt: index)
         case .enqueue(let paths):
-            problem = runtime.enqueue(paths)
-            if problem == nil { ui.message = .init(text: "added \(paths.count) file(s) to the queue", isError: false) }
+            runtime.enqueue(paths)
+            ui.message = .init(text: "added \(paths.count) file(s) to the queue", isError: false)
         case .fireTestAlarm:
             testAlarms.insert(runtime.addAlarm(after: .zero, label: "test alarm").id)
         case .addAlarm(let seconds):
@@ -290,22 +278,18 @@ final class FullScreenPlayer: PlayerHost {
 
     private func snapshot(_ runtime: PlayerRuntime) -> PlayerSnapshot {
         var snapshot = PlayerSnapshot()
-        let engine = runtime.engine
-        let feeder = engine.feeder
-        let base = min(queueBase, feeder.paths.count)
-        snapshot.queue = feeder.paths[base...].map { .init(path: $0, title: title(of: $0)) }
-        if let track = runtime.currentTrack {
-            if track.index >= base { snapshot.currentIndex = track.index - base }
-            let trackTags = tags(of: track.path)
-            snapshot.title = trackTags.title ?? TrackTags.displayName(ofPath: track.path)
+        snapshot.queue = runtime.queue.map { .init(path: $0, title: title(of: $0)) }
+        let current = runtime.current
+        if let current {
+            snapshot.currentIndex = current.index
+            let trackTags = tags(of: current.path)
+            snapshot.title = trackTags.title ?? TrackTags.displayName(ofPath: current.path)
             snapshot.artist = trackTags.artist ?? ""
             snapshot.album = trackTags.album ?? ""
-            let heard = engine.stopPosition ?? engine.heardPosition
-            snapshot.elapsed = runtime.format.seconds(forFrames: max(0, heard - track.startFrame))
-            let length = track.endFrame.map { $0 - track.startFrame } ?? track.expectedFrames
-            snapshot.duration = length.map(runtime.format.seconds(forFrames:))
+            snapshot.elapsed = current.elapsed
+            snapshot.duration = current.duration
         }
-        snapshot.state = engine.isFinished ? .stopped : runtime.isPlaying ? .playing
+        snapshot.state = current == nil ? .stopped : runtime.isPlaying ? .playing
             : runtime.isInterrupted ? .interrupted : .paused
         snapshot.volume = runtime.volume
         snapshot.sessionSuspended = runtime.isSessionSuspended
@@ -366,24 +350,6 @@ final class FullScreenPlayer: PlayerHost {
             }
             return (key: field.key, value: value)
         })
-    }
-
-    /// MP3 files under a folder, depth first, each folder in natural order.
-    static func mp3Files(under folder: String, limit: Int) -> [String] {
-        var result: [String] = []
-        func visit(_ directory: String, depth: Int) {
-            guard depth < 8, result.count < limit, let names = DirectoryListing.names(in: directory) else { return }
-            for name in NaturalOrder.sorted(names.filter { !$0.hasPrefix(".") }) where result.count < limit {
-                let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-                if FileSystemBrowserSource.isDirectory(path) {
-                    visit(path, depth: depth + 1)
-                } else if name.lowercased().hasSuffix(".mp3") {
-                    result.append(path)
-                }
-            }
-        }
-        visit(folder, depth: 0)
-        return result
     }
 
     static func parent(of path: String) -> String {

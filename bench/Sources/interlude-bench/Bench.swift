@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 struct BenchOptions {
-    static let all = ["decode", "cpu", "startup", "underruns", "preemption", "tui"]
+    static let all = ["decode", "cpu", "startup", "underruns", "preemption", "seek", "tui"]
     var quick = false
     var standIn = false
     var only: Set<String> = Set(all)
@@ -64,6 +64,7 @@ final class Bench {
         }
         if options.only.contains("decode") { measure("decode throughput", decodeThroughput) }
         if options.only.contains("startup") { measure("start-up", startup) }
+        if options.only.contains("seek") { measure("seek", seekTime) }
         if options.only.contains("cpu") || options.only.contains("underruns") || options.only.contains("preemption")
             || options.only.contains("tui") {
             let server: PulseServer
@@ -104,6 +105,34 @@ final class Bench {
     }
 
     private var interludeAvailable: Bool { options.standIn || access(interlude, X_OK) == 0 }
+
+    // MARK: Seek (issue 6)
+
+    /// Exact seeks in a 3-hour 64 kbps mono MP3 without a Xing/Info frame: a
+    /// one-minute `lame -t` file concatenated 180 times (made once, kept with the
+    /// fixtures). `interlude bench seek` prints the median seek on an open decoder
+    /// and the median of a fresh open plus its first seek, over 50 seeded points.
+    private func seekTime() throws {
+        guard !options.standIn else {
+            report.notes.append("seek: no C reference to stand in for interlude; skipped")
+            return
+        }
+        progress("seek: making the 3-hour file (a one-minute CBR 64 kbps mono MP3 without Xing frame, 180 times)")
+        let minute = try Fixtures.wav(.sweep, seconds: 60, sampleRate: 44100, channels: 1)
+        let file = try Fixtures.concatenated(Fixtures.encodeWithoutInfoFrame(minute, kbps: 64), times: 180)
+        let result = try ProcessRunner.run(interlude, ["bench", "seek", file, "--points", "50"], timeout: 300).check()
+        let line = result.stdoutText.split(separator: "\n").first.map(String.init) ?? ""
+        let numbers = line.split(separator: " ").compactMap { Double($0) }
+        guard numbers.count >= 2 else {
+            throw ProcessError.notReady("`\(result.commandLine)` printed \"\(line)\", not \"<ms> ms median seek ...; <ms> ms median open + first seek\"")
+        }
+        progress("seek: \(line)")
+        report.rows.append(ResultRow(measure: "seek in a 3 h Xing-less MP3, ms (median of 50, decoder open)",
+                                     subject: formatted(numbers[0], 3), peer: "", ratio: nil, target: "< 20",
+                                     passed: numbers[0] < 20))
+        report.rows.append(ResultRow(measure: "open + first seek there, ms (median of 50 fresh opens)",
+                                     subject: formatted(numbers[1], 3), peer: "", ratio: nil, target: "", passed: nil))
+    }
 
     // MARK: 1. Decode throughput
 

@@ -15,15 +15,16 @@ extension Bench {
         let playSeconds = options.playSeconds
         let pausedSeconds = 10.0
         let file = try Fixtures.mp3(.sweep, seconds: playSeconds + 15, encoding: .cbr(kbps: 128))
-        let library = ScratchFiles.makeDirectory("tui-library")
-        try FileManager.default.copyItem(atPath: file, toPath: library + "/track.mp3")
         progress("tui: \(Int(pausedSeconds)) s paused and \(Int(playSeconds)) s playing, full-screen and headless "
                  + "(about \(Int(2 * (pausedSeconds + playSeconds) + 10)) s)")
 
-        // Paused: the full-screen player opened on a folder starts paused; the
-        // headless one is paused with its standard-input command.
-        let tuiPaused = try TmuxPlayer(sink: sink, command: [interlude, library, "--device", "pulse"],
-                                       ready: { $0.contains("1 Browser") && $0.contains("paused") })
+        // Paused: the full-screen player with space, the headless one with its
+        // standard-input command, each a moment after it started playing.
+        let tuiPaused = try TmuxPlayer(sink: sink, command: [interlude, file, "--device", "pulse"],
+                                       ready: { $0.contains("▶ playing") })
+        try tuiPaused.tmux(["send-keys", "Space"])
+        try tuiPaused.wait { $0.contains("‖ paused") }
+        usleep(500_000)
         let tuiPausedCPU = try tuiPaused.cpu(over: pausedSeconds)
         let headlessPaused = try TmuxPlayer(sink: sink, command: [interlude, "play", file, "--device", "pulse"],
                                             ready: { $0.contains("0:0") })
@@ -67,9 +68,14 @@ final class TmuxPlayer {
         let line = "env " + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quoted($0.value))" }
             .joined(separator: " ") + " " + command.map(Self.quoted).joined(separator: " ")
         try tmux(["new-session", "-d", "-x", "120", "-y", "40", line])
+        try wait(ready)
+    }
+
+    /// Polls the screen until `condition` holds (20 s at most).
+    func wait(_ condition: (String) -> Bool) throws {
         let deadline = monotonicSeconds() + 20
-        while monotonicSeconds() < deadline, !ready(screen()) { usleep(100_000) }
-        guard ready(screen()) else { throw ProcessError.notReady("the player did not draw: \(screen())") }
+        while monotonicSeconds() < deadline, !condition(screen()) { usleep(100_000) }
+        guard condition(screen()) else { throw ProcessError.notReady("the player did not draw: \(screen())") }
     }
 
     deinit { _ = try? ProcessRunner.run("tmux", ["-u", "-S", socket, "kill-server"], timeout: 10) }

@@ -1,0 +1,14 @@
+/// What the full-screen player reads and sets on the runtime beyond its
+/// queue actions: whether an interruption holds playback, and the volume.
+extension PlayerRuntime {
+    var isInterrupted: Bool { player.interruption != nil }
+
+    /// 0...1, composed with ducking by the controller.
+    var volume: Double {
+        get { controller.volume }
+        set {
+            controller.volume = newValue
+            printer.emit("volume") { $0.add("volume", controller.volume) }
+        }
+    }
+}
