@@ -109,3 +109,21 @@ extension BannerTests {
         #expect(banner.text(now: 3.5)?.countdown == " — resuming in 0.5 s")
     }
 }
+
+extension BannerTests {
+    @Test("when the player no longer expects to resume (the user paused meanwhile), the promise goes; a request for space stays")
+    func reconcile() {
+        var banner = Banner()
+        banner.handle(event(0, "trackStarted"))
+        banner.handle(began(1))
+        banner.reconcile(resumeExpected: true)
+        #expect(banner.text(now: 1)?.message == Banner.willResumeText)
+        banner.reconcile(resumeExpected: false)
+        #expect(banner.text(now: 1) == nil)
+        banner.handle(event(2, "trackStarted"))
+        banner.handle(began(3, source: "call"))
+        banner.handle(ended(4, shouldResume: false, source: "call"))
+        banner.reconcile(resumeExpected: false)
+        #expect(banner.text(now: 4)?.message == Banner.pressSpaceText)
+    }
+}

@@ -125,6 +125,7 @@ final class FullScreenPlayer: PlayerHost {
                 ui.now = now
                 let snapshot = snapshot(runtime)
                 for command in ui.handle(key, snapshot: snapshot, source: source) { perform(command, runtime) }
+                ui.banner.reconcile(resumeExpected: runtime.expectsAutomaticResume)
             }
             redraw.setNeedsDraw()
         }

@@ -3,6 +3,14 @@
 extension PlayerRuntime {
     var isInterrupted: Bool { player.interruption != nil }
 
+    /// Whether playback will come back by itself: an interruption that ends
+    /// in a resume, a scheduled or postponed attempt, or a suspended session
+    /// that was playing.
+    var expectsAutomaticResume: Bool {
+        (player.interruption?.resumeWhenEnded ?? false) || player.pendingResume != .none
+            || (isSessionSuspended && player.isPlaying)
+    }
+
     /// 0...1, composed with ducking by the controller.
     var volume: Double {
         get { controller.volume }

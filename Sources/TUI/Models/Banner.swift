@@ -84,9 +84,15 @@ public struct Banner: Equatable, Sendable {
         }
     }
 
-    /// The user paused or played: no automatic resume is expected any more.
-    public mutating func userTookOver() {
-        state = .hidden
+    /// After a user action, with what the player itself says: when it no
+    /// longer expects to resume by itself (the user paused during the
+    /// interruption, which cancels the automatic resume without an event of
+    /// its own), "will resume" would be a promise nobody keeps.
+    public mutating func reconcile(resumeExpected: Bool) {
+        switch state {
+        case .willResume, .countdown: if !resumeExpected { state = .hidden }
+        case .hidden, .pressSpace: break
+        }
     }
 
     /// The banner's text at `now` (event-time seconds); nil when hidden.

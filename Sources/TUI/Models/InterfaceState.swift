@@ -91,9 +91,7 @@ public struct InterfaceState {
         }
         logKey(action)
         switch action {
-        case .playPause:
-            banner.userTookOver()
-            return [.togglePlayPause]
+        case .playPause: return [.togglePlayPause]
         case .next: return [.next]
         case .previous: return [.previous]
         case .seekBack: return [.seek(seconds: -Self.seekStep)]
@@ -306,13 +304,11 @@ public struct InterfaceState {
             }
             let files = browser.files
             let start = files.firstIndex { $0.path == entry.path } ?? 0
-            banner.userTookOver()
             return [.playQueue(files.map(\.path), startAt: start)]
         case .queue:
             let rows = visibleQueue(snapshot)
             queueCursor.clamp(count: rows.count)
             guard rows.indices.contains(queueCursor.selection) else { return [] }
-            banner.userTookOver()
             return [.playQueue(snapshot.queue.map(\.path), startAt: rows[queueCursor.selection].index)]
         case .alarms:
             alarmsCursor.clamp(count: snapshot.alarms.count)
