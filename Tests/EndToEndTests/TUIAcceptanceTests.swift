@@ -372,3 +372,32 @@ extension TUIAcceptanceTests {
         return times
     }
 }
+
+extension TUIAcceptanceTests {
+    @Test("c, N and D drive a call, a ducking chime and a lost device from the keyboard; space resumes after the device")
+    func callChimeAndDeviceKeys() throws {
+        let library = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(1)), seconds: 30)
+        let session = try TUISession(columns: 200, rows: 50, arguments: ["\(library)/Tones/1 Morning.mp3"])
+        #expect(session.waitFor { (TUISession.elapsed($0) ?? 0) >= 1 }.met)
+        try session.press("c")
+        let call = session.waitFor { $0.contains("callStarted") && $0.contains("audio paused, will resume after the call") }
+        #expect(call.met, "\(call.screen)")
+        try session.press("c")
+        let ended = session.waitFor { $0.contains("callEnded") && $0.contains("resumed position=") && !$0.contains("audio paused") }
+        #expect(ended.met, "\(ended.screen)")
+        try session.press("N")
+        let ducked = session.waitFor { $0.contains("ducking type=began") && $0.contains("ducking type=ended") }
+        #expect(ducked.met, "\(ducked.screen)")
+        #expect(!ducked.screen.contains("audio paused"), "a chime ducks, it does not pause")
+        try session.press("D")
+        let lost = session.waitFor("audio paused — press space to resume (the output device was lost)")
+        #expect(lost.met, "\(lost.screen)")
+        try session.press("Space")
+        let lostAt = TUISession.logLines(lost.screen, containing: "deviceLostSimulated").compactMap(TUISession.logTime).first ?? 0
+        let back = session.waitFor { screen in
+            let resumes = TUISession.logLines(screen, containing: "resumed position=").compactMap(TUISession.logTime)
+            return resumes.contains { $0 > lostAt } && !screen.contains("audio paused")
+        }
+        #expect(back.met, "\(back.screen)")
+    }
+}
