@@ -20,6 +20,8 @@ final class PlaybackController: PlayerActionSink {
 
     private var stoppedAt: MonotonicInstant?
     private var duckGain = 1.0
+    /// Asked the engine to pause; its stop has not been reported yet.
+    private var pauseInFlight = false
 
     /// The listener's volume, 0...1: the engine's media gain is the duck gain
     /// times this, so ducking under a chime and the volume keys compose.
@@ -55,9 +57,12 @@ final class PlaybackController: PlayerActionSink {
                     $0.add("position", engine.format.seconds(forFrames: engine.heardPosition), decimals: 6)
                 }
                 engine.pauseMedia(fadeFrames: max(1, frames))
+                pauseInFlight = true
             }
         case .resume(let trigger):
-            if stoppedAt == nil && !engine.isMediaStopped && !engine.isOutputLost && !pauseRequested {
+            // A pause still fading out counts as paused: an interruption that ends
+            // before its fade has (a call ended at once) resumes when the stop comes.
+            if stoppedAt == nil && !pauseInFlight && !engine.isMediaStopped && !engine.isOutputLost && !pauseRequested {
                 return  // Already playing: the first play of the run.
             }
             if engine.isOutputLost {
@@ -95,6 +100,7 @@ final class PlaybackController: PlayerActionSink {
     /// The engine reports that a pause took effect at `position`.
     func mediaStopped(at position: Int) {
         stoppedAt = clock.monotonicNow
+        pauseInFlight = false
         printer.emit("paused") { $0.add("position", engine.format.seconds(forFrames: position), decimals: 6) }
         resumeIfStopped()
     }
