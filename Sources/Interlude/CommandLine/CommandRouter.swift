@@ -42,7 +42,11 @@ public enum CommandRouter {
             return 0
         default:
             // A path or an option: the full-screen player.
-            if command.hasPrefix("-") || access(command, F_OK) == 0 { return FullScreenCommand.run(arguments) }
+            // (Or what looks like one, so a mistyped file is reported as a file, not a command.)
+            if command.hasPrefix("-") || access(command, F_OK) == 0 || command.contains("/")
+                || command.lowercased().hasSuffix(".mp3") {
+                return FullScreenCommand.run(arguments)
+            }
             writeStandardError("interlude: unknown command '\(command)' (see 'interlude help')\n")
             return 2
         }
