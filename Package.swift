@@ -33,6 +33,9 @@ let package = Package(
         .target(name: "KeyMap"),
         // ID3v2 tags, CHAP/CTOC chapters and book-file order, over bytes.
         .target(name: "BookFormat"),
+        // Books: a folder or chaptered MP3 laid out in book time, per-book state
+        // (position, speed, bookmarks), chapter and skip targets, the sleep timer.
+        .target(name: "Books", dependencies: ["BookFormat", "InterludeCore"]),
 
         // The decoding pipeline: libmpg123 -> SPSC ring -> writer thread -> sink.
         .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CSonic", "CInterludeShims", "InterludeCore"]),
@@ -42,7 +45,7 @@ let package = Package(
         .target(name: "TUI", dependencies: ["CNcursesw", "Themes", "KeyMap", "BookFormat", "InterludeCore"]),
 
         // The application: command line, wiring.
-        .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "CLinux", "CMpg123",
+        .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books", "CLinux", "CMpg123",
                                                   "TUI", "Themes", "KeyMap"]),
         .executableTarget(name: "interlude", dependencies: ["Interlude"]),
         // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
@@ -61,6 +64,7 @@ let package = Package(
         .testTarget(name: "InterludeCoreTests", dependencies: ["InterludeCore"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "InterludeCore"]),
         .testTarget(name: "BookFormatTests", dependencies: ["BookFormat"]),
+        .testTarget(name: "BooksTests", dependencies: ["Books", "BookFormat", "InterludeCore"]),
         .testTarget(name: "AlarmsTests", dependencies: ["Alarms", "AudioSession", "InterludeCore"]),
         .testTarget(name: "ThemesTests", dependencies: ["Themes"]),
         .testTarget(name: "KeyMapTests", dependencies: ["KeyMap"]),

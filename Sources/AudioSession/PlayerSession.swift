@@ -95,12 +95,13 @@ public final class PlayerSession {
     }
 
     /// The user paused: no automatic resume for the current interruption.
-    public func pause() {
+    /// `fade` replaces the usual pause fade (a sleep timer fades over 10 s).
+    public func pause(fade: Duration? = nil) {
         cancelPendingResume()
         interruption?.resumeWhenEnded = false
         guard isPlaying else { return }
         isPlaying = false
-        sink.perform(.pause(fade: settings.pauseFade))
+        sink.perform(.pause(fade: fade ?? settings.pauseFade))
     }
 
     /// The engine could not carry out an automatic resume (the device cannot

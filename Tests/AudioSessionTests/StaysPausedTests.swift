@@ -17,6 +17,23 @@ struct StaysPausedTests {
         #expect(!harness.player.isPlaying)
     }
 
+    /// The sleep timer's pause: the listener's own, with its long fade, so an
+    /// alarm that rings afterwards ends without resuming the book.
+    @Test func pauseWithALongFadeIsTheUsersOwnAndAnAlarmAfterItDoesNotResume() throws {
+        let harness = PlayerHarness(content: .spokenAudio)
+        harness.startPlaying()
+        harness.player.pause(fade: .seconds(10))
+        #expect(harness.actionList == [.pause(fade: .seconds(10))])
+        harness.clock.advance(by: .seconds(60))
+        let alarm = harness.openInterrupter(.alarm)
+        try alarm.setActive(true)
+        harness.clock.advance(by: .seconds(30))
+        try alarm.setActive(false, notifyOthersOnDeactivation: true)
+        harness.clock.advance(by: .seconds(60))
+        #expect(harness.automaticResumes.isEmpty)
+        #expect(!harness.player.isPlaying)
+    }
+
     @Test func endedWithoutShouldResumeStaysPaused() throws {
         let harness = PlayerHarness()
         harness.startPlaying()

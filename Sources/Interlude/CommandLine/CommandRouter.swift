@@ -12,9 +12,10 @@ public enum CommandRouter {
     folder given, or on the music folder (see 'interlude --help-player').
 
     commands:
-      play FILE...        play files without the TUI (see 'interlude play --help')
+      play FILE...|BOOK   play files or a book without the TUI (see 'interlude play --help')
       info FILE           format, duration, bitrate and tags of an MP3
       alarm ...           add, list, remove, enable and disable alarms
+      bookmark ...        add, list and delete a book's bookmarks
       bench decode FILE   decode speed in seconds of audio per CPU second
       help                this text
 
@@ -34,6 +35,7 @@ public enum CommandRouter {
         case "info": return InfoCommand.run(rest)
         case "bench": return BenchCommand.run(rest)
         case "alarm": return AlarmCommand.run(rest)
+        case "bookmark": return BookmarkCommand.run(rest)
         case "--help-player":
             writeStandardOutput(FullScreenCommand.help + "\n")
             return 0

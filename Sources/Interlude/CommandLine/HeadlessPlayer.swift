@@ -11,6 +11,8 @@ final class HeadlessPlayer: PlayerHost {
     let printer: EventPrinter
     private var progress: ProgressLine?
     private var runtime: PlayerRuntime?
+    /// Set when the arguments name a book.
+    private var book: BookSession?
     private let input = StandardInputCommands()
     private(set) var shouldQuit = false
 
@@ -23,10 +25,20 @@ final class HeadlessPlayer: PlayerHost {
     func run() -> Int32 {
         var configuration = PlayerRuntime.Configuration(output: options.output, scenario: options.scenario)
         configuration.speed = options.speed
-        guard let runtime = PlayerRuntime.open(configuration: configuration, paths: options.files, printer: printer)
+        var paths = options.files
+        switch BookSession.prepare(options, configuration: &configuration, printer: printer) {
+        case .music: break
+        case .book(let session):
+            book = session
+            paths = session.paths
+        case .failed(let status): return status
+        }
+        guard let runtime = PlayerRuntime.open(configuration: configuration, paths: paths, printer: printer)
         else { return 1 }
         self.runtime = runtime
+        book?.begin(with: runtime, outputLatency: BookSession.latency(of: configuration.output))
         let status = runtime.run(host: self)
+        book?.finish()
         progress?.clear()
         return status
     }
@@ -52,6 +64,17 @@ final class HeadlessPlayer: PlayerHost {
             case .dismiss: runtime.dismissAlarm()
             case .snooze: runtime.snoozeAlarm()
             case .quit: shouldQuit = true
+            case .nextChapter, .previousChapter, .skipBack, .skipForward:
+                guard let book else {
+                    printer.error("'\(word)' works only while playing a book")
+                    continue
+                }
+                switch command {
+                case .nextChapter: book.nextChapter()
+                case .previousChapter: book.previousChapter()
+                case .skipBack: book.skipBack()
+                default: book.skipForward()
+                }
             case nil:
                 let known = StandardInputCommands.Command.allCases.map(\.rawValue).joined(separator: ", ")
                 printer.error("unknown command '\(word)' (\(known))")
@@ -59,10 +82,15 @@ final class HeadlessPlayer: PlayerHost {
         }
     }
 
-    func handleSignal(_ number: Int32) -> Bool { false }
+    func handleSignal(_ number: Int32) -> Bool {
+        // SIGINT, SIGTERM, SIGHUP end the run: keep the book's place first.
+        book?.save()
+        return false
+    }
 
     func afterIteration() {
         guard let runtime else { return }
+        book?.tick()
         progress?.update(heard: runtime.engine.heardPosition, format: runtime.format)
     }
 
@@ -72,6 +100,7 @@ final class HeadlessPlayer: PlayerHost {
     func willStop() { progress?.clear() }
 
     func playbackEvent(_ event: PlaybackEvent) {
+        book?.playbackEvent(event)
         switch event {
         case .trackStarted(let index, _):
             progress?.track = runtime?.engine.feeder.tracks.first { $0.index == index }

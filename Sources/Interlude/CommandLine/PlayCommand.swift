@@ -6,7 +6,7 @@ import Glibc
 /// `interlude play FILE...`: plays without the TUI.
 public enum PlayCommand {
     public static let help = """
-    usage: interlude play FILE... [--device D] [--output wav:PATH|null] [--latency MS] [--speed X] [--events json]
+    usage: interlude play FILE...|BOOK [--device D] [--output wav:PATH|null] [--latency MS] [--speed X] [--events json]
 
     Plays MP3 files one after another, gaplessly, without the full-screen UI.
 
@@ -39,6 +39,8 @@ public enum PlayCommand {
     With --events json, every interruption notification and player action is
     printed too (interruption, paused, resumeScheduled, resumed, ducked, ...).
 
+    \(BookPlayOptions.help)
+
     Files that cannot be played are reported on stderr and skipped. The exit
     status is 0 when anything played, 1 when nothing could be played.
     """
@@ -53,11 +55,13 @@ public enum PlayCommand {
         public var jsonEvents = false
         public var speed = PlaybackSpeed.normal
         public var scenario = ScenarioOptions()
+        public var book = BookPlayOptions()
     }
 
     static let spec = ArgumentSpec(command: "play",
-                                   valued: Set(["--device", "--output", "--latency", "--speed", "--events"]).union(ScenarioOptions.valuedFlags),
-                                   flags: ScenarioOptions.flags)
+                                   valued: Set(["--device", "--output", "--latency", "--speed", "--events"])
+                                       .union(ScenarioOptions.valuedFlags).union(BookPlayOptions.valuedFlags),
+                                   flags: ScenarioOptions.flags.union(BookPlayOptions.flags))
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         let parsed = try spec.parse(arguments)
@@ -96,6 +100,7 @@ public enum PlayCommand {
             options.jsonEvents = true
         }
         options.scenario = try ScenarioOptions.parse(parsed)
+        options.book = try BookPlayOptions.parse(parsed)
         return options
     }
 

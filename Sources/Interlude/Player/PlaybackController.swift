@@ -17,11 +17,12 @@ final class PlaybackController: PlayerActionSink {
     let fadeMilliseconds: Int
     /// Set once the session exists (it needs this object as its sink).
     var player: PlayerSession?
+    /// For books: the stream frame where the chapter holding a stream frame
+    /// starts (nil: the track's start is the chapter's).
+    var chapterStartFrame: ((Int) -> Int?)?
 
     private var stoppedAt: MonotonicInstant?
     private var duckGain = 1.0
-    /// Asked the engine to pause; its stop has not been reported yet.
-    private var pauseInFlight = false
 
     /// The listener's volume, 0...1: the engine's media gain is the duck gain
     /// times this, so ducking under a chime and the volume keys compose.
@@ -32,6 +33,8 @@ final class PlaybackController: PlayerActionSink {
         }
     }
     private var resumeWhenStopped = false
+    /// A pause is fading out and has not stopped yet (a sleep timer's lasts 10 s).
+    private var fadingOut = false
     /// A jump asked for while paused: where the next resume goes instead.
     private var pendingJump: (index: Int, offset: Int)?
 
@@ -57,12 +60,12 @@ final class PlaybackController: PlayerActionSink {
                     $0.add("position", engine.format.seconds(forFrames: engine.heardPosition), decimals: 6)
                 }
                 engine.pauseMedia(fadeFrames: max(1, frames))
-                pauseInFlight = true
+                fadingOut = true
             }
         case .resume(let trigger):
-            // A pause still fading out counts as paused: an interruption that ends
-            // before its fade has (a call ended at once) resumes when the stop comes.
-            if stoppedAt == nil && !pauseInFlight && !engine.isMediaStopped && !engine.isOutputLost && !pauseRequested {
+            // During a fade-out the media still runs, but a pause is on its way: the
+            // resume waits for the stop rather than being taken for the first play.
+            if stoppedAt == nil && !fadingOut && !engine.isMediaStopped && !engine.isOutputLost && !pauseRequested {
                 return  // Already playing: the first play of the run.
             }
             if engine.isOutputLost {
@@ -100,7 +103,7 @@ final class PlaybackController: PlayerActionSink {
     /// The engine reports that a pause took effect at `position`.
     func mediaStopped(at position: Int) {
         stoppedAt = clock.monotonicNow
-        pauseInFlight = false
+        fadingOut = false
         printer.emit("paused") { $0.add("position", engine.format.seconds(forFrames: position), decimals: 6) }
         resumeIfStopped()
     }
@@ -139,9 +142,11 @@ final class PlaybackController: PlayerActionSink {
         resumeWhenStopped = false
         let format = engine.format
         let trackStart = engine.feeder.tracks.last(where: { $0.startFrame <= stop })?.startFrame ?? 0
+        // Smart rewind stops at the chapter's start: a book's chapter can begin inside a track.
+        let chapterStart = max(trackStart, chapterStartFrame?(stop) ?? trackStart)
         let stoppedFor = (clock.monotonicNow - stoppedAt).seconds
-        let rewind = smartRewind.rewind(stoppedFor: stoppedFor, timeInChapter: format.seconds(forFrames: stop - trackStart))
-        let target = max(trackStart, stop - format.frames(forSeconds: rewind))
+        let rewind = smartRewind.rewind(stoppedFor: stoppedFor, timeInChapter: format.seconds(forFrames: stop - chapterStart))
+        let target = max(chapterStart, stop - format.frames(forSeconds: rewind))
         engine.resumeMedia(from: target, fadeFrames: fadeFrames)
         self.stoppedAt = nil
         printer.emit("resumed") {

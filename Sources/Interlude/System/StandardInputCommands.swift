@@ -3,9 +3,15 @@ import Glibc
 #endif
 
 /// Commands typed (or piped) on standard input while `interlude play` runs
-/// headless, one per line: play, pause, toggle, dismiss, snooze, quit.
+/// headless, one per line: play, pause, toggle, dismiss, snooze, quit, and
+/// for books next-chapter, prev-chapter, skip-back, skip-forward.
 final class StandardInputCommands {
-    enum Command: String, CaseIterable { case play, pause, toggle, dismiss, snooze, quit }
+    enum Command: String, CaseIterable {
+        case play, pause, toggle, dismiss, snooze, quit
+        // Books.
+        case nextChapter = "next-chapter", previousChapter = "prev-chapter"
+        case skipBack = "skip-back", skipForward = "skip-forward"
+    }
 
     private(set) var isOpen: Bool
     private var pending: [UInt8] = []

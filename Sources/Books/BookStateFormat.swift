@@ -1,0 +1,95 @@
+import InterludeCore
+
+/// The JSON of a book's state file, version 1:
+///
+///     { "version": 1, "path": "/books/Dune",
+///       "position": { "milliseconds": 812345, "file": "03.mp3", "offsetMilliseconds": 12345 },
+///       "speed": 1.25, "updated": 1764460800123,
+///       "nextBookmark": 3,
+///       "bookmarks": [ { "id": 1, "milliseconds": 5000, "note": "map", "created": 1764460000000 } ] }
+///
+/// Instants are milliseconds since the Unix epoch.
+public enum BookStateFormat {
+    public static let currentVersion = 1
+
+    public struct DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    public static func encode(_ state: BookState) -> JSONValue {
+        var position: [String: JSONValue] = ["milliseconds": .integer(Int64(state.positionMilliseconds))]
+        if let fileName = state.fileName {
+            position["file"] = .string(fileName)
+            position["offsetMilliseconds"] = .integer(Int64(state.fileOffsetMilliseconds))
+        }
+        var document: [String: JSONValue] = [
+            "version": .integer(Int64(currentVersion)),
+            "position": .object(position),
+            "speed": .double(state.speed),
+            "updated": .integer(milliseconds(state.updated)),
+            "nextBookmark": .integer(Int64(state.nextBookmarkID)),
+            "bookmarks": .array(state.bookmarks.map { mark in
+                var entry: [String: JSONValue] = [
+                    "id": .integer(Int64(mark.id)),
+                    "milliseconds": .integer(Int64(mark.positionMilliseconds)),
+                    "created": .integer(milliseconds(mark.created)),
+                ]
+                if let note = mark.note { entry["note"] = .string(note) }
+                return .object(entry)
+            }),
+        ]
+        if let path = state.path { document["path"] = .string(path) }
+        return .object(document)
+    }
+
+    public static func decode(_ json: JSONValue) throws(DecodeError) -> BookState {
+        guard case .object = json else { throw DecodeError("the top level is not an object") }
+        guard let version = json["version"]?.integerValue else { throw DecodeError("\"version\" is missing") }
+        guard version == Int64(currentVersion) else {
+            throw DecodeError("it has version \(version), this program reads version \(currentVersion)")
+        }
+        guard let position = json["position"], let milliseconds = position["milliseconds"]?.integerValue,
+              milliseconds >= 0 else {
+            throw DecodeError("\"position\" needs a non-negative \"milliseconds\"")
+        }
+        var fileName: String?
+        var offset: Int64 = 0
+        if let file = position["file"] {
+            guard let name = file.stringValue, let value = position["offsetMilliseconds"]?.integerValue, value >= 0 else {
+                throw DecodeError("\"position\".\"file\" needs a name and a non-negative \"offsetMilliseconds\"")
+            }
+            fileName = name
+            offset = value
+        }
+        let speed = json["speed"]?.doubleValue ?? BookState.defaultSpeed
+        guard speed > 0, speed.isFinite else { throw DecodeError("\"speed\" \(speed) is not a positive number") }
+        guard let updated = json["updated"]?.integerValue else { throw DecodeError("\"updated\" is missing") }
+        var bookmarks: [Bookmark] = []
+        for (index, entry) in (json["bookmarks"]?.arrayValue ?? []).enumerated() {
+            guard let id = entry["id"]?.integerValue, id > 0,
+                  let at = entry["milliseconds"]?.integerValue, at >= 0,
+                  let created = entry["created"]?.integerValue else {
+                throw DecodeError("bookmark \(index + 1) needs \"id\", \"milliseconds\" and \"created\"")
+            }
+            let note = entry["note"]
+            guard note == nil || note?.stringValue != nil else { throw DecodeError("bookmark \(id): \"note\" is not text") }
+            bookmarks.append(Bookmark(id: Int(id), positionMilliseconds: Int(at), note: note?.stringValue,
+                                      created: instant(created)))
+        }
+        guard Set(bookmarks.map(\.id)).count == bookmarks.count else { throw DecodeError("two bookmarks share a number") }
+        return BookState(positionMilliseconds: Int(milliseconds), fileName: fileName, fileOffsetMilliseconds: Int(offset),
+                         speed: speed, bookmarks: bookmarks,
+                         nextBookmarkID: json["nextBookmark"]?.integerValue.map { Int($0) },
+                         updated: instant(updated), path: json["path"]?.stringValue)
+    }
+
+    static func milliseconds(_ instant: WallInstant) -> Int64 {
+        let (seconds, attoseconds) = instant.sinceEpoch.components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+
+    static func instant(_ milliseconds: Int64) -> WallInstant {
+        WallInstant(sinceEpoch: .milliseconds(milliseconds))
+    }
+}

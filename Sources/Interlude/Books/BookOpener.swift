@@ -1,0 +1,59 @@
+import AudioEngine
+import BookFormat
+import Books
+import InterludeCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opens a book for the application: resolves its path (the state file is
+/// keyed by the absolute path), reads its files' tags, and asks the decoder
+/// for each file's exact length, which `Books` leaves to its caller.
+enum BookOpener {
+    /// Whether `play` should treat its arguments as a book: one folder of
+    /// MP3 files, one MP3 file with ID3v2 chapters, or any one path with
+    /// `--book`. Two or more files are always music; so is a folder without
+    /// MP3 files or a single file without chapters (unless forced).
+    static func isBook(_ paths: [String], forced: Bool) -> Bool {
+        guard paths.count == 1, let path = paths.first else { return false }
+        if forced { return true }
+        if let names = DirectoryListing.names(in: path) {
+            return !BookFolderOrder.audioFiles(names).isEmpty
+        }
+        guard let list = try? TagFileReader.chapters(atPath: path) else { return false }
+        return !list.chapters.isEmpty
+    }
+
+    /// The book at `path` with every file's length; throws one sentence naming the path.
+    static func open(_ path: String) throws(BookLoadError) -> Book {
+        let absolute = absolutePath(path)
+        let source = try BookSource.load(path: absolute)
+        return try Book(source: source, absolutePath: absolute) { file in lengthInMilliseconds(file.path) }
+    }
+
+    /// The decoder's exact length, scanning the file when its header does not
+    /// tell (a file without a Xing/Info frame); nil when it cannot be decoded.
+    static func lengthInMilliseconds(_ path: String) -> Int? {
+        do throws(DecoderError) {
+            let decoder = try Decoder(path: path)
+            if !decoder.lengthIsExact { try decoder.scan() }
+            guard let frames = decoder.lengthInFrames else { return nil }
+            return Int((Double(frames) * 1000 / Double(decoder.format.rate)).rounded())
+        } catch {
+            return nil
+        }
+    }
+
+    /// `realpath(3)`; the path as given (made absolute by hand) when it does not resolve.
+    static func absolutePath(_ path: String) -> String {
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        if path.hasPrefix("/") { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return directory + "/" + path
+    }
+}

@@ -1,0 +1,62 @@
+import Books
+
+/// The options of `interlude play` that concern books.
+public struct BookPlayOptions: Equatable, Sendable {
+    /// `--book`: play the single path as a book even without chapters.
+    public var forced = false
+    /// `--sleep MINUTES|chapter`.
+    public var sleep: SleepTimer.Setting?
+    /// `--bookmark N`: start at bookmark N instead of the saved position.
+    public var bookmark: Int?
+    /// `--skip SECONDS`: the length of skip-back and skip-forward.
+    public var skipSeconds: Double?
+    /// `--speed` was given: it replaces the book's remembered speed (and is remembered).
+    public var speedGiven = false
+
+    public init() {}
+
+    static let valuedFlags: Set<String> = ["--sleep", "--bookmark", "--skip"]
+    static let flags: Set<String> = ["--book"]
+
+    static let help = """
+    books (a folder of MP3 files, or one MP3 with ID3v2 chapters; two or more
+    files always play as music):
+      --book              play the one FILE or FOLDER as a book even without chapters
+      --sleep MIN|chapter pause after MIN minutes of listening (1-1440), or at the end
+                          of the chapter, fading out over the last 10 seconds
+      --bookmark N        start at bookmark N (see 'interlude bookmark')
+      --skip SECONDS      length of skip-back and skip-forward (default 30)
+    A book starts where it was left (a little earlier: smart rewind) at the
+    speed it was last played at (unless --speed is given), plays as spoken audio, and its position is saved every second while it plays, on
+    pause, on quit and on SIGTERM/SIGHUP. Book commands on standard input:
+    next-chapter, prev-chapter, skip-back, skip-forward.
+    """
+
+    static func parse(_ parsed: ParsedArguments) throws(UsageError) -> BookPlayOptions {
+        var options = BookPlayOptions()
+        options.forced = parsed.has("--book")
+        options.speedGiven = parsed.value("--speed") != nil
+        if let text = parsed.value("--sleep") {
+            guard let setting = SleepTimer.Setting(argument: text) else {
+                throw UsageError("play: --sleep '\(text)' is not a number of minutes (1-1440) or 'chapter'")
+            }
+            options.sleep = setting
+        }
+        if let text = parsed.value("--bookmark") {
+            guard let number = Int(text), number > 0 else {
+                throw UsageError("play: --bookmark '\(text)' is not a bookmark number")
+            }
+            options.bookmark = number
+        }
+        if let text = parsed.value("--skip") {
+            guard let seconds = parseDuration(text), seconds > 0, seconds <= 3600 else {
+                throw UsageError("play: --skip '\(text)' is not a number of seconds from 1 to 3600")
+            }
+            options.skipSeconds = seconds
+        }
+        return options
+    }
+
+    /// True when an option that only a book can use was given.
+    var needsBook: Bool { sleep != nil || bookmark != nil || skipSeconds != nil }
+}

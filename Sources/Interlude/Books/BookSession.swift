@@ -1,0 +1,366 @@
+import AudioEngine
+import AudioSession
+import Books
+import InterludeCore
+
+/// A book played by the player runtime: where it starts (the saved place with
+/// smart rewind, or a bookmark), the position saved atomically while it plays,
+/// on pause and on quit, chapter and skip commands, and the sleep timer.
+///
+/// Book positions come from what the listener heard: the runtime's queue is
+/// the book's files in order, so the heard queue entry and the offset into
+/// it give the file and the offset in the book.
+final class BookSession {
+    /// How often the position is saved while the book plays, in real time
+    /// (a `kill -9` loses at most this much, plus a poll of the loop).
+    static let saveInterval = 1.0
+
+    let book: Book
+    let printer: EventPrinter
+    let store: BookStateStore
+    let navigation: BookNavigation
+    private(set) var state: BookState
+    /// Where playback starts, in book time (after smart rewind).
+    let startPosition: Int
+    private let savedPosition: Int
+    private let sleepSetting: SleepTimer.Setting?
+    private var runtime: PlayerRuntime?
+    private var sleepTimer: SleepTimer?
+    /// The device buffer: the player pauses this much ahead of what is heard.
+    private var outputLatency: Duration = .zero
+    private var lastSave = -Double.infinity
+    private var wasPlaying = false
+    /// The speed last seen: a change re-plans an end-of-chapter sleep timer.
+    private var speed = PlaybackSpeed.normal
+    /// A seek not yet heard: saves use it until playback gets there.
+    private var pendingSeek: Int?
+    private let wallClock = SystemClock()
+
+    /// Loads the book's state and decides where to start. Problems with the
+    /// state file (damaged, unreadable) are reported and the book starts over.
+    init(book: Book, options: BookPlayOptions, smartRewind: SmartRewind, printer: EventPrinter,
+         store: BookStateStore) throws(UsageError) {
+        self.book = book
+        self.printer = printer
+        self.store = store
+        sleepSetting = options.sleep
+        var navigation = BookNavigation()
+        if let skip = options.skipSeconds {
+            let milliseconds = Int((skip * 1000).rounded())
+            navigation = BookNavigation(skipBackMilliseconds: milliseconds, skipForwardMilliseconds: milliseconds)
+        }
+        self.navigation = navigation
+        let now = wallClock.wallNow
+        let loaded = store.load(book.id, now: now)
+        if let problem = loaded.problem { printer.error(problem) }
+        state = loaded.state
+        for path in book.skippedFiles { printer.error("\(path): cannot be decoded; the book plays without it") }
+        for problem in book.tagProblems { printer.error(problem) }
+
+        if let number = options.bookmark {
+            guard let mark = state.bookmark(id: number) else {
+                throw UsageError("play: \(book.title) has no bookmark \(number) (see 'interlude bookmark list')")
+            }
+            savedPosition = book.clamp(mark.positionMilliseconds)
+            startPosition = savedPosition
+        } else {
+            var saved = loaded.state.resumePosition(in: book)
+            // A book heard to its end starts over.
+            if saved > 0 && book.timeLeft(from: saved) < 2_000 { saved = 0 }
+            savedPosition = saved
+            let away = max(0, (now - loaded.state.updated).seconds)
+            let inChapter = Double(saved - book.chapter(at: saved).startMilliseconds) / 1000
+            let rewind = saved > 0 ? smartRewind.rewind(stoppedFor: away, timeInChapter: inChapter) : 0
+            startPosition = max(0, saved - Int((rewind * 1000).rounded()))
+        }
+    }
+
+    /// The files the runtime plays, in book order.
+    var paths: [String] { book.files.map(\.path) }
+
+    /// Before the runtime runs: start at the place, announce the book, save, set the sleep timer.
+    func begin(with runtime: PlayerRuntime, outputLatency: Duration) {
+        self.runtime = runtime
+        self.outputLatency = outputLatency
+        let location = book.location(at: startPosition)
+        if startPosition > 0 {
+            runtime.start(atQueueIndex: location.fileIndex, seconds: Double(location.offsetMilliseconds) / 1000)
+        }
+        let chapter = book.chapter(at: startPosition)
+        printer.emit("bookOpened") {
+            $0.add("path", book.path)
+            $0.add("title", book.title)
+            if let author = book.author { $0.add("author", author) }
+            $0.add("duration", seconds(book.durationMilliseconds))
+            $0.add("chapters", book.chapters.count)
+            $0.add("position", seconds(startPosition))
+            $0.add("saved", seconds(savedPosition))
+            $0.add("rewind", seconds(savedPosition - startPosition))
+            $0.add("chapter", chapter.index)
+            $0.add("chapterTitle", chapter.title)
+            $0.add("speed", runtime.engine.speed.value, decimals: 2)
+        }
+        speed = runtime.engine.speed
+        save(at: startPosition)
+        runtime.controller.chapterStartFrame = { [unowned self] frame in chapterStartFrame(containing: frame) }
+        if let sleepSetting { setSleepTimer(sleepSetting, playing: true) }
+        wasPlaying = true
+    }
+
+    // MARK: Sleep timer
+
+    /// Sets the sleep timer (nil turns it off); the UI offers `SleepTimer.Setting.choices`.
+    func setSleepTimer(_ setting: SleepTimer.Setting?, playing: Bool? = nil) {
+        guard let runtime else { return }
+        guard let setting else {
+            sleepTimer?.cancel()
+            sleepTimer = nil
+            printer.emit("sleepTimerOff")
+            return
+        }
+        let timer = sleepTimer ?? SleepTimer(clock: runtime.clock)
+        timer.onFadeOut = { [unowned self] fade in
+            printer.emit("sleepFadeStarted") { $0.add("fade", fade.seconds) }
+            // The listener's own pause: nothing resumes it but the listener.
+            self.runtime?.player.pause(fade: fade)
+        }
+        timer.onExpired = { [unowned self] in printer.emit("sleepTimerExpired") }
+        sleepTimer = timer
+        timer.start(setting, chapterRemaining: chapterRemaining(from: currentPosition), playing: playing ?? runtime.isPlaying)
+        printer.emit("sleepTimerSet") {
+            $0.add("setting", setting.description)
+            if let remaining = timer.remaining { $0.add("remaining", remaining.seconds) }
+        }
+    }
+
+    /// Listening time until the sleep timer pauses, for the status line.
+    var sleepRemaining: Duration? { sleepTimer?.remaining }
+
+    // MARK: Bookmarks
+
+    /// Marks the place heard now, with an optional note, and saves it.
+    @discardableResult
+    func addBookmark(note: String?) -> Bookmark {
+        let position = currentPosition
+        var added: Bookmark?
+        update { [wallClock] state in added = state.addBookmark(at: position, note: note, now: wallClock.wallNow) }
+        let mark = added!
+        printer.emit("bookmarkAdded") {
+            $0.add("id", mark.id)
+            $0.add("position", seconds(mark.positionMilliseconds))
+        }
+        return mark
+    }
+
+    /// Plays from bookmark `id`; false when there is none.
+    @discardableResult
+    func jump(toBookmark id: Int) -> Bool {
+        // Read again: `interlude bookmark add` may have added it while the book plays.
+        let loaded = store.load(book.id, now: wallClock.wallNow)
+        guard let mark = (loaded.problem == nil ? loaded.state : state).bookmark(id: id) else { return false }
+        seek(to: mark.positionMilliseconds, reason: "bookmark")
+        return true
+    }
+
+    func deleteBookmark(id: Int) -> Bool {
+        var deleted = false
+        update { [wallClock] state in deleted = state.deleteBookmark(id: id, now: wallClock.wallNow) }
+        return deleted
+    }
+
+    // MARK: Position
+
+    /// The chapter the listener is in.
+    var currentChapter: BookChapter { book.chapter(at: currentPosition) }
+
+    /// Book time left from what was heard.
+    var timeLeft: Int { book.timeLeft(from: currentPosition) }
+
+    /// What the listener has heard up to, in book time.
+    var heardPosition: Int? {
+        guard let runtime, let (track, offset) = runtime.engine.heardTrack,
+              book.files.indices.contains(track.index) else { return nil }
+        let offsetMilliseconds = Int((runtime.format.seconds(forFrames: max(0, offset)) * 1000).rounded())
+        return book.files[track.index].startMilliseconds + min(offsetMilliseconds, book.files[track.index].durationMilliseconds)
+    }
+
+    /// The stream frame where the chapter that holds stream frame `frame` starts,
+    /// within that frame's track (smart rewind stops there).
+    func chapterStartFrame(containing frame: Int) -> Int? {
+        guard let runtime, let track = runtime.engine.feeder.track(containing: frame),
+              book.files.indices.contains(track.index) else { return nil }
+        let file = book.files[track.index]
+        let offset = Int((runtime.format.seconds(forFrames: max(0, frame - track.startFrame)) * 1000).rounded())
+        let chapter = book.chapter(at: file.startMilliseconds + min(offset, file.durationMilliseconds))
+        let intoFile = max(0, chapter.startMilliseconds - file.startMilliseconds)
+        return track.startFrame + runtime.format.frames(forSeconds: Double(intoFile) / 1000)
+    }
+
+    /// The place to keep: a seek not yet carried out, else what was heard.
+    var currentPosition: Int { pendingSeek ?? heardPosition ?? startPosition }
+
+    /// Saves the position atomically; a failure is reported once.
+    func save(at position: Int? = nil) {
+        let position = position ?? currentPosition
+        lastSave = monotonicSeconds()
+        let speed = runtime?.engine.speed.value
+        update { [book, wallClock] state in
+            state.setPosition(position, in: book, now: wallClock.wallNow)
+            if let speed { state.speed = speed }
+        }
+        printer.emit("positionSaved") { $0.add("position", seconds(state.positionMilliseconds)) }
+    }
+
+    /// Changes the state file: read, change, write. The file is read again each
+    /// time because `interlude bookmark` may have changed its bookmarks while
+    /// the book plays; a damaged file is set aside and this run's state kept.
+    private func update(_ change: (inout BookState) -> Void) {
+        let loaded = store.load(book.id, now: wallClock.wallNow)
+        if let problem = loaded.problem { printer.error(problem) }
+        var next = loaded.problem == nil ? loaded.state : state
+        change(&next)
+        next.path = book.path
+        do throws(StateFileError) {
+            try store.save(next, for: book.id)
+        } catch {
+            if !reportedSaveFailure { printer.error("\(error.description); the book's position is not being kept") }
+            reportedSaveFailure = true
+        }
+        state = next
+    }
+
+    private var reportedSaveFailure = false
+
+    // MARK: The loop
+
+    /// After every turn of the runtime's loop: the sleep timer follows play
+    /// and pause, and the position is saved every `saveInterval` while playing.
+    func tick() {
+        guard let runtime else { return }
+        let playing = runtime.isPlaying
+        if let pending = pendingSeek, playing, let heard = heardPosition, heard >= pending, heard - pending < 5_000 {
+            pendingSeek = nil
+        }
+        if runtime.engine.speed != speed {
+            speed = runtime.engine.speed
+            sleepTimer?.positionChanged(chapterRemaining: chapterRemaining(from: currentPosition))
+            save()
+        }
+        if playing != wasPlaying {
+            wasPlaying = playing
+            if playing {
+                sleepTimer?.playbackResumed(chapterRemaining: chapterRemaining(from: currentPosition))
+            } else {
+                sleepTimer?.playbackPaused()
+            }
+        }
+        if playing && monotonicSeconds() - lastSave >= Self.saveInterval { save() }
+    }
+
+    /// What the listener heard happen: a pause that took effect is saved at once.
+    func playbackEvent(_ event: PlaybackEvent) {
+        if case .mediaStopped = event { save() }
+    }
+
+    /// The run ends (quit, a signal, the end of the book).
+    func finish() {
+        save()
+    }
+
+    // MARK: Commands
+
+    func nextChapter() {
+        guard let chapter = navigation.nextChapter(in: book, from: currentPosition) else {
+            printer.emit("bookSeekRefused") { $0.add("reason", "in the last chapter") }
+            return
+        }
+        seek(to: chapter.startMilliseconds, reason: "nextChapter")
+    }
+
+    func previousChapter() {
+        seek(to: navigation.previousChapter(in: book, from: currentPosition).startMilliseconds, reason: "previousChapter")
+    }
+
+    func skipBack() { seek(to: navigation.skipBack(in: book, from: currentPosition), reason: "skipBack") }
+    func skipForward() { seek(to: navigation.skipForward(in: book, from: currentPosition), reason: "skipForward") }
+
+    /// Moves to a book position, playing or paused as before.
+    func seek(to position: Int, reason: String) {
+        guard let runtime else { return }
+        let from = currentPosition
+        let target = book.clamp(position)
+        let location = book.location(at: target)
+        pendingSeek = target
+        runtime.jump(toQueueIndex: location.fileIndex, seconds: Double(location.offsetMilliseconds) / 1000, play: false)
+        let chapter = book.chapter(at: target)
+        printer.emit("bookSeek") {
+            $0.add("reason", reason)
+            $0.add("from", seconds(from))
+            $0.add("position", seconds(target))
+            $0.add("chapter", chapter.index)
+            $0.add("chapterTitle", chapter.title)
+        }
+        sleepTimer?.positionChanged(chapterRemaining: chapterRemaining(from: target))
+        save(at: target)
+    }
+
+    /// Listening time to the end of the chapter at `position` (book time over
+    /// the speed), less the device buffer (a pause takes effect that far ahead
+    /// of what is heard).
+    private func chapterRemaining(from position: Int) -> Duration {
+        let listening = Double(book.timeLeftInChapter(from: position)) / (runtime?.engine.speed.value ?? 1)
+        return max(.zero, .milliseconds(Int64(listening.rounded())) - outputLatency)
+    }
+
+    private func seconds(_ milliseconds: Int) -> Double { Double(milliseconds) / 1000 }
+}
+
+extension BookSession {
+    enum Preparation {
+        /// The arguments are music: play them as a queue.
+        case music
+        case book(BookSession)
+        /// Reported already; the exit status.
+        case failed(Int32)
+    }
+
+    /// For `interlude play`: a book session when the arguments name a book
+    /// (see `BookOpener.isBook`), with the runtime set up for spoken audio.
+    static func prepare(_ options: PlayCommand.Options, configuration: inout PlayerRuntime.Configuration,
+                        printer: EventPrinter) -> Preparation {
+        guard BookOpener.isBook(options.files, forced: options.book.forced) else {
+            if options.book.needsBook {
+                printer.error("--sleep, --bookmark and --skip need a book: one folder of MP3 files or one chaptered MP3 (or --book)")
+                return .failed(2)
+            }
+            return .music
+        }
+        let book: Book
+        do { book = try BookOpener.open(options.files[0]) } catch {
+            printer.error(error.description)
+            return .failed(1)
+        }
+        configuration.scenario.spoken = true
+        let store = BookStateStore(directories: XDGDirectories(environment: ProcessEnvironment.current()))
+        do {
+            let session = try BookSession(
+                book: book, options: options.book,
+                smartRewind: SmartRewind(maxRewindSeconds: configuration.scenario.effectiveSmartRewind),
+                printer: printer, store: store)
+            // The speed the book was last played at, unless --speed says otherwise.
+            if !options.book.speedGiven {
+                configuration.speed = PlaybackSpeed(session.state.speed) ?? .normal
+            }
+            return .book(session)
+        } catch {
+            printer.error(error.message)
+            return .failed(2)
+        }
+    }
+
+    /// The device buffer of an ALSA output; nothing for the file sinks.
+    static func latency(of output: PlaybackEngine.Output) -> Duration {
+        if case .alsa(_, let milliseconds) = output { return .milliseconds(milliseconds) }
+        return .zero
+    }
+}

@@ -1,0 +1,26 @@
+/// Book positions as people write them: `h:mm:ss`, `m:ss`, or a duration
+/// (`95`, `95.5s`, `12m`, `1h`).
+enum BookTimeText {
+    /// Milliseconds, or nil when `text` is neither form (or negative).
+    static func parse(_ text: String) -> Int? {
+        if text.contains(":") {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard (2...3).contains(parts.count) else { return nil }
+            var seconds = 0.0
+            for (index, part) in parts.enumerated() {
+                let isLast = index == parts.count - 1
+                guard let value = Double(part), value >= 0, value.isFinite,
+                      isLast || value.rounded() == value, index == 0 || value < 60 else { return nil }
+                seconds = seconds * 60 + value
+            }
+            return Int((seconds * 1000).rounded())
+        }
+        guard let seconds = parseDuration(text), seconds >= 0 else { return nil }
+        return Int((seconds * 1000).rounded())
+    }
+
+    /// `h:mm:ss` or `m:ss`, whole seconds rounded down.
+    static func format(_ milliseconds: Int) -> String {
+        formatTime(Double(milliseconds) / 1000)
+    }
+}

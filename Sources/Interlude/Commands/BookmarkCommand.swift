@@ -1,0 +1,127 @@
+import Books
+import InterludeCore
+
+/// `interlude bookmark add|list|delete BOOK ...`: bookmarks kept in the
+/// book's state file; `interlude play BOOK --bookmark N` jumps to one.
+public enum BookmarkCommand {
+    static let usage = """
+    usage: interlude bookmark add BOOK [--at TIME] [--note TEXT]
+           interlude bookmark list BOOK [--json]
+           interlude bookmark delete BOOK N
+
+    Bookmarks of a book (a folder of MP3 files or a chaptered MP3), kept with
+    its position in $XDG_STATE_HOME/interlude/books/.
+      add       marks TIME (h:mm:ss, m:ss or seconds; default: where the book
+                was left) with an optional note, and prints its number
+      list      number, time, chapter and note of each bookmark, in book order
+      delete    removes bookmark N (numbers are never reused)
+    'interlude play BOOK --bookmark N' plays from bookmark N.
+    """
+
+    public static func run(_ arguments: [String]) -> Int32 {
+        guard let subcommand = arguments.first, !["--help", "-h"].contains(subcommand) else {
+            if arguments.isEmpty {
+                writeStandardError(usage + "\n")
+                return 2
+            }
+            writeStandardOutput(usage + "\n")
+            return 0
+        }
+        let parsed: ParsedArguments
+        do {
+            parsed = try ArgumentSpec(command: "bookmark \(subcommand)", valued: ["--at", "--note"], flags: ["--json"])
+                .parse(Array(arguments.dropFirst()))
+        } catch {
+            writeStandardError("interlude \(error.message)\n")
+            return 2
+        }
+        if parsed.has("--help") || parsed.has("-h") {
+            writeStandardOutput(usage + "\n")
+            return 0
+        }
+        func usageError(_ message: String) -> Int32 {
+            writeStandardError("interlude bookmark \(subcommand): \(message) (see 'interlude bookmark --help')\n")
+            return 2
+        }
+        let expected = subcommand == "delete" || subcommand == "rm" ? 2 : 1
+        guard ["add", "list", "delete", "rm"].contains(subcommand) else {
+            return usageError("unknown subcommand (add, list, delete)")
+        }
+        guard parsed.positionals.count == expected else {
+            return usageError(expected == 2 ? "give the book and a bookmark number" : "give one book")
+        }
+        let book: Book
+        do { book = try BookOpener.open(parsed.positionals[0]) } catch {
+            writeStandardError("interlude: \(error.description)\n")
+            return 1
+        }
+        let store = BookStateStore(directories: XDGDirectories(environment: ProcessEnvironment.current()))
+        let now = SystemClock().wallNow
+        let loaded = store.load(book.id, now: now)
+        if let problem = loaded.problem { writeStandardError("interlude: \(problem)\n") }
+        var state = loaded.state
+
+        switch subcommand {
+        case "add":
+            var position = state.resumePosition(in: book)
+            if let text = parsed.value("--at") {
+                guard let at = BookTimeText.parse(text) else {
+                    return usageError("--at '\(text)' is not a time (h:mm:ss, m:ss or seconds)")
+                }
+                guard at <= book.durationMilliseconds else {
+                    return usageError("--at \(text) is past the end of the book (\(BookTimeText.format(book.durationMilliseconds)))")
+                }
+                position = at
+            }
+            let mark = state.addBookmark(at: position, note: parsed.value("--note"), now: now)
+            guard save(state, book, store) else { return 1 }
+            writeStandardOutput("bookmark \(mark.id) at \(describe(mark, in: book))\n")
+        case "list":
+            if parsed.has("--json") {
+                var items: [JSONValue] = []
+                for mark in state.bookmarks {
+                    var item: [String: JSONValue] = [
+                        "id": .integer(Int64(mark.id)),
+                        "position": .double(Double(mark.positionMilliseconds) / 1000),
+                        "chapter": .string(book.chapter(at: mark.positionMilliseconds).title),
+                    ]
+                    if let note = mark.note { item["note"] = .string(note) }
+                    items.append(.object(item))
+                }
+                writeStandardOutput(JSONWriter().prettyPrinted(.array(items)) + "\n")
+            } else if state.bookmarks.isEmpty {
+                writeStandardOutput("no bookmarks in \(book.title)\n")
+            } else {
+                for mark in state.bookmarks { writeStandardOutput("\(mark.id)  \(describe(mark, in: book))\n") }
+            }
+        default:
+            guard let id = Int(parsed.positionals[1]), id > 0 else {
+                return usageError("'\(parsed.positionals[1])' is not a bookmark number")
+            }
+            guard state.deleteBookmark(id: id, now: now) else {
+                writeStandardError("interlude: \(book.title) has no bookmark \(id) (see 'interlude bookmark list')\n")
+                return 1
+            }
+            guard save(state, book, store) else { return 1 }
+            writeStandardOutput("deleted bookmark \(id)\n")
+        }
+        return 0
+    }
+
+    /// `1:02:03  Chapter 5  note`.
+    static func describe(_ mark: Bookmark, in book: Book) -> String {
+        var text = "\(BookTimeText.format(mark.positionMilliseconds))  \(book.chapter(at: mark.positionMilliseconds).title)"
+        if let note = mark.note { text += "  \(note)" }
+        return text
+    }
+
+    private static func save(_ state: BookState, _ book: Book, _ store: BookStateStore) -> Bool {
+        var state = state
+        state.path = book.path
+        do { try store.save(state, for: book.id) } catch {
+            writeStandardError("interlude: \(error.description)\n")
+            return false
+        }
+        return true
+    }
+}
