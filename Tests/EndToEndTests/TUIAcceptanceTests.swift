@@ -401,3 +401,16 @@ extension TUIAcceptanceTests {
         #expect(back.met, "\(back.screen)")
     }
 }
+
+extension TUIAcceptanceTests {
+    @Test("] and [ change the speed while playing, and --speed sets the start")
+    func speedKeys() throws {
+        let library = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(1)), seconds: 30)
+        let session = try TUISession(columns: 200, rows: 50, arguments: ["\(library)/Tones/1 Morning.mp3", "--speed", "1.5"])
+        #expect(session.waitFor { $0.contains("▶ playing") && $0.contains("· 1.5x") }.met, "\(session.screen())")
+        try session.press("]")
+        #expect(session.waitFor { $0.contains("speed speed=1.550") && $0.contains("· 1.55x") }.met, "\(session.screen())")
+        for _ in 0..<11 { try session.press("[") }
+        #expect(session.waitFor { TUISession.rows($0)[48] == " playing · vol 100%" }.met, "normal speed shows no speed: \(session.screen())")
+    }
+}

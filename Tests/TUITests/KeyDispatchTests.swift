@@ -43,9 +43,9 @@ struct KeyDispatchTests {
         var snapshot = PlayerSnapshot()
         snapshot.volume = 0.5
         #expect(press(&ui, [.named(.space), .character("n"), .character("p"), .named(.left), .named(.right),
-                            .character("+"), .character("-")], snapshot: snapshot)
+                            .character("+"), .character("-"), .character("]"), .character("[")], snapshot: snapshot)
                 == [.togglePlayPause, .next, .previous, .seek(seconds: -10), .seek(seconds: 10), .setVolume(0.55),
-                    .setVolume(0.45)])
+                    .setVolume(0.45), .speedUp, .speedDown])
     }
 
     @Test("tab and digits move the focus")

@@ -19,6 +19,7 @@ enum FullScreenCommand {
       --output wav:PATH   render to a WAV file instead (as fast as possible)
       --output null       decode and discard (as fast as possible)
       --latency MS        device buffer in milliseconds (default: 300)
+      --speed X           playback speed, 0.5 to 3.0, pitch kept ([ and ] change it)
       --theme NAME        colour theme (default, light, high-contrast, 256, or
                           one of yours in $XDG_CONFIG_HOME/interlude/themes)
       --resume-delay S    delay of the single resume attempt after a suspension (0.1-5, default 1)
@@ -32,11 +33,12 @@ enum FullScreenCommand {
         var paths: [String] = []
         var output: PlaybackEngine.Output = .alsa(device: "default", latencyMilliseconds: PlayCommand.Options.defaultLatency)
         var theme: String?
+        var speed = PlaybackSpeed.normal
         var scenario = ScenarioOptions()
     }
 
     static let spec = ArgumentSpec(command: "interlude",
-                                   valued: ["--device", "--output", "--latency", "--theme", "--resume-delay", "--fade",
+                                   valued: ["--device", "--output", "--latency", "--speed", "--theme", "--resume-delay", "--fade",
                                             "--smart-rewind"],
                                    flags: ["--spoken"])
 
@@ -46,11 +48,13 @@ enum FullScreenCommand {
         options.paths = parsed.positionals
         // The output options mean what they mean for `play`; reuse its parser.
         var playArguments = ["--"] + ["placeholder"]
-        for flag in ["--device", "--output", "--latency"] {
+        for flag in ["--device", "--output", "--latency", "--speed"] {
             if let value = parsed.value(flag) { playArguments.insert(contentsOf: [flag, value], at: 0) }
         }
         do {
-            options.output = try PlayCommand.parse(playArguments).output
+            let play = try PlayCommand.parse(playArguments)
+            options.output = play.output
+            options.speed = play.speed
         } catch {
             throw UsageError(error.message.replacingPrefix("play:", with: "interlude:"))
         }

@@ -70,6 +70,7 @@ final class FullScreenPlayer: PlayerHost {
         catalog = ThemeCatalog(directories: ThemeDirectories.standard(configHome: directories.configHome,
                                                                       executablePath: Self.executablePath()))
         var configuration = PlayerRuntime.Configuration(output: options.output, scenario: options.scenario)
+        configuration.speed = options.speed
         configuration.alarmTimeZone = zone
         // A folder alone opens with an empty queue: the user picks from the browser.
         configuration.keepsRunningWhenQueueEnds = true
@@ -191,6 +192,8 @@ final class FullScreenPlayer: PlayerHost {
         case .previous: runtime.previous()
         case .seek(let seconds): runtime.seek(bySeconds: seconds)
         case .setVolume(let volume): runtime.volume = volume
+        case .speedUp: problem = runtime.setSpeed(runtime.engine.speed.faster)
+        case .speedDown: problem = runtime.setSpeed(runtime.engine.speed.slower)
         case .playQueue(let paths, let index): runtime.playQueue(paths, startAt: index)
         case .enqueue(let paths):
             runtime.enqueue(paths)
@@ -293,6 +296,7 @@ final class FullScreenPlayer: PlayerHost {
         snapshot.state = current == nil ? .stopped : runtime.isPlaying ? .playing
             : runtime.isInterrupted ? .interrupted : .paused
         snapshot.volume = runtime.volume
+        snapshot.speed = runtime.engine.speed.isNormal ? nil : runtime.engine.speed.description
         snapshot.sessionSuspended = runtime.isSessionSuspended
         snapshot.callActive = runtime.isCallActive
         if runtime.hasAlarmScheduler {

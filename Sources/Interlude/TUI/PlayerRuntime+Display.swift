@@ -1,3 +1,5 @@
+import AudioEngine
+
 /// What the full-screen player reads and sets on the runtime beyond its
 /// queue actions: whether an interruption holds playback, and the volume.
 extension PlayerRuntime {
@@ -9,6 +11,14 @@ extension PlayerRuntime {
     var expectsAutomaticResume: Bool {
         (player.interruption?.resumeWhenEnded ?? false) || player.pendingResume != .none
             || (isSessionSuspended && player.isPlaying)
+    }
+
+    /// The `[` and `]` keys: from the next frames decoded, pitch kept. Nil
+    /// when done, else why not.
+    func setSpeed(_ speed: PlaybackSpeed) -> String? {
+        do { try engine.setSpeed(speed) } catch { return error.description }
+        printer.emit("speed") { $0.add("speed", speed.value) }
+        return nil
     }
 
     /// 0...1, composed with ducking by the controller.

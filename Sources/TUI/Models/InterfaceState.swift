@@ -118,7 +118,9 @@ public struct InterfaceState {
                 message = Message(text: "/ filters the browser, the queue or the event log", isError: false)
             }
             return []
-        case .chapterNext, .chapterPrevious, .speedUp, .speedDown, .sleepTimer, .bookmarkAdd:
+        case .speedUp: return [.speedUp]
+        case .speedDown: return [.speedDown]
+        case .chapterNext, .chapterPrevious, .sleepTimer, .bookmarkAdd:
             message = Message(text: "\(action.rawValue): audiobook features are not available yet", isError: false)
             return []
         case .alarmNew:

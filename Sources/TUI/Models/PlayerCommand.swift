@@ -6,6 +6,9 @@ public enum PlayerCommand: Equatable, Sendable {
     case previous
     case seek(seconds: Double)
     case setVolume(Double)
+    /// One speed step (0.05x) faster or slower, pitch kept.
+    case speedUp
+    case speedDown
     /// Replace the queue with `paths` and play from `startAt`.
     case playQueue([String], startAt: Int)
     case enqueue([String])

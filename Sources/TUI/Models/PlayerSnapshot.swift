@@ -25,6 +25,8 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var duration: Double?
     /// 0...1 (and above for a boost).
     public var volume = 1.0
+    /// "1.25x"; nil at normal speed.
+    public var speed: String?
     public var state = State.stopped
     public var alarms: [AlarmRow] = []
     /// True while an alarm rings (z and x act on it).

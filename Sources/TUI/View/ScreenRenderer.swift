@@ -93,6 +93,7 @@ public struct ScreenRenderer {
 
     private func drawStatus(_ frame: inout Frame, row: Int, snapshot: PlayerSnapshot) {
         var parts = [snapshot.state.rawValue, "vol \(Int((snapshot.volume * 100).rounded()))%"]
+        if let speed = snapshot.speed { parts.append(speed) }
         if snapshot.alarmRinging { parts.append("alarm ringing (z snooze, x dismiss)") }
         if snapshot.sessionSuspended { parts.append("session suspended (s continues)") }
         if snapshot.callActive { parts.append("call (c ends)") }
