@@ -444,13 +444,19 @@ final class PlayerRuntime {
             handle(events, host: host)
 
             if let frameClock {
-                // Nothing more can happen: paused for good with no timer left.
-                if engine.isMediaStopped && !player.isPlaying && frameClock.pendingTimerCount == 0
+                // Nothing more can happen by itself: paused with no timer left.
+                let idle = engine.isMediaStopped && !player.isPlaying && frameClock.pendingTimerCount == 0
                     && createdScheduler?.ringing == nil && !isSessionSuspended && !engine.isVoiceSounding
-                    && !host.keepsRunningWhenQueueEnds {
+                if idle && !host.keepsRunningWhenQueueEnds {
                     for event in engine.finish() { printer.emit(event) }
                 }
-                pollWithoutWaiting(host: host)
+                if idle && host.keepsRunningWhenQueueEnds {
+                    // The full-screen UI on a file sink: only the user can change
+                    // anything now, so sleep until a key or a signal instead of spinning.
+                    waitForEvents(host: host, timer: timer, wallClock: wallClock, refillWait: -1)
+                } else {
+                    pollWithoutWaiting(host: host)
+                }
             } else {
                 waitForEvents(host: host, timer: timer, wallClock: wallClock, refillWait: engine.suggestedWaitMilliseconds)
             }
