@@ -16,7 +16,7 @@ extension Bench {
         let pausedSeconds = 10.0
         let file = try Fixtures.mp3(.sweep, seconds: playSeconds + 15, encoding: .cbr(kbps: 128))
         progress("tui: \(Int(pausedSeconds)) s paused and \(Int(playSeconds)) s playing, full-screen and headless "
-                 + "(about \(Int(2 * (pausedSeconds + playSeconds) + 10)) s)")
+                 + "(about \(Int(2 * (pausedSeconds + playSeconds) + 15)) s)")
 
         // Paused: the full-screen player with space, the headless one with its
         // standard-input command, each a moment after it started playing.
@@ -43,6 +43,15 @@ extension Bench {
         let headlessPlayingCPU = try headlessPlaying.cpu(over: playSeconds)
         _ = try? headlessRecorder.stop()
 
+        // On a file sink the queue renders at once; afterwards nothing may spin.
+        let short = try Fixtures.mp3(.sweep, seconds: 2, encoding: .cbr(kbps: 128))
+        let tuiNull = try TmuxPlayer(sink: sink, command: [interlude, short, "--output", "null"],
+                                     ready: { $0.contains("queueEnded") })
+        let tuiNullCPU = try tuiNull.cpu(over: 5)
+
+        report.rows.append(ResultRow(
+            measure: "tui after the queue ended on --output null, 5 s, CPU user+sys s",
+            subject: formatted(tuiNullCPU, 3), peer: "", ratio: nil, target: "< 0.05 s", passed: tuiNullCPU < 0.05))
         report.rows.append(ResultRow(
             measure: "tui paused \(Int(pausedSeconds)) s, CPU user+sys s",
             subject: formatted(tuiPausedCPU, 3), peer: "\(formatted(headlessPausedCPU, 3)) headless paused",
