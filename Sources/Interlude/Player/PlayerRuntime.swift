@@ -452,7 +452,9 @@ final class PlayerRuntime {
                 }
                 if idle && host.keepsRunningWhenQueueEnds {
                     // The full-screen UI on a file sink: only the user can change
-                    // anything now, so sleep until a key or a signal instead of spinning.
+                    // anything now, so sleep until a key or a signal instead of spinning;
+                    // the host draws what this turn changed first.
+                    host.afterIteration()
                     waitForEvents(host: host, timer: timer, wallClock: wallClock, refillWait: -1)
                 } else {
                     pollWithoutWaiting(host: host)
