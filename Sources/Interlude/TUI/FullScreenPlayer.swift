@@ -33,6 +33,15 @@ final class FullScreenPlayer: PlayerHost {
     /// testing leaves nothing behind in alarms.json.
     private var testAlarms: Set<AlarmID> = []
     private var redraw = RedrawPolicy()
+    private var lastState: PlaybackState?
+
+    /// What decides the state line and the playing marks, compared after each turn.
+    private struct PlaybackState: Equatable {
+        var finished: Bool
+        var playing: Bool
+        var interrupted: Bool
+        var entry: Int?
+    }
     private(set) var shouldQuit = false
     let keepsRunningWhenQueueEnds = true
 
@@ -149,6 +158,13 @@ final class FullScreenPlayer: PlayerHost {
                 redraw.setNeedsDraw()
             }
         }
+        // Changes that come without an event (the engine finishing, say) still redraw.
+        let state = PlaybackState(finished: runtime.engine.isFinished, playing: runtime.isPlaying,
+                                  interrupted: runtime.isInterrupted, entry: runtime.current?.index)
+        if state != lastState {
+            lastState = state
+            redraw.setNeedsDraw()
+        }
         guard redraw.shouldDraw(now: monotonicSeconds(), moving: isMoving(runtime)) else { return }
         let frame = ScreenRenderer().frame(size: terminal.size, state: &ui, snapshot: snapshot(runtime), now: now)
         presenter.present(frame)
@@ -161,7 +177,7 @@ final class FullScreenPlayer: PlayerHost {
 
     /// Whether the screen changes by itself: the clock while playing, the countdown.
     private func isMoving(_ runtime: PlayerRuntime) -> Bool {
-        runtime.isPlaying || ui.banner.isCountingDown
+        (runtime.isPlaying && !runtime.engine.isFinished) || ui.banner.isCountingDown
     }
 
     func willStop() {
@@ -293,7 +309,7 @@ final class FullScreenPlayer: PlayerHost {
             snapshot.elapsed = current.elapsed
             snapshot.duration = current.duration
         }
-        snapshot.state = current == nil ? .stopped : runtime.isPlaying ? .playing
+        snapshot.state = current == nil || runtime.engine.isFinished ? .stopped : runtime.isPlaying ? .playing
             : runtime.isInterrupted ? .interrupted : .paused
         snapshot.volume = runtime.volume
         snapshot.speed = runtime.engine.speed.isNormal ? nil : runtime.engine.speed.description

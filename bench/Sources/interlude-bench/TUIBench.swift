@@ -46,7 +46,7 @@ extension Bench {
         // On a file sink the queue renders at once; afterwards nothing may spin.
         let short = try Fixtures.mp3(.sweep, seconds: 2, encoding: .cbr(kbps: 128))
         let tuiNull = try TmuxPlayer(sink: sink, command: [interlude, short, "--output", "null"],
-                                     ready: { $0.contains("queueEnded") })
+                                     ready: { $0.contains("trackEnded") })
         let tuiNullCPU = try tuiNull.cpu(over: 5)
 
         report.rows.append(ResultRow(
