@@ -134,3 +134,39 @@ struct ScreenTests {
         #expect(seen == Set(KeyAction.allCases.map(\.rawValue)))
     }
 }
+
+extension ScreenTests {
+    @Test("after a resize the presenter repaints the whole screen at the new size")
+    func resizeRepaints() {
+        var ui = InterfaceState(browser: BrowserModel(root: "/music", source: MemoryBrowserSource.library))
+        let terminal = InMemoryTerminal(size: TerminalSize(columns: 120, rows: 40))
+        let presenter = ScreenPresenter(terminal: terminal)
+        presenter.present(ScreenRenderer().frame(size: terminal.size, state: &ui, snapshot: snapshot(), now: 0))
+        for size in [TerminalSize(columns: 40, rows: 12), TerminalSize(columns: 30, rows: 8), TerminalSize(columns: 90, rows: 30)] {
+            terminal.resize(to: size)
+            presenter.invalidate()
+            let clears = terminal.clearCount
+            presenter.present(ScreenRenderer().frame(size: size, state: &ui, snapshot: snapshot(), now: 0))
+            #expect(terminal.clearCount == clears + 1)
+            let expected = ScreenRenderer().frame(size: size, state: &ui, snapshot: snapshot(), now: 0)
+            for row in 0..<size.rows { #expect(terminal.line(row) == expected.line(row), "row \(row) at \(size)") }
+        }
+        #expect(terminal.line(0).hasPrefix(" Interlude"))
+    }
+
+    @Test("/ in the event log keeps only the matching events")
+    func logFilter() {
+        var ui = InterfaceState(browser: nil)
+        ui.record(LoggedEvent(time: 1, name: "trackStarted"))
+        ui.record(LoggedEvent(time: 2, name: "interruption", fields: [("type", .string("began")), ("source", .string("alarm"))]))
+        ui.record(LoggedEvent(time: 3, name: "paused"))
+        _ = ui.handle(Key.character("5"), snapshot: snapshot(), source: MemoryBrowserSource.library)
+        for key in [Key.character("/")] + "began".map({ Key.character($0) }) + [Key.named(.enter)] {
+            _ = ui.handle(key, snapshot: snapshot(), source: MemoryBrowserSource.library)
+        }
+        #expect(ui.visibleLog.map(\.name) == ["interruption"])
+        let screen = draw(TerminalSize(columns: 120, rows: 40), &ui, snapshot()).screenText
+        #expect(screen.contains("2.000 interruption type=began source=alarm"))
+        #expect(!screen.contains("3.000 paused"))
+    }
+}
