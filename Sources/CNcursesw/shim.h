@@ -44,3 +44,45 @@ static inline SCREEN *interlude_newterm_stdio(void) { return newterm(NULL, stdou
 
 /* Columns a character takes in the current locale (-1: not printable). */
 static inline int interlude_wcwidth(unsigned int scalar) { return wcwidth((wchar_t)scalar); }
+
+/* A crash (a Swift trap is SIGILL or SIGTRAP, a bad pointer SIGSEGV or
+   SIGBUS, abort() SIGABRT) must not leave the terminal raw and on the
+   alternate screen. The handler does only async-signal-safe things: puts
+   back the terminal modes saved before ncurses changed them, writes the
+   escape sequences that leave the alternate screen and show the cursor,
+   and dies of the same signal (SA_RESETHAND restored the default action). */
+#include <signal.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+/* Function-local statics: a header's file-scope statics are not emitted
+   for Swift, but those of an inline function it calls are. */
+static inline struct termios *interlude_saved_modes(void) {
+    static struct termios modes;
+    return &modes;
+}
+
+static inline volatile sig_atomic_t *interlude_saved_modes_valid(void) {
+    static volatile sig_atomic_t valid = 0;
+    return &valid;
+}
+
+static inline void interlude_fatal_signal(int number) {
+    if (*interlude_saved_modes_valid()) tcsetattr(0, TCSANOW, interlude_saved_modes());
+    static const char reset[] = "\033[0m\033[?1049l\033[?25h\r\n";
+    ssize_t ignored = write(1, reset, sizeof reset - 1);
+    (void)ignored;
+    raise(number);
+}
+
+static inline void interlude_restore_terminal_on_fatal_signals(void) {
+    if (tcgetattr(0, interlude_saved_modes()) == 0) *interlude_saved_modes_valid() = 1;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = interlude_fatal_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = (int)SA_RESETHAND;
+    int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP };
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) sigaction(signals[i], &action, NULL);
+}

@@ -414,3 +414,22 @@ extension TUIAcceptanceTests {
         #expect(session.waitFor { TUISession.rows($0)[48] == " playing · vol 100%" }.met, "normal speed shows no speed: \(session.screen())")
     }
 }
+
+extension TUIAcceptanceTests {
+    @Test("a crash (SIGSEGV, SIGABRT) still gives the terminal back", arguments: [SIGSEGV, SIGABRT])
+    func crashRestoresTheTerminal(signal: Int32) throws {
+        let library = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(1)), seconds: 30)
+        let session = try TUISession(columns: 120, rows: 40, arguments: ["\(library)/Tones/1 Morning.mp3"])
+        #expect(session.waitFor { (TUISession.elapsed($0) ?? 0) >= 1 }.met)
+        let pid = try #require(try session.playerPID())
+        kill(pid, signal)
+        let exited = session.waitFor("EXITED")
+        #expect(exited.met, "\(exited.screen)")
+        #expect(!exited.screen.contains("1 Browser"), "the UI stayed on screen: \(exited.screen)")
+        #expect(exited.screen.contains("EXITED \(128 + signal)"), "\(exited.screen)")
+        try session.type("stty -a | grep -o -- '-\\?icanon' | sed 's/^/MO''DE /'")
+        try session.press("Enter")
+        let mode = session.waitFor { $0.contains("MODE icanon") || $0.contains("MODE -icanon") }
+        #expect(mode.screen.contains("MODE icanon") && !mode.screen.contains("MODE -icanon"), "\(mode.screen)")
+    }
+}

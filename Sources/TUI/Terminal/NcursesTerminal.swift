@@ -36,6 +36,8 @@ public final class NcursesTerminal: Terminal {
     /// Takes over the terminal. Call `TextWidth.prepareLocale()` first.
     public init() throws(TerminalError) {
         guard isatty(0) != 0, isatty(1) != 0 else { throw .notATerminal }
+        // Before ncurses changes the modes: a crash puts these back.
+        interlude_restore_terminal_on_fatal_signals()
         // newterm rather than initscr: initscr exits the process on failure.
         guard let screen = interlude_newterm_stdio() else {
             throw .cannotInitialize(term: getenv("TERM").map { String(cString: $0) } ?? "")
