@@ -70,6 +70,10 @@ final class FullScreenPlayer: PlayerHost {
             }
             folder = music
         }
+        // No file given: the queue of the last run comes back, paused where it was left.
+        let stateStore = PlayerStateStore(directories: directories)
+        let restored = files.isEmpty ? stateStore.load() : (state: nil, problem: nil)
+        if let saved = restored.state, !saved.queue.isEmpty { files = saved.queue }
         let browserRoot = folder ?? Self.parent(of: files[0])
         let keys = loadKeys(directories)
         ui = InterfaceState(bindings: keys.bindings, browser: BrowserModel(root: browserRoot, source: source))
@@ -84,6 +88,7 @@ final class FullScreenPlayer: PlayerHost {
         // A folder alone opens with an empty queue: the user picks from the browser.
         configuration.keepsRunningWhenQueueEnds = true
         configuration.alarmStore = AlarmStore(directories: directories)
+        configuration.startsPaused = restored.state != nil
         printer.observer = { [unowned self] record in
             ui.record(Self.loggedEvent(record))
             redraw.setNeedsDraw()
@@ -93,6 +98,11 @@ final class FullScreenPlayer: PlayerHost {
             return 1
         }
         self.runtime = runtime
+        if let problem = restored.problem { printer.error(problem) }
+        if let saved = restored.state {
+            runtime.start(atQueueIndex: saved.index, seconds: saved.seconds)
+            if saved.volume != runtime.volume { runtime.volume = saved.volume }
+        }
         // The alarms of alarms.json show (and ring) from the start.
         _ = runtime.alarms
         // Now that the log records them: the keys file's bad lines, each with its line number.
@@ -110,9 +120,10 @@ final class FullScreenPlayer: PlayerHost {
         presenter = ScreenPresenter(terminal: terminal)
         // The screen is ours now: errors go to the log pane and the command line.
         printer.writesErrorsToStandardError = false
-        applyTheme(options.theme ?? ThemeCatalog.defaultName)
+        applyTheme(options.theme ?? restored.state?.theme ?? ThemeCatalog.defaultName)
         let status = runtime.run(host: self)
         terminal.end()
+        saveState(stateStore, runtime)
         printer.writesErrorsToStandardError = true
         return shouldQuit ? 0 : status
     }
@@ -280,6 +291,18 @@ final class FullScreenPlayer: PlayerHost {
     }
 
     private var cycleName = ThemeCatalog.defaultName
+
+    /// On the way out (q, SIGINT, SIGTERM, SIGHUP): the queue and the place in it.
+    private func saveState(_ store: PlayerStateStore, _ runtime: PlayerRuntime) {
+        let queue = runtime.queue
+        guard !queue.isEmpty else { return }
+        let current = runtime.current
+        let state = SavedPlayerState(queue: queue, index: current?.index ?? 0, seconds: current?.elapsed ?? 0,
+                                     volume: runtime.volume, theme: cycleName)
+        do { try store.save(state) } catch {
+            writeStandardError("interlude: \(error.description) (the queue was not saved)\n")
+        }
+    }
 
     private func loadKeys(_ directories: XDGDirectories) -> KeyConfigLoad {
         let path = directories.interludeConfig + "/keys"
