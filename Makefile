@@ -17,8 +17,13 @@ RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswift
 BIN_DEBUG := .build/debug/interlude
 BIN_RELEASE := .build/release/interlude
 DEMO := build/demo/demo.mp3
+# A small library for the full-screen player when the user has no music folder:
+# two albums of generated tones with ID3v2 tags (UTF-16, so CJK titles survive).
+DEMO_LIBRARY := build/demo/library
+MUSIC_DIR := $(shell d=$$(sed -n 's/^XDG_MUSIC_DIR="\(.*\)"/\1/p' "$${XDG_CONFIG_HOME:-$$HOME/.config}/user-dirs.dirs" 2>/dev/null | sed "s|\$$HOME|$$HOME|"); \
+	for c in "$$d" "$$HOME/Music"; do [ -n "$$c" ] && [ -d "$$c" ] && { echo "$$c"; break; }; done)
 
-.PHONY: all deps python-tools build release run test test-tsan bench fuzz clean demo
+.PHONY: all deps python-tools build release run test test-tsan bench fuzz clean demo demo-library
 
 all: build
 
@@ -43,8 +48,27 @@ $(DEMO): | deps
 
 demo: $(DEMO)
 
-run: release $(DEMO)
-	$(BIN_RELEASE) play $(DEMO) $(ARGS)
+$(DEMO_LIBRARY)/.done: | deps
+	@mkdir -p "$(DEMO_LIBRARY)/Tones" "$(DEMO_LIBRARY)/東方の音"
+	@n=0; for spec in "Morning:C4:E4" "Noon:D4:F4" "Evening:E4:G4"; do \
+		n=$$((n+1)); IFS=: read -r title a b <<< "$$spec"; \
+		sox -q -n -r 44100 -c 2 -b 16 build/demo/tone.wav synth 20 pluck $$a pluck $$b fade 0 20 2; \
+		lame --quiet -b 128 --id3v2-only --id3v2-utf16 --tt "$$title" --ta "Interlude demo" --tl "Tones" --tn $$n \
+			build/demo/tone.wav "$(DEMO_LIBRARY)/Tones/$$n $$title.mp3"; done
+	@n=0; for spec in "静夜思:李白:A3:C4" "さくらさくら:日本古謡:B3:D4" "月光 🌙:作者不詳:C4:E4"; do \
+		n=$$((n+1)); IFS=: read -r title artist a b <<< "$$spec"; \
+		sox -q -n -r 44100 -c 2 -b 16 build/demo/tone.wav synth 20 pluck $$a pluck $$b fade 0 20 2; \
+		lame --quiet -b 128 --id3v2-only --id3v2-utf16 --tt "$$title" --ta "$$artist" --tl "東方の音" --tn $$n \
+			build/demo/tone.wav "$(DEMO_LIBRARY)/東方の音/$$n.mp3"; done
+	@rm -f build/demo/tone.wav
+	@touch $@
+
+demo-library: $(DEMO_LIBRARY)/.done
+
+# The full-screen player on the music folder (XDG_MUSIC_DIR, else ~/Music), or on
+# the generated demo library when there is none. Options: make run ARGS="--theme light".
+run: release $(DEMO_LIBRARY)/.done
+	$(BIN_RELEASE) $(if $(MUSIC_DIR),"$(MUSIC_DIR)",$(DEMO_LIBRARY)) $(ARGS)
 
 # The whole suite: unit tests, end-to-end tests against the real binary through
 # a private PulseAudio server, and the ring stress test under ThreadSanitizer.

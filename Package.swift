@@ -14,7 +14,9 @@ let package = Package(
         // C libraries, nothing else.
         .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
-        .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
+        // No pkgConfig: ncursesw.pc carries -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600, which SwiftPM
+        // refuses with a warning; the module map links the library and shim.h defines what it needs.
+        .systemLibrary(name: "CNcursesw"),
         // libsonic has no pkg-config file: the module map links it.
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
         // signalfd, timerfd, eventfd: Linux headers the Glibc module leaves out.
@@ -38,8 +40,13 @@ let package = Package(
         // The decoding pipeline: libmpg123 -> SPSC ring -> writer thread -> sink.
         .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CSonic", "CInterludeShims", "CLinux", "InterludeCore"]),
 
+        // The full-screen player: layout, panes, banner and key dispatch as pure
+        // views over frames; ncursesw only behind the Terminal seam.
+        .target(name: "TUI", dependencies: ["CNcursesw", "Themes", "KeyMap", "BookFormat", "InterludeCore"]),
+
         // The application: command line, wiring.
-        .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books", "CLinux", "CMpg123"]),
+        .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books", "CLinux", "CMpg123",
+                                                  "TUI", "Themes", "KeyMap"]),
         .executableTarget(name: "interlude", dependencies: ["Interlude"]),
         // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
         // build it is a replayer that runs saved inputs through the parser.
@@ -48,7 +55,7 @@ let package = Package(
 
         // Shared test helpers: fixtures (sox, lame, espeak-ng), WAV reading and
         // signal comparison, a private PulseAudio server, running the binary.
-        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["README.md"]),
+        .target(name: "TestSupport", dependencies: ["InterludeCore"], path: "Tests/TestSupport", exclude: ["README.md"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
 
         // `make bench`: interlude next to mpg123 and the lean C references in bench/c.
@@ -56,13 +63,14 @@ let package = Package(
 
         .testTarget(name: "InterludeCoreTests", dependencies: ["InterludeCore"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "InterludeCore"]),
-        .testTarget(name: "BookFormatTests", dependencies: ["BookFormat"]),
+        .testTarget(name: "BookFormatTests", dependencies: ["BookFormat", "InterludeCore"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "BookFormat", "InterludeCore"]),
         .testTarget(name: "AlarmsTests", dependencies: ["Alarms", "AudioSession", "InterludeCore"]),
         .testTarget(name: "ThemesTests", dependencies: ["Themes"]),
         .testTarget(name: "KeyMapTests", dependencies: ["KeyMap"]),
-        .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "AudioEngine"]),
+        .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "KeyMap"]),
+        .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "TestSupport", "InterludeCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "AudioEngine", "TUI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -42,6 +42,12 @@ extension KeyBindings {
         (.character("S"), .sleepTimer),
         (.character("m"), .bookmarkAdd),
 
+        // Alarms pane
+        (.character("o"), .alarmNew),
+        (.character("E"), .alarmEdit),
+        (.character("T"), .alarmToggle),
+        (.character("d"), .alarmDelete),
+
         // Alarm and interruption testing
         (.character("a"), .alarmFireTest),
         (.character("A"), .alarmAsk),

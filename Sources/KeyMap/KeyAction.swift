@@ -36,6 +36,12 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case sleepTimer = "sleep-timer"
     case bookmarkAdd = "bookmark-add"
 
+    // Alarms pane: new, edit, enable/disable, delete (edit, toggle and delete act on its selection).
+    case alarmNew = "alarm-new"
+    case alarmEdit = "alarm-edit"
+    case alarmToggle = "alarm-toggle"
+    case alarmDelete = "alarm-delete"
+
     // Alarm and interruption testing: drive every interruption path from the keyboard.
     case alarmFireTest = "alarm-fire-test"
     case alarmAsk = "alarm-ask"
@@ -59,6 +65,8 @@ public enum KeyAction: String, CaseIterable, Sendable {
             .navigation
         case .chapterNext, .chapterPrevious, .speedUp, .speedDown, .sleepTimer, .bookmarkAdd:
             .audiobooks
+        case .alarmNew, .alarmEdit, .alarmToggle, .alarmDelete:
+            .alarms
         case .alarmFireTest, .alarmAsk, .alarmSnooze, .alarmDismiss, .sessionSuspendToggle, .callToggle,
              .notificationChime, .deviceLost:
             .alarmTesting
@@ -98,6 +106,10 @@ public enum KeyAction: String, CaseIterable, Sendable {
         case .speedDown: "slower"
         case .sleepTimer: "set the sleep timer"
         case .bookmarkAdd: "add a bookmark"
+        case .alarmNew: "new alarm (07:30, in 10m, ...)"
+        case .alarmEdit: "change the selected alarm's time"
+        case .alarmToggle: "enable or disable the selected alarm"
+        case .alarmDelete: "delete the selected alarm"
         case .alarmFireTest: "fire a test alarm now"
         case .alarmAsk: "alarm in how many seconds?"
         case .alarmSnooze: "snooze the ringing alarm"

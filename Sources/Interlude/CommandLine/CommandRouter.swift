@@ -5,7 +5,11 @@ import Glibc
 /// The top-level command line: `interlude COMMAND ...`.
 public enum CommandRouter {
     public static let usage = """
-    usage: interlude COMMAND [ARGS...]
+    usage: interlude [PATH...] [--theme NAME] [--device D] ...
+           interlude COMMAND [ARGS...]
+
+    Without a command, on a terminal: the full-screen player on the files or
+    folder given, or on the music folder (see 'interlude --help-player').
 
     commands:
       play FILE...|BOOK   play files or a book without the TUI (see 'interlude play --help')
@@ -21,6 +25,7 @@ public enum CommandRouter {
     /// Runs the command line (without the program name) and returns the exit status.
     public static func run(_ arguments: [String]) -> Int32 {
         guard let command = arguments.first else {
+            if isatty(0) != 0 && isatty(1) != 0 { return FullScreenCommand.run([]) }
             writeStandardError(usage + "\n")
             return 2
         }
@@ -31,10 +36,19 @@ public enum CommandRouter {
         case "bench": return BenchCommand.run(rest)
         case "alarm": return AlarmCommand.run(rest)
         case "bookmark": return BookmarkCommand.run(rest)
+        case "--help-player":
+            writeStandardOutput(FullScreenCommand.help + "\n")
+            return 0
         case "help", "--help", "-h":
             writeStandardOutput(usage + "\n")
             return 0
         default:
+            // A path or an option: the full-screen player.
+            // (Or what looks like one, so a mistyped file is reported as a file, not a command.)
+            if command.hasPrefix("-") || access(command, F_OK) == 0 || command.contains("/")
+                || command.lowercased().hasSuffix(".mp3") {
+                return FullScreenCommand.run(arguments)
+            }
             writeStandardError("interlude: unknown command '\(command)' (see 'interlude help')\n")
             return 2
         }

@@ -22,6 +22,16 @@ final class PlaybackController: PlayerActionSink {
     var chapterStartFrame: ((Int) -> Int?)?
 
     private var stoppedAt: MonotonicInstant?
+    private var duckGain = 1.0
+
+    /// The listener's volume, 0...1: the engine's media gain is the duck gain
+    /// times this, so ducking under a chime and the volume keys compose.
+    var volume = 1.0 {
+        didSet {
+            volume = min(1, max(0, volume))
+            engine.setDuck(gain: duckGain * volume, rampFrames: engine.format.frames(forSeconds: 0.05))
+        }
+    }
     private var resumeWhenStopped = false
     /// A pause is fading out and has not stopped yet (a sleep timer's lasts 10 s).
     private var fadingOut = false
@@ -68,10 +78,12 @@ final class PlaybackController: PlayerActionSink {
             printer.emit("resumeRequested") { $0.add("trigger", trigger == .user ? "user" : "automatic") }
             resumeIfStopped()
         case .duck(let gain, let ramp):
-            engine.setDuck(gain: gain, rampFrames: engine.format.frames(forSeconds: ramp.seconds))
+            duckGain = gain
+            engine.setDuck(gain: gain * volume, rampFrames: engine.format.frames(forSeconds: ramp.seconds))
             printer.emit("ducked") { $0.add("gain", gain) }
         case .unduck(let ramp):
-            engine.setDuck(gain: 1, rampFrames: engine.format.frames(forSeconds: ramp.seconds))
+            duckGain = 1
+            engine.setDuck(gain: volume, rampFrames: engine.format.frames(forSeconds: ramp.seconds))
             printer.emit("unducked")
         case .resumeScheduled(let delay):
             printer.emit("resumeScheduled") { $0.add("delay", delay.seconds) }

@@ -55,6 +55,13 @@ final class PlayerRuntime {
         var keepsRunningWhenQueueEnds = false
         /// Playback speed (pitch kept); positions stay in the files' own time.
         var speed = PlaybackSpeed.normal
+        /// The zone clock-time alarms ring in. Headless play stages relative
+        /// alarms only, so UTC serves there; the full-screen UI passes the local zone.
+        var alarmTimeZone: TimeZoneRules = .utc
+        /// Where alarms persist; nil keeps them in this run only (headless play).
+        var alarmStore: AlarmStore?
+        /// Open paused (a queue restored from the last run waits for the user).
+        var startsPaused = false
     }
 
     let configuration: Configuration
@@ -151,11 +158,17 @@ final class PlayerRuntime {
     /// ring. Relative alarms need no zone, so UTC serves until one is set.
     var alarms: AlarmScheduler {
         if let createdScheduler { return createdScheduler }
-        let scheduler = AlarmScheduler(clock: clock, timeZone: .utc, arbiter: arbiter, store: nil)
+        let scheduler = AlarmScheduler(clock: clock, timeZone: configuration.alarmTimeZone, arbiter: arbiter, store: configuration.alarmStore)
         scheduler.onEvent = { [unowned self, unowned scheduler] event in
             printer.emit(event)
             switch event {
             case .ringingBegan(let ids):
+                // An alarm that rings while the session is suspended without the
+                // process being stopped (the `s` testing key: only the `a` key can
+                // ring one then, as no timer fires) wakes it, as the system wakes
+                // a suspended app for an interruption: the player gets its late
+                // `began` with wasSuspended, and the single delayed resume follows.
+                if isSessionSuspended { continueSession() }
                 let sound = ids.first.flatMap { id in scheduler.alarms.first { $0.id == id }?.sound } ?? .default
                 startAlarmVoice(sound)
             case .ringingEnded:
@@ -379,7 +392,12 @@ final class PlayerRuntime {
     /// Runs until the queue ends (unless the host keeps running), the host
     /// quits, or a signal stops it. Returns the exit status.
     func run(host: PlayerHost) -> Int32 {
-        player.play()
+        if configuration.startsPaused {
+            // Stopped before the first frame: the first play resumes from here.
+            engine.pauseMedia(fadeFrames: 1)
+        } else {
+            player.play()
+        }
         let timer = MonotonicTimerDescriptor()
         let wallClock = WallClockChangeDescriptor()
         while !engine.isFinished || host.keepsRunningWhenQueueEnds {
@@ -439,13 +457,21 @@ final class PlayerRuntime {
             handle(events, host: host)
 
             if let frameClock {
-                // Nothing more can happen: paused for good with no timer left.
-                if engine.isMediaStopped && !player.isPlaying && frameClock.pendingTimerCount == 0
+                // Nothing more can happen by itself: paused with no timer left.
+                let idle = engine.isMediaStopped && !player.isPlaying && frameClock.pendingTimerCount == 0
                     && createdScheduler?.ringing == nil && !isSessionSuspended && !engine.isVoiceSounding
-                    && !host.keepsRunningWhenQueueEnds {
+                if idle && !host.keepsRunningWhenQueueEnds {
                     for event in engine.finish() { printer.emit(event) }
                 }
-                pollWithoutWaiting(host: host)
+                if idle && host.keepsRunningWhenQueueEnds {
+                    // The full-screen UI on a file sink: only the user can change
+                    // anything now, so sleep until a key or a signal instead of spinning;
+                    // the host draws what this turn changed first.
+                    host.afterIteration()
+                    waitForEvents(host: host, timer: timer, wallClock: wallClock, refillWait: -1)
+                } else {
+                    pollWithoutWaiting(host: host)
+                }
             } else {
                 waitForEvents(host: host, timer: timer, wallClock: wallClock, refillWait: engine.suggestedWaitMilliseconds)
             }

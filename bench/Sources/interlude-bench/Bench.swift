@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 struct BenchOptions {
-    static let all = ["decode", "cpu", "startup", "underruns", "preemption", "seek"]
+    static let all = ["decode", "cpu", "startup", "underruns", "preemption", "seek", "tui"]
     var quick = false
     var standIn = false
     var only: Set<String> = Set(all)
@@ -35,12 +35,13 @@ struct PlayMeasurement {
 /// The four benchmarks of issue 2, each next to its peer.
 final class Bench {
     let options: BenchOptions
-    private var report = Report()
+    /// Internal, not private: the tui benchmark (TUIBench.swift) adds its rows.
+    var report = Report()
     private let referenceDecoder: String
     private let referencePlayer: String
     private let measureTool: String
     private let referenceDropper: String
-    private let interlude: String
+    let interlude: String
 
     init(options: BenchOptions) {
         self.options = options
@@ -64,7 +65,8 @@ final class Bench {
         if options.only.contains("decode") { measure("decode throughput", decodeThroughput) }
         if options.only.contains("startup") { measure("start-up", startup) }
         if options.only.contains("seek") { measure("seek", seekTime) }
-        if options.only.contains("cpu") || options.only.contains("underruns") || options.only.contains("preemption") {
+        if options.only.contains("cpu") || options.only.contains("underruns") || options.only.contains("preemption")
+            || options.only.contains("tui") {
             let server: PulseServer
             do {
                 progress("starting a private PulseAudio server")
@@ -77,6 +79,7 @@ final class Bench {
             if options.only.contains("cpu") { measure("play CPU and RSS") { try playCost(server.defaultSink) } }
             if options.only.contains("underruns") { measure("underruns under load") { try underrunsUnderLoad(server.defaultSink) } }
             if options.only.contains("preemption") { measure("preemption latency") { try preemptionLatency(server.defaultSink) } }
+            if options.only.contains("tui") { measure("full-screen player CPU") { try tuiCost(server.defaultSink) } }
         }
         return report
     }

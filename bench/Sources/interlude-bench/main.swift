@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 let usage = """
-usage: interlude-bench [--quick] [--stand-in] [--play-runs N] [--only decode,cpu,startup,underruns,preemption,seek]
+usage: interlude-bench [--quick] [--stand-in] [--play-runs N] [--only decode,cpu,startup,underruns,preemption,seek,tui]
 
   --quick      short files for development: a 1 min decode file (3 runs) and 10 s of
                playback instead of a 10 min file (5 runs) and 60 s
@@ -30,7 +30,7 @@ while !arguments.isEmpty {
     case "--quick": options.quick = true
     case "--stand-in": options.standIn = true
     case "--only":
-        guard !arguments.isEmpty else { fail("--only needs a list: decode,cpu,startup,underruns,preemption,seek") }
+        guard !arguments.isEmpty else { fail("--only needs a list: \(BenchOptions.all.joined(separator: ","))") }
         let names = arguments.removeFirst().split(separator: ",").map(String.init)
         for name in names where BenchOptions.all.firstIndex(of: name) == nil {
             fail("unknown benchmark \(name); known: \(BenchOptions.all.joined(separator: ","))")

@@ -1,0 +1,101 @@
+import AudioEngine
+import InterludeCore
+import TUI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `interlude [PATH...]` on a terminal: the full-screen player.
+enum FullScreenCommand {
+    static let help = """
+    usage: interlude [PATH...] [--device D] [--output wav:PATH|null] [--latency MS] [--theme NAME]
+
+    The full-screen player. Files given start playing at once; a folder opens
+    the browser there (its MP3s are queued, paused). Without a path, the music
+    folder: XDG_MUSIC_DIR from ~/.config/user-dirs.dirs, else ~/Music.
+
+    options:
+      --device D          ALSA device to play on (default: default)
+      --output wav:PATH   render to a WAV file instead (as fast as possible)
+      --output null       decode and discard (as fast as possible)
+      --latency MS        device buffer in milliseconds (default: 300)
+      --speed X           playback speed, 0.5 to 3.0, pitch kept ([ and ] change it)
+      --theme NAME        colour theme (default, light, high-contrast, 256, or
+                          one of yours in $XDG_CONFIG_HOME/interlude/themes)
+      --resume-delay S    delay of the single resume attempt after a suspension (0.1-5, default 1)
+      --fade DUR          the fade before a pause (default 30ms)
+      --spoken            spoken audio: paused rather than ducked, smart rewind on resume
+
+    Keys: ? lists them all; rebind them in $XDG_CONFIG_HOME/interlude/keys.
+    """
+
+    struct Options {
+        var paths: [String] = []
+        var output: PlaybackEngine.Output = .alsa(device: "default", latencyMilliseconds: PlayCommand.Options.defaultLatency)
+        var theme: String?
+        var speed = PlaybackSpeed.normal
+        var scenario = ScenarioOptions()
+    }
+
+    static let spec = ArgumentSpec(command: "interlude",
+                                   valued: ["--device", "--output", "--latency", "--speed", "--theme", "--resume-delay", "--fade",
+                                            "--smart-rewind"],
+                                   flags: ["--spoken"])
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        let parsed = try spec.parse(arguments)
+        var options = Options()
+        options.paths = parsed.positionals
+        // The output options mean what they mean for `play`; reuse its parser.
+        var playArguments = ["--"] + ["placeholder"]
+        for flag in ["--device", "--output", "--latency", "--speed"] {
+            if let value = parsed.value(flag) { playArguments.insert(contentsOf: [flag, value], at: 0) }
+        }
+        do {
+            let play = try PlayCommand.parse(playArguments)
+            options.output = play.output
+            options.speed = play.speed
+        } catch {
+            throw UsageError(error.message.replacingPrefix("play:", with: "interlude:"))
+        }
+        options.theme = parsed.value("--theme")
+        options.scenario = try ScenarioOptions.parse(parsed)
+        return options
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            writeStandardOutput(help + "\n")
+            return 0
+        }
+        let options: Options
+        do { options = try parse(arguments) } catch {
+            writeStandardError("\(error.message)\n")
+            return 2
+        }
+        return FullScreenPlayer(options: options).run()
+    }
+
+    /// The music folder: `XDG_MUSIC_DIR` from `user-dirs.dirs`, else ~/Music, when it exists.
+    static func musicFolder(environment: [String: String]) -> String? {
+        let home = environment["HOME"] ?? ""
+        let directories = XDGDirectories(environment: environment)
+        var candidates: [String] = []
+        if let bytes = try? StateFile(path: directories.configHome + "/user-dirs.dirs").read() {
+            for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+            where line.hasPrefix("XDG_MUSIC_DIR=") {
+                var value = String(line.dropFirst("XDG_MUSIC_DIR=".count))
+                value.removeAll { $0 == "\"" }
+                candidates.append(value.replacingPrefix("$HOME", with: home))
+            }
+        }
+        if !home.isEmpty { candidates.append(home + "/Music") }
+        return candidates.first { FileSystemBrowserSource.isDirectory($0) }
+    }
+}
+
+extension String {
+    func replacingPrefix(_ prefix: String, with replacement: String) -> String {
+        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
+    }
+}

@@ -1,0 +1,410 @@
+import Alarms
+import AudioEngine
+import BookFormat
+import InterludeCore
+import KeyMap
+import Themes
+import TUI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The full-screen player: a `PlayerHost` that draws the panes with ncurses,
+/// reads keys from fd 0 when `poll` says there are some, and turns them into
+/// runtime actions. Events reach the event log and the banner through the
+/// printer's observer, the same events `--events json` prints.
+///
+/// Drawing: after each turn of the loop, only when something changed (a key,
+/// an event, a resize) or, while playing or counting down, at most every
+/// 250 ms for the clock and progress bar. The presenter compares frames, so
+/// an unchanged screen costs no terminal output and no refresh at all.
+final class FullScreenPlayer: PlayerHost {
+    let options: FullScreenCommand.Options
+    let printer = EventPrinter(json: false)
+    private var terminal: NcursesTerminal?
+    private var presenter: ScreenPresenter?
+    private var runtime: PlayerRuntime?
+    private var ui = InterfaceState(browser: nil)
+    private let source = FileSystemBrowserSource()
+    private var catalog = ThemeCatalog(directories: [])
+    private var zone = TimeZoneRules.utc
+    private var tags: [String: TrackTags] = [:]
+    /// Alarms made by `a` and `A`: removed once rung (and not snoozed), so
+    /// testing leaves nothing behind in alarms.json.
+    private var testAlarms: Set<AlarmID> = []
+    private var redraw = RedrawPolicy()
+    private var lastState: PlaybackState?
+
+    /// What decides the state line and the playing marks, compared after each turn.
+    private struct PlaybackState: Equatable {
+        var finished: Bool
+        var playing: Bool
+        var interrupted: Bool
+        var entry: Int?
+    }
+    private(set) var shouldQuit = false
+    let keepsRunningWhenQueueEnds = true
+
+    init(options: FullScreenCommand.Options) { self.options = options }
+
+    func run() -> Int32 {
+        guard isatty(0) != 0, isatty(1) != 0 else {
+            writeStandardError("interlude: \(TerminalError.notATerminal.description)\n")
+            return 2
+        }
+        TextWidth.prepareLocale()
+        let environment = ProcessEnvironment.current()
+        let directories = XDGDirectories(environment: environment)
+
+        // What to play and where the browser opens.
+        var files: [String] = []
+        var folder: String?
+        for path in options.paths {
+            if FileSystemBrowserSource.isDirectory(path) { folder = folder ?? path } else { files.append(path) }
+        }
+        if options.paths.isEmpty {
+            guard let music = FullScreenCommand.musicFolder(environment: environment) else {
+                writeStandardError("interlude: no music folder (XDG_MUSIC_DIR or ~/Music); give a folder or files: "
+                                   + "interlude PATH...\n")
+                return 2
+            }
+            folder = music
+        }
+        // No file given: the queue of the last run comes back, paused where it was left.
+        let stateStore = PlayerStateStore(directories: directories)
+        let restored = files.isEmpty ? stateStore.load() : (state: nil, problem: nil)
+        if let saved = restored.state, !saved.queue.isEmpty { files = saved.queue }
+        let browserRoot = folder ?? Self.parent(of: files[0])
+        let keys = loadKeys(directories)
+        ui = InterfaceState(bindings: keys.bindings, browser: BrowserModel(root: browserRoot, source: source))
+        if !files.isEmpty { ui.focus(.queue) }
+
+        zone = localZone(environment)
+        catalog = ThemeCatalog(directories: ThemeDirectories.standard(configHome: directories.configHome,
+                                                                      executablePath: Self.executablePath()))
+        var configuration = PlayerRuntime.Configuration(output: options.output, scenario: options.scenario)
+        configuration.speed = options.speed
+        configuration.alarmTimeZone = zone
+        // A folder alone opens with an empty queue: the user picks from the browser.
+        configuration.keepsRunningWhenQueueEnds = true
+        configuration.alarmStore = AlarmStore(directories: directories)
+        configuration.startsPaused = restored.state != nil
+        printer.observer = { [unowned self] record in
+            ui.record(Self.loggedEvent(record))
+            redraw.setNeedsDraw()
+        }
+        guard let runtime = PlayerRuntime.open(configuration: configuration, paths: files, printer: printer,
+                                               signals: [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH]) else {
+            return 1
+        }
+        self.runtime = runtime
+        if let problem = restored.problem { printer.error(problem) }
+        if let saved = restored.state {
+            runtime.start(atQueueIndex: saved.index, seconds: saved.seconds)
+            if saved.volume != runtime.volume { runtime.volume = saved.volume }
+        }
+        // The alarms of alarms.json show (and ring) from the start.
+        _ = runtime.alarms
+        // Now that the log records them: the keys file's bad lines, each with its line number.
+        for problem in keys.problems { printer.error("keys: \(problem.description)") }
+        if let first = keys.problems.first {
+            ui.message = .init(text: "keys: \(keys.problems.count) line(s) skipped (see the event log); " + first.description,
+                               isError: true)
+        }
+        let terminal: NcursesTerminal
+        do { terminal = try NcursesTerminal() } catch {
+            writeStandardError("interlude: \(error.description)\n")
+            return 1
+        }
+        self.terminal = terminal
+        presenter = ScreenPresenter(terminal: terminal)
+        // The screen is ours now: errors go to the log pane and the command line.
+        printer.writesErrorsToStandardError = false
+        applyTheme(options.theme ?? restored.state?.theme ?? ThemeCatalog.defaultName)
+        let status = runtime.run(host: self)
+        terminal.end()
+        saveState(stateStore, runtime)
+        printer.writesErrorsToStandardError = true
+        return shouldQuit ? 0 : status
+    }
+
+    // MARK: PlayerHost
+
+    var extraDescriptors: [Int32] {
+        // Read the terminal only while we are its foreground job: a background
+        // read would stop the process with SIGTTIN.
+        tcgetpgrp(0) == getpgrp() ? [0] : []
+    }
+
+    func descriptorsReady(_ fds: [Int32]) {
+        guard let terminal, let runtime else { return }
+        while let input = terminal.readInput() {
+            switch input {
+            case .resize:
+                resize()
+            case .key(let key):
+                ui.now = now
+                let snapshot = snapshot(runtime)
+                for command in ui.handle(key, snapshot: snapshot, source: source) { perform(command, runtime) }
+                ui.banner.reconcile(resumeExpected: runtime.expectsAutomaticResume)
+            }
+            redraw.setNeedsDraw()
+        }
+    }
+
+    func handleSignal(_ number: Int32) -> Bool {
+        if number == SIGWINCH {
+            resize()
+            return true
+        }
+        return false
+    }
+
+    func afterIteration() {
+        guard let runtime, let presenter, let terminal else { return }
+        if !testAlarms.isEmpty && runtime.alarms.ringing == nil {
+            for id in testAlarms where runtime.alarms.nextFire(of: id) == nil {
+                runtime.alarms.remove(id)
+                testAlarms.remove(id)
+                redraw.setNeedsDraw()
+            }
+        }
+        // Changes that come without an event (the engine finishing, say) still redraw.
+        let state = PlaybackState(finished: runtime.engine.isFinished, playing: runtime.isPlaying,
+                                  interrupted: runtime.isInterrupted, entry: runtime.current?.index)
+        if state != lastState {
+            lastState = state
+            redraw.setNeedsDraw()
+        }
+        guard redraw.shouldDraw(now: monotonicSeconds(), moving: isMoving(runtime)) else { return }
+        let frame = ScreenRenderer().frame(size: terminal.size, state: &ui, snapshot: snapshot(runtime), now: now)
+        presenter.present(frame)
+    }
+
+    var maximumWaitMilliseconds: Int? {
+        guard let runtime else { return nil }
+        return redraw.maximumWaitMilliseconds(moving: isMoving(runtime))
+    }
+
+    /// Whether the screen changes by itself: the clock while playing, the countdown.
+    private func isMoving(_ runtime: PlayerRuntime) -> Bool {
+        (runtime.isPlaying && !runtime.engine.isFinished) || ui.banner.isCountingDown
+    }
+
+    func willStop() {
+        terminal?.suspend()
+    }
+
+    func didContinue() {
+        terminal?.resume()
+        presenter?.invalidate()
+        redraw.setNeedsDraw()
+    }
+
+    // MARK: Actions
+
+    private var now: Double { printer.timeSource?() ?? 0 }
+
+    private func resize() {
+        terminal?.resize()
+        presenter?.invalidate()
+        redraw.setNeedsDraw()
+    }
+
+    private func perform(_ command: PlayerCommand, _ runtime: PlayerRuntime) {
+        var problem: String?
+        switch command {
+        case .togglePlayPause: runtime.togglePlayPause()
+        case .next: runtime.next()
+        case .previous: runtime.previous()
+        case .seek(let seconds): runtime.seek(bySeconds: seconds)
+        case .setVolume(let volume): runtime.volume = volume
+        case .speedUp: problem = runtime.setSpeed(runtime.engine.speed.faster)
+        case .speedDown: problem = runtime.setSpeed(runtime.engine.speed.slower)
+        case .playQueue(let paths, let index): runtime.playQueue(paths, startAt: index)
+        case .enqueue(let paths):
+            runtime.enqueue(paths)
+            ui.message = .init(text: "added \(paths.count) file(s) to the queue", isError: false)
+        case .fireTestAlarm:
+            testAlarms.insert(runtime.addAlarm(after: .zero, label: "test alarm").id)
+        case .addAlarm(let seconds):
+            let alarm = runtime.addAlarm(after: .seconds(seconds), label: "in \(seconds) s")
+            testAlarms.insert(alarm.id)
+            printer.emit("alarmAdded") { $0.add("alarm", alarm.id.rawValue); $0.add("in", seconds) }
+            ui.message = .init(text: "alarm #\(alarm.id) rings in \(seconds) s", isError: false)
+        case .addAlarmSchedule(let text): problem = addAlarm(text, label: "", runtime)
+        case .editAlarm(let id, let text):
+            let old = runtime.alarms.alarms.first { $0.id.rawValue == id }
+            problem = addAlarm(text, label: old?.label ?? "", runtime)
+            if problem == nil, let old { runtime.alarms.remove(old.id) }
+        case .setAlarmEnabled(let id, let enabled): runtime.alarms.setEnabled(AlarmID(rawValue: id), enabled)
+        case .deleteAlarm(let id): runtime.alarms.remove(AlarmID(rawValue: id))
+        case .snoozeAlarm: runtime.snoozeAlarm()
+        case .dismissAlarm: runtime.dismissAlarm()
+        case .toggleSessionSuspended: runtime.toggleSessionSuspended()
+        case .toggleCall: runtime.toggleCall()
+        case .notificationChime: runtime.notificationChime()
+        case .simulateDeviceLoss: runtime.simulateDeviceLoss()
+        case .cycleTheme: applyTheme(catalog.name(after: cycleName))
+        case .quit: shouldQuit = true
+        }
+        if let problem { ui.message = .init(text: problem, isError: false) }
+    }
+
+    /// A clock-time, dated or relative alarm from what the user typed.
+    private func addAlarm(_ text: String, label: String, _ runtime: PlayerRuntime) -> String? {
+        let words = text.split(separator: " ").map(String.init)
+        do {
+            let schedule = try AlarmInputParser.parseWhen(words, now: runtime.clock.wallNow, zone: ZonedTime(timeZone: zone))
+            let alarm = runtime.alarms.add(schedule: schedule) { $0.label = label }
+            printer.emit("alarmAdded") { $0.add("alarm", alarm.id.rawValue); $0.add("at", text) }
+            ui.message = .init(text: "alarm #\(alarm.id) at \(text)", isError: false)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    private func applyTheme(_ name: String) {
+        guard let terminal else { return }
+        var theme = Theme.standard
+        var shown = ThemeCatalog.defaultName
+        do {
+            let load = try catalog.load(name)
+            theme = load.theme
+            shown = load.fellBackToDefault ? ThemeCatalog.defaultName : name
+            for problem in load.problems { printer.error("theme: \(problem.description)") }
+            if let first = load.problems.first {
+                ui.message = .init(text: "theme \(name): \(load.problems.count) problem(s), using the default theme; "
+                                   + first.description, isError: true)
+            }
+        } catch {
+            printer.error(error.description)
+            ui.message = .init(text: error.description, isError: true)
+        }
+        ui.themeName = shown == name ? name : "\(shown) (\(name) has errors)"
+        terminal.setTheme(theme.rendering(for: terminal.colorDepth))
+        presenter?.invalidate()
+        redraw.setNeedsDraw()
+        // Keep cycling from the requested name, even when it fell back.
+        cycleName = name
+    }
+
+    private var cycleName = ThemeCatalog.defaultName
+
+    /// On the way out (q, SIGINT, SIGTERM, SIGHUP): the queue and the place in it.
+    private func saveState(_ store: PlayerStateStore, _ runtime: PlayerRuntime) {
+        let queue = runtime.queue
+        guard !queue.isEmpty else { return }
+        let current = runtime.current
+        let state = SavedPlayerState(queue: queue, index: current?.index ?? 0, seconds: current?.elapsed ?? 0,
+                                     volume: runtime.volume, theme: cycleName)
+        do { try store.save(state) } catch {
+            writeStandardError("interlude: \(error.description) (the queue was not saved)\n")
+        }
+    }
+
+    private func loadKeys(_ directories: XDGDirectories) -> KeyConfigLoad {
+        let path = directories.interludeConfig + "/keys"
+        guard let bytes = try? StateFile(path: path).read() else { return KeyConfigLoad(bindings: .defaults, problems: []) }
+        return KeyConfigParser.apply(String(decoding: bytes, as: UTF8.self), path: path)
+    }
+
+    private func localZone(_ environment: [String: String]) -> TimeZoneRules {
+        do { return try TimeZoneDatabase().localZone(environment: environment) } catch {
+            printer.error("\(error.description); alarm times are in UTC")
+            return .utc
+        }
+    }
+
+    // MARK: What the screen shows
+
+    private func snapshot(_ runtime: PlayerRuntime) -> PlayerSnapshot {
+        var snapshot = PlayerSnapshot()
+        snapshot.queue = runtime.queue.map { .init(path: $0, title: title(of: $0)) }
+        let current = runtime.current
+        if let current {
+            snapshot.currentIndex = current.index
+            let trackTags = tags(of: current.path)
+            snapshot.title = trackTags.title ?? TrackTags.displayName(ofPath: current.path)
+            snapshot.artist = trackTags.artist ?? ""
+            snapshot.album = trackTags.album ?? ""
+            snapshot.elapsed = current.elapsed
+            snapshot.duration = current.duration
+        }
+        snapshot.state = current == nil || runtime.engine.isFinished ? .stopped : runtime.isPlaying ? .playing
+            : runtime.isInterrupted ? .interrupted : .paused
+        snapshot.volume = runtime.volume
+        snapshot.speed = runtime.engine.speed.isNormal ? nil : runtime.engine.speed.description
+        snapshot.sessionSuspended = runtime.isSessionSuspended
+        snapshot.callActive = runtime.isCallActive
+        if runtime.hasAlarmScheduler {
+            let scheduler = runtime.alarms
+            let ringing = scheduler.ringing?.alarmIDs ?? []
+            snapshot.alarmRinging = !ringing.isEmpty
+            snapshot.alarms = scheduler.alarms.map { alarm in
+                let next = scheduler.nextFire(of: alarm.id)
+                return AlarmRow(id: alarm.id.rawValue, label: alarm.label,
+                                nextFire: next.map { fireText($0, now: runtime.clock.wallNow.secondsSince1970) } ?? "",
+                                schedule: scheduleText(alarm.schedule, now: runtime.clock.wallNow.secondsSince1970),
+                                isEnabled: alarm.isEnabled, isRinging: ringing.contains(alarm.id))
+            }
+        }
+        return snapshot
+    }
+
+    /// Local time of day, with the date when it is not today.
+    private func fireText(_ instant: Int64, now: Int64) -> String {
+        let zoned = ZonedTime(timeZone: zone)
+        let (date, seconds) = zoned.local(at: instant)
+        let today = zoned.local(at: now).date
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let time = "\(two(seconds / 3600)):\(two(seconds % 3600 / 60)):\(two(seconds % 60))"
+        return date == today ? time : "\(date) \(time)"
+    }
+
+    private func scheduleText(_ schedule: AlarmSchedule, now: Int64) -> String {
+        if case .relative(let firesAt) = schedule { return "in \(max(1, firesAt - now))s" }
+        return AlarmTimeFormat(zone: ZonedTime(timeZone: zone)).scheduleTime(schedule)
+    }
+
+    private func tags(of path: String) -> TrackTags {
+        if let known = tags[path] { return known }
+        let read = TrackTags.read(path: path)
+        tags[path] = read
+        return read
+    }
+
+    private func title(of path: String) -> String {
+        tags(of: path).title ?? TrackTags.displayName(ofPath: path)
+    }
+
+    // MARK: Helpers
+
+    static func loggedEvent(_ record: EventRecord) -> LoggedEvent {
+        LoggedEvent(time: record.time, name: record.name, fields: record.fields.map { field in
+            let value: LoggedEvent.Value
+            switch try? JSONParser.parse(field.value) {
+            case .string(let text)?: value = .string(text)
+            case .bool(let flag)?: value = .bool(flag)
+            case .integer(let number)?: value = .number(Double(number))
+            case .double(let number)?: value = .number(number)
+            case .null?: value = .null
+            default: value = .raw(field.value)
+            }
+            return (key: field.key, value: value)
+        })
+    }
+
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func executablePath() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return "" }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

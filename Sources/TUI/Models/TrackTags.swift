@@ -1,0 +1,33 @@
+import BookFormat
+
+/// Title, artist and album from a file's ID3v2 tag (TIT2, TPE1, TALB).
+public struct TrackTags: Equatable, Sendable {
+    public var title: String?
+    public var artist: String?
+    public var album: String?
+
+    public init(title: String? = nil, artist: String? = nil, album: String? = nil) {
+        self.title = title
+        self.artist = artist
+        self.album = album
+    }
+
+    /// The tags of the file at `path`; empty when it has none or they cannot be read.
+    public static func read(path: String) -> TrackTags {
+        guard let bytes = try? TagFileReader.tagBytes(atPath: path), !bytes.isEmpty,
+              let tag = try? ID3v2Tag(bytes: bytes) else { return TrackTags() }
+        func text(_ id: String) -> String? {
+            guard let frame = tag.frames(withID: id).first, let text = try? ID3v2TextFrame(body: frame.body).text,
+                  !text.isEmpty else { return nil }
+            return text
+        }
+        return TrackTags(title: text("TIT2"), artist: text("TPE1"), album: text("TALB"))
+    }
+
+    /// The file name without folder and `.mp3`, for files without a title.
+    public static func displayName(ofPath path: String) -> String {
+        var name = path.split(separator: "/").last.map(String.init) ?? path
+        if name.lowercased().hasSuffix(".mp3") { name.removeLast(4) }
+        return name
+    }
+}

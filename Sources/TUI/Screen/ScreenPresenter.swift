@@ -1,0 +1,56 @@
+/// Sends a frame to the terminal: only the rows and columns that differ
+/// from the frame sent before, and no refresh at all when nothing does.
+public final class ScreenPresenter {
+    public let terminal: any Terminal
+    private var last: Frame?
+
+    public init(terminal: any Terminal) { self.terminal = terminal }
+
+    /// Forget what is on screen (after a resize, a theme change or a return
+    /// from job control): the next `present` repaints everything.
+    public func invalidate() {
+        last = nil
+    }
+
+    /// Returns whether anything was sent.
+    @discardableResult
+    public func present(_ frame: Frame) -> Bool {
+        guard frame != last else { return false }
+        let previous = last?.size == frame.size ? last : nil
+        if previous == nil { terminal.clear() }
+        for row in 0..<frame.size.rows {
+            let cells = frame.cells[row]
+            var first = 0
+            var end = cells.count
+            if let previous {
+                let old = previous.cells[row]
+                guard let firstChange = cells.indices.first(where: { cells[$0] != old[$0] }),
+                      let lastChange = cells.indices.last(where: { cells[$0] != old[$0] }) else { continue }
+                first = firstChange
+                end = lastChange + 1
+                // Never start or end in the middle of a wide character.
+                while first > 0 && cells[first].width == 0 { first -= 1 }
+                while end < cells.count && cells[end].width == 0 { end += 1 }
+            }
+            putRuns(cells, row: row, from: first, to: end)
+        }
+        terminal.refresh()
+        last = frame
+        return true
+    }
+
+    /// One `put` per run of cells in the same element.
+    private func putRuns(_ cells: [Frame.Cell], row: Int, from start: Int, to end: Int) {
+        var column = start
+        while column < end {
+            let element = cells[column].element
+            var text = ""
+            let runStart = column
+            while column < end && cells[column].element == element {
+                text += cells[column].text
+                column += 1
+            }
+            terminal.put(text, row: row, column: runStart, element: element)
+        }
+    }
+}

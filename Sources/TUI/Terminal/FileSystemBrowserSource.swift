@@ -1,0 +1,32 @@
+import InterludeCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The browser's folders from the real file system: folders and `.mp3`
+/// files (hidden ones left out), files with their tag titles.
+public struct FileSystemBrowserSource: BrowserSource {
+    public init() {}
+
+    public func entries(in directory: String) -> [BrowserEntry]? {
+        guard let names = DirectoryListing.names(in: directory) else { return nil }
+        var entries: [BrowserEntry] = []
+        for name in names where !name.hasPrefix(".") {
+            let path = directory == "/" ? "/" + name : directory + "/" + name
+            if Self.isDirectory(path) {
+                entries.append(BrowserEntry(name: name, path: path, isDirectory: true))
+            } else if name.lowercased().hasSuffix(".mp3") {
+                let tags = TrackTags.read(path: path)
+                entries.append(BrowserEntry(name: name, path: path, isDirectory: false,
+                                            title: tags.title ?? TrackTags.displayName(ofPath: path),
+                                            artist: tags.artist ?? ""))
+            }
+        }
+        return entries
+    }
+
+    public static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+}

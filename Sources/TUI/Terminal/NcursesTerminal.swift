@@ -1,0 +1,178 @@
+import CNcursesw
+import KeyMap
+import Themes
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why the screen could not be taken over.
+public enum TerminalError: Error, Sendable, CustomStringConvertible {
+    case notATerminal
+    case cannotInitialize(term: String)
+
+    public var description: String {
+        switch self {
+        case .notATerminal: "the full-screen player needs a terminal on standard input and output (use 'interlude play' otherwise)"
+        case .cannotInitialize(let term): "ncurses cannot drive this terminal (TERM=\(term)); set TERM, or use 'interlude play'"
+        }
+    }
+}
+
+/// The real terminal, through ncursesw's wide-character calls.
+///
+/// Input is read without blocking (`nodelay`): the player's loop polls fd 0
+/// and calls `readInput()` until it returns nil, so the process sleeps in
+/// `poll` rather than in `getch`. Signals are not left to ncurses: the
+/// player takes them through a signalfd, and calls `resize()` on SIGWINCH,
+/// `suspend()`/`resume()` around a job-control stop and `end()` on exit.
+public final class NcursesTerminal: Terminal {
+    private var screen: OpaquePointer?
+    public private(set) var size: TerminalSize
+    public let colorDepth: ColorDepth
+    private var attributes: [ThemeElement: attr_t] = [:]
+    private var pairs: [ThemeElement: Int16] = [:]
+    private var ended = false
+
+    /// Takes over the terminal. Call `TextWidth.prepareLocale()` first.
+    public init() throws(TerminalError) {
+        guard isatty(0) != 0, isatty(1) != 0 else { throw .notATerminal }
+        // Before ncurses changes the modes: a crash puts these back.
+        interlude_restore_terminal_on_fatal_signals()
+        // newterm rather than initscr: initscr exits the process on failure.
+        guard let screen = interlude_newterm_stdio() else {
+            throw .cannotInitialize(term: getenv("TERM").map { String(cString: $0) } ?? "")
+        }
+        self.screen = screen
+        set_term(screen)
+        cbreak()
+        noecho()
+        nonl()
+        keypad(interlude_stdscr(), true)
+        nodelay(interlude_stdscr(), true)
+        // An Escape alone is taken as Escape after 25 ms, not ncurses' default second.
+        set_escdelay(25)
+        curs_set(0)
+        var colors = 0
+        if has_colors() {
+            start_color()
+            use_default_colors()
+            colors = Int(interlude_colors())
+        }
+        colorDepth = ColorDepth(colorCount: colors)
+        size = TerminalSize(columns: Int(interlude_cols()), rows: Int(interlude_lines()))
+    }
+
+    deinit { end() }
+
+    public func setTheme(_ rendering: ThemeRendering) {
+        attributes = [:]
+        pairs = [:]
+        if colorDepth != .monochrome {
+            let available = Int(interlude_color_pairs())
+            for (offset, pair) in rendering.colorPairs.enumerated() where offset + 1 < available {
+                init_pair(Int16(offset + 1), Int16(pair.foreground.terminalNumber), Int16(pair.background.terminalNumber))
+            }
+        }
+        for element in ThemeElement.allCases {
+            let style = rendering[element]
+            attributes[element] = Self.curses(style.attributes)
+            let number = rendering.pairNumber(for: element)
+            pairs[element] = colorDepth == .monochrome || number >= Int(interlude_color_pairs()) ? 0 : Int16(number)
+        }
+    }
+
+    public func put(_ text: String, row: Int, column: Int, element: ThemeElement) {
+        attr_set(attributes[element] ?? 0, pairs[element] ?? 0, nil)
+        var wide = text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+        wide.append(0)
+        // The last cell of the screen: ncurses scrolls after writing it unless
+        // told not to; `scrollok` is off by default, and mvaddnwstr then fails
+        // harmlessly on the cursor move, having drawn the text.
+        _ = mvaddnwstr(Int32(row), Int32(column), wide, Int32(wide.count - 1))
+    }
+
+    public func clear() {
+        erase()
+        clearok(interlude_stdscr(), true)
+    }
+
+    public func refresh() {
+        _ = CNcursesw.refresh()
+    }
+
+    public func readInput() -> TerminalInput? {
+        while true {
+            var character: wint_t = 0
+            let result = wget_wch(interlude_stdscr(), &character)
+            if result == ERR { return nil }
+            if result == KEY_CODE_YES {
+                if Int32(character) == KEY_RESIZE { return .resize }
+                if let key = Self.namedKey(Int32(character)) { return .key(.named(key)) }
+                continue  // A key code the player has no name for.
+            }
+            guard let scalar = Unicode.Scalar(UInt32(character)), let key = Key(inputScalar: scalar) else { continue }
+            return .key(key)
+        }
+    }
+
+    /// After SIGWINCH: reads the new size and tells ncurses.
+    public func resize() {
+        var rows: Int32 = 0, columns: Int32 = 0
+        if interlude_terminal_size(1, &rows, &columns) == 0, rows > 0, columns > 0 {
+            resizeterm(rows, columns)
+        }
+        size = TerminalSize(columns: Int(interlude_cols()), rows: Int(interlude_lines()))
+    }
+
+    /// Gives the terminal back (before a job-control stop).
+    public func suspend() {
+        endwin()
+    }
+
+    /// Takes the terminal again after `fg`; the caller repaints everything.
+    public func resume() {
+        reset_prog_mode()
+        resize()
+        clearok(interlude_stdscr(), true)
+    }
+
+    /// Restores the terminal for good (exit, SIGINT, SIGTERM, fatal errors).
+    public func end() {
+        guard !ended else { return }
+        ended = true
+        endwin()
+        if let screen { delscreen(screen) }
+        screen = nil
+    }
+
+    private static func curses(_ attributes: TextAttributes) -> attr_t {
+        var result: attr_t = 0
+        if attributes.contains(.bold) { result |= interlude_attr_bold() }
+        if attributes.contains(.dim) { result |= interlude_attr_dim() }
+        if attributes.contains(.underline) { result |= interlude_attr_underline() }
+        if attributes.contains(.reverse) { result |= interlude_attr_reverse() }
+        if attributes.contains(.standout) { result |= interlude_attr_standout() }
+        if attributes.contains(.blink) { result |= interlude_attr_blink() }
+        if attributes.contains(.italic) { result |= interlude_attr_italic() }
+        return result
+    }
+
+    private static func namedKey(_ code: Int32) -> NamedKey? {
+        switch code {
+        case KEY_LEFT: .left
+        case KEY_RIGHT: .right
+        case KEY_UP: .up
+        case KEY_DOWN: .down
+        case KEY_HOME: .home
+        case KEY_END: .end
+        case KEY_PPAGE: .pageUp
+        case KEY_NPAGE: .pageDown
+        case KEY_ENTER: .enter
+        case KEY_BACKSPACE: .backspace
+        case KEY_DC: .delete
+        case KEY_BTAB: .tab
+        case KEY_F0 + 1...KEY_F0 + 12: NamedKey(rawValue: "f\(code - KEY_F0)")
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import KeyMap
+import Themes
+
+/// Columns and rows of a terminal.
+public struct TerminalSize: Hashable, Sendable, CustomStringConvertible {
+    public var columns: Int
+    public var rows: Int
+
+    public init(columns: Int, rows: Int) {
+        self.columns = columns
+        self.rows = rows
+    }
+
+    public var description: String { "\(columns)x\(rows)" }
+}
+
+/// What reading the keyboard produced.
+public enum TerminalInput: Hashable, Sendable {
+    case key(Key)
+    /// ncurses noticed a size change (KEY_RESIZE).
+    case resize
+}
+
+/// The few things the player asks of a terminal. `NcursesTerminal` is the
+/// real one; `InMemoryTerminal` keeps a grid of cells for tests.
+///
+/// Text is put in runs of one element; the terminal turns the element into
+/// colours and attributes through the theme set last (`setTheme`).
+public protocol Terminal: AnyObject {
+    var size: TerminalSize { get }
+    /// Colours the terminal can show (monochrome for TERM=vt100).
+    var colorDepth: ColorDepth { get }
+    func setTheme(_ rendering: ThemeRendering)
+    /// Writes `text` starting at a cell; the caller has measured it to fit.
+    func put(_ text: String, row: Int, column: Int, element: ThemeElement)
+    /// Forgets what is on screen: the next refresh repaints everything.
+    func clear()
+    /// Makes what was put visible.
+    func refresh()
+    /// The next key or resize without waiting, or nil when none is ready.
+    func readInput() -> TerminalInput?
+}

@@ -1,0 +1,411 @@
+import KeyMap
+import Themes
+
+/// Builds the frame for the interface state and a player snapshot. Pure:
+/// the same inputs give the same cells, so layout, alignment and the banner
+/// are tested on frames without a terminal.
+public struct ScreenRenderer {
+    public var measure: @Sendable (Character) -> Int
+
+    public init(measure: @escaping @Sendable (Character) -> Int = TextWidth.columns(of:)) {
+        self.measure = measure
+    }
+
+    /// `now` is event time (seconds since the player started), for the countdown.
+    public func frame(size: TerminalSize, state: inout InterfaceState, snapshot: PlayerSnapshot, now: Double) -> Frame {
+        var frame = Frame(size: size, measure: measure)
+        let banner = state.banner.text(now: now)
+        let layout = Layout(size: size, banner: banner != nil, focus: state.focus)
+        guard layout.mode != .tooSmall else {
+            drawTooSmall(&frame, size: size)
+            return frame
+        }
+        drawTitle(&frame, layout: layout, state: state, snapshot: snapshot)
+        if let row = layout.bannerRow, let banner {
+            let written = frame.write(" " + banner.message, row: row, column: 0, element: .banner)
+            frame.writePadded(banner.countdown, row: row, column: written, width: size.columns - written,
+                              element: .bannerCountdown)
+        }
+        if state.showsHelp {
+            drawHelp(&frame, area: layout.body, state: &state)
+        } else {
+            if let row = layout.tabRow { drawTabs(&frame, row: row, focus: state.focus) }
+            if let row = layout.summaryRow { drawSummary(&frame, row: row, snapshot: snapshot) }
+            for separator in layout.separators {
+                for row in separator.row..<(separator.row + separator.height) {
+                    frame.write("│", row: row, column: separator.column, element: .paneBorder)
+                }
+            }
+            for (pane, area) in layout.panes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                drawPane(pane, area: area, frame: &frame, state: &state, snapshot: snapshot)
+            }
+        }
+        drawStatus(&frame, row: layout.statusRow, snapshot: snapshot)
+        drawCommandLine(&frame, row: layout.commandRow, state: state)
+        return frame
+    }
+
+    // MARK: Frame rows
+
+    private func drawTooSmall(_ frame: inout Frame, size: TerminalSize) {
+        guard size.rows > 0, size.columns > 0 else { return }
+        let lines = ["terminal too small", "\(size.columns)x\(size.rows), needs \(Layout.minimum.columns)x\(Layout.minimum.rows)",
+                     "(still playing)"]
+        let first = max(0, (size.rows - lines.count) / 2)
+        for (offset, line) in lines.enumerated() where first + offset < size.rows {
+            let text = frame.truncated(line, to: size.columns)
+            let column = max(0, (size.columns - frame.width(of: text)) / 2)
+            frame.write(text, row: first + offset, column: column, element: offset == 0 ? .errorText : .listRow)
+        }
+    }
+
+    private func drawTitle(_ frame: inout Frame, layout: Layout, state: InterfaceState, snapshot: PlayerSnapshot) {
+        let width = layout.size.columns
+        let right = "theme \(state.themeName) "
+        frame.fill(row: layout.titleRow, column: 0, count: width, element: .titleBar)
+        frame.write(" Interlude", row: layout.titleRow, column: 0, element: .titleBar)
+        let rightWidth = frame.width(of: right)
+        if width - rightWidth > 12 {
+            frame.write(right, row: layout.titleRow, column: width - rightWidth, element: .titleBar)
+        }
+    }
+
+    private func drawTabs(_ frame: inout Frame, row: Int, focus: Pane) {
+        var column = 0
+        frame.fill(row: row, column: 0, count: frame.size.columns, element: .paneTitleInactive)
+        for pane in Pane.allCases {
+            let text = "\(pane.rawValue) \(pane.shortTitle)"
+            let element: ThemeElement = pane == focus ? .paneTitleActive : .paneTitleInactive
+            column += frame.write(text, row: row, column: column, element: element)
+            column += frame.write(" ", row: row, column: column, element: .paneTitleInactive)
+        }
+    }
+
+    private func drawSummary(_ frame: inout Frame, row: Int, snapshot: PlayerSnapshot) {
+        let times = Self.timeText(snapshot)
+        let timesWidth = frame.width(of: times)
+        let titleWidth = frame.size.columns - timesWidth - 3
+        let title = snapshot.title.isEmpty ? "(nothing playing)" : snapshot.title
+        frame.writePadded(Self.stateSymbol(snapshot.state) + " " + frame.truncated(title, to: titleWidth),
+                          row: row, column: 0, width: frame.size.columns - timesWidth - 1, element: .playingRow)
+        frame.write(times, row: row, column: frame.size.columns - timesWidth, element: .secondaryText)
+    }
+
+    private func drawStatus(_ frame: inout Frame, row: Int, snapshot: PlayerSnapshot) {
+        var parts = [snapshot.state.rawValue, "vol \(Int((snapshot.volume * 100).rounded()))%"]
+        if let speed = snapshot.speed { parts.append(speed) }
+        if snapshot.alarmRinging { parts.append("alarm ringing (z snooze, x dismiss)") }
+        if snapshot.sessionSuspended { parts.append("session suspended (s continues)") }
+        if snapshot.callActive { parts.append("call (c ends)") }
+        frame.writePadded(" " + parts.joined(separator: " · "), row: row, column: 0, width: frame.size.columns,
+                          element: .statusLine)
+    }
+
+    private func drawCommandLine(_ frame: inout Frame, row: Int, state: InterfaceState) {
+        if let prompt = state.prompt {
+            let text = prompt.question + state.input
+            // Show the end of a long input, where the typing happens.
+            var shown = text
+            while frame.width(of: shown) > frame.size.columns - 1, !shown.isEmpty { shown.removeFirst() }
+            frame.writePadded(shown + "_", row: row, column: 0, width: frame.size.columns, element: .commandLine)
+        } else if let message = state.message {
+            frame.writePadded(frame.truncated(message.text, to: frame.size.columns), row: row, column: 0,
+                              width: frame.size.columns, element: message.isError ? .errorText : .commandLine)
+        } else {
+            frame.writePadded("? help · tab/1-5 panes · q quit", row: row, column: 0, width: frame.size.columns,
+                              element: .secondaryText)
+        }
+    }
+
+    // MARK: Panes
+
+    private func drawPane(_ pane: Pane, area: Rect, frame: inout Frame, state: inout InterfaceState,
+                          snapshot: PlayerSnapshot) {
+        guard area.height > 0, area.width > 0 else { return }
+        let focused = pane == state.focus
+        var title = " \(pane.rawValue) \(pane.title)"
+        switch pane {
+        case .browser:
+            if let browser = state.browser {
+                title += ": " + browser.directory
+                if !browser.filter.isEmpty { title += "  /" + browser.filter }
+            }
+        case .queue:
+            title += " (\(snapshot.queue.count))"
+            if !state.queueFilter.isEmpty { title += "  /" + state.queueFilter }
+        case .eventLog:
+            if !state.logFilter.isEmpty { title += "  /" + state.logFilter }
+        default: break
+        }
+        frame.writePadded(frame.truncated(title, to: area.width), row: area.row, column: area.column, width: area.width,
+                          element: focused ? .paneTitleActive : .paneTitleInactive)
+        let content = Rect(row: area.row + 1, column: area.column, width: area.width, height: area.height - 1)
+        guard content.height > 0 else { return }
+        if focused { state.pageSize = max(1, content.height - 1) }
+        switch pane {
+        case .browser: drawBrowser(&frame, content, state: &state, focused: focused, snapshot: snapshot)
+        case .queue: drawQueue(&frame, content, state: &state, focused: focused, snapshot: snapshot)
+        case .nowPlaying: drawNowPlaying(&frame, content, snapshot: snapshot)
+        case .alarms: drawAlarms(&frame, content, state: &state, focused: focused, snapshot: snapshot)
+        case .eventLog: drawLog(&frame, content, state: &state, focused: focused)
+        }
+    }
+
+    private func rowElement(selected: Bool, focused: Bool, playing: Bool, plain: ThemeElement) -> ThemeElement {
+        switch (selected, playing) {
+        case (true, true): .playingRowSelected
+        case (true, false): focused ? .selectedRowFocused : .selectedRowUnfocused
+        case (false, true): .playingRow
+        case (false, false): plain
+        }
+    }
+
+    private func blank(_ frame: inout Frame, _ area: Rect, from row: Int) {
+        for line in row..<(area.row + area.height) {
+            frame.fill(row: line, column: area.column, count: area.width, element: .listRow)
+        }
+    }
+
+    private func drawBrowser(_ frame: inout Frame, _ area: Rect, state: inout InterfaceState, focused: Bool,
+                             snapshot: PlayerSnapshot) {
+        guard var browser = state.browser else {
+            frame.writePadded(" no folder", row: area.row, column: area.column, width: area.width, element: .secondaryText)
+            blank(&frame, area, from: area.row + 1)
+            return
+        }
+        let rows = browser.visible
+        let range = browser.cursor.visibleRange(height: area.height, count: rows.count)
+        let playing = snapshot.currentIndex.flatMap { snapshot.queue.indices.contains($0) ? snapshot.queue[$0].path : nil }
+        var line = area.row
+        if rows.isEmpty {
+            let text = browser.problem ?? (browser.filter.isEmpty ? "no folders or MP3 files here" : "nothing matches")
+            frame.writePadded(" " + frame.truncated(text, to: area.width - 1), row: line, column: area.column,
+                              width: area.width, element: browser.problem == nil ? .secondaryText : .errorText)
+            line += 1
+        }
+        for index in range {
+            let entry = rows[index]
+            let selected = index == browser.cursor.selection
+            let element = rowElement(selected: selected, focused: focused, playing: entry.path == playing,
+                                     plain: entry.isDirectory ? .directoryRow : .listRow)
+            let text = entry.isDirectory ? entry.title + "/" : entry.title
+            frame.writePadded(" " + frame.truncated(text, to: area.width - 2), row: line, column: area.column,
+                              width: area.width, element: element)
+            line += 1
+        }
+        blank(&frame, area, from: line)
+        state.replaceBrowser(browser)
+    }
+
+    private func drawQueue(_ frame: inout Frame, _ area: Rect, state: inout InterfaceState, focused: Bool,
+                           snapshot: PlayerSnapshot) {
+        let rows = state.visibleQueue(snapshot)
+        let range = state.queueCursor.visibleRange(height: area.height, count: rows.count)
+        var line = area.row
+        if rows.isEmpty {
+            let text = snapshot.queue.isEmpty ? "empty: enter or e in the browser adds files" : "nothing matches"
+            frame.writePadded(" " + frame.truncated(text, to: area.width - 1), row: line, column: area.column,
+                              width: area.width, element: .secondaryText)
+            line += 1
+        }
+        let numberWidth = String(snapshot.queue.count).count
+        for index in range {
+            let (queueIndex, entry) = rows[index]
+            let selected = index == state.queueCursor.selection
+            let element = rowElement(selected: selected, focused: focused, playing: queueIndex == snapshot.currentIndex,
+                                     plain: .listRow)
+            var number = String(queueIndex + 1)
+            while number.count < numberWidth { number = " " + number }
+            let marker = queueIndex == snapshot.currentIndex ? Self.stateSymbol(snapshot.state) : " "
+            let prefix = " \(number) \(marker) "
+            frame.writePadded(prefix + frame.truncated(entry.title, to: area.width - frame.width(of: prefix)),
+                              row: line, column: area.column, width: area.width, element: element)
+            line += 1
+        }
+        blank(&frame, area, from: line)
+    }
+
+    private func drawNowPlaying(_ frame: inout Frame, _ area: Rect, snapshot: PlayerSnapshot) {
+        let width = area.width
+        var lines: [(String, ThemeElement)] = []
+        if snapshot.title.isEmpty {
+            lines.append((" nothing playing", .secondaryText))
+        } else {
+            lines.append((" " + frame.truncated(snapshot.title, to: width - 2), .playingRow))
+            let byline = [snapshot.artist, snapshot.album].filter { !$0.isEmpty }.joined(separator: " — ")
+            lines.append((" " + frame.truncated(byline, to: width - 2), .secondaryText))
+        }
+        var row = area.row
+        let end = area.row + area.height
+        // The progress bar goes on the third row, or the last one in a small pane.
+        let progressRow = min(area.row + 2, end - 1)
+        for (text, element) in lines where row < progressRow || (row < end && area.height == 1) {
+            frame.writePadded(text, row: row, column: area.column, width: width, element: element)
+            row += 1
+        }
+        blank(&frame, Rect(row: row, column: area.column, width: width, height: max(0, progressRow - row)), from: row)
+        if progressRow >= area.row {
+            drawProgress(&frame, row: progressRow, column: area.column, width: width, snapshot: snapshot)
+            row = progressRow + 1
+        }
+        if row < end {
+            let state = " \(Self.stateSymbol(snapshot.state)) \(snapshot.state.rawValue) · volume \(Int((snapshot.volume * 100).rounded()))%"
+            frame.writePadded(state, row: row, column: area.column, width: width, element: .listRow)
+            row += 1
+        }
+        blank(&frame, area, from: row)
+    }
+
+    private func drawProgress(_ frame: inout Frame, row: Int, column: Int, width: Int, snapshot: PlayerSnapshot) {
+        let times = " " + Self.timeText(snapshot) + " "
+        let written = frame.write(times, row: row, column: column, limit: width, element: .listRow)
+        let barWidth = width - written - 1
+        guard barWidth > 0 else {
+            frame.fill(row: row, column: column + written, count: width - written, element: .listRow)
+            return
+        }
+        var filled = 0
+        if let duration = snapshot.duration, duration > 0 {
+            filled = min(barWidth, Int(Double(barWidth) * snapshot.elapsed / duration))
+        }
+        frame.write(String(repeating: "=", count: filled), row: row, column: column + written, element: .progressFilled)
+        frame.write(String(repeating: "-", count: barWidth - filled), row: row, column: column + written + filled,
+                    element: .progressEmpty)
+        frame.fill(row: row, column: column + width - 1, count: 1, element: .listRow)
+    }
+
+    private func drawAlarms(_ frame: inout Frame, _ area: Rect, state: inout InterfaceState, focused: Bool,
+                            snapshot: PlayerSnapshot) {
+        let rows = snapshot.alarms
+        let range = state.alarmsCursor.visibleRange(height: area.height, count: rows.count)
+        var line = area.row
+        if rows.isEmpty {
+            frame.writePadded(" " + frame.truncated("no alarms: o adds one, A asks for seconds", to: area.width - 1),
+                              row: line, column: area.column, width: area.width, element: .secondaryText)
+            line += 1
+        }
+        for index in range {
+            let alarm = rows[index]
+            let selected = index == state.alarmsCursor.selection
+            let plain: ThemeElement = alarm.isEnabled ? .alarmEnabled : .alarmDisabled
+            let element = rowElement(selected: selected, focused: focused, playing: false, plain: plain)
+            let flag = alarm.isRinging ? "RING" : alarm.isEnabled ? "on  " : "off "
+            let when = alarm.nextFire.isEmpty ? "—" : alarm.nextFire
+            let text = " #\(alarm.id) \(flag) \(when)  \(alarm.label)"
+            frame.writePadded(frame.truncated(text, to: area.width), row: line, column: area.column, width: area.width,
+                              element: element)
+            line += 1
+        }
+        blank(&frame, area, from: line)
+    }
+
+    private func drawLog(_ frame: inout Frame, _ area: Rect, state: inout InterfaceState, focused: Bool) {
+        let entries = state.visibleLog
+        if state.logFollows { state.logCursor.select(entries.count - 1, count: entries.count) }
+        let range = state.logCursor.visibleRange(height: area.height, count: entries.count)
+        var line = area.row
+        for index in range {
+            let event = entries[index]
+            let selected = focused && !state.logFollows && index == state.logCursor.selection
+            let time = " " + LoggedEvent.Value.number(event.time).fixed(3) + " "
+            let timeWidth = frame.write(time, row: line, column: area.column, limit: area.width,
+                                        element: selected ? .selectedRowFocused : .secondaryText)
+            let element: ThemeElement
+            if selected {
+                element = .selectedRowFocused
+            } else {
+                switch EventLog.kind(of: event) {
+                case .began: element = .logBegan
+                case .ended: element = .logEnded
+                case .error: element = .errorText
+                case .action: element = .logAction
+                }
+            }
+            let available = area.width - timeWidth
+            frame.writePadded(frame.truncated(event.summary, to: available), row: line, column: area.column + timeWidth,
+                              width: available, element: element)
+            line += 1
+        }
+        blank(&frame, area, from: line)
+    }
+
+    private func drawHelp(_ frame: inout Frame, area: Rect, state: inout InterfaceState) {
+        let sections = KeyHelp.sections(for: state.bindings)
+        var rows: [(keys: String, name: String, summary: String, heading: Bool)] = []
+        for section in sections {
+            if !rows.isEmpty { rows.append(("", "", "", false)) }
+            rows.append((section.section.rawValue, "", "", true))
+            for entry in section.entries {
+                let keys = entry.keys.isEmpty ? KeyHelp.unboundMarker : entry.keys.map(\.description).joined(separator: " ")
+                rows.append((keys, entry.action.rawValue, entry.action.summary, false))
+            }
+        }
+        let keyWidth = rows.filter { !$0.heading }.map { frame.width(of: $0.keys) }.max() ?? 0
+        let nameWidth = rows.map { frame.width(of: $0.name) }.max() ?? 0
+        frame.writePadded(" Keys (? or q closes; up/down scroll)", row: area.row, column: 0, width: area.width,
+                          element: .paneTitleActive)
+        let content = Rect(row: area.row + 1, column: 0, width: area.width, height: area.height - 1)
+        state.pageSize = max(1, content.height - 1)
+        let range = state.helpCursor.visibleRange(height: content.height, count: rows.count)
+        var line = content.row
+        for index in range {
+            let row = rows[index]
+            if row.heading {
+                frame.writePadded(" " + row.keys, row: line, column: 0, width: area.width, element: .helpHeading)
+            } else {
+                var column = frame.write("  ", row: line, column: 0, element: .helpText)
+                let keys = frame.truncated(row.keys, to: keyWidth)
+                frame.writePadded(keys, row: line, column: column, width: min(keyWidth, area.width - column), element: .helpKey)
+                column = min(area.width, column + keyWidth)
+                column += frame.write("  ", row: line, column: column, element: .helpText)
+                if column < area.width {
+                    frame.writePadded(row.name, row: line, column: column, width: min(nameWidth, area.width - column),
+                                      element: .secondaryText)
+                    column = min(area.width, column + nameWidth)
+                }
+                if column < area.width {
+                    frame.writePadded("  " + row.summary, row: line, column: column, width: area.width - column,
+                                      element: .helpText)
+                }
+            }
+            line += 1
+        }
+        blank(&frame, content, from: line)
+    }
+
+    // MARK: Text
+
+    static func stateSymbol(_ state: PlayerSnapshot.State) -> String {
+        switch state {
+        case .playing: "▶"
+        case .paused, .interrupted: "‖"
+        case .stopped: "■"
+        }
+    }
+
+    static func timeText(_ snapshot: PlayerSnapshot) -> String {
+        "\(clock(snapshot.elapsed)) / \(snapshot.duration.map(clock) ?? "-:--")"
+    }
+
+    /// m:ss or h:mm:ss.
+    static func clock(_ seconds: Double) -> String {
+        let total = max(0, Int(seconds))
+        let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
+        let ss = secs < 10 ? "0\(secs)" : "\(secs)"
+        guard hours > 0 else { return "\(minutes):\(ss)" }
+        return "\(hours):\(minutes < 10 ? "0" : "")\(minutes):\(ss)"
+    }
+}
+
+extension LoggedEvent.Value {
+    /// A number with exactly `decimals` decimals.
+    func fixed(_ decimals: Int) -> String {
+        guard case .number(let value) = self, value.isFinite else { return description }
+        var scale = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = Int((abs(value) * Double(scale)).rounded())
+        var fraction = String(scaled % scale)
+        while fraction.count < decimals { fraction = "0" + fraction }
+        return (value < 0 ? "-" : "") + "\(scaled / scale).\(fraction)"
+    }
+}
