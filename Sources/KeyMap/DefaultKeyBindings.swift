@@ -32,6 +32,9 @@ extension KeyBindings {
         (.character("3"), .pane3),
         (.character("4"), .pane4),
         (.character("5"), .pane5),
+        (.character("6"), .pane6),
+        (.character("7"), .pane7),
+        (.character("8"), .pane8),
         (.character("/"), .filter),
 
         // Audiobooks
@@ -40,7 +43,11 @@ extension KeyBindings {
         (.character("]"), .speedUp),
         (.character("["), .speedDown),
         (.character("S"), .sleepTimer),
+        (.character(","), .skipBack),
+        (.character("."), .skipForward),
         (.character("m"), .bookmarkAdd),
+        (.named(.delete), .bookmarkDelete),
+        (.character("b"), .bookOpen),
 
         // Alarms pane
         (.character("o"), .alarmNew),
