@@ -22,7 +22,7 @@ final class BookSession {
     private(set) var state: BookState
     /// Where playback starts, in book time (after smart rewind).
     let startPosition: Int
-    private let savedPosition: Int
+    let savedPosition: Int
     private let sleepSetting: SleepTimer.Setting?
     private var runtime: PlayerRuntime?
     private var sleepTimer: SleepTimer?

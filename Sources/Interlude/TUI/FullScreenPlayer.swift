@@ -105,6 +105,8 @@ final class FullScreenPlayer: PlayerHost {
         base.keepsRunningWhenQueueEnds = true
         base.alarmStore = AlarmStore(directories: directories)
         printer.observer = { [unowned self] record in
+            // A book's periodic saves (every second) would bury everything else.
+            guard record.name != "positionSaved" else { return }
             ui.record(Self.loggedEvent(record))
             redraw.setNeedsDraw()
         }
@@ -139,6 +141,12 @@ final class FullScreenPlayer: PlayerHost {
             if let book {
                 book.begin(with: runtime, outputLatency: BookSession.latency(of: configuration.output))
                 shelf.remember(book.book)
+                if book.savedPosition > 0 {
+                    let tenths = { (milliseconds: Int) in "\(milliseconds / 1000).\(milliseconds % 1000 / 100)" }
+                    ui.message = .init(text: "\(book.book.title): resumed at \(tenths(book.startPosition)) s (left at "
+                                       + "\(tenths(book.savedPosition)) s, \(tenths(book.savedPosition - book.startPosition)) s earlier)",
+                                       isError: false)
+                }
                 if firstRun { ui.focus(.nowPlaying) }
             } else if startAt > 0 {
                 runtime.start(atQueueIndex: startAt, seconds: 0)
