@@ -55,7 +55,7 @@ let package = Package(
 
         // Shared test helpers: fixtures (sox, lame, espeak-ng), WAV reading and
         // signal comparison, a private PulseAudio server, running the binary.
-        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["README.md"]),
+        .target(name: "TestSupport", dependencies: ["InterludeCore"], path: "Tests/TestSupport", exclude: ["README.md"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
 
         // `make bench`: interlude next to mpg123 and the lean C references in bench/c.
@@ -63,13 +63,13 @@ let package = Package(
 
         .testTarget(name: "InterludeCoreTests", dependencies: ["InterludeCore"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "InterludeCore"]),
-        .testTarget(name: "BookFormatTests", dependencies: ["BookFormat"]),
+        .testTarget(name: "BookFormatTests", dependencies: ["BookFormat", "InterludeCore"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "BookFormat", "InterludeCore"]),
         .testTarget(name: "AlarmsTests", dependencies: ["Alarms", "AudioSession", "InterludeCore"]),
         .testTarget(name: "ThemesTests", dependencies: ["Themes"]),
         .testTarget(name: "KeyMapTests", dependencies: ["KeyMap"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "KeyMap"]),
-        .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "TestSupport"]),
+        .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "TestSupport", "InterludeCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "AudioEngine", "TUI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import InterludeCore
 import AudioEngine
 import Foundation
 import Testing
@@ -181,18 +182,5 @@ final class OracleWindows: @unchecked Sendable {
         done.wait()
         if let failure { throw ProcessError.notReady(failure) }
         return collector.windows
-    }
-}
-
-/// SplitMix64, so the seek points are the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import InterludeCore
 import Foundation
 import Testing
 @testable import BookFormat

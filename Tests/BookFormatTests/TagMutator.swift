@@ -1,3 +1,4 @@
+import InterludeCore
 @testable import BookFormat
 
 /// Makes random valid tags with `TestTagWriter` and damages them the ways

@@ -84,7 +84,7 @@ import Glibc
 
     // MARK: 3
 
-    @Test("acceptance 3: s, a, x (and s to continue): wasSuspended true, the banner counts down, one resume after the delay")
+    @Test("acceptance 3: s, a, x: wasSuspended true, the banner counts down, one resume after the delay")
     func suspendedSessionCountsDown() throws {
         let library = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(1)), seconds: 30)
         let session = try TUISession(columns: 200, rows: 50, arguments: ["\(library)/Tones/1 Morning.mp3", "--resume-delay", "3"])

@@ -1,3 +1,4 @@
+import InterludeCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -215,7 +216,7 @@ public enum Fixtures {
             }
         case .randomBytes:
             return try cache.make("random.mp3") { path in
-                var generator = SplitMix64(seed: 0x1A7E_41DE)
+                var generator = SeededGenerator(seed: 0x1A7E_41DE)
                 let bytes = (0..<65_536).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
                 _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
             }
@@ -299,19 +300,6 @@ private final class FixtureCache: @unchecked Sendable {
         }
         made.insert(name)
         return path
-    }
-}
-
-/// A tiny seeded generator, so "random" fixtures are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

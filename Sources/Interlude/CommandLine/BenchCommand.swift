@@ -1,3 +1,4 @@
+import InterludeCore
 import AudioEngine
 
 /// `interlude bench decode FILE`: decode speed through the real decoder and ring.
@@ -82,7 +83,7 @@ extension BenchCommand {
                 writeStandardError("interlude bench seek: \(path) is too short to seek in\n")
                 return 1
             }
-            var generator = BenchGenerator(state: 0x5EE4)
+            var generator = SeededGenerator(seed: 0x5EE4)
             let targets = (0..<points).map { _ in Int(generator.next() % UInt64(length)) }
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1152 * format.bytesPerFrame, alignment: 16)
             defer { buffer.deallocate() }
@@ -120,17 +121,5 @@ extension BenchCommand {
             writeStandardError("interlude: \(error)\n")
             return 1
         }
-    }
-}
-
-/// SplitMix64: the same seek points on every run.
-struct BenchGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

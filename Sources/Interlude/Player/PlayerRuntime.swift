@@ -60,6 +60,8 @@ final class PlayerRuntime {
         var alarmTimeZone: TimeZoneRules = .utc
         /// Where alarms persist; nil keeps them in this run only (headless play).
         var alarmStore: AlarmStore?
+        /// Open paused (a queue restored from the last run waits for the user).
+        var startsPaused = false
     }
 
     let configuration: Configuration
@@ -390,7 +392,12 @@ final class PlayerRuntime {
     /// Runs until the queue ends (unless the host keeps running), the host
     /// quits, or a signal stops it. Returns the exit status.
     func run(host: PlayerHost) -> Int32 {
-        player.play()
+        if configuration.startsPaused {
+            // Stopped before the first frame: the first play resumes from here.
+            engine.pauseMedia(fadeFrames: 1)
+        } else {
+            player.play()
+        }
         let timer = MonotonicTimerDescriptor()
         let wallClock = WallClockChangeDescriptor()
         while !engine.isFinished || host.keepsRunningWhenQueueEnds {

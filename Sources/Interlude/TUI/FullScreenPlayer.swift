@@ -85,11 +85,16 @@ final class FullScreenPlayer: PlayerHost {
             }
             folder = music
         }
-        let browserRoot = folder ?? Self.parent(of: files[0])
         // One chaptered MP3, or one path with --book: a book (as for `interlude play`).
         // A folder without --book opens the browser, as it always did.
         let opensBook = options.paths.count == 1
             && (options.book || (folder == nil && BookOpener.isBook(options.paths, forced: false)))
+        // No file given: the queue of the last run comes back, paused where it was left.
+        // (Music only: a book keeps its place in its own state file.)
+        let stateStore = PlayerStateStore(directories: directories)
+        let restored = files.isEmpty && !opensBook ? stateStore.load() : (state: nil, problem: nil)
+        if let saved = restored.state, !saved.queue.isEmpty { files = saved.queue }
+        let browserRoot = folder ?? Self.parent(of: files.first ?? options.paths[0])
         let keys = loadKeys(directories)
         ui = InterfaceState(bindings: keys.bindings, browser: BrowserModel(root: browserRoot, source: source))
         if !files.isEmpty { ui.focus(.queue) }
@@ -122,6 +127,7 @@ final class FullScreenPlayer: PlayerHost {
             case .music(let list, let index):
                 paths = list
                 startAt = index
+                configuration.startsPaused = firstRun && restored.state != nil
             case .book(let path):
                 if let session = openBook(path, configuration: &configuration, speedGiven: firstRun && !options.speed.isNormal) {
                     book = session
@@ -148,12 +154,16 @@ final class FullScreenPlayer: PlayerHost {
                                        isError: false)
                 }
                 if firstRun { ui.focus(.nowPlaying) }
+            } else if firstRun, let saved = restored.state {
+                runtime.start(atQueueIndex: saved.index, seconds: saved.seconds)
+                if saved.volume != runtime.volume { runtime.volume = saved.volume }
             } else if startAt > 0 {
                 runtime.start(atQueueIndex: startAt, seconds: 0)
             }
             shelf.refresh(current: book)
             if firstRun {
                 firstRun = false
+                if let problem = restored.problem { printer.error(problem) }
                 // Now that the log records them: the keys file's bad lines, each with its line number.
                 for problem in keys.problems { printer.error("keys: \(problem.description)") }
                 if let first = keys.problems.first {
@@ -169,13 +179,14 @@ final class FullScreenPlayer: PlayerHost {
                 presenter = ScreenPresenter(terminal: terminal)
                 // The screen is ours now: errors go to the log pane and the command line.
                 printer.writesErrorsToStandardError = false
-                applyTheme(options.theme ?? ThemeCatalog.defaultName)
+                applyTheme(options.theme ?? restored.state?.theme ?? ThemeCatalog.defaultName)
             }
             lastState = nil
             redraw.setNeedsDraw()
             status = runtime.run(host: self)
-            // Quit, a signal, or a switch: the book's place is kept.
-            book?.finish()
+            // Quit, a signal, or a switch: the book's place is kept in its
+            // state file; music's queue and place in player.json.
+            if let book { book.finish() } else { saveState(stateStore, runtime) }
             guard let switchTo = pendingSwitch, !shouldQuit else { break }
             pendingSwitch = nil
             next = switchTo
@@ -456,6 +467,18 @@ final class FullScreenPlayer: PlayerHost {
     }
 
     private var cycleName = ThemeCatalog.defaultName
+
+    /// On the way out (q, SIGINT, SIGTERM, SIGHUP): the queue and the place in it.
+    private func saveState(_ store: PlayerStateStore, _ runtime: PlayerRuntime) {
+        let queue = runtime.queue
+        guard !queue.isEmpty else { return }
+        let current = runtime.current
+        let state = SavedPlayerState(queue: queue, index: current?.index ?? 0, seconds: current?.elapsed ?? 0,
+                                     volume: runtime.volume, theme: cycleName)
+        do { try store.save(state) } catch {
+            writeStandardError("interlude: \(error.description) (the queue was not saved)\n")
+        }
+    }
 
     private func loadKeys(_ directories: XDGDirectories) -> KeyConfigLoad {
         let path = directories.interludeConfig + "/keys"
