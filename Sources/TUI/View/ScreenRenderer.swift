@@ -30,7 +30,7 @@ public struct ScreenRenderer {
         if state.showsHelp {
             drawHelp(&frame, area: layout.body, state: &state)
         } else {
-            if let row = layout.tabRow { drawTabs(&frame, row: row, focus: state.focus) }
+            if let row = layout.tabRow { drawTabs(&frame, row: row, focus: state.focus, book: snapshot.book != nil) }
             if let row = layout.summaryRow { drawSummary(&frame, row: row, snapshot: snapshot) }
             for separator in layout.separators {
                 for row in separator.row..<(separator.row + separator.height) {
@@ -71,13 +71,17 @@ public struct ScreenRenderer {
         }
     }
 
-    private func drawTabs(_ frame: inout Frame, row: Int, focus: Pane) {
+    /// The tab row: the book panes (6-8) show while a book plays or one of
+    /// them is focused (they are reachable by digit and Tab all the same).
+    private func drawTabs(_ frame: inout Frame, row: Int, focus: Pane, book: Bool) {
         var column = 0
         frame.fill(row: row, column: 0, count: frame.size.columns, element: .paneTitleInactive)
-        let full = Pane.allCases.map { "\($0.rawValue) \($0.shortTitle) " }.joined()
+        let bookPanes: [Pane] = [.books, .chapters, .bookmarks]
+        let shown = book || bookPanes.contains(focus) ? Pane.allCases : Pane.allCases.filter { !bookPanes.contains($0) }
+        let full = shown.map { "\($0.rawValue) \($0.shortTitle) " }.joined()
         // Too narrow for every name: the others by number only.
         let compact = frame.width(of: full) > frame.size.columns
-        for pane in Pane.allCases {
+        for pane in shown {
             let text = compact && pane != focus ? "\(pane.rawValue)" : "\(pane.rawValue) \(pane.shortTitle)"
             let element: ThemeElement = pane == focus ? .paneTitleActive : .paneTitleInactive
             column += frame.write(text, row: row, column: column, element: element)
@@ -120,7 +124,7 @@ public struct ScreenRenderer {
             frame.writePadded(frame.truncated(message.text, to: frame.size.columns), row: row, column: 0,
                               width: frame.size.columns, element: message.isError ? .errorText : .commandLine)
         } else {
-            frame.writePadded("? help · tab/1-5 panes · q quit", row: row, column: 0, width: frame.size.columns,
+            frame.writePadded("? help · tab/1-8 panes · q quit", row: row, column: 0, width: frame.size.columns,
                               element: .secondaryText)
         }
     }
