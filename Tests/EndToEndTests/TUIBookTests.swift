@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Issue 6 in the full-screen player (issue 5's UI): the real binary in tmux,
 /// audio through a PulseAudio null sink in real time. Every wait polls the
@@ -67,6 +70,9 @@ import TestSupport
         let book = try Self.chaptered()
         let session = try TUISession(columns: 120, rows: 40, arguments: [book.path], environment: book.environment)
         #expect(session.waitFor(60) { (TUISession.elapsed($0) ?? 0) >= 8 }.met, "\(session.screen())")
+        // The speed is the book's own: remembered with its place.
+        try session.type("]")
+        #expect(session.waitFor { Self.statusLine($0, rows: 40).contains("· 1.05x") }.met)
         let heard = TUISession.elapsed(session.screen()) ?? 0
         try session.press("q")
         #expect(session.waitFor("EXITED 0").met, "\(session.screen())")
@@ -88,6 +94,20 @@ import TestSupport
         #expect(rewind > 0 && position >= saved - 5 && abs(position + rewind - left) < 0.11, "\(line)")
         let shown = session.waitFor { (TUISession.elapsed($0) ?? -1) >= Int(position) }
         #expect(shown.met, "\(shown.screen)")
+        #expect(Self.statusLine(reopened.screen, rows: 40).contains("· 1.05x"), "\(reopened.screen)")
+    }
+
+    @Test("SIGTERM and SIGHUP save the book's place before the player exits", arguments: [SIGTERM, SIGHUP])
+    func signalSavesThePlace(signal: Int32) throws {
+        let book = try Self.chaptered()
+        let session = try TUISession(columns: 120, rows: 40, arguments: [book.path], environment: book.environment)
+        #expect(session.waitFor { (TUISession.elapsed($0) ?? 0) >= 4 }.met, "\(session.screen())")
+        let pid = try #require(try session.playerPID())
+        let heard = TUISession.elapsed(session.screen()) ?? 0
+        kill(pid, signal)
+        #expect(session.waitFor("EXITED").met, "\(session.screen())")
+        let saved = try book.savedPosition()
+        #expect(saved >= Double(heard) && saved < Double(heard) + 3, "saved \(saved), heard \(heard)")
     }
 
     @Test("S sets the sleep timer and the status line counts it down; S again moves to the next setting")
