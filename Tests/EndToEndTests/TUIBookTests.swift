@@ -164,7 +164,7 @@ import Glibc
         #expect((try book.state()["bookmarks"] as? [Any])?.isEmpty ?? true)
     }
 
-    @Test("b on a book folder in the browser opens it as a book; the books pane shows it with progress and time left; 40x12 shows the book panes")
+    @Test("b on a book folder in the browser opens it as a book; the books pane shows it with progress and time left, and enter there opens it; 40x12 shows the book panes")
     func browserBooksPaneAndSmallLayout() throws {
         let book = try BookUnderTest.folder("Folder Book", files: 3, seconds: 10)
         let root = (book.path as NSString).deletingLastPathComponent
@@ -185,6 +185,19 @@ import Glibc
         try session.press("q")
         #expect(session.waitFor("EXITED 0").met)
         #expect(try book.savedPosition() >= 3)
+
+        // Started on music again: the books pane lists the book from its state
+        // file, and enter there opens it where it was left.
+        let again = try TUISession(columns: 120, rows: 40, arguments: [root], environment: book.environment)
+        #expect(again.waitFor("Folder Book/").met)
+        try again.press("6")
+        let listed = again.waitFor { screen in
+            TUISession.rows(screen).contains { $0.contains(" Folder Book ") && $0.contains("% ") && $0.contains(" left") }
+        }
+        #expect(listed.met, "\(listed.screen)")
+        try again.press("Enter")
+        let resumed = again.waitFor { $0.contains("bookOpened") && $0.contains("Folder Book: resumed at ") }
+        #expect(resumed.met, "\(resumed.screen)")
 
         // The small layout: the book panes by digit, drawn whole.
         let small = try TUISession(columns: 40, rows: 12, arguments: ["--book", book.path], environment: book.environment)

@@ -4,9 +4,10 @@ import TUI
 
 /// The books pane's list: every book with a state file under
 /// `$XDG_STATE_HOME/interlude/books/`, and the book playing. A book is opened
-/// (its files' lengths read) once per run and kept; the state files are read
-/// each time the list is refreshed, and never changed here (a damaged one is
-/// left alone and not listed).
+/// once per run and kept, with the decoder's length estimate for files without
+/// a Xing/Info header (no file is read whole for a percentage); the state
+/// files are read each time the list is refreshed (when the pane is shown),
+/// and never changed here (a damaged one is left alone and not listed).
 final class BookShelf {
     let store: BookStateStore
     /// Books opened so far, by absolute path; nil when the path no longer opens.
@@ -18,7 +19,14 @@ final class BookShelf {
     /// Remembers a book opened elsewhere (the one playing), so it is not opened again.
     func remember(_ book: Book) { opened[book.path] = book }
 
-    /// Reads the state files again. `current` is listed first, with its live position.
+    /// The rows with `current` first, from what was heard (the list may be
+    /// older than the book playing, or have it at its saved place).
+    func rows(current: BookSession?) -> [BookRow] {
+        guard let current else { return rows }
+        return [Self.row(for: current)] + rows.filter { $0.path != current.book.path }
+    }
+
+    /// Reads the state files again.
     func refresh(current: BookSession?) {
         var listed: [(row: BookRow, updated: Int64)] = []
         for name in DirectoryListing.names(in: store.directory) ?? [] where name.hasSuffix(".json") {
@@ -33,7 +41,6 @@ final class BookShelf {
         // Most recently heard first.
         listed.sort { $0.updated != $1.updated ? $0.updated > $1.updated : $0.row.title < $1.row.title }
         rows = listed.map(\.row)
-        if let current { rows.insert(Self.row(for: current), at: 0) }
     }
 
     /// The playing book's row, from what was heard.
@@ -50,7 +57,7 @@ final class BookShelf {
 
     private func book(at path: String) -> Book? {
         if let known = opened[path] { return known }
-        let book = try? BookOpener.open(path)
+        let book = try? BookOpener.open(path, exactLengths: false)
         opened[path] = book
         return book
     }

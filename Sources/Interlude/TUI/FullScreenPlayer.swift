@@ -45,7 +45,8 @@ final class FullScreenPlayer: PlayerHost {
     /// the runtime's, and a book's queue is its files): opening a book, or
     /// playing files while a book plays, ends this runtime and starts the next.
     private enum Switch {
-        case book(String)
+        /// A path, and the book when it was opened already (checked before the switch).
+        case book(String, Book?)
         case music([String], startAt: Int)
     }
     private var pendingSwitch: Switch?
@@ -115,7 +116,7 @@ final class FullScreenPlayer: PlayerHost {
             ui.record(Self.loggedEvent(record))
             redraw.setNeedsDraw()
         }
-        var next: Switch = opensBook ? .book(options.paths[0]) : .music(files, startAt: 0)
+        var next: Switch = opensBook ? .book(options.paths[0], nil) : .music(files, startAt: 0)
         var status: Int32 = 0
         var firstRun = true
         while true {
@@ -128,8 +129,9 @@ final class FullScreenPlayer: PlayerHost {
                 paths = list
                 startAt = index
                 configuration.startsPaused = firstRun && restored.state != nil
-            case .book(let path):
-                if let session = openBook(path, configuration: &configuration, speedGiven: firstRun && !options.speed.isNormal) {
+            case .book(let path, let opened):
+                if let session = openBook(path, opened: opened, configuration: &configuration,
+                                          speedGiven: firstRun && !options.speed.isNormal) {
                     book = session
                     paths = session.paths
                 } else if firstRun {
@@ -160,7 +162,8 @@ final class FullScreenPlayer: PlayerHost {
             } else if startAt > 0 {
                 runtime.start(atQueueIndex: startAt, seconds: 0)
             }
-            shelf.refresh(current: book)
+            // The books pane's list is read when the pane shows.
+            lastFocus = nil
             if firstRun {
                 firstRun = false
                 if let problem = restored.problem { printer.error(problem) }
@@ -201,17 +204,19 @@ final class FullScreenPlayer: PlayerHost {
 
     /// The book at `path` with its saved place and speed, set up for spoken
     /// audio; nil (reported) when it does not open.
-    private func openBook(_ path: String, configuration: inout PlayerRuntime.Configuration,
+    private func openBook(_ path: String, opened: Book?, configuration: inout PlayerRuntime.Configuration,
                           speedGiven: Bool) -> BookSession? {
-        let opened: Book
-        do { opened = try BookOpener.open(path) } catch {
-            printer.error(error.description)
-            return nil
+        let book: Book
+        if let opened { book = opened } else {
+            do { book = try BookOpener.open(path) } catch {
+                printer.error(error.description)
+                return nil
+            }
         }
         configuration.scenario.spoken = true
         do {
             let session = try BookSession(
-                book: opened, options: BookPlayOptions(),
+                book: book, options: BookPlayOptions(),
                 smartRewind: SmartRewind(maxRewindSeconds: configuration.scenario.effectiveSmartRewind),
                 printer: printer, store: shelf.store)
             // The speed the book was last played at, unless --speed says otherwise.
@@ -382,8 +387,14 @@ final class FullScreenPlayer: PlayerHost {
             } else if let book, book.book.path == BookOpener.absolutePath(path) {
                 problem = "\(book.book.title) is playing already"
             } else {
-                ui.message = .init(text: "opening \(path)", isError: false)
-                requestSwitch(.book(path), runtime)
+                // Opened here, so that a path that is no book leaves what plays alone.
+                do {
+                    let opened = try BookOpener.open(path)
+                    ui.message = .init(text: "opening \(opened.title)", isError: false)
+                    requestSwitch(.book(path, opened), runtime)
+                } catch {
+                    problem = error.description
+                }
             }
         default:
             guard let book else {
@@ -546,10 +557,7 @@ final class FullScreenPlayer: PlayerHost {
                                 isEnabled: alarm.isEnabled, isRinging: ringing.contains(alarm.id))
             }
         }
-        snapshot.books = shelf.rows
-        if let book, !snapshot.books.isEmpty, snapshot.books[0].isCurrent {
-            snapshot.books[0] = BookShelf.row(for: book)
-        }
+        snapshot.books = shelf.rows(current: book)
         return snapshot
     }
 
