@@ -182,9 +182,19 @@ import Glibc
         let row = TUISession.rows(shelf.screen).first { $0.contains(" left") } ?? ""
         let percent = row.split(separator: "%").first?.split(separator: " ").last.flatMap { Int($0) } ?? -1
         #expect((10...40).contains(percent), "\(row)")
+        // Enter on a file in the browser goes back to music; the book keeps its place.
+        try session.press("1", "Enter")
+        #expect(session.waitFor("Part 3").met, "\(session.screen())")
+        try session.press("G", "Enter")
+        let music = session.waitFor { $0.contains("2 Queue (3)") && $0.contains("3 ▶ Part 3") && !$0.contains("chapter 1/3") }
+        #expect(music.met, "\(music.screen)")
+        let kept = try book.savedPosition()
+        #expect(kept >= 3, "\(kept)")
+        try session.press("7")
+        #expect(session.waitFor(" no book playing").met, "\(session.screen())")
         try session.press("q")
         #expect(session.waitFor("EXITED 0").met)
-        #expect(try book.savedPosition() >= 3)
+        #expect(try book.savedPosition() == kept)
 
         // Started on music again: the books pane lists the book from its state
         // file, and enter there opens it where it was left.
