@@ -149,12 +149,7 @@ final class FullScreenPlayer: PlayerHost {
             if let book {
                 book.begin(with: runtime, outputLatency: BookSession.latency(of: configuration.output))
                 shelf.remember(book.book)
-                if book.savedPosition > 0 {
-                    let tenths = { (milliseconds: Int) in "\(milliseconds / 1000).\(milliseconds % 1000 / 100)" }
-                    ui.message = .init(text: "\(book.book.title): resumed at \(tenths(book.startPosition)) s (left at "
-                                       + "\(tenths(book.savedPosition)) s, \(tenths(book.savedPosition - book.startPosition)) s earlier)",
-                                       isError: false)
-                }
+                if book.savedPosition > 0 { ui.message = .init(text: Self.resumeText(book), isError: false) }
                 if firstRun { ui.focus(.nowPlaying) }
             } else if firstRun, let saved = restored.state {
                 runtime.start(atQueueIndex: saved.index, seconds: saved.seconds)
@@ -167,22 +162,8 @@ final class FullScreenPlayer: PlayerHost {
             if firstRun {
                 firstRun = false
                 if let problem = restored.problem { printer.error(problem) }
-                // Now that the log records them: the keys file's bad lines, each with its line number.
-                for problem in keys.problems { printer.error("keys: \(problem.description)") }
-                if let first = keys.problems.first {
-                    ui.message = .init(text: "keys: \(keys.problems.count) line(s) skipped (see the event log); "
-                                       + first.description, isError: true)
-                }
-                let terminal: NcursesTerminal
-                do { terminal = try NcursesTerminal() } catch {
-                    writeStandardError("interlude: \(error.description)\n")
-                    return 1
-                }
-                self.terminal = terminal
-                presenter = ScreenPresenter(terminal: terminal)
-                // The screen is ours now: errors go to the log pane and the command line.
-                printer.writesErrorsToStandardError = false
-                applyTheme(options.theme ?? restored.state?.theme ?? ThemeCatalog.defaultName)
+                guard openScreen(keys: keys, theme: options.theme ?? restored.state?.theme ?? ThemeCatalog.defaultName)
+                else { return 1 }
             }
             lastState = nil
             redraw.setNeedsDraw()
@@ -200,6 +181,27 @@ final class FullScreenPlayer: PlayerHost {
         terminal?.end()
         printer.writesErrorsToStandardError = true
         return shouldQuit ? 0 : status
+    }
+
+    /// Takes the terminal, once the first runtime is up; false (reported) when it cannot.
+    private func openScreen(keys: KeyConfigLoad, theme: String) -> Bool {
+        // Now that the log records them: the keys file's bad lines, each with its line number.
+        for problem in keys.problems { printer.error("keys: \(problem.description)") }
+        if let first = keys.problems.first {
+            ui.message = .init(text: "keys: \(keys.problems.count) line(s) skipped (see the event log); "
+                               + first.description, isError: true)
+        }
+        let terminal: NcursesTerminal
+        do { terminal = try NcursesTerminal() } catch {
+            writeStandardError("interlude: \(error.description)\n")
+            return false
+        }
+        self.terminal = terminal
+        presenter = ScreenPresenter(terminal: terminal)
+        // The screen is ours now: errors go to the log pane and the command line.
+        printer.writesErrorsToStandardError = false
+        applyTheme(theme)
+        return true
     }
 
     /// The book at `path` with its saved place and speed, set up for spoken
@@ -588,6 +590,13 @@ final class FullScreenPlayer: PlayerHost {
     }
 
     // MARK: Helpers
+
+    /// "Title: resumed at 23.4 s (left at 25.4 s, 2.0 s earlier)".
+    static func resumeText(_ book: BookSession) -> String {
+        func tenths(_ milliseconds: Int) -> String { "\(milliseconds / 1000).\(milliseconds % 1000 / 100)" }
+        return "\(book.book.title): resumed at \(tenths(book.startPosition)) s (left at \(tenths(book.savedPosition)) s, "
+            + "\(tenths(book.savedPosition - book.startPosition)) s earlier)"
+    }
 
     static func loggedEvent(_ record: EventRecord) -> LoggedEvent {
         LoggedEvent(time: record.time, name: record.name, fields: record.fields.map { field in
