@@ -2,7 +2,11 @@ extension KeyBindings {
     /// The defaults, close to cmus. Every key the issue names is here; the
     /// additions are cmus habits (`=` for volume up without Shift, `g`/`G`,
     /// Home/End) and keys for the audiobook actions.
-    public static let defaults = KeyBindings([
+    public static let defaults = KeyBindings(defaultList)
+
+    /// The defaults as a list: no key appears twice (a test checks), so no
+    /// binding hides another.
+    static let defaultList: [(Key, KeyAction)] = [
         // Playback
         (.named(.space), .playPause),
         (.character("n"), .next),
@@ -69,5 +73,5 @@ extension KeyBindings {
         (.character("?"), .help),
         (.character("t"), .themeCycle),
         (.character("q"), .quit),
-    ])
+    ]
 }
