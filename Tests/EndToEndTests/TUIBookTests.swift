@@ -27,7 +27,7 @@ import Glibc
         return lines.count >= rows ? lines[rows - 2] : ""
     }
 
-    @Test("a chaptered book: the chapters pane lists the exact titles, enter there and > move into the right chapter")
+    @Test("a chaptered book: the chapters pane lists the exact titles, enter there, >, <, the 30 s skips and left move to the right place")
     func chaptersPaneAndChapterKeys() throws {
         let book = try Self.chaptered()
         let session = try TUISession(columns: 120, rows: 40, arguments: [book.path], environment: book.environment)
@@ -63,6 +63,18 @@ import Glibc
         try session.type("<")
         let restart = session.waitFor { Self.chapter($0) == 3 && (40..<46).contains(TUISession.elapsed($0) ?? -1) }
         #expect(restart.met && restart.screen.contains("reason=previousChapter"), "\(restart.screen)")
+        // , and . skip 30 s in book time; left and right seek 10 s.
+        let here = TUISession.elapsed(restart.screen) ?? 40
+        try session.type(",")
+        let back = session.waitFor { $0.contains("reason=skipBack") && Self.chapter($0) == 1 }
+        #expect(back.met, "\(back.screen)")
+        #expect(((here - 30)..<(here - 30 + 6)).contains(TUISession.elapsed(back.screen) ?? -1), "\(back.screen)")
+        try session.type(".")
+        let forward = session.waitFor { $0.contains("reason=skipForward") && Self.chapter($0) == 3 }
+        #expect(forward.met, "\(forward.screen)")
+        try session.press("Left")
+        let seek = session.waitFor { $0.contains("reason=seekBack") && Self.chapter($0) == 2 }
+        #expect(seek.met, "\(seek.screen)")
     }
 
     @Test("q saves the book's place; opening it again resumes there, a little earlier (smart rewind)")
