@@ -2,7 +2,11 @@ extension KeyBindings {
     /// The defaults, close to cmus. Every key the issue names is here; the
     /// additions are cmus habits (`=` for volume up without Shift, `g`/`G`,
     /// Home/End) and keys for the audiobook actions.
-    public static let defaults = KeyBindings([
+    public static let defaults = KeyBindings(defaultList)
+
+    /// The defaults as a list: no key appears twice (a test checks), so no
+    /// binding hides another.
+    static let defaultList: [(Key, KeyAction)] = [
         // Playback
         (.named(.space), .playPause),
         (.character("n"), .next),
@@ -32,6 +36,9 @@ extension KeyBindings {
         (.character("3"), .pane3),
         (.character("4"), .pane4),
         (.character("5"), .pane5),
+        (.character("6"), .pane6),
+        (.character("7"), .pane7),
+        (.character("8"), .pane8),
         (.character("/"), .filter),
 
         // Audiobooks
@@ -40,7 +47,11 @@ extension KeyBindings {
         (.character("]"), .speedUp),
         (.character("["), .speedDown),
         (.character("S"), .sleepTimer),
+        (.character(","), .skipBack),
+        (.character("."), .skipForward),
         (.character("m"), .bookmarkAdd),
+        (.named(.delete), .bookmarkDelete),
+        (.character("b"), .bookOpen),
 
         // Alarms pane
         (.character("o"), .alarmNew),
@@ -62,5 +73,5 @@ extension KeyBindings {
         (.character("?"), .help),
         (.character("t"), .themeCycle),
         (.character("q"), .quit),
-    ])
+    ]
 }

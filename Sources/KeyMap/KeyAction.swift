@@ -26,6 +26,9 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case pane3 = "pane-3"
     case pane4 = "pane-4"
     case pane5 = "pane-5"
+    case pane6 = "pane-6"
+    case pane7 = "pane-7"
+    case pane8 = "pane-8"
     case filter = "filter"
 
     // Audiobooks
@@ -34,7 +37,11 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case speedUp = "speed-up"
     case speedDown = "speed-down"
     case sleepTimer = "sleep-timer"
+    case skipBack = "skip-back"
+    case skipForward = "skip-forward"
     case bookmarkAdd = "bookmark-add"
+    case bookmarkDelete = "bookmark-delete"
+    case bookOpen = "book-open"
 
     // Alarms pane: new, edit, enable/disable, delete (edit, toggle and delete act on its selection).
     case alarmNew = "alarm-new"
@@ -61,9 +68,11 @@ public enum KeyAction: String, CaseIterable, Sendable {
         switch self {
         case .playPause, .next, .previous, .seekBack, .seekForward, .volumeUp, .volumeDown, .playSelection, .queueAdd:
             .playback
-        case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextPane, .pane1, .pane2, .pane3, .pane4, .pane5, .filter:
+        case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextPane, .pane1, .pane2, .pane3, .pane4, .pane5, .pane6, .pane7,
+             .pane8, .filter:
             .navigation
-        case .chapterNext, .chapterPrevious, .speedUp, .speedDown, .sleepTimer, .bookmarkAdd:
+        case .chapterNext, .chapterPrevious, .speedUp, .speedDown, .sleepTimer, .skipBack, .skipForward, .bookmarkAdd,
+             .bookmarkDelete, .bookOpen:
             .audiobooks
         case .alarmNew, .alarmEdit, .alarmToggle, .alarmDelete:
             .alarms
@@ -99,13 +108,20 @@ public enum KeyAction: String, CaseIterable, Sendable {
         case .pane3: "now playing pane"
         case .pane4: "alarms pane"
         case .pane5: "event log pane"
+        case .pane6: "books pane"
+        case .pane7: "chapters pane"
+        case .pane8: "bookmarks pane"
         case .filter: "filter the list"
         case .chapterNext: "next chapter"
         case .chapterPrevious: "previous chapter"
         case .speedUp: "faster"
         case .speedDown: "slower"
-        case .sleepTimer: "set the sleep timer"
-        case .bookmarkAdd: "add a bookmark"
+        case .sleepTimer: "sleep timer: off, 5-60 min, end of chapter (cycles)"
+        case .skipBack: "book: back 30 s"
+        case .skipForward: "book: forward 30 s"
+        case .bookmarkAdd: "add a bookmark (asks for a note)"
+        case .bookmarkDelete: "delete the selected bookmark"
+        case .bookOpen: "open the browser's selection as a book"
         case .alarmNew: "new alarm (07:30, in 10m, ...)"
         case .alarmEdit: "change the selected alarm's time"
         case .alarmToggle: "enable or disable the selected alarm"

@@ -28,6 +28,24 @@ struct DefaultBindingsTests {
         #expect(KeyBindings.defaults.action(for: try #require(Key(parsing: key))) == action)
     }
 
+    /// Issue 6 in the full-screen player: the audiobook keys.
+    static let bookList: [(key: String, action: KeyAction)] = [
+        (">", .chapterNext), ("<", .chapterPrevious), (",", .skipBack), (".", .skipForward), ("S", .sleepTimer),
+        ("m", .bookmarkAdd), ("delete", .bookmarkDelete), ("b", .bookOpen),
+        ("6", .pane6), ("7", .pane7), ("8", .pane8),
+    ]
+
+    @Test("each audiobook key does what the README says", arguments: bookList)
+    func bookKeyIsBound(key: String, action: KeyAction) throws {
+        #expect(KeyBindings.defaults.action(for: try #require(Key(parsing: key))) == action)
+    }
+
+    @Test("no default key is listed twice, so no default binding hides another")
+    func noClashes() {
+        let keys = KeyBindings.defaultList.map(\.0)
+        #expect(Set(keys).count == keys.count)
+    }
+
     @Test("every action has a default key, so every one is reachable and shown in help", arguments: KeyAction.allCases)
     func everyActionHasDefaultKey(action: KeyAction) {
         #expect(!KeyBindings.defaults.keys(for: action).isEmpty)

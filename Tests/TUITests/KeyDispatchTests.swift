@@ -56,6 +56,11 @@ struct KeyDispatchTests {
         #expect(ui.focus == .queue)
         _ = press(&ui, [Key.character("5")])
         #expect(ui.focus == .eventLog)
+        // Then the book panes (6-8), and round to the browser.
+        _ = press(&ui, [.named(.tab)])
+        #expect(ui.focus == .books)
+        _ = press(&ui, [.named(.tab), .named(.tab)])
+        #expect(ui.focus == .bookmarks)
         _ = press(&ui, [.named(.tab)])
         #expect(ui.focus == .browser)
         _ = press(&ui, [Key.character("4")])

@@ -8,7 +8,7 @@ struct LayoutTests {
         for banner in [false, true] {
             let layout = Layout(size: TerminalSize(columns: columns, rows: rows), banner: banner, focus: .browser)
             #expect(layout.mode == .split)
-            #expect(Set(layout.panes.keys) == Set(Pane.allCases))
+            #expect(Set(layout.panes.keys) == [.browser, .queue, .nowPlaying, .alarms, .eventLog])
             var covered = Set<Int>()
             for (_, area) in layout.panes {
                 #expect(area.height >= 3 && area.width >= 20)
@@ -22,6 +22,18 @@ struct LayoutTests {
             }
             #expect(layout.statusRow == rows - 2 && layout.commandRow == rows - 1)
         }
+    }
+
+    @Test("in the split layout a book pane takes its place while focused, and keeps it after")
+    func bookPanesShareSlots() {
+        let size = TerminalSize(columns: 120, rows: 40)
+        let standard = Layout(size: size, banner: false, focus: .browser)
+        let books = Layout(size: size, banner: false, focus: .books)
+        #expect(books.panes[.books] == standard.panes[.browser] && books.panes[.browser] == nil)
+        let chapters = Layout(size: size, banner: false, focus: .chapters, topLeft: .books)
+        #expect(chapters.panes[.chapters] == standard.panes[.queue] && chapters.panes[.books] == standard.panes[.browser])
+        let later = Layout(size: size, banner: false, focus: .alarms, topLeft: .books, topRight: .bookmarks)
+        #expect(Set(later.panes.keys) == [.books, .bookmarks, .nowPlaying, .alarms, .eventLog])
     }
 
     @Test("between 40x12 and 80x24 one pane shows at a time, the focused one",

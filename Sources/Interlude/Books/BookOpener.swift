@@ -25,18 +25,23 @@ enum BookOpener {
     }
 
     /// The book at `path` with every file's length; throws one sentence naming the path.
-    static func open(_ path: String) throws(BookLoadError) -> Book {
+    /// `exactLengths: false` takes the decoder's estimate for a file without a
+    /// Xing/Info header instead of reading it whole (the books pane's percentages).
+    static func open(_ path: String, exactLengths: Bool = true) throws(BookLoadError) -> Book {
         let absolute = absolutePath(path)
         let source = try BookSource.load(path: absolute)
-        return try Book(source: source, absolutePath: absolute) { file in lengthInMilliseconds(file.path) }
+        return try Book(source: source, absolutePath: absolute) { file in
+            lengthInMilliseconds(file.path, exact: exactLengths)
+        }
     }
 
     /// The decoder's exact length, scanning the file when its header does not
-    /// tell (a file without a Xing/Info frame); nil when it cannot be decoded.
-    static func lengthInMilliseconds(_ path: String) -> Int? {
+    /// tell (a file without a Xing/Info frame) unless `exact` is false; nil
+    /// when it cannot be decoded.
+    static func lengthInMilliseconds(_ path: String, exact: Bool = true) -> Int? {
         do throws(DecoderError) {
             let decoder = try Decoder(path: path)
-            if !decoder.lengthIsExact { try decoder.scan() }
+            if exact && !decoder.lengthIsExact { try decoder.scan() }
             guard let frames = decoder.lengthInFrames else { return nil }
             return Int((Double(frames) * 1000 / Double(decoder.format.rate)).rounded())
         } catch {

@@ -22,7 +22,7 @@ final class BookSession {
     private(set) var state: BookState
     /// Where playback starts, in book time (after smart rewind).
     let startPosition: Int
-    private let savedPosition: Int
+    let savedPosition: Int
     private let sleepSetting: SleepTimer.Setting?
     private var runtime: PlayerRuntime?
     private var sleepTimer: SleepTimer?
@@ -136,6 +136,9 @@ final class BookSession {
     /// Listening time until the sleep timer pauses, for the status line.
     var sleepRemaining: Duration? { sleepTimer?.remaining }
 
+    /// The sleep timer's setting while it is set and has not run out.
+    var sleepTimerSetting: SleepTimer.Setting? { sleepTimer?.remaining == nil ? nil : sleepTimer?.setting }
+
     // MARK: Bookmarks
 
     /// Marks the place heard now, with an optional note, and saves it.
@@ -169,6 +172,9 @@ final class BookSession {
     }
 
     // MARK: Position
+
+    /// The speed the book plays at now (1.0 before it starts).
+    var speedValue: Double { runtime?.engine.speed.value ?? state.speed }
 
     /// The chapter the listener is in.
     var currentChapter: BookChapter { book.chapter(at: currentPosition) }

@@ -8,11 +8,14 @@ import Glibc
 /// `interlude [PATH...]` on a terminal: the full-screen player.
 enum FullScreenCommand {
     static let help = """
-    usage: interlude [PATH...] [--device D] [--output wav:PATH|null] [--latency MS] [--theme NAME]
+    usage: interlude [PATH...] [--book] [--device D] [--output wav:PATH|null] [--latency MS] [--theme NAME]
 
     The full-screen player. Files given start playing at once; a folder opens
     the browser there (its MP3s are queued, paused). Without a path, the music
     folder: XDG_MUSIC_DIR from ~/.config/user-dirs.dirs, else ~/Music.
+    A book plays in spoken-audio mode from where it was left: one MP3 with
+    ID3v2 chapters, or with --book one folder of MP3s (or any one file); in
+    the player, b opens the browser's selection as a book.
 
     options:
       --device D          ALSA device to play on (default: default)
@@ -25,6 +28,7 @@ enum FullScreenCommand {
       --resume-delay S    delay of the single resume attempt after a suspension (0.1-5, default 1)
       --fade DUR          the fade before a pause (default 30ms)
       --spoken            spoken audio: paused rather than ducked, smart rewind on resume
+      --book              play the one FOLDER (or FILE) given as a book
 
     Keys: ? lists them all; rebind them in $XDG_CONFIG_HOME/interlude/keys.
     """
@@ -35,12 +39,14 @@ enum FullScreenCommand {
         var theme: String?
         var speed = PlaybackSpeed.normal
         var scenario = ScenarioOptions()
+        /// `--book`: the one path given is a book.
+        var book = false
     }
 
     static let spec = ArgumentSpec(command: "interlude",
                                    valued: ["--device", "--output", "--latency", "--speed", "--theme", "--resume-delay", "--fade",
                                             "--smart-rewind"],
-                                   flags: ["--spoken"])
+                                   flags: ["--spoken", "--book"])
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         let parsed = try spec.parse(arguments)
@@ -59,6 +65,10 @@ enum FullScreenCommand {
             throw UsageError(error.message.replacingPrefix("play:", with: "interlude:"))
         }
         options.theme = parsed.value("--theme")
+        options.book = parsed.has("--book")
+        if options.book && options.paths.count != 1 {
+            throw UsageError("interlude: --book needs exactly one FOLDER or FILE")
+        }
         options.scenario = try ScenarioOptions.parse(parsed)
         return options
     }

@@ -1,6 +1,8 @@
 import Alarms
 import AudioEngine
+import AudioSession
 import BookFormat
+import Books
 import InterludeCore
 import KeyMap
 import Themes
@@ -34,6 +36,20 @@ final class FullScreenPlayer: PlayerHost {
     private var testAlarms: Set<AlarmID> = []
     private var redraw = RedrawPolicy()
     private var lastState: PlaybackState?
+    /// The book playing, when the runtime plays one (in spoken-audio mode).
+    private var book: BookSession?
+    private var shelf = BookShelf(store: BookStateStore(directory: ""))
+    private var lastFocus: Pane?
+
+    /// A book and music each get a runtime of their own (spoken-audio mode is
+    /// the runtime's, and a book's queue is its files): opening a book, or
+    /// playing files while a book plays, ends this runtime and starts the next.
+    private enum Switch {
+        /// A path, and the book when it was opened already (checked before the switch).
+        case book(String, Book?)
+        case music([String], startAt: Int)
+    }
+    private var pendingSwitch: Switch?
 
     /// What decides the state line and the playing marks, compared after each turn.
     private struct PlaybackState: Equatable {
@@ -70,11 +86,16 @@ final class FullScreenPlayer: PlayerHost {
             }
             folder = music
         }
+        // One chaptered MP3, or one path with --book: a book (as for `interlude play`).
+        // A folder without --book opens the browser, as it always did.
+        let opensBook = options.paths.count == 1
+            && (options.book || (folder == nil && BookOpener.isBook(options.paths, forced: false)))
         // No file given: the queue of the last run comes back, paused where it was left.
+        // (Music only: a book keeps its place in its own state file.)
         let stateStore = PlayerStateStore(directories: directories)
-        let restored = files.isEmpty ? stateStore.load() : (state: nil, problem: nil)
+        let restored = files.isEmpty && !opensBook ? stateStore.load() : (state: nil, problem: nil)
         if let saved = restored.state, !saved.queue.isEmpty { files = saved.queue }
-        let browserRoot = folder ?? Self.parent(of: files[0])
+        let browserRoot = folder ?? Self.parent(of: files.first ?? options.paths[0])
         let keys = loadKeys(directories)
         ui = InterfaceState(bindings: keys.bindings, browser: BrowserModel(root: browserRoot, source: source))
         if !files.isEmpty { ui.focus(.queue) }
@@ -82,50 +103,137 @@ final class FullScreenPlayer: PlayerHost {
         zone = localZone(environment)
         catalog = ThemeCatalog(directories: ThemeDirectories.standard(configHome: directories.configHome,
                                                                       executablePath: Self.executablePath()))
-        var configuration = PlayerRuntime.Configuration(output: options.output, scenario: options.scenario)
-        configuration.speed = options.speed
-        configuration.alarmTimeZone = zone
+        shelf = BookShelf(store: BookStateStore(directories: directories))
+        var base = PlayerRuntime.Configuration(output: options.output, scenario: options.scenario)
+        base.speed = options.speed
+        base.alarmTimeZone = zone
         // A folder alone opens with an empty queue: the user picks from the browser.
-        configuration.keepsRunningWhenQueueEnds = true
-        configuration.alarmStore = AlarmStore(directories: directories)
-        configuration.startsPaused = restored.state != nil
+        base.keepsRunningWhenQueueEnds = true
+        base.alarmStore = AlarmStore(directories: directories)
         printer.observer = { [unowned self] record in
+            // A book's periodic saves (every second) would bury everything else.
+            guard record.name != "positionSaved" else { return }
             ui.record(Self.loggedEvent(record))
             redraw.setNeedsDraw()
         }
-        guard let runtime = PlayerRuntime.open(configuration: configuration, paths: files, printer: printer,
-                                               signals: [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH]) else {
-            return 1
+        var next: Switch = opensBook ? .book(options.paths[0], nil) : .music(files, startAt: 0)
+        var status: Int32 = 0
+        var firstRun = true
+        while true {
+            var configuration = base
+            var paths: [String] = []
+            var startAt = 0
+            book = nil
+            switch next {
+            case .music(let list, let index):
+                paths = list
+                startAt = index
+                configuration.startsPaused = firstRun && restored.state != nil
+            case .book(let path, let opened):
+                if let session = openBook(path, opened: opened, configuration: &configuration,
+                                          speedGiven: firstRun && !options.speed.isNormal) {
+                    book = session
+                    paths = session.paths
+                } else if firstRun {
+                    return 1
+                }
+            }
+            guard let runtime = PlayerRuntime.open(configuration: configuration, paths: paths, printer: printer,
+                                                   signals: [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH]) else {
+                terminal?.end()
+                return 1
+            }
+            self.runtime = runtime
+            // The alarms of alarms.json show (and ring) from the start.
+            _ = runtime.alarms
+            if let book {
+                book.begin(with: runtime, outputLatency: BookSession.latency(of: configuration.output))
+                shelf.remember(book.book)
+                if book.savedPosition > 0 { ui.message = .init(text: Self.resumeText(book), isError: false) }
+                if firstRun { ui.focus(.nowPlaying) }
+            } else if firstRun, let saved = restored.state {
+                runtime.start(atQueueIndex: saved.index, seconds: saved.seconds)
+                if saved.volume != runtime.volume { runtime.volume = saved.volume }
+            } else if startAt > 0 {
+                runtime.start(atQueueIndex: startAt, seconds: 0)
+            }
+            // The books pane's list is read when the pane shows.
+            lastFocus = nil
+            if firstRun {
+                firstRun = false
+                if let problem = restored.problem { printer.error(problem) }
+                guard openScreen(keys: keys, theme: options.theme ?? restored.state?.theme ?? ThemeCatalog.defaultName)
+                else { return 1 }
+            }
+            lastState = nil
+            redraw.setNeedsDraw()
+            status = runtime.run(host: self)
+            // Quit, a signal, or a switch: the book's place is kept in its
+            // state file; music's queue and place in player.json.
+            if let book { book.finish() } else { saveState(stateStore, runtime) }
+            guard let switchTo = pendingSwitch, !shouldQuit else { break }
+            pendingSwitch = nil
+            next = switchTo
+            testAlarms = []
+            runtime.engine.stop()
+            self.runtime = nil
         }
-        self.runtime = runtime
-        if let problem = restored.problem { printer.error(problem) }
-        if let saved = restored.state {
-            runtime.start(atQueueIndex: saved.index, seconds: saved.seconds)
-            if saved.volume != runtime.volume { runtime.volume = saved.volume }
-        }
-        // The alarms of alarms.json show (and ring) from the start.
-        _ = runtime.alarms
+        terminal?.end()
+        printer.writesErrorsToStandardError = true
+        return shouldQuit ? 0 : status
+    }
+
+    /// Takes the terminal, once the first runtime is up; false (reported) when it cannot.
+    private func openScreen(keys: KeyConfigLoad, theme: String) -> Bool {
         // Now that the log records them: the keys file's bad lines, each with its line number.
         for problem in keys.problems { printer.error("keys: \(problem.description)") }
         if let first = keys.problems.first {
-            ui.message = .init(text: "keys: \(keys.problems.count) line(s) skipped (see the event log); " + first.description,
-                               isError: true)
+            ui.message = .init(text: "keys: \(keys.problems.count) line(s) skipped (see the event log); "
+                               + first.description, isError: true)
         }
         let terminal: NcursesTerminal
         do { terminal = try NcursesTerminal() } catch {
             writeStandardError("interlude: \(error.description)\n")
-            return 1
+            return false
         }
         self.terminal = terminal
         presenter = ScreenPresenter(terminal: terminal)
         // The screen is ours now: errors go to the log pane and the command line.
         printer.writesErrorsToStandardError = false
-        applyTheme(options.theme ?? restored.state?.theme ?? ThemeCatalog.defaultName)
-        let status = runtime.run(host: self)
-        terminal.end()
-        saveState(stateStore, runtime)
-        printer.writesErrorsToStandardError = true
-        return shouldQuit ? 0 : status
+        applyTheme(theme)
+        return true
+    }
+
+    /// The book at `path` with its saved place and speed, set up for spoken
+    /// audio; nil (reported) when it does not open.
+    private func openBook(_ path: String, opened: Book?, configuration: inout PlayerRuntime.Configuration,
+                          speedGiven: Bool) -> BookSession? {
+        let book: Book
+        if let opened { book = opened } else {
+            do { book = try BookOpener.open(path) } catch {
+                printer.error(error.description)
+                return nil
+            }
+        }
+        configuration.scenario.spoken = true
+        do {
+            let session = try BookSession(
+                book: book, options: BookPlayOptions(),
+                smartRewind: SmartRewind(maxRewindSeconds: configuration.scenario.effectiveSmartRewind),
+                printer: printer, store: shelf.store)
+            // The speed the book was last played at, unless --speed says otherwise.
+            if !speedGiven { configuration.speed = PlaybackSpeed(session.state.speed) ?? .normal }
+            return session
+        } catch {
+            printer.error(error.message)
+            return nil
+        }
+    }
+
+    /// Ends this runtime at the end of the turn; `run` starts the next.
+    private func requestSwitch(_ target: Switch, _ runtime: PlayerRuntime) {
+        pendingSwitch = target
+        runtime.requestStop()
     }
 
     // MARK: PlayerHost
@@ -157,11 +265,23 @@ final class FullScreenPlayer: PlayerHost {
             resize()
             return true
         }
+        // SIGINT, SIGTERM, SIGHUP end the run: keep the book's place first.
+        book?.save()
         return false
+    }
+
+    func playbackEvent(_ event: PlaybackEvent) {
+        book?.playbackEvent(event)
     }
 
     func afterIteration() {
         guard let runtime, let presenter, let terminal else { return }
+        book?.tick()
+        if ui.focus != lastFocus {
+            lastFocus = ui.focus
+            // The books pane shows the state files as they are now.
+            if ui.focus == .books { shelf.refresh(current: book) }
+        }
         if !testAlarms.isEmpty && runtime.alarms.ringing == nil {
             for id in testAlarms where runtime.alarms.nextFire(of: id) == nil {
                 runtime.alarms.remove(id)
@@ -217,12 +337,28 @@ final class FullScreenPlayer: PlayerHost {
         case .togglePlayPause: runtime.togglePlayPause()
         case .next: runtime.next()
         case .previous: runtime.previous()
-        case .seek(let seconds): runtime.seek(bySeconds: seconds)
+        case .seek(let seconds):
+            if let book {
+                // Across the book's files, in book time.
+                book.seek(to: book.currentPosition + Int((seconds * 1000).rounded()),
+                          reason: seconds < 0 ? "seekBack" : "seekForward")
+            } else {
+                runtime.seek(bySeconds: seconds)
+            }
         case .setVolume(let volume): runtime.volume = volume
         case .speedUp: problem = runtime.setSpeed(runtime.engine.speed.faster)
         case .speedDown: problem = runtime.setSpeed(runtime.engine.speed.slower)
-        case .playQueue(let paths, let index): runtime.playQueue(paths, startAt: index)
+        case .playQueue(let paths, let index):
+            if book != nil {
+                requestSwitch(.music(paths, startAt: index), runtime)
+            } else {
+                runtime.playQueue(paths, startAt: index)
+            }
         case .enqueue(let paths):
+            guard book == nil else {
+                problem = "a book is playing: enter on a file plays music instead (the book keeps its place)"
+                break
+            }
             runtime.enqueue(paths)
             ui.message = .init(text: "added \(paths.count) file(s) to the queue", isError: false)
         case .fireTestAlarm:
@@ -247,8 +383,61 @@ final class FullScreenPlayer: PlayerHost {
         case .simulateDeviceLoss: runtime.simulateDeviceLoss()
         case .cycleTheme: applyTheme(catalog.name(after: cycleName))
         case .quit: shouldQuit = true
+        case .openBook(let path):
+            if FileSystemBrowserSource.isDirectory(path) && !BookOpener.isBook([path], forced: false) {
+                problem = "\(path): not a book (a folder with MP3 files, or an MP3 file)"
+            } else if let book, book.book.path == BookOpener.absolutePath(path) {
+                problem = "\(book.book.title) is playing already"
+            } else {
+                // Opened here, so that a path that is no book leaves what plays alone.
+                do {
+                    let opened = try BookOpener.open(path)
+                    ui.message = .init(text: "opening \(opened.title)", isError: false)
+                    requestSwitch(.book(path, opened), runtime)
+                } catch {
+                    problem = error.description
+                }
+            }
+        default:
+            guard let book else {
+                problem = "no book is playing"
+                break
+            }
+            problem = perform(command, book: book)
         }
         if let problem { ui.message = .init(text: problem, isError: false) }
+    }
+
+    /// The audiobook commands; a message for the command line, if any.
+    private func perform(_ command: PlayerCommand, book: BookSession) -> String? {
+        switch command {
+        case .chapterNext: book.nextChapter()
+        case .chapterPrevious: book.previousChapter()
+        case .jumpToChapter(let index):
+            guard book.book.chapters.indices.contains(index) else { return nil }
+            book.seek(to: book.book.chapters[index].startMilliseconds, reason: "chapter")
+        case .skipBack: book.skipBack()
+        case .skipForward: book.skipForward()
+        case .cycleSleepTimer:
+            let choices = SleepTimer.Setting.choices
+            let next: SleepTimer.Setting?
+            if let current = book.sleepTimerSetting, let index = choices.firstIndex(of: current) {
+                next = index + 1 < choices.count ? choices[index + 1] : nil
+            } else {
+                next = choices.first
+            }
+            book.setSleepTimer(next)
+            return next.map { "sleep timer: \($0.description)" } ?? "sleep timer off"
+        case .addBookmark(let note):
+            let mark = book.addBookmark(note: note)
+            return "bookmark #\(mark.id) at \(BookTimeText.format(mark.positionMilliseconds))"
+        case .jumpToBookmark(let id):
+            return book.jump(toBookmark: id) ? nil : "no bookmark #\(id)"
+        case .deleteBookmark(let id):
+            return book.deleteBookmark(id: id) ? "bookmark #\(id) deleted" : "no bookmark #\(id)"
+        default: break
+        }
+        return nil
     }
 
     /// A clock-time, dated or relative alarm from what the user typed.
@@ -323,7 +512,27 @@ final class FullScreenPlayer: PlayerHost {
         var snapshot = PlayerSnapshot()
         snapshot.queue = runtime.queue.map { .init(path: $0, title: title(of: $0)) }
         let current = runtime.current
-        if let current {
+        if let book {
+            snapshot.currentIndex = current?.index
+            let position = book.currentPosition
+            let chapter = book.book.chapter(at: position)
+            snapshot.title = book.book.title
+            snapshot.artist = book.book.author ?? ""
+            snapshot.album = "chapter \(chapter.index + 1)/\(book.book.chapters.count): \(chapter.title)"
+            snapshot.elapsed = Double(position) / 1000
+            snapshot.duration = Double(book.book.durationMilliseconds) / 1000
+            snapshot.book = BookInfo(
+                path: book.book.path, title: book.book.title,
+                chapters: book.book.chapters.map {
+                    .init(title: $0.title, startMilliseconds: $0.startMilliseconds, durationMilliseconds: $0.durationMilliseconds)
+                },
+                currentChapter: chapter.index,
+                bookmarks: book.state.bookmarks.map {
+                    .init(id: $0.id, positionMilliseconds: $0.positionMilliseconds, note: $0.note)
+                },
+                sleepSetting: book.sleepTimerSetting?.description,
+                sleepRemaining: book.sleepRemaining.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 })
+        } else if let current {
             snapshot.currentIndex = current.index
             let trackTags = tags(of: current.path)
             snapshot.title = trackTags.title ?? TrackTags.displayName(ofPath: current.path)
@@ -350,6 +559,7 @@ final class FullScreenPlayer: PlayerHost {
                                 isEnabled: alarm.isEnabled, isRinging: ringing.contains(alarm.id))
             }
         }
+        snapshot.books = shelf.rows(current: book)
         return snapshot
     }
 
@@ -380,6 +590,13 @@ final class FullScreenPlayer: PlayerHost {
     }
 
     // MARK: Helpers
+
+    /// "Title: resumed at 23.4 s (left at 25.4 s, 2.0 s earlier)".
+    static func resumeText(_ book: BookSession) -> String {
+        func tenths(_ milliseconds: Int) -> String { "\(milliseconds / 1000).\(milliseconds % 1000 / 100)" }
+        return "\(book.book.title): resumed at \(tenths(book.startPosition)) s (left at \(tenths(book.savedPosition)) s, "
+            + "\(tenths(book.savedPosition - book.startPosition)) s earlier)"
+    }
 
     static func loggedEvent(_ record: EventRecord) -> LoggedEvent {
         LoggedEvent(time: record.time, name: record.name, fields: record.fields.map { field in

@@ -11,9 +11,11 @@ public struct InterfaceState {
         case alarmSeconds
         case alarmNew
         case alarmEdit(id: Int)
+        case bookmarkNote
 
         public var question: String {
             switch self {
+            case .bookmarkNote: "bookmark note (enter for none): "
             case .filter: "/"
             case .alarmSeconds: "alarm in how many seconds? "
             case .alarmNew: "new alarm (07:30, in 10m): "
@@ -37,6 +39,12 @@ public struct InterfaceState {
     public private(set) var browser: BrowserModel?
     public var queueCursor = ListCursor()
     public var alarmsCursor = ListCursor()
+    public var booksCursor = ListCursor()
+    public var chaptersCursor = ListCursor()
+    public var bookmarksCursor = ListCursor()
+    /// The panes the split layout shows in its shared places (see `Pane.slot`).
+    public private(set) var topLeft = Pane.browser
+    public private(set) var topRight = Pane.queue
     /// The log follows the newest event until the user scrolls it.
     public var logCursor = ListCursor()
     public private(set) var logFollows = true
@@ -69,6 +77,20 @@ public struct InterfaceState {
     public mutating func focus(_ pane: Pane) {
         focus = pane
         showsHelp = false
+        switch pane.slot {
+        case .topLeft: topLeft = pane
+        case .topRight: topRight = pane
+        default: break
+        }
+    }
+
+    /// Focuses a pane; the chapters pane opens on the chapter heard now.
+    private mutating func focus(_ pane: Pane, snapshot: PlayerSnapshot) {
+        let changed = pane != focus
+        focus(pane)
+        if changed, pane == .chapters, let book = snapshot.book {
+            chaptersCursor.select(book.currentChapter, count: book.chapters.count)
+        }
     }
 
     // MARK: Keys
@@ -103,12 +125,15 @@ public struct InterfaceState {
         case .up, .down, .pageUp, .pageDown, .top, .bottom:
             moveInFocusedPane(action, snapshot: snapshot)
             return []
-        case .nextPane: focus(focus.next); return []
+        case .nextPane: focus(focus.next, snapshot: snapshot); return []
         case .pane1: focus(.browser); return []
         case .pane2: focus(.queue); return []
         case .pane3: focus(.nowPlaying); return []
         case .pane4: focus(.alarms); return []
         case .pane5: focus(.eventLog); return []
+        case .pane6: focus(.books); return []
+        case .pane7: focus(.chapters, snapshot: snapshot); return []
+        case .pane8: focus(.bookmarks); return []
         case .filter:
             switch focus {
             case .browser, .queue, .eventLog:
@@ -120,9 +145,32 @@ public struct InterfaceState {
             return []
         case .speedUp: return [.speedUp]
         case .speedDown: return [.speedDown]
-        case .chapterNext, .chapterPrevious, .sleepTimer, .bookmarkAdd:
-            message = Message(text: "\(action.rawValue): audiobook features are not available yet", isError: false)
-            return []
+        case .chapterNext, .chapterPrevious, .sleepTimer, .skipBack, .skipForward, .bookmarkAdd, .bookmarkDelete:
+            guard let book = snapshot.book else {
+                message = Message(text: "\(action.rawValue): no book is playing (b on a book folder in the browser, "
+                                  + "or enter in the books pane, opens one)", isError: false)
+                return []
+            }
+            switch action {
+            case .chapterNext: return [.chapterNext]
+            case .chapterPrevious: return [.chapterPrevious]
+            case .sleepTimer: return [.cycleSleepTimer]
+            case .skipBack: return [.skipBack]
+            case .skipForward: return [.skipForward]
+            case .bookmarkAdd:
+                prompt = .bookmarkNote
+                input = ""
+                return []
+            default:
+                guard focus == .bookmarks else {
+                    message = Message(text: "select a bookmark in the bookmarks pane (8) first", isError: false)
+                    return []
+                }
+                bookmarksCursor.clamp(count: book.bookmarks.count)
+                guard book.bookmarks.indices.contains(bookmarksCursor.selection) else { return [] }
+                return [.deleteBookmark(id: book.bookmarks[bookmarksCursor.selection].id)]
+            }
+        case .bookOpen: return openSelectionAsBook(snapshot: snapshot)
         case .alarmNew:
             prompt = .alarmNew
             input = ""
@@ -171,7 +219,8 @@ public struct InterfaceState {
 
     private mutating func logKey(_ action: KeyAction) {
         switch action {
-        case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextPane, .pane1, .pane2, .pane3, .pane4, .pane5, .help:
+        case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextPane, .pane1, .pane2, .pane3, .pane4, .pane5, .pane6,
+             .pane7, .pane8, .help:
             return  // Moving around is not a player action.
         default:
             log.append(LoggedEvent(time: now, name: "key", fields: [("action", .string(action.rawValue))]))
@@ -220,6 +269,8 @@ public struct InterfaceState {
             return text.isEmpty ? [] : [.addAlarmSchedule(text)]
         case .alarmEdit(let id):
             return text.isEmpty ? [] : [.editAlarm(id: id, schedule: text)]
+        case .bookmarkNote:
+            return [.addBookmark(note: text.isEmpty ? nil : text)]
         }
     }
 
@@ -279,6 +330,9 @@ public struct InterfaceState {
             if logFollows { logCursor.select(count - 1, count: count) }
             move(&logCursor, action, count: count)
             logFollows = logCursor.selection >= count - 1
+        case .books: move(&booksCursor, action, count: snapshot.books.count)
+        case .chapters: move(&chaptersCursor, action, count: snapshot.book?.chapters.count ?? 0)
+        case .bookmarks: move(&bookmarksCursor, action, count: snapshot.book?.bookmarks.count ?? 0)
         case .nowPlaying: break
         }
     }
@@ -319,7 +373,38 @@ public struct InterfaceState {
             prompt = .alarmEdit(id: alarm.id)
             input = alarm.schedule
             return []
+        case .books:
+            booksCursor.clamp(count: snapshot.books.count)
+            guard snapshot.books.indices.contains(booksCursor.selection) else { return [] }
+            return [.openBook(snapshot.books[booksCursor.selection].path)]
+        case .chapters:
+            let count = snapshot.book?.chapters.count ?? 0
+            chaptersCursor.clamp(count: count)
+            guard chaptersCursor.selection < count else { return [] }
+            return [.jumpToChapter(chaptersCursor.selection)]
+        case .bookmarks:
+            let marks = snapshot.book?.bookmarks ?? []
+            bookmarksCursor.clamp(count: marks.count)
+            guard marks.indices.contains(bookmarksCursor.selection) else { return [] }
+            return [.jumpToBookmark(id: marks[bookmarksCursor.selection].id)]
         default:
+            return []
+        }
+    }
+
+    /// `b`: the browser's selection (a folder of MP3s or a chaptered MP3), or the books pane's.
+    private mutating func openSelectionAsBook(snapshot: PlayerSnapshot) -> [PlayerCommand] {
+        switch focus {
+        case .browser:
+            guard let entry = browser?.selected, entry.name != ".." else { return [] }
+            return [.openBook(entry.path)]
+        case .books:
+            booksCursor.clamp(count: snapshot.books.count)
+            guard snapshot.books.indices.contains(booksCursor.selection) else { return [] }
+            return [.openBook(snapshot.books[booksCursor.selection].path)]
+        default:
+            message = Message(text: "b opens the browser's selection as a book (a folder of MP3s or a chaptered MP3)",
+                              isError: false)
             return []
         }
     }

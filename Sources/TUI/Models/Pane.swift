@@ -1,10 +1,15 @@
-/// The five panes, in the order Tab and the digit keys use.
+/// The panes, in the order Tab and the digit keys use. The last three are the
+/// audiobook panes: in the split layout the books pane takes the browser's
+/// place and the chapters and bookmarks panes the queue's, while focused.
 public enum Pane: Int, CaseIterable, Sendable {
     case browser = 1
     case queue
     case nowPlaying
     case alarms
     case eventLog
+    case books
+    case chapters
+    case bookmarks
 
     public var title: String {
         switch self {
@@ -13,6 +18,9 @@ public enum Pane: Int, CaseIterable, Sendable {
         case .nowPlaying: "Now playing"
         case .alarms: "Alarms"
         case .eventLog: "Event log"
+        case .books: "Books"
+        case .chapters: "Chapters"
+        case .bookmarks: "Bookmarks"
         }
     }
 
@@ -24,8 +32,29 @@ public enum Pane: Int, CaseIterable, Sendable {
         case .nowPlaying: "Now"
         case .alarms: "Alarms"
         case .eventLog: "Log"
+        case .books: "Books"
+        case .chapters: "Chapters"
+        case .bookmarks: "Marks"
         }
     }
 
     public var next: Pane { Pane(rawValue: rawValue % Pane.allCases.count + 1)! }
+}
+
+extension Pane {
+    /// Where a pane goes in the split layout: panes that share a slot take
+    /// turns in it (the one focused last shows).
+    public enum Slot: Sendable {
+        case topLeft, topRight, middle, bottomLeft, bottomRight
+    }
+
+    public var slot: Slot {
+        switch self {
+        case .browser, .books: .topLeft
+        case .queue, .chapters, .bookmarks: .topRight
+        case .nowPlaying: .middle
+        case .alarms: .bottomLeft
+        case .eventLog: .bottomRight
+        }
+    }
 }

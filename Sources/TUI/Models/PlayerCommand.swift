@@ -26,5 +26,18 @@ public enum PlayerCommand: Equatable, Sendable {
     case notificationChime
     case simulateDeviceLoss
     case cycleTheme
+    /// Play the book at this path (a folder of MP3s or a chaptered MP3).
+    case openBook(String)
+    case chapterNext
+    case chapterPrevious
+    /// Play the current book from chapter `index`.
+    case jumpToChapter(Int)
+    case skipBack
+    case skipForward
+    /// The next sleep timer setting: off, 5, 10, 15, 30, 45, 60 min, end of chapter, off.
+    case cycleSleepTimer
+    case addBookmark(note: String?)
+    case jumpToBookmark(id: Int)
+    case deleteBookmark(id: Int)
     case quit
 }

@@ -33,8 +33,79 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var alarmRinging = false
     public var sessionSuspended = false
     public var callActive = false
+    /// The book playing, when one is.
+    public var book: BookInfo?
+    /// The books pane: every book with a state file, and the current one.
+    public var books: [BookRow] = []
 
     public init() {}
+}
+
+/// The book that plays: what the chapters and bookmarks panes and the status line show.
+public struct BookInfo: Equatable, Sendable {
+    public struct Chapter: Equatable, Sendable {
+        public var title: String
+        public var startMilliseconds: Int
+        public var durationMilliseconds: Int
+        public init(title: String, startMilliseconds: Int, durationMilliseconds: Int) {
+            self.title = title
+            self.startMilliseconds = startMilliseconds
+            self.durationMilliseconds = durationMilliseconds
+        }
+    }
+
+    public struct Mark: Equatable, Sendable {
+        public var id: Int
+        public var positionMilliseconds: Int
+        public var note: String?
+        public init(id: Int, positionMilliseconds: Int, note: String?) {
+            self.id = id
+            self.positionMilliseconds = positionMilliseconds
+            self.note = note
+        }
+    }
+
+    public var path: String
+    public var title: String
+    public var chapters: [Chapter]
+    /// Index in `chapters` of the chapter heard now.
+    public var currentChapter: Int
+    public var bookmarks: [Mark]
+    /// The sleep timer: its setting ("15 min", "end of chapter") and the listening time left, if set.
+    public var sleepSetting: String?
+    public var sleepRemaining: Double?
+
+    public init(path: String, title: String, chapters: [Chapter], currentChapter: Int, bookmarks: [Mark] = [],
+                sleepSetting: String? = nil, sleepRemaining: Double? = nil) {
+        self.path = path
+        self.title = title
+        self.chapters = chapters
+        self.currentChapter = currentChapter
+        self.bookmarks = bookmarks
+        self.sleepSetting = sleepSetting
+        self.sleepRemaining = sleepRemaining
+    }
+}
+
+/// One row of the books pane.
+public struct BookRow: Equatable, Sendable {
+    public var path: String
+    public var title: String
+    public var author: String?
+    /// 0...100.
+    public var percent: Int
+    /// Book time left at the book's speed, in seconds.
+    public var timeLeft: Double
+    public var isCurrent: Bool
+
+    public init(path: String, title: String, author: String?, percent: Int, timeLeft: Double, isCurrent: Bool) {
+        self.path = path
+        self.title = title
+        self.author = author
+        self.percent = percent
+        self.timeLeft = timeLeft
+        self.isCurrent = isCurrent
+    }
 }
 
 /// One row of the alarms pane.

@@ -46,7 +46,9 @@ public struct Layout: Equatable, Sendable {
     public let statusRow: Int
     public let commandRow: Int
 
-    public init(size: TerminalSize, banner: Bool, focus: Pane) {
+    /// `topLeft` and `topRight`: which of the panes sharing those places of
+    /// the split layout show there (the focused pane always shows).
+    public init(size: TerminalSize, banner: Bool, focus: Pane, topLeft: Pane = .browser, topRight: Pane = .queue) {
         self.size = size
         let columns = size.columns, rows = size.rows
         titleRow = 0
@@ -78,9 +80,11 @@ public struct Layout: Equatable, Sendable {
             let topHeight = bodyHeight - nowHeight - bottomHeight
             let nowRow = top + topHeight
             let bottomRow = nowRow + nowHeight
+            let leftPane = focus.slot == .topLeft ? focus : topLeft
+            let rightPane = focus.slot == .topRight ? focus : topRight
             panes = [
-                .browser: Rect(row: top, column: 0, width: left, height: topHeight),
-                .queue: Rect(row: top, column: left + 1, width: right, height: topHeight),
+                leftPane: Rect(row: top, column: 0, width: left, height: topHeight),
+                rightPane: Rect(row: top, column: left + 1, width: right, height: topHeight),
                 .nowPlaying: Rect(row: nowRow, column: 0, width: columns, height: nowHeight),
                 .alarms: Rect(row: bottomRow, column: 0, width: left, height: bottomHeight),
                 .eventLog: Rect(row: bottomRow, column: left + 1, width: right, height: bottomHeight),

@@ -15,7 +15,8 @@ public struct ScreenRenderer {
     public func frame(size: TerminalSize, state: inout InterfaceState, snapshot: PlayerSnapshot, now: Double) -> Frame {
         var frame = Frame(size: size, measure: measure)
         let banner = state.banner.text(now: now)
-        let layout = Layout(size: size, banner: banner != nil, focus: state.focus)
+        let layout = Layout(size: size, banner: banner != nil, focus: state.focus, topLeft: state.topLeft,
+                            topRight: state.topRight)
         guard layout.mode != .tooSmall else {
             drawTooSmall(&frame, size: size)
             return frame
@@ -29,7 +30,7 @@ public struct ScreenRenderer {
         if state.showsHelp {
             drawHelp(&frame, area: layout.body, state: &state)
         } else {
-            if let row = layout.tabRow { drawTabs(&frame, row: row, focus: state.focus) }
+            if let row = layout.tabRow { drawTabs(&frame, row: row, focus: state.focus, book: snapshot.book != nil) }
             if let row = layout.summaryRow { drawSummary(&frame, row: row, snapshot: snapshot) }
             for separator in layout.separators {
                 for row in separator.row..<(separator.row + separator.height) {
@@ -70,11 +71,18 @@ public struct ScreenRenderer {
         }
     }
 
-    private func drawTabs(_ frame: inout Frame, row: Int, focus: Pane) {
+    /// The tab row: the book panes (6-8) show while a book plays or one of
+    /// them is focused (they are reachable by digit and Tab all the same).
+    private func drawTabs(_ frame: inout Frame, row: Int, focus: Pane, book: Bool) {
         var column = 0
         frame.fill(row: row, column: 0, count: frame.size.columns, element: .paneTitleInactive)
-        for pane in Pane.allCases {
-            let text = "\(pane.rawValue) \(pane.shortTitle)"
+        let bookPanes: [Pane] = [.books, .chapters, .bookmarks]
+        let shown = book || bookPanes.contains(focus) ? Pane.allCases : Pane.allCases.filter { !bookPanes.contains($0) }
+        let full = shown.map { "\($0.rawValue) \($0.shortTitle) " }.joined()
+        // Too narrow for every name: the others by number only.
+        let compact = frame.width(of: full) > frame.size.columns
+        for pane in shown {
+            let text = compact && pane != focus ? "\(pane.rawValue)" : "\(pane.rawValue) \(pane.shortTitle)"
             let element: ThemeElement = pane == focus ? .paneTitleActive : .paneTitleInactive
             column += frame.write(text, row: row, column: column, element: element)
             column += frame.write(" ", row: row, column: column, element: .paneTitleInactive)
@@ -94,6 +102,10 @@ public struct ScreenRenderer {
     private func drawStatus(_ frame: inout Frame, row: Int, snapshot: PlayerSnapshot) {
         var parts = [snapshot.state.rawValue, "vol \(Int((snapshot.volume * 100).rounded()))%"]
         if let speed = snapshot.speed { parts.append(speed) }
+        if let book = snapshot.book, let setting = book.sleepSetting {
+            let left = book.sleepRemaining.map { Self.clock($0.rounded(.up)) } ?? "—"
+            parts.append(setting == "end of chapter" ? "sleep at chapter end \(left)" : "sleep \(left)")
+        }
         if snapshot.alarmRinging { parts.append("alarm ringing (z snooze, x dismiss)") }
         if snapshot.sessionSuspended { parts.append("session suspended (s continues)") }
         if snapshot.callActive { parts.append("call (c ends)") }
@@ -112,7 +124,7 @@ public struct ScreenRenderer {
             frame.writePadded(frame.truncated(message.text, to: frame.size.columns), row: row, column: 0,
                               width: frame.size.columns, element: message.isError ? .errorText : .commandLine)
         } else {
-            frame.writePadded("? help · tab/1-5 panes · q quit", row: row, column: 0, width: frame.size.columns,
+            frame.writePadded("? help · tab/1-8 panes · q quit", row: row, column: 0, width: frame.size.columns,
                               element: .secondaryText)
         }
     }
@@ -135,6 +147,10 @@ public struct ScreenRenderer {
             if !state.queueFilter.isEmpty { title += "  /" + state.queueFilter }
         case .eventLog:
             if !state.logFilter.isEmpty { title += "  /" + state.logFilter }
+        case .books:
+            title += " (\(snapshot.books.count))"
+        case .chapters, .bookmarks:
+            if let book = snapshot.book { title += ": " + book.title }
         default: break
         }
         frame.writePadded(frame.truncated(title, to: area.width), row: area.row, column: area.column, width: area.width,
@@ -148,6 +164,9 @@ public struct ScreenRenderer {
         case .nowPlaying: drawNowPlaying(&frame, content, snapshot: snapshot)
         case .alarms: drawAlarms(&frame, content, state: &state, focused: focused, snapshot: snapshot)
         case .eventLog: drawLog(&frame, content, state: &state, focused: focused)
+        case .books: drawBooks(&frame, content, state: &state, focused: focused, snapshot: snapshot)
+        case .chapters: drawChapters(&frame, content, state: &state, focused: focused, snapshot: snapshot)
+        case .bookmarks: drawBookmarks(&frame, content, state: &state, focused: focused, snapshot: snapshot)
         }
     }
 
@@ -297,6 +316,57 @@ public struct ScreenRenderer {
             line += 1
         }
         blank(&frame, area, from: line)
+    }
+
+    /// A list pane: one line of text per row, an empty-list note, the selection.
+    private func drawRows(_ frame: inout Frame, _ area: Rect, cursor: inout ListCursor, focused: Bool, empty: String,
+                          rows: [(text: String, playing: Bool)]) {
+        let range = cursor.visibleRange(height: area.height, count: rows.count)
+        var line = area.row
+        if rows.isEmpty {
+            frame.writePadded(" " + frame.truncated(empty, to: area.width - 1), row: line, column: area.column,
+                              width: area.width, element: .secondaryText)
+            line += 1
+        }
+        for index in range {
+            let element = rowElement(selected: index == cursor.selection, focused: focused, playing: rows[index].playing,
+                                     plain: .listRow)
+            frame.writePadded(frame.truncated(rows[index].text, to: area.width), row: line, column: area.column,
+                              width: area.width, element: element)
+            line += 1
+        }
+        blank(&frame, area, from: line)
+    }
+
+    private func drawBooks(_ frame: inout Frame, _ area: Rect, state: inout InterfaceState, focused: Bool,
+                           snapshot: PlayerSnapshot) {
+        let rows = snapshot.books.map { book in
+            (text: BookPaneText.bookRow(book, width: area.width, frame: frame), playing: book.isCurrent)
+        }
+        drawRows(&frame, area, cursor: &state.booksCursor, focused: focused,
+                 empty: "no books yet: b on a book folder in the browser opens one", rows: rows)
+    }
+
+    private func drawChapters(_ frame: inout Frame, _ area: Rect, state: inout InterfaceState, focused: Bool,
+                              snapshot: PlayerSnapshot) {
+        let chapters = snapshot.book?.chapters ?? []
+        let rows = chapters.enumerated().map { index, chapter in
+            (text: BookPaneText.chapterRow(chapter, number: index + 1, count: chapters.count,
+                                           isCurrent: index == snapshot.book?.currentChapter, width: area.width,
+                                           frame: frame),
+             playing: index == snapshot.book?.currentChapter)
+        }
+        drawRows(&frame, area, cursor: &state.chaptersCursor, focused: focused,
+                 empty: "no book playing", rows: rows)
+    }
+
+    private func drawBookmarks(_ frame: inout Frame, _ area: Rect, state: inout InterfaceState, focused: Bool,
+                               snapshot: PlayerSnapshot) {
+        let rows = (snapshot.book?.bookmarks ?? []).map { mark in
+            (text: BookPaneText.bookmarkRow(mark), playing: false)
+        }
+        drawRows(&frame, area, cursor: &state.bookmarksCursor, focused: focused,
+                 empty: snapshot.book == nil ? "no book playing" : "no bookmarks: m adds one", rows: rows)
     }
 
     private func drawLog(_ frame: inout Frame, _ area: Rect, state: inout InterfaceState, focused: Bool) {

@@ -1,0 +1,64 @@
+import Books
+import InterludeCore
+import TUI
+
+/// The books pane's list: every book with a state file under
+/// `$XDG_STATE_HOME/interlude/books/`, and the book playing. A book is opened
+/// once per run and kept, with the decoder's length estimate for files without
+/// a Xing/Info header (no file is read whole for a percentage); the state
+/// files are read each time the list is refreshed (when the pane is shown),
+/// and never changed here (a damaged one is left alone and not listed).
+final class BookShelf {
+    let store: BookStateStore
+    /// Books opened so far, by absolute path; nil when the path no longer opens.
+    private var opened: [String: Book?] = [:]
+    private(set) var rows: [BookRow] = []
+
+    init(store: BookStateStore) { self.store = store }
+
+    /// Remembers a book opened elsewhere (the one playing), so it is not opened again.
+    func remember(_ book: Book) { opened[book.path] = book }
+
+    /// The rows with `current` first, from what was heard (the list may be
+    /// older than the book playing, or have it at its saved place).
+    func rows(current: BookSession?) -> [BookRow] {
+        guard let current else { return rows }
+        return [Self.row(for: current)] + rows.filter { $0.path != current.book.path }
+    }
+
+    /// Reads the state files again.
+    func refresh(current: BookSession?) {
+        var listed: [(row: BookRow, updated: Int64)] = []
+        for name in DirectoryListing.names(in: store.directory) ?? [] where name.hasSuffix(".json") {
+            guard let bytes = try? StateFile(path: store.directory + "/" + name).read(),
+                  let json = try? JSONParser.parse(bytes),
+                  let state = try? BookStateFormat.decode(json),
+                  let path = state.path, path != current?.book.path,
+                  let book = book(at: path) else { continue }
+            listed.append((Self.row(book, position: state.positionMilliseconds, speed: state.speed, isCurrent: false),
+                           state.updated.secondsSince1970))
+        }
+        // Most recently heard first.
+        listed.sort { $0.updated != $1.updated ? $0.updated > $1.updated : $0.row.title < $1.row.title }
+        rows = listed.map(\.row)
+    }
+
+    /// The playing book's row, from what was heard.
+    static func row(for session: BookSession) -> BookRow {
+        row(session.book, position: session.currentPosition, speed: session.speedValue, isCurrent: true)
+    }
+
+    static func row(_ book: Book, position: Int, speed: Double, isCurrent: Bool) -> BookRow {
+        let duration = max(1, book.durationMilliseconds)
+        let percent = min(100, max(0, book.clamp(position) * 100 / duration))
+        return BookRow(path: book.path, title: book.title, author: book.author, percent: percent,
+                       timeLeft: Double(book.timeLeft(from: position, speed: speed)) / 1000, isCurrent: isCurrent)
+    }
+
+    private func book(at path: String) -> Book? {
+        if let known = opened[path] { return known }
+        let book = try? BookOpener.open(path, exactLengths: false)
+        opened[path] = book
+        return book
+    }
+}
