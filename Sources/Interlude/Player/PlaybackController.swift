@@ -22,15 +22,12 @@ final class PlaybackController: PlayerActionSink {
     var chapterStartFrame: ((Int) -> Int?)?
 
     private var stoppedAt: MonotonicInstant?
-    private var duckGain = 1.0
 
-    /// The listener's volume, 0...1: the engine's media gain is the duck gain
-    /// times this, so ducking under a chime and the volume keys compose.
-    var volume = 1.0 {
-        didSet {
-            volume = min(1, max(0, volume))
-            engine.setDuck(gain: duckGain * volume, rampFrames: engine.format.frames(forSeconds: 0.05))
-        }
+    /// The listener's volume, 0...1: the writer's volume ramp, which
+    /// multiplies with ducking, so a chime and the volume keys compose.
+    var volume: Double {
+        get { engine.volume }
+        set { engine.setVolume(min(1, max(0, newValue))) }
     }
     private var resumeWhenStopped = false
     /// A pause is fading out and has not stopped yet (a sleep timer's lasts 10 s).
@@ -78,12 +75,10 @@ final class PlaybackController: PlayerActionSink {
             printer.emit("resumeRequested") { $0.add("trigger", trigger == .user ? "user" : "automatic") }
             resumeIfStopped()
         case .duck(let gain, let ramp):
-            duckGain = gain
-            engine.setDuck(gain: gain * volume, rampFrames: engine.format.frames(forSeconds: ramp.seconds))
+            engine.setDuck(gain: gain, rampFrames: engine.format.frames(forSeconds: ramp.seconds))
             printer.emit("ducked") { $0.add("gain", gain) }
         case .unduck(let ramp):
-            duckGain = 1
-            engine.setDuck(gain: volume, rampFrames: engine.format.frames(forSeconds: ramp.seconds))
+            engine.setDuck(gain: 1, rampFrames: engine.format.frames(forSeconds: ramp.seconds))
             printer.emit("unducked")
         case .resumeScheduled(let delay):
             printer.emit("resumeScheduled") { $0.add("delay", delay.seconds) }
