@@ -367,13 +367,12 @@ final class PlayerRuntime {
     /// Seeks within the current entry; past its end goes to the next one.
     func seek(bySeconds delta: Double) {
         guard let current else { return }
-        var target = max(0, current.elapsed + delta)
+        let target = max(0, current.elapsed + delta)
         if let duration = current.duration, target >= duration {
             guard current.index + 1 < queue.count else { return }
             jump(toQueueIndex: current.index + 1, seconds: 0, play: false)
             return
         }
-        target = max(0, target)
         jump(toQueueIndex: current.index, seconds: target, play: false)
     }
 
