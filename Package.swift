@@ -14,9 +14,9 @@ let package = Package(
         // C libraries, nothing else.
         .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
-        // No pkgConfig: ncursesw.pc carries -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600, which SwiftPM
-        // refuses with a warning; the module map links the library and shim.h defines what it needs.
-        .systemLibrary(name: "CNcursesw"),
+        // ncursesw's header, and a loader that dlopens the library for the full-screen player
+        // only, so headless playback does not map it (issue 2's RSS budget). Every symbol prefixed.
+        .target(name: "CNcursesw"),
         // libsonic has no pkg-config file: the module map links it.
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
         // signalfd, timerfd, eventfd: Linux headers the Glibc module leaves out.

@@ -9,16 +9,20 @@ import Glibc
 public enum TerminalError: Error, Sendable, CustomStringConvertible {
     case notATerminal
     case cannotInitialize(term: String)
+    /// libncursesw could not be loaded; dlopen's own message.
+    case cannotLoad(String)
 
     public var description: String {
         switch self {
         case .notATerminal: "the full-screen player needs a terminal on standard input and output (use 'interlude play' otherwise)"
         case .cannotInitialize(let term): "ncurses cannot drive this terminal (TERM=\(term)); set TERM, or use 'interlude play'"
+        case .cannotLoad(let message): "cannot load ncursesw: \(message) (install libncursesw6, or use 'interlude play')"
         }
     }
 }
 
-/// The real terminal, through ncursesw's wide-character calls.
+/// The real terminal, through ncursesw's wide-character calls. ncursesw is
+/// loaded at run time (CNcursesw's loader), so headless playback never maps it.
 ///
 /// Input is read without blocking (`nodelay`): the player's loop polls fd 0
 /// and calls `readInput()` until it returns nil, so the process sleeps in
@@ -36,6 +40,10 @@ public final class NcursesTerminal: Terminal {
     /// Takes over the terminal. Call `TextWidth.prepareLocale()` first.
     public init() throws(TerminalError) {
         guard isatty(0) != 0, isatty(1) != 0 else { throw .notATerminal }
+        var message = [CChar](repeating: 0, count: 512)
+        guard interlude_curses_load(&message, message.count) == 0 else {
+            throw .cannotLoad(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
         // Before ncurses changes the modes: a crash puts these back.
         interlude_restore_terminal_on_fatal_signals()
         // newterm rather than initscr: initscr exits the process on failure.
@@ -43,19 +51,19 @@ public final class NcursesTerminal: Terminal {
             throw .cannotInitialize(term: getenv("TERM").map { String(cString: $0) } ?? "")
         }
         self.screen = screen
-        set_term(screen)
-        cbreak()
-        noecho()
-        nonl()
-        keypad(interlude_stdscr(), true)
-        nodelay(interlude_stdscr(), true)
+        interlude_set_term(screen)
+        interlude_cbreak()
+        interlude_noecho()
+        interlude_nonl()
+        interlude_keypad(true)
+        interlude_nodelay(true)
         // An Escape alone is taken as Escape after 25 ms, not ncurses' default second.
-        set_escdelay(25)
-        curs_set(0)
+        interlude_set_escdelay(25)
+        interlude_curs_set(0)
         var colors = 0
-        if has_colors() {
-            start_color()
-            use_default_colors()
+        if interlude_has_colors() {
+            interlude_start_color()
+            interlude_use_default_colors()
             colors = Int(interlude_colors())
         }
         colorDepth = ColorDepth(colorCount: colors)
@@ -70,7 +78,7 @@ public final class NcursesTerminal: Terminal {
         if colorDepth != .monochrome {
             let available = Int(interlude_color_pairs())
             for (offset, pair) in rendering.colorPairs.enumerated() where offset + 1 < available {
-                init_pair(Int16(offset + 1), Int16(pair.foreground.terminalNumber), Int16(pair.background.terminalNumber))
+                interlude_init_pair(Int16(offset + 1), Int16(pair.foreground.terminalNumber), Int16(pair.background.terminalNumber))
             }
         }
         for element in ThemeElement.allCases {
@@ -82,28 +90,28 @@ public final class NcursesTerminal: Terminal {
     }
 
     public func put(_ text: String, row: Int, column: Int, element: ThemeElement) {
-        attr_set(attributes[element] ?? 0, pairs[element] ?? 0, nil)
+        interlude_attr_set(attributes[element] ?? 0, pairs[element] ?? 0)
         var wide = text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
         wide.append(0)
         // The last cell of the screen: ncurses scrolls after writing it unless
         // told not to; `scrollok` is off by default, and mvaddnwstr then fails
         // harmlessly on the cursor move, having drawn the text.
-        _ = mvaddnwstr(Int32(row), Int32(column), wide, Int32(wide.count - 1))
+        interlude_mvaddnwstr(Int32(row), Int32(column), wide, Int32(wide.count - 1))
     }
 
     public func clear() {
-        erase()
-        clearok(interlude_stdscr(), true)
+        interlude_erase()
+        interlude_clearok(true)
     }
 
     public func refresh() {
-        _ = CNcursesw.refresh()
+        interlude_refresh()
     }
 
     public func readInput() -> TerminalInput? {
         while true {
             var character: wint_t = 0
-            let result = wget_wch(interlude_stdscr(), &character)
+            let result = interlude_get_wch(&character)
             if result == ERR { return nil }
             if result == KEY_CODE_YES {
                 if Int32(character) == KEY_RESIZE { return .resize }
@@ -119,29 +127,29 @@ public final class NcursesTerminal: Terminal {
     public func resize() {
         var rows: Int32 = 0, columns: Int32 = 0
         if interlude_terminal_size(1, &rows, &columns) == 0, rows > 0, columns > 0 {
-            resizeterm(rows, columns)
+            interlude_resizeterm(rows, columns)
         }
         size = TerminalSize(columns: Int(interlude_cols()), rows: Int(interlude_lines()))
     }
 
     /// Gives the terminal back (before a job-control stop).
     public func suspend() {
-        endwin()
+        interlude_endwin()
     }
 
     /// Takes the terminal again after `fg`; the caller repaints everything.
     public func resume() {
-        reset_prog_mode()
+        interlude_reset_prog_mode()
         resize()
-        clearok(interlude_stdscr(), true)
+        interlude_clearok(true)
     }
 
     /// Restores the terminal for good (exit, SIGINT, SIGTERM, fatal errors).
     public func end() {
         guard !ended else { return }
         ended = true
-        endwin()
-        if let screen { delscreen(screen) }
+        interlude_endwin()
+        if let screen { interlude_delscreen(screen) }
         screen = nil
     }
 

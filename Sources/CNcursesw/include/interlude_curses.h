@@ -1,16 +1,58 @@
+#ifndef INTERLUDE_CURSES_H
+#define INTERLUDE_CURSES_H
+
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <locale.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <wchar.h>
 #include <sys/ioctl.h>
 #include <ncursesw/curses.h>
 
-/* Static inline wrappers for what Swift cannot import from curses.h: the
-   attribute and colour-pair bits are function-like macros over NCURSES_BITS,
-   and a few calls are macros over stdscr. Every symbol carries the
-   interlude_ prefix. They live here rather than in CInterludeShims so that
-   curses.h (which defines names like clear, refresh and timeout) reaches
-   only the TUI module, not everything that imports the ALSA shims. */
+/* ncursesw is loaded with dlopen by the full-screen player, not linked: the
+   headless `interlude play` then maps neither libncursesw nor libtinfo (about
+   0.25 MB resident that issue 2's 12 MB budget cannot spare). curses.h still
+   gives the types and constants; every call goes through loader.c, which
+   resolves the functions once in interlude_curses_load(). Calling any of the
+   wrappers below before a successful load is a programming error (it traps).
+
+   Only the full-screen player's terminal (NcursesTerminal) calls these, all
+   on the one thread that draws. */
+
+/* Loads libncursesw.so.6 and resolves what the wrappers call. Returns 0, or
+   -1 with dlopen's or dlsym's own message in `message` (NUL-terminated,
+   truncated to `capacity`). Idempotent once it has succeeded. */
+int interlude_curses_load(char *message, size_t capacity);
+
+SCREEN *interlude_newterm_stdio(void);
+SCREEN *interlude_set_term(SCREEN *screen);
+void interlude_delscreen(SCREEN *screen);
+int interlude_endwin(void);
+int interlude_reset_prog_mode(void);
+int interlude_cbreak(void);
+int interlude_noecho(void);
+int interlude_nonl(void);
+int interlude_keypad(bool enabled);
+int interlude_nodelay(bool enabled);
+int interlude_set_escdelay(int milliseconds);
+int interlude_curs_set(int visibility);
+bool interlude_has_colors(void);
+int interlude_start_color(void);
+int interlude_use_default_colors(void);
+int interlude_init_pair(short pair, short foreground, short background);
+int interlude_resizeterm(int rows, int columns);
+int interlude_lines(void);
+int interlude_cols(void);
+int interlude_colors(void);
+int interlude_color_pairs(void);
+/* Drawing on the standard screen. */
+int interlude_attr_set(attr_t attributes, short pair);
+int interlude_mvaddnwstr(int row, int column, const wchar_t *text, int count);
+int interlude_erase(void);
+int interlude_clearok(bool enabled);
+int interlude_refresh(void);
+int interlude_get_wch(wint_t *character);
 
 static inline attr_t interlude_attr_bold(void) { return A_BOLD; }
 static inline attr_t interlude_attr_dim(void) { return A_DIM; }
@@ -19,13 +61,6 @@ static inline attr_t interlude_attr_reverse(void) { return A_REVERSE; }
 static inline attr_t interlude_attr_standout(void) { return A_STANDOUT; }
 static inline attr_t interlude_attr_blink(void) { return A_BLINK; }
 static inline attr_t interlude_attr_italic(void) { return A_ITALIC; }
-
-/* The screen size ncurses believes in (LINES and COLS are macros over
-   functions in some builds). */
-static inline int interlude_lines(void) { return LINES; }
-static inline int interlude_cols(void) { return COLS; }
-static inline int interlude_colors(void) { return COLORS; }
-static inline int interlude_color_pairs(void) { return COLOR_PAIRS; }
 
 /* The terminal's own size, after a SIGWINCH that ncurses did not see (the
    player takes signals through a signalfd, so ncurses' handler never runs). */
@@ -37,13 +72,8 @@ static inline int interlude_terminal_size(int fd, int *rows, int *cols) {
     return 0;
 }
 
-/* stdscr, stdin and stdout are mutable C globals, which Swift 6 refuses to
-   touch from Swift code; read here, on the one thread that draws. */
-static inline WINDOW *interlude_stdscr(void) { return stdscr; }
-static inline SCREEN *interlude_newterm_stdio(void) { return newterm(NULL, stdout, stdin); }
-
 /* Columns a character takes in the current locale (-1: not printable). */
-static inline int interlude_wcwidth(unsigned int scalar) { return wcwidth((wchar_t)scalar); }
+int interlude_wcwidth(unsigned int scalar);
 
 /* A crash (a Swift trap is SIGILL or SIGTRAP, a bad pointer SIGSEGV or
    SIGBUS, abort() SIGABRT) must not leave the terminal raw and on the
@@ -86,3 +116,5 @@ static inline void interlude_restore_terminal_on_fatal_signals(void) {
     int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP };
     for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) sigaction(signals[i], &action, NULL);
 }
+
+#endif
