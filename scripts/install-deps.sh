@@ -7,12 +7,12 @@ packages=(
   libasound2-dev libasound2-plugins
   libmpg123-dev mpg123
   libsonic-dev libsonic0
-  libncursesw5-dev
+  libncursesw5-dev libncursesw6
   pulseaudio pulseaudio-utils
   lame sox espeak-ng
   tmux stress-ng
   tzdata
-  g++
+  g++ valgrind
 )
 missing=()
 for p in "${packages[@]}"; do

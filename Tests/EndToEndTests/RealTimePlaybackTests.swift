@@ -62,3 +62,27 @@ import TestSupport
         #expect(!result.process.stderrText.contains("real-time scheduling"))
     }
 }
+
+/// Issue 2's RSS budget: `interlude play` maps no ncurses. The full-screen
+/// player loads ncursesw with dlopen (CNcursesw's loader); linked instead, its
+/// two libraries cost headless playback about 0.25 MB resident.
+@Suite(.serialized) struct HeadlessFootprintTests {
+    @Test func headlessPlaybackMapsNoCurses() throws {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 2, sampleRate: 44100, channels: 2, encoding: .cbr(kbps: 128))
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let process = try InterludeBinary.start(["play", mp3, "--device", "pulse", "--events", "json"],
+                                                environment: sink.environment)
+        defer { _ = process.stop() }
+        let started = process.waitForEvent(named: "trackStarted", timeout: 30)
+        try #require(started != nil, "no trackStarted: \(process.eventsSoFar().events)")
+        // Read to the end: /proc files report a size of 0, which String(contentsOfFile:) trusts.
+        let handle = try #require(FileHandle(forReadingAtPath: "/proc/\(process.pid)/maps"))
+        let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        try handle.close()
+        // The ALSA pulse plugin is mapped by now: the maps are those of playback.
+        #expect(maps.contains("libasound"))
+        let curses = maps.split(separator: "\n").filter { $0.contains("libncurses") || $0.contains("libtinfo") }
+        #expect(curses.isEmpty, "headless playback maps curses: \(curses)")
+    }
+}
