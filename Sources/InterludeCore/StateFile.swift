@@ -20,8 +20,11 @@ public struct StateFile: Sendable {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    /// The file's bytes, or nil when it does not exist.
+    /// The file's bytes, or nil when it does not exist. Removes the temporary
+    /// files of writers that died before their rename first (see
+    /// `removeStaleTemporaries`).
     public func read() throws(StateFileError) -> [UInt8]? {
+        removeStaleTemporaries()
         let fd = retryingEINTR { open(path, O_RDONLY | O_CLOEXEC) }
         if fd < 0 {
             if errno == ENOENT { return nil }
@@ -78,6 +81,27 @@ public struct StateFile: Sendable {
             _ = fsync(directoryFD)
             close(directoryFD)
         }
+    }
+
+    /// Deletes `path.tmp-PID` files left by a writer killed between creating its
+    /// temporary and the rename (`kill -9`, a power cut): those whose process no
+    /// longer exists. A live writer's temporary, this process's own included, is
+    /// left alone. Best effort: a directory that cannot be read is skipped.
+    public func removeStaleTemporaries() {
+        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        let prefix = name + ".tmp-"
+        guard let listing = opendir(directory) else { return }
+        defer { closedir(listing) }
+        var stale: [String] = []
+        while let entry = readdir(listing) {
+            let entryName = withUnsafePointer(to: &entry.pointee.d_name) {
+                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+            }
+            guard entryName.hasPrefix(prefix), let pid = Int32(entryName.dropFirst(prefix.count)), pid > 0,
+                  pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { stale.append(entryName) }
+        }
+        for entryName in stale { unlink(directory + "/" + entryName) }
     }
 
     /// Moves the file to `path + suffix` (keeping it for inspection) and returns the new path.

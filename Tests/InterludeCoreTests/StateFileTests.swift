@@ -1,3 +1,4 @@
+import Glibc
 import InterludeCore
 import Testing
 
@@ -17,6 +18,29 @@ struct StateFileTests {
         #expect(try StateFile(path: aside).read() == Array("second".utf8))
         #expect(try file.read() == nil)
         try StateFile(path: aside).remove()
+    }
+
+    /// A `kill -9` between creating the temporary and the rename leaves
+    /// `state.json.tmp-PID`; the next load removes it once PID is gone, and
+    /// leaves live writers' temporaries and other files' alone.
+    @Test func readRemovesTemporariesOfDeadWritersOnly() throws {
+        let file = StateFile(path: temporaryPath("state.json"))
+        try file.writeAtomically(Array("kept".utf8))
+        // Above pid_max no process can exist: kill(2) answers ESRCH.
+        let pidMax = try #require(try StateFile(path: "/proc/sys/kernel/pid_max").read())
+        let dead = try #require(Int32(String(decoding: pidMax, as: UTF8.self).filter(\.isNumber))) + 1
+        let stale = file.path + ".tmp-\(dead)"
+        let live = file.path + ".tmp-\(getppid())"
+        let own = file.path + ".tmp-\(getpid())"
+        let otherFile = file.directory + "/other.json.tmp-\(dead)"
+        for path in [stale, live, own, otherFile] { try StateFile(path: path).writeAtomically([1]) }
+
+        #expect(try file.read() == Array("kept".utf8))
+        #expect(!StateFile.isReadableFile(stale))
+        #expect(StateFile.isReadableFile(live))
+        #expect(StateFile.isReadableFile(own))
+        #expect(StateFile.isReadableFile(otherFile))
+        for path in [live, own, otherFile, file.path] { try StateFile(path: path).remove() }
     }
 
     @Test func unwritableLocationIsReportedWithItsPath() {
