@@ -215,7 +215,9 @@ extension TrackFeeder {
                 if let expected { clamped = min(clamped, max(0, expected - 1)) }
                 tracks.append(Track(index: index, path: paths[index], startFrame: start, endFrame: nil,
                                     expectedFrames: expected))
-                decoder = nil
+                // Kept for the seek that follows (it reuses the decoder of the
+                // last track), so a jump opens its file once.
+                decoder = opened
                 framesQueued = start
                 nextIndex = index + 1
                 decodingEnded = false
@@ -242,18 +244,18 @@ extension TrackFeeder {
         guard let format else { return false }
         guard let index = tracks.lastIndex(where: { $0.startFrame <= frame }) else { return false }
         let track = tracks[index]
+        let reused = index == tracks.count - 1 && decoder?.path == track.path
         do {
-            let opened: Decoder
-            if index == tracks.count - 1, let current = decoder, current.path == track.path {
-                opened = current
-            } else {
-                opened = try Decoder(path: track.path, target: format)
-            }
+            let opened = if reused, let decoder { decoder } else { try Decoder(path: track.path, target: format) }
             try opened.seek(toFrame: frame - track.startFrame)
             replaceDecoder(opened, keepingTracks: index + 1, framesQueued: frame, nextIndex: track.index + 1)
             restartSpeedStage()
             return true
         } catch {
+            // A decoder left where the failed seek put it would play from the
+            // wrong place under the positions of the right one: drop it, and
+            // nothing more is decoded from this track.
+            if reused { decoder = nil }
             appendEvent(.failed(error))
             return false
         }
