@@ -105,29 +105,55 @@ import Glibc
         #expect(try book.bookmark("list").stdoutText.contains("meanwhile"))
     }
 
-    /// Play during the sleep timer's fade: the listener is awake. The timer is
-    /// off, and the book plays on past the chapter's end once the fade has run out.
-    @Test func playDuringTheSleepFadeTurnsTheTimerOffAndTheBookPlaysOn() throws {
+    /// Play during the sleep timer's fade: the listener is awake. The fade
+    /// turns back up where it is (nothing skipped, nothing repeated, no
+    /// pause), the timer is off, and the book plays on past the chapter's end.
+    @Test func playDuringTheSleepFadeTurnsItBackUpAndTheBookPlaysOn() throws {
         let book = try BookUnderTest.chaptered("Awake", seconds: 30, chapters: [("A", 0), ("B", 10_500), ("C", 20_000)])
         let sink = try PulseServer.shared().makeSink()
         defer { sink.remove() }
         let recorder = try sink.startRecorder()
-        defer { _ = try? recorder.stop() }
         let listener = try Listener(book, sink: sink, ["--sleep", "chapter"])
-        // The fade aims a device buffer (100 ms) early, so the stop falls on the chapter's end.
+        // The fade aims a device buffer (100 ms) early, so the stop would fall on the chapter's end.
         #expect(listener.event("sleepTimerSet")?.seconds("remaining") == 10.4)
         #expect(listener.event("sleepFadeStarted") != nil)
-        usleep(1_000_000)
+        // Three seconds into the 10 s fade: the level is down to about 0.7.
+        usleep(3_000_000)
         listener.type("play")
-        #expect(listener.event("resumeRequested") != nil, "\(listener.events.events)")
-        let resumed = try #require(listener.event("resumed", timeout: 15), "\(listener.events.events)")
-        #expect(resumed.seconds("rewind").map { $0 < 0.5 } == true, "\(resumed)")
-        usleep(1_500_000)
+        let resumed = try #require(listener.event("resumed"), "\(listener.events.events)")
+        #expect(resumed.fields["fadeCancelled"]?.description == "true", "\(resumed)")
+        #expect(resumed.seconds("rewind") == 0)
+        let position = try #require(resumed.seconds("position"))
+        #expect(position > 2.5 && position < 4.5, "\(resumed)")
+        #expect(listener.event("sleepTimerOff") != nil, "\(listener.events.events)")
+        // On past the chapter's end (10.5 s) without a pause.
+        let deadline = monotonicSeconds() + 15
+        while (listener.events.named("positionSaved").last?.seconds("position") ?? 0) < 12, monotonicSeconds() < deadline {
+            usleep(100_000)
+        }
         let saved = try #require(listener.events.named("positionSaved").last?.seconds("position"))
-        #expect(saved > 11, "still at \(saved) s after the resume")
+        #expect(saved >= 12, "still at \(saved) s")
+        #expect(listener.events.named("paused").isEmpty, "\(listener.events.named("paused"))")
         #expect(listener.events.named("sleepTimerExpired").isEmpty)
         listener.type("quit")
         #expect(listener.player.wait(timeout: 10).exitStatus == 0)
+
+        // The capture: the tone dipped with the fade and came back to full level,
+        // never near silence, without a gap.
+        let capture = try recorder.stop()
+        let bounds = try #require(SignalAnalysis.signalBounds(capture))
+        let played = capture.frames(bounds)
+        let window = capture.sampleRate / 10
+        let levels = stride(from: 0, to: played.frameCount - window, by: window).map {
+            SignalAnalysis.rms(played, frames: $0..<$0 + window)
+        }
+        let full = try #require(levels.dropFirst(2).first)
+        // (The last windows hold quit's own fade.)
+        let lowest = try #require(levels.dropLast(3).min())
+        #expect(lowest > 0.5 * full && lowest < 0.85 * full, "lowest \(lowest) of \(full)")
+        #expect(abs(levels[levels.count - 3] / full - 1) < 0.05, "ends at \(levels[levels.count - 3]) of \(full)")
+        let fiveMilliseconds = SignalAnalysis.frames(milliseconds: 5, sampleRate: capture.sampleRate)
+        #expect(SignalAnalysis.silentRuns(played, minimumFrames: fiveMilliseconds).isEmpty)
     }
 
     @Test("SIGTERM and SIGHUP keep the place heard", arguments: [SIGTERM, SIGHUP])

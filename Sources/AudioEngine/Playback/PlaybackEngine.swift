@@ -220,6 +220,28 @@ public final class PlaybackEngine {
         alsa?.wake()
     }
 
+    /// Takes back a pause whose fade has not reached silence: the media ramps
+    /// back up from the gain the fade reached (at the rate of a `fadeFrames`
+    /// fade-in) and plays on from where it is, with nothing skipped or
+    /// repeated. A sleep timer's 10 s fade is the case that matters: the
+    /// listener who presses play in it is awake. False when the media has
+    /// already stopped (resume it with `resumeMedia`) or is not pausing.
+    public func cancelPause(fadeFrames: Int) -> Bool {
+        guard let control, pendingResume == nil else { return false }
+        if pendingPauseStep != nil {
+            // Not handed to the writer yet: nothing to take back there.
+            pendingPauseStep = nil
+            return true
+        }
+        guard !control.pointee.mediaRun.load(ordering: .relaxed), !isMediaStopped, !queueEndRequested else { return false }
+        // If the writer reaches silence before it sees this, it starts again from
+        // the frame it stopped at; with `mediaRun` set, no stop is announced.
+        control.pointee.mediaFadeStepBits.store(GainRamp.step(overFrames: fadeFrames).bitPattern, ordering: .relaxed)
+        control.pointee.mediaRun.store(true, ordering: .releasing)
+        alsa?.wake()
+        return true
+    }
+
     /// Continues the media from stream frame `frame` with a fade-in: once the
     /// media has stopped, the writer empties the media ring, the decoder seeks
     /// to `frame` and refills, and the media ramps in. Carried out by `pump()`.

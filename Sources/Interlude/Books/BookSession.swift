@@ -255,7 +255,12 @@ final class BookSession {
         if playing != wasPlaying {
             wasPlaying = playing
             if playing {
+                let winding = sleepTimer.map { $0.phase == .fading || $0.phase == .expired } ?? false
                 sleepTimer?.playbackResumed(chapterRemaining: chapterRemaining(from: currentPosition))
+                if winding, sleepTimer?.phase == .off {
+                    // Played during the fade or after it: the listener is awake.
+                    printer.emit("sleepTimerOff") { $0.add("reason", "resumed") }
+                }
             } else {
                 sleepTimer?.playbackPaused()
             }

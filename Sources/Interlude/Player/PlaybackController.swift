@@ -7,8 +7,9 @@ import InterludeCore
 ///
 /// Pause: fade, stop at an exact frame, remember it and when. Resume: back to
 /// that frame minus smart rewind (spoken audio), clamped to the track's start,
-/// then fade in. A resume asked for while the fade-out is still running waits
-/// for the stop, so the position it starts from is always the heard one.
+/// then fade in. A resume asked for while the fade-out is still running turns
+/// the fade back up where it is (`PlaybackEngine.cancelPause`): nothing is
+/// skipped or repeated, so the position stays the heard one.
 final class PlaybackController: PlayerActionSink {
     let engine: PlaybackEngine
     let clock: any Clock
@@ -71,8 +72,20 @@ final class PlaybackController: PlayerActionSink {
                     return
                 }
             }
-            resumeWhenStopped = true
             printer.emit("resumeRequested") { $0.add("trigger", trigger == .user ? "user" : "automatic") }
+            // Still fading out (a sleep timer's fade lasts 10 s): the fade turns
+            // back up where it is, rather than waiting for silence and a rewind.
+            if fadingOut && stoppedAt == nil && pendingJump == nil && engine.cancelPause(fadeFrames: fadeFrames) {
+                fadingOut = false
+                resumeWhenStopped = false
+                printer.emit("resumed") {
+                    $0.add("position", engine.format.seconds(forFrames: engine.heardPosition), decimals: 6)
+                    $0.add("rewind", 0.0, decimals: 6)
+                    $0.add("fadeCancelled", true)
+                }
+                return
+            }
+            resumeWhenStopped = true
             resumeIfStopped()
         case .duck(let gain, let ramp):
             engine.setDuck(gain: gain, rampFrames: engine.format.frames(forSeconds: ramp.seconds))
