@@ -110,6 +110,26 @@ public final class AlarmScheduler {
         return alarm
     }
 
+    /// Gives alarm `id` a new schedule, keeping its id, label, sound, ring and
+    /// snooze lengths, and enables it (a one-time alarm that has rung is
+    /// disabled; setting a new time is asking for it to ring). A snooze in
+    /// progress is forgotten, and occurrences before now are not missed.
+    /// False when there is no such alarm.
+    @discardableResult
+    public func reschedule(_ id: AlarmID, to schedule: AlarmSchedule) -> Bool {
+        guard let index = alarms.firstIndex(where: { $0.id == id }) else { return false }
+        alarms[index].schedule = schedule
+        alarms[index].isEnabled = true
+        alarms[index].snoozedUntil = nil
+        alarms[index].handledThrough = clock.wallNow.secondsSince1970
+        monotonicDeadlines[id] = nil
+        if case .relative(let firesAt) = schedule {
+            monotonicDeadlines[id] = clock.monotonicNow + (WallInstant(secondsSince1970: firesAt) - clock.wallNow)
+        }
+        reconcile()
+        return true
+    }
+
     public func remove(_ id: AlarmID) {
         alarms.removeAll { $0.id == id }
         monotonicDeadlines[id] = nil

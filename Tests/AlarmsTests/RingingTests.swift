@@ -134,6 +134,36 @@ struct RingingTests {
         #expect(harness.began.count == 1)
     }
 
+    /// Editing an alarm's time keeps the alarm: its id, label and snooze
+    /// length stay, it rings at the new time and not at the old one.
+    @Test func rescheduledAlarmKeepsItselfAndRingsAtTheNewTimeOnly() {
+        let harness = AlarmHarness(startUTC: Self.start)  // 06:00 in Berlin
+        harness.scheduler.start()
+        let alarm = harness.scheduler.add(schedule: AlarmHarness.clockTime(7, 0)) { $0.label = "wake"; $0.snoozeMinutes = 7 }
+        #expect(harness.scheduler.reschedule(alarm.id, to: AlarmHarness.clockTime(6, 30)))
+        #expect(harness.scheduler.alarms.map(\.id) == [alarm.id])
+        let edited = harness.scheduler.alarms.first
+        #expect(edited?.label == "wake" && edited?.snoozeMinutes == 7)
+        harness.clock.advance(by: .seconds(1799))
+        #expect(harness.began.isEmpty)
+        harness.clock.advance(by: .seconds(1))
+        #expect(harness.ringingBegan() == [[alarm.id]])
+        harness.scheduler.dismiss()
+        harness.clock.advance(by: .seconds(3600))
+        #expect(harness.ringingBegan().count == 1, "rang at the old time too")
+
+        // It rang once, so it is off; a new time turns it on again. To a relative
+        // time: exactly that long from now, on the monotonic clock.
+        #expect(harness.scheduler.alarms.first?.isEnabled == false)
+        #expect(harness.scheduler.reschedule(alarm.id, to: .relative(firesAt: harness.inSeconds(90))))
+        harness.clock.advance(by: .seconds(89))
+        #expect(harness.ringingBegan().count == 1)
+        harness.clock.advance(by: .seconds(1))
+        #expect(harness.ringingBegan().count == 2)
+        #expect(harness.scheduler.alarms.count == 1)
+        #expect(!harness.scheduler.reschedule(AlarmID(rawValue: 99), to: AlarmHarness.clockTime(8, 0)))
+    }
+
     @Test func disabledAlarmDoesNotRing() {
         let harness = AlarmHarness(startUTC: Self.start)
         harness.scheduler.start()

@@ -336,7 +336,10 @@ extension TUIAcceptanceTests {
         try session.press("Enter")
         let edited = session.waitFor("08:15:00")
         #expect(edited.met, "\(edited.screen)")
-        #expect(!edited.screen.contains("#2 on "), "the edited alarm is still there")
+        // The same alarm, rescheduled: still #2, and no third one.
+        let row = edited.screen.split(separator: "\n").first { $0.contains("08:15:00") } ?? ""
+        #expect(row.contains("#2 on "), "\(edited.screen)")
+        #expect(!edited.screen.contains("#3 "), "the edit added an alarm: \(edited.screen)")
         try session.press("q")
         #expect(session.waitFor("EXITED 0").met)
         let alarmsFile = "\(session.directory)/state/interlude/alarms.json"

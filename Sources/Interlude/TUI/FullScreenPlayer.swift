@@ -369,10 +369,7 @@ final class FullScreenPlayer: PlayerHost {
             printer.emit("alarmAdded") { $0.add("alarm", alarm.id.rawValue); $0.add("in", seconds) }
             ui.message = .init(text: "alarm #\(alarm.id) rings in \(seconds) s", isError: false)
         case .addAlarmSchedule(let text): problem = addAlarm(text, label: "", runtime)
-        case .editAlarm(let id, let text):
-            let old = runtime.alarms.alarms.first { $0.id.rawValue == id }
-            problem = addAlarm(text, label: old?.label ?? "", runtime)
-            if problem == nil, let old { runtime.alarms.remove(old.id) }
+        case .editAlarm(let id, let text): problem = editAlarm(AlarmID(rawValue: id), text, runtime)
         case .setAlarmEnabled(let id, let enabled): runtime.alarms.setEnabled(AlarmID(rawValue: id), enabled)
         case .deleteAlarm(let id): runtime.alarms.remove(AlarmID(rawValue: id))
         case .snoozeAlarm: runtime.snoozeAlarm()
@@ -448,6 +445,20 @@ final class FullScreenPlayer: PlayerHost {
             let alarm = runtime.alarms.add(schedule: schedule) { $0.label = label }
             printer.emit("alarmAdded") { $0.add("alarm", alarm.id.rawValue); $0.add("at", text) }
             ui.message = .init(text: "alarm #\(alarm.id) at \(text)", isError: false)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    /// A new time for an alarm: the same alarm (id, label, sound), rescheduled.
+    private func editAlarm(_ id: AlarmID, _ text: String, _ runtime: PlayerRuntime) -> String? {
+        let words = text.split(separator: " ").map(String.init)
+        do {
+            let schedule = try AlarmInputParser.parseWhen(words, now: runtime.clock.wallNow, zone: ZonedTime(timeZone: zone))
+            guard runtime.alarms.reschedule(id, to: schedule) else { return "alarm #\(id) is gone" }
+            printer.emit("alarmEdited") { $0.add("alarm", id.rawValue); $0.add("at", text) }
+            ui.message = .init(text: "alarm #\(id) at \(text)", isError: false)
             return nil
         } catch {
             return error.message
