@@ -90,6 +90,23 @@ import TestSupport
         #expect(abs((resumed.seconds("rewind") ?? 0) - 1.03) < 0.001)
     }
 
+    /// In a book, `pauseRequested`, `paused` and `resumed` report book time,
+    /// like `positionSaved`: started at a bookmark in the second file, the
+    /// alarm's pause is 25 s + 2 s + the fade into the book, not 7 s into the stream.
+    @Test func pauseAndResumePositionsAreInBookTime() throws {
+        let book = try BookUnderTest.folder("BookTime", files: 3, seconds: 20)
+        #expect(try book.bookmark("add", ["--at", "0:25"]).exitStatus == 0)
+        let run = try book.play(["--bookmark", "1", "--alarm-in", "2", "--alarm-ring", "1"])
+        #expect(run.events.named("bookOpened").first?.seconds("position") == 25)
+        let requested = try #require(run.events.named("pauseRequested").first?.seconds("position"), "\(run.events.events)")
+        #expect(abs(requested - 27) < 0.001, "pause requested at \(requested)")
+        let paused = try #require(run.events.named("paused").first?.seconds("position"))
+        #expect(abs(paused - 27.03) < 0.001, "paused at \(paused)")
+        let resumed = try #require(run.events.named("resumed").first)
+        let position = try #require(resumed.seconds("position")), rewind = try #require(resumed.seconds("rewind"))
+        #expect(rewind > 0 && abs(position + rewind - paused) < 0.001, "\(resumed)")
+    }
+
     /// The speed is remembered per book: the next run plays at it unless
     /// --speed says otherwise. The end-of-chapter sleep timer counts listening
     /// time, so at 2.0x a 40 s chapter ends after 20 s.

@@ -103,6 +103,7 @@ final class BookSession {
         speed = runtime.engine.speed
         save(at: startPosition)
         runtime.controller.chapterStartFrame = { [unowned self] frame in chapterStartFrame(containing: frame) }
+        runtime.controller.bookSeconds = { [unowned self] frame in bookSeconds(atStreamFrame: frame) }
         if let sleepSetting { setSleepTimer(sleepSetting, playing: true) }
         wasPlaying = true
     }
@@ -184,8 +185,22 @@ final class BookSession {
 
     /// What the listener has heard up to, in book time.
     var heardPosition: Int? {
-        guard let runtime, let (track, offset) = runtime.engine.heardTrack,
+        guard let runtime, let (track, offset) = runtime.engine.heardTrack else { return nil }
+        return bookMilliseconds(track: track, offset: offset)
+    }
+
+    /// Stream frame `frame` in book time (seconds, to the frame), for events.
+    func bookSeconds(atStreamFrame frame: Int) -> Double? {
+        guard let runtime, let track = runtime.engine.feeder.track(containing: frame),
               book.files.indices.contains(track.index) else { return nil }
+        let file = book.files[track.index]
+        let offset = min(runtime.format.seconds(forFrames: max(0, frame - track.startFrame)),
+                         Double(file.durationMilliseconds) / 1000)
+        return Double(file.startMilliseconds) / 1000 + offset
+    }
+
+    private func bookMilliseconds(track: TrackFeeder.Track, offset: Int) -> Int? {
+        guard let runtime, book.files.indices.contains(track.index) else { return nil }
         let offsetMilliseconds = Int((runtime.format.seconds(forFrames: max(0, offset)) * 1000).rounded())
         return book.files[track.index].startMilliseconds + min(offsetMilliseconds, book.files[track.index].durationMilliseconds)
     }

@@ -21,6 +21,14 @@ final class PlaybackController: PlayerActionSink {
     /// For books: the stream frame where the chapter holding a stream frame
     /// starts (nil: the track's start is the chapter's).
     var chapterStartFrame: ((Int) -> Int?)?
+    /// For books: a stream frame in book time (seconds), for the positions the
+    /// events report. Without it they are the stream's own seconds.
+    var bookSeconds: ((Int) -> Double?)?
+
+    /// The seconds an event reports for stream frame `frame`.
+    private func reported(_ frame: Int) -> Double {
+        bookSeconds?(frame) ?? engine.format.seconds(forFrames: frame)
+    }
 
     private var stoppedAt: MonotonicInstant?
 
@@ -55,7 +63,7 @@ final class PlaybackController: PlayerActionSink {
                 // What the listener hears at this moment: with `paused`'s position, how
                 // much still sounded after the pause was asked for (buffer plus fade).
                 printer.emit("pauseRequested") {
-                    $0.add("position", engine.format.seconds(forFrames: engine.heardPosition), decimals: 6)
+                    $0.add("position", reported(engine.heardPosition), decimals: 6)
                 }
                 engine.pauseMedia(fadeFrames: max(1, frames))
                 fadingOut = true
@@ -79,7 +87,7 @@ final class PlaybackController: PlayerActionSink {
                 fadingOut = false
                 resumeWhenStopped = false
                 printer.emit("resumed") {
-                    $0.add("position", engine.format.seconds(forFrames: engine.heardPosition), decimals: 6)
+                    $0.add("position", reported(engine.heardPosition), decimals: 6)
                     $0.add("rewind", 0.0, decimals: 6)
                     $0.add("fadeCancelled", true)
                 }
@@ -112,7 +120,7 @@ final class PlaybackController: PlayerActionSink {
     func mediaStopped(at position: Int) {
         stoppedAt = clock.monotonicNow
         fadingOut = false
-        printer.emit("paused") { $0.add("position", engine.format.seconds(forFrames: position), decimals: 6) }
+        printer.emit("paused") { $0.add("position", reported(position), decimals: 6) }
         resumeIfStopped()
     }
 
@@ -161,7 +169,7 @@ final class PlaybackController: PlayerActionSink {
         engine.resumeMedia(from: target, fadeFrames: fadeFrames)
         self.stoppedAt = nil
         printer.emit("resumed") {
-            $0.add("position", format.seconds(forFrames: target), decimals: 6)
+            $0.add("position", reported(target), decimals: 6)
             $0.add("rewind", format.seconds(forFrames: stop - target), decimals: 6)
         }
     }
