@@ -235,6 +235,48 @@ import Glibc
         #expect(chapters.met, "\(chapters.screen)")
     }
 
+    /// A book cannot be opened while an alarm rings (the next runtime's session
+    /// would drop it); once it is dismissed, b opens it, and the event log's
+    /// clock runs on across the switch instead of starting again at zero.
+    @Test("b while an alarm rings says to snooze or dismiss it first; after x it opens the book, the log's clock going on")
+    func noSwitchWhileAnAlarmRings() throws {
+        let book = try BookUnderTest.folder("Alarm Book", files: 1, seconds: 30)
+        let root = (book.path as NSString).deletingLastPathComponent
+        let session = try TUISession(columns: 120, rows: 40, arguments: [root], environment: book.environment)
+        #expect(session.waitFor("Alarm Book/").met, "\(session.screen())")
+        // Some time on the first runtime's clock first.
+        usleep(1_500_000)
+        try session.press("a")
+        #expect(session.waitFor("alarmRinging").met, "\(session.screen())")
+        try session.press("G", "b")
+        let refused = session.waitFor("an alarm is ringing: snooze (z) or dismiss (x) it first")
+        #expect(refused.met, "\(refused.screen)")
+        #expect(!refused.screen.contains("bookOpened"))
+        try session.press("x")
+        let ended = session.waitFor("alarmEnded")
+        #expect(ended.met, "\(ended.screen)")
+        try session.press("b")
+        let opened = session.waitFor { $0.contains("bookOpened") && $0.contains("▶ playing") }
+        #expect(opened.met, "\(opened.screen)")
+        try session.press("5")
+        let log = session.waitFor { Self.logTime($0, of: "bookOpened") != nil && Self.logTime($0, of: "alarmEnded") != nil }
+        let endedAt = Self.logTime(log.screen, of: "alarmEnded") ?? .infinity
+        let openedAt = Self.logTime(log.screen, of: "bookOpened") ?? -1
+        #expect(endedAt >= 1.5 && openedAt >= endedAt, "alarmEnded at \(endedAt), bookOpened at \(openedAt):\n\(log.screen)")
+        try session.press("q")
+        #expect(session.waitFor("EXITED 0").met)
+    }
+
+    /// The time an event-log row shows for the first event named `name`.
+    static func logTime(_ screen: String, of name: String) -> Double? {
+        for row in TUISession.rows(screen) {
+            let words = row.split(separator: " ")
+            guard let index = words.firstIndex(where: { $0 == name }), index > 0 else { continue }
+            if let time = Double(words[index - 1]) { return time }
+        }
+        return nil
+    }
+
     /// `key=value` numbers of an event-log line.
     static func fields(_ line: String) -> [String: Double] {
         var result: [String: Double] = [:]

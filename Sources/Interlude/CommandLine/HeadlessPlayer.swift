@@ -33,7 +33,8 @@ final class HeadlessPlayer: PlayerHost {
             paths = session.paths
         case .failed(let status): return status
         }
-        guard let runtime = PlayerRuntime.open(configuration: configuration, paths: paths, printer: printer)
+        guard let runtime = PlayerRuntime.open(configuration: configuration, paths: paths, printer: printer,
+                                               signals: SignalChannel([SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT]))
         else { return 1 }
         self.runtime = runtime
         book?.begin(with: runtime, outputLatency: BookSession.latency(of: configuration.output))

@@ -93,9 +93,11 @@ final class PlayerRuntime {
 
     /// Opens the engine (the first playable file fixes the output format).
     /// Reports what went wrong and returns nil when nothing can play.
+    /// `signals` must exist before the engine opens, so that its writer thread
+    /// starts with them blocked; the full-screen player keeps one channel for
+    /// all its runtimes, so no signal finds them unblocked between two.
     static func open(configuration: Configuration, paths: [String], printer: EventPrinter,
-                     signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT]) -> PlayerRuntime? {
-        let channel = SignalChannel(signals)
+                     signals channel: SignalChannel) -> PlayerRuntime? {
         let engine = PlaybackEngine(paths: paths, output: configuration.output)
         engine.keepsOutputAtQueueEnd = configuration.keepsRunningWhenQueueEnds
         do {
@@ -135,7 +137,10 @@ final class PlayerRuntime {
         self.clock = clock
         let start = clock.monotonicNow
         self.start = start
-        printer.timeSource = { (clock.monotonicNow - start).seconds }
+        // The full-screen player runs one runtime after another (music, a book):
+        // the event log's clock goes on from where the last one was.
+        let before = printer.timeSource?() ?? 0
+        printer.timeSource = { before + (clock.monotonicNow - start).seconds }
 
         arbiter = AudioSessionArbiter(clock: clock)
         controller = PlaybackController(engine: engine, clock: clock, printer: printer,

@@ -116,6 +116,9 @@ final class FullScreenPlayer: PlayerHost {
             ui.record(Self.loggedEvent(record))
             redraw.setNeedsDraw()
         }
+        // One channel for every runtime: the signals stay blocked (and pending ones
+        // kept) while one runtime ends and the next starts.
+        let signals = SignalChannel([SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH])
         var next: Switch = opensBook ? .book(options.paths[0], nil) : .music(files, startAt: 0)
         var status: Int32 = 0
         var firstRun = true
@@ -139,7 +142,7 @@ final class FullScreenPlayer: PlayerHost {
                 }
             }
             guard let runtime = PlayerRuntime.open(configuration: configuration, paths: paths, printer: printer,
-                                                   signals: [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH]) else {
+                                                   signals: signals) else {
                 terminal?.end()
                 return 1
             }
@@ -179,6 +182,8 @@ final class FullScreenPlayer: PlayerHost {
             self.runtime = nil
         }
         terminal?.end()
+        // Blocked until the terminal is given back.
+        withExtendedLifetime(signals) {}
         printer.writesErrorsToStandardError = true
         return shouldQuit ? 0 : status
     }
@@ -230,10 +235,17 @@ final class FullScreenPlayer: PlayerHost {
         }
     }
 
-    /// Ends this runtime at the end of the turn; `run` starts the next.
-    private func requestSwitch(_ target: Switch, _ runtime: PlayerRuntime) {
+    /// Ends this runtime at the end of the turn; `run` starts the next. Not
+    /// while an interruption holds the session: the next runtime starts with
+    /// a session of its own, so a ringing alarm, a call or a suspension would
+    /// be dropped rather than ended. Returns why it was refused, or nil.
+    private func requestSwitch(_ target: Switch, _ runtime: PlayerRuntime) -> String? {
+        if runtime.alarms.ringing != nil { return "an alarm is ringing: snooze (z) or dismiss (x) it first" }
+        if runtime.isCallActive { return "a call is on: end it (c) first" }
+        if runtime.isSessionSuspended { return "the session is suspended: continue it (s) first" }
         pendingSwitch = target
         runtime.requestStop()
+        return nil
     }
 
     // MARK: PlayerHost
@@ -350,7 +362,7 @@ final class FullScreenPlayer: PlayerHost {
         case .speedDown: problem = runtime.setSpeed(runtime.engine.speed.slower)
         case .playQueue(let paths, let index):
             if book != nil {
-                requestSwitch(.music(paths, startAt: index), runtime)
+                problem = requestSwitch(.music(paths, startAt: index), runtime)
             } else {
                 runtime.playQueue(paths, startAt: index)
             }
@@ -389,8 +401,8 @@ final class FullScreenPlayer: PlayerHost {
                 // Opened here, so that a path that is no book leaves what plays alone.
                 do {
                     let opened = try BookOpener.open(path)
-                    ui.message = .init(text: "opening \(opened.title)", isError: false)
-                    requestSwitch(.book(path, opened), runtime)
+                    problem = requestSwitch(.book(path, opened), runtime)
+                    if problem == nil { ui.message = .init(text: "opening \(opened.title)", isError: false) }
                 } catch {
                     problem = error.description
                 }
