@@ -114,8 +114,7 @@ import Glibc
         defer { sink.remove() }
         let recorder = try sink.startRecorder()
         let listener = try Listener(book, sink: sink, ["--sleep", "chapter"])
-        // The fade aims a device buffer (100 ms) early, so the stop would fall on the chapter's end.
-        #expect(listener.event("sleepTimerSet")?.seconds("remaining") == 10.4)
+        #expect(listener.event("sleepTimerSet")?.seconds("remaining") == 10.5)
         #expect(listener.event("sleepFadeStarted") != nil)
         // Three seconds into the 10 s fade: the level is down to about 0.7.
         usleep(3_000_000)
@@ -154,6 +153,33 @@ import Glibc
         #expect(abs(levels[levels.count - 3] / full - 1) < 0.05, "ends at \(levels[levels.count - 3]) of \(full)")
         let fiveMilliseconds = SignalAnalysis.frames(milliseconds: 5, sampleRate: capture.sampleRate)
         #expect(SignalAnalysis.silentRuns(played, minimumFrames: fiveMilliseconds).isEmpty)
+    }
+
+    /// Through ALSA the end-of-chapter pause falls on the chapter's end too:
+    /// a pause fades from what is heard (the writer drops the device's
+    /// queue), so nothing is aimed early by a device buffer. The last sound in
+    /// the capture is the chapter's end from the first.
+    @Test func endOfChapterSleepStopsAtTheChapterEndThroughPulse() throws {
+        let chapterEnd = 11.5
+        let book = try BookUnderTest.chaptered("Sleepy", seconds: 20, chapters: [("A", 0), ("B", 11_500)])
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let recorder = try sink.startRecorder()
+        let listener = try Listener(book, sink: sink, ["--sleep", "chapter", "--latency", "300"])
+        #expect(listener.event("sleepTimerSet")?.seconds("remaining") == chapterEnd)
+        let paused = try #require(listener.event("paused", timeout: 20), "\(listener.events.events)")
+        let position = try #require(paused.seconds("position"))
+        // The writer fades from the heard frame plus what the server still plays
+        // after a drop (12 ms assumed): within a few tens of ms of the end.
+        #expect(abs(position - chapterEnd) < 0.05, "paused at \(position), the chapter ends at \(chapterEnd)")
+        #expect(try book.savedPosition() == (position * 1000).rounded() / 1000)
+        usleep(500_000)
+        listener.type("quit")
+        #expect(listener.player.wait(timeout: 10).exitStatus == 0)
+        let capture = try recorder.stop()
+        let bounds = try #require(SignalAnalysis.signalBounds(capture, threshold: 30))
+        let heard = Double(bounds.count) / Double(capture.sampleRate)
+        #expect(abs(heard - chapterEnd) < 0.1, "\(heard) s heard, the chapter is \(chapterEnd) s")
     }
 
     @Test("SIGTERM and SIGHUP keep the place heard", arguments: [SIGTERM, SIGHUP])

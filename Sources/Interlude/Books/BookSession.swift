@@ -27,7 +27,6 @@ final class BookSession {
     private var runtime: PlayerRuntime?
     private var sleepTimer: SleepTimer?
     /// The device buffer: the player pauses this much ahead of what is heard.
-    private var outputLatency: Duration = .zero
     private var lastSave = -Double.infinity
     private var wasPlaying = false
     /// The speed last seen: a change re-plans an end-of-chapter sleep timer.
@@ -79,9 +78,8 @@ final class BookSession {
     var paths: [String] { book.files.map(\.path) }
 
     /// Before the runtime runs: start at the place, announce the book, save, set the sleep timer.
-    func begin(with runtime: PlayerRuntime, outputLatency: Duration) {
+    func begin(with runtime: PlayerRuntime) {
         self.runtime = runtime
-        self.outputLatency = outputLatency
         let location = book.location(at: startPosition)
         if startPosition > 0 {
             runtime.start(atQueueIndex: location.fileIndex, seconds: Double(location.offsetMilliseconds) / 1000)
@@ -331,11 +329,12 @@ final class BookSession {
     }
 
     /// Listening time to the end of the chapter at `position` (book time over
-    /// the speed), less the device buffer (a pause takes effect that far ahead
-    /// of what is heard).
+    /// the speed). A pause fades from what is heard, not from what was last
+    /// written (the writer drops the device's queue), so on ALSA as on the
+    /// file sinks the fade ends at the chapter's end.
     private func chapterRemaining(from position: Int) -> Duration {
         let listening = Double(book.timeLeftInChapter(from: position)) / (runtime?.engine.speed.value ?? 1)
-        return max(.zero, .milliseconds(Int64(listening.rounded())) - outputLatency)
+        return max(.zero, .milliseconds(Int64(listening.rounded())))
     }
 
     private func seconds(_ milliseconds: Int) -> Double { Double(milliseconds) / 1000 }
@@ -382,11 +381,5 @@ extension BookSession {
             printer.error(error.message)
             return .failed(2)
         }
-    }
-
-    /// The device buffer of an ALSA output; nothing for the file sinks.
-    static func latency(of output: PlaybackEngine.Output) -> Duration {
-        if case .alsa(_, let milliseconds) = output { return .milliseconds(milliseconds) }
-        return .zero
     }
 }

@@ -37,7 +37,7 @@ final class HeadlessPlayer: PlayerHost {
                                                signals: SignalChannel([SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT]))
         else { return 1 }
         self.runtime = runtime
-        book?.begin(with: runtime, outputLatency: BookSession.latency(of: configuration.output))
+        book?.begin(with: runtime)
         let status = runtime.run(host: self)
         book?.finish()
         progress?.clear()

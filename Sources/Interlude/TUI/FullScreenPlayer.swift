@@ -150,7 +150,7 @@ final class FullScreenPlayer: PlayerHost {
             // The alarms of alarms.json show (and ring) from the start.
             _ = runtime.alarms
             if let book {
-                book.begin(with: runtime, outputLatency: BookSession.latency(of: configuration.output))
+                book.begin(with: runtime)
                 shelf.remember(book.book)
                 if book.savedPosition > 0 { ui.message = .init(text: Self.resumeText(book), isError: false) }
                 if firstRun { ui.focus(.nowPlaying) }
