@@ -1,4 +1,5 @@
 import Foundation
+import InterludeCore
 import Testing
 import TestSupport
 #if canImport(Glibc)
@@ -214,7 +215,7 @@ import Glibc
         defer { sink.remove() }
         let recorder = try sink.startRecorder()
         defer { _ = try? recorder.stop() }
-        var random = SeededRandom(seed: 0x5EED_B00C)
+        var random = SeededGenerator(seed: 0x5EED_B00C)
         var heardAtKill: ClosedRange<Double>?
         var resumes: [(heard: ClosedRange<Double>, resumed: Double)] = []
         var longRuns = 0
@@ -232,7 +233,7 @@ import Glibc
                         "run \(run): resumed at \(resumed) s, had heard \(heard) s")
             }
             let playing = try #require(listener.event("trackStarted"), "run \(run)")
-            usleep(UInt32(500_000 + random.next() % 2_000_000))
+            usleep(UInt32(500_000 + UInt32(truncatingIfNeeded: random.next()) % 2_000_000))
             let events = listener.events
             let killed = monotonicSeconds()
             listener.player.send(SIGKILL)
@@ -256,18 +257,5 @@ import Glibc
         #expect(resumes.count == 19)
         // Enough runs played long enough that a missing periodic save would show.
         #expect(longRuns >= 3, "only \(longRuns) runs played over 2 s")
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing run can be repeated.
-struct SeededRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt32 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return UInt32(truncatingIfNeeded: z ^ (z >> 31))
     }
 }
