@@ -17,12 +17,17 @@ public struct BookState: Equatable, Sendable {
     public var updated: WallInstant
     /// The book's path when last played, for people reading the file.
     public var path: String?
+    /// The book's length when a position was last set (exact: the player
+    /// decodes files without a Xing/Info header to learn theirs), so a list
+    /// of books can show progress without decoding every file again.
+    public var durationMilliseconds: Int?
 
     public static let defaultSpeed = 1.0
 
     public init(positionMilliseconds: Int = 0, fileName: String? = nil, fileOffsetMilliseconds: Int = 0,
                 speed: Double = defaultSpeed, bookmarks: [Bookmark] = [], nextBookmarkID: Int? = nil,
-                updated: WallInstant = WallInstant(sinceEpoch: .zero), path: String? = nil) {
+                updated: WallInstant = WallInstant(sinceEpoch: .zero), path: String? = nil,
+                durationMilliseconds: Int? = nil) {
         self.positionMilliseconds = max(0, positionMilliseconds)
         self.fileName = fileName
         self.fileOffsetMilliseconds = max(0, fileOffsetMilliseconds)
@@ -31,6 +36,7 @@ public struct BookState: Equatable, Sendable {
         self.nextBookmarkID = max(nextBookmarkID ?? 1, (bookmarks.map(\.id).max() ?? 0) + 1)
         self.updated = updated
         self.path = path
+        self.durationMilliseconds = durationMilliseconds.map { max(0, $0) }
     }
 
     /// The start of a book nobody has played yet.
@@ -47,6 +53,7 @@ public struct BookState: Equatable, Sendable {
         fileOffsetMilliseconds = location.offsetMilliseconds
         updated = now
         path = book.path
+        durationMilliseconds = book.durationMilliseconds
     }
 
     /// Where to continue in `book`: the saved file and offset when that file

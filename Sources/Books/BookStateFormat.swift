@@ -4,7 +4,7 @@ import InterludeCore
 ///
 ///     { "version": 1, "path": "/books/Dune",
 ///       "position": { "milliseconds": 812345, "file": "03.mp3", "offsetMilliseconds": 12345 },
-///       "speed": 1.25, "updated": 1764460800123,
+///       "speed": 1.25, "updated": 1764460800123, "durationMilliseconds": 3723000,
 ///       "nextBookmark": 3,
 ///       "bookmarks": [ { "id": 1, "milliseconds": 5000, "note": "map", "created": 1764460000000 } ] }
 ///
@@ -40,6 +40,7 @@ public enum BookStateFormat {
             }),
         ]
         if let path = state.path { document["path"] = .string(path) }
+        if let duration = state.durationMilliseconds { document["durationMilliseconds"] = .integer(Int64(duration)) }
         return .object(document)
     }
 
@@ -78,10 +79,16 @@ public enum BookStateFormat {
                                       created: instant(created)))
         }
         guard Set(bookmarks.map(\.id)).count == bookmarks.count else { throw DecodeError("two bookmarks share a number") }
+        // Optional (files written before it existed have none).
+        let duration = json["durationMilliseconds"]
+        guard duration == nil || (duration?.integerValue ?? -1) >= 0 else {
+            throw DecodeError("\"durationMilliseconds\" is not a non-negative whole number")
+        }
         return BookState(positionMilliseconds: Int(milliseconds), fileName: fileName, fileOffsetMilliseconds: Int(offset),
                          speed: speed, bookmarks: bookmarks,
                          nextBookmarkID: json["nextBookmark"]?.integerValue.map { Int($0) },
-                         updated: instant(updated), path: json["path"]?.stringValue)
+                         updated: instant(updated), path: json["path"]?.stringValue,
+                         durationMilliseconds: duration?.integerValue.map { Int($0) })
     }
 
     static func milliseconds(_ instant: WallInstant) -> Int64 {

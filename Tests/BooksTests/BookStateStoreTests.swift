@@ -34,6 +34,15 @@ struct BookStateStoreTests {
         #expect(loaded.state.fileName == "2.mp3")
         #expect(loaded.state.fileOffsetMilliseconds == 15_250)
         #expect(loaded.state.resumePosition(in: book) == 75_250)
+        // The book's length goes with the position, for the books pane.
+        #expect(loaded.state.durationMilliseconds == 120_000)
+    }
+
+    /// State files from before the length was kept still load, without one.
+    @Test func aStateFileWithoutTheLengthLoadsWithNone() throws {
+        let json = try JSONParser.parse(Array("{\"version\": 1, \"position\": {\"milliseconds\": 5}, \"updated\": 0}".utf8))
+        let state = try BookStateFormat.decode(json)
+        #expect(state.positionMilliseconds == 5 && state.durationMilliseconds == nil)
     }
 
     @Test func unknownBookStartsAtTheBeginning() throws {
@@ -47,6 +56,7 @@ struct BookStateStoreTests {
         "", "{\"version\": 1, \"position\": {\"millis", "[1, 2]", "{\"version\": 2, \"position\": {\"milliseconds\": 5}, \"updated\": 0}",
         "{\"version\": 1, \"position\": {\"milliseconds\": -5}, \"updated\": 0}",
         "{\"version\": 1, \"position\": {\"milliseconds\": 5}, \"updated\": 0, \"speed\": 0}",
+        "{\"version\": 1, \"position\": {\"milliseconds\": 5}, \"updated\": 0, \"durationMilliseconds\": -1}",
     ])
     func damagedFileIsSetAside(content: String) throws {
         let fixtures = try BookFixtures()

@@ -235,6 +235,38 @@ import Glibc
         #expect(chapters.met, "\(chapters.screen)")
     }
 
+    /// The books pane shows progress from the exact length the player saved:
+    /// for a VBR file without a Xing header, libmpg123's estimate (from the
+    /// first frames' bitrate) is far off: 79 s for this 120 s file.
+    @Test("the books pane's progress uses the saved exact length, not the decoder's estimate, for a VBR file without a Xing header")
+    func booksPaneUsesTheSavedLength() throws {
+        let root = ScratchFiles.makeDirectory("vbr-book")
+        let folder = root + "/VBR Book"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try ProcessRunner.check("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", root + "/silence.wav", "trim", "0", "5"])
+        try ProcessRunner.check("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", root + "/noise.wav",
+                                        "synth", "115", "whitenoise", "vol", "0.5"])
+        try ProcessRunner.check("sox", ["-q", root + "/silence.wav", root + "/noise.wav", root + "/book.wav"])
+        try ProcessRunner.check("lame", ["--quiet", "-V", "2", "-t", root + "/book.wav", folder + "/Part 1.mp3"])
+        let book = BookUnderTest(path: folder, stateHome: root + "/state")
+        // A minute of listening on the frame clock, then the sleep timer pauses: half the book.
+        let run = try book.play(["--sleep", "1"])
+        #expect(run.events.named("sleepTimerExpired").count == 1, "\(run.events.events)")
+        #expect(abs(try book.savedPosition() - 60) < 0.01)
+        #expect(abs((try book.state()["durationMilliseconds"] as? Double ?? 0) - 120_000) < 100)
+
+        let session = try TUISession(columns: 120, rows: 40, arguments: [root], environment: book.environment)
+        #expect(session.waitFor("VBR Book/").met, "\(session.screen())")
+        try session.press("6")
+        let shelf = session.waitFor { screen in TUISession.rows(screen).contains { $0.contains("VBR Book") && $0.contains(" left") } }
+        #expect(shelf.met, "\(shelf.screen)")
+        let row = TUISession.rows(shelf.screen).first { $0.contains(" left") } ?? ""
+        // 60 s of 120.03 s: 49% (whole percents, rounded down) and a minute left.
+        #expect(row.contains(" 49%") && row.contains("1:00 left"), "\(row)")
+        try session.press("q")
+        #expect(session.waitFor("EXITED 0").met)
+    }
+
     /// A book cannot be opened while an alarm rings (the next runtime's session
     /// would drop it); once it is dismissed, b opens it, and the event log's
     /// clock runs on across the switch instead of starting again at zero.

@@ -162,18 +162,30 @@ public final class Decoder {
     }
 
     /// True when `lengthInFrames` is exact (header or scan), not estimated.
+    ///
+    /// libmpg123 knows a length exactly from a Xing/Info frame, which it reads
+    /// with the LAME tag that carries the encoder delay: a known delay says
+    /// the header was there. (`MPG123_ACCURATE` says whether *positions* are
+    /// accurate, which they are in any file read from its start: it called a
+    /// VBR file without a header exact, and its estimate from the first
+    /// frame's bitrate made a 120 s file 79 s long.) A Xing frame without a
+    /// LAME tag counts as unknown: a scan costs time, never exactness.
     public var lengthIsExact: Bool {
+        if scanned { return true }
         var value = 0
         var fvalue = 0.0
-        guard mpg123_getstate2(handle, Int32(MPG123_ACCURATE.rawValue), &value, &fvalue) == MPG123_OK.rawValue else { return false }
-        return value != 0
+        guard mpg123_getstate2(handle, Int32(MPG123_ENC_DELAY.rawValue), &value, &fvalue) == MPG123_OK.rawValue else { return false }
+        return value >= 0
     }
+
+    private var scanned = false
 
     /// Reads the whole file once to learn its exact length and build the seek index.
     public func scan() throws(DecoderError) {
         guard mpg123_scan(handle) == MPG123_OK.rawValue else {
             throw DecoderError(.library, path: path, detail: "scan failed: \(String(cString: mpg123_strerror(handle)))")
         }
+        scanned = true
     }
 
     /// Moves to an absolute output frame, sample-accurately: the frames read after

@@ -5,9 +5,11 @@ import TUI
 /// The books pane's list: every book with a state file under
 /// `$XDG_STATE_HOME/interlude/books/`, and the book playing. A book is opened
 /// once per run and kept, with the decoder's length estimate for files without
-/// a Xing/Info header (no file is read whole for a percentage); the state
-/// files are read each time the list is refreshed (when the pane is shown),
-/// and never changed here (a damaged one is left alone and not listed).
+/// a Xing/Info header (no file is read whole for a percentage); the exact
+/// length the player saved in the state file, when there is one, gives the
+/// progress and the time left. The state files are read each time the list
+/// is refreshed (when the pane is shown), and never changed here (a damaged
+/// one is left alone and not listed).
 final class BookShelf {
     let store: BookStateStore
     /// Books opened so far, by absolute path; nil when the path no longer opens.
@@ -35,7 +37,8 @@ final class BookShelf {
                   let state = try? BookStateFormat.decode(json),
                   let path = state.path, path != current?.book.path,
                   let book = book(at: path) else { continue }
-            listed.append((Self.row(book, position: state.positionMilliseconds, speed: state.speed, isCurrent: false),
+            listed.append((Self.row(book, position: state.positionMilliseconds, speed: state.speed, isCurrent: false,
+                                    savedDuration: state.durationMilliseconds),
                            state.updated.secondsSince1970))
         }
         // Most recently heard first.
@@ -48,11 +51,15 @@ final class BookShelf {
         row(session.book, position: session.currentPosition, speed: session.speedValue, isCurrent: true)
     }
 
-    static func row(_ book: Book, position: Int, speed: Double, isCurrent: Bool) -> BookRow {
-        let duration = max(1, book.durationMilliseconds)
-        let percent = min(100, max(0, book.clamp(position) * 100 / duration))
+    /// `savedDuration`: the exact length from the state file, which wins over
+    /// the estimate `book` was opened with.
+    static func row(_ book: Book, position: Int, speed: Double, isCurrent: Bool, savedDuration: Int? = nil) -> BookRow {
+        let length = savedDuration ?? book.durationMilliseconds
+        let heard = min(max(0, position), length)
+        let percent = min(100, heard * 100 / max(1, length))
+        let left = Double(length - heard) / 1000 / max(speed, 0.01)
         return BookRow(path: book.path, title: book.title, author: book.author, percent: percent,
-                       timeLeft: Double(book.timeLeft(from: position, speed: speed)) / 1000, isCurrent: isCurrent)
+                       timeLeft: left, isCurrent: isCurrent)
     }
 
     private func book(at path: String) -> Book? {

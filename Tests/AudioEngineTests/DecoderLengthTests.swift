@@ -1,0 +1,43 @@
+@testable import AudioEngine
+import Foundation
+import Testing
+import TestSupport
+
+/// When a file's length is known exactly, and when it is only libmpg123's
+/// estimate, checked against `mpg123 -w`'s decode.
+@Suite struct DecoderLengthTests {
+    /// 5 s of silence, then 25 s of noise, as VBR; `headerless` without the
+    /// Xing/Info frame and LAME tag (`lame -t`).
+    static func silenceThenNoise(headerless: Bool) throws -> String {
+        let directory = ScratchFiles.makeDirectory("decoder-length")
+        let (silence, noise, wav) = (directory + "/silence.wav", directory + "/noise.wav", directory + "/joined.wav")
+        try ProcessRunner.check("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", silence, "trim", "0", "5"])
+        try ProcessRunner.check("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", noise, "synth", "25", "whitenoise", "vol", "0.5"])
+        try ProcessRunner.check("sox", ["-q", silence, noise, wav])
+        let mp3 = directory + (headerless ? "/headerless.mp3" : "/tagged.mp3")
+        try ProcessRunner.check("lame", ["--quiet", "-V", "2"] + (headerless ? ["-t"] : []) + [wav, mp3])
+        return mp3
+    }
+
+    @Test func aVBRFileWithoutAHeaderIsNotExactUntilScanned() throws {
+        let mp3 = try Self.silenceThenNoise(headerless: true)
+        let decoded = try WAVFile.read(Fixtures.decodedByMPG123(mp3))
+        let decoder = try Decoder(path: mp3)
+        // The estimate comes from the first (silent, smallest) frame's bitrate: far off.
+        #expect(!decoder.lengthIsExact)
+        let estimate = try #require(decoder.lengthInFrames)
+        #expect(abs(estimate - decoded.frameCount) > 44100, "estimate \(estimate), decoded \(decoded.frameCount)")
+        try decoder.scan()
+        #expect(decoder.lengthIsExact)
+        // Without a LAME tag nothing trims the decoder delay: mpg123 -w keeps it too.
+        #expect(decoder.lengthInFrames == decoded.frameCount)
+    }
+
+    @Test func aFileWithALAMETagIsExactFromItsHeader() throws {
+        let mp3 = try Self.silenceThenNoise(headerless: false)
+        let decoded = try WAVFile.read(Fixtures.decodedByMPG123(mp3))
+        let decoder = try Decoder(path: mp3)
+        #expect(decoder.lengthIsExact)
+        #expect(decoder.lengthInFrames == decoded.frameCount)
+    }
+}
