@@ -33,6 +33,26 @@ import TestSupport
         #expect(decoder.lengthInFrames == decoded.frameCount)
     }
 
+    /// The queue keeps a headerless file's estimate for progress and seek
+    /// limits, but does not take it as a promise: decoding less than it is
+    /// no sign of a cut-short file (no `truncated` event).
+    @Test func theQueueMarksAnEstimatedLengthAndRaisesNoTruncationOnIt() throws {
+        let headerless = try Self.silenceThenNoise(headerless: true)
+        let tagged = try Self.silenceThenNoise(headerless: false)
+        let feeder = TrackFeeder(paths: [headerless, tagged])
+        #expect(feeder.openFirst() != nil)
+        #expect(feeder.tracks.first?.expectedIsExact == false)
+        #expect(feeder.tracks.first?.expectedFrames != nil)
+        let ring = SPSCRing(minimumCapacity: 1 << 16, slotBytes: 4)
+        while feeder.tracks.count < 2 {
+            #expect(feeder.fill(ring.producer) > 0 || feeder.tracks.count == 2)
+            _ = ring.consumer.discardAll()
+        }
+        #expect(feeder.tracks.last?.expectedIsExact == true)
+        let truncated = feeder.takeEvents().filter { if case .truncated = $0 { true } else { false } }
+        #expect(truncated.isEmpty)
+    }
+
     @Test func aFileWithALAMETagIsExactFromItsHeader() throws {
         let mp3 = try Self.silenceThenNoise(headerless: false)
         let decoded = try WAVFile.read(Fixtures.decodedByMPG123(mp3))

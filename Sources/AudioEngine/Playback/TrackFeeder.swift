@@ -11,8 +11,13 @@ public final class TrackFeeder {
         public let startFrame: Int
         /// Set once the decoder has reached the end of the file.
         public internal(set) var endFrame: Int?
-        /// The file's length as its header states it, when exact.
+        /// The file's length: from its Xing/Info header when it has one,
+        /// else libmpg123's estimate from the file's size (right for CBR, any
+        /// distance off for VBR), for the progress shown and seek limits.
         public let expectedFrames: Int?
+        /// Whether `expectedFrames` came from the header: only then does a
+        /// shorter decode mean the file was cut short.
+        public var expectedIsExact: Bool = true
     }
 
     public enum Event: Sendable {
@@ -83,10 +88,9 @@ public final class TrackFeeder {
             do {
                 let opened = try Decoder(path: paths[index], target: format)
                 if format == nil { format = opened.format }
-                let expected = opened.lengthIsExact ? opened.lengthInFrames : nil
                 decoder = opened
                 tracks.append(Track(index: index, path: paths[index], startFrame: framesQueued, endFrame: nil,
-                                    expectedFrames: expected))
+                                    expectedFrames: opened.lengthInFrames, expectedIsExact: opened.lengthIsExact))
                 return
             } catch {
                 pendingEvents.append(.failed(error))
@@ -156,7 +160,7 @@ public final class TrackFeeder {
         let decoded = framesQueued - track.startFrame
         // Tolerance: before a file is decoded, libmpg123's length from the LAME
         // header can exceed the gapless-trimmed decode by a few MPEG frames.
-        if let expected = track.expectedFrames, decoded + max(4608, expected / 50) < expected {
+        if let expected = track.expectedFrames, track.expectedIsExact, decoded + max(4608, expected / 50) < expected {
             pendingEvents.append(.truncated(path: track.path, decodedFrames: decoded, expectedFrames: expected))
         }
         tracks.append(track)
@@ -197,7 +201,7 @@ extension TrackFeeder {
             do {
                 let opened = try Decoder(path: paths[index], target: format)
                 if format == nil { format = opened.format }
-                let expected = opened.lengthIsExact ? opened.lengthInFrames : nil
+                let expected = opened.lengthInFrames
                 var start = 0
                 if let stop {
                     let heard = tracks.lastIndex(where: { $0.startFrame <= stop })
@@ -212,9 +216,10 @@ extension TrackFeeder {
                     tracks.removeAll()
                 }
                 var clamped = max(0, offset)
-                if let expected { clamped = min(clamped, max(0, expected - 1)) }
+                // Not by an estimate, which can be shorter than the file.
+                if let expected, opened.lengthIsExact { clamped = min(clamped, max(0, expected - 1)) }
                 tracks.append(Track(index: index, path: paths[index], startFrame: start, endFrame: nil,
-                                    expectedFrames: expected))
+                                    expectedFrames: expected, expectedIsExact: opened.lengthIsExact))
                 // Kept for the seek that follows (it reuses the decoder of the
                 // last track), so a jump opens its file once.
                 decoder = opened
