@@ -26,7 +26,6 @@ final class BookSession {
     private let sleepSetting: SleepTimer.Setting?
     private var runtime: PlayerRuntime?
     private var sleepTimer: SleepTimer?
-    /// The device buffer: the player pauses this much ahead of what is heard.
     private var lastSave = -Double.infinity
     private var wasPlaying = false
     /// The speed last seen: a change re-plans an end-of-chapter sleep timer.
