@@ -16,11 +16,11 @@ SWIFT_FLAGS ?=
 STATIC_CXX_DIR := build/static-cxx
 STATIC_CXX := $(shell g++ -print-file-name=libstdc++.a 2>/dev/null)
 # Each function gets its own section, and gold lays out first the ones that
-# headless playback runs (scripts/link-order.txt, made by `make link-order`):
-# the kernel maps code 64 KB around each page touched, so the ~150 KB that
-# playback runs kept 3.4 MB of text resident while spread over the binary and
-# keeps about 1.8 MB gathered (most of that is the standard library's one
-# unsectioned block).
+# playback runs, headless and then in the full-screen player
+# (scripts/link-order.txt, made by `make link-order`): the kernel maps code
+# 64 KB around each page touched, so the ~150 KB that headless playback runs
+# kept 3.4 MB of text resident while spread over the binary and keeps about
+# 1.8 MB gathered (most of that is the standard library's one unsectioned block).
 LINK_ORDER := scripts/link-order.txt
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie -Xlinker --no-export-dynamic \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
@@ -53,7 +53,8 @@ release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 
 # Regenerates $(LINK_ORDER) by profiling the release build under valgrind
-# (about 20 s); commit the result. Relinks afterwards.
+# (about 30 s, the full-screen part in a private tmux); commit the result.
+# Relinks afterwards.
 link-order: release
 	scripts/link-order.sh $(BIN_RELEASE)
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
