@@ -183,33 +183,30 @@ final class BookSession {
     /// What the listener has heard up to, in book time.
     var heardPosition: Int? {
         guard let runtime, let (track, offset) = runtime.engine.heardTrack else { return nil }
-        return bookMilliseconds(track: track, offset: offset)
+        return place(track: track, offset: offset).map { $0.file.startMilliseconds + Int(($0.seconds * 1000).rounded()) }
     }
 
     /// Stream frame `frame` in book time (seconds, to the frame), for events.
     func bookSeconds(atStreamFrame frame: Int) -> Double? {
         guard let runtime, let track = runtime.engine.feeder.track(containing: frame),
-              book.files.indices.contains(track.index) else { return nil }
-        let file = book.files[track.index]
-        let offset = min(runtime.format.seconds(forFrames: max(0, frame - track.startFrame)),
-                         Double(file.durationMilliseconds) / 1000)
-        return Double(file.startMilliseconds) / 1000 + offset
+              let (file, seconds) = place(track: track, offset: frame - track.startFrame) else { return nil }
+        return Double(file.startMilliseconds) / 1000 + seconds
     }
 
-    private func bookMilliseconds(track: TrackFeeder.Track, offset: Int) -> Int? {
+    /// The book file of queue track `track`, and `offset` frames into it in
+    /// seconds (within the file's length).
+    private func place(track: TrackFeeder.Track, offset: Int) -> (file: BookFile, seconds: Double)? {
         guard let runtime, book.files.indices.contains(track.index) else { return nil }
-        let offsetMilliseconds = Int((runtime.format.seconds(forFrames: max(0, offset)) * 1000).rounded())
-        return book.files[track.index].startMilliseconds + min(offsetMilliseconds, book.files[track.index].durationMilliseconds)
+        let file = book.files[track.index]
+        return (file, min(runtime.format.seconds(forFrames: max(0, offset)), Double(file.durationMilliseconds) / 1000))
     }
 
     /// The stream frame where the chapter that holds stream frame `frame` starts,
     /// within that frame's track (smart rewind stops there).
     func chapterStartFrame(containing frame: Int) -> Int? {
         guard let runtime, let track = runtime.engine.feeder.track(containing: frame),
-              book.files.indices.contains(track.index) else { return nil }
-        let file = book.files[track.index]
-        let offset = Int((runtime.format.seconds(forFrames: max(0, frame - track.startFrame)) * 1000).rounded())
-        let chapter = book.chapter(at: file.startMilliseconds + min(offset, file.durationMilliseconds))
+              let (file, seconds) = place(track: track, offset: frame - track.startFrame) else { return nil }
+        let chapter = book.chapter(at: file.startMilliseconds + Int((seconds * 1000).rounded()))
         let intoFile = max(0, chapter.startMilliseconds - file.startMilliseconds)
         return track.startFrame + runtime.format.frames(forSeconds: Double(intoFile) / 1000)
     }
@@ -364,21 +361,26 @@ extension BookSession {
             printer.error(error.description)
             return .failed(1)
         }
-        configuration.scenario.spoken = true
         let store = BookStateStore(directories: XDGDirectories(environment: ProcessEnvironment.current()))
         do {
-            let session = try BookSession(
-                book: book, options: options.book,
-                smartRewind: SmartRewind(maxRewindSeconds: configuration.scenario.effectiveSmartRewind),
-                printer: printer, store: store)
-            // The speed the book was last played at, unless --speed says otherwise.
-            if !options.book.speedGiven {
-                configuration.speed = PlaybackSpeed(session.state.speed) ?? .normal
-            }
-            return .book(session)
+            return .book(try make(book, options: options.book, speedGiven: options.book.speedGiven, store: store,
+                                  configuration: &configuration, printer: printer))
         } catch {
             printer.error(error.message)
             return .failed(2)
         }
+    }
+
+    /// A session for `book`, with the runtime's configuration set for spoken
+    /// audio and, unless a speed was given, the speed the book was last played at.
+    static func make(_ book: Book, options: BookPlayOptions, speedGiven: Bool, store: BookStateStore,
+                     configuration: inout PlayerRuntime.Configuration, printer: EventPrinter) throws(UsageError) -> BookSession {
+        configuration.scenario.spoken = true
+        let session = try BookSession(
+            book: book, options: options,
+            smartRewind: SmartRewind(maxRewindSeconds: configuration.scenario.effectiveSmartRewind),
+            printer: printer, store: store)
+        if !speedGiven { configuration.speed = PlaybackSpeed(session.state.speed) ?? .normal }
+        return session
     }
 }

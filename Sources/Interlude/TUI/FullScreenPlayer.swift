@@ -220,15 +220,9 @@ final class FullScreenPlayer: PlayerHost {
                 return nil
             }
         }
-        configuration.scenario.spoken = true
         do {
-            let session = try BookSession(
-                book: book, options: BookPlayOptions(),
-                smartRewind: SmartRewind(maxRewindSeconds: configuration.scenario.effectiveSmartRewind),
-                printer: printer, store: shelf.store)
-            // The speed the book was last played at, unless --speed says otherwise.
-            if !speedGiven { configuration.speed = PlaybackSpeed(session.state.speed) ?? .normal }
-            return session
+            return try BookSession.make(book, options: BookPlayOptions(), speedGiven: speedGiven, store: shelf.store,
+                                        configuration: &configuration, printer: printer)
         } catch {
             printer.error(error.message)
             return nil
@@ -449,11 +443,16 @@ final class FullScreenPlayer: PlayerHost {
         return nil
     }
 
+    /// When an alarm rings, from what the user typed: a clock time, a date or a delay.
+    private func schedule(_ text: String, _ runtime: PlayerRuntime) throws(AlarmCommandError) -> AlarmSchedule {
+        try AlarmInputParser.parseWhen(text.split(separator: " ").map(String.init), now: runtime.clock.wallNow,
+                                       zone: ZonedTime(timeZone: zone))
+    }
+
     /// A clock-time, dated or relative alarm from what the user typed.
     private func addAlarm(_ text: String, label: String, _ runtime: PlayerRuntime) -> String? {
-        let words = text.split(separator: " ").map(String.init)
         do {
-            let schedule = try AlarmInputParser.parseWhen(words, now: runtime.clock.wallNow, zone: ZonedTime(timeZone: zone))
+            let schedule = try schedule(text, runtime)
             let alarm = runtime.alarms.add(schedule: schedule) { $0.label = label }
             printer.emit("alarmAdded") { $0.add("alarm", alarm.id.rawValue); $0.add("at", text) }
             ui.message = .init(text: "alarm #\(alarm.id) at \(text)", isError: false)
@@ -465,10 +464,8 @@ final class FullScreenPlayer: PlayerHost {
 
     /// A new time for an alarm: the same alarm (id, label, sound), rescheduled.
     private func editAlarm(_ id: AlarmID, _ text: String, _ runtime: PlayerRuntime) -> String? {
-        let words = text.split(separator: " ").map(String.init)
         do {
-            let schedule = try AlarmInputParser.parseWhen(words, now: runtime.clock.wallNow, zone: ZonedTime(timeZone: zone))
-            guard runtime.alarms.reschedule(id, to: schedule) else { return "alarm #\(id) is gone" }
+            guard runtime.alarms.reschedule(id, to: try schedule(text, runtime)) else { return "alarm #\(id) is gone" }
             printer.emit("alarmEdited") { $0.add("alarm", id.rawValue); $0.add("at", text) }
             ui.message = .init(text: "alarm #\(id) at \(text)", isError: false)
             return nil
