@@ -68,12 +68,6 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
         return false
     }
 
-    func monotonicNanoseconds() -> Int {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return now.tv_sec * 1_000_000_000 + now.tv_nsec
-    }
-
     /// Steps 1-3 of the pause path. False when the device could not tell where
     /// the listener is: then the fade simply starts at the writer's position.
     func dropForPause() -> Bool {
@@ -85,7 +79,7 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
         guard snd_pcm_drop(pcm) >= 0, snd_pcm_prepare(pcm) >= 0 else { return false }
         _ = context.pointee.rewindMedia(to: heard + (running ? leftover : 0))
         control.pointee.heardFrames.store(max(0, heard), ordering: .releasing)
-        control.pointee.heardNanoseconds.store(monotonicNanoseconds(), ordering: .releasing)
+        control.pointee.heardNanoseconds.store(WriterControl.monotonicNanoseconds(), ordering: .releasing)
         return true
     }
 
@@ -166,7 +160,7 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
         if !isSilence { context.pointee.commit(Int(written)) }
         if snd_pcm_delay(pcm, &delay) >= 0 {
             context.pointee.publishHeard(delay: Int(delay))
-            control.pointee.heardNanoseconds.store(monotonicNanoseconds(), ordering: .releasing)
+            control.pointee.heardNanoseconds.store(WriterControl.monotonicNanoseconds(), ordering: .releasing)
         }
     }
     control.pointee.finished.store(true, ordering: .releasing)

@@ -46,6 +46,12 @@ public struct GainRamp: Sendable {
     /// The per-frame step that crosses the full 0...1 range in `frames` frames.
     public static func step(overFrames frames: Int) -> Float { frames <= 0 ? 1 : 1 / Float(frames) }
 
+    /// The per-frame step that goes from `from` to `to` in `frames` frames (at
+    /// least one; a change too small to measure still gets a step).
+    public static func step(from: Float, to: Float, overFrames frames: Int) -> Float {
+        max(0.001, abs(to - from)) / Float(max(1, frames))
+    }
+
     /// Scales a sample, rounding half away from zero and clipping. A gain of
     /// exactly 1 returns the sample unchanged, which keeps unity playback
     /// bit-identical to the decoder's output (and to `mpg123 -w`).

@@ -1,4 +1,7 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// State shared between the main thread and the writer. Every field is an
 /// atomic: the main thread writes requests, the writer publishes what it did.
@@ -32,6 +35,13 @@ public struct WriterControl: ~Copyable {
     /// CLOCK_MONOTONIC nanoseconds when `heardFrames` was measured (ALSA; 0 for the
     /// file sinks), so the main thread can tell the frame heard now, between measurements.
     let heardNanoseconds = Atomic<Int>(0)
+    /// The clock of `heardNanoseconds`: CLOCK_MONOTONIC in nanoseconds (a plain
+    /// C call, fine on the writer thread).
+    static func monotonicNanoseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return now.tv_sec * 1_000_000_000 + now.tv_nsec
+    }
     let deviceFramesWritten = Atomic<Int>(0)
     let underruns = Atomic<Int>(0)
 

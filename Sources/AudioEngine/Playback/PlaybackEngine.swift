@@ -144,9 +144,7 @@ public final class PlaybackEngine {
         let measured = control.pointee.heardNanoseconds.load(ordering: .acquiring)
         if alsa != nil, measured > 0, control.pointee.mediaRun.load(ordering: .relaxed),
            !control.pointee.mediaStopped.load(ordering: .relaxed) {
-            var now = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &now)
-            let elapsed = max(0, now.tv_sec * 1_000_000_000 + now.tv_nsec - measured)
+            let elapsed = max(0, WriterControl.monotonicNanoseconds() - measured)
             let written = control.pointee.mediaFramesWritten.load(ordering: .acquiring)
             heard = min(written, heard + elapsed / 1000 * format.rate / 1_000_000)
         }
@@ -295,8 +293,8 @@ public final class PlaybackEngine {
     public func setDuck(gain: Double, rampFrames: Int) {
         guard let control else { return }
         let from = Float(bitPattern: control.pointee.duckTargetBits.load(ordering: .relaxed))
-        let distance = max(0.001, abs(Float(gain) - from))
-        control.pointee.duckStepBits.store((distance / Float(max(1, rampFrames))).bitPattern, ordering: .relaxed)
+        let step = GainRamp.step(from: from, to: Float(gain), overFrames: rampFrames)
+        control.pointee.duckStepBits.store(step.bitPattern, ordering: .relaxed)
         control.pointee.duckTargetBits.store(Float(gain).bitPattern, ordering: .relaxed)
     }
 
@@ -314,7 +312,8 @@ public final class PlaybackEngine {
         guard let control else { return }
         let target = Float(volume)
         let from = Float(bitPattern: control.pointee.volumeTargetBits.load(ordering: .relaxed))
-        let step = rampFrames <= 1 ? Float(1e9) : max(0.001, abs(target - from)) / Float(rampFrames)
+        // One frame means from the next frame, whatever the ramp in progress has reached.
+        let step = rampFrames <= 1 ? Float(1e9) : GainRamp.step(from: from, to: target, overFrames: rampFrames)
         control.pointee.volumeStepBits.store(step.bitPattern, ordering: .relaxed)
         control.pointee.volumeTargetBits.store(target.bitPattern, ordering: .releasing)
     }
