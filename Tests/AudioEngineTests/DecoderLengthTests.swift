@@ -9,14 +9,7 @@ import TestSupport
     /// 5 s of silence, then 25 s of noise, as VBR; `headerless` without the
     /// Xing/Info frame and LAME tag (`lame -t`).
     static func silenceThenNoise(headerless: Bool) throws -> String {
-        let directory = ScratchFiles.makeDirectory("decoder-length")
-        let (silence, noise, wav) = (directory + "/silence.wav", directory + "/noise.wav", directory + "/joined.wav")
-        try ProcessRunner.check("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", silence, "trim", "0", "5"])
-        try ProcessRunner.check("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", noise, "synth", "25", "whitenoise", "vol", "0.5"])
-        try ProcessRunner.check("sox", ["-q", silence, noise, wav])
-        let mp3 = directory + (headerless ? "/headerless.mp3" : "/tagged.mp3")
-        try ProcessRunner.check("lame", ["--quiet", "-V", "2"] + (headerless ? ["-t"] : []) + [wav, mp3])
-        return mp3
+        try Fixtures.silenceThenNoiseVBR(silence: 5, noise: 25, headerless: headerless)
     }
 
     @Test func aVBRFileWithoutAHeaderIsNotExactUntilScanned() throws {

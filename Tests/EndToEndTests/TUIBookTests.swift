@@ -179,9 +179,7 @@ import Glibc
     @Test("b on a book folder in the browser opens it as a book; the books pane shows it with progress and time left, and enter there opens it; 40x12 shows the book panes")
     func browserBooksPaneAndSmallLayout() throws {
         let book = try BookUnderTest.folder("Folder Book", files: 3, seconds: 10)
-        let root = (book.path as NSString).deletingLastPathComponent
-        let session = try TUISession(columns: 120, rows: 40, arguments: [root], environment: book.environment)
-        #expect(session.waitFor("Folder Book/").met, "\(session.screen())")
+        let session = try Self.browser(on: book)
         try session.press("G", "b")
         let opened = session.waitFor { $0.contains("bookOpened") && $0.contains("▶ playing") && $0.contains("chapter 1/3") }
         #expect(opened.met, "\(opened.screen)")
@@ -210,8 +208,7 @@ import Glibc
 
         // Started on music again: the books pane lists the book from its state
         // file, and enter there opens it where it was left.
-        let again = try TUISession(columns: 120, rows: 40, arguments: [root], environment: book.environment)
-        #expect(again.waitFor("Folder Book/").met)
+        let again = try Self.browser(on: book)
         try again.press("6")
         let listed = again.waitFor { screen in
             TUISession.rows(screen).contains { $0.contains(" Folder Book ") && $0.contains("% ") && $0.contains(" left") }
@@ -243,11 +240,8 @@ import Glibc
         let root = ScratchFiles.makeDirectory("vbr-book")
         let folder = root + "/VBR Book"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try ProcessRunner.check("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", root + "/silence.wav", "trim", "0", "5"])
-        try ProcessRunner.check("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", root + "/noise.wav",
-                                        "synth", "115", "whitenoise", "vol", "0.5"])
-        try ProcessRunner.check("sox", ["-q", root + "/silence.wav", root + "/noise.wav", root + "/book.wav"])
-        try ProcessRunner.check("lame", ["--quiet", "-V", "2", "-t", root + "/book.wav", folder + "/Part 1.mp3"])
+        try FileManager.default.copyItem(atPath: try Fixtures.silenceThenNoiseVBR(silence: 5, noise: 115, headerless: true),
+                                         toPath: folder + "/Part 1.mp3")
         let book = BookUnderTest(path: folder, stateHome: root + "/state")
         // A minute of listening on the frame clock, then the sleep timer pauses: half the book.
         let run = try book.play(["--sleep", "1"])
@@ -255,8 +249,7 @@ import Glibc
         #expect(abs(try book.savedPosition() - 60) < 0.01)
         #expect(abs((try book.state()["durationMilliseconds"] as? Double ?? 0) - 120_000) < 100)
 
-        let session = try TUISession(columns: 120, rows: 40, arguments: [root], environment: book.environment)
-        #expect(session.waitFor("VBR Book/").met, "\(session.screen())")
+        let session = try Self.browser(on: book)
         try session.press("6")
         let shelf = session.waitFor { screen in TUISession.rows(screen).contains { $0.contains("VBR Book") && $0.contains(" left") } }
         #expect(shelf.met, "\(shelf.screen)")
@@ -273,9 +266,7 @@ import Glibc
     @Test("b while an alarm rings says to snooze or dismiss it first; after x it opens the book, the log's clock going on")
     func noSwitchWhileAnAlarmRings() throws {
         let book = try BookUnderTest.folder("Alarm Book", files: 1, seconds: 30)
-        let root = (book.path as NSString).deletingLastPathComponent
-        let session = try TUISession(columns: 120, rows: 40, arguments: [root], environment: book.environment)
-        #expect(session.waitFor("Alarm Book/").met, "\(session.screen())")
+        let session = try Self.browser(on: book)
         // Some time on the first runtime's clock first.
         usleep(1_500_000)
         try session.press("a")
@@ -297,6 +288,15 @@ import Glibc
         #expect(endedAt >= 1.5 && openedAt >= endedAt, "alarmEnded at \(endedAt), bookOpened at \(openedAt):\n\(log.screen)")
         try session.press("q")
         #expect(session.waitFor("EXITED 0").met)
+    }
+
+    /// The full-screen player at 120x40 on the folder that holds `book`, once
+    /// its browser lists the book's folder.
+    static func browser(on book: BookUnderTest) throws -> TUISession {
+        let root = (book.path as NSString).deletingLastPathComponent
+        let session = try TUISession(columns: 120, rows: 40, arguments: [root], environment: book.environment)
+        #expect(session.waitFor((book.path as NSString).lastPathComponent + "/").met, "\(session.screen())")
+        return session
     }
 
     /// The time an event-log row shows for the first event named `name`.

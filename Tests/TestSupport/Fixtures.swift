@@ -159,6 +159,23 @@ public enum Fixtures {
         }
     }
 
+    /// `silence` seconds of digital silence, then `noise` seconds of white noise
+    /// at half scale (44.1 kHz stereo), as VBR (`lame -V 2`): a file whose
+    /// bitrate changes. `headerless` leaves out the Xing/Info frame and LAME tag
+    /// (`lame -t`), so libmpg123 can only estimate its length, and far off.
+    public static func silenceThenNoiseVBR(silence: Int, noise: Int, headerless: Bool) throws -> String {
+        let wav = try cache.make("silence\(silence)-noise\(noise)-44100-2.wav") { path in
+            let (quiet, loud) = (path + ".silence.wav", path + ".noise.wav")
+            defer { unlink(quiet); unlink(loud) }
+            try run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", quiet, "trim", "0", String(silence)])
+            try run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", loud, "synth", String(noise), "whitenoise", "vol", "0.5"])
+            try run("sox", ["-q", quiet, loud, path])
+        }
+        return try cache.make("\(baseName(wav))-vbr2\(headerless ? "-noinfo" : "").mp3") { path in
+            try run("lame", ["--quiet", "-V", "2"] + (headerless ? ["-t"] : []) + [wav, path])
+        }
+    }
+
     /// `mp3Path` repeated `times` times, byte for byte, in one file (a long book
     /// made of one short encode: the 3-hour seek fixture is a one-minute file times 180).
     public static func concatenated(_ mp3Path: String, times: Int) throws -> String {
