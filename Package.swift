@@ -37,16 +37,20 @@ let package = Package(
         // (position, speed, bookmarks), chapter and skip targets, the sleep timer.
         .target(name: "Books", dependencies: ["BookFormat", "InterludeCore"]),
 
+        // What front ends see of the player: the typed event stream, the state
+        // snapshot and the one command type. Pure, so the TUI and tests use it.
+        .target(name: "PlayerModel", dependencies: ["InterludeCore", "AudioSession", "Alarms"]),
+
         // The decoding pipeline: libmpg123 -> SPSC ring -> writer thread -> sink.
         .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CSonic", "CInterludeShims", "CLinux", "InterludeCore"]),
 
         // The full-screen player: layout, panes, banner and key dispatch as pure
         // views over frames; ncursesw only behind the Terminal seam.
-        .target(name: "TUI", dependencies: ["CNcursesw", "Themes", "KeyMap", "BookFormat", "InterludeCore"]),
+        .target(name: "TUI", dependencies: ["CNcursesw", "Themes", "KeyMap", "BookFormat", "InterludeCore", "PlayerModel"]),
 
         // The application: command line, wiring.
         .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books", "CLinux", "CMpg123",
-                                                  "TUI", "Themes", "KeyMap"]),
+                                                  "TUI", "Themes", "KeyMap", "PlayerModel"]),
         .executableTarget(name: "interlude", dependencies: ["Interlude"]),
         // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
         // build it is a replayer that runs saved inputs through the parser.
@@ -68,7 +72,7 @@ let package = Package(
         .testTarget(name: "AlarmsTests", dependencies: ["Alarms", "AudioSession", "InterludeCore"]),
         .testTarget(name: "ThemesTests", dependencies: ["Themes"]),
         .testTarget(name: "KeyMapTests", dependencies: ["KeyMap"]),
-        .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "KeyMap"]),
+        .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "KeyMap", "PlayerModel", "AudioSession"]),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "TestSupport", "InterludeCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "AudioEngine", "TUI"]),
     ],

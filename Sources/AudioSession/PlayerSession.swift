@@ -25,6 +25,17 @@ public final class PlayerSession {
         case refused(reason: String)
     }
 
+    /// Why playback waits for the user to play again, after an interruption
+    /// that would have resumed could not: what the screen asks them about.
+    public enum UserResumeReason: Sendable, Equatable {
+        /// The interruption ended without `shouldResume`.
+        case endedWithoutShouldResume(InterruptionSource)
+        /// The single automatic attempt (or a resume on a lost device) failed.
+        case resumeFailed(reason: String)
+        /// The output route went away (design.md §3.2: never resumed by itself).
+        case routeDisconnected
+    }
+
     /// The interruption the player is currently paused by.
     public struct Interruption: Sendable, Equatable {
         public let id: InterruptionID
@@ -47,6 +58,9 @@ public final class PlayerSession {
     public private(set) var totalAutomaticResumeAttempts = 0
     /// Why the last resume failed or was refused, for the screen.
     public private(set) var lastFailureReason: String?
+    /// Set while playback that was meant to go on waits for the user's play
+    /// (the player was playing, or would have resumed); cleared when it plays.
+    public private(set) var waitingForUser: UserResumeReason?
 
     /// Sees every notification the session receives, just before the state machine
     /// handles it, so a log shows each notification before the actions it caused.
@@ -89,6 +103,7 @@ public final class PlayerSession {
         }
         interruption = nil
         lastFailureReason = nil
+        waitingForUser = nil
         isPlaying = true
         sink.perform(.resume(.user))
         return .started
@@ -110,6 +125,7 @@ public final class PlayerSession {
         guard isPlaying else { return }
         isPlaying = false
         lastFailureReason = reason
+        waitingForUser = .resumeFailed(reason: reason)
         // Not sounding, so not holding the output: other sessions see silence.
         try? session.setActive(false)
         sink.perform(.resumeFailed(reason: reason))
@@ -148,6 +164,10 @@ public final class PlayerSession {
         // the listener's intent over: they were listening and never paused.
         let intendedToPlay = isPlaying || (interruption?.resumeWhenEnded ?? false && pendingResume != .none)
         cancelPendingResume()
+        if notification.reason == .routeDisconnected || notification.source == .outputDeviceLost,
+           intendedToPlay || interruption?.resumeWhenEnded == true || waitingForUser != nil {
+            waitingForUser = .routeDisconnected
+        }
         if isPlaying {
             isPlaying = false
             sink.perform(.pause(fade: settings.pauseFade))
@@ -165,6 +185,7 @@ public final class PlayerSession {
         interruption = current
         guard current.resumeWhenEnded else { return }
         guard notification.options.contains(.shouldResume) else {
+            waitingForUser = .endedWithoutShouldResume(current.source)
             sink.perform(.stayPaused)
             return
         }
@@ -198,10 +219,12 @@ public final class PlayerSession {
             try session.setActive(true)
         } catch {
             lastFailureReason = error.description
+            waitingForUser = .resumeFailed(reason: error.description)
             sink.perform(.resumeFailed(reason: error.description))
             return
         }
         lastFailureReason = nil
+        waitingForUser = nil
         isPlaying = true
         sink.perform(.resume(.automatic))
     }

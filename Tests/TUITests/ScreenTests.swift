@@ -1,4 +1,7 @@
+import AudioSession
+import InterludeCore
 import KeyMap
+import PlayerModel
 import Testing
 import Themes
 @testable import TUI
@@ -31,7 +34,7 @@ struct ScreenTests {
     @Test("at 120x40 every pane's title and content is on screen", arguments: [(200, 60), (120, 40), (80, 24)])
     func everyPaneAtLargeSizes(columns: Int, rows: Int) {
         var ui = InterfaceState(browser: BrowserModel(root: "/music", source: MemoryBrowserSource.library))
-        ui.record(LoggedEvent(time: 1.5, name: "trackStarted", fields: [("path", .string("/music/1 one.mp3"))]))
+        ui.record(TimedPlayerEvent(time: 1.5, event: .trackStarted(index: 0, path: "/music/1 one.mp3")))
         let screen = draw(TerminalSize(columns: columns, rows: rows), &ui, snapshot()).screenText
         for title in ["1 Browser", "2 Queue", "3 Now playing", "4 Alarms", "5 Event log"] {
             #expect(screen.contains(title), "\(title) missing:\n\(screen)")
@@ -71,9 +74,9 @@ struct ScreenTests {
     @Test("the banner line holds the exact text, styled as the banner")
     func bannerLine() {
         var ui = InterfaceState(browser: nil)
-        ui.record(LoggedEvent(time: 0, name: "trackStarted"))
-        ui.record(LoggedEvent(time: 1, name: "interruption", fields: [("type", .string("began")), ("source", .string("alarm"))]))
-        let terminal = draw(TerminalSize(columns: 120, rows: 40), &ui, snapshot(), now: 1)
+        var snapshot = snapshot()
+        snapshot.session = SessionSnapshot(interruption: .init(source: .session(SessionID(rawValue: 2), .alarm), willResume: true))
+        let terminal = draw(TerminalSize(columns: 120, rows: 40), &ui, snapshot, now: 1)
         #expect(terminal.line(1).hasPrefix(" audio paused, will resume after alarm"))
         #expect(terminal.cells[1][2].element == .banner)
     }
@@ -158,16 +161,19 @@ extension ScreenTests {
     @Test("/ in the event log keeps only the matching events")
     func logFilter() {
         var ui = InterfaceState(browser: nil)
-        ui.record(LoggedEvent(time: 1, name: "trackStarted"))
-        ui.record(LoggedEvent(time: 2, name: "interruption", fields: [("type", .string("began")), ("source", .string("alarm"))]))
-        ui.record(LoggedEvent(time: 3, name: "paused"))
+        ui.record(TimedPlayerEvent(time: 1, event: .trackStarted(index: 0, path: "/music/1 one.mp3")))
+        ui.record(TimedPlayerEvent(time: 2, event: .interruption(InterruptionNotification(
+            kind: .began, options: [], reason: .default, wasSuspended: false, interruptionID: InterruptionID(rawValue: 1),
+            source: .session(SessionID(rawValue: 2), .alarm), time: .origin))))
+        ui.record(TimedPlayerEvent(time: 3, event: .paused(position: 2)))
         _ = ui.handle(Key.character("5"), snapshot: snapshot(), source: MemoryBrowserSource.library)
         for key in [Key.character("/")] + "began".map({ Key.character($0) }) + [Key.named(.enter)] {
             _ = ui.handle(key, snapshot: snapshot(), source: MemoryBrowserSource.library)
         }
         #expect(ui.visibleLog.map(\.name) == ["interruption"])
-        let screen = draw(TerminalSize(columns: 120, rows: 40), &ui, snapshot()).screenText
-        #expect(screen.contains("2.000 interruption type=began source=alarm"))
+        // Wide enough for the whole line: a typed interruption prints all its fields.
+        let screen = draw(TerminalSize(columns: 240, rows: 40), &ui, snapshot()).screenText
+        #expect(screen.contains("2.000 interruption type=began options=[] reason=default wasSuspended=false id=1 source=alarm"))
         #expect(!screen.contains("3.000 paused"))
     }
 }

@@ -2,6 +2,7 @@ import AudioEngine
 import AudioSession
 import Books
 import InterludeCore
+import PlayerModel
 
 /// A book played by the player runtime: where it starts (the saved place with
 /// smart rewind, or a bookmark), the position saved atomically while it plays,
@@ -16,7 +17,7 @@ final class BookSession {
     static let saveInterval = 1.0
 
     let book: Book
-    let printer: EventPrinter
+    let events: PlayerEventStream
     let store: BookStateStore
     let navigation: BookNavigation
     private(set) var state: BookState
@@ -36,10 +37,10 @@ final class BookSession {
 
     /// Loads the book's state and decides where to start. Problems with the
     /// state file (damaged, unreadable) are reported and the book starts over.
-    init(book: Book, options: BookPlayOptions, smartRewind: SmartRewind, printer: EventPrinter,
+    init(book: Book, options: BookPlayOptions, smartRewind: SmartRewind, events: PlayerEventStream,
          store: BookStateStore) throws(UsageError) {
         self.book = book
-        self.printer = printer
+        self.events = events
         self.store = store
         sleepSetting = options.sleep
         var navigation = BookNavigation()
@@ -50,10 +51,10 @@ final class BookSession {
         self.navigation = navigation
         let now = wallClock.wallNow
         let loaded = store.load(book.id, now: now)
-        if let problem = loaded.problem { printer.error(problem) }
+        if let problem = loaded.problem { events.error(problem) }
         state = loaded.state
-        for path in book.skippedFiles { printer.error("\(path): cannot be decoded; the book plays without it") }
-        for problem in book.tagProblems { printer.error(problem) }
+        for path in book.skippedFiles { events.error("\(path): cannot be decoded; the book plays without it") }
+        for problem in book.tagProblems { events.error(problem) }
 
         if let number = options.bookmark {
             guard let mark = state.bookmark(id: number) else {
@@ -84,19 +85,11 @@ final class BookSession {
             runtime.start(atQueueIndex: location.fileIndex, seconds: Double(location.offsetMilliseconds) / 1000)
         }
         let chapter = book.chapter(at: startPosition)
-        printer.emit("bookOpened") {
-            $0.add("path", book.path)
-            $0.add("title", book.title)
-            if let author = book.author { $0.add("author", author) }
-            $0.add("duration", seconds(book.durationMilliseconds))
-            $0.add("chapters", book.chapters.count)
-            $0.add("position", seconds(startPosition))
-            $0.add("saved", seconds(savedPosition))
-            $0.add("rewind", seconds(savedPosition - startPosition))
-            $0.add("chapter", chapter.index)
-            $0.add("chapterTitle", chapter.title)
-            $0.add("speed", runtime.engine.speed.value, decimals: 2)
-        }
+        events.emit(.bookOpened(BookOpening(
+            path: book.path, title: book.title, author: book.author, duration: seconds(book.durationMilliseconds),
+            chapters: book.chapters.count, position: seconds(startPosition), saved: seconds(savedPosition),
+            rewind: seconds(savedPosition - startPosition), chapter: chapter.index, chapterTitle: chapter.title,
+            speed: runtime.engine.speed.value)))
         speed = runtime.engine.speed
         save(at: startPosition)
         runtime.controller.chapterStartFrame = { [unowned self] frame in chapterStartFrame(containing: frame) }
@@ -113,22 +106,19 @@ final class BookSession {
         guard let setting else {
             sleepTimer?.cancel()
             sleepTimer = nil
-            printer.emit("sleepTimerOff")
+            events.emit(.sleepTimerOff(reason: nil))
             return
         }
         let timer = sleepTimer ?? SleepTimer(clock: runtime.clock)
         timer.onFadeOut = { [unowned self] fade in
-            printer.emit("sleepFadeStarted") { $0.add("fade", fade.seconds) }
+            events.emit(.sleepFadeStarted(fade: fade.seconds))
             // The listener's own pause: nothing resumes it but the listener.
             self.runtime?.player.pause(fade: fade)
         }
-        timer.onExpired = { [unowned self] in printer.emit("sleepTimerExpired") }
+        timer.onExpired = { [unowned self] in events.emit(.sleepTimerExpired) }
         sleepTimer = timer
         timer.start(setting, chapterRemaining: chapterRemaining(from: currentPosition), playing: playing ?? runtime.isPlaying)
-        printer.emit("sleepTimerSet") {
-            $0.add("setting", setting.description)
-            if let remaining = timer.remaining { $0.add("remaining", remaining.seconds) }
-        }
+        events.emit(.sleepTimerSet(setting: setting.description, remaining: timer.remaining?.seconds))
     }
 
     /// Listening time until the sleep timer pauses, for the status line.
@@ -146,10 +136,7 @@ final class BookSession {
         var added: Bookmark?
         update { [wallClock] state in added = state.addBookmark(at: position, note: note, now: wallClock.wallNow) }
         let mark = added!
-        printer.emit("bookmarkAdded") {
-            $0.add("id", mark.id)
-            $0.add("position", seconds(mark.positionMilliseconds))
-        }
+        events.emit(.bookmarkAdded(id: mark.id, position: seconds(mark.positionMilliseconds)))
         return mark
     }
 
@@ -159,7 +146,7 @@ final class BookSession {
         // Read again: `interlude bookmark add` may have added it while the book plays.
         let loaded = store.load(book.id, now: wallClock.wallNow)
         guard let mark = (loaded.problem == nil ? loaded.state : state).bookmark(id: id) else { return false }
-        seek(to: mark.positionMilliseconds, reason: "bookmark")
+        seek(to: mark.positionMilliseconds, reason: .bookmark)
         return true
     }
 
@@ -223,7 +210,7 @@ final class BookSession {
             state.setPosition(position, in: book, now: wallClock.wallNow)
             if let speed { state.speed = speed }
         }
-        printer.emit("positionSaved") { $0.add("position", seconds(state.positionMilliseconds)) }
+        events.emit(.positionSaved(position: seconds(state.positionMilliseconds)))
     }
 
     /// Changes the state file: read, change, write. The file is read again each
@@ -231,14 +218,14 @@ final class BookSession {
     /// the book plays; a damaged file is set aside and this run's state kept.
     private func update(_ change: (inout BookState) -> Void) {
         let loaded = store.load(book.id, now: wallClock.wallNow)
-        if let problem = loaded.problem { printer.error(problem) }
+        if let problem = loaded.problem { events.error(problem) }
         var next = loaded.problem == nil ? loaded.state : state
         change(&next)
         next.path = book.path
         do throws(StateFileError) {
             try store.save(next, for: book.id)
         } catch {
-            if !reportedSaveFailure { printer.error("\(error.description); the book's position is not being kept") }
+            if !reportedSaveFailure { events.error("\(error.description); the book's position is not being kept") }
             reportedSaveFailure = true
         }
         state = next
@@ -268,7 +255,7 @@ final class BookSession {
                 sleepTimer?.playbackResumed(chapterRemaining: chapterRemaining(from: currentPosition))
                 if winding, sleepTimer?.phase == .off {
                     // Played during the fade or after it: the listener is awake.
-                    printer.emit("sleepTimerOff") { $0.add("reason", "resumed") }
+                    events.emit(.sleepTimerOff(reason: .resumed))
                 }
             } else {
                 sleepTimer?.playbackPaused()
@@ -291,21 +278,21 @@ final class BookSession {
 
     func nextChapter() {
         guard let chapter = navigation.nextChapter(in: book, from: currentPosition) else {
-            printer.emit("bookSeekRefused") { $0.add("reason", "in the last chapter") }
+            events.emit(.bookSeekRefused(reason: "in the last chapter"))
             return
         }
-        seek(to: chapter.startMilliseconds, reason: "nextChapter")
+        seek(to: chapter.startMilliseconds, reason: .nextChapter)
     }
 
     func previousChapter() {
-        seek(to: navigation.previousChapter(in: book, from: currentPosition).startMilliseconds, reason: "previousChapter")
+        seek(to: navigation.previousChapter(in: book, from: currentPosition).startMilliseconds, reason: .previousChapter)
     }
 
-    func skipBack() { seek(to: navigation.skipBack(in: book, from: currentPosition), reason: "skipBack") }
-    func skipForward() { seek(to: navigation.skipForward(in: book, from: currentPosition), reason: "skipForward") }
+    func skipBack() { seek(to: navigation.skipBack(in: book, from: currentPosition), reason: .skipBack) }
+    func skipForward() { seek(to: navigation.skipForward(in: book, from: currentPosition), reason: .skipForward) }
 
     /// Moves to a book position, playing or paused as before.
-    func seek(to position: Int, reason: String) {
+    func seek(to position: Int, reason: BookSeek.Reason) {
         guard let runtime else { return }
         let from = currentPosition
         let target = book.clamp(position)
@@ -313,13 +300,8 @@ final class BookSession {
         pendingSeek = target
         runtime.jump(toQueueIndex: location.fileIndex, seconds: Double(location.offsetMilliseconds) / 1000, play: false)
         let chapter = book.chapter(at: target)
-        printer.emit("bookSeek") {
-            $0.add("reason", reason)
-            $0.add("from", seconds(from))
-            $0.add("position", seconds(target))
-            $0.add("chapter", chapter.index)
-            $0.add("chapterTitle", chapter.title)
-        }
+        events.emit(.bookSeek(BookSeek(reason: reason, from: seconds(from), position: seconds(target), chapter: chapter.index,
+                                       chapterTitle: chapter.title)))
         sleepTimer?.positionChanged(chapterRemaining: chapterRemaining(from: target))
         save(at: target)
     }
@@ -348,25 +330,25 @@ extension BookSession {
     /// For `interlude play`: a book session when the arguments name a book
     /// (see `BookOpener.isBook`), with the runtime set up for spoken audio.
     static func prepare(_ options: PlayCommand.Options, configuration: inout PlayerRuntime.Configuration,
-                        printer: EventPrinter) -> Preparation {
+                        events: PlayerEventStream) -> Preparation {
         guard BookOpener.isBook(options.files, forced: options.book.forced) else {
             if options.book.needsBook {
-                printer.error("--sleep, --bookmark and --skip need a book: one folder of MP3 files or one chaptered MP3 (or --book)")
+                events.error("--sleep, --bookmark and --skip need a book: one folder of MP3 files or one chaptered MP3 (or --book)")
                 return .failed(2)
             }
             return .music
         }
         let book: Book
         do { book = try BookOpener.open(options.files[0]) } catch {
-            printer.error(error.description)
+            events.error(error.description)
             return .failed(1)
         }
         let store = BookStateStore(directories: XDGDirectories(environment: ProcessEnvironment.current()))
         do {
             return .book(try make(book, options: options.book, speedGiven: options.book.speedGiven, store: store,
-                                  configuration: &configuration, printer: printer))
+                                  configuration: &configuration, events: events))
         } catch {
-            printer.error(error.message)
+            events.error(error.message)
             return .failed(2)
         }
     }
@@ -374,12 +356,12 @@ extension BookSession {
     /// A session for `book`, with the runtime's configuration set for spoken
     /// audio and, unless a speed was given, the speed the book was last played at.
     static func make(_ book: Book, options: BookPlayOptions, speedGiven: Bool, store: BookStateStore,
-                     configuration: inout PlayerRuntime.Configuration, printer: EventPrinter) throws(UsageError) -> BookSession {
+                     configuration: inout PlayerRuntime.Configuration, events: PlayerEventStream) throws(UsageError) -> BookSession {
         configuration.scenario.spoken = true
         let session = try BookSession(
             book: book, options: options,
             smartRewind: SmartRewind(maxRewindSeconds: configuration.scenario.effectiveSmartRewind),
-            printer: printer, store: store)
+            events: events, store: store)
         if !speedGiven { configuration.speed = PlaybackSpeed(session.state.speed) ?? .normal }
         return session
     }

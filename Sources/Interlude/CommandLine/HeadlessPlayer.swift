@@ -8,7 +8,7 @@ import Glibc
 /// it is a terminal.
 final class HeadlessPlayer: PlayerHost {
     let options: PlayCommand.Options
-    let printer: EventPrinter
+    let events: PlayerEventStream
     private var progress: ProgressLine?
     private var runtime: PlayerRuntime?
     /// Set when the arguments name a book.
@@ -18,7 +18,7 @@ final class HeadlessPlayer: PlayerHost {
 
     init(options: PlayCommand.Options) {
         self.options = options
-        printer = EventPrinter(json: options.jsonEvents)
+        events = PlayerEventStream(json: options.jsonEvents)
         if isatty(2) != 0 && !options.jsonEvents { progress = ProgressLine() }
     }
 
@@ -26,14 +26,14 @@ final class HeadlessPlayer: PlayerHost {
         var configuration = PlayerRuntime.Configuration(output: options.output, scenario: options.scenario)
         configuration.speed = options.speed
         var paths = options.files
-        switch BookSession.prepare(options, configuration: &configuration, printer: printer) {
+        switch BookSession.prepare(options, configuration: &configuration, events: events) {
         case .music: break
         case .book(let session):
             book = session
             paths = session.paths
         case .failed(let status): return status
         }
-        guard let runtime = PlayerRuntime.open(configuration: configuration, paths: paths, printer: printer,
+        guard let runtime = PlayerRuntime.open(configuration: configuration, paths: paths, events: events,
                                                signals: SignalChannel([SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT]))
         else { return 1 }
         self.runtime = runtime
@@ -67,7 +67,7 @@ final class HeadlessPlayer: PlayerHost {
             case .quit: shouldQuit = true
             case .nextChapter, .previousChapter, .skipBack, .skipForward:
                 guard let book else {
-                    printer.error("'\(word)' works only while playing a book")
+                    events.error("'\(word)' works only while playing a book")
                     continue
                 }
                 switch command {
@@ -78,7 +78,7 @@ final class HeadlessPlayer: PlayerHost {
                 }
             case nil:
                 let known = StandardInputCommands.Command.allCases.map(\.rawValue).joined(separator: ", ")
-                printer.error("unknown command '\(word)' (\(known))")
+                events.error("unknown command '\(word)' (\(known))")
             }
         }
     }

@@ -1,6 +1,7 @@
 import AudioEngine
 import AudioSession
 import InterludeCore
+import PlayerModel
 
 /// Carries out the player state machine's actions on the audio engine, and
 /// reports every action as an event.
@@ -13,7 +14,7 @@ import InterludeCore
 final class PlaybackController: PlayerActionSink {
     let engine: PlaybackEngine
     let clock: any Clock
-    let printer: EventPrinter
+    let events: PlayerEventStream
     let smartRewind: SmartRewind
     let fadeMilliseconds: Int
     /// Set once the session exists (it needs this object as its sink).
@@ -44,10 +45,10 @@ final class PlaybackController: PlayerActionSink {
     /// A jump asked for while paused: where the next resume goes instead.
     private var pendingJump: (index: Int, offset: Int)?
 
-    init(engine: PlaybackEngine, clock: any Clock, printer: EventPrinter, smartRewind: SmartRewind, fadeMilliseconds: Int) {
+    init(engine: PlaybackEngine, clock: any Clock, events: PlayerEventStream, smartRewind: SmartRewind, fadeMilliseconds: Int) {
         self.engine = engine
         self.clock = clock
-        self.printer = printer
+        self.events = events
         self.smartRewind = smartRewind
         self.fadeMilliseconds = fadeMilliseconds
     }
@@ -62,9 +63,7 @@ final class PlaybackController: PlayerActionSink {
             if stoppedAt == nil {
                 // What the listener hears at this moment: with `paused`'s position, how
                 // much still sounded after the pause was asked for (buffer plus fade).
-                printer.emit("pauseRequested") {
-                    $0.add("position", reported(engine.heardPosition), decimals: 6)
-                }
+                events.emit(.pauseRequested(position: reported(engine.heardPosition)))
                 engine.pauseMedia(fadeFrames: max(1, frames))
                 fadingOut = true
             }
@@ -80,37 +79,33 @@ final class PlaybackController: PlayerActionSink {
                     return
                 }
             }
-            printer.emit("resumeRequested") { $0.add("trigger", trigger == .user ? "user" : "automatic") }
+            events.emit(.resumeRequested(trigger == .user ? .user : .automatic))
             // Still fading out (a sleep timer's fade lasts 10 s): the fade turns
             // back up where it is, rather than waiting for silence and a rewind.
             if fadingOut && stoppedAt == nil && pendingJump == nil && engine.cancelPause(fadeFrames: fadeFrames) {
                 fadingOut = false
                 resumeWhenStopped = false
-                printer.emit("resumed") {
-                    $0.add("position", reported(engine.heardPosition), decimals: 6)
-                    $0.add("rewind", 0.0, decimals: 6)
-                    $0.add("fadeCancelled", true)
-                }
+                events.emit(.resumed(.fadeCancelled(position: reported(engine.heardPosition))))
                 return
             }
             resumeWhenStopped = true
             resumeIfStopped()
         case .duck(let gain, let ramp):
             engine.setDuck(gain: gain, rampFrames: engine.format.frames(forSeconds: ramp.seconds))
-            printer.emit("ducked") { $0.add("gain", gain) }
+            events.emit(.ducked(gain: gain))
         case .unduck(let ramp):
             engine.setDuck(gain: 1, rampFrames: engine.format.frames(forSeconds: ramp.seconds))
-            printer.emit("unducked")
+            events.emit(.unducked)
         case .resumeScheduled(let delay):
-            printer.emit("resumeScheduled") { $0.add("delay", delay.seconds) }
+            events.emit(.resumeScheduled(delay: delay.seconds))
         case .resumePostponed:
-            printer.emit("resumePostponed")
+            events.emit(.resumePostponed)
         case .resumeFailed(let reason):
-            printer.emit("resumeFailed") { $0.add("reason", reason) }
+            events.emit(.resumeFailed(reason: reason))
         case .playRefused(let reason):
-            printer.emit("playRefused") { $0.add("reason", reason) }
+            events.emit(.playRefused(reason: reason))
         case .stayPaused:
-            printer.emit("stayPaused")
+            events.emit(.stayPaused)
         }
     }
 
@@ -120,7 +115,7 @@ final class PlaybackController: PlayerActionSink {
     func mediaStopped(at position: Int) {
         stoppedAt = clock.monotonicNow
         fadingOut = false
-        printer.emit("paused") { $0.add("position", reported(position), decimals: 6) }
+        events.emit(.paused(position: reported(position)))
         resumeIfStopped()
     }
 
@@ -137,11 +132,7 @@ final class PlaybackController: PlayerActionSink {
         } else {
             pendingJump = (index, offsetFrames)
         }
-        printer.emit("jump") {
-            $0.add("index", index)
-            $0.add("offset", engine.format.seconds(forFrames: offsetFrames), decimals: 6)
-            $0.add("whilePaused", !playing)
-        }
+        events.emit(.jump(index: index, offset: engine.format.seconds(forFrames: offsetFrames), whilePaused: !playing))
     }
 
     private func resumeIfStopped() {
@@ -151,10 +142,7 @@ final class PlaybackController: PlayerActionSink {
             pendingJump = nil
             stoppedAt = nil
             engine.jump(toQueueIndex: jump.index, offsetFrames: jump.offset, fadeFrames: fadeFrames)
-            printer.emit("resumed") {
-                $0.add("index", jump.index)
-                $0.add("offset", engine.format.seconds(forFrames: jump.offset), decimals: 6)
-            }
+            events.emit(.resumed(.jumped(index: jump.index, offset: engine.format.seconds(forFrames: jump.offset))))
             return
         }
         guard let stoppedAt, let stop = engine.stopPosition else { return }
@@ -168,10 +156,7 @@ final class PlaybackController: PlayerActionSink {
         let target = max(chapterStart, stop - format.frames(forSeconds: rewind))
         engine.resumeMedia(from: target, fadeFrames: fadeFrames)
         self.stoppedAt = nil
-        printer.emit("resumed") {
-            $0.add("position", reported(target), decimals: 6)
-            $0.add("rewind", format.seconds(forFrames: stop - target), decimals: 6)
-        }
+        events.emit(.resumed(.rewound(position: reported(target), rewind: format.seconds(forFrames: stop - target))))
     }
 }
 

@@ -2,6 +2,7 @@ import Alarms
 import AudioEngine
 import AudioSession
 import InterludeCore
+import PlayerModel
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -65,7 +66,7 @@ final class PlayerRuntime {
     }
 
     let configuration: Configuration
-    let printer: EventPrinter
+    let events: PlayerEventStream
     let engine: PlaybackEngine
     let clock: any Clock
     let arbiter: AudioSessionArbiter
@@ -96,7 +97,7 @@ final class PlayerRuntime {
     /// `signals` must exist before the engine opens, so that its writer thread
     /// starts with them blocked; the full-screen player keeps one channel for
     /// all its runtimes, so no signal finds them unblocked between two.
-    static func open(configuration: Configuration, paths: [String], printer: EventPrinter,
+    static func open(configuration: Configuration, paths: [String], events: PlayerEventStream,
                      signals channel: SignalChannel) -> PlayerRuntime? {
         let engine = PlaybackEngine(paths: paths, output: configuration.output)
         engine.keepsOutputAtQueueEnd = configuration.keepsRunningWhenQueueEnds
@@ -104,28 +105,28 @@ final class PlayerRuntime {
             try engine.open()
         } catch {
             for event in engine.feeder.takeEvents() {
-                if case .failed(let error) = event { printer.error("\(error.description) (skipped)") }
+                if case .failed(let error) = event { events.error("\(error.description) (skipped)") }
             }
             switch error {
             case .device:
-                printer.error("\(error.description) (choose another device with --device NAME, "
+                events.error("\(error.description) (choose another device with --device NAME, "
                               + "or render with --output wav:PATH or --output null)")
             default:
-                printer.error(error.description)
+                events.error(error.description)
             }
             return nil
         }
         do { try engine.setSpeed(configuration.speed) } catch {
-            printer.error(error.description)
+            events.error(error.description)
             return nil
         }
-        return PlayerRuntime(configuration: configuration, engine: engine, printer: printer, signals: channel)
+        return PlayerRuntime(configuration: configuration, engine: engine, events: events, signals: channel)
     }
 
-    private init(configuration: Configuration, engine: PlaybackEngine, printer: EventPrinter, signals: SignalChannel) {
+    private init(configuration: Configuration, engine: PlaybackEngine, events: PlayerEventStream, signals: SignalChannel) {
         self.configuration = configuration
         self.engine = engine
-        self.printer = printer
+        self.events = events
         self.signals = signals
         let scenario = configuration.scenario
         // The frame clock starts on a whole wall-clock second, so relative alarms
@@ -139,11 +140,11 @@ final class PlayerRuntime {
         self.start = start
         // The full-screen player runs one runtime after another (music, a book):
         // the event log's clock goes on from where the last one was.
-        let before = printer.timeSource?() ?? 0
-        printer.timeSource = { before + (clock.monotonicNow - start).seconds }
+        let before = events.timeSource?() ?? 0
+        events.timeSource = { before + (clock.monotonicNow - start).seconds }
 
         arbiter = AudioSessionArbiter(clock: clock)
-        controller = PlaybackController(engine: engine, clock: clock, printer: printer,
+        controller = PlaybackController(engine: engine, clock: clock, events: events,
                                         smartRewind: SmartRewind(maxRewindSeconds: scenario.effectiveSmartRewind),
                                         fadeMilliseconds: scenario.fadeMilliseconds)
         let settings = ResumeSettings(suspendedResumeDelay: .milliseconds(Int((scenario.resumeDelay * 1000).rounded())),
@@ -151,7 +152,7 @@ final class PlayerRuntime {
         player = PlayerSession(arbiter: arbiter, clock: clock, content: scenario.spoken ? .spokenAudio : .music,
                                settings: settings, sink: controller)
         controller.player = player
-        player.onSessionEvent = { [printer] event in printer.emit(event) }
+        player.onSessionEvent = { [events] event in events.report(event) }
         stageScenario()
     }
 
@@ -165,7 +166,7 @@ final class PlayerRuntime {
         if let createdScheduler { return createdScheduler }
         let scheduler = AlarmScheduler(clock: clock, timeZone: configuration.alarmTimeZone, arbiter: arbiter, store: configuration.alarmStore)
         scheduler.onEvent = { [unowned self, unowned scheduler] event in
-            printer.emit(event)
+            events.report(event)
             switch event {
             case .ringingBegan(let ids):
                 // An alarm that rings while the session is suspended without the
@@ -193,7 +194,7 @@ final class PlayerRuntime {
         var source: VoiceSource = ToneVoice()
         if case .file(let path) = sound {
             do throws(DecoderError) { source = try FileVoice(path: path, format: format) } catch {
-                if !alarmVoiceError { printer.error("\(error.description) (using the built-in tone)") }
+                if !alarmVoiceError { events.error("\(error.description) (using the built-in tone)") }
                 alarmVoiceError = true
             }
         }
@@ -250,7 +251,7 @@ final class PlayerRuntime {
     func notificationChime() {
         let chime = arbiter.openSession(SessionConfiguration(category: .ambient, priorityClass: .notification))
         try? chime.setActive(true)
-        printer.emit("notification")
+        events.emit(.notification)
         engine.startVoice(ToneVoice(repeats: false), exclusive: false, gain: 1,
                           fadeFrames: format.frames(forSeconds: 0.005))
         // The chime is one pattern cycle long; the session ends with it.
@@ -263,14 +264,14 @@ final class PlayerRuntime {
     /// Starts a simulated call, or ends the one in progress.
     func toggleCall() {
         if let call {
-            printer.emit("callEnded")
+            events.emit(.callEnded)
             try? call.setActive(false, notifyOthersOnDeactivation: true)
             arbiter.closeSession(call.id)
             self.call = nil
         } else {
             let call = arbiter.openSession(SessionConfiguration(category: .playback, priorityClass: .call))
             self.call = call
-            printer.emit("callStarted")
+            events.emit(.callStarted)
             try? call.setActive(true)
         }
     }
@@ -286,7 +287,7 @@ final class PlayerRuntime {
     private func suspendSession() {
         guard !isSessionSuspended else { return }
         isSessionSuspended = true
-        printer.emit("suspended")
+        events.emit(.suspended)
         arbiter.processWillSuspend()
         engine.pauseMedia(fadeFrames: controller.fadeFrames)
     }
@@ -294,29 +295,29 @@ final class PlayerRuntime {
     private func continueSession() {
         guard isSessionSuspended else { return }
         isSessionSuspended = false
-        printer.emit("continued")
+        events.emit(.continued)
         arbiter.processDidContinue()
     }
 
     /// The route-lost path without losing the device: the player pauses with
     /// `routeDisconnected` and waits for the user, as when the device goes away.
     func simulateDeviceLoss() {
-        printer.emit("deviceLostSimulated")
+        events.emit(.deviceLostSimulated)
         arbiter.outputDeviceLost()
     }
 
     /// Ctrl-Z: release the device, really stop, and on `fg` come back with
     /// the late `began` (wasSuspended) of the suspension.
     func jobControlStop(host: PlayerHost?) {
-        printer.emit("suspending")
+        events.emit(.suspending)
         host?.willStop()
         arbiter.processWillSuspend()
         engine.suspendOutput()
         kill(getpid(), SIGSTOP)
         // Here again after SIGCONT.
-        do { try engine.resumeOutput() } catch { printer.error(error.description) }
+        do { try engine.resumeOutput() } catch { events.error(error.description) }
         host?.didContinue()
-        printer.emit("continued")
+        events.emit(.continued)
         arbiter.processDidContinue()
     }
 
@@ -353,7 +354,7 @@ final class PlayerRuntime {
     /// Adds files to the end of the queue.
     func enqueue(_ paths: [String]) {
         engine.enqueue(paths)
-        printer.emit("enqueued") { $0.add("count", paths.count) }
+        events.emit(.enqueued(count: paths.count))
     }
 
     func next() {
@@ -440,14 +441,14 @@ final class PlayerRuntime {
                     maxFrames = max(1, min(maxFrames, frames))
                 }
             }
-            let events: [PlaybackEvent]
-            do { events = try engine.pump(maxFrames: maxFrames) } catch {
-                printer.error(error.description)
+            let playbackEvents: [PlaybackEvent]
+            do { playbackEvents = try engine.pump(maxFrames: maxFrames) } catch {
+                events.error(error.description)
                 return 1
             }
             if engine.realtimeRefused && !warnedRealtime {
                 warnedRealtime = true
-                printer.error("real-time scheduling (SCHED_FIFO) was refused; the audio thread runs at normal "
+                events.error("real-time scheduling (SCHED_FIFO) was refused; the audio thread runs at normal "
                               + "priority and may underrun under load")
             }
             // The frame clock moves by what was rendered before the events are
@@ -458,14 +459,14 @@ final class PlayerRuntime {
                 lastDevice = device
                 if isSessionSuspended { frameClock.passTimeWhileStopped(elapsed) } else { frameClock.advance(by: elapsed) }
             }
-            handle(events, host: host)
+            handle(playbackEvents, host: host)
 
             if let frameClock {
                 // Nothing more can happen by itself: paused with no timer left.
                 let idle = engine.isMediaStopped && !player.isPlaying && frameClock.pendingTimerCount == 0
                     && createdScheduler?.ringing == nil && !isSessionSuspended && !engine.isVoiceSounding
                 if idle && !host.keepsRunningWhenQueueEnds {
-                    for event in engine.finish() { printer.emit(event) }
+                    for event in engine.finish() { events.report(event) }
                 }
                 if idle && host.keepsRunningWhenQueueEnds {
                     // The full-screen UI on a file sink: only the user can change
@@ -484,15 +485,15 @@ final class PlayerRuntime {
         }
         if interrupted {
             engine.stop()
-            printer.emit("stopped")
+            events.emit(.stopped)
         }
         if outputFailed { return 1 }
-        printer.emit("summary") { $0.add("automaticResumes", player.totalAutomaticResumeAttempts) }
+        events.emit(.summary(automaticResumes: player.totalAutomaticResumeAttempts))
         return played ? 0 : 1
     }
 
-    private func handle(_ events: [PlaybackEvent], host: PlayerHost) {
-        for event in events {
+    private func handle(_ playbackEvents: [PlaybackEvent], host: PlayerHost) {
+        for event in playbackEvents {
             host.playbackEvent(event)
             switch event {
             case .trackStarted:
@@ -500,7 +501,7 @@ final class PlayerRuntime {
             case .mediaStopped(let position):
                 controller.mediaStopped(at: position)
                 if engine.isAtQueueEnd {
-                    printer.emit("queueEnded")
+                    events.emit(.queueEnded)
                     // As if the user paused: nothing resumes by itself.
                     if player.isPlaying { player.pause() }
                 }
@@ -511,9 +512,9 @@ final class PlayerRuntime {
             default:
                 break
             }
-            printer.emit(event)
+            events.report(event)
             if case .deviceLost = event {
-                printer.error("playback paused; when the device is back, type 'play' (or press space in the player)")
+                events.error("playback paused; when the device is back, type 'play' (or press space in the player)")
             }
         }
     }
@@ -539,7 +540,7 @@ final class PlayerRuntime {
         let ready = waitReadable([signals.fd, timer.fd, wallClock.fd] + extra, timeoutMilliseconds: wait)
         if ready.contains(timer.fd) { timer.acknowledge() }
         if ready.contains(wallClock.fd) && wallClock.clockWasSet() {
-            printer.emit("wallClockChanged")
+            events.emit(.wallClockChanged)
             createdScheduler?.wallClockDidChange()
         }
         if let systemClock {

@@ -1,3 +1,4 @@
+import PlayerModel
 import Books
 import InterludeCore
 import TUI

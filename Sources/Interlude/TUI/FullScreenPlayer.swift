@@ -5,6 +5,7 @@ import BookFormat
 import Books
 import InterludeCore
 import KeyMap
+import PlayerModel
 import Themes
 import TUI
 #if canImport(Glibc)
@@ -14,7 +15,7 @@ import Glibc
 /// The full-screen player: a `PlayerHost` that draws the panes with ncurses,
 /// reads keys from fd 0 when `poll` says there are some, and turns them into
 /// runtime actions. Events reach the event log and the banner through the
-/// printer's observer, the same events `--events json` prints.
+/// event stream, the same events `--events json` prints.
 ///
 /// Drawing: after each turn of the loop, only when something changed (a key,
 /// an event, a resize) or, while playing or counting down, at most every
@@ -22,7 +23,7 @@ import Glibc
 /// an unchanged screen costs no terminal output and no refresh at all.
 final class FullScreenPlayer: PlayerHost {
     let options: FullScreenCommand.Options
-    let printer = EventPrinter(json: false)
+    let events = PlayerEventStream(json: false)
     private var terminal: NcursesTerminal?
     private var presenter: ScreenPresenter?
     private var runtime: PlayerRuntime?
@@ -110,10 +111,10 @@ final class FullScreenPlayer: PlayerHost {
         // A folder alone opens with an empty queue: the user picks from the browser.
         base.keepsRunningWhenQueueEnds = true
         base.alarmStore = AlarmStore(directories: directories)
-        printer.observer = { [unowned self] record in
+        events.subscribe { [unowned self] timed in
             // A book's periodic saves (every second) would bury everything else.
-            guard record.name != "positionSaved" else { return }
-            ui.record(Self.loggedEvent(record))
+            if case .positionSaved = timed.event { return }
+            ui.record(timed)
             redraw.setNeedsDraw()
         }
         // One channel for every runtime: the signals stay blocked (and pending ones
@@ -141,7 +142,7 @@ final class FullScreenPlayer: PlayerHost {
                     return 1
                 }
             }
-            guard let runtime = PlayerRuntime.open(configuration: configuration, paths: paths, printer: printer,
+            guard let runtime = PlayerRuntime.open(configuration: configuration, paths: paths, events: events,
                                                    signals: signals) else {
                 terminal?.end()
                 return 1
@@ -164,7 +165,7 @@ final class FullScreenPlayer: PlayerHost {
             lastFocus = nil
             if firstRun {
                 firstRun = false
-                if let problem = restored.problem { printer.error(problem) }
+                if let problem = restored.problem { events.error(problem) }
                 guard openScreen(keys: keys, theme: options.theme ?? restored.state?.theme ?? ThemeCatalog.defaultName)
                 else { return 1 }
             }
@@ -184,14 +185,14 @@ final class FullScreenPlayer: PlayerHost {
         terminal?.end()
         // Blocked until the terminal is given back.
         withExtendedLifetime(signals) {}
-        printer.writesErrorsToStandardError = true
+        events.writesErrorsToStandardError = true
         return shouldQuit ? 0 : status
     }
 
     /// Takes the terminal, once the first runtime is up; false (reported) when it cannot.
     private func openScreen(keys: KeyConfigLoad, theme: String) -> Bool {
         // Now that the log records them: the keys file's bad lines, each with its line number.
-        for problem in keys.problems { printer.error("keys: \(problem.description)") }
+        for problem in keys.problems { events.error("keys: \(problem.description)") }
         if let first = keys.problems.first {
             ui.message = .init(text: "keys: \(keys.problems.count) line(s) skipped (see the event log); "
                                + first.description, isError: true)
@@ -204,7 +205,7 @@ final class FullScreenPlayer: PlayerHost {
         self.terminal = terminal
         presenter = ScreenPresenter(terminal: terminal)
         // The screen is ours now: errors go to the log pane and the command line.
-        printer.writesErrorsToStandardError = false
+        events.writesErrorsToStandardError = false
         applyTheme(theme)
         return true
     }
@@ -216,15 +217,15 @@ final class FullScreenPlayer: PlayerHost {
         let book: Book
         if let opened { book = opened } else {
             do { book = try BookOpener.open(path) } catch {
-                printer.error(error.description)
+                events.error(error.description)
                 return nil
             }
         }
         do {
             return try BookSession.make(book, options: BookPlayOptions(), speedGiven: speedGiven, store: shelf.store,
-                                        configuration: &configuration, printer: printer)
+                                        configuration: &configuration, events: events)
         } catch {
-            printer.error(error.message)
+            events.error(error.message)
             return nil
         }
     }
@@ -260,7 +261,6 @@ final class FullScreenPlayer: PlayerHost {
                 ui.now = now
                 let snapshot = snapshot(runtime)
                 for command in ui.handle(key, snapshot: snapshot, source: source) { perform(command, runtime) }
-                ui.banner.reconcile(resumeExpected: runtime.expectsAutomaticResume)
             }
             redraw.setNeedsDraw()
         }
@@ -314,7 +314,7 @@ final class FullScreenPlayer: PlayerHost {
 
     /// Whether the screen changes by itself: the clock while playing, the countdown.
     private func isMoving(_ runtime: PlayerRuntime) -> Bool {
-        (runtime.isPlaying && !runtime.engine.isFinished) || ui.banner.isCountingDown
+        (runtime.isPlaying && !runtime.engine.isFinished) || Banner(runtime.sessionSnapshot).isCountingDown
     }
 
     func willStop() {
@@ -329,7 +329,7 @@ final class FullScreenPlayer: PlayerHost {
 
     // MARK: Actions
 
-    private var now: Double { printer.timeSource?() ?? 0 }
+    private var now: Double { events.now }
 
     private func resize() {
         terminal?.resize()
@@ -347,7 +347,7 @@ final class FullScreenPlayer: PlayerHost {
             if let book {
                 // Across the book's files, in book time.
                 book.seek(to: book.currentPosition + Int((seconds * 1000).rounded()),
-                          reason: seconds < 0 ? "seekBack" : "seekForward")
+                          reason: seconds < 0 ? .seekBack : .seekForward)
             } else {
                 runtime.seek(bySeconds: seconds)
             }
@@ -372,7 +372,7 @@ final class FullScreenPlayer: PlayerHost {
         case .addAlarm(let seconds):
             let alarm = runtime.addAlarm(after: .seconds(seconds), label: "in \(seconds) s")
             testAlarms.insert(alarm.id)
-            printer.emit("alarmAdded") { $0.add("alarm", alarm.id.rawValue); $0.add("in", seconds) }
+            events.emit(.alarmAdded(alarm.id, .inSeconds(seconds)))
             ui.message = .init(text: "alarm #\(alarm.id) rings in \(seconds) s", isError: false)
         case .addAlarmSchedule(let text): problem = addAlarm(text, label: "", runtime)
         case .editAlarm(let id, let text): problem = editAlarm(AlarmID(rawValue: id), text, runtime)
@@ -418,7 +418,7 @@ final class FullScreenPlayer: PlayerHost {
         case .chapterPrevious: book.previousChapter()
         case .jumpToChapter(let index):
             guard book.book.chapters.indices.contains(index) else { return nil }
-            book.seek(to: book.book.chapters[index].startMilliseconds, reason: "chapter")
+            book.seek(to: book.book.chapters[index].startMilliseconds, reason: .chapter)
         case .skipBack: book.skipBack()
         case .skipForward: book.skipForward()
         case .cycleSleepTimer:
@@ -454,7 +454,7 @@ final class FullScreenPlayer: PlayerHost {
         do {
             let schedule = try schedule(text, runtime)
             let alarm = runtime.alarms.add(schedule: schedule) { $0.label = label }
-            printer.emit("alarmAdded") { $0.add("alarm", alarm.id.rawValue); $0.add("at", text) }
+            events.emit(.alarmAdded(alarm.id, .at(text)))
             ui.message = .init(text: "alarm #\(alarm.id) at \(text)", isError: false)
             return nil
         } catch {
@@ -466,7 +466,7 @@ final class FullScreenPlayer: PlayerHost {
     private func editAlarm(_ id: AlarmID, _ text: String, _ runtime: PlayerRuntime) -> String? {
         do {
             guard runtime.alarms.reschedule(id, to: try schedule(text, runtime)) else { return "alarm #\(id) is gone" }
-            printer.emit("alarmEdited") { $0.add("alarm", id.rawValue); $0.add("at", text) }
+            events.emit(.alarmEdited(id, schedule: text))
             ui.message = .init(text: "alarm #\(id) at \(text)", isError: false)
             return nil
         } catch {
@@ -482,13 +482,13 @@ final class FullScreenPlayer: PlayerHost {
             let load = try catalog.load(name)
             theme = load.theme
             shown = load.fellBackToDefault ? ThemeCatalog.defaultName : name
-            for problem in load.problems { printer.error("theme: \(problem.description)") }
+            for problem in load.problems { events.error("theme: \(problem.description)") }
             if let first = load.problems.first {
                 ui.message = .init(text: "theme \(name): \(load.problems.count) problem(s), using the default theme; "
                                    + first.description, isError: true)
             }
         } catch {
-            printer.error(error.description)
+            events.error(error.description)
             ui.message = .init(text: error.description, isError: true)
         }
         ui.themeName = shown == name ? name : "\(shown) (\(name) has errors)"
@@ -521,7 +521,7 @@ final class FullScreenPlayer: PlayerHost {
 
     private func localZone(_ environment: [String: String]) -> TimeZoneRules {
         do { return try TimeZoneDatabase().localZone(environment: environment) } catch {
-            printer.error("\(error.description); alarm times are in UTC")
+            events.error("\(error.description); alarm times are in UTC")
             return .utc
         }
     }
@@ -565,12 +565,10 @@ final class FullScreenPlayer: PlayerHost {
             : runtime.isInterrupted ? .interrupted : .paused
         snapshot.volume = runtime.volume
         snapshot.speed = runtime.engine.speed.isNormal ? nil : runtime.engine.speed.description
-        snapshot.sessionSuspended = runtime.isSessionSuspended
-        snapshot.callActive = runtime.isCallActive
+        snapshot.session = runtime.sessionSnapshot
         if runtime.hasAlarmScheduler {
             let scheduler = runtime.alarms
             let ringing = scheduler.ringing?.alarmIDs ?? []
-            snapshot.alarmRinging = !ringing.isEmpty
             snapshot.alarms = scheduler.alarms.map { alarm in
                 let next = scheduler.nextFire(of: alarm.id)
                 return AlarmRow(id: alarm.id.rawValue, label: alarm.label,
@@ -616,21 +614,6 @@ final class FullScreenPlayer: PlayerHost {
         func tenths(_ milliseconds: Int) -> String { "\(milliseconds / 1000).\(milliseconds % 1000 / 100)" }
         return "\(book.book.title): resumed at \(tenths(book.startPosition)) s (left at \(tenths(book.savedPosition)) s, "
             + "\(tenths(book.savedPosition - book.startPosition)) s earlier)"
-    }
-
-    static func loggedEvent(_ record: EventRecord) -> LoggedEvent {
-        LoggedEvent(time: record.time, name: record.name, fields: record.fields.map { field in
-            let value: LoggedEvent.Value
-            switch try? JSONParser.parse(field.value) {
-            case .string(let text)?: value = .string(text)
-            case .bool(let flag)?: value = .bool(flag)
-            case .integer(let number)?: value = .number(Double(number))
-            case .double(let number)?: value = .number(number)
-            case .null?: value = .null
-            default: value = .raw(field.value)
-            }
-            return (key: field.key, value: value)
-        })
     }
 
     static func parent(of path: String) -> String {

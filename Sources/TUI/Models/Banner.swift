@@ -1,14 +1,18 @@
+import AudioSession
+import PlayerModel
+
 /// The high-contrast line under the title while playback is held by an
-/// interruption, driven by the same events `--events json` prints.
+/// interruption: a pure function of the player's session snapshot.
 ///
-/// - `interruption` began while the player was playing (or had a resume
-///   pending): "audio paused, will resume after alarm" (after the call, ...);
-/// - `resumeScheduled` (an interruption of a suspended session ended with
-///   `shouldResume`): the same line with a countdown to the single attempt;
-/// - the interruption ended without `shouldResume`, the attempt failed
-///   (`resumeFailed`), or the output device went away: "audio paused —
-///   press space to resume" with the reason;
-/// - `resumed`, or the user starting playback: gone.
+/// - an interruption holds a player that will resume when it ends (or a
+///   suspended session holds a playing one): "audio paused, will resume
+///   after alarm" (after the call, ...);
+/// - the single attempt after a suspended interruption is scheduled: the
+///   same line with a countdown to it;
+/// - the player waits for the user (the interruption ended without
+///   `shouldResume`, the attempt failed, the output device went away):
+///   "audio paused — press space to resume" with the reason;
+/// - otherwise (playing, or paused by the user): nothing.
 public struct Banner: Equatable, Sendable {
     public enum State: Equatable, Sendable {
         case hidden
@@ -22,76 +26,20 @@ public struct Banner: Equatable, Sendable {
     public static let willResumeText = "audio paused, will resume after alarm"
     public static let pressSpaceText = "audio paused — press space to resume"
 
-    public private(set) var state = State.hidden
-    /// Whether the player is playing, as far as the events tell.
-    public private(set) var playing = false
+    public let state: State
 
-    public init() {}
-
-    public mutating func handle(_ event: LoggedEvent) {
-        switch event.name {
-        case "trackStarted", "resumeRequested":
-            playing = true
-        case "resumed":
-            playing = true
+    public init(_ session: SessionSnapshot) {
+        if let waiting = session.waitingForUser {
+            state = .pressSpace(reason: Self.reason(waiting))
+        } else if case .scheduled(let deadline) = session.pendingResume {
+            state = .countdown(after: session.interruption?.source.name ?? "alarm", deadline: deadline)
+        } else if let interruption = session.interruption, interruption.willResume {
+            state = .willResume(after: interruption.source.name)
+        } else if session.suspended && session.playing {
+            // Its late `began` comes when it continues; the music waits for that.
+            state = .willResume(after: "suspension")
+        } else {
             state = .hidden
-        case "pauseRequested":
-            playing = false
-        case "suspended":
-            // The session is suspended (the testing key, or a staged suspension):
-            // its late `began` comes when it continues; the music waits for that.
-            if playing { state = .willResume(after: "suspension") }
-        case "finished", "stopped":
-            playing = false
-            state = .hidden
-        case "interruption":
-            let source = event.string("source") ?? "interruption"
-            if event.string("type") == "began" {
-                if source == "outputDeviceLost" || event.string("reason") == "routeDisconnected" {
-                    if playing || state != .hidden { state = .pressSpace(reason: "the output device was lost") }
-                } else if playing {
-                    state = .willResume(after: source)
-                } else if case .willResume = state {
-                    state = .willResume(after: source)
-                } else if case .countdown = state {
-                    // A new interruption while the attempt was pending carries the intent over.
-                    state = .willResume(after: source)
-                }
-                playing = false
-            } else {
-                guard case .willResume(let after) = state else { return }
-                let options = event["options"]?.description ?? ""
-                if !options.contains("shouldResume") {
-                    state = .pressSpace(reason: "the \(Self.noun(after)) ended without shouldResume")
-                }
-            }
-        case "resumeScheduled":
-            let after: String
-            switch state {
-            case .willResume(let source), .countdown(let source, _): after = source
-            default: after = "alarm"
-            }
-            state = .countdown(after: after, deadline: event.time + (event.number("delay") ?? 0))
-        case "resumeFailed":
-            playing = false
-            state = .pressSpace(reason: event.string("reason") ?? "the resume attempt failed")
-        case "stayPaused":
-            if case .willResume(let after) = state {
-                state = .pressSpace(reason: "the \(Self.noun(after)) ended without shouldResume")
-            }
-        default:
-            break
-        }
-    }
-
-    /// After a user action, with what the player itself says: when it no
-    /// longer expects to resume by itself (the user paused during the
-    /// interruption, which cancels the automatic resume without an event of
-    /// its own), "will resume" would be a promise nobody keeps.
-    public mutating func reconcile(resumeExpected: Bool) {
-        switch state {
-        case .willResume, .countdown: if !resumeExpected { state = .hidden }
-        case .hidden, .pressSpace: break
         }
     }
 
@@ -116,6 +64,14 @@ public struct Banner: Equatable, Sendable {
     public var isCountingDown: Bool {
         if case .countdown = state { return true }
         return false
+    }
+
+    static func reason(_ waiting: PlayerSession.UserResumeReason) -> String {
+        switch waiting {
+        case .endedWithoutShouldResume(let source): "the \(noun(source.name)) ended without shouldResume"
+        case .resumeFailed(let reason): reason
+        case .routeDisconnected: "the output device was lost"
+        }
     }
 
     static func willResumeMessage(after source: String) -> String {

@@ -15,14 +15,14 @@ public struct EventLog: Equatable, Sendable {
         if entries.count > Self.capacity { entries.removeFirst(entries.count - Self.capacity) }
     }
 
-    public static func kind(of event: LoggedEvent) -> Kind {
-        switch event.name {
-        case "interruption", "ducking", "secondaryAudioHint":
-            event.string("type") == "began" ? .began : .ended
-        case "error", "resumeFailed", "playRefused", "underrun":
-            .error
-        default:
-            .action
+    public static func kind(of entry: LoggedEvent) -> Kind {
+        guard case .player(let event) = entry.entry else { return .action }
+        switch event {
+        case .interruption(let notification): return notification.kind == .began ? .began : .ended
+        case .ducking(let notification): return notification.kind == .began ? .began : .ended
+        case .secondaryAudioHint(let kind): return kind == .began ? .began : .ended
+        case .error, .resumeFailed, .playRefused, .underrun: return .error
+        default: return .action
         }
     }
 }

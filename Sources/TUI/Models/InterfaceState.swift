@@ -1,8 +1,9 @@
 import BookFormat
 import KeyMap
+import PlayerModel
 
 /// Everything the screen shows that is not playback itself: focus, lists,
-/// the prompt, help, the banner, the event log and the last message; and
+/// the prompt, help, the event log and the last message; and
 /// key dispatch, which turns key presses into changes here and commands for
 /// the player.
 public struct InterfaceState {
@@ -51,7 +52,6 @@ public struct InterfaceState {
     public private(set) var queueFilter = ""
     public private(set) var logFilter = ""
     public var log = EventLog()
-    public var banner = Banner()
     public private(set) var prompt: Prompt?
     public private(set) var input = ""
     public private(set) var showsHelp = false
@@ -67,11 +67,10 @@ public struct InterfaceState {
         if browser == nil { focus = .queue }
     }
 
-    /// An event from the player: into the log and the banner.
-    public mutating func record(_ event: LoggedEvent) {
-        log.append(event)
-        banner.handle(event)
-        if event.name == "error", let text = event.string("message") { message = Message(text: text, isError: true) }
+    /// An event from the player: into the log; an error also on the command line.
+    public mutating func record(_ event: TimedPlayerEvent) {
+        log.append(LoggedEvent(event))
+        if case .error(let text) = event.event { message = Message(text: text, isError: true) }
     }
 
     public mutating func focus(_ pane: Pane) {
@@ -223,7 +222,7 @@ public struct InterfaceState {
              .pane7, .pane8, .help:
             return  // Moving around is not a player action.
         default:
-            log.append(LoggedEvent(time: now, name: "key", fields: [("action", .string(action.rawValue))]))
+            log.append(LoggedEvent(time: now, key: action))
         }
     }
 

@@ -1,65 +1,86 @@
-/// One event as the player prints it with `--events json`: time, name and
-/// the fields in order. The event log and the banner are fed from these.
+import KeyMap
+import PlayerModel
+
+/// One line of the event log pane: a player event as the player reported
+/// it (typed, the same stream `--events json` prints), or a key that asked
+/// the player for something, with the player's time.
 public struct LoggedEvent: Equatable, Sendable {
-    public enum Value: Equatable, Sendable, CustomStringConvertible {
-        case string(String)
-        case number(Double)
-        case bool(Bool)
-        /// An encoded JSON value (arrays), shown as it is.
-        case raw(String)
-        case null
-
-        public var description: String {
-            switch self {
-            case .string(let text): text
-            case .number(let number): Self.format(number)
-            case .bool(let flag): flag ? "true" : "false"
-            case .raw(let json): json
-            case .null: "null"
-            }
-        }
-
-        private static func format(_ number: Double) -> String {
-            if number == number.rounded(), abs(number) < 1e15 { return String(Int(number)) }
-            return Value.number(number).fixed(3)
-        }
+    public enum Entry: Equatable, Sendable {
+        case player(PlayerEvent)
+        /// A key press that is a player action (moving around is not logged).
+        case key(KeyAction)
     }
 
     /// Seconds since the player started, on the player's clock.
     public var time: Double
-    public var name: String
-    public var fields: [(key: String, value: Value)]
+    public var entry: Entry
 
-    public init(time: Double, name: String, fields: [(key: String, value: Value)] = []) {
+    public init(time: Double, event: PlayerEvent) {
         self.time = time
-        self.name = name
-        self.fields = fields
+        entry = .player(event)
     }
 
-    public subscript(key: String) -> Value? { fields.first { $0.key == key }?.value }
+    public init(_ timed: TimedPlayerEvent) {
+        self.init(time: timed.time, event: timed.event)
+    }
+
+    public init(time: Double, key: KeyAction) {
+        self.time = time
+        entry = .key(key)
+    }
+
+    public var name: String {
+        switch entry {
+        case .player(let event): event.name
+        case .key: "key"
+        }
+    }
+
+    public var fields: [EventField] {
+        switch entry {
+        case .player(let event): event.fields
+        case .key(let action): [EventField("action", .string(action.rawValue))]
+        }
+    }
 
     public func string(_ key: String) -> String? {
-        if case .string(let text)? = self[key] { return text }
-        return nil
-    }
-
-    public func number(_ key: String) -> Double? {
-        if case .number(let number)? = self[key] { return number }
-        return nil
-    }
-
-    public func bool(_ key: String) -> Bool? {
-        if case .bool(let flag)? = self[key] { return flag }
-        return nil
-    }
-
-    public static func == (lhs: LoggedEvent, rhs: LoggedEvent) -> Bool {
-        lhs.time == rhs.time && lhs.name == rhs.name && lhs.fields.map(\.key) == rhs.fields.map(\.key)
-            && lhs.fields.map(\.value) == rhs.fields.map(\.value)
+        guard case .string(let text)? = fields.first(where: { $0.key == key })?.value else { return nil }
+        return text
     }
 
     /// `name key=value ...`, the log pane's text after the time.
     public var summary: String {
-        ([name] + fields.map { "\($0.key)=\($0.value)" }).joined(separator: " ")
+        ([name] + fields.map { "\($0.key)=\(Self.text(of: $0.value))" }).joined(separator: " ")
+    }
+
+    /// A field's value as the log shows it: numbers as printed (to their
+    /// decimals), then without trailing zeros when whole, else to 3 decimals.
+    static func text(of value: EventField.Value) -> String {
+        switch value {
+        case .string(let text): return text
+        case .integer(let number): return String(number)
+        case .number(let number, let decimals):
+            guard number.isFinite else { return "null" }
+            var scale = 1.0
+            for _ in 0..<decimals { scale *= 10 }
+            let printed = (number < 0 ? -1 : 1) * (abs(number) * scale).rounded() / scale
+            if printed == printed.rounded(), abs(printed) < 1e15 { return String(Int(printed)) }
+            return fixed(printed, decimals: 3)
+        case .bool(let flag): return flag ? "true" : "false"
+        case .strings(let texts): return "[" + texts.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+        case .integers(let numbers): return "[" + numbers.map(String.init).joined(separator: ",") + "]"
+        case .null: return "null"
+        }
+    }
+
+    /// A number with exactly `decimals` decimals.
+    static func fixed(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite else { return "null" }
+        var scale = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = Int((abs(value) * Double(scale)).rounded())
+        var fraction = String(scaled % scale)
+        while fraction.count < decimals { fraction = "0" + fraction }
+        return (value < 0 ? "-" : "") + "\(scaled / scale).\(fraction)"
     }
 }

@@ -1,3 +1,4 @@
+import PlayerModel
 /// The text of the audiobook panes' rows: kept apart from drawing so the
 /// columns are tested on their own.
 enum BookPaneText {

@@ -1,4 +1,5 @@
 import KeyMap
+import PlayerModel
 import Themes
 
 /// Builds the frame for the interface state and a player snapshot. Pure:
@@ -14,7 +15,7 @@ public struct ScreenRenderer {
     /// `now` is event time (seconds since the player started), for the countdown.
     public func frame(size: TerminalSize, state: inout InterfaceState, snapshot: PlayerSnapshot, now: Double) -> Frame {
         var frame = Frame(size: size, measure: measure)
-        let banner = state.banner.text(now: now)
+        let banner = Banner(snapshot.session).text(now: now)
         let layout = Layout(size: size, banner: banner != nil, focus: state.focus, topLeft: state.topLeft,
                             topRight: state.topRight)
         guard layout.mode != .tooSmall else {
@@ -377,7 +378,7 @@ public struct ScreenRenderer {
         for index in range {
             let event = entries[index]
             let selected = focused && !state.logFollows && index == state.logCursor.selection
-            let time = " " + LoggedEvent.Value.number(event.time).fixed(3) + " "
+            let time = " " + LoggedEvent.fixed(event.time, decimals: 3) + " "
             let timeWidth = frame.write(time, row: line, column: area.column, limit: area.width,
                                         element: selected ? .selectedRowFocused : .secondaryText)
             let element: ThemeElement
@@ -464,18 +465,5 @@ public struct ScreenRenderer {
         let ss = secs < 10 ? "0\(secs)" : "\(secs)"
         guard hours > 0 else { return "\(minutes):\(ss)" }
         return "\(hours):\(minutes < 10 ? "0" : "")\(minutes):\(ss)"
-    }
-}
-
-extension LoggedEvent.Value {
-    /// A number with exactly `decimals` decimals.
-    func fixed(_ decimals: Int) -> String {
-        guard case .number(let value) = self, value.isFinite else { return description }
-        var scale = 1
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = Int((abs(value) * Double(scale)).rounded())
-        var fraction = String(scaled % scale)
-        while fraction.count < decimals { fraction = "0" + fraction }
-        return (value < 0 ? "-" : "") + "\(scaled / scale).\(fraction)"
     }
 }

@@ -1,5 +1,7 @@
-/// What the player shows about playback, taken from the runtime before each
-/// draw. Plain values, so views are tested without a player.
+/// The player's state, taken from the runtime (its session state machine,
+/// engine, alarms and book) before each draw; what the screen shows and, next,
+/// what the control socket's `status` and MPRIS report. Plain values, so views
+/// are tested without a player.
 public struct PlayerSnapshot: Equatable, Sendable {
     public enum State: String, Sendable {
         case playing, paused, stopped, interrupted
@@ -29,10 +31,21 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var speed: String?
     public var state = State.stopped
     public var alarms: [AlarmRow] = []
+    /// The session and what holds playback: the banner is drawn from it.
+    public var session = SessionSnapshot()
     /// True while an alarm rings (z and x act on it).
-    public var alarmRinging = false
-    public var sessionSuspended = false
-    public var callActive = false
+    public var alarmRinging: Bool {
+        get { session.alarmRinging }
+        set { session.alarmRinging = newValue }
+    }
+    public var sessionSuspended: Bool {
+        get { session.suspended }
+        set { session.suspended = newValue }
+    }
+    public var callActive: Bool {
+        get { session.callActive }
+        set { session.callActive = newValue }
+    }
     /// The book playing, when one is.
     public var book: BookInfo?
     /// The books pane: every book with a state file, and the current one.

@@ -1,0 +1,187 @@
+import Alarms
+import AudioSession
+
+/// The printed shape of each event: its name and its fields, in the order
+/// `--events json` has always printed them (scripts and the recorded-event
+/// test depend on that order, the names and each number's decimals).
+extension PlayerEvent {
+    public var name: String {
+        switch self {
+        case .trackStarted: "trackStarted"
+        case .trackEnded: "trackEnded"
+        case .underrun: "underrun"
+        case .finished: "finished"
+        case .error: "error"
+        case .pauseRequested: "pauseRequested"
+        case .paused: "paused"
+        case .resumeRequested: "resumeRequested"
+        case .resumed: "resumed"
+        case .ducked: "ducked"
+        case .unducked: "unducked"
+        case .resumeScheduled: "resumeScheduled"
+        case .resumePostponed: "resumePostponed"
+        case .resumeFailed: "resumeFailed"
+        case .playRefused: "playRefused"
+        case .stayPaused: "stayPaused"
+        case .jump: "jump"
+        case .interruption: "interruption"
+        case .ducking: "ducking"
+        case .secondaryAudioHint: "secondaryAudioHint"
+        case .alarmRinging: "alarmRinging"
+        case .alarmJoined: "alarmJoined"
+        case .alarmEnded: "alarmEnded"
+        case .alarmAdded: "alarmAdded"
+        case .alarmEdited: "alarmEdited"
+        case .notification: "notification"
+        case .callStarted: "callStarted"
+        case .callEnded: "callEnded"
+        case .suspended: "suspended"
+        case .suspending: "suspending"
+        case .continued: "continued"
+        case .deviceLostSimulated: "deviceLostSimulated"
+        case .enqueued: "enqueued"
+        case .queueEnded: "queueEnded"
+        case .speed: "speed"
+        case .volume: "volume"
+        case .wallClockChanged: "wallClockChanged"
+        case .stopped: "stopped"
+        case .summary: "summary"
+        case .bookOpened: "bookOpened"
+        case .bookSeek: "bookSeek"
+        case .bookSeekRefused: "bookSeekRefused"
+        case .bookmarkAdded: "bookmarkAdded"
+        case .positionSaved: "positionSaved"
+        case .sleepTimerSet: "sleepTimerSet"
+        case .sleepTimerOff: "sleepTimerOff"
+        case .sleepFadeStarted: "sleepFadeStarted"
+        case .sleepTimerExpired: "sleepTimerExpired"
+        }
+    }
+
+    /// The fields after the time and the name.
+    public var fields: [EventField] {
+        switch self {
+        case .trackStarted(let index, let path), .trackEnded(let index, let path):
+            return [.init("path", .string(path)), .init("index", .integer(index))]
+        case .underrun(let cause):
+            return [.init("cause", .string(cause.rawValue))]
+        case .finished(let underruns):
+            return [.init("underruns", .integer(underruns))]
+        case .error(let message):
+            return [.init("message", .string(message))]
+        case .pauseRequested(let position), .paused(let position):
+            return [.init("position", .number(position, decimals: 6))]
+        case .resumeRequested(let trigger):
+            return [.init("trigger", .string(trigger.rawValue))]
+        case .resumed(.rewound(let position, let rewind)):
+            return [.init("position", .number(position, decimals: 6)), .init("rewind", .number(rewind, decimals: 6))]
+        case .resumed(.fadeCancelled(let position)):
+            return [.init("position", .number(position, decimals: 6)), .init("rewind", .number(0, decimals: 6)),
+                    .init("fadeCancelled", .bool(true))]
+        case .resumed(.jumped(let index, let offset)):
+            return [.init("index", .integer(index)), .init("offset", .number(offset, decimals: 6))]
+        case .ducked(let gain):
+            return [.init("gain", .number(gain, decimals: 3))]
+        case .resumeScheduled(let delay):
+            return [.init("delay", .number(delay, decimals: 3))]
+        case .resumeFailed(let reason), .playRefused(let reason), .bookSeekRefused(let reason):
+            return [.init("reason", .string(reason))]
+        case .jump(let index, let offset, let whilePaused):
+            return [.init("index", .integer(index)), .init("offset", .number(offset, decimals: 6)),
+                    .init("whilePaused", .bool(whilePaused))]
+        case .interruption(let notification):
+            return [
+                .init("type", .string(notification.kind == .began ? "began" : "ended")),
+                .init("options", .strings(notification.options.contains(.shouldResume) ? ["shouldResume"] : [])),
+                .init("reason", notification.reason.map { .string($0.name) } ?? .null),
+                .init("wasSuspended", .bool(notification.wasSuspended)),
+                .init("id", .integer(Int(notification.interruptionID.rawValue))),
+                .init("source", .string(notification.source.name)),
+            ]
+        case .ducking(let notification):
+            return [.init("type", .string(notification.kind == .began ? "began" : "ended")),
+                    .init("gain", .number(notification.gain, decimals: 3))]
+        case .secondaryAudioHint(let kind):
+            return [.init("type", .string(kind == .began ? "began" : "ended"))]
+        case .alarmRinging(let ids):
+            return [.init("alarms", .integers(ids.map(\.rawValue)))]
+        case .alarmJoined(let id):
+            return [.init("alarm", .integer(id.rawValue))]
+        case .alarmEnded(let end):
+            let reason = switch end {
+            case .dismissed: "dismissed"
+            case .snoozed: "snoozed"
+            case .timedOut: "timedOut"
+            }
+            return [.init("reason", .string(reason))]
+        case .alarmAdded(let id, .inSeconds(let seconds)):
+            return [.init("alarm", .integer(id.rawValue)), .init("in", .integer(seconds))]
+        case .alarmAdded(let id, .at(let text)), .alarmEdited(let id, let text):
+            return [.init("alarm", .integer(id.rawValue)), .init("at", .string(text))]
+        case .enqueued(let count):
+            return [.init("count", .integer(count))]
+        case .speed(let speed):
+            return [.init("speed", .number(speed, decimals: 3))]
+        case .volume(let volume):
+            return [.init("volume", .number(volume, decimals: 3))]
+        case .summary(let automaticResumes):
+            return [.init("automaticResumes", .integer(automaticResumes))]
+        case .bookOpened(let opening):
+            var fields: [EventField] = [.init("path", .string(opening.path)), .init("title", .string(opening.title))]
+            if let author = opening.author { fields.append(.init("author", .string(author))) }
+            return fields + [
+                .init("duration", .number(opening.duration, decimals: 3)),
+                .init("chapters", .integer(opening.chapters)),
+                .init("position", .number(opening.position, decimals: 3)),
+                .init("saved", .number(opening.saved, decimals: 3)),
+                .init("rewind", .number(opening.rewind, decimals: 3)),
+                .init("chapter", .integer(opening.chapter)),
+                .init("chapterTitle", .string(opening.chapterTitle)),
+                .init("speed", .number(opening.speed, decimals: 2)),
+            ]
+        case .bookSeek(let seek):
+            return [.init("reason", .string(seek.reason.rawValue)), .init("from", .number(seek.from, decimals: 3)),
+                    .init("position", .number(seek.position, decimals: 3)), .init("chapter", .integer(seek.chapter)),
+                    .init("chapterTitle", .string(seek.chapterTitle))]
+        case .bookmarkAdded(let id, let position):
+            return [.init("id", .integer(id)), .init("position", .number(position, decimals: 3))]
+        case .positionSaved(let position):
+            return [.init("position", .number(position, decimals: 3))]
+        case .sleepTimerSet(let setting, let remaining):
+            var fields: [EventField] = [.init("setting", .string(setting))]
+            if let remaining { fields.append(.init("remaining", .number(remaining, decimals: 3))) }
+            return fields
+        case .sleepTimerOff(let reason):
+            return reason.map { [.init("reason", .string($0.rawValue))] } ?? []
+        case .sleepFadeStarted(let fade):
+            return [.init("fade", .number(fade, decimals: 3))]
+        case .unducked, .resumePostponed, .stayPaused, .notification, .callStarted, .callEnded, .suspended,
+             .suspending, .continued, .deviceLostSimulated, .queueEnded, .wallClockChanged, .stopped,
+             .sleepTimerExpired:
+            return []
+        }
+    }
+}
+
+extension InterruptionNotification.Reason {
+    /// As printed: `default`, `appWasSuspended`, `routeDisconnected`.
+    public var name: String {
+        switch self {
+        case .default: "default"
+        case .appWasSuspended: "appWasSuspended"
+        case .routeDisconnected: "routeDisconnected"
+        }
+    }
+}
+
+extension InterruptionSource {
+    /// As printed and shown: the interrupting session's class (`alarm`, `call`,
+    /// ...), `suspension` or `outputDeviceLost`.
+    public var name: String {
+        switch self {
+        case .session(_, let priorityClass): priorityClass.rawValue
+        case .suspension: "suspension"
+        case .outputDeviceLost: "outputDeviceLost"
+        }
+    }
+}
