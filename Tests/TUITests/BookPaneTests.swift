@@ -35,9 +35,12 @@ struct BookPaneTests {
 
     func state() -> InterfaceState { InterfaceState(browser: BrowserModel(root: "/music", source: source)) }
 
-    func press(_ ui: inout InterfaceState, _ keys: [Key], _ snapshot: PlayerSnapshot) -> [PlayerCommand] {
+    func press(_ ui: inout InterfaceState, _ keys: [Key], _ snapshot: PlayerSnapshot) -> [InterfaceAction] {
         keys.flatMap { ui.handle($0, snapshot: snapshot, source: source) }
     }
+
+    /// What keys send the player: its own commands.
+    func player(_ commands: [PlayerCommand]) -> [InterfaceAction] { commands.map(InterfaceAction.player) }
 
     func draw(_ size: TerminalSize, _ ui: inout InterfaceState, _ snapshot: PlayerSnapshot) -> InMemoryTerminal {
         let terminal = InMemoryTerminal(size: size)
@@ -71,8 +74,8 @@ struct BookPaneTests {
         var ui = state()
         #expect(press(&ui, [.character("7")], snapshot()).isEmpty)
         #expect(ui.chaptersCursor.selection == 1)
-        #expect(press(&ui, [.named(.down), .named(.enter)], snapshot()) == [.jumpToChapter(2)])
-        #expect(press(&ui, [.named(.up), .named(.up), .named(.enter)], snapshot()) == [.jumpToChapter(0)])
+        #expect(press(&ui, [.named(.down), .named(.enter)], snapshot()) == player([.jumpToChapter(2)]))
+        #expect(press(&ui, [.named(.up), .named(.up), .named(.enter)], snapshot()) == player([.jumpToChapter(0)]))
     }
 
     @Test("the books pane: title, author, percent and time left; enter opens the selected book")
@@ -89,8 +92,8 @@ struct BookPaneTests {
         #expect(terminal.screenText.contains(" 6 Books (2)"))
         // The books pane takes the browser's place.
         #expect(!terminal.screenText.contains("1 Browser"))
-        #expect(press(&ui, [.named(.down), .named(.enter)], snapshot()) == [.openBook("/books/Other")])
-        #expect(press(&ui, [.character("b")], snapshot()) == [.openBook("/books/Other")])
+        #expect(press(&ui, [.named(.down), .named(.enter)], snapshot()) == player([.openBook("/books/Other")]))
+        #expect(press(&ui, [.character("b")], snapshot()) == player([.openBook("/books/Other")]))
     }
 
     @Test("m asks for a note; the bookmarks pane lists them; enter jumps, delete deletes the selected one")
@@ -99,8 +102,8 @@ struct BookPaneTests {
         #expect(press(&ui, [.character("m")], snapshot()).isEmpty)
         #expect(ui.prompt == .bookmarkNote)
         let typed = "a note".map { Key.character($0) }
-        #expect(press(&ui, typed + [.named(.enter)], snapshot()) == [.addBookmark(note: "a note")])
-        #expect(press(&ui, [.character("m"), .named(.enter)], snapshot()) == [.addBookmark(note: nil)])
+        #expect(press(&ui, typed + [.named(.enter)], snapshot()) == player([.addBookmark(note: "a note")]))
+        #expect(press(&ui, [.character("m"), .named(.enter)], snapshot()) == player([.addBookmark(note: nil)]))
         // Delete acts only in the bookmarks pane.
         #expect(press(&ui, [.named(.delete)], snapshot()).isEmpty)
         #expect(ui.message?.text.contains("bookmarks pane (8)") == true)
@@ -108,21 +111,21 @@ struct BookPaneTests {
         let terminal = draw(TerminalSize(columns: 80, rows: 24), &ui, snapshot())
         #expect(terminal.screenText.contains(" #1  1:05  the twist"), "\(terminal.screenText)")
         #expect(terminal.screenText.contains(" #3  1:02:05"))
-        #expect(press(&ui, [.named(.down), .named(.enter)], snapshot()) == [.jumpToBookmark(id: 3)])
-        #expect(press(&ui, [.named(.delete)], snapshot()) == [.deleteBookmark(id: 3)])
+        #expect(press(&ui, [.named(.down), .named(.enter)], snapshot()) == player([.jumpToBookmark(id: 3)]))
+        #expect(press(&ui, [.named(.delete)], snapshot()) == player([.deleteBookmark(id: 3)]))
     }
 
     @Test("the book keys send their commands while a book plays, and say why not otherwise")
     func bookKeys() {
         var ui = state()
         #expect(press(&ui, [".", ",", ">", "<", "S"].map { Key.character($0) }, snapshot())
-                == [.skipForward, .skipBack, .chapterNext, .chapterPrevious, .cycleSleepTimer])
+                == player([.skipForward, .skipBack, .chapterNext, .chapterPrevious, .cycleSleepTimer]))
         var music = snapshot()
         music.book = nil
         #expect(press(&ui, [.character(">")], music).isEmpty)
         #expect(ui.message?.text.hasPrefix("chapter-next: no book is playing") == true)
         // b on a browser folder opens it as a book; on "..", nothing.
-        #expect(press(&ui, [.character("1"), .character("b")], music) == [.openBook("/music/Albums")])
+        #expect(press(&ui, [.character("1"), .character("b")], music) == player([.openBook("/music/Albums")]))
     }
 
     @Test("the sleep timer's countdown in the status line")

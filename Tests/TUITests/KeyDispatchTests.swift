@@ -10,17 +10,20 @@ struct KeyDispatchTests {
         InterfaceState(browser: BrowserModel(root: "/music", source: source))
     }
 
-    func press(_ state: inout InterfaceState, _ keys: [Key], snapshot: PlayerSnapshot = PlayerSnapshot()) -> [PlayerCommand] {
+    func press(_ state: inout InterfaceState, _ keys: [Key], snapshot: PlayerSnapshot = PlayerSnapshot()) -> [InterfaceAction] {
         keys.flatMap { state.handle($0, snapshot: snapshot, source: source) }
     }
+
+    /// What keys send the player: its own commands.
+    func player(_ commands: [PlayerCommand]) -> [InterfaceAction] { commands.map(InterfaceAction.player) }
 
     func typed(_ text: String) -> [Key] { text.map { Key.character($0) } }
 
     @Test("the alarm-testing keys send their commands")
     func alarmTestingKeys() {
         var ui = state()
-        #expect(press(&ui, typed("azxscND")) == [.fireTestAlarm, .snoozeAlarm, .dismissAlarm, .toggleSessionSuspended,
-                                                  .toggleCall, .notificationChime, .simulateDeviceLoss])
+        #expect(press(&ui, typed("azxscND")) == player([.fireTestAlarm, .snoozeAlarm, .dismissAlarm, .toggleSessionSuspended,
+                                                  .toggleCall, .notificationChime, .simulateDeviceLoss]))
         #expect(ui.log.entries.map { $0.string("action") } == ["alarm-fire-test", "alarm-snooze", "alarm-dismiss",
             "session-suspend-toggle", "call-toggle", "notification-chime", "device-lost"])
     }
@@ -31,7 +34,7 @@ struct KeyDispatchTests {
         #expect(press(&ui, [Key.character("A")]).isEmpty)
         #expect(ui.prompt == .alarmSeconds)
         #expect(InterfaceState.Prompt.alarmSeconds.question == "alarm in how many seconds? ")
-        #expect(press(&ui, typed("3") + [.named(.enter)]) == [.addAlarm(afterSeconds: 3)])
+        #expect(press(&ui, typed("3") + [.named(.enter)]) == player([.addAlarm(afterSeconds: 3)]))
         #expect(ui.prompt == nil)
         _ = press(&ui, [Key.character("A")] + typed("soon") + [.named(.enter)])
         #expect(ui.message?.isError == true)
@@ -45,8 +48,8 @@ struct KeyDispatchTests {
         snapshot.volume = 0.5
         #expect(press(&ui, [.named(.space), .character("n"), .character("p"), .named(.left), .named(.right),
                             .character("+"), .character("-"), .character("]"), .character("[")], snapshot: snapshot)
-                == [.togglePlayPause, .next, .previous, .seek(seconds: -10), .seek(seconds: 10), .setVolume(0.55),
-                    .setVolume(0.45), .speedUp, .speedDown])
+                == player([.togglePlayPause, .next, .previous, .seek(seconds: -10), .seek(seconds: 10), .setVolume(0.55),
+                    .setVolume(0.45), .speedUp, .speedDown]))
     }
 
     @Test("tab and digits move the focus")
@@ -73,14 +76,14 @@ struct KeyDispatchTests {
         var ui = state()
         #expect(ui.browser?.visible.map(\.name) == ["Albums", "1 one.mp3", "2 two.mp3", "10 ten.mp3"])
         let commands = press(&ui, [.named(.down), .named(.down), .named(.enter)])
-        #expect(commands == [.playQueue(["/music/1 one.mp3", "/music/2 two.mp3", "/music/10 ten.mp3"], startAt: 1)])
+        #expect(commands == player([.playQueue(["/music/1 one.mp3", "/music/2 two.mp3", "/music/10 ten.mp3"], startAt: 1)]))
         _ = press(&ui, [.named(.home), .named(.enter)])
         #expect(ui.browser?.directory == "/music/Albums")
         #expect(ui.browser?.visible.map(\.name) == ["..", "a.mp3"])
         _ = press(&ui, [.named(.home), .named(.enter)])
         #expect(ui.browser?.directory == "/music")
         #expect(ui.browser?.selected?.name == "Albums", "going up selects the folder just left")
-        #expect(press(&ui, [Key.character("e")]) == [.enqueue(["/music/Albums/a.mp3"])])
+        #expect(press(&ui, [Key.character("e")]) == player([.enqueue(["/music/Albums/a.mp3"])]))
     }
 
     @Test("/ filters the browser by title, artist or name as you type; escape clears it")
@@ -104,7 +107,7 @@ struct KeyDispatchTests {
         snapshot.queue = [.init(path: "/a", title: "Alpha"), .init(path: "/b", title: "Beta"), .init(path: "/c", title: "Gamma")]
         _ = press(&ui, [Key.character("2"), Key.character("/")] + typed("ga") + [.named(.enter)], snapshot: snapshot)
         #expect(ui.visibleQueue(snapshot).map(\.index) == [2])
-        #expect(press(&ui, [.named(.enter)], snapshot: snapshot) == [.playQueue(["/a", "/b", "/c"], startAt: 2)])
+        #expect(press(&ui, [.named(.enter)], snapshot: snapshot) == player([.playQueue(["/a", "/b", "/c"], startAt: 2)]))
     }
 
     @Test("the alarms pane edits, toggles and deletes its selection")
@@ -115,15 +118,15 @@ struct KeyDispatchTests {
                            AlarmRow(id: 7, label: "b", nextFire: "", schedule: "in 10m", isEnabled: false)]
         #expect(press(&ui, [Key.character("T")], snapshot: snapshot).isEmpty, "only in the alarms pane")
         _ = press(&ui, [Key.character("4"), .named(.down)], snapshot: snapshot)
-        #expect(press(&ui, [Key.character("T")], snapshot: snapshot) == [.setAlarmEnabled(id: 7, true)])
-        #expect(press(&ui, [Key.character("d")], snapshot: snapshot) == [.deleteAlarm(id: 7)])
+        #expect(press(&ui, [Key.character("T")], snapshot: snapshot) == player([.setAlarmEnabled(id: 7, true)]))
+        #expect(press(&ui, [Key.character("d")], snapshot: snapshot) == player([.deleteAlarm(id: 7)]))
         _ = press(&ui, [Key.character("E")], snapshot: snapshot)
         #expect(ui.prompt == .alarmEdit(id: 7))
         #expect(ui.input == "in 10m")
         #expect(press(&ui, [.named(.backspace), .named(.backspace), .named(.backspace)] + typed("5m") + [.named(.enter)],
-                      snapshot: snapshot) == [.editAlarm(id: 7, schedule: "in 5m")])
+                      snapshot: snapshot) == player([.editAlarm(id: 7, schedule: "in 5m")]))
         #expect(press(&ui, [Key.character("o")] + typed("07:45") + [.named(.enter)], snapshot: snapshot)
-                == [.addAlarmSchedule("07:45")])
+                == player([.addAlarmSchedule("07:45")]))
     }
 
     @Test("? shows help; q then closes it instead of quitting")
@@ -133,13 +136,13 @@ struct KeyDispatchTests {
         #expect(ui.showsHelp)
         #expect(press(&ui, [Key.character("q")]).isEmpty)
         #expect(!ui.showsHelp)
-        #expect(press(&ui, [Key.character("q")]) == [.quit])
+        #expect(press(&ui, [Key.character("q")]) == player([.quit]))
     }
 
     @Test("rebound keys dispatch their new action")
     func rebinding() {
         let load = KeyConfigParser.apply("bind h seek-back\nunbind a\n", path: "keys")
         var ui = InterfaceState(bindings: load.bindings, browser: nil)
-        #expect(press(&ui, [Key.character("h"), Key.character("a")]) == [.seek(seconds: -10)])
+        #expect(press(&ui, [Key.character("h"), Key.character("a")]) == player([.seek(seconds: -10)]))
     }
 }

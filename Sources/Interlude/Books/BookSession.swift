@@ -80,6 +80,7 @@ final class BookSession {
     /// Before the runtime runs: start at the place, announce the book, save, set the sleep timer.
     func begin(with runtime: PlayerRuntime) {
         self.runtime = runtime
+        runtime.book = self
         let location = book.location(at: startPosition)
         if startPosition > 0 {
             runtime.start(atQueueIndex: location.fileIndex, seconds: Double(location.offsetMilliseconds) / 1000)

@@ -1,11 +1,13 @@
 import AudioEngine
+import PlayerModel
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// `interlude play`: the player runtime without the full-screen UI. Commands
-/// come one per line on standard input; a progress line goes to stderr when
-/// it is a terminal.
+/// come one word per line on standard input, translated into player commands
+/// (`StandardInputVocabulary`); a progress line goes to stderr when it is a
+/// terminal.
 final class HeadlessPlayer: PlayerHost {
     let options: PlayCommand.Options
     let events: PlayerEventStream
@@ -13,8 +15,7 @@ final class HeadlessPlayer: PlayerHost {
     private var runtime: PlayerRuntime?
     /// Set when the arguments name a book.
     private var book: BookSession?
-    private let input = StandardInputCommands()
-    private(set) var shouldQuit = false
+    private let input = StandardInputLines()
 
     init(options: PlayCommand.Options) {
         self.options = options
@@ -57,29 +58,17 @@ final class HeadlessPlayer: PlayerHost {
 
     func descriptorsReady(_ fds: [Int32]) {
         guard let runtime else { return }
-        for (command, word) in input.take() {
-            switch command {
-            case .play: runtime.play()
-            case .pause: runtime.pause()
-            case .toggle: runtime.togglePlayPause()
-            case .dismiss: runtime.dismissAlarm()
-            case .snooze: runtime.snoozeAlarm()
-            case .quit: shouldQuit = true
-            case .nextChapter, .previousChapter, .skipBack, .skipForward:
-                guard let book else {
-                    events.error("'\(word)' works only while playing a book")
-                    continue
-                }
-                switch command {
-                case .nextChapter: book.nextChapter()
-                case .previousChapter: book.previousChapter()
-                case .skipBack: book.skipBack()
-                default: book.skipForward()
-                }
-            case nil:
-                let known = StandardInputCommands.Command.allCases.map(\.rawValue).joined(separator: ", ")
-                events.error("unknown command '\(word)' (\(known))")
+        for word in input.take() {
+            guard let command = StandardInputVocabulary.command(for: word) else {
+                events.error(StandardInputVocabulary.unknown(word))
+                continue
             }
+            if command.needsBook && runtime.book == nil {
+                events.error("'\(word)' works only while playing a book")
+                continue
+            }
+            // A refused play is reported by the player itself (`playRefused`).
+            runtime.perform(command)
         }
     }
 

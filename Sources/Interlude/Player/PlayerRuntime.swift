@@ -24,8 +24,6 @@ protocol PlayerHost: AnyObject {
     var maximumWaitMilliseconds: Int? { get }
     /// True for the full-screen UI: the end of the queue is not the end.
     var keepsRunningWhenQueueEnds: Bool { get }
-    /// True once the user asked to quit.
-    var shouldQuit: Bool { get }
     /// Around a job-control stop (Ctrl-Z): give the terminal back, and take it again.
     func willStop()
     func didContinue()
@@ -91,6 +89,15 @@ final class PlayerRuntime {
     private var alarmVoiceError = false
     private var createdScheduler: AlarmScheduler?
     private var call: Session?
+    /// The book that plays, set by the book's session (which the host owns).
+    weak var book: BookSession?
+    /// Set by `PlayerCommand.quit`: the run ends, and the host ends with it.
+    var quitRequested = false
+    /// Alarms made for testing (`fireTestAlarm`, `addAlarm(afterSeconds:)`), removed once rung.
+    var testAlarms: Set<AlarmID> = []
+    /// Starts other playback (a book, or music while a book plays) after this
+    /// run ends; nil where the host cannot (headless play), which refuses it.
+    var switchPlayback: ((PlaybackSwitch) -> Void)?
 
     /// Opens the engine (the first playable file fixes the output format).
     /// Reports what went wrong and returns nil when nothing can play.
@@ -228,9 +235,7 @@ final class PlayerRuntime {
 
     // MARK: User actions
 
-    func play() { player.play() }
     func pause() { player.pause() }
-    func togglePlayPause() { if player.isPlaying { player.pause() } else { player.play() } }
 
     /// An alarm `delay` from now (relative: an exact monotonic deadline).
     @discardableResult
@@ -242,8 +247,6 @@ final class PlayerRuntime {
         }
     }
 
-    /// The testing key: an alarm that rings now.
-    func fireTestAlarm() { addAlarm(after: .zero, label: "test alarm") }
     func snoozeAlarm() { createdScheduler?.snooze() }
     func dismissAlarm() { createdScheduler?.dismiss() }
 
@@ -406,7 +409,6 @@ final class PlayerRuntime {
         let timer = MonotonicTimerDescriptor()
         let wallClock = WallClockChangeDescriptor()
         while !engine.isFinished || host.keepsRunningWhenQueueEnds {
-            if host.shouldQuit { interrupted = true }
             if interrupted { break }
             // Simulated suspension: the process keeps running but, as when stopped,
             // no timer fires and nothing sounds until it continues.

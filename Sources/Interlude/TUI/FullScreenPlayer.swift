@@ -32,9 +32,6 @@ final class FullScreenPlayer: PlayerHost {
     private var catalog = ThemeCatalog(directories: [])
     private var zone = TimeZoneRules.utc
     private var tags: [String: TrackTags] = [:]
-    /// Alarms made by `a` and `A`: removed once rung (and not snoozed), so
-    /// testing leaves nothing behind in alarms.json.
-    private var testAlarms: Set<AlarmID> = []
     private var redraw = RedrawPolicy()
     private var lastState: PlaybackState?
     /// The book playing, when the runtime plays one (in spoken-audio mode).
@@ -45,12 +42,7 @@ final class FullScreenPlayer: PlayerHost {
     /// A book and music each get a runtime of their own (spoken-audio mode is
     /// the runtime's, and a book's queue is its files): opening a book, or
     /// playing files while a book plays, ends this runtime and starts the next.
-    private enum Switch {
-        /// A path, and the book when it was opened already (checked before the switch).
-        case book(String, Book?)
-        case music([String], startAt: Int)
-    }
-    private var pendingSwitch: Switch?
+    private var pendingSwitch: PlaybackSwitch?
 
     /// What decides the state line and the playing marks, compared after each turn.
     private struct PlaybackState: Equatable {
@@ -59,7 +51,7 @@ final class FullScreenPlayer: PlayerHost {
         var interrupted: Bool
         var entry: Int?
     }
-    private(set) var shouldQuit = false
+    private var quitRequested = false
     let keepsRunningWhenQueueEnds = true
 
     init(options: FullScreenCommand.Options) { self.options = options }
@@ -120,7 +112,7 @@ final class FullScreenPlayer: PlayerHost {
         // One channel for every runtime: the signals stay blocked (and pending ones
         // kept) while one runtime ends and the next starts.
         let signals = SignalChannel([SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH])
-        var next: Switch = opensBook ? .book(options.paths[0], nil) : .music(files, startAt: 0)
+        var next: PlaybackSwitch = opensBook ? .book(options.paths[0], nil) : .music(files, startAt: 0)
         var status: Int32 = 0
         var firstRun = true
         while true {
@@ -148,6 +140,7 @@ final class FullScreenPlayer: PlayerHost {
                 return 1
             }
             self.runtime = runtime
+            runtime.switchPlayback = { [unowned self] target in pendingSwitch = target }
             // The alarms of alarms.json show (and ring) from the start.
             _ = runtime.alarms
             if let book {
@@ -172,13 +165,13 @@ final class FullScreenPlayer: PlayerHost {
             lastState = nil
             redraw.setNeedsDraw()
             status = runtime.run(host: self)
+            quitRequested = runtime.quitRequested
             // Quit, a signal, or a switch: the book's place is kept in its
             // state file; music's queue and place in player.json.
             if let book { book.finish() } else { saveState(stateStore, runtime) }
-            guard let switchTo = pendingSwitch, !shouldQuit else { break }
+            guard let switchTo = pendingSwitch, !quitRequested else { break }
             pendingSwitch = nil
             next = switchTo
-            testAlarms = []
             runtime.engine.stop()
             self.runtime = nil
         }
@@ -186,7 +179,7 @@ final class FullScreenPlayer: PlayerHost {
         // Blocked until the terminal is given back.
         withExtendedLifetime(signals) {}
         events.writesErrorsToStandardError = true
-        return shouldQuit ? 0 : status
+        return quitRequested ? 0 : status
     }
 
     /// Takes the terminal, once the first runtime is up; false (reported) when it cannot.
@@ -228,19 +221,6 @@ final class FullScreenPlayer: PlayerHost {
             events.error(error.message)
             return nil
         }
-    }
-
-    /// Ends this runtime at the end of the turn; `run` starts the next. Not
-    /// while an interruption holds the session: the next runtime starts with
-    /// a session of its own, so a ringing alarm, a call or a suspension would
-    /// be dropped rather than ended. Returns why it was refused, or nil.
-    private func requestSwitch(_ target: Switch, _ runtime: PlayerRuntime) -> String? {
-        if runtime.alarms.ringing != nil { return "an alarm is ringing: snooze (z) or dismiss (x) it first" }
-        if runtime.isCallActive { return "a call is on: end it (c) first" }
-        if runtime.isSessionSuspended { return "the session is suspended: continue it (s) first" }
-        pendingSwitch = target
-        runtime.requestStop()
-        return nil
     }
 
     // MARK: PlayerHost
@@ -288,13 +268,7 @@ final class FullScreenPlayer: PlayerHost {
             // The books pane shows the state files as they are now.
             if ui.focus == .books { shelf.refresh(current: book) }
         }
-        if !testAlarms.isEmpty && runtime.alarms.ringing == nil {
-            for id in testAlarms where runtime.alarms.nextFire(of: id) == nil {
-                runtime.alarms.remove(id)
-                testAlarms.remove(id)
-                redraw.setNeedsDraw()
-            }
-        }
+        if runtime.removeRungTestAlarms() { redraw.setNeedsDraw() }
         // Changes that come without an event (the engine finishing, say) still redraw.
         let state = PlaybackState(finished: runtime.engine.isFinished, playing: runtime.isPlaying,
                                   interrupted: runtime.isInterrupted, entry: runtime.current?.index)
@@ -337,140 +311,22 @@ final class FullScreenPlayer: PlayerHost {
         redraw.setNeedsDraw()
     }
 
-    private func perform(_ command: PlayerCommand, _ runtime: PlayerRuntime) {
-        var problem: String?
-        switch command {
-        case .togglePlayPause: runtime.togglePlayPause()
-        case .next: runtime.next()
-        case .previous: runtime.previous()
-        case .seek(let seconds):
-            if let book {
-                // Across the book's files, in book time.
-                book.seek(to: book.currentPosition + Int((seconds * 1000).rounded()),
-                          reason: seconds < 0 ? .seekBack : .seekForward)
-            } else {
-                runtime.seek(bySeconds: seconds)
-            }
-        case .setVolume(let volume): runtime.volume = volume
-        case .speedUp: problem = runtime.setSpeed(runtime.engine.speed.faster)
-        case .speedDown: problem = runtime.setSpeed(runtime.engine.speed.slower)
-        case .playQueue(let paths, let index):
-            if book != nil {
-                problem = requestSwitch(.music(paths, startAt: index), runtime)
-            } else {
-                runtime.playQueue(paths, startAt: index)
-            }
-        case .enqueue(let paths):
-            guard book == nil else {
-                problem = "a book is playing: enter on a file plays music instead (the book keeps its place)"
+    /// A key's action: player commands go to the runtime's dispatcher, and
+    /// what it answers goes to the command line.
+    private func perform(_ action: InterfaceAction, _ runtime: PlayerRuntime) {
+        switch action {
+        case .cycleTheme:
+            applyTheme(catalog.name(after: cycleName))
+        case .player(let command):
+            switch runtime.perform(command) {
+            case .done(let message?):
+                ui.message = .init(text: message, isError: false)
+            case .refused(let reason) where !command.startsPlayback:
+                ui.message = .init(text: reason, isError: false)
+            case .done(nil), .refused:
+                // A refused play is in the event log already (`playRefused`).
                 break
             }
-            runtime.enqueue(paths)
-            ui.message = .init(text: "added \(paths.count) file(s) to the queue", isError: false)
-        case .fireTestAlarm:
-            testAlarms.insert(runtime.addAlarm(after: .zero, label: "test alarm").id)
-        case .addAlarm(let seconds):
-            let alarm = runtime.addAlarm(after: .seconds(seconds), label: "in \(seconds) s")
-            testAlarms.insert(alarm.id)
-            events.emit(.alarmAdded(alarm.id, .inSeconds(seconds)))
-            ui.message = .init(text: "alarm #\(alarm.id) rings in \(seconds) s", isError: false)
-        case .addAlarmSchedule(let text): problem = addAlarm(text, label: "", runtime)
-        case .editAlarm(let id, let text): problem = editAlarm(AlarmID(rawValue: id), text, runtime)
-        case .setAlarmEnabled(let id, let enabled): runtime.alarms.setEnabled(AlarmID(rawValue: id), enabled)
-        case .deleteAlarm(let id): runtime.alarms.remove(AlarmID(rawValue: id))
-        case .snoozeAlarm: runtime.snoozeAlarm()
-        case .dismissAlarm: runtime.dismissAlarm()
-        case .toggleSessionSuspended: runtime.toggleSessionSuspended()
-        case .toggleCall: runtime.toggleCall()
-        case .notificationChime: runtime.notificationChime()
-        case .simulateDeviceLoss: runtime.simulateDeviceLoss()
-        case .cycleTheme: applyTheme(catalog.name(after: cycleName))
-        case .quit: shouldQuit = true
-        case .openBook(let path):
-            if FileSystemBrowserSource.isDirectory(path) && !BookOpener.isBook([path], forced: false) {
-                problem = "\(path): not a book (a folder with MP3 files, or an MP3 file)"
-            } else if let book, book.book.path == BookOpener.absolutePath(path) {
-                problem = "\(book.book.title) is playing already"
-            } else {
-                // Opened here, so that a path that is no book leaves what plays alone.
-                do {
-                    let opened = try BookOpener.open(path)
-                    problem = requestSwitch(.book(path, opened), runtime)
-                    if problem == nil { ui.message = .init(text: "opening \(opened.title)", isError: false) }
-                } catch {
-                    problem = error.description
-                }
-            }
-        default:
-            guard let book else {
-                problem = "no book is playing"
-                break
-            }
-            problem = perform(command, book: book)
-        }
-        if let problem { ui.message = .init(text: problem, isError: false) }
-    }
-
-    /// The audiobook commands; a message for the command line, if any.
-    private func perform(_ command: PlayerCommand, book: BookSession) -> String? {
-        switch command {
-        case .chapterNext: book.nextChapter()
-        case .chapterPrevious: book.previousChapter()
-        case .jumpToChapter(let index):
-            guard book.book.chapters.indices.contains(index) else { return nil }
-            book.seek(to: book.book.chapters[index].startMilliseconds, reason: .chapter)
-        case .skipBack: book.skipBack()
-        case .skipForward: book.skipForward()
-        case .cycleSleepTimer:
-            let choices = SleepTimer.Setting.choices
-            let next: SleepTimer.Setting?
-            if let current = book.sleepTimerSetting, let index = choices.firstIndex(of: current) {
-                next = index + 1 < choices.count ? choices[index + 1] : nil
-            } else {
-                next = choices.first
-            }
-            book.setSleepTimer(next)
-            return next.map { "sleep timer: \($0.description)" } ?? "sleep timer off"
-        case .addBookmark(let note):
-            let mark = book.addBookmark(note: note)
-            return "bookmark #\(mark.id) at \(BookTimeText.format(mark.positionMilliseconds))"
-        case .jumpToBookmark(let id):
-            return book.jump(toBookmark: id) ? nil : "no bookmark #\(id)"
-        case .deleteBookmark(let id):
-            return book.deleteBookmark(id: id) ? "bookmark #\(id) deleted" : "no bookmark #\(id)"
-        default: break
-        }
-        return nil
-    }
-
-    /// When an alarm rings, from what the user typed: a clock time, a date or a delay.
-    private func schedule(_ text: String, _ runtime: PlayerRuntime) throws(AlarmCommandError) -> AlarmSchedule {
-        try AlarmInputParser.parseWhen(text.split(separator: " ").map(String.init), now: runtime.clock.wallNow,
-                                       zone: ZonedTime(timeZone: zone))
-    }
-
-    /// A clock-time, dated or relative alarm from what the user typed.
-    private func addAlarm(_ text: String, label: String, _ runtime: PlayerRuntime) -> String? {
-        do {
-            let schedule = try schedule(text, runtime)
-            let alarm = runtime.alarms.add(schedule: schedule) { $0.label = label }
-            events.emit(.alarmAdded(alarm.id, .at(text)))
-            ui.message = .init(text: "alarm #\(alarm.id) at \(text)", isError: false)
-            return nil
-        } catch {
-            return error.message
-        }
-    }
-
-    /// A new time for an alarm: the same alarm (id, label, sound), rescheduled.
-    private func editAlarm(_ id: AlarmID, _ text: String, _ runtime: PlayerRuntime) -> String? {
-        do {
-            guard runtime.alarms.reschedule(id, to: try schedule(text, runtime)) else { return "alarm #\(id) is gone" }
-            events.emit(.alarmEdited(id, schedule: text))
-            ui.message = .init(text: "alarm #\(id) at \(text)", isError: false)
-            return nil
-        } catch {
-            return error.message
         }
     }
 

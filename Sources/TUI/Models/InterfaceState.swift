@@ -95,7 +95,7 @@ public struct InterfaceState {
     // MARK: Keys
 
     /// Handles one key press; returns what the player should do.
-    public mutating func handle(_ key: Key, snapshot: PlayerSnapshot, source: some BrowserSource) -> [PlayerCommand] {
+    public mutating func handle(_ key: Key, snapshot: PlayerSnapshot, source: some BrowserSource) -> [InterfaceAction] {
         if let prompt { return handlePromptKey(key, prompt: prompt, snapshot: snapshot) }
         guard let action = bindings.action(for: key) else {
             if showsHelp, key == .named(.escape) { showsHelp = false }
@@ -112,13 +112,13 @@ public struct InterfaceState {
         }
         logKey(action)
         switch action {
-        case .playPause: return [.togglePlayPause]
-        case .next: return [.next]
-        case .previous: return [.previous]
-        case .seekBack: return [.seek(seconds: -Self.seekStep)]
-        case .seekForward: return [.seek(seconds: Self.seekStep)]
-        case .volumeUp: return [.setVolume(min(1, snapshot.volume + Self.volumeStep))]
-        case .volumeDown: return [.setVolume(max(0, snapshot.volume - Self.volumeStep))]
+        case .playPause: return [.player(.togglePlayPause)]
+        case .next: return [.player(.next)]
+        case .previous: return [.player(.previous)]
+        case .seekBack: return [.player(.seek(seconds: -Self.seekStep))]
+        case .seekForward: return [.player(.seek(seconds: Self.seekStep))]
+        case .volumeUp: return [.player(.setVolume(min(1, snapshot.volume + Self.volumeStep)))]
+        case .volumeDown: return [.player(.setVolume(max(0, snapshot.volume - Self.volumeStep)))]
         case .playSelection: return playSelection(snapshot: snapshot, source: source)
         case .queueAdd: return addSelectionToQueue(source: source)
         case .up, .down, .pageUp, .pageDown, .top, .bottom:
@@ -142,8 +142,8 @@ public struct InterfaceState {
                 message = Message(text: "/ filters the browser, the queue or the event log", isError: false)
             }
             return []
-        case .speedUp: return [.speedUp]
-        case .speedDown: return [.speedDown]
+        case .speedUp: return [.player(.speedUp)]
+        case .speedDown: return [.player(.speedDown)]
         case .chapterNext, .chapterPrevious, .sleepTimer, .skipBack, .skipForward, .bookmarkAdd, .bookmarkDelete:
             guard let book = snapshot.book else {
                 message = Message(text: "\(action.rawValue): no book is playing (b on a book folder in the browser, "
@@ -151,11 +151,11 @@ public struct InterfaceState {
                 return []
             }
             switch action {
-            case .chapterNext: return [.chapterNext]
-            case .chapterPrevious: return [.chapterPrevious]
-            case .sleepTimer: return [.cycleSleepTimer]
-            case .skipBack: return [.skipBack]
-            case .skipForward: return [.skipForward]
+            case .chapterNext: return [.player(.chapterNext)]
+            case .chapterPrevious: return [.player(.chapterPrevious)]
+            case .sleepTimer: return [.player(.cycleSleepTimer)]
+            case .skipBack: return [.player(.skipBack)]
+            case .skipForward: return [.player(.skipForward)]
             case .bookmarkAdd:
                 prompt = .bookmarkNote
                 input = ""
@@ -167,7 +167,7 @@ public struct InterfaceState {
                 }
                 bookmarksCursor.clamp(count: book.bookmarks.count)
                 guard book.bookmarks.indices.contains(bookmarksCursor.selection) else { return [] }
-                return [.deleteBookmark(id: book.bookmarks[bookmarksCursor.selection].id)]
+                return [.player(.deleteBookmark(id: book.bookmarks[bookmarksCursor.selection].id))]
             }
         case .bookOpen: return openSelectionAsBook(snapshot: snapshot)
         case .alarmNew:
@@ -190,26 +190,26 @@ public struct InterfaceState {
                 prompt = .alarmEdit(id: alarm.id)
                 input = alarm.schedule
                 return []
-            case .alarmToggle: return [.setAlarmEnabled(id: alarm.id, !alarm.isEnabled)]
-            default: return [.deleteAlarm(id: alarm.id)]
+            case .alarmToggle: return [.player(.setAlarmEnabled(id: alarm.id, !alarm.isEnabled))]
+            default: return [.player(.deleteAlarm(id: alarm.id))]
             }
-        case .alarmFireTest: return [.fireTestAlarm]
+        case .alarmFireTest: return [.player(.fireTestAlarm)]
         case .alarmAsk:
             prompt = .alarmSeconds
             input = ""
             return []
-        case .alarmSnooze: return [.snoozeAlarm]
-        case .alarmDismiss: return [.dismissAlarm]
-        case .sessionSuspendToggle: return [.toggleSessionSuspended]
-        case .callToggle: return [.toggleCall]
-        case .notificationChime: return [.notificationChime]
-        case .deviceLost: return [.simulateDeviceLoss]
+        case .alarmSnooze: return [.player(.snoozeAlarm)]
+        case .alarmDismiss: return [.player(.dismissAlarm)]
+        case .sessionSuspendToggle: return [.player(.toggleSessionSuspended)]
+        case .callToggle: return [.player(.toggleCall)]
+        case .notificationChime: return [.player(.notificationChime)]
+        case .deviceLost: return [.player(.simulateDeviceLoss)]
         case .help:
             showsHelp = true
             helpCursor = ListCursor()
             return []
         case .themeCycle: return [.cycleTheme]
-        case .quit: return [.quit]
+        case .quit: return [.player(.quit)]
         }
     }
 
@@ -226,7 +226,7 @@ public struct InterfaceState {
         }
     }
 
-    private mutating func handlePromptKey(_ key: Key, prompt: Prompt, snapshot: PlayerSnapshot) -> [PlayerCommand] {
+    private mutating func handlePromptKey(_ key: Key, prompt: Prompt, snapshot: PlayerSnapshot) -> [InterfaceAction] {
         switch key.kind {
         case .named(.escape):
             if case .filter(let pane) = prompt { setFilter("", for: pane) }
@@ -251,7 +251,7 @@ public struct InterfaceState {
         return []
     }
 
-    private mutating func submit(_ prompt: Prompt, _ text: String) -> [PlayerCommand] {
+    private mutating func submit(_ prompt: Prompt, _ text: String) -> [InterfaceAction] {
         switch prompt {
         case .filter(let pane):
             setFilter(text, for: pane)
@@ -263,13 +263,13 @@ public struct InterfaceState {
                 }
                 return []
             }
-            return [.addAlarm(afterSeconds: seconds)]
+            return [.player(.addAlarm(afterSeconds: seconds))]
         case .alarmNew:
-            return text.isEmpty ? [] : [.addAlarmSchedule(text)]
+            return text.isEmpty ? [] : [.player(.addAlarmSchedule(text))]
         case .alarmEdit(let id):
-            return text.isEmpty ? [] : [.editAlarm(id: id, schedule: text)]
+            return text.isEmpty ? [] : [.player(.editAlarm(id: id, schedule: text))]
         case .bookmarkNote:
-            return [.addBookmark(note: text.isEmpty ? nil : text)]
+            return [.player(.addBookmark(note: text.isEmpty ? nil : text))]
         }
     }
 
@@ -348,7 +348,7 @@ public struct InterfaceState {
         }
     }
 
-    private mutating func playSelection(snapshot: PlayerSnapshot, source: some BrowserSource) -> [PlayerCommand] {
+    private mutating func playSelection(snapshot: PlayerSnapshot, source: some BrowserSource) -> [InterfaceAction] {
         switch focus {
         case .browser:
             guard var browser, let entry = browser.selected else { return [] }
@@ -359,12 +359,12 @@ public struct InterfaceState {
             }
             let files = browser.files
             let start = files.firstIndex { $0.path == entry.path } ?? 0
-            return [.playQueue(files.map(\.path), startAt: start)]
+            return [.player(.playQueue(files.map(\.path), startAt: start))]
         case .queue:
             let rows = visibleQueue(snapshot)
             queueCursor.clamp(count: rows.count)
             guard rows.indices.contains(queueCursor.selection) else { return [] }
-            return [.playQueue(snapshot.queue.map(\.path), startAt: rows[queueCursor.selection].index)]
+            return [.player(.playQueue(snapshot.queue.map(\.path), startAt: rows[queueCursor.selection].index))]
         case .alarms:
             alarmsCursor.clamp(count: snapshot.alarms.count)
             guard snapshot.alarms.indices.contains(alarmsCursor.selection) else { return [] }
@@ -375,32 +375,32 @@ public struct InterfaceState {
         case .books:
             booksCursor.clamp(count: snapshot.books.count)
             guard snapshot.books.indices.contains(booksCursor.selection) else { return [] }
-            return [.openBook(snapshot.books[booksCursor.selection].path)]
+            return [.player(.openBook(snapshot.books[booksCursor.selection].path))]
         case .chapters:
             let count = snapshot.book?.chapters.count ?? 0
             chaptersCursor.clamp(count: count)
             guard chaptersCursor.selection < count else { return [] }
-            return [.jumpToChapter(chaptersCursor.selection)]
+            return [.player(.jumpToChapter(chaptersCursor.selection))]
         case .bookmarks:
             let marks = snapshot.book?.bookmarks ?? []
             bookmarksCursor.clamp(count: marks.count)
             guard marks.indices.contains(bookmarksCursor.selection) else { return [] }
-            return [.jumpToBookmark(id: marks[bookmarksCursor.selection].id)]
+            return [.player(.jumpToBookmark(id: marks[bookmarksCursor.selection].id))]
         default:
             return []
         }
     }
 
     /// `b`: the browser's selection (a folder of MP3s or a chaptered MP3), or the books pane's.
-    private mutating func openSelectionAsBook(snapshot: PlayerSnapshot) -> [PlayerCommand] {
+    private mutating func openSelectionAsBook(snapshot: PlayerSnapshot) -> [InterfaceAction] {
         switch focus {
         case .browser:
             guard let entry = browser?.selected, entry.name != ".." else { return [] }
-            return [.openBook(entry.path)]
+            return [.player(.openBook(entry.path))]
         case .books:
             booksCursor.clamp(count: snapshot.books.count)
             guard snapshot.books.indices.contains(booksCursor.selection) else { return [] }
-            return [.openBook(snapshot.books[booksCursor.selection].path)]
+            return [.player(.openBook(snapshot.books[booksCursor.selection].path))]
         default:
             message = Message(text: "b opens the browser's selection as a book (a folder of MP3s or a chaptered MP3)",
                               isError: false)
@@ -408,17 +408,17 @@ public struct InterfaceState {
         }
     }
 
-    private mutating func addSelectionToQueue(source: some BrowserSource) -> [PlayerCommand] {
+    private mutating func addSelectionToQueue(source: some BrowserSource) -> [InterfaceAction] {
         guard focus == .browser, let entry = browser?.selected else {
             message = Message(text: "e adds the browser's selection to the queue", isError: false)
             return []
         }
-        if !entry.isDirectory { return [.enqueue([entry.path])] }
+        if !entry.isDirectory { return [.player(.enqueue([entry.path]))] }
         guard entry.name != ".." else { return [] }
         let files = (source.entries(in: entry.path) ?? []).filter { !$0.isDirectory }
             .sorted { NaturalOrder.areInIncreasingOrder($0.name, $1.name) }
         if files.isEmpty { message = Message(text: "no MP3 files directly in \(entry.name)", isError: false) }
-        return files.isEmpty ? [] : [.enqueue(files.map(\.path))]
+        return files.isEmpty ? [] : [.player(.enqueue(files.map(\.path)))]
     }
 }
 

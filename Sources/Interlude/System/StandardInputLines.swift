@@ -2,17 +2,10 @@
 import Glibc
 #endif
 
-/// Commands typed (or piped) on standard input while `interlude play` runs
-/// headless, one per line: play, pause, toggle, dismiss, snooze, quit, and
-/// for books next-chapter, prev-chapter, skip-back, skip-forward.
-final class StandardInputCommands {
-    enum Command: String, CaseIterable {
-        case play, pause, toggle, dismiss, snooze, quit
-        // Books.
-        case nextChapter = "next-chapter", previousChapter = "prev-chapter"
-        case skipBack = "skip-back", skipForward = "skip-forward"
-    }
-
+/// Lines typed (or piped) on standard input while `interlude play` runs
+/// headless: read without blocking, handed over one first word per line
+/// (`StandardInputVocabulary` says what each stands for).
+final class StandardInputLines {
     private(set) var isOpen: Bool
     private var pending: [UInt8] = []
     private let originalFlags: Int32
@@ -28,9 +21,8 @@ final class StandardInputCommands {
         if originalFlags >= 0 { _ = fcntl(0, F_SETFL, originalFlags) }
     }
 
-    /// Reads what is available and returns complete commands; unknown words are
-    /// returned as `nil` entries with the word, for a one-line complaint.
-    func take() -> [(Command?, String)] {
+    /// Reads what is available and returns the first word of each complete line.
+    func take() -> [String] {
         var buffer = [UInt8](repeating: 0, count: 512)
         while true {
             let count = read(0, &buffer, buffer.count)
@@ -38,14 +30,13 @@ final class StandardInputCommands {
             if count == 0 { isOpen = false }
             break
         }
-        var commands: [(Command?, String)] = []
+        var words: [String] = []
         while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
             let word = String(decoding: pending[..<newline], as: UTF8.self)
                 .split(separator: " ").first.map(String.init) ?? ""
             pending.removeSubrange(...newline)
-            if word.isEmpty { continue }
-            commands.append((Command(rawValue: word.lowercased()), word))
+            if !word.isEmpty { words.append(word) }
         }
-        return commands
+        return words
     }
 }

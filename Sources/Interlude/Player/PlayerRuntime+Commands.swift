@@ -1,0 +1,200 @@
+import Alarms
+import AudioEngine
+import AudioSession
+import Books
+import InterludeCore
+import PlayerModel
+import TUI
+
+/// The one place player commands are carried out, whichever front end sent
+/// them (keys, standard input, next the control socket): each answers with
+/// what the screen shows about it, or why it was refused.
+extension PlayerRuntime {
+    @discardableResult
+    func perform(_ command: PlayerCommand) -> CommandResult {
+        switch command {
+        case .play: return started(player.play())
+        case .pause: pause()
+        case .togglePlayPause:
+            if player.isPlaying { pause() } else { return started(player.play()) }
+        case .next: next()
+        case .previous: previous()
+        case .seek(let seconds):
+            if let book {
+                // Across the book's files, in book time.
+                book.seek(to: book.currentPosition + Int((seconds * 1000).rounded()),
+                          reason: seconds < 0 ? .seekBack : .seekForward)
+            } else {
+                seek(bySeconds: seconds)
+            }
+        case .setVolume(let volume): self.volume = volume
+        case .speedUp: return speedResult(setSpeed(engine.speed.faster))
+        case .speedDown: return speedResult(setSpeed(engine.speed.slower))
+        case .playQueue(let paths, let index):
+            if book != nil { return requestSwitch(.music(paths, startAt: index)) }
+            playQueue(paths, startAt: index)
+        case .enqueue(let paths):
+            guard book == nil else {
+                return .refused(reason: "a book is playing: enter on a file plays music instead (the book keeps its place)")
+            }
+            enqueue(paths)
+            return .done(message: "added \(paths.count) file(s) to the queue")
+        case .openBook(let path): return openBook(path)
+        case .fireTestAlarm:
+            testAlarms.insert(addAlarm(after: .zero, label: "test alarm").id)
+        case .addAlarm(let seconds):
+            let alarm = addAlarm(after: .seconds(seconds), label: "in \(seconds) s")
+            testAlarms.insert(alarm.id)
+            events.emit(.alarmAdded(alarm.id, .inSeconds(seconds)))
+            return .done(message: "alarm #\(alarm.id) rings in \(seconds) s")
+        case .addAlarmSchedule(let text): return addAlarm(text)
+        case .editAlarm(let id, let text): return editAlarm(AlarmID(rawValue: id), text)
+        case .setAlarmEnabled(let id, let enabled): alarms.setEnabled(AlarmID(rawValue: id), enabled)
+        case .deleteAlarm(let id): alarms.remove(AlarmID(rawValue: id))
+        case .snoozeAlarm: snoozeAlarm()
+        case .dismissAlarm: dismissAlarm()
+        case .toggleSessionSuspended: toggleSessionSuspended()
+        case .toggleCall: toggleCall()
+        case .notificationChime: notificationChime()
+        case .simulateDeviceLoss: simulateDeviceLoss()
+        case .quit:
+            quitRequested = true
+            requestStop()
+        case .chapterNext, .chapterPrevious, .jumpToChapter, .skipBack, .skipForward, .cycleSleepTimer, .addBookmark,
+             .jumpToBookmark, .deleteBookmark:
+            guard let book else { return .refused(reason: "no book is playing") }
+            return perform(command, book: book)
+        }
+        return .done
+    }
+
+    /// A refused play says why (a higher-priority session is active).
+    private func started(_ outcome: PlayerSession.PlayOutcome) -> CommandResult {
+        if case .refused(let reason) = outcome { return .refused(reason: reason) }
+        return .done
+    }
+
+    private func speedResult(_ problem: String?) -> CommandResult {
+        problem.map { .refused(reason: $0) } ?? .done
+    }
+
+    /// The audiobook commands.
+    private func perform(_ command: PlayerCommand, book: BookSession) -> CommandResult {
+        switch command {
+        case .chapterNext: book.nextChapter()
+        case .chapterPrevious: book.previousChapter()
+        case .jumpToChapter(let index):
+            guard book.book.chapters.indices.contains(index) else { return .done }
+            book.seek(to: book.book.chapters[index].startMilliseconds, reason: .chapter)
+        case .skipBack: book.skipBack()
+        case .skipForward: book.skipForward()
+        case .cycleSleepTimer:
+            let choices = SleepTimer.Setting.choices
+            let next: SleepTimer.Setting?
+            if let current = book.sleepTimerSetting, let index = choices.firstIndex(of: current) {
+                next = index + 1 < choices.count ? choices[index + 1] : nil
+            } else {
+                next = choices.first
+            }
+            book.setSleepTimer(next)
+            return .done(message: next.map { "sleep timer: \($0.description)" } ?? "sleep timer off")
+        case .addBookmark(let note):
+            let mark = book.addBookmark(note: note)
+            return .done(message: "bookmark #\(mark.id) at \(BookTimeText.format(mark.positionMilliseconds))")
+        case .jumpToBookmark(let id):
+            return book.jump(toBookmark: id) ? .done : .refused(reason: "no bookmark #\(id)")
+        case .deleteBookmark(let id):
+            return book.deleteBookmark(id: id) ? .done(message: "bookmark #\(id) deleted") : .refused(reason: "no bookmark #\(id)")
+        default: break
+        }
+        return .done
+    }
+
+    // MARK: Switching to other playback
+
+    private func openBook(_ path: String) -> CommandResult {
+        if FileSystemBrowserSource.isDirectory(path) && !BookOpener.isBook([path], forced: false) {
+            return .refused(reason: "\(path): not a book (a folder with MP3 files, or an MP3 file)")
+        }
+        if let book, book.book.path == BookOpener.absolutePath(path) {
+            return .refused(reason: "\(book.book.title) is playing already")
+        }
+        // Opened here, so that a path that is no book leaves what plays alone.
+        let opened: Book
+        do { opened = try BookOpener.open(path) } catch { return .refused(reason: error.description) }
+        let result = requestSwitch(.book(path, opened))
+        guard case .done = result else { return result }
+        return .done(message: "opening \(opened.title)")
+    }
+
+    /// Ends this runtime at the end of the turn for the host to start the
+    /// next. Not while an interruption holds the session: the next runtime
+    /// starts with a session of its own, so a ringing alarm, a call or a
+    /// suspension would be dropped rather than ended.
+    private func requestSwitch(_ target: PlaybackSwitch) -> CommandResult {
+        guard let switchPlayback else {
+            return .refused(reason: "this player plays what it was started with (the full-screen player switches)")
+        }
+        if hasAlarmScheduler && alarms.ringing != nil {
+            return .refused(reason: "an alarm is ringing: snooze (z) or dismiss (x) it first")
+        }
+        if isCallActive { return .refused(reason: "a call is on: end it (c) first") }
+        if isSessionSuspended { return .refused(reason: "the session is suspended: continue it (s) first") }
+        switchPlayback(target)
+        requestStop()
+        return .done
+    }
+
+    // MARK: Alarms from what the user typed
+
+    /// When an alarm rings, from what the user typed: a clock time, a date or a delay.
+    private func schedule(_ text: String) throws(AlarmCommandError) -> AlarmSchedule {
+        try AlarmInputParser.parseWhen(text.split(separator: " ").map(String.init), now: clock.wallNow,
+                                       zone: ZonedTime(timeZone: configuration.alarmTimeZone))
+    }
+
+    /// A clock-time, dated or relative alarm from what the user typed.
+    private func addAlarm(_ text: String) -> CommandResult {
+        do {
+            let schedule = try schedule(text)
+            let alarm = alarms.add(schedule: schedule) { $0.label = "" }
+            events.emit(.alarmAdded(alarm.id, .at(text)))
+            return .done(message: "alarm #\(alarm.id) at \(text)")
+        } catch {
+            return .refused(reason: error.message)
+        }
+    }
+
+    /// A new time for an alarm: the same alarm (id, label, sound), rescheduled.
+    private func editAlarm(_ id: AlarmID, _ text: String) -> CommandResult {
+        do {
+            guard alarms.reschedule(id, to: try schedule(text)) else { return .refused(reason: "alarm #\(id) is gone") }
+            events.emit(.alarmEdited(id, schedule: text))
+            return .done(message: "alarm #\(id) at \(text)")
+        } catch {
+            return .refused(reason: error.message)
+        }
+    }
+
+    /// Removes the alarms made by `fireTestAlarm` and `addAlarm(afterSeconds:)`
+    /// once they have rung (and not been snoozed), so testing leaves nothing
+    /// behind in alarms.json. True when one went.
+    func removeRungTestAlarms() -> Bool {
+        guard !testAlarms.isEmpty, alarms.ringing == nil else { return false }
+        var removed = false
+        for id in testAlarms where alarms.nextFire(of: id) == nil {
+            alarms.remove(id)
+            testAlarms.remove(id)
+            removed = true
+        }
+        return removed
+    }
+}
+
+/// Playback that needs a runtime of its own: a book (spoken-audio mode, its
+/// files as the queue), or music while a book plays.
+enum PlaybackSwitch {
+    /// A path, and the book when it was opened already (checked before the switch).
+    case book(String, Book?)
+    case music([String], startAt: Int)
+}

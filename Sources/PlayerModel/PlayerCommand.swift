@@ -1,0 +1,92 @@
+/// What a front end asks of the player. Keys, standard input and (next) the
+/// control socket and MPRIS only translate their text into these values;
+/// `PlayerRuntime.perform` carries every one of them out, in one place, and
+/// answers with a `CommandResult`. (Not to be confused with the command
+/// line's subcommands, `PlayCommand`, `AlarmCommand` and the like.)
+public enum PlayerCommand: Equatable, Sendable {
+    // MARK: Playback
+    case play
+    case pause
+    case togglePlayPause
+    case next
+    case previous
+    /// Relative, in the listener's time (a book's own time for a book).
+    case seek(seconds: Double)
+    case setVolume(Double)
+    /// One speed step (0.05x) faster or slower, pitch kept.
+    case speedUp
+    case speedDown
+    /// Replace what is queued after the current entry with `paths` and play from `startAt`.
+    case playQueue([String], startAt: Int)
+    case enqueue([String])
+    /// Play the book at this path (a folder of MP3s or a chaptered MP3).
+    case openBook(String)
+
+    // MARK: The book that plays
+    case chapterNext
+    case chapterPrevious
+    /// Play the current book from chapter `index`.
+    case jumpToChapter(Int)
+    case skipBack
+    case skipForward
+    /// The next sleep timer setting: off, 5, 10, 15, 30, 45, 60 min, end of chapter, off.
+    case cycleSleepTimer
+    case addBookmark(note: String?)
+    case jumpToBookmark(id: Int)
+    case deleteBookmark(id: Int)
+
+    // MARK: Alarms
+    /// An alarm that rings now, removed once it has rung.
+    case fireTestAlarm
+    /// An alarm `afterSeconds` from now, removed once it has rung.
+    case addAlarm(afterSeconds: Int)
+    /// A new alarm from what the user typed ("07:30", "in 10m", ...).
+    case addAlarmSchedule(String)
+    case editAlarm(id: Int, schedule: String)
+    case setAlarmEnabled(id: Int, Bool)
+    case deleteAlarm(id: Int)
+    case snoozeAlarm
+    case dismissAlarm
+
+    // MARK: Interruption testing
+    /// Suspend the session as a stopped process would be, or continue it.
+    case toggleSessionSuspended
+    /// Start a simulated call, or end it.
+    case toggleCall
+    case notificationChime
+    case simulateDeviceLoss
+
+    case quit
+
+    /// Acts on the book that plays: refused when none does.
+    public var needsBook: Bool {
+        switch self {
+        case .chapterNext, .chapterPrevious, .jumpToChapter, .skipBack, .skipForward, .cycleSleepTimer, .addBookmark,
+             .jumpToBookmark, .deleteBookmark:
+            true
+        default:
+            false
+        }
+    }
+}
+
+/// The player's answer to a command, for the front end that sent it.
+public enum CommandResult: Equatable, Sendable {
+    /// Carried out; `message` is what the screen's command line says about it, if anything.
+    case done(message: String?)
+    /// Not carried out, and why (the sentence the screen shows).
+    case refused(reason: String)
+
+    public static let done = CommandResult.done(message: nil)
+}
+
+extension PlayerCommand {
+    /// Starts playback when paused: refused while a higher-priority session
+    /// (an alarm, a call) holds the output, which the player reports itself.
+    public var startsPlayback: Bool {
+        switch self {
+        case .play, .togglePlayPause: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,120 @@
+@testable import Interlude
+import PlayerModel
+import TestSupport
+import Testing
+
+/// Every player command goes through `PlayerRuntime.perform`, whichever
+/// front end sent it; these drive it directly, on a runtime over the null
+/// output (the frame clock), and read what it answers and reports.
+@Suite(.serialized) struct CommandDispatchTests {
+    /// The runtime and every event it reported.
+    final class Player {
+        let runtime: PlayerRuntime
+        private(set) var events: [PlayerEvent] = []
+
+        init(seconds: Double = 4) throws {
+            let stream = PlayerEventStream(json: false)
+            stream.writesErrorsToStandardError = false
+            let file = try Fixtures.mp3(.sweep, seconds: seconds)
+            runtime = try #require(PlayerRuntime.open(configuration: .init(output: .null), paths: [file], events: stream,
+                                                      signals: SignalChannel([])))
+            stream.subscribe { [unowned self] in events.append($0.event) }
+        }
+
+        func perform(_ command: PlayerCommand) -> CommandResult { runtime.perform(command) }
+    }
+
+    @Test("volume and speed change the player and report it")
+    func volumeAndSpeed() throws {
+        let player = try Player()
+        #expect(player.perform(.setVolume(0.5)) == .done)
+        #expect(player.runtime.volume == 0.5)
+        #expect(player.perform(.speedUp) == .done)
+        #expect(player.runtime.engine.speed.description == "1.05x")
+        #expect(player.events == [.volume(0.5), .speed(1.05)])
+    }
+
+    @Test("book commands without a book are refused with the screen's sentence")
+    func bookCommandsWithoutABook() throws {
+        let player = try Player()
+        for command in [PlayerCommand.chapterNext, .chapterPrevious, .skipBack, .skipForward, .cycleSleepTimer,
+                        .addBookmark(note: nil), .jumpToBookmark(id: 1), .deleteBookmark(id: 1), .jumpToChapter(0)] {
+            #expect(player.perform(command) == .refused(reason: "no book is playing"), "\(command)")
+        }
+        #expect(player.events.isEmpty)
+    }
+
+    @Test("a play while a call holds the output is refused with the session's reason; after the call it plays")
+    func playRefusedDuringACall() throws {
+        let player = try Player()
+        #expect(player.perform(.toggleCall) == .done)
+        #expect(player.runtime.isCallActive)
+        guard case .refused(let reason) = player.perform(.play) else {
+            Issue.record("play during a call was not refused")
+            return
+        }
+        #expect(!reason.isEmpty)
+        #expect(player.events.contains(.playRefused(reason: reason)))
+        #expect(player.perform(.toggleCall) == .done)
+        #expect(!player.runtime.isCallActive)
+        #expect(player.perform(.togglePlayPause) == .done)
+        #expect(player.runtime.player.isPlaying)
+        #expect(player.events.first == .callStarted)
+        #expect(player.events.contains(.callEnded))
+    }
+
+    @Test("opening a book is refused during a call, and where the host cannot switch; else the host is asked")
+    func openBookAsksTheHost() throws {
+        let player = try Player()
+        let book = try Fixtures.mp3(.sweep, seconds: 2)
+        guard case .refused(let reason) = player.perform(.openBook(book)) else {
+            Issue.record("a headless runtime switched")
+            return
+        }
+        #expect(reason.contains("plays what it was started with"))
+        var asked: [String] = []
+        player.runtime.switchPlayback = { target in
+            if case .book(let path, _) = target { asked.append(path) }
+        }
+        _ = player.perform(.toggleCall)
+        #expect(player.perform(.openBook(book)) == .refused(reason: "a call is on: end it (c) first"))
+        _ = player.perform(.toggleCall)
+        guard case .done(let message?) = player.perform(.openBook(book)) else {
+            Issue.record("the book was not opened")
+            return
+        }
+        #expect(message.hasPrefix("opening "))
+        #expect(asked == [book])
+    }
+
+    @Test("alarms: in N seconds answers with the screen's message; a time that does not parse is refused")
+    func alarms() throws {
+        let player = try Player()
+        let result = player.perform(.addAlarm(afterSeconds: 5))
+        #expect(result == .done(message: "alarm #1 rings in 5 s"))
+        #expect(player.runtime.testAlarms.count == 1)
+        guard case .alarmAdded(let id, .inSeconds(5))? = player.events.last else {
+            Issue.record("no alarmAdded event: \(player.events)")
+            return
+        }
+        #expect(id.rawValue == 1)
+        guard case .refused(let reason) = player.perform(.addAlarmSchedule("soonish")) else {
+            Issue.record("a bad time was accepted")
+            return
+        }
+        #expect(!reason.isEmpty)
+        #expect(player.perform(.deleteAlarm(id: 1)) == .done)
+        #expect(player.runtime.alarms.alarms.isEmpty)
+    }
+
+    @Test("enqueue answers how many files were added; quit ends the run")
+    func enqueueAndQuit() throws {
+        let player = try Player()
+        let second = try Fixtures.mp3(.sweep, seconds: 3)
+        #expect(player.perform(.enqueue([second])) == .done(message: "added 1 file(s) to the queue"))
+        #expect(player.runtime.queue.count == 2)
+        #expect(player.events == [.enqueued(count: 1)])
+        #expect(player.perform(.quit) == .done)
+        #expect(player.runtime.quitRequested)
+    }
+}
