@@ -90,7 +90,6 @@ final class HeadlessPlayer: PlayerHost {
     func willStop() { progress?.clear() }
 
     func playbackEvent(_ event: PlaybackEvent) {
-        book?.playbackEvent(event)
         switch event {
         case .trackStarted(let index, _):
             progress?.track = runtime?.engine.feeder.tracks.first { $0.index == index }

@@ -7,36 +7,6 @@ import PlayerModel
 import Glibc
 #endif
 
-/// What drives a `PlayerRuntime` from outside: the headless command line or
-/// the full-screen UI. The runtime owns the loop; the host adds descriptors to
-/// its `poll`, reacts to them, and redraws after each turn.
-protocol PlayerHost: AnyObject {
-    /// Descriptors to wait on besides the runtime's own (fd 0 for keys or commands).
-    var extraDescriptors: [Int32] { get }
-    /// Some of `extraDescriptors` are readable.
-    func descriptorsReady(_ fds: [Int32])
-    /// A signal the runtime does not handle itself (SIGWINCH, say). Return
-    /// false to treat it as a request to stop (SIGINT, SIGTERM, SIGHUP).
-    func handleSignal(_ number: Int32) -> Bool
-    /// After every turn of the loop: redraw, if anything changed.
-    func afterIteration()
-    /// Wake at least this often (a progress display), or nil.
-    var maximumWaitMilliseconds: Int? { get }
-    /// True for the full-screen UI: the end of the queue is not the end.
-    var keepsRunningWhenQueueEnds: Bool { get }
-    /// Around a job-control stop (Ctrl-Z): give the terminal back, and take it again.
-    func willStop()
-    func didContinue()
-    /// What the listener heard happen, before it is printed.
-    func playbackEvent(_ event: PlaybackEvent)
-}
-
-extension PlayerHost {
-    func willStop() {}
-    func didContinue() {}
-    func playbackEvent(_ event: PlaybackEvent) {}
-}
-
 /// The player: engine, session arbiter, the player's resume state machine,
 /// alarms, and the staged scenario, on one thread, with the actions a user
 /// can take. `interlude play` and the full-screen UI both run it.
@@ -79,16 +49,19 @@ final class PlayerRuntime {
     private let signals: SignalChannel
 
     private(set) var played = false
-    private(set) var isSessionSuspended = false
-    private var suspendDeadline: MonotonicInstant?
-    private var continueDeadline: MonotonicInstant?
     private var lastDevice = 0
     private var warnedRealtime = false
     private var outputFailed = false
     private var interrupted = false
-    private var alarmVoiceError = false
-    private var createdScheduler: AlarmScheduler?
-    private var call: Session?
+    // Kept by the extensions in their own files (hence not private): the
+    // simulated suspension and call, the staged suspension's deadlines (the
+    // loop carries them out), the alarm scheduler and its voice.
+    var isSessionSuspended = false
+    var call: Session?
+    var suspendDeadline: MonotonicInstant?
+    var continueDeadline: MonotonicInstant?
+    var createdScheduler: AlarmScheduler?
+    var alarmVoiceError = false
     /// The book that plays, set by the book's session (which the host owns).
     weak var book: BookSession?
     /// Set by `PlayerCommand.quit`: the run ends, and the host ends with it.
@@ -165,149 +138,9 @@ final class PlayerRuntime {
 
     var format: AudioFormat { engine.format }
 
-    // MARK: Alarms
-
-    /// Created on first use; without a store, only alarms made in this run
-    /// ring. Relative alarms need no zone, so UTC serves until one is set.
-    var alarms: AlarmScheduler {
-        if let createdScheduler { return createdScheduler }
-        let scheduler = AlarmScheduler(clock: clock, timeZone: configuration.alarmTimeZone, arbiter: arbiter, store: configuration.alarmStore)
-        scheduler.onEvent = { [unowned self, unowned scheduler] event in
-            events.report(event)
-            switch event {
-            case .ringingBegan(let ids):
-                // An alarm that rings while the session is suspended without the
-                // process being stopped (the `s` testing key: only the `a` key can
-                // ring one then, as no timer fires) wakes it, as the system wakes
-                // a suspended app for an interruption: the player gets its late
-                // `began` with wasSuspended, and the single delayed resume follows.
-                if isSessionSuspended { continueSession() }
-                let sound = ids.first.flatMap { id in scheduler.alarms.first { $0.id == id }?.sound } ?? .default
-                startAlarmVoice(sound)
-            case .ringingEnded:
-                engine.stopVoice(fadeFrames: format.frames(forSeconds: 0.01))
-            default:
-                break
-            }
-        }
-        scheduler.start()
-        createdScheduler = scheduler
-        return scheduler
-    }
-
-    var hasAlarmScheduler: Bool { createdScheduler != nil }
-
-    private func startAlarmVoice(_ sound: AlarmSound) {
-        var source: VoiceSource = ToneVoice()
-        if case .file(let path) = sound {
-            do throws(DecoderError) { source = try FileVoice(path: path, format: format) } catch {
-                if !alarmVoiceError { events.error("\(error.description) (using the built-in tone)") }
-                alarmVoiceError = true
-            }
-        }
-        engine.startVoice(source, exclusive: true, fadeFrames: format.frames(forSeconds: 0.005))
-    }
-
-    // MARK: The staged scenario
-
-    private func at(_ seconds: Double, _ action: @escaping () -> Void) {
-        _ = clock.schedule(at: start + .milliseconds(Int((seconds * 1000).rounded())), action)
-    }
-
-    private func stageScenario() {
-        let scenario = configuration.scenario
-        suspendDeadline = scenario.suspendAt.map { start + .milliseconds(Int(($0 * 1000).rounded())) }
-        continueDeadline = scenario.continueAt.map { start + .milliseconds(Int(($0 * 1000).rounded())) }
-        if let alarmIn = scenario.alarmIn {
-            at(0) { [unowned self] in
-                addAlarm(after: .milliseconds(Int((alarmIn * 1000).rounded())), label: "scenario alarm",
-                         ringSeconds: scenario.alarmRing, sound: scenario.alarmSound)
-            }
-        }
-        for notifyAt in scenario.notifyAt {
-            at(notifyAt) { [unowned self] in notificationChime() }
-        }
-        if let callAt = scenario.callAt, let callEnd = scenario.callEnd {
-            at(callAt) { [unowned self] in if call == nil { toggleCall() } }
-            at(callEnd) { [unowned self] in if call != nil { toggleCall() } }
-        }
-    }
-
-    // MARK: User actions
+    // MARK: The user and job control
 
     func pause() { player.pause() }
-
-    /// An alarm `delay` from now (relative: an exact monotonic deadline).
-    @discardableResult
-    func addAlarm(after delay: Duration, label: String, ringSeconds: Double = 60, sound: String? = nil) -> Alarm {
-        alarms.add(after: delay) { alarm in
-            alarm.label = label
-            alarm.ringTimeoutSeconds = max(1, Int(ringSeconds.rounded()))
-            if let sound { alarm.sound = .file(path: sound) }
-        }
-    }
-
-    func snoozeAlarm() { createdScheduler?.snooze() }
-    func dismissAlarm() { createdScheduler?.dismiss() }
-
-    /// A short chime from a notification session: the music ducks under it.
-    func notificationChime() {
-        let chime = arbiter.openSession(SessionConfiguration(category: .ambient, priorityClass: .notification))
-        try? chime.setActive(true)
-        events.emit(.notification)
-        engine.startVoice(ToneVoice(repeats: false), exclusive: false, gain: 1,
-                          fadeFrames: format.frames(forSeconds: 0.005))
-        // The chime is one pattern cycle long; the session ends with it.
-        _ = clock.schedule(after: .seconds(ToneVoice.cycleSeconds)) { [arbiter] in
-            try? chime.setActive(false, notifyOthersOnDeactivation: true)
-            arbiter.closeSession(chime.id)
-        }
-    }
-
-    /// Starts a simulated call, or ends the one in progress.
-    func toggleCall() {
-        if let call {
-            events.emit(.callEnded)
-            try? call.setActive(false, notifyOthersOnDeactivation: true)
-            arbiter.closeSession(call.id)
-            self.call = nil
-        } else {
-            let call = arbiter.openSession(SessionConfiguration(category: .playback, priorityClass: .call))
-            self.call = call
-            events.emit(.callStarted)
-            try? call.setActive(true)
-        }
-    }
-
-    var isCallActive: Bool { call != nil }
-
-    /// Suspends the session as a stopped process would be (no timer fires and
-    /// nothing sounds), without stopping the process; again to continue.
-    func toggleSessionSuspended() {
-        if isSessionSuspended { continueSession() } else { suspendSession() }
-    }
-
-    private func suspendSession() {
-        guard !isSessionSuspended else { return }
-        isSessionSuspended = true
-        events.emit(.suspended)
-        arbiter.processWillSuspend()
-        engine.pauseMedia(fadeFrames: controller.fadeFrames)
-    }
-
-    private func continueSession() {
-        guard isSessionSuspended else { return }
-        isSessionSuspended = false
-        events.emit(.continued)
-        arbiter.processDidContinue()
-    }
-
-    /// The route-lost path without losing the device: the player pauses with
-    /// `routeDisconnected` and waits for the user, as when the device goes away.
-    func simulateDeviceLoss() {
-        events.emit(.deviceLostSimulated)
-        arbiter.outputDeviceLost()
-    }
 
     /// Ctrl-Z: release the device, really stop, and on `fg` come back with
     /// the late `began` (wasSuspended) of the suspension.
@@ -322,74 +155,6 @@ final class PlayerRuntime {
         host?.didContinue()
         events.emit(.continued)
         arbiter.processDidContinue()
-    }
-
-    // MARK: The queue
-
-    /// The queue: every file, in play order (those played included).
-    var queue: [String] { engine.feeder.paths }
-
-    /// The queue entry the listener is in, and the seconds heard of it.
-    var current: (index: Int, path: String, elapsed: Double, duration: Double?)? {
-        guard let (track, offset) = engine.heardTrack else { return nil }
-        return (track.index, track.path, format.seconds(forFrames: max(0, offset)),
-                track.expectedFrames.map(format.seconds(forFrames:)))
-    }
-
-    /// True while the music plays (not paused by the user, an interruption or the queue's end).
-    var isPlaying: Bool { player.isPlaying && !engine.isMediaStopped }
-
-    /// Before `run`: start at queue entry `index`, `seconds` into it.
-    @discardableResult
-    func start(atQueueIndex index: Int, seconds: Double) -> Bool {
-        engine.start(atQueueIndex: index, offsetFrames: format.frames(forSeconds: seconds))
-    }
-
-    /// Plays `paths` from entry `index`: they replace what was queued after the
-    /// current entry, which stays behind them for `previous()`.
-    func playQueue(_ paths: [String], startAt index: Int) {
-        guard !paths.isEmpty else { return }
-        let here = current?.index ?? -1
-        engine.feeder.replaceQueue(after: here, with: paths)
-        jump(toQueueIndex: here + 1 + max(0, min(index, paths.count - 1)), seconds: 0, play: true)
-    }
-
-    /// Adds files to the end of the queue.
-    func enqueue(_ paths: [String]) {
-        engine.enqueue(paths)
-        events.emit(.enqueued(count: paths.count))
-    }
-
-    func next() {
-        guard let current else { return }
-        guard current.index + 1 < queue.count else { return }
-        jump(toQueueIndex: current.index + 1, seconds: 0, play: true)
-    }
-
-    /// The previous entry, or the start of this one after its first 3 seconds (as cmus and mpv do).
-    func previous() {
-        guard let current else { return }
-        let target = current.elapsed > 3 || current.index == 0 ? current.index : current.index - 1
-        jump(toQueueIndex: target, seconds: 0, play: true)
-    }
-
-    /// Seeks within the current entry; past its end goes to the next one.
-    func seek(bySeconds delta: Double) {
-        guard let current else { return }
-        let target = max(0, current.elapsed + delta)
-        if let duration = current.duration, target >= duration {
-            guard current.index + 1 < queue.count else { return }
-            jump(toQueueIndex: current.index + 1, seconds: 0, play: false)
-            return
-        }
-        jump(toQueueIndex: current.index, seconds: target, play: false)
-    }
-
-    /// Moves to queue entry `index`, `seconds` into it. `play`: also start
-    /// playing when paused (choosing a track plays it; a seek keeps the state).
-    func jump(toQueueIndex index: Int, seconds: Double, play: Bool) {
-        controller.jump(toQueueIndex: index, offsetFrames: format.frames(forSeconds: seconds))
-        if play && !player.isPlaying { player.play() }
     }
 
     /// Ends the run at the end of this turn of the loop.
@@ -496,6 +261,8 @@ final class PlayerRuntime {
 
     private func handle(_ playbackEvents: [PlaybackEvent], host: PlayerHost) {
         for event in playbackEvents {
+            // A book keeps a pause's place at once.
+            book?.playbackEvent(event)
             host.playbackEvent(event)
             switch event {
             case .trackStarted:

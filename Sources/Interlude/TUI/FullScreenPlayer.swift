@@ -21,98 +21,53 @@ import Glibc
 /// an event, a resize) or, while playing or counting down, at most every
 /// 250 ms for the clock and progress bar. The presenter compares frames, so
 /// an unchanged screen costs no terminal output and no refresh at all.
-final class FullScreenPlayer: PlayerHost {
+final class FullScreenPlayer {
     let options: FullScreenCommand.Options
     let events = PlayerEventStream(json: false)
-    private var terminal: NcursesTerminal?
-    private var presenter: ScreenPresenter?
-    private var runtime: PlayerRuntime?
-    private var ui = InterfaceState(browser: nil)
-    private let source = FileSystemBrowserSource()
-    private var catalog = ThemeCatalog(directories: [])
-    private var zone = TimeZoneRules.utc
-    private var tags: [String: TrackTags] = [:]
-    private var redraw = RedrawPolicy()
-    private var lastState: PlaybackState?
+    var terminal: NcursesTerminal?
+    var presenter: ScreenPresenter?
+    var runtime: PlayerRuntime?
+    var ui = InterfaceState(browser: nil)
+    let source = FileSystemBrowserSource()
+    var catalog = ThemeCatalog(directories: [])
+    var zone = TimeZoneRules.utc
+    var tags: [String: TrackTags] = [:]
+    var redraw = RedrawPolicy()
+    var lastState: PlaybackState?
     /// The book playing, when the runtime plays one (in spoken-audio mode).
-    private var book: BookSession?
-    private var shelf = BookShelf(store: BookStateStore(directory: ""))
-    private var lastFocus: Pane?
+    var book: BookSession?
+    var shelf = BookShelf(store: BookStateStore(directory: ""))
+    var lastFocus: Pane?
 
     /// A book and music each get a runtime of their own (spoken-audio mode is
     /// the runtime's, and a book's queue is its files): opening a book, or
     /// playing files while a book plays, ends this runtime and starts the next.
-    private var pendingSwitch: PlaybackSwitch?
+    var pendingSwitch: PlaybackSwitch?
 
     /// What decides the state line and the playing marks, compared after each turn.
-    private struct PlaybackState: Equatable {
+    struct PlaybackState: Equatable {
         var finished: Bool
         var playing: Bool
         var interrupted: Bool
         var entry: Int?
     }
-    private var quitRequested = false
+    var quitRequested = false
     let keepsRunningWhenQueueEnds = true
 
     init(options: FullScreenCommand.Options) { self.options = options }
 
+    /// The theme the user asked for last (cycling goes on from it, even when it fell back).
+    var cycleName = ThemeCatalog.defaultName
+
+    /// Start-up (`startUp`), then one runtime after another: the music or
+    /// book asked for, and whatever the user switches to, until they quit.
     func run() -> Int32 {
-        guard isatty(0) != 0, isatty(1) != 0 else {
-            writeStandardError("interlude: \(TerminalError.notATerminal.description)\n")
-            return 2
-        }
-        TextWidth.prepareLocale()
-        let environment = ProcessEnvironment.current()
-        let directories = XDGDirectories(environment: environment)
-
-        // What to play and where the browser opens.
-        var files: [String] = []
-        var folder: String?
-        for path in options.paths {
-            if FileSystemBrowserSource.isDirectory(path) { folder = folder ?? path } else { files.append(path) }
-        }
-        if options.paths.isEmpty {
-            guard let music = FullScreenCommand.musicFolder(environment: environment) else {
-                writeStandardError("interlude: no music folder (XDG_MUSIC_DIR or ~/Music); give a folder or files: "
-                                   + "interlude PATH...\n")
-                return 2
-            }
-            folder = music
-        }
-        // One chaptered MP3, or one path with --book: a book (as for `interlude play`).
-        // A folder without --book opens the browser, as it always did.
-        let opensBook = options.paths.count == 1
-            && (options.book || (folder == nil && BookOpener.isBook(options.paths, forced: false)))
-        // No file given: the queue of the last run comes back, paused where it was left.
-        // (Music only: a book keeps its place in its own state file.)
-        let stateStore = PlayerStateStore(directories: directories)
-        let restored = files.isEmpty && !opensBook ? stateStore.load() : (state: nil, problem: nil)
-        if let saved = restored.state, !saved.queue.isEmpty { files = saved.queue }
-        let browserRoot = folder ?? Self.parent(of: files.first ?? options.paths[0])
-        let keys = loadKeys(directories)
-        ui = InterfaceState(bindings: keys.bindings, browser: BrowserModel(root: browserRoot, source: source))
-        if !files.isEmpty { ui.focus(.queue) }
-
-        zone = localZone(environment)
-        catalog = ThemeCatalog(directories: ThemeDirectories.standard(configHome: directories.configHome,
-                                                                      executablePath: Self.executablePath()))
-        shelf = BookShelf(store: BookStateStore(directories: directories))
-        var base = PlayerRuntime.Configuration(output: options.output, scenario: options.scenario)
-        base.speed = options.speed
-        base.alarmTimeZone = zone
-        // A folder alone opens with an empty queue: the user picks from the browser.
-        base.keepsRunningWhenQueueEnds = true
-        base.alarmStore = AlarmStore(directories: directories)
-        events.subscribe { [unowned self] timed in
-            // A book's periodic saves (every second) would bury everything else.
-            if case .positionSaved = timed.event { return }
-            ui.record(timed)
-            redraw.setNeedsDraw()
-        }
+        guard let startUp = startUp() else { return 2 }
+        let (stateStore, restored, keys, base) = (startUp.stateStore, startUp.restored, startUp.keys, startUp.base)
         // One channel for every runtime: the signals stay blocked (and pending ones
         // kept) while one runtime ends and the next starts.
         let signals = SignalChannel([SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH])
-        var next: PlaybackSwitch = opensBook ? .book(options.paths[0], nil) : .music(files, startAt: 0)
+        var next = startUp.first
         var status: Int32 = 0
         var firstRun = true
         while true {
@@ -182,183 +137,8 @@ final class FullScreenPlayer: PlayerHost {
         return quitRequested ? 0 : status
     }
 
-    /// Takes the terminal, once the first runtime is up; false (reported) when it cannot.
-    private func openScreen(keys: KeyConfigLoad, theme: String) -> Bool {
-        // Now that the log records them: the keys file's bad lines, each with its line number.
-        for problem in keys.problems { events.error("keys: \(problem.description)") }
-        if let first = keys.problems.first {
-            ui.message = .init(text: "keys: \(keys.problems.count) line(s) skipped (see the event log); "
-                               + first.description, isError: true)
-        }
-        let terminal: NcursesTerminal
-        do { terminal = try NcursesTerminal() } catch {
-            writeStandardError("interlude: \(error.description)\n")
-            return false
-        }
-        self.terminal = terminal
-        presenter = ScreenPresenter(terminal: terminal)
-        // The screen is ours now: errors go to the log pane and the command line.
-        events.writesErrorsToStandardError = false
-        applyTheme(theme)
-        return true
-    }
-
-    /// The book at `path` with its saved place and speed, set up for spoken
-    /// audio; nil (reported) when it does not open.
-    private func openBook(_ path: String, opened: Book?, configuration: inout PlayerRuntime.Configuration,
-                          speedGiven: Bool) -> BookSession? {
-        let book: Book
-        if let opened { book = opened } else {
-            do { book = try BookOpener.open(path) } catch {
-                events.error(error.description)
-                return nil
-            }
-        }
-        do {
-            return try BookSession.make(book, options: BookPlayOptions(), speedGiven: speedGiven, store: shelf.store,
-                                        configuration: &configuration, events: events)
-        } catch {
-            events.error(error.message)
-            return nil
-        }
-    }
-
-    // MARK: PlayerHost
-
-    var extraDescriptors: [Int32] {
-        // Read the terminal only while we are its foreground job: a background
-        // read would stop the process with SIGTTIN.
-        tcgetpgrp(0) == getpgrp() ? [0] : []
-    }
-
-    func descriptorsReady(_ fds: [Int32]) {
-        guard let terminal, let runtime else { return }
-        while let input = terminal.readInput() {
-            switch input {
-            case .resize:
-                resize()
-            case .key(let key):
-                ui.now = now
-                let snapshot = snapshot(runtime)
-                for command in ui.handle(key, snapshot: snapshot, source: source) { perform(command, runtime) }
-            }
-            redraw.setNeedsDraw()
-        }
-    }
-
-    func handleSignal(_ number: Int32) -> Bool {
-        if number == SIGWINCH {
-            resize()
-            return true
-        }
-        // SIGINT, SIGTERM, SIGHUP end the run: keep the book's place first.
-        book?.save()
-        return false
-    }
-
-    func playbackEvent(_ event: PlaybackEvent) {
-        book?.playbackEvent(event)
-    }
-
-    func afterIteration() {
-        guard let runtime, let presenter, let terminal else { return }
-        book?.tick()
-        if ui.focus != lastFocus {
-            lastFocus = ui.focus
-            // The books pane shows the state files as they are now.
-            if ui.focus == .books { shelf.refresh(current: book) }
-        }
-        if runtime.removeRungTestAlarms() { redraw.setNeedsDraw() }
-        // Changes that come without an event (the engine finishing, say) still redraw.
-        let state = PlaybackState(finished: runtime.engine.isFinished, playing: runtime.isPlaying,
-                                  interrupted: runtime.isInterrupted, entry: runtime.current?.index)
-        if state != lastState {
-            lastState = state
-            redraw.setNeedsDraw()
-        }
-        guard redraw.shouldDraw(now: monotonicSeconds(), moving: isMoving(runtime)) else { return }
-        let frame = ScreenRenderer().frame(size: terminal.size, state: &ui, snapshot: snapshot(runtime), now: now)
-        presenter.present(frame)
-    }
-
-    var maximumWaitMilliseconds: Int? {
-        guard let runtime else { return nil }
-        return redraw.maximumWaitMilliseconds(moving: isMoving(runtime))
-    }
-
-    /// Whether the screen changes by itself: the clock while playing, the countdown.
-    private func isMoving(_ runtime: PlayerRuntime) -> Bool {
-        (runtime.isPlaying && !runtime.engine.isFinished) || Banner(runtime.sessionSnapshot).isCountingDown
-    }
-
-    func willStop() {
-        terminal?.suspend()
-    }
-
-    func didContinue() {
-        terminal?.resume()
-        presenter?.invalidate()
-        redraw.setNeedsDraw()
-    }
-
-    // MARK: Actions
-
-    private var now: Double { events.now }
-
-    private func resize() {
-        terminal?.resize()
-        presenter?.invalidate()
-        redraw.setNeedsDraw()
-    }
-
-    /// A key's action: player commands go to the runtime's dispatcher, and
-    /// what it answers goes to the command line.
-    private func perform(_ action: InterfaceAction, _ runtime: PlayerRuntime) {
-        switch action {
-        case .cycleTheme:
-            applyTheme(catalog.name(after: cycleName))
-        case .player(let command):
-            switch runtime.perform(command) {
-            case .done(let message?):
-                ui.message = .init(text: message, isError: false)
-            case .refused(let reason) where !command.startsPlayback:
-                ui.message = .init(text: reason, isError: false)
-            case .done(nil), .refused:
-                // A refused play is in the event log already (`playRefused`).
-                break
-            }
-        }
-    }
-
-    private func applyTheme(_ name: String) {
-        guard let terminal else { return }
-        var theme = Theme.standard
-        var shown = ThemeCatalog.defaultName
-        do {
-            let load = try catalog.load(name)
-            theme = load.theme
-            shown = load.fellBackToDefault ? ThemeCatalog.defaultName : name
-            for problem in load.problems { events.error("theme: \(problem.description)") }
-            if let first = load.problems.first {
-                ui.message = .init(text: "theme \(name): \(load.problems.count) problem(s), using the default theme; "
-                                   + first.description, isError: true)
-            }
-        } catch {
-            events.error(error.description)
-            ui.message = .init(text: error.description, isError: true)
-        }
-        ui.themeName = shown == name ? name : "\(shown) (\(name) has errors)"
-        terminal.setTheme(theme.rendering(for: terminal.colorDepth))
-        presenter?.invalidate()
-        redraw.setNeedsDraw()
-        // Keep cycling from the requested name, even when it fell back.
-        cycleName = name
-    }
-
-    private var cycleName = ThemeCatalog.defaultName
-
     /// On the way out (q, SIGINT, SIGTERM, SIGHUP): the queue and the place in it.
-    private func saveState(_ store: PlayerStateStore, _ runtime: PlayerRuntime) {
+    func saveState(_ store: PlayerStateStore, _ runtime: PlayerRuntime) {
         let queue = runtime.queue
         guard !queue.isEmpty else { return }
         let current = runtime.current
@@ -369,118 +149,10 @@ final class FullScreenPlayer: PlayerHost {
         }
     }
 
-    private func loadKeys(_ directories: XDGDirectories) -> KeyConfigLoad {
-        let path = directories.interludeConfig + "/keys"
-        guard let bytes = try? StateFile(path: path).read() else { return KeyConfigLoad(bindings: .defaults, problems: []) }
-        return KeyConfigParser.apply(String(decoding: bytes, as: UTF8.self), path: path)
-    }
-
-    private func localZone(_ environment: [String: String]) -> TimeZoneRules {
-        do { return try TimeZoneDatabase().localZone(environment: environment) } catch {
-            events.error("\(error.description); alarm times are in UTC")
-            return .utc
-        }
-    }
-
-    // MARK: What the screen shows
-
-    private func snapshot(_ runtime: PlayerRuntime) -> PlayerSnapshot {
-        var snapshot = PlayerSnapshot()
-        snapshot.queue = runtime.queue.map { .init(path: $0, title: title(of: $0)) }
-        let current = runtime.current
-        if let book {
-            snapshot.currentIndex = current?.index
-            let position = book.currentPosition
-            let chapter = book.book.chapter(at: position)
-            snapshot.title = book.book.title
-            snapshot.artist = book.book.author ?? ""
-            snapshot.album = "chapter \(chapter.index + 1)/\(book.book.chapters.count): \(chapter.title)"
-            snapshot.elapsed = Double(position) / 1000
-            snapshot.duration = Double(book.book.durationMilliseconds) / 1000
-            snapshot.book = BookInfo(
-                path: book.book.path, title: book.book.title,
-                chapters: book.book.chapters.map {
-                    .init(title: $0.title, startMilliseconds: $0.startMilliseconds, durationMilliseconds: $0.durationMilliseconds)
-                },
-                currentChapter: chapter.index,
-                bookmarks: book.state.bookmarks.map {
-                    .init(id: $0.id, positionMilliseconds: $0.positionMilliseconds, note: $0.note)
-                },
-                sleepSetting: book.sleepTimerSetting?.description,
-                sleepRemaining: book.sleepRemaining.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 })
-        } else if let current {
-            snapshot.currentIndex = current.index
-            let trackTags = tags(of: current.path)
-            snapshot.title = trackTags.title ?? TrackTags.displayName(ofPath: current.path)
-            snapshot.artist = trackTags.artist ?? ""
-            snapshot.album = trackTags.album ?? ""
-            snapshot.elapsed = current.elapsed
-            snapshot.duration = current.duration
-        }
-        snapshot.state = current == nil || runtime.engine.isFinished ? .stopped : runtime.isPlaying ? .playing
-            : runtime.isInterrupted ? .interrupted : .paused
-        snapshot.volume = runtime.volume
-        snapshot.speed = runtime.engine.speed.isNormal ? nil : runtime.engine.speed.description
-        snapshot.session = runtime.sessionSnapshot
-        if runtime.hasAlarmScheduler {
-            let scheduler = runtime.alarms
-            let ringing = scheduler.ringing?.alarmIDs ?? []
-            snapshot.alarms = scheduler.alarms.map { alarm in
-                let next = scheduler.nextFire(of: alarm.id)
-                return AlarmRow(id: alarm.id.rawValue, label: alarm.label,
-                                nextFire: next.map { fireText($0, now: runtime.clock.wallNow.secondsSince1970) } ?? "",
-                                schedule: scheduleText(alarm.schedule, now: runtime.clock.wallNow.secondsSince1970),
-                                isEnabled: alarm.isEnabled, isRinging: ringing.contains(alarm.id))
-            }
-        }
-        snapshot.books = shelf.rows(current: book)
-        return snapshot
-    }
-
-    /// Local time of day, with the date when it is not today.
-    private func fireText(_ instant: Int64, now: Int64) -> String {
-        let zoned = ZonedTime(timeZone: zone)
-        let (date, seconds) = zoned.local(at: instant)
-        let today = zoned.local(at: now).date
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let time = "\(two(seconds / 3600)):\(two(seconds % 3600 / 60)):\(two(seconds % 60))"
-        return date == today ? time : "\(date) \(time)"
-    }
-
-    private func scheduleText(_ schedule: AlarmSchedule, now: Int64) -> String {
-        if case .relative(let firesAt) = schedule { return "in \(max(1, firesAt - now))s" }
-        return AlarmTimeFormat(zone: ZonedTime(timeZone: zone)).scheduleTime(schedule)
-    }
-
-    private func tags(of path: String) -> TrackTags {
-        if let known = tags[path] { return known }
-        let read = TrackTags.read(path: path)
-        tags[path] = read
-        return read
-    }
-
-    private func title(of path: String) -> String {
-        tags(of: path).title ?? TrackTags.displayName(ofPath: path)
-    }
-
-    // MARK: Helpers
-
     /// "Title: resumed at 23.4 s (left at 25.4 s, 2.0 s earlier)".
     static func resumeText(_ book: BookSession) -> String {
         func tenths(_ milliseconds: Int) -> String { "\(milliseconds / 1000).\(milliseconds % 1000 / 100)" }
         return "\(book.book.title): resumed at \(tenths(book.startPosition)) s (left at \(tenths(book.savedPosition)) s, "
             + "\(tenths(book.savedPosition - book.startPosition)) s earlier)"
-    }
-
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    static func executablePath() -> String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return "" }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

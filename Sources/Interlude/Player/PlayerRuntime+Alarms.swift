@@ -1,0 +1,63 @@
+import Alarms
+import AudioEngine
+import AudioSession
+import InterludeCore
+import PlayerModel
+
+/// The alarm scheduler, made on first use, and the alarm voice it sounds.
+extension PlayerRuntime {
+    /// Created on first use; without a store, only alarms made in this run
+    /// ring. Relative alarms need no zone, so UTC serves until one is set.
+    var alarms: AlarmScheduler {
+        if let createdScheduler { return createdScheduler }
+        let scheduler = AlarmScheduler(clock: clock, timeZone: configuration.alarmTimeZone, arbiter: arbiter, store: configuration.alarmStore)
+        scheduler.onEvent = { [unowned self, unowned scheduler] event in
+            events.report(event)
+            switch event {
+            case .ringingBegan(let ids):
+                // An alarm that rings while the session is suspended without the
+                // process being stopped (the `s` testing key: only the `a` key can
+                // ring one then, as no timer fires) wakes it, as the system wakes
+                // a suspended app for an interruption: the player gets its late
+                // `began` with wasSuspended, and the single delayed resume follows.
+                if isSessionSuspended { continueSession() }
+                let sound = ids.first.flatMap { id in scheduler.alarms.first { $0.id == id }?.sound } ?? .default
+                startAlarmVoice(sound)
+            case .ringingEnded:
+                engine.stopVoice(fadeFrames: format.frames(forSeconds: 0.01))
+            default:
+                break
+            }
+        }
+        scheduler.start()
+        createdScheduler = scheduler
+        return scheduler
+    }
+
+    var hasAlarmScheduler: Bool { createdScheduler != nil }
+
+    private func startAlarmVoice(_ sound: AlarmSound) {
+        var source: VoiceSource = ToneVoice()
+        if case .file(let path) = sound {
+            do throws(DecoderError) { source = try FileVoice(path: path, format: format) } catch {
+                if !alarmVoiceError { events.error("\(error.description) (using the built-in tone)") }
+                alarmVoiceError = true
+            }
+        }
+        engine.startVoice(source, exclusive: true, fadeFrames: format.frames(forSeconds: 0.005))
+    }
+
+
+    /// An alarm `delay` from now (relative: an exact monotonic deadline).
+    @discardableResult
+    func addAlarm(after delay: Duration, label: String, ringSeconds: Double = 60, sound: String? = nil) -> Alarm {
+        alarms.add(after: delay) { alarm in
+            alarm.label = label
+            alarm.ringTimeoutSeconds = max(1, Int(ringSeconds.rounded()))
+            if let sound { alarm.sound = .file(path: sound) }
+        }
+    }
+
+    func snoozeAlarm() { createdScheduler?.snooze() }
+    func dismissAlarm() { createdScheduler?.dismiss() }
+}

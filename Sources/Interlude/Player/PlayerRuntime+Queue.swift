@@ -1,0 +1,71 @@
+import AudioEngine
+import PlayerModel
+
+/// The queue: what plays, where the listener is in it, and moves within it.
+extension PlayerRuntime {
+    /// The queue: every file, in play order (those played included).
+    var queue: [String] { engine.feeder.paths }
+
+    /// The queue entry the listener is in, and the seconds heard of it.
+    var current: (index: Int, path: String, elapsed: Double, duration: Double?)? {
+        guard let (track, offset) = engine.heardTrack else { return nil }
+        return (track.index, track.path, format.seconds(forFrames: max(0, offset)),
+                track.expectedFrames.map(format.seconds(forFrames:)))
+    }
+
+    /// True while the music plays (not paused by the user, an interruption or the queue's end).
+    var isPlaying: Bool { player.isPlaying && !engine.isMediaStopped }
+
+    /// Before `run`: start at queue entry `index`, `seconds` into it.
+    @discardableResult
+    func start(atQueueIndex index: Int, seconds: Double) -> Bool {
+        engine.start(atQueueIndex: index, offsetFrames: format.frames(forSeconds: seconds))
+    }
+
+    /// Plays `paths` from entry `index`: they replace what was queued after the
+    /// current entry, which stays behind them for `previous()`.
+    func playQueue(_ paths: [String], startAt index: Int) {
+        guard !paths.isEmpty else { return }
+        let here = current?.index ?? -1
+        engine.feeder.replaceQueue(after: here, with: paths)
+        jump(toQueueIndex: here + 1 + max(0, min(index, paths.count - 1)), seconds: 0, play: true)
+    }
+
+    /// Adds files to the end of the queue.
+    func enqueue(_ paths: [String]) {
+        engine.enqueue(paths)
+        events.emit(.enqueued(count: paths.count))
+    }
+
+    func next() {
+        guard let current else { return }
+        guard current.index + 1 < queue.count else { return }
+        jump(toQueueIndex: current.index + 1, seconds: 0, play: true)
+    }
+
+    /// The previous entry, or the start of this one after its first 3 seconds (as cmus and mpv do).
+    func previous() {
+        guard let current else { return }
+        let target = current.elapsed > 3 || current.index == 0 ? current.index : current.index - 1
+        jump(toQueueIndex: target, seconds: 0, play: true)
+    }
+
+    /// Seeks within the current entry; past its end goes to the next one.
+    func seek(bySeconds delta: Double) {
+        guard let current else { return }
+        let target = max(0, current.elapsed + delta)
+        if let duration = current.duration, target >= duration {
+            guard current.index + 1 < queue.count else { return }
+            jump(toQueueIndex: current.index + 1, seconds: 0, play: false)
+            return
+        }
+        jump(toQueueIndex: current.index, seconds: target, play: false)
+    }
+
+    /// Moves to queue entry `index`, `seconds` into it. `play`: also start
+    /// playing when paused (choosing a track plays it; a seek keeps the state).
+    func jump(toQueueIndex index: Int, seconds: Double, play: Bool) {
+        controller.jump(toQueueIndex: index, offsetFrames: format.frames(forSeconds: seconds))
+        if play && !player.isPlaying { player.play() }
+    }
+}

@@ -1,0 +1,89 @@
+import InterludeCore
+import TUI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The runtime's host: keys and resizes in, a frame out after each turn
+/// (only when something changed, or the clock and countdown move).
+extension FullScreenPlayer: PlayerHost {
+    var extraDescriptors: [Int32] {
+        // Read the terminal only while we are its foreground job: a background
+        // read would stop the process with SIGTTIN.
+        tcgetpgrp(0) == getpgrp() ? [0] : []
+    }
+
+    func descriptorsReady(_ fds: [Int32]) {
+        guard let terminal, let runtime else { return }
+        while let input = terminal.readInput() {
+            switch input {
+            case .resize:
+                resize()
+            case .key(let key):
+                ui.now = now
+                let snapshot = snapshot(runtime)
+                for command in ui.handle(key, snapshot: snapshot, source: source) { perform(command, runtime) }
+            }
+            redraw.setNeedsDraw()
+        }
+    }
+
+    func handleSignal(_ number: Int32) -> Bool {
+        if number == SIGWINCH {
+            resize()
+            return true
+        }
+        // SIGINT, SIGTERM, SIGHUP end the run: keep the book's place first.
+        book?.save()
+        return false
+    }
+
+    func afterIteration() {
+        guard let runtime, let presenter, let terminal else { return }
+        book?.tick()
+        if ui.focus != lastFocus {
+            lastFocus = ui.focus
+            // The books pane shows the state files as they are now.
+            if ui.focus == .books { shelf.refresh(current: book) }
+        }
+        if runtime.removeRungTestAlarms() { redraw.setNeedsDraw() }
+        // Changes that come without an event (the engine finishing, say) still redraw.
+        let state = PlaybackState(finished: runtime.engine.isFinished, playing: runtime.isPlaying,
+                                  interrupted: runtime.isInterrupted, entry: runtime.current?.index)
+        if state != lastState {
+            lastState = state
+            redraw.setNeedsDraw()
+        }
+        guard redraw.shouldDraw(now: monotonicSeconds(), moving: isMoving(runtime)) else { return }
+        let frame = ScreenRenderer().frame(size: terminal.size, state: &ui, snapshot: snapshot(runtime), now: now)
+        presenter.present(frame)
+    }
+
+    var maximumWaitMilliseconds: Int? {
+        guard let runtime else { return nil }
+        return redraw.maximumWaitMilliseconds(moving: isMoving(runtime))
+    }
+
+    /// Whether the screen changes by itself: the clock while playing, the countdown.
+    func isMoving(_ runtime: PlayerRuntime) -> Bool {
+        (runtime.isPlaying && !runtime.engine.isFinished) || Banner(runtime.sessionSnapshot).isCountingDown
+    }
+
+    func willStop() {
+        terminal?.suspend()
+    }
+
+    func didContinue() {
+        terminal?.resume()
+        presenter?.invalidate()
+        redraw.setNeedsDraw()
+    }
+
+    var now: Double { events.now }
+
+    func resize() {
+        terminal?.resize()
+        presenter?.invalidate()
+        redraw.setNeedsDraw()
+    }
+}

@@ -1,0 +1,30 @@
+import Themes
+import TUI
+
+/// Colour themes: loaded from the catalog, problems reported, and given to the terminal.
+extension FullScreenPlayer {
+    func applyTheme(_ name: String) {
+        guard let terminal else { return }
+        var theme = Theme.standard
+        var shown = ThemeCatalog.defaultName
+        do {
+            let load = try catalog.load(name)
+            theme = load.theme
+            shown = load.fellBackToDefault ? ThemeCatalog.defaultName : name
+            for problem in load.problems { events.error("theme: \(problem.description)") }
+            if let first = load.problems.first {
+                ui.message = .init(text: "theme \(name): \(load.problems.count) problem(s), using the default theme; "
+                                   + first.description, isError: true)
+            }
+        } catch {
+            events.error(error.description)
+            ui.message = .init(text: error.description, isError: true)
+        }
+        ui.themeName = shown == name ? name : "\(shown) (\(name) has errors)"
+        terminal.setTheme(theme.rendering(for: terminal.colorDepth))
+        presenter?.invalidate()
+        redraw.setNeedsDraw()
+        // Keep cycling from the requested name, even when it fell back.
+        cycleName = name
+    }
+}

@@ -1,0 +1,136 @@
+import KeyMap
+import PlayerModel
+
+/// Key dispatch: each bound action either changes the interface (focus,
+/// lists, prompts, help) or becomes a player command.
+extension InterfaceState {
+    /// Handles one key press; returns what the player should do.
+    public mutating func handle(_ key: Key, snapshot: PlayerSnapshot, source: some BrowserSource) -> [InterfaceAction] {
+        if let prompt { return handlePromptKey(key, prompt: prompt, snapshot: snapshot) }
+        guard let action = bindings.action(for: key) else {
+            if showsHelp, key == .named(.escape) { showsHelp = false }
+            return []
+        }
+        if showsHelp {
+            switch action {
+            case .help, .quit: showsHelp = false; return []
+            case .up, .down, .pageUp, .pageDown, .top, .bottom:
+                move(&helpCursor, action, count: KeyHelp.lines(for: bindings).count)
+                return []
+            default: break
+            }
+        }
+        logKey(action)
+        switch action {
+        case .playPause: return [.player(.togglePlayPause)]
+        case .next: return [.player(.next)]
+        case .previous: return [.player(.previous)]
+        case .seekBack: return [.player(.seek(seconds: -Self.seekStep))]
+        case .seekForward: return [.player(.seek(seconds: Self.seekStep))]
+        case .volumeUp: return [.player(.setVolume(min(1, snapshot.volume + Self.volumeStep)))]
+        case .volumeDown: return [.player(.setVolume(max(0, snapshot.volume - Self.volumeStep)))]
+        case .playSelection: return playSelection(snapshot: snapshot, source: source)
+        case .queueAdd: return addSelectionToQueue(source: source)
+        case .up, .down, .pageUp, .pageDown, .top, .bottom:
+            moveInFocusedPane(action, snapshot: snapshot)
+            return []
+        case .nextPane: focus(focus.next, snapshot: snapshot); return []
+        case .pane1: focus(.browser); return []
+        case .pane2: focus(.queue); return []
+        case .pane3: focus(.nowPlaying); return []
+        case .pane4: focus(.alarms); return []
+        case .pane5: focus(.eventLog); return []
+        case .pane6: focus(.books); return []
+        case .pane7: focus(.chapters, snapshot: snapshot); return []
+        case .pane8: focus(.bookmarks); return []
+        case .filter:
+            switch focus {
+            case .browser, .queue, .eventLog:
+                prompt = .filter(focus)
+                input = currentFilter(focus)
+            default:
+                message = Message(text: "/ filters the browser, the queue or the event log", isError: false)
+            }
+            return []
+        case .speedUp: return [.player(.speedUp)]
+        case .speedDown: return [.player(.speedDown)]
+        case .chapterNext, .chapterPrevious, .sleepTimer, .skipBack, .skipForward, .bookmarkAdd, .bookmarkDelete:
+            guard let book = snapshot.book else {
+                message = Message(text: "\(action.rawValue): no book is playing (b on a book folder in the browser, "
+                                  + "or enter in the books pane, opens one)", isError: false)
+                return []
+            }
+            switch action {
+            case .chapterNext: return [.player(.chapterNext)]
+            case .chapterPrevious: return [.player(.chapterPrevious)]
+            case .sleepTimer: return [.player(.cycleSleepTimer)]
+            case .skipBack: return [.player(.skipBack)]
+            case .skipForward: return [.player(.skipForward)]
+            case .bookmarkAdd:
+                prompt = .bookmarkNote
+                input = ""
+                return []
+            default:
+                guard focus == .bookmarks else {
+                    message = Message(text: "select a bookmark in the bookmarks pane (8) first", isError: false)
+                    return []
+                }
+                bookmarksCursor.clamp(count: book.bookmarks.count)
+                guard book.bookmarks.indices.contains(bookmarksCursor.selection) else { return [] }
+                return [.player(.deleteBookmark(id: book.bookmarks[bookmarksCursor.selection].id))]
+            }
+        case .bookOpen: return openSelectionAsBook(snapshot: snapshot)
+        case .alarmNew:
+            prompt = .alarmNew
+            input = ""
+            return []
+        case .alarmEdit, .alarmToggle, .alarmDelete:
+            guard focus == .alarms else {
+                message = Message(text: "select an alarm in the alarms pane (4) first", isError: false)
+                return []
+            }
+            alarmsCursor.clamp(count: snapshot.alarms.count)
+            guard snapshot.alarms.indices.contains(alarmsCursor.selection) else {
+                message = Message(text: "no alarms; o adds one", isError: false)
+                return []
+            }
+            let alarm = snapshot.alarms[alarmsCursor.selection]
+            switch action {
+            case .alarmEdit:
+                prompt = .alarmEdit(id: alarm.id)
+                input = alarm.schedule
+                return []
+            case .alarmToggle: return [.player(.setAlarmEnabled(id: alarm.id, !alarm.isEnabled))]
+            default: return [.player(.deleteAlarm(id: alarm.id))]
+            }
+        case .alarmFireTest: return [.player(.fireTestAlarm)]
+        case .alarmAsk:
+            prompt = .alarmSeconds
+            input = ""
+            return []
+        case .alarmSnooze: return [.player(.snoozeAlarm)]
+        case .alarmDismiss: return [.player(.dismissAlarm)]
+        case .sessionSuspendToggle: return [.player(.toggleSessionSuspended)]
+        case .callToggle: return [.player(.toggleCall)]
+        case .notificationChime: return [.player(.notificationChime)]
+        case .deviceLost: return [.player(.simulateDeviceLoss)]
+        case .help:
+            showsHelp = true
+            helpCursor = ListCursor()
+            return []
+        case .themeCycle: return [.cycleTheme]
+        case .quit: return [.player(.quit)]
+        }
+    }
+
+
+    mutating func logKey(_ action: KeyAction) {
+        switch action {
+        case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextPane, .pane1, .pane2, .pane3, .pane4, .pane5, .pane6,
+             .pane7, .pane8, .help:
+            return  // Moving around is not a player action.
+        default:
+            log.append(LoggedEvent(time: now, key: action))
+        }
+    }
+}

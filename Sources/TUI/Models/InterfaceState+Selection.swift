@@ -1,0 +1,133 @@
+import BookFormat
+import KeyMap
+import PlayerModel
+
+/// The lists: what each shows (filtered), moving in them, and what enter,
+/// `b` and `e` do with the selection.
+extension InterfaceState {
+    /// Queue rows shown (filtered), with their index in the queue.
+    public func visibleQueue(_ snapshot: PlayerSnapshot) -> [(index: Int, entry: PlayerSnapshot.QueueEntry)] {
+        let needle = queueFilter.lowercased()
+        return snapshot.queue.enumerated().compactMap { index, entry in
+            needle.isEmpty || entry.title.lowercased().contains(needle) || entry.path.lowercased().contains(needle)
+                ? (index, entry) : nil
+        }
+    }
+
+    /// Log entries shown (filtered).
+    public var visibleLog: [LoggedEvent] {
+        guard !logFilter.isEmpty else { return log.entries }
+        let needle = logFilter.lowercased()
+        return log.entries.filter { $0.summary.lowercased().contains(needle) }
+    }
+
+    /// Replaces the browser (the view keeps its scroll position in it; the
+    /// host points it at another folder).
+    public mutating func replaceBrowser(_ browser: BrowserModel) { self.browser = browser }
+
+
+    mutating func moveInFocusedPane(_ action: KeyAction, snapshot: PlayerSnapshot) {
+        switch focus {
+        case .browser:
+            guard var browser else { return }
+            move(&browser.cursor, action, count: browser.visible.count)
+            self.browser = browser
+        case .queue: move(&queueCursor, action, count: visibleQueue(snapshot).count)
+        case .alarms: move(&alarmsCursor, action, count: snapshot.alarms.count)
+        case .eventLog:
+            let count = visibleLog.count
+            if logFollows { logCursor.select(count - 1, count: count) }
+            move(&logCursor, action, count: count)
+            logFollows = logCursor.selection >= count - 1
+        case .books: move(&booksCursor, action, count: snapshot.books.count)
+        case .chapters: move(&chaptersCursor, action, count: snapshot.book?.chapters.count ?? 0)
+        case .bookmarks: move(&bookmarksCursor, action, count: snapshot.book?.bookmarks.count ?? 0)
+        case .nowPlaying: break
+        }
+    }
+
+    func move(_ cursor: inout ListCursor, _ action: KeyAction, count: Int) {
+        switch action {
+        case .up: cursor.move(by: -1, count: count)
+        case .down: cursor.move(by: 1, count: count)
+        case .pageUp: cursor.move(by: -max(1, pageSize), count: count)
+        case .pageDown: cursor.move(by: max(1, pageSize), count: count)
+        case .top: cursor.select(0, count: count)
+        case .bottom: cursor.select(count - 1, count: count)
+        default: break
+        }
+    }
+
+    mutating func playSelection(snapshot: PlayerSnapshot, source: some BrowserSource) -> [InterfaceAction] {
+        switch focus {
+        case .browser:
+            guard var browser, let entry = browser.selected else { return [] }
+            if entry.isDirectory {
+                browser.enter(entry, source: source)
+                self.browser = browser
+                return []
+            }
+            let files = browser.files
+            let start = files.firstIndex { $0.path == entry.path } ?? 0
+            return [.player(.playQueue(files.map(\.path), startAt: start))]
+        case .queue:
+            let rows = visibleQueue(snapshot)
+            queueCursor.clamp(count: rows.count)
+            guard rows.indices.contains(queueCursor.selection) else { return [] }
+            return [.player(.playQueue(snapshot.queue.map(\.path), startAt: rows[queueCursor.selection].index))]
+        case .alarms:
+            alarmsCursor.clamp(count: snapshot.alarms.count)
+            guard snapshot.alarms.indices.contains(alarmsCursor.selection) else { return [] }
+            let alarm = snapshot.alarms[alarmsCursor.selection]
+            prompt = .alarmEdit(id: alarm.id)
+            input = alarm.schedule
+            return []
+        case .books:
+            booksCursor.clamp(count: snapshot.books.count)
+            guard snapshot.books.indices.contains(booksCursor.selection) else { return [] }
+            return [.player(.openBook(snapshot.books[booksCursor.selection].path))]
+        case .chapters:
+            let count = snapshot.book?.chapters.count ?? 0
+            chaptersCursor.clamp(count: count)
+            guard chaptersCursor.selection < count else { return [] }
+            return [.player(.jumpToChapter(chaptersCursor.selection))]
+        case .bookmarks:
+            let marks = snapshot.book?.bookmarks ?? []
+            bookmarksCursor.clamp(count: marks.count)
+            guard marks.indices.contains(bookmarksCursor.selection) else { return [] }
+            return [.player(.jumpToBookmark(id: marks[bookmarksCursor.selection].id))]
+        default:
+            return []
+        }
+    }
+
+    /// `b`: the browser's selection (a folder of MP3s or a chaptered MP3), or the books pane's.
+    mutating func openSelectionAsBook(snapshot: PlayerSnapshot) -> [InterfaceAction] {
+        switch focus {
+        case .browser:
+            guard let entry = browser?.selected, entry.name != ".." else { return [] }
+            return [.player(.openBook(entry.path))]
+        case .books:
+            booksCursor.clamp(count: snapshot.books.count)
+            guard snapshot.books.indices.contains(booksCursor.selection) else { return [] }
+            return [.player(.openBook(snapshot.books[booksCursor.selection].path))]
+        default:
+            message = Message(text: "b opens the browser's selection as a book (a folder of MP3s or a chaptered MP3)",
+                              isError: false)
+            return []
+        }
+    }
+
+    mutating func addSelectionToQueue(source: some BrowserSource) -> [InterfaceAction] {
+        guard focus == .browser, let entry = browser?.selected else {
+            message = Message(text: "e adds the browser's selection to the queue", isError: false)
+            return []
+        }
+        if !entry.isDirectory { return [.player(.enqueue([entry.path]))] }
+        guard entry.name != ".." else { return [] }
+        let files = (source.entries(in: entry.path) ?? []).filter { !$0.isDirectory }
+            .sorted { NaturalOrder.areInIncreasingOrder($0.name, $1.name) }
+        if files.isEmpty { message = Message(text: "no MP3 files directly in \(entry.name)", isError: false) }
+        return files.isEmpty ? [] : [.player(.enqueue(files.map(\.path)))]
+    }
+}
