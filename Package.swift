@@ -39,7 +39,7 @@ let package = Package(
 
         // What front ends see of the player: the typed event stream, the state
         // snapshot and the one command type. Pure, so the TUI and tests use it.
-        .target(name: "PlayerModel", dependencies: ["InterludeCore", "AudioSession", "Alarms"]),
+        .target(name: "PlayerModel", dependencies: ["InterludeCore", "AudioSession", "Alarms", "BookFormat"]),
 
         // The decoding pipeline: libmpg123 -> SPSC ring -> writer thread -> sink.
         .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CSonic", "CInterludeShims", "CLinux", "InterludeCore"]),

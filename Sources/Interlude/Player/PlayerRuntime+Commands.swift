@@ -4,7 +4,6 @@ import AudioSession
 import Books
 import InterludeCore
 import PlayerModel
-import TUI
 
 /// The one place player commands are carried out, whichever front end sent
 /// them (keys, standard input, next the control socket): each answers with
@@ -113,7 +112,7 @@ extension PlayerRuntime {
     // MARK: Switching to other playback
 
     private func openBook(_ path: String) -> CommandResult {
-        if FileSystemBrowserSource.isDirectory(path) && !BookOpener.isBook([path], forced: false) {
+        if isDirectory(path) && !BookOpener.isBook([path], forced: false) {
             return .refused(reason: "\(path): not a book (a folder with MP3 files, or an MP3 file)")
         }
         if let book, book.book.path == BookOpener.absolutePath(path) {

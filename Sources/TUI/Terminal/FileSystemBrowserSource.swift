@@ -1,3 +1,4 @@
+import PlayerModel
 import InterludeCore
 #if canImport(Glibc)
 import Glibc

@@ -1,0 +1,61 @@
+import Alarms
+import PlayerModel
+
+/// The player's state as front ends see it (the screen before each draw;
+/// next, the control socket's `status` and MPRIS), read from the runtime,
+/// its session state machine, the book and the alarm scheduler.
+extension PlayerRuntime {
+    /// `tags`: a queue entry's tags (the host keeps them, read once per file).
+    func snapshot(tags: (String) -> TrackTags) -> PlayerSnapshot {
+        var snapshot = PlayerSnapshot()
+        snapshot.queue = queue.map { .init(path: $0, title: tags($0).title ?? TrackTags.displayName(ofPath: $0)) }
+        let current = current
+        if let book {
+            snapshot.currentIndex = current?.index
+            let position = book.currentPosition
+            let chapter = book.book.chapter(at: position)
+            snapshot.title = book.book.title
+            snapshot.artist = book.book.author ?? ""
+            snapshot.album = "chapter \(chapter.index + 1)/\(book.book.chapters.count): \(chapter.title)"
+            snapshot.elapsed = Double(position) / 1000
+            snapshot.duration = Double(book.book.durationMilliseconds) / 1000
+            snapshot.book = BookInfo(
+                path: book.book.path, title: book.book.title,
+                chapters: book.book.chapters.map {
+                    .init(title: $0.title, startMilliseconds: $0.startMilliseconds, durationMilliseconds: $0.durationMilliseconds)
+                },
+                currentChapter: chapter.index,
+                bookmarks: book.state.bookmarks.map {
+                    .init(id: $0.id, positionMilliseconds: $0.positionMilliseconds, note: $0.note)
+                },
+                sleepSetting: book.sleepTimerSetting?.description,
+                sleepRemaining: book.sleepRemaining.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 })
+        } else if let current {
+            snapshot.currentIndex = current.index
+            let trackTags = tags(current.path)
+            snapshot.title = trackTags.title ?? TrackTags.displayName(ofPath: current.path)
+            snapshot.artist = trackTags.artist ?? ""
+            snapshot.album = trackTags.album ?? ""
+            snapshot.elapsed = current.elapsed
+            snapshot.duration = current.duration
+        }
+        snapshot.state = current == nil || engine.isFinished ? .stopped : isPlaying ? .playing
+            : isInterrupted ? .interrupted : .paused
+        snapshot.volume = volume
+        snapshot.speed = engine.speed.isNormal ? nil : engine.speed.description
+        snapshot.session = sessionSnapshot
+        if hasAlarmScheduler {
+            let scheduler = alarms
+            let ringing = scheduler.ringing?.alarmIDs ?? []
+            let now = clock.wallNow.secondsSince1970
+            let text = AlarmRowText(zone: configuration.alarmTimeZone)
+            snapshot.alarms = scheduler.alarms.map { alarm in
+                AlarmRow(id: alarm.id.rawValue, label: alarm.label,
+                         nextFire: scheduler.nextFire(of: alarm.id).map { text.nextFire($0, now: now) } ?? "",
+                         schedule: text.schedule(alarm.schedule, now: now),
+                         isEnabled: alarm.isEnabled, isRinging: ringing.contains(alarm.id))
+            }
+        }
+        return snapshot
+    }
+}
