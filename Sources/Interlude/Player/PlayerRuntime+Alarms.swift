@@ -47,7 +47,6 @@ extension PlayerRuntime {
         engine.startVoice(source, exclusive: true, fadeFrames: format.frames(forSeconds: 0.005))
     }
 
-
     /// An alarm `delay` from now (relative: an exact monotonic deadline).
     @discardableResult
     func addAlarm(after delay: Duration, label: String, ringSeconds: Double = 60, sound: String? = nil) -> Alarm {

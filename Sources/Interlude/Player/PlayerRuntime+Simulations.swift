@@ -3,9 +3,6 @@ import AudioEngine
 import AudioSession
 import InterludeCore
 import PlayerModel
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What the testing keys (and the staged scenario) simulate: a notification
 /// chime, a call, a suspended session, a lost output device. Each goes

@@ -11,6 +11,12 @@ import Glibc
 /// alarms, and the staged scenario, on one thread, with the actions a user
 /// can take. `interlude play` and the full-screen UI both run it.
 ///
+/// This file holds the loop; the rest is in files named for it: every
+/// command a front end sends (`+Commands`, the one dispatcher), what front
+/// ends read (`+Snapshot`, `+Session`), the queue, alarms, volume and speed,
+/// the staged scenario and the simulated interruptions. What happens goes
+/// out as `PlayerEvent`s on `events`.
+///
 /// Time: with ALSA output, the system clock (the loop sleeps in `poll` until
 /// the next refill or timer); with the WAV and null sinks, a virtual clock
 /// moved by the frames rendered, and rendering stops exactly at each timer's
