@@ -1,4 +1,3 @@
-import CMpg123
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,8 +13,9 @@ import Glibc
 /// 20% too.
 ///
 /// Lives in manually allocated memory so libmpg123 can hold a plain pointer to
-/// it; `Decoder` allocates one per libmpg123 handle and frees it after the
-/// handle is closed.
+/// it; `Mpg123Decoder` allocates one per libmpg123 handle and frees it after
+/// the handle is closed, and holds the reader callbacks. Knows nothing of
+/// libmpg123 itself.
 struct BufferedFile {
     static let capacity = 65536
 
@@ -49,7 +49,7 @@ struct BufferedFile {
     }
 
     /// `read()` that retries on EINTR.
-    private static func readRetrying(_ descriptor: Int32, _ destination: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    static func readRetrying(_ descriptor: Int32, _ destination: UnsafeMutableRawPointer, _ count: Int) -> Int {
         while true {
             let result = Glibc.read(descriptor, destination, count)
             if result < 0 && errno == EINTR { continue }
@@ -98,16 +98,4 @@ struct BufferedFile {
         if result >= 0 { filePosition = result; length = 0; offset = 0 }
         return result
     }
-}
-
-// The callbacks libmpg123 calls with the `BufferedFile` pointer it was opened with.
-
-let bufferedFileRead: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int = { handle, destination, count in
-    guard let handle, let destination else { errno = EINVAL; return -1 }
-    return handle.assumingMemoryBound(to: BufferedFile.self).pointee.read(into: destination, count: count)
-}
-
-let bufferedFileSeek: @convention(c) (UnsafeMutableRawPointer?, off_t, Int32) -> off_t = { handle, offset, whence in
-    guard let handle else { errno = EINVAL; return -1 }
-    return off_t(handle.assumingMemoryBound(to: BufferedFile.self).pointee.seek(to: Int(offset), whence: whence))
 }

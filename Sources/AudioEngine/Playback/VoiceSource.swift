@@ -67,14 +67,14 @@ public final class ToneVoice: VoiceSource {
 /// stream's format by libmpg123.
 public final class FileVoice: VoiceSource {
     public let path: String
-    private var decoder: Decoder?
+    private var decoder: (any Decoder)?
     private var target: AudioFormat?
 
     /// Opens the file now so a bad path is reported when the alarm is set up.
     public init(path: String, format: AudioFormat) throws(DecoderError) {
         self.path = path
         target = format
-        decoder = try Decoder(path: path, target: format)
+        decoder = try Decoders.open(path: path, target: format)
     }
 
     public func fill(_ producer: SPSCRing.Producer, format: AudioFormat, maxFrames: Int) -> Bool {
