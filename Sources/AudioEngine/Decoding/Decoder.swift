@@ -65,8 +65,11 @@ public protocol Decoder: AnyObject {
     /// file without a header may be any distance off); nil when not even an
     /// estimate is known.
     var lengthInFrames: Int? { get }
-    /// Whether `lengthInFrames` is the exact count of frames `read` will give
-    /// from the start (only then does a shorter decode mean a cut-short file).
+    /// Whether `lengthInFrames` comes from the stream's own header or a scan,
+    /// not an estimate: the count of frames `read` gives from the start (a
+    /// header read before decoding may be a few codec frames over: see
+    /// `TrackFeeder`'s truncation check). Only then does a decode that ends
+    /// well short of it mean a cut-short file.
     var lengthIsExact: Bool { get }
     /// Reads the whole stream once so that `lengthIsExact` holds afterwards
     /// (and later seeks are cheap: an index is built). Blocks for as long as

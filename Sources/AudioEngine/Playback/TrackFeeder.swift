@@ -12,8 +12,8 @@ public final class TrackFeeder {
         /// Set once the decoder has reached the end of the file.
         public internal(set) var endFrame: Int?
         /// The file's length: from its Xing/Info header when it has one,
-        /// else libmpg123's estimate from the file's size (right for CBR, any
-        /// distance off for VBR), for the progress shown and seek limits.
+        /// else the decoder's estimate (libmpg123's, from the file's size: right
+        /// for CBR, any distance off for VBR), for the progress shown and seek limits.
         public let expectedFrames: Int?
         /// Whether `expectedFrames` came from the header: only then does a
         /// shorter decode mean the file was cut short.

@@ -64,7 +64,7 @@ public final class ToneVoice: VoiceSource {
 }
 
 /// An alarm sound from an MP3 file, looped until stopped, converted to the
-/// stream's format by libmpg123.
+/// stream's format by its decoder (`Decoder.init`'s target).
 public final class FileVoice: VoiceSource {
     public let path: String
     private var decoder: (any Decoder)?
