@@ -44,7 +44,7 @@ struct FileInfo {
     let frames: Int
     let bitrateKbps: Int
     let averageKbps: Int
-    let vbr: StreamInfo.BitrateMode
+    let bitrateMode: StreamInfo.BitrateMode
     let tags: Tags
     let chapters: [Chapter]
     /// Why the chapter table could not be read in full, if it could not.
@@ -66,7 +66,7 @@ struct FileInfo {
             self.layer = layer
         }
         bitrateKbps = stream.bitrateKbps
-        vbr = stream.bitrateMode
+        bitrateMode = stream.bitrateMode
         tags = decoder.tags()
         // Our own parser over the tag's bytes (libmpg123 does not read CHAP/CTOC).
         do {
@@ -88,7 +88,7 @@ struct FileInfo {
             "file:      \(path)",
             "format:    MPEG \(version.rawValue) layer \(layer), \(format)",
             "duration:  \(formatTime(seconds)) (\(JSONLine.number(seconds, decimals: 3)) s, \(frames) frames)",
-            "bitrate:   \(vbr == .constant ? "\(bitrateKbps) kbps CBR" : "\(averageKbps) kbps average, \(vbr.rawValue.uppercased())")",
+            "bitrate:   \(bitrateMode == .constant ? "\(bitrateKbps) kbps CBR" : "\(averageKbps) kbps average, \(bitrateMode.rawValue.uppercased())")",
         ]
         let tagLines: [(String, String?)] = [("title", tags.title), ("artist", tags.artist), ("album", tags.album),
                                              ("year", tags.year), ("genre", tags.genre), ("comment", tags.comment)]
@@ -116,8 +116,8 @@ struct FileInfo {
         line.add("channels", format.channels)
         line.add("duration", seconds, decimals: 6)
         line.add("frames", frames)
-        line.add("bitrate", vbr == .constant ? bitrateKbps : averageKbps)
-        line.add("bitrateMode", vbr.rawValue)
+        line.add("bitrate", bitrateMode == .constant ? bitrateKbps : averageKbps)
+        line.add("bitrateMode", bitrateMode.rawValue)
         var tagsLine = JSONLine()
         let tagFields: [(String, String?)] = [("title", tags.title), ("artist", tags.artist), ("album", tags.album),
                                               ("year", tags.year), ("genre", tags.genre), ("comment", tags.comment)]
