@@ -5,9 +5,11 @@
 /// libmpg123, MPEG audio). Nothing outside this folder names an
 /// implementation: `Decoders.open(path:target:)` picks one by the file's
 /// content, and the engine, the feeder and the commands hold `any Decoder`.
+/// A second implementation (FFmpeg's libraries for what is not MPEG audio) is
+/// a new file here and one line in `Decoders.implementations`.
 ///
 /// Threads: a decoder is used by one thread at a time, the thread that opened
-/// it; in the player that is the main loop (`TrackFeeder`, `FileVoice`), in
+/// it (it is not `Sendable`, so the compiler keeps it there); in the player that is the main loop (`TrackFeeder`, `FileVoice`), in
 /// `info` and `bench` the command's own thread. Never the real-time writer:
 /// every call below may block on file I/O (the page cache, or a disk that has
 /// to spin up), and `init`, `seek` and `scan` allocate.
