@@ -1,3 +1,4 @@
+import InterludeCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,10 +32,9 @@ struct BufferedFile {
     /// The logical position: what the reader has handed out so far.
     var position: Int { filePosition - length + offset }
 
-    /// Opens `path` for reading; nil with `errno` set when it cannot.
-    static func open(_ path: String) -> UnsafeMutablePointer<BufferedFile>? {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+    /// Opens `path` for reading.
+    static func open(_ path: String) throws(Errno) -> UnsafeMutablePointer<BufferedFile> {
+        let descriptor = try SystemCall.retrying { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
         let file = UnsafeMutablePointer<BufferedFile>.allocate(capacity: 1)
         file.initialize(to: BufferedFile(descriptor: descriptor,
                                          buffer: UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)))
@@ -48,12 +48,14 @@ struct BufferedFile {
         file.deallocate()
     }
 
-    /// `read()` that retries on EINTR.
-    static func readRetrying(_ descriptor: Int32, _ destination: UnsafeMutableRawPointer, _ count: Int) -> Int {
-        while true {
-            let result = Glibc.read(descriptor, destination, count)
-            if result < 0 && errno == EINTR { continue }
-            return result
+    /// `read()` retried on EINTR, with `read`'s own way of failing (-1 and
+    /// `errno`), which is what libmpg123's reader callback must return.
+    private static func readRetrying(_ descriptor: Int32, _ destination: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        do throws(Errno) {
+            return try SystemCall.retrying { Glibc.read(descriptor, destination, count) }
+        } catch {
+            errno = error.code
+            return -1
         }
     }
 

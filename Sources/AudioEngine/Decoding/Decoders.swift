@@ -1,3 +1,4 @@
+import InterludeCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,9 +44,8 @@ public struct FileHead: Sendable {
     /// directories and empty files, and files that cannot be read.
     init(path: String) throws(DecoderError) {
         var info = stat()
-        guard stat(path, &info) == 0 else {
-            let reason = String(cString: strerror(errno))
-            throw DecoderError(errno == ENOENT ? .missing : .unreadable, path: path, detail: reason.lowercased())
+        do { _ = try SystemCall.retrying { stat(path, &info) } } catch {
+            throw DecoderError(error == .noSuchFile ? .missing : .unreadable, path: path, detail: error.message.lowercased())
         }
         if info.st_mode & S_IFMT == S_IFDIR {
             throw DecoderError(.directory, path: path, detail: "is a directory, not an MP3 file")
@@ -53,19 +53,17 @@ public struct FileHead: Sendable {
         if info.st_size == 0 {
             throw DecoderError(.empty, path: path, detail: "empty file")
         }
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw DecoderError(.unreadable, path: path, detail: String(cString: strerror(errno)).lowercased())
-        }
-        defer { _ = Glibc.close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: Self.capacity)
-        let count = bytes.withUnsafeMutableBytes { buffer in
-            BufferedFile.readRetrying(descriptor, buffer.baseAddress!, buffer.count)
+        do throws(Errno) {
+            let descriptor = try SystemCall.retrying { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
+            defer { _ = Glibc.close(descriptor) }
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                Result { () throws(Errno) in try SystemCall.retrying { Glibc.read(descriptor, buffer.baseAddress, buffer.count) } }
+            }
+            bytes.removeSubrange(try count.get()...)
+        } catch {
+            throw DecoderError(.unreadable, path: path, detail: error.message.lowercased())
         }
-        guard count >= 0 else {
-            throw DecoderError(.unreadable, path: path, detail: String(cString: strerror(errno)).lowercased())
-        }
-        bytes.removeSubrange(count...)
         self.bytes = bytes
     }
 }

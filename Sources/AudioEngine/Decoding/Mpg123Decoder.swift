@@ -74,10 +74,10 @@ final class Mpg123Decoder: Decoder {
                               Int32(MPG123_ENC_SIGNED_16.rawValue))
             }
         }
-        guard let file = BufferedFile.open(path) else {
-            let reason = String(cString: strerror(errno)).lowercased()
+        let file: UnsafeMutablePointer<BufferedFile>
+        do { file = try BufferedFile.open(path) } catch {
             mpg123_delete(handle)
-            throw DecoderError(.unreadable, path: path, detail: "cannot open: \(reason)")
+            throw DecoderError(.unreadable, path: path, detail: "cannot open: \(error.message.lowercased())")
         }
         // No cleanup callback: the file is closed by `closeHandle` after the handle, also
         // when mpg123_open_handle fails.
