@@ -26,6 +26,8 @@ public enum Decoders {
         for implementation in implementations where implementation.accepts(head) {
             return try implementation.init(path: path, target: target)
         }
+        // Not reached while libmpg123 takes every file; it keeps the choice
+        // total should the last implementation come to recognise its files.
         throw DecoderError(.notMPEGAudio, path: path, detail: "not an MP3 file (no decoder takes its content)")
     }
 }
