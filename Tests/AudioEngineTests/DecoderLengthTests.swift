@@ -15,7 +15,7 @@ import TestSupport
     @Test func aVBRFileWithoutAHeaderIsNotExactUntilScanned() throws {
         let mp3 = try Self.silenceThenNoise(headerless: true)
         let decoded = try WAVFile.read(Fixtures.decodedByMPG123(mp3))
-        let decoder = try Decoder(path: mp3)
+        let decoder = try Decoders.open(path: mp3)
         // The estimate comes from the first (silent, smallest) frame's bitrate: far off.
         #expect(!decoder.lengthIsExact)
         let estimate = try #require(decoder.lengthInFrames)
@@ -49,7 +49,7 @@ import TestSupport
     @Test func aFileWithALAMETagIsExactFromItsHeader() throws {
         let mp3 = try Self.silenceThenNoise(headerless: false)
         let decoded = try WAVFile.read(Fixtures.decodedByMPG123(mp3))
-        let decoder = try Decoder(path: mp3)
+        let decoder = try Decoders.open(path: mp3)
         #expect(decoder.lengthIsExact)
         #expect(decoder.lengthInFrames == decoded.frameCount)
     }

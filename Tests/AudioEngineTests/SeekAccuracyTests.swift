@@ -24,7 +24,7 @@ import TestSupport
         let head = try #require(FileManager.default.contents(atPath: path)?.prefix(1024))
         #expect(head.range(of: Data("Xing".utf8)) == nil && head.range(of: Data("Info".utf8)) == nil,
                 "the fixture must have no Xing/Info frame")
-        let probe = try Decoder(path: path)
+        let probe = try Decoders.open(path: path)
         try probe.scan()
         let total = try #require(probe.lengthInFrames)
         probe.close()
@@ -41,7 +41,7 @@ import TestSupport
         let oracle = OracleWindows(path: path, starts: points, length: Self.windowFrames)
         oracle.start()
         var sequential = WindowCollector(starts: points, length: Self.windowFrames)
-        let decoder = try Decoder(path: path)
+        let decoder = try Decoders.open(path: path)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536 * 2, alignment: 16)
         defer { buffer.deallocate() }
         while case .frames(let frames) = try decoder.read(into: buffer), frames > 0 {
@@ -51,7 +51,7 @@ import TestSupport
         let oracleWindows = try oracle.wait()
 
         // One decoder seeks to every point in random order (backwards too), as a player does.
-        let seeker = try Decoder(path: path)
+        let seeker = try Decoders.open(path: path)
         var failures: [String] = []
         for (index, point) in points.enumerated() {
             try seeker.seek(toFrame: point)
@@ -64,7 +64,7 @@ import TestSupport
             }
         }
         // A fresh decoder's first seek (no frame index yet) is exact too.
-        let fresh = try Decoder(path: path)
+        let fresh = try Decoders.open(path: path)
         try fresh.seek(toFrame: points[0])
         if try Self.readWindow(fresh) != sequential.windows[0] { failures.append("first seek of a fresh decoder differs") }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
@@ -79,7 +79,7 @@ import TestSupport
         var generator = SeededGenerator(seed: 0x6A91)
         var points = (0..<30).map { _ in Int.random(in: 0..<(decoded.frameCount - Self.windowFrames), using: &generator) }
         points += [0, 1, 575, 1152, decoded.frameCount - Self.windowFrames]
-        let seeker = try Decoder(path: path)
+        let seeker = try Decoders.open(path: path)
         var failures: [String] = []
         for point in points {
             try seeker.seek(toFrame: point)
@@ -90,7 +90,7 @@ import TestSupport
         #expect(failures.isEmpty, "seeks that differ from mpg123's decode: \(failures)")
     }
 
-    static func readWindow(_ decoder: Decoder) throws -> [Int16] {
+    static func readWindow(_ decoder: any Decoder) throws -> [Int16] {
         let channels = decoder.format.channels
         var samples = [Int16](repeating: 0, count: windowFrames * channels)
         var filled = 0

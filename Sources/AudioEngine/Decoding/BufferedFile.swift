@@ -1,4 +1,4 @@
-import CMpg123
+import InterludeCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,8 +14,9 @@ import Glibc
 /// 20% too.
 ///
 /// Lives in manually allocated memory so libmpg123 can hold a plain pointer to
-/// it; `Decoder` allocates one per libmpg123 handle and frees it after the
-/// handle is closed.
+/// it; `Mpg123Decoder` allocates one per libmpg123 handle and frees it after
+/// the handle is closed, and holds the reader callbacks. Knows nothing of
+/// libmpg123 itself.
 struct BufferedFile {
     static let capacity = 65536
 
@@ -31,10 +32,9 @@ struct BufferedFile {
     /// The logical position: what the reader has handed out so far.
     var position: Int { filePosition - length + offset }
 
-    /// Opens `path` for reading; nil with `errno` set when it cannot.
-    static func open(_ path: String) -> UnsafeMutablePointer<BufferedFile>? {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+    /// Opens `path` for reading.
+    static func open(_ path: String) throws(Errno) -> UnsafeMutablePointer<BufferedFile> {
+        let descriptor = try SystemCall.retrying { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
         let file = UnsafeMutablePointer<BufferedFile>.allocate(capacity: 1)
         file.initialize(to: BufferedFile(descriptor: descriptor,
                                          buffer: UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)))
@@ -48,12 +48,14 @@ struct BufferedFile {
         file.deallocate()
     }
 
-    /// `read()` that retries on EINTR.
+    /// `read()` retried on EINTR, with `read`'s own way of failing (-1 and
+    /// `errno`), which is what libmpg123's reader callback must return.
     private static func readRetrying(_ descriptor: Int32, _ destination: UnsafeMutableRawPointer, _ count: Int) -> Int {
-        while true {
-            let result = Glibc.read(descriptor, destination, count)
-            if result < 0 && errno == EINTR { continue }
-            return result
+        do throws(Errno) {
+            return try SystemCall.retrying { Glibc.read(descriptor, destination, count) }
+        } catch {
+            errno = error.code
+            return -1
         }
     }
 
@@ -98,16 +100,4 @@ struct BufferedFile {
         if result >= 0 { filePosition = result; length = 0; offset = 0 }
         return result
     }
-}
-
-// The callbacks libmpg123 calls with the `BufferedFile` pointer it was opened with.
-
-let bufferedFileRead: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int = { handle, destination, count in
-    guard let handle, let destination else { errno = EINVAL; return -1 }
-    return handle.assumingMemoryBound(to: BufferedFile.self).pointee.read(into: destination, count: count)
-}
-
-let bufferedFileSeek: @convention(c) (UnsafeMutableRawPointer?, off_t, Int32) -> off_t = { handle, offset, whence in
-    guard let handle else { errno = EINVAL; return -1 }
-    return off_t(handle.assumingMemoryBound(to: BufferedFile.self).pointee.seek(to: Int(offset), whence: whence))
 }

@@ -1,332 +1,120 @@
-import CMpg123
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// One MP3 file decoded by libmpg123 to the pipeline's encoding (signed
-/// 16-bit interleaved), gapless (encoder delay and padding removed using the
-/// LAME header).
+/// The decoding contract: one audio file decoded to the pipeline's encoding
+/// (`AudioFormat`: signed 16-bit interleaved), read in order, moved by exact
+/// seeks. Each implementation is one file in this folder that wraps one C
+/// library and is the only file that imports it (`Mpg123Decoder.swift`:
+/// libmpg123, MPEG audio). Nothing outside this folder names an
+/// implementation: `Decoders.open(path:target:)` picks one by the file's
+/// content, and the engine, the feeder and the commands hold `any Decoder`.
+/// A second implementation (FFmpeg's libraries for what is not MPEG audio) is
+/// a new file here and one line in `Decoders.implementations`.
 ///
-/// Output format: by default the file's own rate and channel count. Given a
-/// `target` format, libmpg123 converts to it (duplicating or mixing channels,
-/// resampling), which is how a queue of mixed files plays through one open
-/// device without a reopen at every boundary.
-public final class Decoder {
-    public let path: String
-    public let format: AudioFormat
-    /// The format the file itself carries.
-    public let sourceFormat: AudioFormat
-    private let target: AudioFormat?
-    /// Replaced by `seek(toFrame:)`, which decodes from a fresh handle (see there).
-    private var handle: OpaquePointer
-    private var file: UnsafeMutablePointer<BufferedFile>
-    private var closed = false
+/// Threads: a decoder is used by one thread at a time, the thread that opened
+/// it (it is not `Sendable`, so the compiler keeps it there); in the player that is the main loop (`TrackFeeder`, `FileVoice`), in
+/// `info` and `bench` the command's own thread. Never the real-time writer:
+/// every call below may block on file I/O (the page cache, or a disk that has
+/// to spin up), and `init`, `seek` and `scan` allocate.
+///
+/// Positions and lengths are output frames: frames of `format`, counted from
+/// the first frame `read` gives after opening (after the gapless trim).
+///
+/// Errors: every throwing call throws `DecoderError`, one sentence that names
+/// the file and keeps the library's own words (`DecoderError.description`).
+public protocol Decoder: AnyObject {
+    /// Opens `path` and reads as far as the first decodable frame, so `format`,
+    /// `sourceFormat` and the length are known when it returns; rejects a file
+    /// it cannot decode here (`notMPEGAudio` and the like), not at the first
+    /// read. Given a `target`, the output is converted to it (channels mixed or
+    /// duplicated, rate resampled): that is how a queue of mixed files plays
+    /// through one open device. Blocks on reading the file's start. Called by
+    /// `Decoders.open`, which has already checked that `path` is a readable,
+    /// non-empty file and not a directory.
+    init(path: String, target: AudioFormat?) throws(DecoderError)
 
-    public init(path: String, target: AudioFormat? = nil) throws(DecoderError) {
-        self.path = path
-        self.target = target
-        try Self.checkFile(path)
-        let (handle, file) = try Self.openHandle(path: path, target: target)
+    /// Whether this implementation takes the file, from its first bytes.
+    /// `Decoders` asks its implementations in order; the first that says yes
+    /// opens the file.
+    static func accepts(_ head: FileHead) -> Bool
 
-        var rate = 0
-        var channels: Int32 = 0
-        var encoding: Int32 = 0
-        // getformat reads until the first valid frame; junk fails here within the resync limit.
-        guard mpg123_getformat(handle, &rate, &channels, &encoding) == MPG123_OK.rawValue else {
-            let reason = String(cString: mpg123_strerror(handle))
-            Self.closeHandle(handle, file)
-            throw DecoderError(.notMPEGAudio, path: path, detail: "not an MP3 file (no MPEG audio frames found: \(reason))")
-        }
-        var info = mpg123_frameinfo2()
-        mpg123_info2(handle, &info)
-        self.handle = handle
-        self.file = file
-        self.format = AudioFormat(rate: rate, channels: Int(channels))
-        self.sourceFormat = AudioFormat(rate: info.rate, channels: info.mode == Int32(MPG123_M_MONO.rawValue) ? 1 : 2)
-    }
+    var path: String { get }
+    /// What `read` writes: `target` when one was given, else the file's own
+    /// rate and channel count (the pipeline's one sample encoding either way).
+    var format: AudioFormat { get }
+    /// The rate and channel count the file itself carries.
+    var sourceFormat: AudioFormat { get }
 
-    /// A libmpg123 handle set up for the pipeline's encoding, opened on `path`
-    /// through a `BufferedFile`.
-    private static func openHandle(path: String, target: AudioFormat?) throws(DecoderError)
-        -> (OpaquePointer, UnsafeMutablePointer<BufferedFile>) {
-        var error: Int32 = 0
-        guard let handle = mpg123_new(nil, &error) else {
-            throw DecoderError(.library, path: path, detail: String(cString: mpg123_plain_strerror(error)))
-        }
-        // Quiet: libmpg123 would otherwise print its own warnings on stderr; we report ourselves.
-        // Gapless is on by default in Debian's build; say so explicitly, it is what makes
-        // two cut files join without a gap.
-        mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_QUIET.rawValue | MPG123_GAPLESS.rawValue), 0)
-        mpg123_format_none(handle)
-        if let target {
-            let layout = target.channels == 1 ? MPG123_MONO : MPG123_STEREO
-            mpg123_format(handle, target.rate, Int32(layout.rawValue), Int32(MPG123_ENC_SIGNED_16.rawValue))
-        } else {
-            var rates: UnsafePointer<Int>?
-            var count = 0
-            mpg123_rates(&rates, &count)
-            for index in 0..<count {
-                mpg123_format(handle, rates![index], Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue),
-                              Int32(MPG123_ENC_SIGNED_16.rawValue))
-            }
-        }
-        guard let file = BufferedFile.open(path) else {
-            let reason = String(cString: strerror(errno)).lowercased()
-            mpg123_delete(handle)
-            throw DecoderError(.unreadable, path: path, detail: "cannot open: \(reason)")
-        }
-        // No cleanup callback: the file is closed by `closeHandle` after the handle, also
-        // when mpg123_open_handle fails.
-        guard mpg123_replace_reader_handle(handle, bufferedFileRead, bufferedFileSeek, nil) == MPG123_OK.rawValue,
-              mpg123_open_handle(handle, file) == MPG123_OK.rawValue else {
-            let reason = String(cString: mpg123_strerror(handle))
-            closeHandle(handle, file)
-            throw DecoderError(.unreadable, path: path, detail: "cannot open: \(reason)")
-        }
-        return (handle, file)
-    }
+    /// Decodes into `buffer` from the current position: as many whole frames
+    /// of `format` as fit, fewer at the stream's end or where the library
+    /// stops making progress, and `.frames(0)` only there (callers take it as
+    /// the end of the track). `.end` once nothing is left, with nothing
+    /// written. Gapless: the frames exclude the encoder's delay and padding
+    /// whenever the stream says how long they are (see `gaplessTrim`), so two
+    /// files cut from one recording join without a gap or a click. A decoding
+    /// error after some frames were written returns those frames first.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(DecoderError) -> DecoderReadResult
 
-    private static func closeHandle(_ handle: OpaquePointer, _ file: UnsafeMutablePointer<BufferedFile>) {
-        mpg123_close(handle)
-        mpg123_delete(handle)
-        BufferedFile.close(file)
-    }
+    /// Moves to output frame `frame`, exactly: the frames `read` gives after
+    /// the seek are bit for bit those a sequential decode from the start gives
+    /// at that position (checked against `mpg123 -w` by `SeekAccuracyTests`,
+    /// in the file's own format; with a `target` conversion the position is
+    /// exact). Fast in long files: it may keep an index of the stream, but
+    /// never trades exactness for speed (no fuzzy seeks). After a failed seek
+    /// the position is unspecified: the caller reads no further from it.
+    /// Blocks on reading the file.
+    func seek(toFrame frame: Int) throws(DecoderError)
 
-    deinit { close() }
+    /// The stream's length in output frames, after the gapless trim: exact
+    /// when `lengthIsExact`, else the library's estimate (which for a VBR
+    /// file without a header may be any distance off); nil when not even an
+    /// estimate is known.
+    var lengthInFrames: Int? { get }
+    /// Whether `lengthInFrames` comes from the stream's own header or a scan,
+    /// not an estimate: the count of frames `read` gives from the start (a
+    /// header read before decoding may be a few codec frames over: see
+    /// `TrackFeeder`'s truncation check). Only then does a decode that ends
+    /// well short of it mean a cut-short file.
+    var lengthIsExact: Bool { get }
+    /// Reads the whole stream once so that `lengthIsExact` holds afterwards
+    /// (and later seeks are cheap: an index is built). Blocks for as long as
+    /// reading the file takes (61 ms for a 3-hour MP3 through the buffered
+    /// reader). Leaves the read position where it was.
+    func scan() throws(DecoderError)
 
-    public func close() {
-        guard !closed else { return }
-        closed = true
-        Self.closeHandle(handle, file)
-    }
+    /// The encoder delay and padding the stream declares, in source frames,
+    /// as the encoder recorded them (an MP3's LAME tag); `read` removes them,
+    /// with whatever delay the decoder itself adds (libmpg123's 529 frames).
+    /// nil when the stream declares none: then nothing is removed and the
+    /// decode is what the codec gives, as `mpg123 -w` gives it.
+    var gaplessTrim: GaplessTrim? { get }
+    /// What the codec and its bitrate are, for `info`; of the most recently
+    /// decoded frame where the stream's frames differ (VBR).
+    var streamInfo: StreamInfo { get }
+    /// The file's tags; complete after `scan()` (a tag at the file's end may
+    /// be found only by reading there).
+    func tags() -> Tags
 
-    /// Rejects what libmpg123 would report only vaguely: missing files,
-    /// directories and empty files.
-    private static func checkFile(_ path: String) throws(DecoderError) {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            let reason = String(cString: strerror(errno))
-            throw DecoderError(errno == ENOENT ? .missing : .unreadable, path: path, detail: reason.lowercased())
-        }
-        if info.st_mode & S_IFMT == S_IFDIR {
-            throw DecoderError(.directory, path: path, detail: "is a directory, not an MP3 file")
-        }
-        if info.st_size == 0 {
-            throw DecoderError(.empty, path: path, detail: "empty file")
-        }
-        guard access(path, R_OK) == 0 else {
-            throw DecoderError(.unreadable, path: path, detail: String(cString: strerror(errno)).lowercased())
-        }
-    }
-
-    public enum ReadResult: Equatable {
-        /// Frames written to the start of the buffer.
-        case frames(Int)
-        /// The stream has ended; nothing was written.
-        case end
-    }
-
-    /// Decodes into `buffer` (a whole number of frames in this decoder's format).
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(DecoderError) -> ReadResult {
-        let bytesPerFrame = format.bytesPerFrame
-        let capacity = buffer.count / bytesPerFrame * bytesPerFrame
-        guard capacity > 0, let base = buffer.baseAddress else { return .frames(0) }
-        var filled = 0
-        var idleReads = 0
-        // mpg123_read may return fewer bytes than asked (a frame boundary), or none
-        // while it parses headers, so loop until the region is full or the stream ends.
-        while filled < capacity {
-            var done = 0
-            let status = mpg123_read(handle, base + filled, capacity - filled, &done)
-            filled += done
-            switch status {
-            case MPG123_OK.rawValue, MPG123_NEW_FORMAT.rawValue:
-                idleReads = done == 0 ? idleReads + 1 : 0
-                if idleReads > 64 { return .frames(filled / bytesPerFrame) }
-                continue
-            case MPG123_DONE.rawValue:
-                return filled == 0 ? .end : .frames(filled / bytesPerFrame)
-            default:
-                if filled > 0 { return .frames(filled / bytesPerFrame) }
-                throw DecoderError(.library, path: path, detail: "decoding failed: \(String(cString: mpg123_strerror(handle)))")
-            }
-        }
-        return .frames(filled / bytesPerFrame)
-    }
-
-    /// Length in output frames: exact when the file has a Xing/LAME header or
-    /// after `scan()`, otherwise an estimate from the file size.
-    public var lengthInFrames: Int? {
-        let length = mpg123_length(handle)
-        return length < 0 ? nil : Int(length)
-    }
-
-    /// True when `lengthInFrames` is exact (header or scan), not estimated.
-    ///
-    /// libmpg123 knows a length exactly from a Xing/Info frame, which it reads
-    /// with the LAME tag that carries the encoder delay: a known delay says
-    /// the header was there. (`MPG123_ACCURATE` says whether *positions* are
-    /// accurate, which they are in any file read from its start: it called a
-    /// VBR file without a header exact, and its estimate from the first
-    /// frame's bitrate made a 120 s file 79 s long.) A Xing frame without a
-    /// LAME tag counts as unknown: a scan costs time, never exactness.
-    public var lengthIsExact: Bool {
-        if scanned { return true }
-        var value = 0
-        var fvalue = 0.0
-        guard mpg123_getstate2(handle, Int32(MPG123_ENC_DELAY.rawValue), &value, &fvalue) == MPG123_OK.rawValue else { return false }
-        return value >= 0
-    }
-
-    private var scanned = false
-
-    /// Reads the whole file once to learn its exact length and build the seek index.
-    public func scan() throws(DecoderError) {
-        guard mpg123_scan(handle) == MPG123_OK.rawValue else {
-            throw DecoderError(.library, path: path, detail: "scan failed: \(String(cString: mpg123_strerror(handle)))")
-        }
-        scanned = true
-    }
-
-    /// Moves to an absolute output frame, sample-accurately: the frames read after
-    /// the seek are bit for bit those a sequential decode of the whole file
-    /// gives at that position (and `mpg123 -w`, which decodes sequentially).
-    ///
-    /// libmpg123's own exact seek differs from a sequential decode by one unit in
-    /// the last place now and then (measured on a 3-hour file made of one-minute
-    /// CBR files: about 4 seeks in 10 had 1-8 samples off by one): part of its
-    /// decoding state survives a seek, and the rest depends on how many frames
-    /// were decoded since the handle was opened, the preframes decoded to refill
-    /// the bit reservoir among them. So every seek decodes from a fresh handle (the
-    /// state a sequential decode starts from) with `12 + F mod 4` preframes before
-    /// the target's MPEG frame F: the count of frames decoded before F is then F
-    /// modulo 4, as in a sequential decode (0 bad samples in 200 seeks, against
-    /// 122 in 65 seeks on one reused handle).
-    ///
-    /// Why 12 and not libmpg123's default of 4: the bit reservoir reaches back up
-    /// to 511 bytes, which in small VBR frames (32 kbps, 60 bytes of main data at
-    /// 48 kHz) is 9 frames. With 4, a seek into a `lame -V 4` file gave whole
-    /// frames of silence; 8 was enough there.
-    ///
-    /// Speed: the frame index the old handle built (libmpg123 records frame
-    /// offsets as it reads or seeks) is handed to the new one, so a seek reads
-    /// at most one index step of frame headers; the first seek past the indexed
-    /// part reads the headers up to the target through the 64 KB buffer.
-    public func seek(toFrame frame: Int) throws(DecoderError) {
-        let (fresh, freshFile) = try Self.openHandle(path: path, target: target)
-        // Parse the stream's start first: that resets the frame index, which must
-        // come after it.
-        var rate = 0
-        var channels: Int32 = 0
-        var encoding: Int32 = 0
-        guard mpg123_getformat(fresh, &rate, &channels, &encoding) == MPG123_OK.rawValue else {
-            let error = DecoderError(.library, path: path, detail: "reopening failed: \(String(cString: mpg123_strerror(fresh)))")
-            Self.closeHandle(fresh, freshFile)
-            throw error
-        }
-        var offsets: UnsafeMutablePointer<off_t>?
-        var step: off_t = 0
-        var fill = 0
-        if mpg123_index(handle, &offsets, &step, &fill) == MPG123_OK.rawValue, let offsets, fill > 1 {
-            // mpg123_set_index copies the table into an index of exactly `fill`
-            // entries, which could then never grow: give it back its usual size.
-            mpg123_set_index(fresh, offsets, step, fill)
-            mpg123_param2(fresh, Int32(MPG123_INDEX_SIZE.rawValue), max(Self.indexSize, fill), 0)
-        }
-        func fail(_ what: String) -> DecoderError {
-            let error = DecoderError(.library, path: path, detail: "\(what) failed: \(String(cString: mpg123_strerror(fresh)))")
-            Self.closeHandle(fresh, freshFile)
-            return error
-        }
-        // The first seek learns the target's MPEG frame; it asks for the most preframes
-        // the second may need, because libmpg123 does not move back for a second seek
-        // whose start frame lies before where the first one left it.
-        mpg123_param2(fresh, Int32(MPG123_PREFRAMES.rawValue), Self.preframes + 3, 0)
-        guard mpg123_seek(fresh, frame, SEEK_SET) >= 0 else { throw fail("seek") }
-        // Right after a seek, tellframe is the MPEG frame that holds the target.
-        let mpegFrame = mpg123_tellframe(fresh)
-        if mpegFrame >= 0, mpegFrame % 4 != 3 {
-            mpg123_param2(fresh, Int32(MPG123_PREFRAMES.rawValue), Self.preframes + mpegFrame % 4, 0)
-            guard mpg123_seek(fresh, frame, SEEK_SET) >= 0 else { throw fail("seek") }
-        }
-        Self.closeHandle(handle, file)
-        handle = fresh
-        file = freshFile
-    }
-
-    /// Frames decoded before a seek target, less the `F mod 4` (see `seek(toFrame:)`).
-    static let preframes = 12
-    /// libmpg123's default frame index size: a 3-hour file at 44.1 kHz (413,000
-    /// MPEG frames) is indexed every 512 frames, 13 s apart, and a seek reads at
-    /// most that many frame headers (about 0.1 ms through the buffer).
-    static let indexSize = 1000
-
-    /// Information about the current MPEG frame (bitrate, layer, VBR mode).
-    public var frameInfo: mpg123_frameinfo2 {
-        var info = mpg123_frameinfo2()
-        mpg123_info2(handle, &info)
-        return info
-    }
-
-    /// Tags from ID3v2 (preferred) or ID3v1, after the first read or scan.
-    public func tags() -> Tags {
-        var tags = Tags()
-        var v1: UnsafeMutablePointer<mpg123_id3v1>?
-        var v2: UnsafeMutablePointer<mpg123_id3v2>?
-        guard mpg123_meta_check(handle) & MPG123_ID3 != 0,
-              mpg123_id3(handle, &v1, &v2) == MPG123_OK.rawValue else { return tags }
-        if let v2 = v2?.pointee {
-            tags.title = Self.text(v2.title)
-            tags.artist = Self.text(v2.artist)
-            tags.album = Self.text(v2.album)
-            tags.year = Self.text(v2.year)
-            tags.genre = Self.text(v2.genre)
-            tags.comment = Self.text(v2.comment)
-        }
-        if let v1 = v1?.pointee {
-            tags.title = tags.title ?? Self.latin1(v1.title)
-            tags.artist = tags.artist ?? Self.latin1(v1.artist)
-            tags.album = tags.album ?? Self.latin1(v1.album)
-            tags.year = tags.year ?? Self.latin1(v1.year)
-        }
-        return tags
-    }
-
-    private static func text(_ string: UnsafeMutablePointer<mpg123_string>?) -> String? {
-        // libmpg123 converts every ID3v2 text encoding to UTF-8 in mpg123_string.
-        guard let string, let bytes = string.pointee.p, string.pointee.fill > 1 else { return nil }
-        let value = String(decoding: UnsafeRawBufferPointer(start: bytes, count: string.pointee.fill - 1), as: UTF8.self)
-        return value.isEmpty ? nil : value
-    }
-
-    private static func latin1<T>(_ field: T) -> String? {
-        // ID3v1 fields are fixed-size, NUL- or space-padded Latin-1.
-        withUnsafeBytes(of: field) { raw in
-            var scalars = String.UnicodeScalarView()
-            for byte in raw {
-                if byte == 0 { break }
-                scalars.append(Unicode.Scalar(byte))
-            }
-            let value = String(scalars).trimmingTrailingSpaces()
-            return value.isEmpty ? nil : value
-        }
-    }
+    /// Releases the file and the library's state; idempotent, and done by the
+    /// decoder's `deinit` too. No other call may follow it.
+    func close()
 }
 
-public struct Tags: Equatable, Sendable {
-    public var title: String?
-    public var artist: String?
-    public var album: String?
-    public var year: String?
-    public var genre: String?
-    public var comment: String?
-    public init() {}
+public enum DecoderReadResult: Equatable, Sendable {
+    /// Frames written to the start of the buffer.
+    case frames(Int)
+    /// The stream has ended; nothing was written.
+    case end
 }
 
-extension String {
-    func trimmingTrailingSpaces() -> String {
-        var result = self
-        while result.last == " " { result.removeLast() }
-        return result
+/// What a stream says its encoder added around the audio (the codec's
+/// look-ahead at the start, the last frame's fill at the end), and so what
+/// `Decoder.read` removes.
+public struct GaplessTrim: Equatable, Sendable {
+    /// Frames removed at the start.
+    public let encoderDelay: Int
+    /// Frames removed at the end.
+    public let padding: Int
+
+    public init(encoderDelay: Int, padding: Int) {
+        self.encoderDelay = encoderDelay
+        self.padding = padding
     }
 }

@@ -1,7 +1,7 @@
 /// Decodes a list of files, one after the other, into the audio ring.
 ///
 /// The first file that decodes fixes the stream format; later files are
-/// converted to it by libmpg123 (see `Decoder`), so the queue plays through
+/// converted to it by the decoder (see `Decoder.init`), so the queue plays through
 /// one open device. Files that cannot be decoded are reported and skipped.
 /// Positions are stream frames: frame 0 is the first frame of the first file.
 public final class TrackFeeder {
@@ -12,8 +12,8 @@ public final class TrackFeeder {
         /// Set once the decoder has reached the end of the file.
         public internal(set) var endFrame: Int?
         /// The file's length: from its Xing/Info header when it has one,
-        /// else libmpg123's estimate from the file's size (right for CBR, any
-        /// distance off for VBR), for the progress shown and seek limits.
+        /// else the decoder's estimate (libmpg123's, from the file's size: right
+        /// for CBR, any distance off for VBR), for the progress shown and seek limits.
         public let expectedFrames: Int?
         /// Whether `expectedFrames` came from the header: only then does a
         /// shorter decode mean the file was cut short.
@@ -37,7 +37,7 @@ public final class TrackFeeder {
     /// Every file is decoded (the speed stage may still hold output).
     private var decodingEnded = false
     private var nextIndex = 0
-    private var decoder: Decoder?
+    private var decoder: (any Decoder)?
     private var pendingEvents: [Event] = []
 
     // Speed (see TrackFeeder+Speed.swift).
@@ -86,7 +86,7 @@ public final class TrackFeeder {
             let index = nextIndex
             nextIndex += 1
             do {
-                let opened = try Decoder(path: paths[index], target: format)
+                let opened = try Decoders.open(path: paths[index], target: format)
                 if format == nil { format = opened.format }
                 decoder = opened
                 tracks.append(Track(index: index, path: paths[index], startFrame: framesQueued, endFrame: nil,
@@ -117,7 +117,7 @@ public final class TrackFeeder {
             guard let decoder else { break }
             let region = producer.writableRegion(maxSlots: maxFrames - added)
             guard region.count > 0 else { break }
-            let result: Decoder.ReadResult
+            let result: DecoderReadResult
             do {
                 result = try decoder.read(into: region)
             } catch {
@@ -139,7 +139,7 @@ public final class TrackFeeder {
         return added
     }
 
-    func replaceDecoder(_ decoder: Decoder, keepingTracks count: Int, framesQueued: Int, nextIndex: Int) {
+    func replaceDecoder(_ decoder: any Decoder, keepingTracks count: Int, framesQueued: Int, nextIndex: Int) {
         tracks.removeSubrange(count...)
         tracks[count - 1].endFrame = nil
         self.decoder = decoder
@@ -151,7 +151,7 @@ public final class TrackFeeder {
     func appendEvent(_ event: Event) { pendingEvents.append(event) }
 
     var isDecodingEnded: Bool { decodingEnded }
-    var currentDecoder: Decoder? { decoder }
+    var currentDecoder: (any Decoder)? { decoder }
     func advanceToNextTrack() { finishTrack() }
 
     private func finishTrack() {
@@ -199,7 +199,7 @@ extension TrackFeeder {
         var index = max(0, queueIndex)
         while index < paths.count {
             do {
-                let opened = try Decoder(path: paths[index], target: format)
+                let opened = try Decoders.open(path: paths[index], target: format)
                 if format == nil { format = opened.format }
                 let expected = opened.lengthInFrames
                 var start = 0
@@ -251,7 +251,7 @@ extension TrackFeeder {
         let track = tracks[index]
         let reused = index == tracks.count - 1 && decoder?.path == track.path
         do {
-            let opened = if reused, let decoder { decoder } else { try Decoder(path: track.path, target: format) }
+            let opened = if reused, let decoder { decoder } else { try Decoders.open(path: track.path, target: format) }
             try opened.seek(toFrame: frame - track.startFrame)
             replaceDecoder(opened, keepingTracks: index + 1, framesQueued: frame, nextIndex: track.index + 1)
             restartSpeedStage()

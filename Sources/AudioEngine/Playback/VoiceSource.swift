@@ -64,17 +64,17 @@ public final class ToneVoice: VoiceSource {
 }
 
 /// An alarm sound from an MP3 file, looped until stopped, converted to the
-/// stream's format by libmpg123.
+/// stream's format by its decoder (`Decoder.init`'s target).
 public final class FileVoice: VoiceSource {
     public let path: String
-    private var decoder: Decoder?
+    private var decoder: (any Decoder)?
     private var target: AudioFormat?
 
     /// Opens the file now so a bad path is reported when the alarm is set up.
     public init(path: String, format: AudioFormat) throws(DecoderError) {
         self.path = path
         target = format
-        decoder = try Decoder(path: path, target: format)
+        decoder = try Decoders.open(path: path, target: format)
     }
 
     public func fill(_ producer: SPSCRing.Producer, format: AudioFormat, maxFrames: Int) -> Bool {

@@ -40,7 +40,7 @@ enum BookOpener {
     /// when it cannot be decoded.
     static func lengthInMilliseconds(_ path: String, exact: Bool = true) -> Int? {
         do throws(DecoderError) {
-            let decoder = try Decoder(path: path)
+            let decoder = try Decoders.open(path: path)
             if exact && !decoder.lengthIsExact { try decoder.scan() }
             guard let frames = decoder.lengthInFrames else { return nil }
             return Int((Double(frames) * 1000 / Double(decoder.format.rate)).rounded())

@@ -73,7 +73,7 @@ extension BenchCommand {
         }
         let path = paths[0]
         do {
-            let probe = try Decoder(path: path)
+            let probe = try Decoders.open(path: path)
             // Without a Xing/Info frame the length is an estimate from the file size:
             // stay clear of its last percent.
             let length = (probe.lengthInFrames ?? 0) * 99 / 100
@@ -89,7 +89,7 @@ extension BenchCommand {
             defer { buffer.deallocate() }
 
             // A decoder kept open, as a player keeps it: every seek after the first.
-            let decoder = try Decoder(path: path)
+            let decoder = try Decoders.open(path: path)
             var warm: [Double] = []
             for target in targets {
                 let start = monotonicSeconds()
@@ -101,7 +101,7 @@ extension BenchCommand {
             var cold: [Double] = []
             for target in targets {
                 let start = monotonicSeconds()
-                let fresh = try Decoder(path: path)
+                let fresh = try Decoders.open(path: path)
                 try fresh.seek(toFrame: target)
                 _ = try fresh.read(into: buffer)
                 cold.append(monotonicSeconds() - start)

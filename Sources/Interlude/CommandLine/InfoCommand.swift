@@ -1,6 +1,5 @@
 import AudioEngine
 import BookFormat
-import CMpg123
 
 /// `interlude info FILE [--json]`: format, duration, bitrate and tags.
 public enum InfoCommand {
@@ -41,11 +40,11 @@ struct FileInfo {
     let path: String
     let format: AudioFormat
     let layer: Int
-    let version: String
+    let version: StreamInfo.MPEGVersion
     let frames: Int
     let bitrateKbps: Int
     let averageKbps: Int
-    let vbr: String
+    let bitrateMode: StreamInfo.BitrateMode
     let tags: Tags
     let chapters: [Chapter]
     /// Why the chapter table could not be read in full, if it could not.
@@ -54,25 +53,20 @@ struct FileInfo {
     var seconds: Double { format.seconds(forFrames: frames) }
 
     init(path: String) throws(DecoderError) {
-        let decoder = try Decoder(path: path)
+        let decoder = try Decoders.open(path: path)
         // A full scan gives the exact length even without a Xing/LAME header.
         try decoder.scan()
-        let frameInfo = decoder.frameInfo
+        let stream = decoder.streamInfo
         self.path = path
         format = decoder.format
         frames = decoder.lengthInFrames ?? 0
-        layer = Int(frameInfo.layer)
-        version = switch frameInfo.version {
-        case Int32(MPG123_1_0.rawValue): "1"
-        case Int32(MPG123_2_0.rawValue): "2"
-        default: "2.5"
+        switch stream.codec {
+        case .mpegAudio(let version, let layer):
+            self.version = version
+            self.layer = layer
         }
-        bitrateKbps = Int(frameInfo.bitrate)
-        vbr = switch frameInfo.vbr {
-        case Int32(MPG123_VBR.rawValue): "vbr"
-        case Int32(MPG123_ABR.rawValue): "abr"
-        default: "cbr"
-        }
+        bitrateKbps = stream.bitrateKbps
+        bitrateMode = stream.bitrateMode
         tags = decoder.tags()
         // Our own parser over the tag's bytes (libmpg123 does not read CHAP/CTOC).
         do {
@@ -92,9 +86,9 @@ struct FileInfo {
     var text: String {
         var lines = [
             "file:      \(path)",
-            "format:    MPEG \(version) layer \(layer), \(format)",
+            "format:    MPEG \(version.rawValue) layer \(layer), \(format)",
             "duration:  \(formatTime(seconds)) (\(JSONLine.number(seconds, decimals: 3)) s, \(frames) frames)",
-            "bitrate:   \(vbr == "cbr" ? "\(bitrateKbps) kbps CBR" : "\(averageKbps) kbps average, \(vbr.uppercased())")",
+            "bitrate:   \(bitrateMode == .constant ? "\(bitrateKbps) kbps CBR" : "\(averageKbps) kbps average, \(bitrateMode.rawValue.uppercased())")",
         ]
         let tagLines: [(String, String?)] = [("title", tags.title), ("artist", tags.artist), ("album", tags.album),
                                              ("year", tags.year), ("genre", tags.genre), ("comment", tags.comment)]
@@ -116,14 +110,14 @@ struct FileInfo {
     var json: String {
         var line = JSONLine()
         line.add("path", path)
-        line.add("mpegVersion", version)
+        line.add("mpegVersion", version.rawValue)
         line.add("layer", layer)
         line.add("sampleRate", format.rate)
         line.add("channels", format.channels)
         line.add("duration", seconds, decimals: 6)
         line.add("frames", frames)
-        line.add("bitrate", vbr == "cbr" ? bitrateKbps : averageKbps)
-        line.add("bitrateMode", vbr)
+        line.add("bitrate", bitrateMode == .constant ? bitrateKbps : averageKbps)
+        line.add("bitrateMode", bitrateMode.rawValue)
         var tagsLine = JSONLine()
         let tagFields: [(String, String?)] = [("title", tags.title), ("artist", tags.artist), ("album", tags.album),
                                               ("year", tags.year), ("genre", tags.genre), ("comment", tags.comment)]

@@ -1,0 +1,71 @@
+import InterludeCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opens a file with the decoder that takes it, chosen by its content, so no
+/// caller names an implementation.
+public enum Decoders {
+    /// Asked in order; the first whose `accepts` says yes opens the file, so a
+    /// decoder that recognises its own files goes before one that takes
+    /// anything. libmpg123 takes every file today and rejects what is not MPEG
+    /// audio itself (`notMPEGAudio`), which is what `interlude` has always
+    /// done; a second decoder is one more line here.
+    static var implementations: [any Decoder.Type] {
+        [
+            Mpg123Decoder.self,
+        ]
+    }
+
+    /// Opens `path` for reading from its start, in its own format or converted
+    /// to `target` (see `Decoder.init`). Missing files, directories, empty and
+    /// unreadable files are rejected here, in the same words for every
+    /// implementation.
+    public static func open(path: String, target: AudioFormat? = nil) throws(DecoderError) -> any Decoder {
+        let head = try FileHead(path: path)
+        for implementation in implementations where implementation.accepts(head) {
+            return try implementation.init(path: path, target: target)
+        }
+        // Not reached while libmpg123 takes every file; it keeps the choice
+        // total should the last implementation come to recognise its files.
+        throw DecoderError(.notMPEGAudio, path: path, detail: "not an MP3 file (no decoder takes its content)")
+    }
+}
+
+/// The first bytes of a file, read once by `Decoders.open` for the
+/// implementations to recognise their formats by (a container's magic
+/// number, an MPEG frame sync).
+public struct FileHead: Sendable {
+    /// Enough for every common signature, an ID3v2 tag's header among them.
+    public static let capacity = 4096
+
+    /// At most `capacity` bytes: fewer when the file is shorter.
+    public let bytes: [UInt8]
+
+    /// Rejects what a library would report only vaguely: missing files,
+    /// directories and empty files, and files that cannot be read.
+    init(path: String) throws(DecoderError) {
+        var info = stat()
+        do { _ = try SystemCall.retrying { stat(path, &info) } } catch {
+            throw DecoderError(error == .noSuchFile ? .missing : .unreadable, path: path, detail: error.message.lowercased())
+        }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            throw DecoderError(.directory, path: path, detail: "is a directory, not an MP3 file")
+        }
+        if info.st_size == 0 {
+            throw DecoderError(.empty, path: path, detail: "empty file")
+        }
+        var bytes = [UInt8](repeating: 0, count: Self.capacity)
+        do throws(Errno) {
+            let descriptor = try SystemCall.retrying { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
+            defer { _ = Glibc.close(descriptor) }
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                Result { () throws(Errno) in try SystemCall.retrying { Glibc.read(descriptor, buffer.baseAddress, buffer.count) } }
+            }
+            bytes.removeSubrange(try count.get()...)
+        } catch {
+            throw DecoderError(.unreadable, path: path, detail: error.message.lowercased())
+        }
+        self.bytes = bytes
+    }
+}
