@@ -22,7 +22,7 @@ extension FullScreenPlayer: PlayerHost {
             case .key(let key):
                 ui.now = now
                 let snapshot = snapshot(runtime)
-                for command in ui.handle(key, snapshot: snapshot, source: source) { perform(command, runtime) }
+                for action in ui.handle(key, snapshot: snapshot, source: source) { perform(action, runtime) }
             }
             redraw.setNeedsDraw()
         }
