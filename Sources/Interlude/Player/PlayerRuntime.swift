@@ -107,7 +107,7 @@ final class PlayerRuntime {
                 if case .failed(let error) = event { printer.error("\(error.description) (skipped)") }
             }
             switch error {
-            case .device:
+            case .output(.device):
                 printer.error("\(error.description) (choose another device with --device NAME, "
                               + "or render with --output wav:PATH or --output null)")
             default:
