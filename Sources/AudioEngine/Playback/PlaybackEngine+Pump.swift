@@ -13,6 +13,11 @@ extension PlaybackEngine {
         collectFeederEvents(into: &result)
         topUpVoice()
         requestStopAtQueueEnd(ring)
+        if !started && !isOutputLost {
+            do { try sink.start() } catch { throw .output(error) }
+            started = true
+            realtimeRefused = !sink.isRealtimePriority
+        }
         switch sink.clock {
         case .frameClock: pumpFrameClock(sink, ring: ring, maxFrames: maxFrames, into: &result)
         case .realTime: try pumpRealTime(sink, control: control, into: &result)
@@ -47,11 +52,6 @@ extension PlaybackEngine {
     private func pumpRealTime(_ sink: any AudioOutput, control: UnsafeMutablePointer<WriterControl>,
                               into result: inout [PlaybackEvent]) throws(StartError) {
         if isOutputLost { return }
-        if !started {
-            do { try sink.start() } catch { throw .output(error) }
-            started = true
-            realtimeRefused = !sink.isRealtimePriority
-        }
         // Release: pairs with the writer's acquire load before it drains.
         control.pointee.endOfStream.store(feeder.isExhausted && pendingResume == nil && !keepsOutputAtQueueEnd,
                                           ordering: .releasing)
