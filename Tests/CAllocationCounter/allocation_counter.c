@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "allocation_counter.h"
+#include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,13 +18,16 @@
 #define INTERLUDE_NO_INTERPOSER 1
 #endif
 
-enum { max_callers = 64 };
+enum { max_callers = 4096 };
 static _Atomic long counted;
 static _Atomic int armed_by_name;
 static char armed_name[16];
 static void *_Atomic callers[max_callers];
 static _Atomic int caller_count;
 static __thread int marked __attribute__((tls_model("initial-exec")));
+static __thread int inside __attribute__((tls_model("initial-exec")));
+enum { max_stacks = 64, stack_depth = 8 };
+static void *stacks[max_stacks][stack_depth];
 
 void interlude_allocations_mark_this_thread(int on) { marked = on; }
 
@@ -32,6 +37,9 @@ void interlude_allocations_count_threads_named(const char *name) {
         return;
     }
     atomic_store(&armed_by_name, 0);
+    // backtrace loads libgcc_s on its first call: do that here, not inside malloc.
+    void *frames[2];
+    backtrace(frames, 2);
     strncpy(armed_name, name, sizeof armed_name - 1);
     armed_name[sizeof armed_name - 1] = 0;
     atomic_store(&armed_by_name, 1);
@@ -52,9 +60,28 @@ int interlude_allocations_callers(void **out, int capacity) {
     return count;
 }
 
+const char *interlude_allocations_object_of(void *pc) {
+    Dl_info info;
+    if (dladdr(pc, &info) == 0) return NULL;
+    return info.dli_fname;
+}
+
+long interlude_allocations_offset_of(void *pc) {
+    Dl_info info;
+    if (dladdr(pc, &info) == 0) return -1;
+    return (long)((char *)pc - (char *)info.dli_fbase);
+}
+
+const char *interlude_allocations_symbol_of(void *pc) {
+    Dl_info info;
+    if (dladdr(pc, &info) == 0) return NULL;
+    return info.dli_sname;
+}
+
 #ifdef INTERLUDE_NO_INTERPOSER
 
 int interlude_allocations_available(void) { return 0; }
+int interlude_allocations_stack(int index, void **frames, int capacity) { return 0; }
 
 #else
 
@@ -67,6 +94,7 @@ extern void *__libc_memalign(size_t, size_t);
 extern void __libc_free(void *);
 
 static int counts_here(void) {
+    if (inside) return 0;
     if (marked) return 1;
     if (!atomic_load_explicit(&armed_by_name, memory_order_acquire)) return 0;
     // PR_GET_NAME on the calling thread: one system call, no allocation, no lock.
@@ -79,6 +107,23 @@ static void count(void *caller) {
     atomic_fetch_add(&counted, 1);
     int slot = atomic_fetch_add(&caller_count, 1);
     if (slot < max_callers) atomic_store(&callers[slot], caller);
+    if (slot < max_stacks && !inside) {
+        inside = 1;
+        void *frames[stack_depth + 2] = {0};
+        int depth = backtrace(frames, stack_depth + 2);
+        for (int index = 2; index < depth && index < stack_depth + 2; index++) stacks[slot][index - 2] = frames[index];
+        inside = 0;
+    }
+}
+
+int interlude_allocations_stack(int index, void **frames, int capacity) {
+    if (index < 0 || index >= max_stacks || index >= atomic_load(&caller_count)) return 0;
+    int count = 0;
+    while (count < stack_depth && count < capacity && stacks[index][count] != NULL) {
+        frames[count] = stacks[index][count];
+        count++;
+    }
+    return count;
 }
 
 void *malloc(size_t size) {

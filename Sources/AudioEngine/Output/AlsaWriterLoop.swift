@@ -50,6 +50,11 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
     let starved = EngineEvent.Kind.starved.rawValue
     let deviceLost = EngineEvent.Kind.deviceLost.rawValue
     let drained = EngineEvent.Kind.drained.rawValue
+    // PCM states compared as raw values: `==` on the imported enum goes through
+    // its Equatable conformance, whose metadata the runtime builds, allocating,
+    // the first time it is used (AllocationCountingTests caught it at the first pause).
+    let runningState = SND_PCM_STATE_RUNNING.rawValue
+    let preparedState = SND_PCM_STATE_PREPARED.rawValue
 
     /// Bounded recovery: an xrun is prepared away; a suspend is resumed (or
     /// prepared); anything else means the device is gone and the main thread decides.
@@ -77,7 +82,7 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
     /// the listener is: then the fade simply starts at the writer's position.
     func dropForPause() -> Bool {
         var delay: snd_pcm_sframes_t = 0
-        let running = snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING
+        let running = snd_pcm_state(pcm).rawValue == runningState
         guard snd_pcm_delay(pcm, &delay) >= 0 else { return false }
         let written = control.pointee.mediaFramesWritten.load(ordering: .relaxed)
         let heard = written - Int(delay)
@@ -90,7 +95,7 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
     /// The resume's drop: only when everything queued is silence after the stop.
     func dropSilenceForResume() -> Bool {
         var queued: snd_pcm_sframes_t = 0
-        guard snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING, snd_pcm_delay(pcm, &queued) >= 0,
+        guard snd_pcm_state(pcm).rawValue == runningState, snd_pcm_delay(pcm, &queued) >= 0,
               context.pointee.queuedFramesAreSilent(Int(queued)),
               snd_pcm_drop(pcm) >= 0, snd_pcm_prepare(pcm) >= 0 else { return false }
         control.pointee.deviceFramesWritten.add(-Int(queued), ordering: .relaxed)
@@ -172,7 +177,7 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
         }
         if startByHand {
             startByHand = false
-            if snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED { snd_pcm_start(pcm) }
+            if snd_pcm_state(pcm).rawValue == preparedState { snd_pcm_start(pcm) }
         }
         if !isSilence { context.pointee.commit(Int(written)) }
         if snd_pcm_delay(pcm, &delay) >= 0 {

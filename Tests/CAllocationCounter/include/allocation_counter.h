@@ -29,7 +29,21 @@ void interlude_allocations_reset(void);
 long interlude_allocations_counted(void);
 
 /// The return addresses of the first counted allocations (up to `capacity`,
-/// at most 64): which code asked. Returns how many were written.
+/// at most 4096): which code asked. Returns how many were written.
 int interlude_allocations_callers(void **callers, int capacity);
+
+/// The file of the shared object (or executable) that holds code address
+/// `pc`, or NULL: tells whose code asked for a counted allocation.
+const char *interlude_allocations_object_of(void *pc);
+
+/// `pc` as an offset into its object (for addr2line), or -1.
+long interlude_allocations_offset_of(void *pc);
+
+/// The function holding `pc`, when the object exports it, or NULL.
+const char *interlude_allocations_symbol_of(void *pc);
+
+/// The call stack (return addresses, innermost first, up to 8) of counted
+/// allocation number `index` (the first 64 only). Returns how many were written.
+int interlude_allocations_stack(int index, void **frames, int capacity);
 
 #endif
