@@ -197,7 +197,7 @@ public final class PlaybackEngine {
     public var speed: PlaybackSpeed { feeder.speed }
 
     /// Changes the speed from the next frames decoded: the ring's worth
-    /// already decoded plays out first (a third of a second with ALSA), and
+    /// already decoded plays out first (a third of a second on a device), and
     /// the position runs on without a jump.
     public func setSpeed(_ speed: PlaybackSpeed) throws(SpeedError) {
         try feeder.setSpeed(speed)
