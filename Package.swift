@@ -25,14 +25,17 @@ let package = Package(
         .target(name: "CInterludeShims", dependencies: ["CAlsa"]),
 
         // Pure Swift, no C imports, tested on a virtual clock.
-        .target(name: "InterludeCore"),
+        // The one module of these allowed at the system's edge: state files, the
+        // clock, and the system-call layer (typed errno, EINTR, the descriptors).
+        .target(name: "InterludeCore", dependencies: ["CLinux"]),
         .target(name: "AudioSession", dependencies: ["InterludeCore"]),
         .target(name: "Alarms", dependencies: ["InterludeCore", "AudioSession"]),
         // Theme files and key bindings: parsers and values the TUI draws and dispatches with.
         .target(name: "Themes", dependencies: ["InterludeCore"]),
         .target(name: "KeyMap"),
-        // ID3v2 tags, CHAP/CTOC chapters and book-file order, over bytes.
-        .target(name: "BookFormat"),
+        // ID3v2 tags, CHAP/CTOC chapters and book-file order, over bytes; reading
+        // a file's tag goes through InterludeCore's system-call layer.
+        .target(name: "BookFormat", dependencies: ["InterludeCore"]),
         // Books: a folder or chaptered MP3 laid out in book time, per-book state
         // (position, speed, bookmarks), chapter and skip targets, the sleep timer.
         .target(name: "Books", dependencies: ["BookFormat", "InterludeCore"]),

@@ -1,4 +1,5 @@
 import Glibc
+import InterludeCore
 
 /// Reads just the ID3v2 tag at the start of a file: the 10-byte header, then
 /// as many bytes as it declares (plus a 2.4 footer). A three-hour book is
@@ -10,8 +11,12 @@ public enum TagFileReader {
     /// "ID3"; just the header when the header itself is unusable (another
     /// version, a broken size), so the parser can say which.
     public static func tagBytes(atPath path: String) throws(TagFileError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .cannotOpen(path: path, reason: Self.systemMessage()) }
+        let descriptor: Int32
+        do {
+            descriptor = try SystemCall.retrying { open(path, O_RDONLY | O_CLOEXEC) }
+        } catch {
+            throw .cannotOpen(path: path, reason: error.message)
+        }
         defer { close(descriptor) }
         var bytes = try read(descriptor, count: ID3v2Header.length, path: path)
         guard let header = try? ID3v2Header(bytes: bytes[...]) else {
@@ -36,18 +41,14 @@ public enum TagFileReader {
         while bytes.count < count {
             let wanted = min(chunk.count, count - bytes.count)
             // Sound: `wanted` never exceeds the chunk's allocated length.
-            let got = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, wanted) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw .cannotRead(path: path, reason: Self.systemMessage())
+            let result = chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(Errno) in try SystemCall.retrying { Glibc.read(descriptor, buffer.baseAddress, wanted) } }
             }
+            let got: Int
+            do { got = try result.get() } catch { throw .cannotRead(path: path, reason: error.message) }
             if got == 0 { break }
             bytes += chunk[0..<got]
         }
         return bytes
-    }
-
-    private static func systemMessage() -> String {
-        String(cString: strerror(errno))
     }
 }

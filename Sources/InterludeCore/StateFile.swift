@@ -25,19 +25,23 @@ public struct StateFile: Sendable {
     /// `removeStaleTemporaries`).
     public func read() throws(StateFileError) -> [UInt8]? {
         removeStaleTemporaries()
-        let fd = retryingEINTR { open(path, O_RDONLY | O_CLOEXEC) }
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw failure("read")
+        let fd: Int32
+        do {
+            fd = try SystemCall.retrying { open(path, O_RDONLY | O_CLOEXEC) }
+        } catch {
+            if error == .noSuchFile { return nil }
+            throw failure("read", error)
         }
         defer { close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { buffer in
-                retryingEINTR { systemRead(fd, buffer.baseAddress, buffer.count) }
+            // `withUnsafeMutableBytes` rethrows untyped; a `Result` keeps the `Errno`.
+            let result = chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(Errno) in try SystemCall.retrying { systemRead(fd, buffer.baseAddress, buffer.count) } }
             }
-            if count < 0 { throw failure("read") }
+            let count: Int
+            do { count = try result.get() } catch { throw failure("read", error) }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<count])
         }
@@ -47,37 +51,44 @@ public struct StateFile: Sendable {
     public func writeAtomically(_ bytes: [UInt8]) throws(StateFileError) {
         try Self.makeDirectories(directory)
         let temporary = path + ".tmp-\(getpid())"
-        let fd = retryingEINTR { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
-        if fd < 0 { throw failure("create", temporary) }
+        let fd: Int32
+        do {
+            fd = try SystemCall.retrying { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+        } catch {
+            throw failure("create", error, temporary)
+        }
         var written = 0
         while written < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                retryingEINTR { write(fd, buffer.baseAddress! + written, buffer.count - written) }
+            let result = bytes.withUnsafeBytes { buffer in
+                Result { () throws(Errno) in
+                    try SystemCall.retrying { write(fd, buffer.baseAddress! + written, buffer.count - written) }
+                }
             }
-            if count < 0 {
-                let error = failure("write", temporary)
+            do {
+                written += try result.get()
+            } catch {
                 close(fd)
                 unlink(temporary)
-                throw error
+                throw failure("write", error, temporary)
             }
-            written += count
         }
         // Without fsync before rename, a crash can leave the new name pointing at an empty file.
-        if fsync(fd) != 0 {
-            let error = failure("sync", temporary)
+        do {
+            _ = try SystemCall.retrying { fsync(fd) }
+        } catch {
             close(fd)
             unlink(temporary)
-            throw error
+            throw failure("sync", error, temporary)
         }
         close(fd)
-        if rename(temporary, path) != 0 {
-            let error = failure("replace")
+        do {
+            _ = try SystemCall.retrying { rename(temporary, path) }
+        } catch {
             unlink(temporary)
-            throw error
+            throw failure("replace", error)
         }
         // The rename itself is durable only once the directory entry is synced.
-        let directoryFD = retryingEINTR { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        if directoryFD >= 0 {
+        if let directoryFD = try? SystemCall.retrying({ open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }) {
             _ = fsync(directoryFD)
             close(directoryFD)
         }
@@ -99,7 +110,11 @@ public struct StateFile: Sendable {
             }
             guard entryName.hasPrefix(prefix), let pid = Int32(entryName.dropFirst(prefix.count)), pid > 0,
                   pid != getpid() else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH { stale.append(entryName) }
+            do {
+                _ = try SystemCall.retrying { kill(pid, 0) }
+            } catch {
+                if error == .noSuchProcess { stale.append(entryName) }
+            }
         }
         for entryName in stale { unlink(directory + "/" + entryName) }
     }
@@ -107,12 +122,20 @@ public struct StateFile: Sendable {
     /// Moves the file to `path + suffix` (keeping it for inspection) and returns the new path.
     public func setAside(suffix: String) throws(StateFileError) -> String {
         let destination = path + suffix
-        if rename(path, destination) != 0 { throw failure("move aside") }
+        do {
+            _ = try SystemCall.retrying { rename(path, destination) }
+        } catch {
+            throw failure("move aside", error)
+        }
         return destination
     }
 
     public func remove() throws(StateFileError) {
-        if unlink(path) != 0 && errno != ENOENT { throw failure("remove") }
+        do {
+            _ = try SystemCall.retrying { unlink(path) }
+        } catch {
+            if error != .noSuchFile { throw failure("remove", error) }
+        }
     }
 
     /// Whether a regular file exists and is readable at `path` (used to validate sound files).
@@ -126,26 +149,18 @@ public struct StateFile: Sendable {
         var prefix = directory.hasPrefix("/") ? "" : "."
         for component in directory.split(separator: "/") {
             prefix += "/" + component
-            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
-                throw StateFileError(path: prefix, operation: "create directory", systemMessage: Self.message(errno))
+            do {
+                _ = try SystemCall.retrying { mkdir(prefix, 0o755) }
+            } catch {
+                if error != .fileExists {
+                    throw StateFileError(path: prefix, operation: "create directory", systemMessage: error.message)
+                }
             }
         }
     }
 
-    private func failure(_ operation: String, _ subject: String? = nil) -> StateFileError {
-        StateFileError(path: subject ?? path, operation: operation, systemMessage: Self.message(errno))
-    }
-
-    private static func message(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        return String(cString: text)
-    }
-}
-
-private func retryingEINTR<T: BinaryInteger>(_ call: () -> T) -> T {
-    while true {
-        let result = call()
-        if result >= 0 || errno != EINTR { return result }
+    private func failure(_ operation: String, _ error: Errno, _ subject: String? = nil) -> StateFileError {
+        StateFileError(path: subject ?? path, operation: operation, systemMessage: error.message)
     }
 }
 

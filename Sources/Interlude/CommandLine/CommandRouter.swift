@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import InterludeCore
 
 /// The top-level command line: `interlude COMMAND ...`.
 public enum CommandRouter {
@@ -70,11 +71,8 @@ private func writeAll(fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
     guard var base = bytes.baseAddress else { return }
     var remaining = bytes.count
     while remaining > 0 {
-        let written = write(fd, base, remaining)
-        if written < 0 {
-            if errno == EINTR { continue }
-            return
-        }
+        // A closed or full stream has nowhere to report its own failure: stop writing.
+        guard let written = try? SystemCall.retrying({ write(fd, base, remaining) }) else { return }
         remaining -= written
         base += written
     }

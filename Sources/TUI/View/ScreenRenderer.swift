@@ -1,9 +1,11 @@
 import KeyMap
 import Themes
 
-/// Builds the frame for the interface state and a player snapshot. Pure:
-/// the same inputs give the same cells, so layout, alignment and the banner
-/// are tested on frames without a terminal.
+/// Builds the frame for the interface state and a player snapshot, after
+/// `ScreenLayoutPass` has laid it out (the one step that moves scroll offsets
+/// and the page size). Drawing itself is pure: the same arrangement, state and
+/// snapshot give the same cells, so layout, alignment and the banner are
+/// tested on frames without a terminal.
 public struct ScreenRenderer {
     public var measure: @Sendable (Character) -> Int
 
@@ -11,12 +13,19 @@ public struct ScreenRenderer {
         self.measure = measure
     }
 
+    /// Lays the screen out for `size` (scrolling `state`'s lists) and draws it.
     /// `now` is event time (seconds since the player started), for the countdown.
     public func frame(size: TerminalSize, state: inout InterfaceState, snapshot: PlayerSnapshot, now: Double) -> Frame {
+        let arrangement = ScreenLayoutPass().arrange(size: size, state: &state, snapshot: snapshot, now: now)
+        return draw(arrangement, state: state, snapshot: snapshot)
+    }
+
+    /// The frame for an arrangement made by `ScreenLayoutPass` from this state.
+    public func draw(_ arrangement: ScreenArrangement, state: InterfaceState, snapshot: PlayerSnapshot) -> Frame {
+        let layout = arrangement.layout
+        let size = layout.size
         var frame = Frame(size: size, measure: measure)
-        let banner = state.banner.text(now: now)
-        let layout = Layout(size: size, banner: banner != nil, focus: state.focus, topLeft: state.topLeft,
-                            topRight: state.topRight)
+        let banner = arrangement.banner
         guard layout.mode != .tooSmall else {
             drawTooSmall(&frame, size: size)
             return frame
@@ -28,7 +37,7 @@ public struct ScreenRenderer {
                               element: .bannerCountdown)
         }
         if state.showsHelp {
-            drawHelp(&frame, area: layout.body, state: &state)
+            drawHelp(&frame, area: layout.body, state: state, rows: arrangement.visibleHelpRows ?? 0..<0)
         } else {
             if let row = layout.tabRow { drawTabs(&frame, row: row, focus: state.focus, book: snapshot.book != nil) }
             if let row = layout.summaryRow { drawSummary(&frame, row: row, snapshot: snapshot) }
@@ -38,7 +47,8 @@ public struct ScreenRenderer {
                 }
             }
             for (pane, area) in layout.panes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                drawPane(pane, area: area, frame: &frame, state: &state, snapshot: snapshot)
+                drawPane(pane, area: area, frame: &frame, state: state, snapshot: snapshot,
+                         rows: arrangement.visibleRows[pane] ?? 0..<0)
             }
         }
         drawStatus(&frame, row: layout.statusRow, snapshot: snapshot)
@@ -131,8 +141,8 @@ public struct ScreenRenderer {
 
     // MARK: Panes
 
-    private func drawPane(_ pane: Pane, area: Rect, frame: inout Frame, state: inout InterfaceState,
-                          snapshot: PlayerSnapshot) {
+    private func drawPane(_ pane: Pane, area: Rect, frame: inout Frame, state: InterfaceState,
+                          snapshot: PlayerSnapshot, rows: Range<Int>) {
         guard area.height > 0, area.width > 0 else { return }
         let focused = pane == state.focus
         var title = " \(pane.rawValue) \(pane.title)"
@@ -155,18 +165,17 @@ public struct ScreenRenderer {
         }
         frame.writePadded(frame.truncated(title, to: area.width), row: area.row, column: area.column, width: area.width,
                           element: focused ? .paneTitleActive : .paneTitleInactive)
-        let content = Rect(row: area.row + 1, column: area.column, width: area.width, height: area.height - 1)
+        let content = ScreenLayoutPass.content(of: area)
         guard content.height > 0 else { return }
-        if focused { state.pageSize = max(1, content.height - 1) }
         switch pane {
-        case .browser: drawBrowser(&frame, content, state: &state, focused: focused, snapshot: snapshot)
-        case .queue: drawQueue(&frame, content, state: &state, focused: focused, snapshot: snapshot)
+        case .browser: drawBrowser(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
+        case .queue: drawQueue(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
         case .nowPlaying: drawNowPlaying(&frame, content, snapshot: snapshot)
-        case .alarms: drawAlarms(&frame, content, state: &state, focused: focused, snapshot: snapshot)
-        case .eventLog: drawLog(&frame, content, state: &state, focused: focused)
-        case .books: drawBooks(&frame, content, state: &state, focused: focused, snapshot: snapshot)
-        case .chapters: drawChapters(&frame, content, state: &state, focused: focused, snapshot: snapshot)
-        case .bookmarks: drawBookmarks(&frame, content, state: &state, focused: focused, snapshot: snapshot)
+        case .alarms: drawAlarms(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
+        case .eventLog: drawLog(&frame, content, state: state, focused: focused, range: rows)
+        case .books: drawBooks(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
+        case .chapters: drawChapters(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
+        case .bookmarks: drawBookmarks(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
         }
     }
 
@@ -185,15 +194,14 @@ public struct ScreenRenderer {
         }
     }
 
-    private func drawBrowser(_ frame: inout Frame, _ area: Rect, state: inout InterfaceState, focused: Bool,
-                             snapshot: PlayerSnapshot) {
-        guard var browser = state.browser else {
+    private func drawBrowser(_ frame: inout Frame, _ area: Rect, state: InterfaceState, focused: Bool,
+                             snapshot: PlayerSnapshot, range: Range<Int>) {
+        guard let browser = state.browser else {
             frame.writePadded(" no folder", row: area.row, column: area.column, width: area.width, element: .secondaryText)
             blank(&frame, area, from: area.row + 1)
             return
         }
         let rows = browser.visible
-        let range = browser.cursor.visibleRange(height: area.height, count: rows.count)
         let playing = snapshot.currentIndex.flatMap { snapshot.queue.indices.contains($0) ? snapshot.queue[$0].path : nil }
         var line = area.row
         if rows.isEmpty {
@@ -213,13 +221,11 @@ public struct ScreenRenderer {
             line += 1
         }
         blank(&frame, area, from: line)
-        state.replaceBrowser(browser)
     }
 
-    private func drawQueue(_ frame: inout Frame, _ area: Rect, state: inout InterfaceState, focused: Bool,
-                           snapshot: PlayerSnapshot) {
+    private func drawQueue(_ frame: inout Frame, _ area: Rect, state: InterfaceState, focused: Bool,
+                           snapshot: PlayerSnapshot, range: Range<Int>) {
         let rows = state.visibleQueue(snapshot)
-        let range = state.queueCursor.visibleRange(height: area.height, count: rows.count)
         var line = area.row
         if rows.isEmpty {
             let text = snapshot.queue.isEmpty ? "empty: enter or e in the browser adds files" : "nothing matches"
@@ -293,10 +299,9 @@ public struct ScreenRenderer {
         frame.fill(row: row, column: column + width - 1, count: 1, element: .listRow)
     }
 
-    private func drawAlarms(_ frame: inout Frame, _ area: Rect, state: inout InterfaceState, focused: Bool,
-                            snapshot: PlayerSnapshot) {
+    private func drawAlarms(_ frame: inout Frame, _ area: Rect, state: InterfaceState, focused: Bool,
+                            snapshot: PlayerSnapshot, range: Range<Int>) {
         let rows = snapshot.alarms
-        let range = state.alarmsCursor.visibleRange(height: area.height, count: rows.count)
         var line = area.row
         if rows.isEmpty {
             frame.writePadded(" " + frame.truncated("no alarms: o adds one, A asks for seconds", to: area.width - 1),
@@ -319,9 +324,8 @@ public struct ScreenRenderer {
     }
 
     /// A list pane: one line of text per row, an empty-list note, the selection.
-    private func drawRows(_ frame: inout Frame, _ area: Rect, cursor: inout ListCursor, focused: Bool, empty: String,
-                          rows: [(text: String, playing: Bool)]) {
-        let range = cursor.visibleRange(height: area.height, count: rows.count)
+    private func drawRows(_ frame: inout Frame, _ area: Rect, cursor: ListCursor, range: Range<Int>, focused: Bool,
+                          empty: String, rows: [(text: String, playing: Bool)]) {
         var line = area.row
         if rows.isEmpty {
             frame.writePadded(" " + frame.truncated(empty, to: area.width - 1), row: line, column: area.column,
@@ -338,17 +342,17 @@ public struct ScreenRenderer {
         blank(&frame, area, from: line)
     }
 
-    private func drawBooks(_ frame: inout Frame, _ area: Rect, state: inout InterfaceState, focused: Bool,
-                           snapshot: PlayerSnapshot) {
+    private func drawBooks(_ frame: inout Frame, _ area: Rect, state: InterfaceState, focused: Bool,
+                           snapshot: PlayerSnapshot, range: Range<Int>) {
         let rows = snapshot.books.map { book in
             (text: BookPaneText.bookRow(book, width: area.width, frame: frame), playing: book.isCurrent)
         }
-        drawRows(&frame, area, cursor: &state.booksCursor, focused: focused,
+        drawRows(&frame, area, cursor: state.booksCursor, range: range, focused: focused,
                  empty: "no books yet: b on a book folder in the browser opens one", rows: rows)
     }
 
-    private func drawChapters(_ frame: inout Frame, _ area: Rect, state: inout InterfaceState, focused: Bool,
-                              snapshot: PlayerSnapshot) {
+    private func drawChapters(_ frame: inout Frame, _ area: Rect, state: InterfaceState, focused: Bool,
+                              snapshot: PlayerSnapshot, range: Range<Int>) {
         let chapters = snapshot.book?.chapters ?? []
         let rows = chapters.enumerated().map { index, chapter in
             (text: BookPaneText.chapterRow(chapter, number: index + 1, count: chapters.count,
@@ -356,23 +360,21 @@ public struct ScreenRenderer {
                                            frame: frame),
              playing: index == snapshot.book?.currentChapter)
         }
-        drawRows(&frame, area, cursor: &state.chaptersCursor, focused: focused,
+        drawRows(&frame, area, cursor: state.chaptersCursor, range: range, focused: focused,
                  empty: "no book playing", rows: rows)
     }
 
-    private func drawBookmarks(_ frame: inout Frame, _ area: Rect, state: inout InterfaceState, focused: Bool,
-                               snapshot: PlayerSnapshot) {
+    private func drawBookmarks(_ frame: inout Frame, _ area: Rect, state: InterfaceState, focused: Bool,
+                               snapshot: PlayerSnapshot, range: Range<Int>) {
         let rows = (snapshot.book?.bookmarks ?? []).map { mark in
             (text: BookPaneText.bookmarkRow(mark), playing: false)
         }
-        drawRows(&frame, area, cursor: &state.bookmarksCursor, focused: focused,
+        drawRows(&frame, area, cursor: state.bookmarksCursor, range: range, focused: focused,
                  empty: snapshot.book == nil ? "no book playing" : "no bookmarks: m adds one", rows: rows)
     }
 
-    private func drawLog(_ frame: inout Frame, _ area: Rect, state: inout InterfaceState, focused: Bool) {
+    private func drawLog(_ frame: inout Frame, _ area: Rect, state: InterfaceState, focused: Bool, range: Range<Int>) {
         let entries = state.visibleLog
-        if state.logFollows { state.logCursor.select(entries.count - 1, count: entries.count) }
-        let range = state.logCursor.visibleRange(height: area.height, count: entries.count)
         var line = area.row
         for index in range {
             let event = entries[index]
@@ -399,10 +401,10 @@ public struct ScreenRenderer {
         blank(&frame, area, from: line)
     }
 
-    private func drawHelp(_ frame: inout Frame, area: Rect, state: inout InterfaceState) {
-        let sections = KeyHelp.sections(for: state.bindings)
+    /// The help screen's rows: a heading per section, then a row per action.
+    static func helpRows(for bindings: KeyBindings) -> [(keys: String, name: String, summary: String, heading: Bool)] {
         var rows: [(keys: String, name: String, summary: String, heading: Bool)] = []
-        for section in sections {
+        for section in KeyHelp.sections(for: bindings) {
             if !rows.isEmpty { rows.append(("", "", "", false)) }
             rows.append((section.section.rawValue, "", "", true))
             for entry in section.entries {
@@ -410,13 +412,16 @@ public struct ScreenRenderer {
                 rows.append((keys, entry.action.rawValue, entry.action.summary, false))
             }
         }
+        return rows
+    }
+
+    private func drawHelp(_ frame: inout Frame, area: Rect, state: InterfaceState, rows range: Range<Int>) {
+        let rows = Self.helpRows(for: state.bindings)
         let keyWidth = rows.filter { !$0.heading }.map { frame.width(of: $0.keys) }.max() ?? 0
         let nameWidth = rows.map { frame.width(of: $0.name) }.max() ?? 0
         frame.writePadded(" Keys (? or q closes; up/down scroll)", row: area.row, column: 0, width: area.width,
                           element: .paneTitleActive)
-        let content = Rect(row: area.row + 1, column: 0, width: area.width, height: area.height - 1)
-        state.pageSize = max(1, content.height - 1)
-        let range = state.helpCursor.visibleRange(height: content.height, count: rows.count)
+        let content = ScreenLayoutPass.helpContent(of: area)
         var line = content.row
         for index in range {
             let row = rows[index]
