@@ -1,5 +1,6 @@
 import CAlsa
 import CLinux
+import InterludeCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,10 +36,8 @@ public final class AlsaOutput: AudioOutput, @unchecked Sendable {
 
     public func attach(_ link: WriterLink) throws(OutputError) {
         precondition(self.link == nil, "an output is attached once")
-        let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        guard fd >= 0 else {
-            throw .writerThread(reason: "eventfd: " + String(cString: strerror(errno)).lowercased())
-        }
+        let fd: Int32
+        do { fd = try SystemCall.eventDescriptor() } catch { throw .writerThread(reason: error.description) }
         let descriptors: (pointer: UnsafeMutablePointer<pollfd>, deviceCount: Int)
         do { descriptors = try Self.pollDescriptors(pcm.handle, device: pcm.device) } catch {
             close(fd)

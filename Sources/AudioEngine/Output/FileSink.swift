@@ -1,3 +1,4 @@
+import InterludeCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -116,11 +117,10 @@ public final class FileSink: AudioOutput {
     private func writeAll(_ bytes: UnsafeRawPointer, _ count: Int) {
         var offset = 0
         while offset < count {
-            let written = write(fd, bytes + offset, count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
+            let written: Int
+            do { written = try SystemCall.retrying { write(fd, bytes + offset, count - offset) } } catch {
                 if case .wav(let path) = destination {
-                    writeError = FileError(path: path, reason: "cannot write: \(String(cString: strerror(errno)).lowercased())")
+                    writeError = FileError(path: path, reason: "cannot write: \(error.message.lowercased())")
                 }
                 return
             }
