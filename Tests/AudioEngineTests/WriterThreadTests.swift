@@ -81,7 +81,11 @@ final class WriterScenario {
 
     init(mp3: String, latencyMilliseconds: Int) throws {
         let server = try PulseServer.shared()
-        for (name, value) in server.environment { setenv(name, value, 1) }
+        // alsa-lib's pulse plugin, in this process, finds the server through the
+        // environment. Only PULSE_SERVER (the server accepts anonymous clients):
+        // the runtime path, inherited by a server another test starts, would
+        // make that one find this one's pid file and refuse to start.
+        if let address = server.environment["PULSE_SERVER"] { setenv("PULSE_SERVER", address, 1) }
         var period = 0
         engine = PlaybackEngine(paths: [mp3]) { format throws(OutputError) in
             do throws(AlsaError) {

@@ -47,8 +47,9 @@ public struct WriterControl: ~Copyable {
 
     // MARK: Requests: written by the engine's thread only.
 
-    /// Written by: the engine's thread (`AlsaOutput.stop`). Relaxed both ways: the
-    /// eventfd write after it and `pthread_join` order everything that matters.
+    /// Written by: the engine's thread (`AlsaOutput.stop`, release; `resume`,
+    /// relaxed, with no thread running). The loop loads it relaxed once a turn:
+    /// nothing is read behind it, and `pthread_join` orders the thread's end.
     let stopRequested = Atomic<Bool>(false)
     /// Written by: the engine's thread. Release store in `pump`, pairs with the
     /// writer's acquire load before it drains: the ring's frames are all committed.
@@ -68,10 +69,11 @@ public struct WriterControl: ~Copyable {
     /// it play out (the queue ran out: the last frames must still be heard).
     /// Written by: the engine's thread, relaxed; published by the `mediaRun` store after it.
     let pauseDropsQueue = Atomic<Bool>(true)
-    /// Written by: the engine's thread, relaxed; the target's release store publishes it.
+    /// Written by: the engine's thread, relaxed, before `volumeTargetBits`.
     let volumeStepBits = Atomic<UInt32>(Float(1).bitPattern)
-    /// Written by: the engine's thread. Release store pairs with nothing that
-    /// needs it beyond `volumeStepBits`; `mix` loads both relaxed once a slice.
+    /// Written by: the engine's thread, release, after the step. `mix` loads
+    /// both relaxed once a slice: at worst a ramp is sized with the step of the
+    /// previous change (a few milliseconds longer or shorter), never a jump.
     let volumeTargetBits = Atomic<UInt32>(Float(1).bitPattern)
     /// Written by: the engine's thread. Release store pairs with the acquire load
     /// in `serviceFlushes`: the decoder's seek happens after the writer acknowledges.
@@ -114,7 +116,8 @@ public struct WriterControl: ~Copyable {
     /// CLOCK_MONOTONIC nanoseconds when `heardFrames` was measured (ALSA; 0 for the
     /// file sinks), so the engine can tell the frame heard now, between measurements.
     let heardNanoseconds = Atomic<Int>(0)
-    /// Written by: the writer. Release add; the engine's frame-clock reads acquire.
+    /// Written by: the writer, relaxed (`commit`, and the drops that give frames
+    /// back): a counter the engine reads for the frame clock, with nothing behind it.
     let deviceFramesWritten = Atomic<Int>(0)
     /// Written by: the writer, relaxed: a counter with no data behind it.
     let underruns = Atomic<Int>(0)
