@@ -43,6 +43,45 @@ import TestSupport
         #expect(last > 0, "the writer published")
     }
 
+    /// After a seek the engine does not store the writer's heard pair: it asks,
+    /// and the writer restarts the pair (unmeasured) in the same `mix` that
+    /// starts the media again, so the engine never sees the media running with
+    /// a heard position from before the seek.
+    @Test func theHeardResetAfterASeekIsCarriedOutByTheWriterAsTheMediaRestarts() {
+        let media = SPSCRing(minimumCapacity: 4096, slotBytes: 2)
+        let link = WriterLink(media: media, voice: SPSCRing(minimumCapacity: 64, slotBytes: 2),
+                              events: SPSCRing(minimumCapacity: 16, slotBytes: EngineEvent.slotBytes),
+                              startsWithMediaStopped: true)
+        let context = WriterContext.allocate(link: link, channels: 1, scratchFrames: 256, pcm: nil, periodFrames: 256)
+        defer { WriterContext.free(context) }
+        let control = link.control
+        control.pointee.publishHeard(frames: 500, nanoseconds: 123)
+        let region = media.producer.writableRegion(maxSlots: 1000)
+        region.initializeMemory(as: UInt8.self, repeating: 1)
+        media.producer.commit(region.count / 2)
+
+        // The engine's resume: the reset request, then the run request.
+        control.pointee.heardResetFrame.store(40, ordering: .relaxed)
+        control.pointee.heardResetRequest.add(1, ordering: .releasing)
+        let before = control.pointee.readHeard()
+        #expect(before.frames == 500 && before.nanoseconds == 123, "not the engine's to store")
+        control.pointee.mediaRun.store(true, ordering: .releasing)
+        let frames = context.pointee.mix(maxFrames: 100)
+        #expect(frames == 100)
+        let restarted = !control.pointee.mediaStopped.load(ordering: .acquiring)
+        let reset = control.pointee.readHeard()
+        let acknowledged = control.pointee.heardResetAck.load(ordering: .acquiring)
+        #expect(restarted)
+        #expect(reset.frames == 40 && reset.nanoseconds == 0)
+        #expect(acknowledged == 1)
+        // Carried out once: the writer's own measurements follow.
+        context.pointee.commit(frames)
+        context.pointee.publishHeard(delay: 0, nanoseconds: 9)
+        _ = context.pointee.mix(maxFrames: 10)
+        let measured = control.pointee.readHeard()
+        #expect(measured.frames == 100 && measured.nanoseconds == 9)
+    }
+
     /// The engine over a real writer thread (ALSA through the private PulseAudio
     /// null sink): pause, an exclusive voice, stop it, resume from the stop, a
     /// duck and a volume ramp, to the end of the file.
