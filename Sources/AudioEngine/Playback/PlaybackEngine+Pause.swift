@@ -107,7 +107,7 @@ extension PlaybackEngine {
         }
         control.pointee.mediaFadeStepBits.store(request.fadeStep.bitPattern, ordering: .relaxed)
         // Release: publishes the ring's new frames, the fade step and the heard reset
-        // to the writer's acquire of `mediaRun` (in `mix`, or the ALSA loop's latch).
+        // to the writer's acquire of `mediaRun` (in `mix`, or the real-time loop's latch).
         control.pointee.mediaRun.store(true, ordering: .releasing)
         sink.wake()
         pendingResume = nil
