@@ -97,7 +97,7 @@ test: build python-tools
 	$(MAKE) --no-print-directory test-tsan
 
 test-tsan: deps
-	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter 'RingStressTests' $(SWIFT_FLAGS)
+	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter 'RingStressTests|WriterThreadTests|RecordingOutputTests|OutputEdgeTests' $(SWIFT_FLAGS)
 
 # Benchmarks (issue 2): interlude next to the mpg123 program and the lean C references in
 # bench/c, through a private PulseAudio null sink. About 6 minutes; BENCH_ARGS=--quick for

@@ -1,4 +1,5 @@
 import CAlsa
+import CInterludeShims
 import CLinux
 #if canImport(Glibc)
 import Glibc
@@ -36,6 +37,10 @@ import Glibc
 /// at once rather than after a buffer of silence.
 func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
     guard let pcm = context.pointee.pcm, let fds = context.pointee.pollDescriptors else { return }
+    // Named once, for `top -H` and for `AllocationCountingTests`, which counts
+    // allocations on the thread of this name. A literal: no String is made here.
+    let name: StaticString = "interlude-audio"
+    _ = interlude_name_this_thread(UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self))
     let control = context.pointee.control
     let period = context.pointee.periodFrames
     let channels = context.pointee.channels
@@ -45,6 +50,11 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
     let starved = EngineEvent.Kind.starved.rawValue
     let deviceLost = EngineEvent.Kind.deviceLost.rawValue
     let drained = EngineEvent.Kind.drained.rawValue
+    // PCM states compared as raw values: `==` on the imported enum goes through
+    // its Equatable conformance, whose metadata the runtime builds, allocating,
+    // the first time it is used (AllocationCountingTests caught it at the first pause).
+    let runningState = SND_PCM_STATE_RUNNING.rawValue
+    let preparedState = SND_PCM_STATE_PREPARED.rawValue
 
     /// Bounded recovery: an xrun is prepared away; a suspend is resumed (or
     /// prepared); anything else means the device is gone and the main thread decides.
@@ -72,31 +82,32 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
     /// the listener is: then the fade simply starts at the writer's position.
     func dropForPause() -> Bool {
         var delay: snd_pcm_sframes_t = 0
-        let running = snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING
+        let running = snd_pcm_state(pcm).rawValue == runningState
         guard snd_pcm_delay(pcm, &delay) >= 0 else { return false }
         let written = control.pointee.mediaFramesWritten.load(ordering: .relaxed)
         let heard = written - Int(delay)
         guard snd_pcm_drop(pcm) >= 0, snd_pcm_prepare(pcm) >= 0 else { return false }
         _ = context.pointee.rewindMedia(to: heard + (running ? leftover : 0))
-        control.pointee.heardFrames.store(max(0, heard), ordering: .releasing)
-        control.pointee.heardNanoseconds.store(WriterControl.monotonicNanoseconds(), ordering: .releasing)
+        control.pointee.publishHeard(frames: max(0, heard), nanoseconds: WriterControl.monotonicNanoseconds())
         return true
     }
 
     /// The resume's drop: only when everything queued is silence after the stop.
     func dropSilenceForResume() -> Bool {
         var queued: snd_pcm_sframes_t = 0
-        guard snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING, snd_pcm_delay(pcm, &queued) >= 0,
+        guard snd_pcm_state(pcm).rawValue == runningState, snd_pcm_delay(pcm, &queued) >= 0,
               context.pointee.queuedFramesAreSilent(Int(queued)),
               snd_pcm_drop(pcm) >= 0, snd_pcm_prepare(pcm) >= 0 else { return false }
         control.pointee.deviceFramesWritten.add(-Int(queued), ordering: .relaxed)
         return true
     }
 
-    // The device's descriptors, then the eventfd. A poll that times out (a
-    // plugin whose descriptor was not made ready) falls through to a blocking write.
-    let deviceFDs = Int(snd_pcm_poll_descriptors(pcm, fds, UInt32(context.pointee.pollCapacity - 1)))
+    // The device's descriptors (fetched and checked in `AlsaOutput.attach`), then
+    // the eventfd. A poll that times out (a plugin whose descriptor was not made
+    // ready) falls through to a blocking write.
+    let deviceFDs = context.pointee.deviceDescriptorCount
     fds[deviceFDs] = pollfd(fd: context.pointee.wakeFD, events: Int16(POLLIN), revents: 0)
+    let waitForDevice = context.pointee.waitForDevice
     let timeout = Int32(max(10, period * 1000 / max(1, rate)))
     var wakeCount: UInt64 = 0
     var delay: snd_pcm_sframes_t = 0
@@ -105,8 +116,16 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
     while !control.pointee.stopRequested.load(ordering: .relaxed) {
         if !startByHand {
             for index in 0...deviceFDs { fds[index].revents = 0 }
-            let ready = poll(fds, nfds_t(deviceFDs + 1), timeout)
-            if ready < 0 && errno != EINTR { break }
+            let ready = waitForDevice(fds, nfds_t(deviceFDs + 1), timeout)
+            if ready < 0 {
+                let code = errno
+                if code != EINTR {
+                    // The loop cannot wait any more: the device counts as lost (not
+                    // finished), and the engine keeps the place heard.
+                    context.pointee.post(deviceLost, value: -Int(code), call: EngineEvent.Call.poll.rawValue)
+                    break
+                }
+            }
             if fds[deviceFDs].revents != 0 { _ = read(context.pointee.wakeFD, &wakeCount, 8) }
         }
         let run = control.pointee.mediaRun.load(ordering: .acquiring)
@@ -136,8 +155,8 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
                 // Everything is queued: start if the short stream never filled the buffer,
                 // then play it out. drain blocks until the device has played the last frame.
                 snd_pcm_drain(pcm)
-                control.pointee.heardFrames.store(control.pointee.mediaFramesWritten.load(ordering: .relaxed),
-                                                  ordering: .releasing)
+                control.pointee.publishHeard(frames: control.pointee.mediaFramesWritten.load(ordering: .relaxed),
+                                             nanoseconds: control.pointee.heardNanoseconds.load(ordering: .relaxed))
                 context.pointee.post(drained)
                 break
             }
@@ -150,17 +169,19 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
         }
         let written = snd_pcm_writei(pcm, context.pointee.scratch, snd_pcm_uframes_t(frames))
         if written < 0 {
-            if !recover(written) { context.pointee.post(deviceLost, value: written); break }
+            if !recover(written) {
+                context.pointee.post(deviceLost, value: written, call: EngineEvent.Call.write.rawValue)
+                break
+            }
             continue
         }
         if startByHand {
             startByHand = false
-            if snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED { snd_pcm_start(pcm) }
+            if snd_pcm_state(pcm).rawValue == preparedState { snd_pcm_start(pcm) }
         }
         if !isSilence { context.pointee.commit(Int(written)) }
         if snd_pcm_delay(pcm, &delay) >= 0 {
-            context.pointee.publishHeard(delay: Int(delay))
-            control.pointee.heardNanoseconds.store(WriterControl.monotonicNanoseconds(), ordering: .releasing)
+            context.pointee.publishHeard(delay: Int(delay), nanoseconds: WriterControl.monotonicNanoseconds())
         }
     }
     control.pointee.finished.store(true, ordering: .releasing)
@@ -168,7 +189,7 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
 
 /// The thread entry: a C function with a raw context pointer, so starting the
 /// thread moves no Swift object across.
-private let alsaWriterEntry: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { raw in
+let alsaWriterEntry: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { raw in
     alsaWriterLoop(raw!.assumingMemoryBound(to: WriterContext.self))
     return nil
 }
@@ -195,101 +216,4 @@ func startRealtimeThread(context: UnsafeMutableRawPointer,
         return (thread, false)
     }
     return nil
-}
-
-/// Owns an ALSA writer thread and everything it uses.
-public final class AlsaWriter: @unchecked Sendable {
-    // @unchecked Sendable: the main thread only reads atomics through `control`.
-    public let pcm: AlsaPCM
-    let ring: SPSCRing
-    let voice: SPSCRing
-    let events: SPSCRing
-    public let control: UnsafeMutablePointer<WriterControl>
-    let context: UnsafeMutablePointer<WriterContext>
-    private var thread: pthread_t?
-    public private(set) var isRealtime = false
-
-    public init(pcm: AlsaPCM, ring: SPSCRing, voice: SPSCRing, events: SPSCRing) {
-        self.pcm = pcm
-        self.ring = ring
-        self.voice = voice
-        self.events = events
-        control = .allocate(capacity: 1)
-        control.initialize(to: WriterControl())
-        context = WriterContext.allocate(control: control, audio: ring.consumer, voice: voice.consumer,
-                                         events: events.producer,
-                                         channels: pcm.format.channels, scratchFrames: pcm.periodFrames,
-                                         pcm: pcm.handle, periodFrames: pcm.periodFrames)
-        wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        let capacity = Int(max(0, snd_pcm_poll_descriptors_count(pcm.handle))) + 1
-        pollDescriptors = .allocate(capacity: capacity)
-        pollDescriptors.initialize(repeating: pollfd(), count: capacity)
-        context.pointee.pollDescriptors = pollDescriptors
-        context.pointee.pollCapacity = capacity
-        context.pointee.wakeFD = wakeFD
-        context.pointee.rate = pcm.format.rate
-        context.pointee.dropLeftoverFrames = pcm.dropLeftoverFrames
-    }
-
-    private let wakeFD: Int32
-    private let pollDescriptors: UnsafeMutablePointer<pollfd>
-
-    deinit {
-        stop()
-        if wakeFD >= 0 { close(wakeFD) }
-        pollDescriptors.deallocate()
-        WriterContext.free(context)
-        control.deinitialize(count: 1)
-        control.deallocate()
-    }
-
-    /// Starts the thread. Returns false when no thread could be created.
-    public func start() -> Bool {
-        guard thread == nil,
-              let started = startRealtimeThread(context: UnsafeMutableRawPointer(context), entry: alsaWriterEntry)
-        else { return false }
-        thread = started.thread
-        isRealtime = started.realtime
-        return true
-    }
-
-    /// No more audio will be queued: play out the ring, drain the device, finish.
-    public func finishAfterQueued() { control.pointee.endOfStream.store(true, ordering: .releasing) }
-
-    /// Wakes the writer so it acts on a request now rather than at the device's
-    /// next period. Call after storing the request.
-    func wake() {
-        var one: UInt64 = 1
-        _ = write(wakeFD, &one, 8)
-    }
-
-    /// Stops at once (what is queued is dropped) and joins the thread.
-    public func stop() {
-        guard let thread else { return }
-        control.pointee.stopRequested.store(true, ordering: .releasing)
-        wake()
-        pthread_join(thread, nil)
-        self.thread = nil
-    }
-
-    /// With the thread stopped: discards what the device still holds and marks
-    /// the media stopped at the last heard frame, so a resume continues from
-    /// exactly what the listener heard (nothing after it was audible).
-    func freezeAtHeardPosition() {
-        guard thread == nil else { return }
-        snd_pcm_drop(pcm.handle)
-        let heard = control.pointee.heardFrames.load(ordering: .acquiring)
-        context.pointee.freezeMedia(at: heard)
-    }
-
-    /// Starts the thread again after `stop()`, on a prepared device.
-    func restart() -> Bool {
-        guard thread == nil else { return true }
-        snd_pcm_prepare(pcm.handle)
-        control.pointee.stopRequested.store(false, ordering: .relaxed)
-        control.pointee.finished.store(false, ordering: .relaxed)
-        return start()
-    }
-
-    public var finished: Bool { control.pointee.finished.load(ordering: .acquiring) }
 }

@@ -1,3 +1,4 @@
+import InterludeCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -5,7 +6,7 @@ import Glibc
 /// Renders the stream as fast as it can to a WAV file or to nowhere, on a clock
 /// driven by the frames written: the heard position is simply the frames
 /// rendered. It runs on the calling thread, which makes renders deterministic.
-public final class FileSink {
+public final class FileSink: AudioOutput {
     public enum Destination: Equatable, Sendable { case wav(path: String), null }
 
     public struct FileError: Error, Sendable, CustomStringConvertible {
@@ -16,17 +17,16 @@ public final class FileSink {
 
     public let destination: Destination
     public let format: AudioFormat
+    public let clock = OutputClock.frameClock
     private let fd: Int32
-    public let control: UnsafeMutablePointer<WriterControl>
-    private let context: UnsafeMutablePointer<WriterContext>
+    private var mixer: FrameClockMixer?
     private var dataBytes = 0
     /// Why writing the WAV file failed (a full disk, say), once it has.
     public private(set) var writeError: FileError?
     private var closed = false
     let chunkFrames = 4096
 
-    public init(_ destination: Destination, format: AudioFormat, ring: SPSCRing, voice: SPSCRing,
-                events: SPSCRing) throws(FileError) {
+    public init(_ destination: Destination, format: AudioFormat) throws(FileError) {
         self.destination = destination
         self.format = format
         switch destination {
@@ -39,48 +39,55 @@ public final class FileSink {
             }
             fd = opened
         }
-        control = .allocate(capacity: 1)
-        control.initialize(to: WriterControl())
-        context = WriterContext.allocate(control: control, audio: ring.consumer, voice: voice.consumer,
-                                         events: events.producer,
-                                         channels: format.channels, scratchFrames: chunkFrames,
-                                         pcm: nil, periodFrames: chunkFrames)
         if fd >= 0 { writeHeader() }
     }
 
-    deinit {
-        close()
-        WriterContext.free(context)
-        control.deinitialize(count: 1)
-        control.deallocate()
+    deinit { close() }
+
+    /// The decoder runs on the same thread as the render: a ring of 16384 frames
+    /// is only a batch, with nothing held for a device.
+    public var mediaRingFrames: Int { 16384 }
+    public var bufferFrames: Int { 0 }
+
+    public func attach(_ link: WriterLink) throws(OutputError) {
+        precondition(mixer == nil, "an output is attached once")
+        mixer = FrameClockMixer(link: link, format: format, chunkFrames: chunkFrames)
     }
+
+    public func start() throws(OutputError) {}
+    public var isRealtimePriority: Bool { true }
+    public func wake() {}
 
     /// Renders up to `maxFrames` device frames: while media plays, as much of the
     /// ring as there is; while it is stopped, exactly `maxFrames` of silence and
     /// voice, so the frame clock keeps moving. Returns the device frames rendered.
     @discardableResult
     public func render(maxFrames: Int = .max) -> Int {
-        var total = 0
-        while total < maxFrames {
-            let frames = context.pointee.mix(maxFrames: min(chunkFrames, maxFrames - total))
-            if frames == 0 { break }
-            if fd >= 0 {
-                guard writeError == nil else { break }
-                writeAll(UnsafeRawPointer(context.pointee.scratch), frames * format.bytesPerFrame)
-                dataBytes += frames * format.bytesPerFrame
-            }
-            context.pointee.commit(frames)
-            total += frames
+        guard let mixer else { return 0 }
+        return mixer.render(maxFrames: maxFrames) { chunk in
+            guard fd >= 0 else { return true }
+            guard writeError == nil else { return false }
+            writeAll(chunk.baseAddress!, chunk.count)
+            dataBytes += chunk.count
+            return true
         }
-        context.pointee.publishHeard(delay: 0)
-        return total
     }
 
     /// Lets the mixer honour pending flush requests without rendering.
-    public func serviceRequests() { context.pointee.serviceFlushes() }
+    public func serviceRequests() { mixer?.serviceRequests() }
 
     /// True when rendering would take frames from the media ring (media is not stopped).
-    public var mediaIsStopped: Bool { context.pointee.isMediaStopped }
+    public var mediaIsStopped: Bool { mixer?.mediaIsStopped ?? true }
+
+    /// Finalizes the WAV header's sizes and closes the file.
+    public func stop() { close() }
+
+    /// Nothing to suspend on the frame clock.
+    public func suspend() -> Bool { false }
+    public func resume() throws(OutputError) {}
+    public var isFinished: Bool { closed }
+    public var failure: OutputError? { writeError.map { .file($0) } }
+    public func describeLoss(_ event: EngineEvent) -> String { "" }
 
     /// Finalizes the WAV header's sizes and closes the file.
     public func close() {
@@ -110,11 +117,10 @@ public final class FileSink {
     private func writeAll(_ bytes: UnsafeRawPointer, _ count: Int) {
         var offset = 0
         while offset < count {
-            let written = write(fd, bytes + offset, count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
+            let written: Int
+            do { written = try SystemCall.retrying { write(fd, bytes + offset, count - offset) } } catch {
                 if case .wav(let path) = destination {
-                    writeError = FileError(path: path, reason: "cannot write: \(String(cString: strerror(errno)).lowercased())")
+                    writeError = FileError(path: path, reason: "cannot write: \(error.message.lowercased())")
                 }
                 return
             }

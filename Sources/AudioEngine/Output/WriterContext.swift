@@ -19,11 +19,15 @@ struct WriterContext {
     /// ALSA only: the PCM handle and its period.
     let pcm: OpaquePointer?
     let periodFrames: Int
-    /// ALSA only, set before the thread starts: poll descriptors (the device's,
-    /// then the wake-up eventfd), the stream rate, and `AlsaPCM.dropLeftoverFrames`.
+    /// ALSA only, set before the thread starts: poll descriptors (the device's
+    /// `deviceDescriptorCount`, then the wake-up eventfd), the stream rate, and
+    /// `AlsaPCM.dropLeftoverFrames`.
     var pollDescriptors: UnsafeMutablePointer<pollfd>?
-    var pollCapacity = 0
+    var deviceDescriptorCount = 0
     var wakeFD: Int32 = -1
+    /// The loop's wait: `poll` itself. A C function pointer (no ARC), so a test
+    /// can make the wait fail and check that the writer reports the device lost.
+    var waitForDevice: @convention(c) (UnsafeMutablePointer<pollfd>?, nfds_t, Int32) -> Int32 = poll
     var rate = 44100
     var dropLeftoverFrames = 0
 
@@ -57,10 +61,10 @@ struct WriterContext {
     /// main thread is far behind, and counters still tell the story).
     /// (`kind` is the raw value: an enum's synthesized `rawValue` getter is opaque to @_noLocks.)
     @_noLocks
-    func post(_ kind: UInt32, value: Int = 0) {
+    func post(_ kind: UInt32, value: Int = 0, call: UInt32 = 0) {
         var event = EngineEvent(kindRawValue: kind,
                                 frame: Int64(control.pointee.mediaFramesWritten.load(ordering: .relaxed)),
-                                value: Int64(value))
+                                value: Int64(value), callRawValue: call)
         _ = withUnsafeMutableBytes(of: &event) { events.push(UnsafeRawPointer($0.baseAddress!)) }
     }
 
@@ -86,6 +90,25 @@ struct WriterContext {
         }
     }
 
+    /// Restarts the heard pair where the engine asked (after a seek), at most
+    /// once per request. Called by `mix` after it has loaded the run request, so a
+    /// resume's reset (stored before `mediaRun`) is always carried out before the
+    /// media starts again and the engine reads the new heard pair with it.
+    @_noLocks
+    mutating func serviceHeardReset() {
+        // Acquire: pairs with the engine's release store of the request, after the frame.
+        let request = control.pointee.heardResetRequest.load(ordering: .acquiring)
+        guard request != control.pointee.heardResetAck.load(ordering: .relaxed) else { return }
+        control.pointee.publishHeard(frames: control.pointee.heardResetFrame.load(ordering: .relaxed), nanoseconds: 0)
+        control.pointee.heardResetAck.store(request, ordering: .releasing)
+    }
+
+    /// With no writer thread running (after `pthread_join`, before `pthread_create`),
+    /// the engine's thread is the writer side: the loop may run again.
+    mutating func prepareRestart() {
+        control.pointee.finished.store(false, ordering: .relaxed)
+    }
+
     /// Called with no writer running: the media counts as stopped at `frame`
     /// (writer frames), silent, and the voice as stopped, both rings to be
     /// flushed on the next resume.
@@ -98,8 +121,7 @@ struct WriterContext {
         control.pointee.mediaRun.store(false, ordering: .relaxed)
         control.pointee.mediaFramesWritten.store(frame, ordering: .relaxed)
         control.pointee.mediaStoppedAt.store(frame, ordering: .relaxed)
-        control.pointee.heardFrames.store(frame, ordering: .relaxed)
-        control.pointee.heardNanoseconds.store(0, ordering: .relaxed)
+        control.pointee.publishHeard(frames: frame, nanoseconds: 0)
         control.pointee.mediaStopped.store(true, ordering: .releasing)
         control.pointee.voiceRun.store(false, ordering: .relaxed)
         control.pointee.voiceStopped.store(true, ordering: .releasing)
@@ -123,6 +145,7 @@ struct WriterContext {
         let voiceRuns = control.pointee.voiceRun.load(ordering: .acquiring)
         let voiceAudible = !voiceStopped || voiceRuns
         let runRequested = runLatch ?? control.pointee.mediaRun.load(ordering: .acquiring)
+        serviceHeardReset()
         let runTarget: Float = runRequested && !(exclusive && voiceAudible) ? 1 : 0
         let duckTarget = Float(bitPattern: control.pointee.duckTargetBits.load(ordering: .relaxed))
         run.stepPerFrame = Float(bitPattern: control.pointee.mediaFadeStepBits.load(ordering: .relaxed))
@@ -283,12 +306,13 @@ struct WriterContext {
     /// queued but not yet heard). After the media stopped, the newest queued
     /// frames are silence or voice, so only the older part of the delay is media.
     /// The media frames heard are released from the ring.
+    /// `nanoseconds`: when the delay was measured (CLOCK_MONOTONIC), 0 on the frame clock.
     @_noLocks
-    func publishHeard(delay: Int) {
+    func publishHeard(delay: Int, nanoseconds: Int = 0) {
         let written = control.pointee.mediaFramesWritten.load(ordering: .relaxed)
         let mediaDelay = mediaStopped ? max(0, delay - framesSinceMediaStop) : delay
         let unheard = max(0, min(written, mediaDelay))
-        control.pointee.heardFrames.store(written - unheard, ordering: .releasing)
+        control.pointee.publishHeard(frames: written - unheard, nanoseconds: nanoseconds)
         audio.release(upTo: mediaCursor - unheard)
     }
 
@@ -339,6 +363,16 @@ struct WriterContext {
         // A writer made for a ring already in use (the device reopened) reads from where it is.
         context.pointee.mediaCursor = audio.readIndex()
         control.pointee.mediaCursor.store(audio.readIndex(), ordering: .relaxed)
+        return context
+    }
+
+    /// The writer side of `link`, for an output whose mix buffer holds `scratchFrames`.
+    static func allocate(link: WriterLink, channels: Int, scratchFrames: Int, pcm: OpaquePointer?,
+                         periodFrames: Int) -> UnsafeMutablePointer<WriterContext> {
+        let context = allocate(control: link.control, audio: link.media.consumer, voice: link.voice.consumer,
+                               events: link.events.producer, channels: channels, scratchFrames: scratchFrames,
+                               pcm: pcm, periodFrames: periodFrames)
+        if link.startsWithMediaStopped { context.pointee.freezeMedia(at: 0) }
         return context
     }
 

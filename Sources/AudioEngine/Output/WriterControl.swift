@@ -3,10 +3,27 @@ import Synchronization
 import Glibc
 #endif
 
-/// State shared between the main thread and the writer. Every field is an
-/// atomic: the main thread writes requests, the writer publishes what it did.
-/// It lives in manually allocated memory so the writer never touches a
-/// reference-counted object. Float values travel as their bit patterns.
+/// State shared between the engine's thread and the writer, in two halves by
+/// the thread that writes them, as mpv's `audio/out/buffer.c` groups its fields
+/// by owner:
+///
+/// - **requests**, written only by the engine's thread (the one that calls
+///   `PlaybackEngine`), read by the writer;
+/// - **reports**, written only by the writer side, read by the engine's thread.
+///
+/// "The writer side" is the code in `WriterContext` and the output's loop: on
+/// the ALSA output, the real-time thread while it runs (before it starts and
+/// after it is joined, the engine's thread, ordered by `pthread_create` and
+/// `pthread_join`); on a frame-clock output, the engine's thread itself, inside
+/// `render`. No field has a writer on each side. Where the engine needs a
+/// report changed (the heard position after a seek), it writes a request and
+/// the writer carries it out (`heardResetRequest`).
+///
+/// The halves sit on separate 64-byte cache lines (`allocate()` aligns the
+/// block and padding separates them), so the writer's reports, stored every
+/// period, never invalidate the line the engine stores its requests in, and
+/// the reverse. Every field is an atomic; floats travel as their bit patterns.
+/// Each release store names the acquire load it pairs with, as `SPSCRing` does.
 ///
 /// The media voice: `mediaRun` false makes the writer ramp the media to
 /// silence (over `mediaFadeStep`), stop taking frames from the media ring at
@@ -26,15 +43,155 @@ import Glibc
 /// When `voiceExclusive`, the voice never sounds while media is audible and
 /// media never restarts while the voice is audible: no overlap.
 public struct WriterControl: ~Copyable {
-    let stopRequested = Atomic<Bool>(false)
-    let endOfStream = Atomic<Bool>(false)
-    let finished = Atomic<Bool>(false)
+    private let leadingPad = CacheLinePad()
 
+    // MARK: Requests: written by the engine's thread only.
+
+    /// Written by: the engine's thread (`AlsaOutput.stop`, release; `resume`,
+    /// relaxed, with no thread running). The loop loads it relaxed once a turn:
+    /// nothing is read behind it, and `pthread_join` orders the thread's end.
+    let stopRequested = Atomic<Bool>(false)
+    /// Written by: the engine's thread. Release store in `pump`, pairs with the
+    /// writer's acquire load before it drains: the ring's frames are all committed.
+    let endOfStream = Atomic<Bool>(false)
+    /// Written by: the engine's thread. Release stores (pause, resume, queue end)
+    /// pair with the acquire loads in `mix` and in the ALSA loop's latch: the
+    /// fade step and `pauseDropsQueue` stored before it are seen with it.
+    let mediaRun = Atomic<Bool>(true)
+    /// Written by: the engine's thread, relaxed; published by the next `mediaRun` store.
+    let mediaFadeStepBits = Atomic<UInt32>(Float(1).bitPattern)
+    /// Written by: the engine's thread, relaxed; a gain target read once a slice,
+    /// needing no order with anything else (a slice late is inaudible).
+    let duckTargetBits = Atomic<UInt32>(Float(1).bitPattern)
+    /// Written by: the engine's thread, relaxed (as `duckTargetBits`).
+    let duckStepBits = Atomic<UInt32>(Float(1).bitPattern)
+    /// ALSA: whether `mediaRun` false drops the device's queue (a pause) or lets
+    /// it play out (the queue ran out: the last frames must still be heard).
+    /// Written by: the engine's thread, relaxed; published by the `mediaRun` store after it.
+    let pauseDropsQueue = Atomic<Bool>(true)
+    /// Written by: the engine's thread, relaxed, before `volumeTargetBits`.
+    let volumeStepBits = Atomic<UInt32>(Float(1).bitPattern)
+    /// Written by: the engine's thread, release, after the step. `mix` loads
+    /// both relaxed once a slice: at worst a ramp is sized with the step of the
+    /// previous change (a few milliseconds longer or shorter), never a jump.
+    let volumeTargetBits = Atomic<UInt32>(Float(1).bitPattern)
+    /// Written by: the engine's thread. Release store pairs with the acquire load
+    /// in `serviceFlushes`: the decoder's seek happens after the writer acknowledges.
+    let mediaFlushRequest = Atomic<Int>(0)
+    /// Written by: the engine's thread. Release stores pair with the acquire loads
+    /// in `mix`: the voice's ring frames, gain and step stored before it are seen.
+    let voiceRun = Atomic<Bool>(false)
+    /// Written by: the engine's thread, relaxed; published by the `voiceRun` store.
+    let voiceExclusive = Atomic<Bool>(true)
+    /// Written by: the engine's thread, relaxed; published by the `voiceRun` store.
+    let voiceGainBits = Atomic<UInt32>(Float(1).bitPattern)
+    /// Written by: the engine's thread, relaxed; published by the `voiceRun` store.
+    let voiceStepBits = Atomic<UInt32>(Float(1).bitPattern)
+    /// Written by: the engine's thread. Release add pairs with the acquire load in `serviceFlushes`.
+    let voiceFlushRequest = Atomic<Int>(0)
+    /// The heard position after a seek: the engine asks the writer to restart
+    /// the heard pair at `heardResetFrame` (writer frames), unmeasured, so heard
+    /// positions from before the seek never map onto the new base nor move on
+    /// with the clock. Written by: the engine's thread; the frame relaxed, then
+    /// the request's release store, which pairs with the acquire load in
+    /// `WriterContext.serviceHeardReset`.
+    let heardResetFrame = Atomic<Int>(0)
+    let heardResetRequest = Atomic<Int>(0)
+
+    private let middlePad = CacheLinePad()
+
+    // MARK: Reports: written by the writer side only.
+
+    /// Written by: the writer. Release store after the loop's last call; pairs
+    /// with the acquire load in `AlsaOutput.isFinished`.
+    let finished = Atomic<Bool>(false)
+    /// Written by: the writer. Release stores (commit, rewind) pair with the
+    /// engine's acquire loads (`heardPosition`, the resume's new base).
     let mediaFramesWritten = Atomic<Int>(0)
+    /// The heard pair, read together with `readHeard()`: `heardSequence` is a
+    /// seqlock (odd while the writer is between its two stores).
+    /// Written by: the writer, only through `publishHeard(frames:nanoseconds:)`.
+    let heardSequence = Atomic<Int>(0)
     let heardFrames = Atomic<Int>(0)
     /// CLOCK_MONOTONIC nanoseconds when `heardFrames` was measured (ALSA; 0 for the
-    /// file sinks), so the main thread can tell the frame heard now, between measurements.
+    /// file sinks), so the engine can tell the frame heard now, between measurements.
     let heardNanoseconds = Atomic<Int>(0)
+    /// Written by: the writer, relaxed (`commit`, and the drops that give frames
+    /// back): a counter the engine reads for the frame clock, with nothing behind it.
+    let deviceFramesWritten = Atomic<Int>(0)
+    /// Written by: the writer, relaxed: a counter with no data behind it.
+    let underruns = Atomic<Int>(0)
+    /// The writer's read cursor in the media ring (absolute index): the ring's
+    /// count includes frames already written to the device but not yet heard.
+    /// Written by: the writer. Release stores pair with the acquire load in
+    /// `requestStopAtQueueEnd`.
+    let mediaCursor = Atomic<Int>(0)
+    /// Written by: the writer. Release stores pair with the engine's acquire loads
+    /// (`isMediaStopped`, the resume): `mediaStoppedAt` (relaxed, before it) is seen with it.
+    let mediaStopped = Atomic<Bool>(false)
+    let mediaStoppedAt = Atomic<Int>(0)
+    /// Written by: the writer. Release store after the ring is emptied (the
+    /// consumer's release of its read index); pairs with the engine's acquire
+    /// load in the resume, which then refills the ring.
+    let mediaFlushAck = Atomic<Int>(0)
+    /// Written by: the writer. Release stores pair with the engine's acquire load in `isVoiceSounding`.
+    let voiceStopped = Atomic<Bool>(true)
+    /// Written by: the writer, release; only the writer reads it back.
+    let voiceFlushAck = Atomic<Int>(0)
+    /// Written by: the writer, release, after a `heardResetRequest` is carried out.
+    let heardResetAck = Atomic<Int>(0)
+
+    private let trailingPad = CacheLinePad()
+
+    init() {}
+
+    /// A control block on its own cache lines: the allocation is 64-byte aligned,
+    /// so the padding inside keeps requests and reports apart from each other and
+    /// from any neighbouring allocation.
+    static func allocate() -> UnsafeMutablePointer<WriterControl> {
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<WriterControl>.stride,
+                                                   alignment: max(CacheLinePad.lineBytes,
+                                                                  MemoryLayout<WriterControl>.alignment))
+        let control = raw.bindMemory(to: WriterControl.self, capacity: 1)
+        control.initialize(to: WriterControl())
+        return control
+    }
+
+    static func deallocate(_ control: UnsafeMutablePointer<WriterControl>) {
+        control.deinitialize(count: 1)
+        UnsafeMutableRawPointer(control).deallocate()
+    }
+
+    /// The writer side's one way to publish the heard pair (a seqlock write):
+    /// the sequence goes odd, both values are stored, the sequence goes even.
+    /// The release store of the even count pairs with the acquire load in
+    /// `readHeard`; the release fence after the odd count keeps the values'
+    /// stores from moving before it.
+    @_noLocks
+    func publishHeard(frames: Int, nanoseconds: Int) {
+        let sequence = heardSequence.load(ordering: .relaxed)
+        heardSequence.store(sequence &+ 1, ordering: .relaxed)
+        atomicMemoryFence(ordering: .releasing)
+        heardFrames.store(frames, ordering: .relaxed)
+        heardNanoseconds.store(nanoseconds, ordering: .relaxed)
+        heardSequence.store(sequence &+ 2, ordering: .releasing)
+    }
+
+    /// The heard pair as one snapshot (the seqlock's read side): retried while
+    /// the writer is between its stores. The acquire load of the sequence pairs
+    /// with `publishHeard`'s final release store; the acquire fence keeps the
+    /// values' loads before the second sequence load.
+    func readHeard() -> (frames: Int, nanoseconds: Int) {
+        while true {
+            let before = heardSequence.load(ordering: .acquiring)
+            if before & 1 != 0 { continue }
+            let frames = heardFrames.load(ordering: .relaxed)
+            let nanoseconds = heardNanoseconds.load(ordering: .relaxed)
+            atomicMemoryFence(ordering: .acquiring)
+            if heardSequence.load(ordering: .relaxed) == before { return (frames, nanoseconds) }
+        }
+    }
+
     /// The clock of `heardNanoseconds`: CLOCK_MONOTONIC in nanoseconds (a plain
     /// C call, fine on the writer thread).
     static func monotonicNanoseconds() -> Int {
@@ -42,33 +199,10 @@ public struct WriterControl: ~Copyable {
         clock_gettime(CLOCK_MONOTONIC, &now)
         return now.tv_sec * 1_000_000_000 + now.tv_nsec
     }
-    let deviceFramesWritten = Atomic<Int>(0)
-    let underruns = Atomic<Int>(0)
+}
 
-    let mediaRun = Atomic<Bool>(true)
-    let mediaFadeStepBits = Atomic<UInt32>(Float(1).bitPattern)
-    let duckTargetBits = Atomic<UInt32>(Float(1).bitPattern)
-    let duckStepBits = Atomic<UInt32>(Float(1).bitPattern)
-    /// ALSA: whether `mediaRun` false drops the device's queue (a pause) or lets
-    /// it play out (the queue ran out: the last frames must still be heard).
-    let pauseDropsQueue = Atomic<Bool>(true)
-    /// The writer's read cursor in the media ring (absolute index): the ring's
-    /// count includes frames already written to the device but not yet heard.
-    let mediaCursor = Atomic<Int>(0)
-    let volumeTargetBits = Atomic<UInt32>(Float(1).bitPattern)
-    let volumeStepBits = Atomic<UInt32>(Float(1).bitPattern)
-    let mediaStopped = Atomic<Bool>(false)
-    let mediaStoppedAt = Atomic<Int>(0)
-    let mediaFlushRequest = Atomic<Int>(0)
-    let mediaFlushAck = Atomic<Int>(0)
-
-    let voiceRun = Atomic<Bool>(false)
-    let voiceExclusive = Atomic<Bool>(true)
-    let voiceGainBits = Atomic<UInt32>(Float(1).bitPattern)
-    let voiceStepBits = Atomic<UInt32>(Float(1).bitPattern)
-    let voiceStopped = Atomic<Bool>(true)
-    let voiceFlushRequest = Atomic<Int>(0)
-    let voiceFlushAck = Atomic<Int>(0)
-
-    init() {}
+/// 64 bytes of nothing: the size of a cache line on x86-64 and most ARM cores.
+struct CacheLinePad {
+    static let lineBytes = 64
+    private let bytes: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
 }

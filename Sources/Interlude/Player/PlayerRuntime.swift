@@ -94,7 +94,7 @@ final class PlayerRuntime {
                 if case .failed(let error) = event { events.error("\(error.description) (skipped)") }
             }
             switch error {
-            case .device:
+            case .output(.device):
                 events.error("\(error.description) (choose another device with --device NAME, "
                               + "or render with --output wav:PATH or --output null)")
             default:

@@ -1,0 +1,63 @@
+extension PlaybackEngine {
+    /// Moves playback to queue entry `index`, `offsetFrames` into it (or the
+    /// first playable entry after it): the media fades out, decoding restarts
+    /// there, and the media fades in. While the media is stopped (paused), it
+    /// resumes there. Track events follow as the listener reaches them.
+    public func jump(toQueueIndex index: Int, offsetFrames: Int, fadeFrames: Int) {
+        guard control != nil else { return }
+        if !isMediaStopped { pauseMedia(fadeFrames: fadeFrames) }
+        flushEpoch += 1
+        queueEndRequested = false
+        pendingResume = (.queue(index: index, offset: offsetFrames), GainRamp.step(overFrames: fadeFrames), flushEpoch)
+    }
+
+    /// Before the first `pump()`: start at queue entry `index`, `offsetFrames`
+    /// into it, instead of the beginning. False when nothing from there decodes.
+    @discardableResult
+    public func start(atQueueIndex index: Int, offsetFrames: Int) -> Bool {
+        guard !started, deviceFramesWritten == 0, let ring, ring.count == 0 else { return false }
+        guard let frame = feeder.prepareJump(toQueueIndex: index, offset: offsetFrames, stoppedAt: nil),
+              feeder.seek(toStreamFrame: frame) else { return false }
+        streamBase = frame
+        writerBase = 0
+        return true
+    }
+
+    /// Adds files to the end of the queue.
+    public func enqueue(_ paths: [String]) {
+        // Once the media stopped at the end, the new files wait for a jump or a
+        // resume; before that they follow the last track gaplessly.
+        feeder.append(paths, continueDecoding: !queueEndRequested)
+    }
+
+    /// The queue entry the listener is in, and how far into it (frames).
+    public var heardTrack: (track: TrackFeeder.Track, offset: Int)? {
+        let heard = stopPosition ?? heardPosition
+        guard let track = feeder.track(containing: heard) else { return nil }
+        return (track, heard - track.startFrame)
+    }
+
+
+
+    /// With `keepsOutputAtQueueEnd`: once the last decoded frame has gone to the
+    /// output, the media stops there (no fade: the track ended by itself), and
+    /// `mediaStopped` reports the end like a pause.
+    func requestStopAtQueueEnd(_ ring: SPSCRing) {
+        guard keepsOutputAtQueueEnd, !queueEndRequested, feeder.isExhausted, pendingResume == nil,
+              pendingPauseStep == nil, let control,
+              // Acquire: pairs with the writer's release store of its cursor in `commit`.
+              ring.writtenIndex == control.pointee.mediaCursor.load(ordering: .acquiring),
+              control.pointee.mediaRun.load(ordering: .relaxed) else { return }
+        queueEndRequested = true
+        stopAnnounced = false
+        control.pointee.mediaFadeStepBits.store(Float(1).bitPattern, ordering: .relaxed)
+        // Not a pause: what the device holds is the end of the last track.
+        control.pointee.pauseDropsQueue.store(false, ordering: .relaxed)
+        // Release: publishes the step and the no-drop above to the writer's acquire of `mediaRun`.
+        control.pointee.mediaRun.store(false, ordering: .releasing)
+        sink?.wake()
+    }
+
+    /// True once the media stopped because the queue ran out (`keepsOutputAtQueueEnd`).
+    public var isAtQueueEnd: Bool { queueEndRequested && isMediaStopped }
+}

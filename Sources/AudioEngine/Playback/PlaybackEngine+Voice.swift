@@ -1,0 +1,63 @@
+extension PlaybackEngine {
+    /// Ramps the media gain to `gain` over `rampFrames` (ducking), or back to 1.
+    public func setDuck(gain: Double, rampFrames: Int) {
+        guard let control else { return }
+        let from = Float(bitPattern: control.pointee.duckTargetBits.load(ordering: .relaxed))
+        let step = GainRamp.step(from: from, to: Float(gain), overFrames: rampFrames)
+        control.pointee.duckStepBits.store(step.bitPattern, ordering: .relaxed)
+        control.pointee.duckTargetBits.store(Float(gain).bitPattern, ordering: .relaxed)
+    }
+
+    /// The user's volume for the media, a linear gain (0 silent, 1 as decoded;
+    /// more than 1 amplifies and may clip). It ramps over 20 ms, so a change
+    /// never clicks; it multiplies with ducking and the pause fade.
+    public func setVolume(_ gain: Double) {
+        volume = max(0, gain)
+        applyVolume(rampFrames: max(1, format.rate / 50))
+    }
+
+    /// Hands the volume to the writer; `rampFrames` 1 sets it from the next frame
+    /// (before anything played, or on a new device).
+    func applyVolume(rampFrames: Int) {
+        guard let control else { return }
+        let target = Float(volume)
+        let from = Float(bitPattern: control.pointee.volumeTargetBits.load(ordering: .relaxed))
+        // One frame means from the next frame, whatever the ramp in progress has reached.
+        let step = rampFrames <= 1 ? Float(1e9) : GainRamp.step(from: from, to: target, overFrames: rampFrames)
+        control.pointee.volumeStepBits.store(step.bitPattern, ordering: .relaxed)
+        control.pointee.volumeTargetBits.store(target.bitPattern, ordering: .releasing)
+    }
+
+    /// Starts the interrupter voice. `exclusive`: it sounds only once the media
+    /// has stopped (alarms); otherwise it mixes over the media (chimes).
+    public func startVoice(_ source: VoiceSource, exclusive: Bool, gain: Double = 1, fadeFrames: Int = 0) {
+        guard let control, let voiceRing else { return }
+        voice = source
+        // Only the consumer empties a ring, and only while the voice is stopped:
+        // a new voice right after another waits for that flush in `pump()`.
+        voiceHasMore = source.fill(voiceRing.producer, format: format, maxFrames: voiceRing.capacity)
+        control.pointee.voiceExclusive.store(exclusive, ordering: .relaxed)
+        control.pointee.voiceGainBits.store(Float(gain).bitPattern, ordering: .relaxed)
+        control.pointee.voiceStepBits.store(GainRamp.step(overFrames: fadeFrames).bitPattern, ordering: .relaxed)
+        control.pointee.voiceRun.store(true, ordering: .releasing)
+        sink?.wake()
+    }
+
+    /// Fades the voice out; what is left in its ring is dropped once it is silent.
+    public func stopVoice(fadeFrames: Int) {
+        guard let control else { return }
+        voice = nil
+        voiceHasMore = false
+        control.pointee.voiceStepBits.store(GainRamp.step(overFrames: fadeFrames).bitPattern, ordering: .relaxed)
+        control.pointee.voiceRun.store(false, ordering: .releasing)
+        control.pointee.voiceFlushRequest.add(1, ordering: .releasing)
+        sink?.wake()
+    }
+
+    public var isVoiceSounding: Bool { !(control?.pointee.voiceStopped.load(ordering: .acquiring) ?? true) }
+
+    func topUpVoice() {
+        guard let voice, let voiceRing, voiceHasMore else { return }
+        voiceHasMore = voice.fill(voiceRing.producer, format: format, maxFrames: voiceRing.producer.freeSlots())
+    }
+}
