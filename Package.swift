@@ -65,6 +65,8 @@ let package = Package(
         .executableTarget(name: "interlude-bench", dependencies: ["TestSupport"], path: "bench/Sources/interlude-bench"),
 
         .testTarget(name: "InterludeCoreTests", dependencies: ["InterludeCore"]),
+        // The application's system edge (signals, timers), failing for real in a child process.
+        .testTarget(name: "InterludeSystemTests", dependencies: ["Interlude", "InterludeCore"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "InterludeCore"]),
         .testTarget(name: "BookFormatTests", dependencies: ["BookFormat", "InterludeCore"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "BookFormat", "InterludeCore"]),
