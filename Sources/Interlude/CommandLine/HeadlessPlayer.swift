@@ -33,8 +33,13 @@ final class HeadlessPlayer: PlayerHost {
             paths = session.paths
         case .failed(let status): return status
         }
+        let signals: SignalChannel
+        do { signals = try SignalChannel.open([SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT]) } catch {
+            printer.error(error.description)
+            return 1
+        }
         guard let runtime = PlayerRuntime.open(configuration: configuration, paths: paths, printer: printer,
-                                               signals: SignalChannel([SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT]))
+                                               signals: signals)
         else { return 1 }
         self.runtime = runtime
         book?.begin(with: runtime)

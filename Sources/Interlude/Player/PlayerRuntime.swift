@@ -405,6 +405,11 @@ final class PlayerRuntime {
         let timer = MonotonicTimerDescriptor()
         let wallClock = WallClockChangeDescriptor()
         while !engine.isFinished || host.keepsRunningWhenQueueEnds {
+            // A timer that cannot be made or armed would never wake the loop.
+            if let failure = timer.failure ?? wallClock.failure {
+                printer.error(failure.description)
+                return 1
+            }
             if host.shouldQuit { interrupted = true }
             if interrupted { break }
             // Simulated suspension: the process keeps running but, as when stopped,

@@ -118,7 +118,11 @@ final class FullScreenPlayer: PlayerHost {
         }
         // One channel for every runtime: the signals stay blocked (and pending ones
         // kept) while one runtime ends and the next starts.
-        let signals = SignalChannel([SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH])
+        let signals: SignalChannel
+        do { signals = try SignalChannel.open([SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH]) } catch {
+            printer.error(error.description)
+            return 1
+        }
         var next: Switch = opensBook ? .book(options.paths[0], nil) : .music(files, startAt: 0)
         var status: Int32 = 0
         var firstRun = true
