@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "Alarms", dependencies: ["InterludeCore", "AudioSession"]),
         // Theme files and key bindings: parsers and values the TUI draws and dispatches with.
         .target(name: "Themes", dependencies: ["InterludeCore"]),
-        .target(name: "KeyMap"),
+        .target(name: "KeyMap", dependencies: ["InterludeCore"]),
         // ID3v2 tags, CHAP/CTOC chapters and book-file order, over bytes; reading
         // a file's tag goes through InterludeCore's system-call layer.
         .target(name: "BookFormat", dependencies: ["InterludeCore"]),
