@@ -24,9 +24,9 @@ let package = Package(
         // C shims for what Swift cannot call or implement (variadic callbacks); every symbol prefixed.
         .target(name: "CInterludeShims", dependencies: ["CAlsa"]),
 
-        // Pure Swift, no C imports, tested on a virtual clock.
-        // The one module of these allowed at the system's edge: state files, the
-        // clock, and the system-call layer (typed errno, EINTR, the descriptors).
+        // Pure Swift, no C imports, tested on a virtual clock. InterludeCore alone is
+        // their edge to the system: state files, the clock, and the system-call layer
+        // (a typed errno, EINTR retried, the signalfd/timerfd/eventfd wrappers).
         .target(name: "InterludeCore", dependencies: ["CLinux"]),
         .target(name: "AudioSession", dependencies: ["InterludeCore"]),
         .target(name: "Alarms", dependencies: ["InterludeCore", "AudioSession"]),
