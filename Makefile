@@ -3,9 +3,15 @@ SHELL := /bin/bash
 SWIFT ?= swift
 SWIFT_FLAGS ?=
 # Release: the Swift standard library linked in (5.9 MB resident for `help`
-# instead of 8.7 MB with the shared one) and a position-dependent executable:
-# a PIE's 400 KB of start-up relocations cost about 0.35 MB of resident memory,
-# which decides whether playback stays under the 12 MB the benchmark allows.
+# instead of 8.7 MB with the shared one), as a position-independent executable
+# so the kernel loads it at a random address (ASLR) like every other program
+# on the system. Linking it -no-pie saved resident memory: a PIE carries
+# 22,600 R_X86_64_RELATIVE relocations (a 540 KB .rela.dyn, most of them
+# for Swift metadata in .data.rel.ro and .data) that the loader reads and
+# applies, dirtying about 70 data pages. Measured with BENCH_ARGS='--only cpu
+# --play-runs 3' (medians): playing 60 s peaked at 10.6 MB as a PIE against
+# 10.3 MB -no-pie (mpg123 7.3-7.4 MB), CPU unchanged (0.187 s against 0.192 s,
+# mpg123 0.19-0.22 s): well inside the 12 MB the benchmark allows.
 # libstdc++ (which the Swift runtime needs) is linked in too: the toolchain's
 # link line asks for -lstdc++, and a directory holding only the static archive,
 # searched first, answers it. Its shared copy cost 0.9 MB resident; the parts
@@ -22,7 +28,7 @@ STATIC_CXX := $(shell g++ -print-file-name=libstdc++.a 2>/dev/null)
 # kept 3.4 MB of text resident while spread over the binary and keeps about
 # 1.8 MB gathered (most of that is the standard library's one unsectioned block).
 LINK_ORDER := scripts/link-order.txt
-RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie -Xlinker --no-export-dynamic \
+RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker --no-export-dynamic \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
 	-Xlinker --section-ordering-file=$(CURDIR)/$(LINK_ORDER) \
 	$(if $(filter /%,$(STATIC_CXX)),-Xlinker -L$(CURDIR)/$(STATIC_CXX_DIR))

@@ -24,15 +24,15 @@ let package = Package(
         // C shims for what Swift cannot call or implement (variadic callbacks); every symbol prefixed.
         .target(name: "CInterludeShims", dependencies: ["CAlsa"]),
 
-        // Pure Swift, no C imports, tested on a virtual clock.
-        // The one module of these allowed at the system's edge: state files, the
-        // clock, and the system-call layer (typed errno, EINTR, the descriptors).
+        // Pure Swift, no C imports, tested on a virtual clock. InterludeCore alone is
+        // their edge to the system: state files, the clock, and the system-call layer
+        // (a typed errno, EINTR retried, the signalfd/timerfd/eventfd wrappers).
         .target(name: "InterludeCore", dependencies: ["CLinux"]),
         .target(name: "AudioSession", dependencies: ["InterludeCore"]),
         .target(name: "Alarms", dependencies: ["InterludeCore", "AudioSession"]),
         // Theme files and key bindings: parsers and values the TUI draws and dispatches with.
         .target(name: "Themes", dependencies: ["InterludeCore"]),
-        .target(name: "KeyMap"),
+        .target(name: "KeyMap", dependencies: ["InterludeCore"]),
         // ID3v2 tags, CHAP/CTOC chapters and book-file order, over bytes; reading
         // a file's tag goes through InterludeCore's system-call layer.
         .target(name: "BookFormat", dependencies: ["InterludeCore"]),
@@ -69,6 +69,8 @@ let package = Package(
         .executableTarget(name: "interlude-bench", dependencies: ["TestSupport"], path: "bench/Sources/interlude-bench"),
 
         .testTarget(name: "InterludeCoreTests", dependencies: ["InterludeCore"]),
+        // The application's system edge (signals, timers), failing for real in a child process.
+        .testTarget(name: "InterludeSystemTests", dependencies: ["Interlude", "InterludeCore"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "InterludeCore"]),
         .testTarget(name: "BookFormatTests", dependencies: ["BookFormat", "InterludeCore"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "BookFormat", "InterludeCore"]),

@@ -48,58 +48,35 @@ public struct AlarmStore: Sendable {
 
     /// Reads the file; a missing file is an empty list, a damaged one is set aside.
     public func load(now: WallInstant) -> LoadResult {
-        let bytes: [UInt8]?
-        do {
-            bytes = try file.read()
-        } catch {
-            return LoadResult(contents: .empty, problem: "\(error.description); using no alarms")
-        }
-        guard let bytes else { return LoadResult(contents: .empty) }
-        let reason: String
-        do throws(JSONParseError) {
-            let json = try JSONParser.parse(bytes)
-            if let version = AlarmFileFormat.version(of: json), version != Self.currentVersion {
-                reason = "it has version \(version), this program reads version \(Self.currentVersion)"
-            } else {
-                do throws(AlarmFileFormatError) {
-                    let document = try AlarmFileFormat.decode(json)
-                    let highest = document.alarms.map(\.id.rawValue).max() ?? 0
-                    return LoadResult(contents: Contents(alarms: document.alarms, nextID: max(document.nextID, highest + 1)))
-                } catch {
-                    reason = "it is not valid alarm JSON (\(error.description); edited?)"
-                }
+        let loaded = file.load(Self.wording, now: now) { bytes throws(StateFileDamage) in
+            let json: JSONValue
+            do throws(JSONParseError) {
+                json = try JSONParser.parse(bytes)
+            } catch {
+                throw StateFileDamage(bytes.isEmpty ? "it is empty"
+                                      : "it is not valid alarm JSON (\(error.description); truncated or edited?)")
             }
-        } catch {
-            reason = bytes.isEmpty ? "it is empty" : "it is not valid alarm JSON (\(error.description); truncated or edited?)"
+            if let version = AlarmFileFormat.version(of: json), version != Self.currentVersion {
+                throw StateFileDamage("it has version \(version), this program reads version \(Self.currentVersion)")
+            }
+            do throws(AlarmFileFormatError) {
+                let document = try AlarmFileFormat.decode(json)
+                let highest = document.alarms.map(\.id.rawValue).max() ?? 0
+                return Contents(alarms: document.alarms, nextID: max(document.nextID, highest + 1))
+            } catch {
+                throw StateFileDamage("it is not valid alarm JSON (\(error.description); edited?)")
+            }
         }
-        let suffix = ".corrupt-" + Self.timestamp(now)
-        do {
-            let aside = try file.setAside(suffix: suffix)
-            return LoadResult(
-                contents: .empty,
-                problem: "alarm file \(path) could not be read: \(reason); moved it to \(aside) and started with no alarms",
-                setAsidePath: aside)
-        } catch {
-            return LoadResult(
-                contents: .empty,
-                problem: "alarm file \(path) could not be read: \(reason), and \(error.description); using no alarms")
-        }
+        return LoadResult(contents: loaded.value ?? .empty, problem: loaded.problem, setAsidePath: loaded.setAsidePath)
     }
+
+    private static let wording = StateFileWording(
+        name: "alarm file", fallback: "using no alarms", fallbackAfterSettingAside: "started with no alarms")
 
     public func save(_ contents: Contents) throws(StateFileError) {
         let document = AlarmFileFormat.Document(version: Self.currentVersion, nextID: contents.nextID, alarms: contents.alarms)
         // Slashes escaped as JSONEncoder wrote them, so files stay byte-identical across the change.
         let text = JSONWriter(escapesSlashes: true).prettyPrinted(AlarmFileFormat.encode(document))
         try file.writeAtomically(Array(text.utf8) + [0x0A])
-    }
-
-    /// `20250330T071500Z`: sorts by time, safe in a file name.
-    static func timestamp(_ instant: WallInstant) -> String {
-        let seconds = instant.secondsSince1970
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let date = LocalDate(daysSinceEpoch: days)
-        let rest = seconds - days * 86_400
-        func two(_ value: Int64) -> String { String(value).leftPadded(to: 2) }
-        return "\(String(date.year).leftPadded(to: 4))\(two(Int64(date.month)))\(two(Int64(date.day)))T\(two(rest / 3600))\(two(rest % 3600 / 60))\(two(rest % 60))Z"
     }
 }

@@ -21,7 +21,7 @@ public struct ChapterFrame: Equatable, Sendable {
     /// Embedded frames honour only their own unsynchronisation flag: the
     /// tag-level flag of 2.4 was already applied to this frame as a whole.
     public init(body: [UInt8], majorVersion: UInt8) throws(ID3v2Error) {
-        var cursor = ByteCursor(body[...])
+        var cursor = TagByteCursor(body[...])
         let id = cursor.readNulTerminated()
         guard let start = cursor.readUInt32BigEndian(), let end = cursor.readUInt32BigEndian(),
               let startOffset = cursor.readUInt32BigEndian(), let endOffset = cursor.readUInt32BigEndian()

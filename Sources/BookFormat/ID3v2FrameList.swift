@@ -9,7 +9,7 @@ struct ID3v2FrameList {
 
     init(bytes: ArraySlice<UInt8>, majorVersion: UInt8, tagIsUnsynchronised: Bool) {
         let sizes = FrameSizeEncoding.detect(majorVersion: majorVersion, frames: bytes)
-        var cursor = ByteCursor(bytes)
+        var cursor = TagByteCursor(bytes)
         while cursor.remaining >= ID3v2FrameHeader.length {
             let offset = cursor.position - bytes.startIndex
             // A zero byte where an ID should start is padding (or an early

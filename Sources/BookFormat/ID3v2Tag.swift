@@ -61,7 +61,7 @@ public struct ID3v2Tag: Equatable, Sendable {
     private static func extendedHeaderLength(_ body: ArraySlice<UInt8>, majorVersion: UInt8)
         -> Result<Int, ID3v2Error>
     {
-        var cursor = ByteCursor(body)
+        var cursor = TagByteCursor(body)
         guard let sizeBytes = cursor.read(count: 4) else { return .failure(.invalidExtendedHeader(size: body.count)) }
         let length: Int
         if majorVersion == 3 {

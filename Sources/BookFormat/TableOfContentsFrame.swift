@@ -15,7 +15,7 @@ public struct TableOfContentsFrame: Equatable, Sendable {
     /// Embedded frames honour only their own unsynchronisation flag: the
     /// tag-level flag of 2.4 was already applied to this frame as a whole.
     public init(body: [UInt8], majorVersion: UInt8) throws(ID3v2Error) {
-        var cursor = ByteCursor(body[...])
+        var cursor = TagByteCursor(body[...])
         let id = cursor.readNulTerminated()
         guard let flags = cursor.readByte(), let count = cursor.readByte() else {
             throw .malformedFrame(id: "CTOC", reason: "shorter than its element ID, flags and entry count")

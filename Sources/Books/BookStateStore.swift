@@ -32,37 +32,26 @@ public struct BookStateStore: Sendable {
 
     /// The saved state, `.start` when there is none.
     public func load(_ id: BookID, now: WallInstant) -> LoadResult {
-        let file = file(for: id)
-        let bytes: [UInt8]?
-        do {
-            bytes = try file.read()
-        } catch {
-            return LoadResult(state: .start, problem: "\(error.description); starting the book from the beginning")
-        }
-        guard let bytes else { return LoadResult(state: .start) }
-        let reason: String
-        do throws(JSONParseError) {
-            let json = try JSONParser.parse(bytes)
-            do throws(BookStateFormat.DecodeError) {
-                return LoadResult(state: try BookStateFormat.decode(json))
+        let loaded = file(for: id).load(Self.wording, now: now) { bytes throws(StateFileDamage) in
+            let json: JSONValue
+            do throws(JSONParseError) {
+                json = try JSONParser.parse(bytes)
             } catch {
-                reason = "\(error.description) (edited?)"
+                throw StateFileDamage(bytes.isEmpty ? "it is empty"
+                                      : "it is not valid JSON (\(error.description); truncated or edited?)")
             }
-        } catch {
-            reason = bytes.isEmpty ? "it is empty" : "it is not valid JSON (\(error.description); truncated or edited?)"
+            do throws(BookStateFormat.DecodeError) {
+                return try BookStateFormat.decode(json)
+            } catch {
+                throw StateFileDamage("\(error.description) (edited?)")
+            }
         }
-        do {
-            let aside = try file.setAside(suffix: ".corrupt-" + UTCTimestamp.compact(now))
-            return LoadResult(
-                state: .start,
-                problem: "book state \(file.path) could not be read: \(reason); moved it to \(aside) and started the book from the beginning",
-                setAsidePath: aside)
-        } catch {
-            return LoadResult(
-                state: .start,
-                problem: "book state \(file.path) could not be read: \(reason), and \(error.description); starting the book from the beginning")
-        }
+        return LoadResult(state: loaded.value ?? .start, problem: loaded.problem, setAsidePath: loaded.setAsidePath)
     }
+
+    private static let wording = StateFileWording(
+        name: "book state", fallback: "starting the book from the beginning",
+        fallbackAfterSettingAside: "started the book from the beginning")
 
     public func save(_ state: BookState, for id: BookID) throws(StateFileError) {
         let text = JSONWriter().prettyPrinted(BookStateFormat.encode(state))

@@ -47,13 +47,17 @@ public struct StateFile: Sendable {
         }
     }
 
-    /// Replaces the file's content atomically, creating missing parent directories.
+    /// Replaces the file's content atomically, creating missing parent
+    /// directories. State is private listening data (books, bookmarks with
+    /// notes, alarms): the file is made 0600 and new directories 0700, so
+    /// other users on the machine cannot read it. The temporary is created
+    /// 0600, so no moment exists when the content is readable by others.
     public func writeAtomically(_ bytes: [UInt8]) throws(StateFileError) {
         try Self.makeDirectories(directory)
         let temporary = path + ".tmp-\(getpid())"
         let fd: Int32
         do {
-            fd = try SystemCall.retrying { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+            fd = try SystemCall.retrying { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, Self.fileMode) }
         } catch {
             throw failure("create", error, temporary)
         }
@@ -145,12 +149,18 @@ public struct StateFile: Sendable {
         return (info.st_mode & S_IFMT) == S_IFREG && access(path, R_OK) == 0
     }
 
+    /// Modes for what `writeAtomically` creates (before the umask, which can only narrow them).
+    private static let fileMode: mode_t = 0o600
+    private static let directoryMode: mode_t = 0o700
+
+    /// Creates the missing directories of the path, each 0700; existing ones
+    /// keep their mode (a user's own `~/.local/state` is not ours to change).
     private static func makeDirectories(_ directory: String) throws(StateFileError) {
         var prefix = directory.hasPrefix("/") ? "" : "."
         for component in directory.split(separator: "/") {
             prefix += "/" + component
             do {
-                _ = try SystemCall.retrying { mkdir(prefix, 0o755) }
+                _ = try SystemCall.retrying { mkdir(prefix, directoryMode) }
             } catch {
                 if error != .fileExists {
                     throw StateFileError(path: prefix, operation: "create directory", systemMessage: error.message)

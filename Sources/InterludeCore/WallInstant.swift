@@ -19,4 +19,19 @@ public struct WallInstant: Comparable, Hashable, Sendable, CustomStringConvertib
     public static func - (lhs: Self, rhs: Self) -> Duration { lhs.sinceEpoch - rhs.sinceEpoch }
 
     public var description: String { "wall@\(sinceEpoch)" }
+
+    /// `20261129T231500Z` (UTC, whole seconds): sorts by time and is safe in a
+    /// file name, as in the names damaged state files are set aside under.
+    public var compactUTC: String {
+        let seconds = secondsSince1970
+        let days = CivilCalendar.floorDivide(seconds, 86_400)
+        let rest = seconds - days * 86_400
+        let date = CivilCalendar.date(ofDay: days)
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return pad(date.year, 4) + pad(date.month, 2) + pad(date.day, 2) + "T"
+            + pad(rest / 3600, 2) + pad(rest % 3600 / 60, 2) + pad(rest % 60, 2) + "Z"
+    }
 }

@@ -1,3 +1,5 @@
+import InterludeCore
+
 /// Reads the keys file (`$XDG_CONFIG_HOME/interlude/keys`), a pure function
 /// over its text applied on top of existing bindings (normally the defaults).
 ///
@@ -9,11 +11,11 @@
 public enum KeyConfigParser {
     public static func apply(_ text: String, path: String, to base: KeyBindings = .defaults) -> KeyConfigLoad {
         var bindings = base
-        var problems: [KeyConfigProblem] = []
+        var problems: [ConfigProblem] = []
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         for (offset, line) in lines.enumerated() {
             func report(_ message: String) {
-                problems.append(KeyConfigProblem(path: path, line: offset + 1, message: message))
+                problems.append(ConfigProblem(path: path, line: offset + 1, message: message))
             }
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
             guard let command = words.first, !command.hasPrefix("#") else { continue }

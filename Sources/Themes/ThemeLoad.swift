@@ -1,3 +1,5 @@
+import InterludeCore
+
 /// The outcome of reading one theme: the theme to use and what was wrong.
 ///
 /// A theme with any problem is not used at all: `theme` is then the
@@ -11,9 +13,9 @@ public struct ThemeLoad: Sendable, Equatable {
     /// The theme to draw with.
     public let theme: Theme
     /// Every problem in the file, in line order.
-    public let problems: [ThemeProblem]
+    public let problems: [ConfigProblem]
 
-    public init(requestedName: String, path: String, theme: Theme, problems: [ThemeProblem]) {
+    public init(requestedName: String, path: String, theme: Theme, problems: [ConfigProblem]) {
         self.requestedName = requestedName
         self.path = path
         self.theme = theme

@@ -1,3 +1,5 @@
+import InterludeCore
+
 /// Reads the theme file format, a pure function over the file's text.
 ///
 /// One setting per line: `element = foreground background [attributes]`.
@@ -9,12 +11,12 @@ public enum ThemeParser {
     public static func parse(_ text: String, name: String, path: String) -> ThemeLoad {
         var overrides: [ThemeElement: ThemeStyle] = [:]
         var firstLine: [ThemeElement: Int] = [:]
-        var problems: [ThemeProblem] = []
+        var problems: [ConfigProblem] = []
 
         for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: isLineBreak).enumerated() {
             let lineNumber = offset + 1
             func report(_ message: String) {
-                problems.append(ThemeProblem(path: path, line: lineNumber, message: message))
+                problems.append(ConfigProblem(path: path, line: lineNumber, message: message))
             }
             let content = rawLine.prefix { $0 != "#" }
             guard !isBlank(content) else { continue }

@@ -111,12 +111,4 @@ struct BookStateStoreTests {
         #expect(reloaded.bookmark(id: 3) == nil)
         #expect(reloaded.addBookmark(at: 1, note: nil, now: Self.now).id == 4)
     }
-
-    @Test("set-aside names carry the UTC time", arguments: [
-        (951_782_400, "20000229T000000Z"), (-1, "19691231T235959Z"), (1_795_993_477, "20261129T230437Z"),
-        (4_107_542_400, "21000301T000000Z"),
-    ])
-    func setAsideTimestamp(seconds: Int64, expected: String) {
-        #expect(UTCTimestamp.compact(WallInstant(secondsSince1970: seconds)) == expected)
-    }
 }

@@ -60,3 +60,39 @@ struct StateFileTests {
         #expect(XDGDirectories(environment: ["HOME": "/home/ann"]).interludeConfig == "/home/ann/.config/interlude")
     }
 }
+
+/// State is private listening data: what `StateFile` writes is readable by
+/// its owner only, whatever the usual umask would allow.
+struct StateFilePermissionTests {
+    @Test func writtenFilesAre0600AndCreatedDirectories0700UnderUmask022() throws {
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let root = "/tmp/interlude-core-tests-\(UInt64.random(in: 0...UInt64.max))"
+        let file = StateFile(path: root + "/state/interlude/books/book.json")
+        try file.writeAtomically(Array("{}".utf8))
+        #expect(mode(of: file.path) == 0o600)
+        for directory in [root, root + "/state", root + "/state/interlude", root + "/state/interlude/books"] {
+            #expect(mode(of: directory) == 0o700, "\(directory)")
+        }
+        // A file an older version wrote 0644 becomes 0600 at its next save.
+        #expect(chmod(file.path, 0o644) == 0)
+        try file.writeAtomically(Array("{\"a\":1}".utf8))
+        #expect(mode(of: file.path) == 0o600)
+    }
+
+    @Test func anExistingDirectoryKeepsItsMode() throws {
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let root = "/tmp/interlude-core-tests-\(UInt64.random(in: 0...UInt64.max))"
+        #expect(mkdir(root, 0o755) == 0)
+        try StateFile(path: root + "/alarms.json").writeAtomically([0x0A])
+        #expect(mode(of: root) == 0o755)
+        #expect(mode(of: root + "/alarms.json") == 0o600)
+    }
+
+    private func mode(of path: String) -> mode_t? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & 0o7777
+    }
+}

@@ -34,8 +34,13 @@ final class HeadlessPlayer: PlayerHost {
             paths = session.paths
         case .failed(let status): return status
         }
+        let signals: SignalChannel
+        do { signals = try SignalChannel.open([SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT]) } catch {
+            events.error(error.description)
+            return 1
+        }
         guard let runtime = PlayerRuntime.open(configuration: configuration, paths: paths, events: events,
-                                               signals: SignalChannel([SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT]))
+                                               signals: signals)
         else { return 1 }
         self.runtime = runtime
         book?.begin(with: runtime)

@@ -66,7 +66,11 @@ final class FullScreenPlayer {
         let (stateStore, restored, keys, base) = (startUp.stateStore, startUp.restored, startUp.keys, startUp.base)
         // One channel for every runtime: the signals stay blocked (and pending ones
         // kept) while one runtime ends and the next starts.
-        let signals = SignalChannel([SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH])
+        let signals: SignalChannel
+        do { signals = try SignalChannel.open([SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH]) } catch {
+            events.error(error.description)
+            return 1
+        }
         var next = startUp.first
         var status: Int32 = 0
         var firstRun = true

@@ -180,6 +180,11 @@ final class PlayerRuntime {
         let timer = MonotonicTimerDescriptor()
         let wallClock = WallClockChangeDescriptor()
         while !engine.isFinished || host.keepsRunningWhenQueueEnds {
+            // A timer that cannot be made or armed would never wake the loop.
+            if let failure = timer.failure ?? wallClock.failure {
+                events.error(failure.description)
+                return 1
+            }
             if interrupted { break }
             // Simulated suspension: the process keeps running but, as when stopped,
             // no timer fires and nothing sounds until it continues.

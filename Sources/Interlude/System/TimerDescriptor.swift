@@ -1,4 +1,5 @@
 import CLinux
+import InterludeCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,12 +7,33 @@ import Glibc
 /// A one-shot CLOCK_MONOTONIC timerfd: the main loop's `poll` wakes when the
 /// next timer (an alarm, a scheduled resume, a ring timeout) is due.
 final class MonotonicTimerDescriptor {
-    let fd = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+    let fd: Int32
+    /// The first failure of `timerfd_create` or `timerfd_settime`, as one line
+    /// naming the call; nil while the timer works. A timer that cannot be set
+    /// never wakes the loop, so the caller must report this and stop.
+    private(set) var failure: SystemCallError?
+
+    /// Creates the timer, or throws naming the call that failed.
+    static func open() throws(SystemCallError) -> MonotonicTimerDescriptor {
+        let timer = MonotonicTimerDescriptor()
+        if let failure = timer.failure { throw failure }
+        return timer
+    }
+
+    /// The non-throwing form: a failure is kept in `failure` for the caller to report.
+    init() {
+        do {
+            fd = try SystemCall.timerDescriptor(clock: CLOCK_MONOTONIC)
+        } catch {
+            fd = -1
+            failure = error
+        }
+    }
 
     deinit { if fd >= 0 { close(fd) } }
 
     /// Arms the timer `delay` from now; nil disarms it.
-    func arm(after delay: Duration?) {
+    func set(after delay: Duration?) throws(SystemCallError) {
         var spec = itimerspec()
         if let delay {
             let (seconds, attoseconds) = delay.components
@@ -19,13 +41,23 @@ final class MonotonicTimerDescriptor {
             let nanoseconds = max(1, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
             spec.it_value = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
         }
-        timerfd_settime(fd, 0, &spec, nil)
+        try SystemCall.setTimer(fd, spec)
+    }
+
+    /// `set(after:)` without throwing: a failure is kept in `failure`.
+    func arm(after delay: Duration?) {
+        do {
+            try set(after: delay)
+        } catch {
+            if failure == nil { failure = error }
+        }
     }
 
     /// Consumes an expiry so the descriptor stops being readable.
     func acknowledge() {
         var expirations: UInt64 = 0
-        _ = read(fd, &expirations, 8)
+        // Non-blocking: EAGAIN only means another wake-up already consumed it.
+        _ = try? SystemCall.retrying { read(fd, &expirations, 8) }
     }
 }
 
@@ -34,9 +66,30 @@ final class MonotonicTimerDescriptor {
 /// TFD_TIMER_CANCEL_ON_SET, whose read fails with ECANCELED when the clock
 /// jumps. Clock-time alarms are then re-planned.
 final class WallClockChangeDescriptor {
-    let fd = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+    let fd: Int32
+    /// The first failure of `timerfd_create` or `timerfd_settime`, as one line
+    /// naming the call; nil while it works. Without it a clock change goes
+    /// unnoticed until the next alarm is re-planned for another reason.
+    private(set) var failure: SystemCallError?
 
-    init() { arm() }
+    /// Creates and arms the descriptor, or throws naming the call that failed.
+    static func open() throws(SystemCallError) -> WallClockChangeDescriptor {
+        let descriptor = WallClockChangeDescriptor()
+        if let failure = descriptor.failure { throw failure }
+        return descriptor
+    }
+
+    /// The non-throwing form: a failure is kept in `failure` for the caller to report.
+    init() {
+        do {
+            fd = try SystemCall.timerDescriptor(clock: CLOCK_REALTIME)
+        } catch {
+            fd = -1
+            failure = error
+            return
+        }
+        arm()
+    }
 
     deinit { if fd >= 0 { close(fd) } }
 
@@ -46,15 +99,23 @@ final class WallClockChangeDescriptor {
         var spec = itimerspec()
         // A year ahead: it never fires by time, only by being cancelled.
         spec.it_value = timespec(tv_sec: now.tv_sec + 365 * 24 * 3600, tv_nsec: 0)
-        timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET), &spec, nil)
+        do {
+            try SystemCall.setTimer(fd, flags: Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET), spec)
+        } catch {
+            if failure == nil { failure = error }
+        }
     }
 
     /// True when the wall clock was set since the last call; re-arms.
     func clockWasSet() -> Bool {
         var expirations: UInt64 = 0
-        let result = read(fd, &expirations, 8)
-        guard result < 0, errno == ECANCELED else { return false }
-        arm()
-        return true
+        do {
+            _ = try SystemCall.retrying { read(fd, &expirations, 8) }
+            return false
+        } catch {
+            guard error == .canceled else { return false }
+            arm()
+            return true
+        }
     }
 }

@@ -37,6 +37,18 @@ enum CivilCalendar {
         return year
     }
 
+    /// Year, month (1...12) and day of the month of day `day` (days since 1970-01-01).
+    static func date(ofDay day: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let year = year(containing: day)
+        var rest = day - firstDayOfYear(year)
+        var month: Int64 = 1
+        while rest >= daysInMonth(month, year: year) {
+            rest -= daysInMonth(month, year: year)
+            month += 1
+        }
+        return (year, month, rest + 1)
+    }
+
     /// 0 = Sunday ... 6 = Saturday, as POSIX TZ rules number the days.
     static func weekday(of day: Int64) -> Int64 {
         // 1970-01-01 was a Thursday.

@@ -10,7 +10,7 @@
 /// listed transition.
 public enum TZifParser {
     public static func parse(_ bytes: [UInt8], identifier: String, path: String) throws(TimeZoneError) -> TimeZoneRules {
-        var cursor = ByteCursor(bytes)
+        var cursor = TZifByteCursor(bytes)
         do {
             let first = try header(&cursor, path: path)
             guard first.version >= 2 else {
@@ -23,7 +23,7 @@ public enum TZifParser {
             try afterBlock.skip(second.dataBlockSize(timeSize: 8))
             let footer = try footerRule(&afterBlock, path: path)
             return try dataBlock(&cursor, header: second, timeSize: 8, identifier: identifier, footer: footer, path: path)
-        } catch is ByteCursor.Truncated {
+        } catch is TZifByteCursor.Truncated {
             throw TimeZoneError(subject: path, reason: "the file is truncated (not a complete TZif file)")
         } catch let error as TimeZoneError {
             throw error
@@ -48,7 +48,7 @@ public enum TZifParser {
         }
     }
 
-    private static func header(_ cursor: inout ByteCursor, path: String) throws -> Header {
+    private static func header(_ cursor: inout TZifByteCursor, path: String) throws -> Header {
         guard Array(try cursor.take(4)) == Array("TZif".utf8) else {
             throw TimeZoneError(subject: path, reason: "not a TZif time zone file (it does not start with 'TZif')")
         }
@@ -78,7 +78,7 @@ public enum TZifParser {
         return header
     }
 
-    private static func dataBlock(_ cursor: inout ByteCursor, header: Header, timeSize: Int, identifier: String,
+    private static func dataBlock(_ cursor: inout TZifByteCursor, header: Header, timeSize: Int, identifier: String,
                                   footer: POSIXTimeZoneRule?, path: String) throws -> TimeZoneRules {
         var transitions: [Int64] = []
         for _ in 0..<header.transitionCount {
@@ -124,7 +124,7 @@ public enum TZifParser {
     }
 
     /// `\n<rule>\n`; an empty rule means "no rule": the last type stays.
-    private static func footerRule(_ cursor: inout ByteCursor, path: String) throws -> POSIXTimeZoneRule? {
+    private static func footerRule(_ cursor: inout TZifByteCursor, path: String) throws -> POSIXTimeZoneRule? {
         guard try cursor.uint8() == UInt8(ascii: "\n") else {
             throw TimeZoneError(subject: path, reason: "the TZif footer does not start with a newline")
         }

@@ -76,7 +76,10 @@ final class Bench {
                 return report
             }
             defer { server.stop() }
-            if options.only.contains("cpu") { measure("play CPU and RSS") { try playCost(server.defaultSink) } }
+            if options.only.contains("cpu") {
+                measure("release binary type", positionIndependence)
+                measure("play CPU and RSS") { try playCost(server.defaultSink) }
+            }
             if options.only.contains("underruns") { measure("underruns under load") { try underrunsUnderLoad(server.defaultSink) } }
             if options.only.contains("preemption") { measure("preemption latency") { try preemptionLatency(server.defaultSink) } }
             if options.only.contains("tui") { measure("full-screen player CPU") { try tuiCost(server.defaultSink) } }
@@ -174,6 +177,15 @@ final class Bench {
     }
 
     // MARK: 2. Play CPU and RSS
+
+    /// The release binary is a PIE (issue 11): linked position-dependent it
+    /// gives up ASLR for the executable. Its cost shows in the RSS row below.
+    private func positionIndependence() throws {
+        guard !options.standIn, interludeAvailable else { return }
+        let type = try ELFType(path: interlude)
+        report.rows.append(ResultRow(measure: "release binary, ELF type (readelf -h)", subject: type.description,
+                                     peer: "", ratio: nil, target: "DYN (a PIE)", passed: type == .shared))
+    }
 
     private func playCost(_ sink: NullSink) throws {
         let seconds = options.playSeconds

@@ -1,7 +1,10 @@
-/// A bounds-checked reader over a byte slice. Every read checks the remaining
+/// A bounds-checked reader over an ID3v2 tag's bytes (frame headers, CHAP
+/// and CTOC bodies, NUL-terminated strings). Every read checks the remaining
 /// length first and returns nil instead of trapping, so no length field in a
-/// damaged tag can make the parser read outside its buffer.
-struct ByteCursor {
+/// damaged tag can make the parser read outside its buffer. (The TZif reader
+/// in InterludeCore throws at the end instead: a truncated zone file is one
+/// error, a damaged tag keeps what it could read.)
+struct TagByteCursor {
     private let bytes: ArraySlice<UInt8>
     private(set) var position: Int
 

@@ -1,7 +1,7 @@
 /// Reads big-endian integers from a byte array front to back, as TZif files
 /// store them, failing (rather than trapping) at the end of the data so a
 /// truncated file becomes an error that names it.
-struct ByteCursor {
+struct TZifByteCursor {
     struct Truncated: Error {}
 
     private let bytes: [UInt8]

@@ -1,6 +1,7 @@
-/// One thing wrong in a theme file, reported as `PATH:LINE: message` (the
-/// form compilers use, so editors and terminals can jump to it).
-public struct ThemeProblem: Hashable, Sendable, CustomStringConvertible {
+/// One line of a configuration file (a keys file, a theme) that was skipped,
+/// reported as `PATH:LINE: message`: the form compilers use, so editors and
+/// terminals can jump to it.
+public struct ConfigProblem: Hashable, Sendable, CustomStringConvertible {
     public let path: String
     /// 1-based.
     public let line: Int

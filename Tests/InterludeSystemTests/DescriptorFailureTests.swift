@@ -1,0 +1,121 @@
+import Glibc
+@testable import Interlude
+import InterludeCore
+import Testing
+
+/// The main loop's descriptors (signals, the timer, the wall-clock watch):
+/// each failure becomes one line naming the call and the C library's message,
+/// and a channel that cannot be made leaves the signals unblocked rather than
+/// silently swallowed.
+struct DescriptorFailureTests {
+    @Test func signalChannelOutOfDescriptorsNamesSignalfdAndLeavesTheSignalUnblocked() throws {
+        let report = try inChildWithoutDescriptors {
+            let channel = SignalChannel([SIGURG])
+            var thrown = "none"
+            do { _ = try SignalChannel.open([SIGURG]) } catch { thrown = "\(error)" }
+            return "\(channel.failure?.description ?? "none")|\(thrown)|blocked: \(isBlocked(SIGURG))"
+        }
+        #expect(report == "signalfd failed: Too many open files|signalfd failed: Too many open files|blocked: false")
+    }
+
+    @Test func monotonicTimerOutOfDescriptorsNamesTimerfdCreate() throws {
+        let report = try inChildWithoutDescriptors {
+            let timer = MonotonicTimerDescriptor()
+            var thrown = "none"
+            do { _ = try MonotonicTimerDescriptor.open() } catch { thrown = "\(error)" }
+            return "\(timer.failure?.description ?? "none")|\(thrown)"
+        }
+        #expect(report == "timerfd_create failed: Too many open files|timerfd_create failed: Too many open files")
+    }
+
+    /// Arming a timer that could not be made fails too: `set` throws naming
+    /// timerfd_settime, `arm` keeps the first failure for the caller.
+    @Test func armingATimerWithoutADescriptorNamesTimerfdSettime() throws {
+        let report = try inChildWithoutDescriptors {
+            let timer = MonotonicTimerDescriptor()
+            var thrown = "none"
+            do { try timer.set(after: .seconds(1)) } catch { thrown = "\(error)" }
+            timer.arm(after: .seconds(1))
+            return "\(thrown)|\(timer.failure?.description ?? "none")"
+        }
+        #expect(report == "timerfd_settime failed: Bad file descriptor|timerfd_create failed: Too many open files")
+    }
+
+    @Test func wallClockWatchOutOfDescriptorsNamesTimerfdCreate() throws {
+        let report = try inChildWithoutDescriptors {
+            let watch = WallClockChangeDescriptor()
+            var thrown = "none"
+            do { _ = try WallClockChangeDescriptor.open() } catch { thrown = "\(error)" }
+            return "\(watch.failure?.description ?? "none")|\(thrown)"
+        }
+        #expect(report == "timerfd_create failed: Too many open files|timerfd_create failed: Too many open files")
+    }
+
+    /// SIGURG's default action is to ignore it, so a failure here cannot end the test run.
+    @Test func signalChannelDeliversABlockedSignalAndUnblocksItWhenReleased() throws {
+        do {
+            let channel = try SignalChannel.open([SIGURG])
+            #expect(channel.failure == nil)
+            #expect(isBlocked(SIGURG))
+            #expect(raise(SIGURG) == 0)
+            #expect(waitReadable([channel.fd], timeoutMilliseconds: 10_000) == [channel.fd])
+            #expect(channel.take() == [SIGURG])
+        }
+        #expect(!isBlocked(SIGURG))
+    }
+
+    @Test func timersArmAndAcknowledge() throws {
+        let timer = try MonotonicTimerDescriptor.open()
+        try timer.set(after: .zero)
+        #expect(waitReadable([timer.fd], timeoutMilliseconds: 10_000) == [timer.fd])
+        timer.acknowledge()
+        #expect(waitReadable([timer.fd], timeoutMilliseconds: 0).isEmpty)
+        try timer.set(after: nil)
+        #expect(timer.failure == nil)
+        let watch = try WallClockChangeDescriptor.open()
+        #expect(!watch.clockWasSet())
+        #expect(watch.failure == nil)
+    }
+
+    // MARK: Helpers
+
+    /// Runs `body` in a forked child whose RLIMIT_NOFILE is zero (so the test
+    /// runner keeps its own descriptors) and returns the text it produced.
+    /// The child is killed after 10 s, so a lock held by another thread at the
+    /// fork fails the test instead of hanging it.
+    private func inChildWithoutDescriptors(_ body: () -> String) throws -> String {
+        // Instantiated before the fork, so the child takes no runtime lock for them.
+        _ = (SignalChannel.self, MonotonicTimerDescriptor.self, WallClockChangeDescriptor.self, SystemCallError.self)
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        let child = fork()
+        try #require(child >= 0)
+        if child == 0 {
+            close(ends[0])
+            alarm(10)
+            var limit = rlimit(rlim_cur: 0, rlim_max: 0)
+            var text = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 ? body() : "setrlimit failed"
+            text.withUTF8 { bytes in _ = write(ends[1], bytes.baseAddress, bytes.count) }
+            _exit(0)
+        }
+        close(ends[1])
+        defer { close(ends[0]) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 512)
+        while true {
+            let count = read(ends[0], &chunk, chunk.count)
+            if count <= 0 { break }
+            bytes += chunk[0..<count]
+        }
+        var status: Int32 = 0
+        waitpid(child, &status, 0)
+        #expect(status == 0, "the child did not exit normally (wait status \(status))")
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+private func isBlocked(_ signal: Int32) -> Bool {
+    var current = sigset_t()
+    pthread_sigmask(SIG_BLOCK, nil, &current)
+    return sigismember(&current, signal) == 1
+}
