@@ -23,10 +23,13 @@ protocol PlayerHost: AnyObject {
     /// What the listener heard happen, before it is printed: for a display
     /// outside the event stream (headless play's progress line on stderr).
     func playbackEvent(_ event: PlaybackEvent)
+    /// Sources outside the player polled in the same wait (see `LoopSource`).
+    var loopSources: [LoopSource] { get }
 }
 
 extension PlayerHost {
     func willStop() {}
     func didContinue() {}
     func playbackEvent(_ event: PlaybackEvent) {}
+    var loopSources: [LoopSource] { [] }
 }

@@ -305,6 +305,8 @@ final class PlayerRuntime {
                                refillWait: Int) {
         var wait = refillWait
         if let limit = host.maximumWaitMilliseconds { wait = wait < 0 ? limit : min(wait, limit) }
+        let sources = host.loopSources
+        for limit in sources.compactMap(\.wakeWithinMilliseconds) { wait = wait < 0 ? limit : min(wait, limit) }
         let now = clock.monotonicNow
         var next: Duration? = isSessionSuspended ? nil : systemClock?.timeUntilNextTimer
         for deadline in [suspendDeadline, continueDeadline].compactMap({ $0 }) {
@@ -317,7 +319,9 @@ final class PlayerRuntime {
         }
         timer.arm(after: next.map { max(.zero, $0) })
         let extra = host.extraDescriptors
-        let ready = waitReadable([signals.fd, timer.fd, wallClock.fd] + extra, timeoutMilliseconds: wait)
+        let requests = sources.map(\.pollRequests)
+        let (ready, occurred) = waitForPoll([signals.fd, timer.fd, wallClock.fd] + extra,
+                                            requests: requests.flatMap { $0 }, timeoutMilliseconds: wait)
         if ready.contains(timer.fd) { timer.acknowledge() }
         if ready.contains(wallClock.fd) && wallClock.clockWasSet() {
             events.emit(.wallClockChanged)
@@ -329,14 +333,27 @@ final class PlayerRuntime {
         }
         let hostReady = ready.filter { extra.contains($0) }
         if !hostReady.isEmpty { host.descriptorsReady(hostReady) }
+        serviceSources(sources, requests: requests, occurred: occurred)
     }
 
-    /// On the frame clock nothing waits, but the host's input is still read.
+    /// On the frame clock nothing waits, but the host's input and the loop's
+    /// sources are still read.
     private func pollWithoutWaiting(host: PlayerHost) {
         let extra = host.extraDescriptors
-        guard !extra.isEmpty else { return }
-        let ready = waitReadable(extra, timeoutMilliseconds: 0)
+        let sources = host.loopSources
+        guard !extra.isEmpty || !sources.isEmpty else { return }
+        let requests = sources.map(\.pollRequests)
+        let (ready, occurred) = waitForPoll(extra, requests: requests.flatMap { $0 }, timeoutMilliseconds: 0)
         if !ready.isEmpty { host.descriptorsReady(ready) }
+        serviceSources(sources, requests: requests, occurred: occurred)
+    }
+
+    /// Each source gets the events on its own descriptors, in the order listed.
+    private func serviceSources(_ sources: [LoopSource], requests: [[LoopPollRequest]], occurred: [LoopPollRequest]) {
+        for (source, asked) in zip(sources, requests) {
+            let mine = occurred.filter { event in asked.contains { $0.fd == event.fd } }
+            source.serviceLoop(ready: mine, runtime: self)
+        }
     }
 
     private func takeSignals(host: PlayerHost) {

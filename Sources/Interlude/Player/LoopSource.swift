@@ -1,0 +1,38 @@
+import Glibc
+
+/// Something outside the player that the main loop's one `poll` waits on,
+/// besides its signals, timers and the host's input: a control socket, the
+/// session bus, the sound server's subscription. Every source is driven on the
+/// main thread, inside the loop's turn, never on an audio thread; it may call
+/// the runtime's `perform` and subscribe to its event stream.
+///
+/// A host owns its sources (they outlive the runtimes the full-screen player
+/// switches between) and lists them in `PlayerHost.loopSources`.
+protocol LoopSource: AnyObject {
+    /// What to poll now, asked before every wait: a library such as sd-bus or
+    /// libpulse may want `POLLOUT` too, and its descriptors may change.
+    var pollRequests: [LoopPollRequest] { get }
+    /// Wake within this long even if nothing is readable (a library's own
+    /// timeout), or nil.
+    var wakeWithinMilliseconds: Int? { get }
+    /// After the wait: `ready` holds this source's descriptors that have
+    /// events (with the events that occurred); called once per turn, also with
+    /// none ready, so a source can do its timed work.
+    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime)
+}
+
+/// A descriptor and poll's event bits (`POLLIN`, `POLLOUT`, ...): requested
+/// before a wait, or what occurred after it.
+struct LoopPollRequest: Equatable {
+    var fd: Int32
+    var events: Int16
+
+    init(fd: Int32, events: Int16 = Int16(POLLIN)) {
+        self.fd = fd
+        self.events = events
+    }
+}
+
+extension LoopSource {
+    var wakeWithinMilliseconds: Int? { nil }
+}
