@@ -131,6 +131,7 @@ $(BENCH_DIR)/measure: bench/c/measure.c
 	$(CC) $(BENCH_CFLAGS) -o $@ $<
 
 bench: release $(BENCH_REFS)
+	@scripts/install-deps.sh --bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product interlude-bench $(SWIFT_FLAGS)
 	INTERLUDE_BIN=$(CURDIR)/$(BIN_RELEASE) INTERLUDE_BENCH_DIR=$(CURDIR)/$(BENCH_DIR) \
 		.build/release/interlude-bench $(BENCH_ARGS)

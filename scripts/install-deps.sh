@@ -13,7 +13,14 @@ packages=(
   tmux stress-ng
   tzdata
   g++ valgrind
+  # Formats beyond MP3 (FFmpeg's libraries, dlopen'ed) and their test oracles and encoders.
+  libavformat-dev libavcodec-dev libswresample-dev libavutil-dev ffmpeg flac opus-tools vorbis-tools
+  # Desktop interruptions (libpulse), MPRIS (sd-bus) and its test client, the library index.
+  libpulse-dev libsystemd-dev dbus-daemon playerctl libsqlite3-dev libebur128-dev
 )
+# Peers that only `make bench` runs beside interlude (scripts/install-deps.sh --bench).
+bench_packages=(mpv cmus)
+[ "${1:-}" = "--bench" ] && packages+=("${bench_packages[@]}")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
