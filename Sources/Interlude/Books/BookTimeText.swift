@@ -1,3 +1,5 @@
+import InterludeCore
+
 /// Book positions as people write them: `h:mm:ss`, `m:ss`, or a duration
 /// (`95`, `95.5s`, `12m`, `1h`).
 enum BookTimeText {
@@ -21,6 +23,6 @@ enum BookTimeText {
 
     /// `h:mm:ss` or `m:ss`, whole seconds rounded down.
     static func format(_ milliseconds: Int) -> String {
-        formatTime(Double(milliseconds) / 1000)
+        clockText(Double(milliseconds) / 1000)
     }
 }

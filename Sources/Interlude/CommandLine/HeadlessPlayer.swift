@@ -1,4 +1,5 @@
 import AudioEngine
+import InterludeCore
 import PlayerModel
 #if canImport(Glibc)
 import Glibc
@@ -126,7 +127,7 @@ final class ProgressLine {
             bar = " [" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
         }
         let name = track.path.split(separator: "/").last.map(String.init) ?? track.path
-        let text = "\(formatTime(elapsed)) / \(total.map(formatTime) ?? "?")\(bar) \(name)"
+        let text = "\(clockText(elapsed)) / \(total.map(clockText) ?? "?")\(bar) \(name)"
         guard text != lastText else { return }
         lastText = text
         writeStandardError("\r\u{1B}[K" + text)

@@ -1,5 +1,6 @@
 import AudioEngine
 import BookFormat
+import InterludeCore
 
 /// `interlude info FILE [--json]`: format, duration, bitrate and tags.
 public enum InfoCommand {
@@ -87,7 +88,7 @@ struct FileInfo {
         var lines = [
             "file:      \(path)",
             "format:    MPEG \(version.rawValue) layer \(layer), \(format)",
-            "duration:  \(formatTime(seconds)) (\(JSONLine.number(seconds, decimals: 3)) s, \(frames) frames)",
+            "duration:  \(clockText(seconds)) (\(JSONLine.number(seconds, decimals: 3)) s, \(frames) frames)",
             "bitrate:   \(bitrateMode == .constant ? "\(bitrateKbps) kbps CBR" : "\(averageKbps) kbps average, \(bitrateMode.rawValue.uppercased())")",
         ]
         let tagLines: [(String, String?)] = [("title", tags.title), ("artist", tags.artist), ("album", tags.album),
@@ -98,8 +99,8 @@ struct FileInfo {
         if !chapters.isEmpty {
             lines.append("chapters:  \(chapters.count)")
             for (index, chapter) in chapters.enumerated() {
-                let start = formatTime(Double(chapter.startMilliseconds) / 1000)
-                let end = formatTime(Double(chapter.endMilliseconds) / 1000)
+                let start = clockText(Double(chapter.startMilliseconds) / 1000)
+                let end = clockText(Double(chapter.endMilliseconds) / 1000)
                 lines.append("  \(index + 1). \(start)-\(end)  \(chapter.title)")
             }
         }

@@ -1,6 +1,7 @@
 import Alarms
 import AudioEngine
 import AudioSession
+import InterludeCore
 import PlayerModel
 
 /// What the engine, the session and the alarm scheduler report, as player
@@ -12,7 +13,7 @@ extension PlayerEventStream {
         case .trackEnded(let index, let path): emit(.trackEnded(index: index, path: path))
         case .skipped(let error): self.error("\(error.description) (skipped)")
         case .truncated(let path, let seconds, let expected):
-            self.error("\(path): file is truncated: it ends at \(formatTime(seconds)) of \(formatTime(expected))")
+            self.error("\(path): file is truncated: it ends at \(clockText(seconds)) of \(clockText(expected))")
         case .underrun: emit(.underrun(.xrun))
         case .starved: emit(.underrun(.starved))
         case .deviceLost(let message): self.error(message)

@@ -1,3 +1,4 @@
+import InterludeCore
 import KeyMap
 import PlayerModel
 import Themes
@@ -464,11 +465,5 @@ public struct ScreenRenderer {
     }
 
     /// m:ss or h:mm:ss.
-    static func clock(_ seconds: Double) -> String {
-        let total = max(0, Int(seconds))
-        let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
-        let ss = secs < 10 ? "0\(secs)" : "\(secs)"
-        guard hours > 0 else { return "\(minutes):\(ss)" }
-        return "\(hours):\(minutes < 10 ? "0" : "")\(minutes):\(ss)"
-    }
+    static func clock(_ seconds: Double) -> String { clockText(seconds) }
 }
