@@ -63,6 +63,8 @@ release: deps
 # Relinks afterwards.
 link-order: release
 	scripts/link-order.sh $(BIN_RELEASE)
+	@# SwiftPM does not see the ordering file change: remove the binary so it relinks.
+	rm -f $(BIN_RELEASE)
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 
 # A demo file made at build time, so nothing copyrighted is committed.
