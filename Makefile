@@ -147,11 +147,24 @@ python-tools:
 # objects away from the normal build.
 FUZZ_SECONDS ?= 180
 FUZZ_BIN := .build/fuzz/release/ChapterFuzzer
+# Then the theme, keys, alarms and book state parsers (Sources/ConfigFuzzer),
+# CONFIG_FUZZ_SECONDS each, from the seeds in fuzz/seeds/TARGET into a corpus
+# kept in build/fuzz/TARGET/corpus; a crash is saved as build/fuzz/TARGET-crash-*.
+CONFIG_FUZZ_SECONDS ?= 60
+CONFIG_FUZZ_TARGETS := theme keys alarms book
+CONFIG_FUZZ_BIN := .build/fuzz/release/ConfigFuzzer
 fuzz:
 	$(SWIFT) build -c release --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product ChapterFuzzer $(SWIFT_FLAGS)
 	@mkdir -p build/fuzz/corpus build/fuzz/seeds
 	@for f in build/fixtures/chapters/*.mp3; do [ -e "$$f" ] && head -c 4096 "$$f" > "build/fuzz/seeds/$$(basename "$$f").tag"; done; true
 	$(FUZZ_BIN) build/fuzz/corpus build/fuzz/seeds -dict=fuzz/id3v2.dict -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 -rss_limit_mb=2048 -artifact_prefix=build/fuzz/ -print_final_stats=1
+	$(SWIFT) build -c release --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product ConfigFuzzer $(SWIFT_FLAGS)
+	@for target in $(CONFIG_FUZZ_TARGETS); do \
+		mkdir -p build/fuzz/$$target/corpus && \
+		INTERLUDE_FUZZ_TARGET=$$target $(CONFIG_FUZZ_BIN) build/fuzz/$$target/corpus fuzz/seeds/$$target \
+			-dict=fuzz/$$target.dict -max_total_time=$(CONFIG_FUZZ_SECONDS) -max_len=8192 -timeout=5 -rss_limit_mb=2048 \
+			-artifact_prefix=build/fuzz/$$target- -print_final_stats=1 || exit 1; \
+	done
 
 
 clean:
