@@ -41,7 +41,7 @@ DEMO_LIBRARY := build/demo/library
 MUSIC_DIR := $(shell d=$$(sed -n 's/^XDG_MUSIC_DIR="\(.*\)"/\1/p' "$${XDG_CONFIG_HOME:-$$HOME/.config}/user-dirs.dirs" 2>/dev/null | sed "s|\$$HOME|$$HOME|"); \
 	for c in "$$d" "$$HOME/Music"; do [ -n "$$c" ] && [ -d "$$c" ] && { echo "$$c"; break; }; done)
 
-.PHONY: all deps python-tools build release run test test-tsan bench fuzz clean demo demo-library link-order
+.PHONY: all deps python-tools build release run test test-tsan test-sanitize bench fuzz clean demo demo-library link-order
 
 all: build
 
@@ -104,6 +104,19 @@ test: build python-tools
 
 test-tsan: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter 'RingStressTests|WriterThreadTests|RecordingOutputTests|OutputEdgeTests' $(SWIFT_FLAGS)
+
+# The whole suite under AddressSanitizer, the end-to-end tests running the
+# instrumented binary, then the engine tests under ThreadSanitizer. Leak
+# checking is off: the player and XCTest exit with objects still reachable
+# (the runtime is not torn down on the way out), which LeakSanitizer counts;
+# use-after-free, overflows and the like all still fail the run. Measured:
+# 528 tests in 115 suites passed, no report (about 3 minutes of tests after a
+# 2-minute instrumented build). Not part of `make test`.
+test-sanitize: build python-tools
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan $(SWIFT_FLAGS)
+	INTERLUDE_BIN=$(CURDIR)/.build/asan/debug/interlude ASAN_OPTIONS=detect_leaks=0 \
+		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan $(SWIFT_FLAGS)
+	$(MAKE) --no-print-directory test-tsan
 
 # Benchmarks (issue 2): interlude next to the mpg123 program and the lean C references in
 # bench/c, through a private PulseAudio null sink. About 6 minutes; BENCH_ARGS=--quick for
