@@ -41,7 +41,7 @@ DEMO_LIBRARY := build/demo/library
 MUSIC_DIR := $(shell d=$$(sed -n 's/^XDG_MUSIC_DIR="\(.*\)"/\1/p' "$${XDG_CONFIG_HOME:-$$HOME/.config}/user-dirs.dirs" 2>/dev/null | sed "s|\$$HOME|$$HOME|"); \
 	for c in "$$d" "$$HOME/Music"; do [ -n "$$c" ] && [ -d "$$c" ] && { echo "$$c"; break; }; done)
 
-.PHONY: all deps python-tools build release run test test-tsan bench fuzz clean demo demo-library link-order
+.PHONY: all deps python-tools build release run test test-tsan test-sanitize bench fuzz clean demo demo-library link-order
 
 all: build
 
@@ -107,6 +107,19 @@ test: build python-tools
 test-tsan: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter 'RingStressTests|WriterThreadTests|RecordingOutputTests|OutputEdgeTests' $(SWIFT_FLAGS)
 
+# The whole suite under AddressSanitizer, the end-to-end tests running the
+# instrumented binary, then the engine tests under ThreadSanitizer. Leak
+# checking is off: the player and XCTest exit with objects still reachable
+# (the runtime is not torn down on the way out), which LeakSanitizer counts;
+# use-after-free, overflows and the like all still fail the run. Measured:
+# 528 tests in 115 suites passed, no report (about 3 minutes of tests after a
+# 2-minute instrumented build). Not part of `make test`.
+test-sanitize: build python-tools
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan $(SWIFT_FLAGS)
+	INTERLUDE_BIN=$(CURDIR)/.build/asan/debug/interlude ASAN_OPTIONS=detect_leaks=0 \
+		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan $(SWIFT_FLAGS)
+	$(MAKE) --no-print-directory test-tsan
+
 # Benchmarks (issue 2): interlude next to the mpg123 program and the lean C references in
 # bench/c, through a private PulseAudio null sink. About 6 minutes; BENCH_ARGS=--quick for
 # a short run, BENCH_ARGS=--stand-in to exercise the harness with the C player in
@@ -149,11 +162,24 @@ python-tools:
 # objects away from the normal build.
 FUZZ_SECONDS ?= 180
 FUZZ_BIN := .build/fuzz/release/ChapterFuzzer
+# Then the theme, keys, alarms and book state parsers (Sources/ConfigFuzzer),
+# CONFIG_FUZZ_SECONDS each, from the seeds in fuzz/seeds/TARGET into a corpus
+# kept in build/fuzz/TARGET/corpus; a crash is saved as build/fuzz/TARGET-crash-*.
+CONFIG_FUZZ_SECONDS ?= 60
+CONFIG_FUZZ_TARGETS := theme keys alarms book
+CONFIG_FUZZ_BIN := .build/fuzz/release/ConfigFuzzer
 fuzz:
 	$(SWIFT) build -c release --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product ChapterFuzzer $(SWIFT_FLAGS)
 	@mkdir -p build/fuzz/corpus build/fuzz/seeds
 	@for f in build/fixtures/chapters/*.mp3; do [ -e "$$f" ] && head -c 4096 "$$f" > "build/fuzz/seeds/$$(basename "$$f").tag"; done; true
 	$(FUZZ_BIN) build/fuzz/corpus build/fuzz/seeds -dict=fuzz/id3v2.dict -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 -rss_limit_mb=2048 -artifact_prefix=build/fuzz/ -print_final_stats=1
+	$(SWIFT) build -c release --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product ConfigFuzzer $(SWIFT_FLAGS)
+	@for target in $(CONFIG_FUZZ_TARGETS); do \
+		mkdir -p build/fuzz/$$target/corpus && \
+		INTERLUDE_FUZZ_TARGET=$$target $(CONFIG_FUZZ_BIN) build/fuzz/$$target/corpus fuzz/seeds/$$target \
+			-dict=fuzz/$$target.dict -max_total_time=$(CONFIG_FUZZ_SECONDS) -max_len=8192 -timeout=5 -rss_limit_mb=2048 \
+			-artifact_prefix=build/fuzz/$$target- -print_final_stats=1 || exit 1; \
+	done
 
 
 clean:

@@ -4,6 +4,11 @@ import PackageDescription
 // Layout: see README.md "Architecture". Lower rows never import higher rows:
 // C system libraries -> pure-Swift logic (InterludeCore, AudioSession, Alarms)
 // -> AudioEngine (C at the edge) -> Interlude (the application) -> interlude (main).
+/// Our own C (the shims, the ncursesw loader, the test allocation counter)
+/// builds with every common warning on, so `swift build` stays silent only
+/// while it is clean.
+let cWarnings: [CSetting] = [.unsafeFlags(["-Wall", "-Wextra"])]
+
 let package = Package(
     name: "Interlude",
     platforms: [.macOS(.v15)],
@@ -16,13 +21,13 @@ let package = Package(
         .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         // ncursesw's header, and a loader that dlopens the library for the full-screen player
         // only, so headless playback does not map it (issue 2's RSS budget). Every symbol prefixed.
-        .target(name: "CNcursesw"),
+        .target(name: "CNcursesw", cSettings: cWarnings),
         // libsonic has no pkg-config file: the module map links it.
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
         // signalfd, timerfd, eventfd: Linux headers the Glibc module leaves out.
         .systemLibrary(name: "CLinux"),
         // C shims for what Swift cannot call or implement (variadic callbacks); every symbol prefixed.
-        .target(name: "CInterludeShims", dependencies: ["CAlsa"]),
+        .target(name: "CInterludeShims", dependencies: ["CAlsa"], cSettings: cWarnings),
 
         // Pure Swift, no C imports, tested on a virtual clock. InterludeCore alone is
         // their edge to the system: state files, the clock, and the system-call layer
@@ -59,6 +64,8 @@ let package = Package(
         // build it is a replayer that runs saved inputs through the parser.
         .systemLibrary(name: "CLibFuzzer"),
         .executableTarget(name: "ChapterFuzzer", dependencies: ["BookFormat", "CLibFuzzer"]),
+        // `make fuzz` also runs libFuzzer over the theme, keys, alarms and book state parsers.
+        .executableTarget(name: "ConfigFuzzer", dependencies: ["Themes", "KeyMap", "Alarms", "Books", "InterludeCore", "CLibFuzzer"]),
 
         // Shared test helpers: fixtures (sox, lame, espeak-ng), WAV reading and
         // signal comparison, a private PulseAudio server, running the binary.
@@ -79,7 +86,7 @@ let package = Package(
         .testTarget(name: "KeyMapTests", dependencies: ["KeyMap"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "KeyMap", "PlayerModel", "AudioSession"]),
         // Counts heap allocations on chosen threads (it interposes malloc for the test process).
-        .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
+        .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter", cSettings: cWarnings),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "TestSupport", "InterludeCore", "CAllocationCounter"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "AudioEngine", "TUI"]),
         // The player runtime itself (commands through its one dispatcher), over the null output.

@@ -1,3 +1,5 @@
+import InterludeCore
+
 /// Identifies an alarm; small integers so they are easy to type (`alarm rm 3`).
 public struct AlarmID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let rawValue: Int
@@ -10,6 +12,14 @@ public struct AlarmID: Hashable, Comparable, Sendable, CustomStringConvertible {
 public struct Alarm: Hashable, Sendable {
     public static let defaultRingTimeoutSeconds = 60
     public static let defaultSnoozeMinutes = 9
+    public static let snoozeRange = CountRange(1...60, unit: "minutes")
+    public static let ringRange = CountRange(1...3600, unit: "seconds")
+    /// Ids stay small enough to type; no sum of them can overflow.
+    public static let idRange = CountRange(1...Int(Int32.max))
+    /// Wall instants in the file, seconds since 1970: up to the end of year
+    /// 9999, so adding days or weeks to one cannot overflow.
+    public static let instantRange = CountRange(0...253_402_300_799, unit: "seconds since 1970")
+    public static let yearRange = CountRange(1...9999)
 
     public let id: AlarmID
     public var schedule: AlarmSchedule

@@ -57,9 +57,10 @@ public struct AlarmCommands {
         let sound = try request.sound.map { text throws(AlarmCommandError) in try AlarmInputParser.parseSound(text, fileExists: fileExists) }
         let snooze = try request.snoozeMinutes.map { text throws(AlarmCommandError) in try AlarmInputParser.parseSnoozeMinutes(text) }
         let ring = try request.ringSeconds.map { text throws(AlarmCommandError) in try AlarmInputParser.parseRingSeconds(text) }
+        let label = try AlarmInputParser.parseLabel(request.label ?? "")
 
         var (contents, warnings) = load()
-        var alarm = Alarm(id: contents.allocateID(), schedule: schedule, label: request.label ?? "",
+        var alarm = Alarm(id: contents.allocateID(), schedule: schedule, label: label,
                           handledThrough: now.secondsSince1970)
         if let sound { alarm.sound = sound }
         if let snooze { alarm.snoozeMinutes = snooze }
@@ -92,7 +93,7 @@ public struct AlarmCommands {
     public func remove(_ idText: String?) throws(AlarmCommandError) -> Output {
         let id = try AlarmInputParser.parseID(idText, command: "rm")
         var (contents, warnings) = load()
-        guard contents.alarms.contains(where: { $0.id == id }) else { throw AlarmCommandError("alarm rm: no alarm with id \(id)") }
+        guard contents.alarms.contains(where: { $0.id == id }) else { throw AlarmCommandError("alarm rm: no alarm with id \(id)", isBadInput: false) }
         contents.alarms.removeAll { $0.id == id }
         try save(contents)
         return Output(standardOutput: "alarm \(id) removed\n", warnings: warnings)
@@ -103,7 +104,7 @@ public struct AlarmCommands {
         let id = try AlarmInputParser.parseID(idText, command: command)
         var (contents, warnings) = load()
         guard let index = contents.alarms.firstIndex(where: { $0.id == id }) else {
-            throw AlarmCommandError("alarm \(command): no alarm with id \(id)")
+            throw AlarmCommandError("alarm \(command): no alarm with id \(id)", isBadInput: false)
         }
         if enabled && !contents.alarms[index].isEnabled {
             // Occurrences while it was disabled are not missed.
@@ -131,7 +132,7 @@ public struct AlarmCommands {
         do {
             try store.save(contents)
         } catch {
-            throw AlarmCommandError("alarms not saved: \(error.description)")
+            throw AlarmCommandError("alarms not saved: \(error.description)", isBadInput: false)
         }
     }
 

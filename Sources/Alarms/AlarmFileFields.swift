@@ -18,6 +18,34 @@ extension AlarmFileFormat {
             return value
         }
 
+        /// A whole number that must lie in `range`: the file is data, and a value
+        /// no program would write must not reach arithmetic that can overflow.
+        func int(_ key: String, in range: CountRange) throws(AlarmFileFormatError) -> Int {
+            let number = try int64(key)
+            guard let value = range.checked(number) else {
+                throw AlarmFileFormatError("\(path(key)) is \(number), not \(range.accepts)")
+            }
+            return value
+        }
+
+        func int64(_ key: String, in range: CountRange) throws(AlarmFileFormatError) -> Int64 {
+            Int64(try int(key, in: range))
+        }
+
+        func optionalInt64(_ key: String, in range: CountRange) throws(AlarmFileFormatError) -> Int64? {
+            guard let number = try optionalInt64(key) else { return nil }
+            guard range.contains(number) else { throw AlarmFileFormatError("\(path(key)) is \(number), not \(range.accepts)") }
+            return number
+        }
+
+        func double(_ key: String, in range: ClosedRange<Double>) throws(AlarmFileFormatError) -> Double {
+            let number = try double(key)
+            guard number.isFinite, range.contains(number) else {
+                throw AlarmFileFormatError("\(path(key)) is \(number), not a number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return number
+        }
+
         func int64(_ key: String) throws(AlarmFileFormatError) -> Int64 {
             guard let number = try member(key).integerValue else { throw AlarmFileFormatError("\(path(key)) is not a whole number") }
             return number

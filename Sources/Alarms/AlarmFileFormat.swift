@@ -37,7 +37,7 @@ enum AlarmFileFormat {
 
     static func decode(_ json: JSONValue) throws(AlarmFileFormatError) -> Document {
         let root = Fields(json, at: "the file")
-        return Document(version: try root.int("version"), nextID: try root.int("nextID"),
+        return Document(version: try root.int("version"), nextID: try root.int("nextID", in: Alarm.idRange),
                         alarms: try root.array("alarms").map { element throws(AlarmFileFormatError) in try decodeAlarm(element) })
     }
 
@@ -60,16 +60,16 @@ enum AlarmFileFormat {
     }
 
     private static func decodeAlarm(_ field: Fields) throws(AlarmFileFormatError) -> Alarm {
-        Alarm(id: AlarmID(rawValue: try field.int("id")),
+        Alarm(id: AlarmID(rawValue: try field.int("id", in: Alarm.idRange)),
               schedule: try decodeSchedule(try field.nested("schedule")),
               label: try field.string("label"),
               isEnabled: try field.bool("isEnabled"),
               sound: try decodeSound(try field.nested("sound")),
-              volume: try field.double("volume"),
-              ringTimeoutSeconds: try field.int("ringTimeoutSeconds"),
-              snoozeMinutes: try field.int("snoozeMinutes"),
-              handledThrough: try field.int64("handledThrough"),
-              snoozedUntil: try field.optionalInt64("snoozedUntil"))
+              volume: try field.double("volume", in: 0...1),
+              ringTimeoutSeconds: try field.int("ringTimeoutSeconds", in: Alarm.ringRange),
+              snoozeMinutes: try field.int("snoozeMinutes", in: Alarm.snoozeRange),
+              handledThrough: try field.int64("handledThrough", in: Alarm.instantRange),
+              snoozedUntil: try field.optionalInt64("snoozedUntil", in: Alarm.instantRange))
     }
 
     // MARK: Schedule and sound
@@ -94,7 +94,7 @@ enum AlarmFileFormat {
         case "date":
             return .date(date: try decodeDate(try values.nested("date")), time: try decodeTime(try values.nested("time")))
         case "relative":
-            return .relative(firesAt: try values.int64("firesAt"))
+            return .relative(firesAt: try values.int64("firesAt", in: Alarm.instantRange))
         default:
             throw AlarmFileFormatError("\(field.path) has unknown kind '\(name)'")
         }
@@ -123,7 +123,7 @@ enum AlarmFileFormat {
     }
 
     private static func decodeTime(_ field: Fields) throws(AlarmFileFormatError) -> LocalTime {
-        LocalTime(hour: try field.int("hour"), minute: try field.int("minute"))
+        LocalTime(hour: try field.int("hour", in: CountRange(0...23)), minute: try field.int("minute", in: CountRange(0...59)))
     }
 
     private static func encode(_ date: LocalDate) -> JSONValue {
@@ -131,7 +131,10 @@ enum AlarmFileFormat {
     }
 
     private static func decodeDate(_ field: Fields) throws(AlarmFileFormatError) -> LocalDate {
-        LocalDate(year: try field.int("year"), month: try field.int("month"), day: try field.int("day"))
+        let date = LocalDate(year: try field.int("year", in: Alarm.yearRange), month: try field.int("month", in: CountRange(1...12)),
+                             day: try field.int("day", in: CountRange(1...31)))
+        guard date.isValid else { throw AlarmFileFormatError("\(field.path) is \(date), a day no calendar has") }
+        return date
     }
 
     /// A list of day names in week order (Monday first).

@@ -133,23 +133,29 @@ public enum AlarmInputParser {
         return .file(path: text)
     }
 
+    /// A label short enough to show (`TextLimit.label`).
+    public static func parseLabel(_ text: String) throws(AlarmCommandError) -> String {
+        if let problem = TextLimit.label.problem(text) { throw AlarmCommandError("alarm add: --label: \(problem)") }
+        return text
+    }
+
     public static func parseSnoozeMinutes(_ text: String) throws(AlarmCommandError) -> Int {
-        guard let minutes = Int(text), (1...60).contains(minutes) else {
-            throw AlarmCommandError("alarm add: invalid --snooze '\(text)': minutes from 1 to 60")
+        guard let minutes = Alarm.snoozeRange.parse(text) else {
+            throw AlarmCommandError("alarm add: invalid --snooze '\(text)': \(Alarm.snoozeRange.accepts)")
         }
         return minutes
     }
 
     public static func parseRingSeconds(_ text: String) throws(AlarmCommandError) -> Int {
-        guard let seconds = Int(text), (1...3600).contains(seconds) else {
-            throw AlarmCommandError("alarm add: invalid --ring '\(text)': seconds from 1 to 3600")
+        guard let seconds = Alarm.ringRange.parse(text) else {
+            throw AlarmCommandError("alarm add: invalid --ring '\(text)': \(Alarm.ringRange.accepts)")
         }
         return seconds
     }
 
     public static func parseID(_ text: String?, command: String) throws(AlarmCommandError) -> AlarmID {
         guard let text else { throw AlarmCommandError("alarm \(command): missing alarm id (see 'interlude alarm list')") }
-        guard let value = Int(text), value > 0 else {
+        guard let value = Alarm.idRange.parse(text) else {
             throw AlarmCommandError("alarm \(command): invalid alarm id '\(text)' (see 'interlude alarm list')")
         }
         return AlarmID(rawValue: value)

@@ -48,26 +48,30 @@ public struct AlarmStore: Sendable {
 
     /// Reads the file; a missing file is an empty list, a damaged one is set aside.
     public func load(now: WallInstant) -> LoadResult {
-        let loaded = file.load(Self.wording, now: now) { bytes throws(StateFileDamage) in
-            let json: JSONValue
-            do throws(JSONParseError) {
-                json = try JSONParser.parse(bytes)
-            } catch {
-                throw StateFileDamage(bytes.isEmpty ? "it is empty"
-                                      : "it is not valid alarm JSON (\(error.description); truncated or edited?)")
-            }
-            if let version = AlarmFileFormat.version(of: json), version != Self.currentVersion {
-                throw StateFileDamage("it has version \(version), this program reads version \(Self.currentVersion)")
-            }
-            do throws(AlarmFileFormatError) {
-                let document = try AlarmFileFormat.decode(json)
-                let highest = document.alarms.map(\.id.rawValue).max() ?? 0
-                return Contents(alarms: document.alarms, nextID: max(document.nextID, highest + 1))
-            } catch {
-                throw StateFileDamage("it is not valid alarm JSON (\(error.description); edited?)")
-            }
-        }
+        let loaded = file.load(Self.wording, now: now) { bytes throws(StateFileDamage) in try Self.decode(bytes) }
         return LoadResult(contents: loaded.value ?? .empty, problem: loaded.problem, setAsidePath: loaded.setAsidePath)
+    }
+
+    /// The file's bytes as alarms, or why they are not (what `load` reports and
+    /// sets aside); pure, so the fuzzer runs it on every input.
+    public static func decode(_ bytes: [UInt8]) throws(StateFileDamage) -> Contents {
+        let json: JSONValue
+        do throws(JSONParseError) {
+            json = try JSONParser.parse(bytes)
+        } catch {
+            throw StateFileDamage(bytes.isEmpty ? "it is empty"
+                                  : "it is not valid alarm JSON (\(error.description); truncated or edited?)")
+        }
+        if let version = AlarmFileFormat.version(of: json), version != Self.currentVersion {
+            throw StateFileDamage("it has version \(version), this program reads version \(Self.currentVersion)")
+        }
+        do throws(AlarmFileFormatError) {
+            let document = try AlarmFileFormat.decode(json)
+            let highest = document.alarms.map(\.id.rawValue).max() ?? 0
+            return Contents(alarms: document.alarms, nextID: max(document.nextID, highest + 1))
+        } catch {
+            throw StateFileDamage("it is not valid alarm JSON (\(error.description); edited?)")
+        }
     }
 
     private static let wording = StateFileWording(

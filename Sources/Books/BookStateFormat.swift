@@ -12,6 +12,14 @@ import InterludeCore
 public enum BookStateFormat {
     public static let currentVersion = 1
 
+    /// Positions and lengths: a thousand hours is longer than any book, and
+    /// keeps every sum of positions far from overflowing.
+    public static let positionRange = CountRange(0...3_600_000_000, unit: "milliseconds")
+    /// Bookmark numbers, small enough to type.
+    public static let bookmarkRange = CountRange(1...Int(Int32.max))
+    /// Instants, milliseconds since 1970, up to the end of year 9999.
+    public static let instantRange = CountRange(0...253_402_300_799_999, unit: "milliseconds since 1970")
+
     public struct DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
         public let description: String
         init(_ description: String) { self.description = description }
@@ -51,14 +59,15 @@ public enum BookStateFormat {
             throw DecodeError("it has version \(version), this program reads version \(currentVersion)")
         }
         guard let position = json["position"], let milliseconds = position["milliseconds"]?.integerValue,
-              milliseconds >= 0 else {
-            throw DecodeError("\"position\" needs a non-negative \"milliseconds\"")
+              positionRange.contains(milliseconds) else {
+            throw DecodeError("\"position\" needs \"milliseconds\", \(positionRange.accepts)")
         }
         var fileName: String?
         var offset: Int64 = 0
         if let file = position["file"] {
-            guard let name = file.stringValue, let value = position["offsetMilliseconds"]?.integerValue, value >= 0 else {
-                throw DecodeError("\"position\".\"file\" needs a name and a non-negative \"offsetMilliseconds\"")
+            guard let name = file.stringValue, let value = position["offsetMilliseconds"]?.integerValue,
+                  positionRange.contains(value) else {
+                throw DecodeError("\"position\".\"file\" needs a name and \"offsetMilliseconds\", \(positionRange.accepts)")
             }
             fileName = name
             offset = value
@@ -66,12 +75,14 @@ public enum BookStateFormat {
         let speed = json["speed"]?.doubleValue ?? BookState.defaultSpeed
         guard speed > 0, speed.isFinite else { throw DecodeError("\"speed\" \(speed) is not a positive number") }
         guard let updated = json["updated"]?.integerValue else { throw DecodeError("\"updated\" is missing") }
+        guard instantRange.contains(updated) else { throw DecodeError("\"updated\" is not \(instantRange.accepts)") }
         var bookmarks: [Bookmark] = []
         for (index, entry) in (json["bookmarks"]?.arrayValue ?? []).enumerated() {
-            guard let id = entry["id"]?.integerValue, id > 0,
-                  let at = entry["milliseconds"]?.integerValue, at >= 0,
-                  let created = entry["created"]?.integerValue else {
-                throw DecodeError("bookmark \(index + 1) needs \"id\", \"milliseconds\" and \"created\"")
+            guard let id = entry["id"]?.integerValue, bookmarkRange.contains(id),
+                  let at = entry["milliseconds"]?.integerValue, positionRange.contains(at),
+                  let created = entry["created"]?.integerValue, instantRange.contains(created) else {
+                throw DecodeError("bookmark \(index + 1) needs \"id\" (\(bookmarkRange.accepts)), \"milliseconds\" "
+                                  + "(\(positionRange.accepts)) and \"created\" (\(instantRange.accepts))")
             }
             let note = entry["note"]
             guard note == nil || note?.stringValue != nil else { throw DecodeError("bookmark \(id): \"note\" is not text") }
@@ -81,12 +92,16 @@ public enum BookStateFormat {
         guard Set(bookmarks.map(\.id)).count == bookmarks.count else { throw DecodeError("two bookmarks share a number") }
         // Optional (files written before it existed have none).
         let duration = json["durationMilliseconds"]
-        guard duration == nil || (duration?.integerValue ?? -1) >= 0 else {
-            throw DecodeError("\"durationMilliseconds\" is not a non-negative whole number")
+        guard duration == nil || positionRange.contains(duration?.integerValue ?? -1) else {
+            throw DecodeError("\"durationMilliseconds\" is not \(positionRange.accepts)")
+        }
+        let nextBookmark = json["nextBookmark"]?.integerValue
+        guard nextBookmark == nil || bookmarkRange.contains(nextBookmark ?? 0) else {
+            throw DecodeError("\"nextBookmark\" is not \(bookmarkRange.accepts)")
         }
         return BookState(positionMilliseconds: Int(milliseconds), fileName: fileName, fileOffsetMilliseconds: Int(offset),
                          speed: speed, bookmarks: bookmarks,
-                         nextBookmarkID: json["nextBookmark"]?.integerValue.map { Int($0) },
+                         nextBookmarkID: nextBookmark.map { Int($0) },
                          updated: instant(updated), path: json["path"]?.stringValue,
                          durationMilliseconds: duration?.integerValue.map { Int($0) })
     }

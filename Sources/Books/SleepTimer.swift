@@ -21,11 +21,14 @@ public final class SleepTimer {
         /// What the UI offers: 5, 10, 15, 30, 45 and 60 minutes, and the end of the chapter.
         public static let choices: [Setting] = [5, 10, 15, 30, 45, 60].map { .minutes($0) } + [.endOfChapter]
 
+        /// A day of listening at most.
+        public static let minutesRange = CountRange(1...1440, unit: "minutes")
+
         /// `15` (minutes, 1 to 1440) or `chapter`.
         public init?(argument: String) {
             if argument == "chapter" || argument == "end-of-chapter" {
                 self = .endOfChapter
-            } else if let minutes = Int(argument), (1...1440).contains(minutes) {
+            } else if let minutes = Self.minutesRange.parse(argument) {
                 self = .minutes(minutes)
             } else {
                 return nil

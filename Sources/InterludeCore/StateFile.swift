@@ -52,6 +52,9 @@ public struct StateFile: Sendable {
     /// notes, alarms): the file is made 0600 and new directories 0700, so
     /// other users on the machine cannot read it. The temporary is created
     /// 0600, so no moment exists when the content is readable by others.
+    /// A failure (a full disk, a read-only folder) names the state file, not
+    /// the temporary, and leaves the old content in place: the temporary is
+    /// removed and the rename never happens.
     public func writeAtomically(_ bytes: [UInt8]) throws(StateFileError) {
         try Self.makeDirectories(directory)
         let temporary = path + ".tmp-\(getpid())"
@@ -59,7 +62,7 @@ public struct StateFile: Sendable {
         do {
             fd = try SystemCall.retrying { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, Self.fileMode) }
         } catch {
-            throw failure("create", error, temporary)
+            throw failure("save", error)
         }
         var written = 0
         while written < bytes.count {
@@ -73,7 +76,7 @@ public struct StateFile: Sendable {
             } catch {
                 close(fd)
                 unlink(temporary)
-                throw failure("write", error, temporary)
+                throw failure("save", error)
             }
         }
         // Without fsync before rename, a crash can leave the new name pointing at an empty file.
@@ -82,7 +85,7 @@ public struct StateFile: Sendable {
         } catch {
             close(fd)
             unlink(temporary)
-            throw failure("sync", error, temporary)
+            throw failure("save", error)
         }
         close(fd)
         do {

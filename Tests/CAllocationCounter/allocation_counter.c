@@ -25,9 +25,10 @@ static char armed_name[16];
 static void *_Atomic callers[max_callers];
 static _Atomic int caller_count;
 static __thread int marked __attribute__((tls_model("initial-exec")));
-static __thread int inside __attribute__((tls_model("initial-exec")));
+// Unused where a sanitizer owns malloc (INTERLUDE_NO_INTERPOSER), hence `unused`.
+static __thread int inside __attribute__((tls_model("initial-exec"), unused));
 enum { max_stacks = 64, stack_depth = 8 };
-static void *stacks[max_stacks][stack_depth];
+static void *stacks[max_stacks][stack_depth] __attribute__((unused));
 
 void interlude_allocations_mark_this_thread(int on) { marked = on; }
 
@@ -81,7 +82,10 @@ const char *interlude_allocations_symbol_of(void *pc) {
 #ifdef INTERLUDE_NO_INTERPOSER
 
 int interlude_allocations_available(void) { return 0; }
-int interlude_allocations_stack(int index, void **frames, int capacity) { return 0; }
+int interlude_allocations_stack(int index, void **frames, int capacity) {
+    (void)index; (void)frames; (void)capacity;
+    return 0;
+}
 
 #else
 

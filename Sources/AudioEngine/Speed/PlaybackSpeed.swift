@@ -18,7 +18,8 @@ public struct PlaybackSpeed: Hashable, Comparable, Sendable, CustomStringConvert
 
     /// Nil unless `value` is on the 0.05 grid from 0.5 to 3.0.
     public init?(_ value: Double) {
-        guard value.isFinite else { return nil }
+        // The range first: `Int` of a huge or NaN value traps.
+        guard value.isFinite, (0.5...3.0).contains(value) else { return nil }
         let scaled = value * 20
         let steps = scaled.rounded()
         guard abs(scaled - steps) < 1e-6, (10...60).contains(Int(steps)) else { return nil }

@@ -1,4 +1,5 @@
 import Books
+import InterludeCore
 
 /// The options of `interlude play` that concern books.
 public struct BookPlayOptions: Equatable, Sendable {
@@ -14,6 +15,9 @@ public struct BookPlayOptions: Equatable, Sendable {
     public var speedGiven = false
 
     public init() {}
+
+    static let skipRange = DurationRange(seconds: 1...3600)
+    static let bookmarkRange = CountRange(1...Int(Int32.max))
 
     static let valuedFlags: Set<String> = ["--sleep", "--bookmark", "--skip"]
     static let flags: Set<String> = ["--book"]
@@ -38,19 +42,19 @@ public struct BookPlayOptions: Equatable, Sendable {
         options.speedGiven = parsed.value("--speed") != nil
         if let text = parsed.value("--sleep") {
             guard let setting = SleepTimer.Setting(argument: text) else {
-                throw UsageError("play: --sleep '\(text)' is not a number of minutes (1-1440) or 'chapter'")
+                throw UsageError("play: --sleep '\(text)' is not \(SleepTimer.Setting.minutesRange.accepts) or 'chapter'")
             }
             options.sleep = setting
         }
         if let text = parsed.value("--bookmark") {
-            guard let number = Int(text), number > 0 else {
-                throw UsageError("play: --bookmark '\(text)' is not a bookmark number")
+            guard let number = Self.bookmarkRange.parse(text) else {
+                throw UsageError("play: --bookmark '\(text)' is not a bookmark number (\(Self.bookmarkRange.accepts))")
             }
             options.bookmark = number
         }
         if let text = parsed.value("--skip") {
-            guard let seconds = parseDuration(text), seconds > 0, seconds <= 3600 else {
-                throw UsageError("play: --skip '\(text)' is not a number of seconds from 1 to 3600")
+            guard let seconds = Self.skipRange.parse(text) else {
+                throw UsageError("play: --skip '\(text)' is not \(Self.skipRange.accepts)")
             }
             options.skipSeconds = seconds
         }

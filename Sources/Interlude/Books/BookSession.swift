@@ -207,29 +207,37 @@ final class BookSession {
         let position = position ?? currentPosition
         lastSave = monotonicSeconds()
         let speed = runtime?.engine.speed.value
-        update { [book, wallClock] state in
+        let saved = update { [book, wallClock] state in
             state.setPosition(position, in: book, now: wallClock.wallNow)
             if let speed { state.speed = speed }
         }
-        events.emit(.positionSaved(position: seconds(state.positionMilliseconds)))
+        // Only what is on disk: a full or read-only state folder saves nothing.
+        if saved { events.emit(.positionSaved(position: seconds(state.positionMilliseconds))) }
     }
 
     /// Changes the state file: read, change, write. The file is read again each
     /// time because `interlude bookmark` may have changed its bookmarks while
     /// the book plays; a damaged file is set aside and this run's state kept.
-    private func update(_ change: (inout BookState) -> Void) {
+    /// True when the file was written. A failure is reported once per outage:
+    /// once saving works again (room was made), the next failure is news.
+    @discardableResult
+    private func update(_ change: (inout BookState) -> Void) -> Bool {
         let loaded = store.load(book.id, now: wallClock.wallNow)
         if let problem = loaded.problem { events.error(problem) }
         var next = loaded.problem == nil ? loaded.state : state
         change(&next)
         next.path = book.path
+        var saved = true
         do throws(StateFileError) {
             try store.save(next, for: book.id)
+            reportedSaveFailure = false
         } catch {
             if !reportedSaveFailure { events.error("\(error.description); the book's position is not being kept") }
             reportedSaveFailure = true
+            saved = false
         }
         state = next
+        return saved
     }
 
     private var reportedSaveFailure = false

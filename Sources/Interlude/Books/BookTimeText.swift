@@ -15,11 +15,16 @@ enum BookTimeText {
                       isLast || value.rounded() == value, index == 0 || value < 60 else { return nil }
                 seconds = seconds * 60 + value
             }
-            return Int((seconds * 1000).rounded())
+            return range.contains(seconds) ? range.milliseconds(seconds) : nil
         }
-        guard let seconds = parseDuration(text), seconds >= 0 else { return nil }
-        return Int((seconds * 1000).rounded())
+        return range.parse(text).map(range.milliseconds)
     }
+
+    /// Longer than any book (the longest run to about 150 hours).
+    static let range = DurationRange(seconds: 0...1000 * 3600)
+
+    /// "a time from 0 to 1000 h (h:mm:ss, m:ss or seconds)".
+    static var accepts: String { "a time from 0 to \(BookTimeText.format(range.milliseconds(range.seconds.upperBound))) (h:mm:ss, m:ss or seconds)" }
 
     /// `h:mm:ss` or `m:ss`, whole seconds rounded down.
     static func format(_ milliseconds: Int) -> String {

@@ -109,7 +109,7 @@ public enum AlarmCommand {
             return 2
         } catch let error as AlarmCommandError {
             writeStandardError("interlude \(error.message)\n")
-            return 1
+            return error.isBadInput ? 2 : 1
         } catch {
             writeStandardError("interlude alarm: \(error)\n")
             return 1

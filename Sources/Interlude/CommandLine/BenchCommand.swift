@@ -52,14 +52,17 @@ public enum BenchCommand {
 }
 
 extension BenchCommand {
+    /// Each point is a timed seek; a million take minutes already.
+    static let pointsRange = CountRange(1...1_000_000)
+
     static func seek(_ arguments: [String]) -> Int32 {
         var points = 50
         var paths: [String] = []
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             if argument == "--points" {
-                guard let text = rest.popFirst(), let value = Int(text), value > 0 else {
-                    writeStandardError("interlude bench seek: --points needs a positive count\n")
+                guard let text = rest.popFirst(), let value = pointsRange.parse(text) else {
+                    writeStandardError("interlude bench seek: --points needs \(pointsRange.accepts)\n")
                     return 2
                 }
                 points = value

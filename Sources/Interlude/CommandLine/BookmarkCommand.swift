@@ -66,12 +66,15 @@ public enum BookmarkCommand {
             var position = state.resumePosition(in: book)
             if let text = parsed.value("--at") {
                 guard let at = BookTimeText.parse(text) else {
-                    return usageError("--at '\(text)' is not a time (h:mm:ss, m:ss or seconds)")
+                    return usageError("--at '\(text)' is not \(BookTimeText.accepts)")
                 }
                 guard at <= book.durationMilliseconds else {
                     return usageError("--at \(text) is past the end of the book (\(BookTimeText.format(book.durationMilliseconds)))")
                 }
                 position = at
+            }
+            if let note = parsed.value("--note"), let problem = TextLimit.note.problem(note) {
+                return usageError("--note: \(problem)")
             }
             let mark = state.addBookmark(at: position, note: parsed.value("--note"), now: now)
             guard save(state, book, store) else { return 1 }
@@ -95,8 +98,8 @@ public enum BookmarkCommand {
                 for mark in state.bookmarks { writeStandardOutput("\(mark.id)  \(describe(mark, in: book))\n") }
             }
         default:
-            guard let id = Int(parsed.positionals[1]), id > 0 else {
-                return usageError("'\(parsed.positionals[1])' is not a bookmark number")
+            guard let id = BookPlayOptions.bookmarkRange.parse(parsed.positionals[1]) else {
+                return usageError("'\(parsed.positionals[1])' is not a bookmark number (\(BookPlayOptions.bookmarkRange.accepts))")
             }
             guard state.deleteBookmark(id: id, now: now) else {
                 writeStandardError("interlude: \(book.title) has no bookmark \(id) (see 'interlude bookmark list')\n")

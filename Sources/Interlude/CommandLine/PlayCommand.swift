@@ -1,4 +1,5 @@
 import AudioEngine
+import InterludeCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,6 +52,7 @@ public enum PlayCommand {
         /// wake-up costs a round of locking and a server request; at 100 ms the
         /// player used 2.5 times the mpg123 program's CPU, at 200 ms 1.4 times.
         public static let defaultLatency = 300
+        static let latencyRange = CountRange(10...2000, unit: "milliseconds")
         public var output: PlaybackEngine.Output = .alsa(device: "default", latencyMilliseconds: defaultLatency)
         public var jsonEvents = false
         public var speed = PlaybackSpeed.normal
@@ -70,8 +72,8 @@ public enum PlayCommand {
         guard !options.files.isEmpty else { throw UsageError("play: no files given (see 'interlude play --help')") }
         var latency = Options.defaultLatency
         if let text = parsed.value("--latency") {
-            guard let value = Int(text), (10...2000).contains(value) else {
-                throw UsageError("play: --latency '\(text)' is not a number of milliseconds from 10 to 2000")
+            guard let value = Options.latencyRange.parse(text) else {
+                throw UsageError("play: --latency '\(text)' is not \(Options.latencyRange.accepts)")
             }
             latency = value
         }

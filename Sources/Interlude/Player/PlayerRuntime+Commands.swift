@@ -11,6 +11,7 @@ import PlayerModel
 extension PlayerRuntime {
     @discardableResult
     func perform(_ command: PlayerCommand) -> CommandResult {
+        if let problem = Self.rangeProblem(command) { return .refused(reason: problem) }
         switch command {
         case .play: return started(player.play())
         case .pause: pause()

@@ -213,10 +213,14 @@ final class PlayerRuntime {
                 if let suspendDeadline, next.map({ suspendDeadline < $0 }) ?? true { next = suspendDeadline }
                 if let next {
                     // Integer arithmetic: a float product like 0.01 * 44100 rounds up to 442.
+                    // A deadline a second or more away cannot shorten a 10 ms slice, and
+                    // one days away (a staged call's end) would overflow the product.
                     let (seconds, attoseconds) = (next - frameClock.monotonicNow).components
-                    let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-                    let frames = Int((nanoseconds * Int64(format.rate) + 999_999_999) / 1_000_000_000)
-                    maxFrames = max(1, min(maxFrames, frames))
+                    if seconds < 1 {
+                        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+                        let frames = Int((nanoseconds * Int64(format.rate) + 999_999_999) / 1_000_000_000)
+                        maxFrames = max(1, min(maxFrames, frames))
+                    }
                 }
             }
             let playbackEvents: [PlaybackEvent]

@@ -1,3 +1,5 @@
+import InterludeCore
+
 /// Interruptions to stage during `interlude play`, for tests and users' own
 /// scripts. Times count from the start of playback, in seconds.
 public struct ScenarioOptions: Equatable, Sendable {
@@ -23,39 +25,44 @@ public struct ScenarioOptions: Equatable, Sendable {
                                            "--fade"]
     static let flags: Set<String> = ["--spoken"]
 
+    /// What each option accepts; `DurationRange` says why each is bounded.
+    static let ranges: [String: DurationRange] = [
+        "--alarm-in": DurationRange(seconds: 0.001...DurationRange.week),
+        "--alarm-ring": DurationRange(seconds: 0.001...3600),
+        "--suspend-at": moment, "--continue-at": moment, "--notify-at": moment, "--call-at": moment, "--call-end": moment,
+        "--resume-delay": DurationRange(seconds: 0.1...5),
+        "--smart-rewind": DurationRange(seconds: 0...3600),
+        "--fade": DurationRange(seconds: 0...1),
+    ]
+    /// A moment of the staged scenario, counted from the start of playback.
+    static let moment = DurationRange(seconds: 0...DurationRange.week)
+
     static func parse(_ parsed: ParsedArguments) throws(UsageError) -> ScenarioOptions {
         var options = ScenarioOptions()
-        func seconds(_ flag: String, allowZero: Bool = true) throws(UsageError) -> Double? {
-            guard let text = parsed.value(flag) else { return nil }
-            guard let value = parseDuration(text), value > 0 || (allowZero && value == 0) else {
-                throw UsageError("play: \(flag) '\(text)' is not a duration (like 5, 2.5s, 500ms or 1m)")
+        func seconds(_ flag: String, _ text: String) throws(UsageError) -> Double {
+            let range = ranges[flag] ?? moment
+            guard let value = range.parse(text) else {
+                throw UsageError("play: \(flag) '\(text)' is not \(range.accepts)")
             }
             return value
         }
-        options.alarmIn = try seconds("--alarm-in", allowZero: false)
-        options.alarmRing = try seconds("--alarm-ring", allowZero: false) ?? 60
+        func seconds(_ flag: String) throws(UsageError) -> Double? {
+            guard let text = parsed.value(flag) else { return nil }
+            return try seconds(flag, text)
+        }
+        options.alarmIn = try seconds("--alarm-in")
+        options.alarmRing = try seconds("--alarm-ring") ?? 60
         options.alarmSound = parsed.value("--alarm-sound")
         options.suspendAt = try seconds("--suspend-at")
         options.continueAt = try seconds("--continue-at")
         for text in parsed.values["--notify-at"] ?? [] {
-            guard let value = parseDuration(text) else {
-                throw UsageError("play: --notify-at '\(text)' is not a duration (like 5, 2.5s, 500ms or 1m)")
-            }
-            options.notifyAt.append(value)
+            options.notifyAt.append(try seconds("--notify-at", text))
         }
         options.callAt = try seconds("--call-at")
         options.callEnd = try seconds("--call-end")
-        if let delay = try seconds("--resume-delay") {
-            guard (0.1...5).contains(delay) else {
-                throw UsageError("play: --resume-delay must be from 0.1 to 5 seconds, not \(delay)")
-            }
-            options.resumeDelay = delay
-        }
+        if let delay = try seconds("--resume-delay") { options.resumeDelay = delay }
         options.smartRewindMax = try seconds("--smart-rewind")
-        if let fade = try seconds("--fade") {
-            guard fade <= 1 else { throw UsageError("play: --fade must be at most 1 s") }
-            options.fadeMilliseconds = Int((fade * 1000).rounded())
-        }
+        if let fade = try seconds("--fade") { options.fadeMilliseconds = ranges["--fade"]!.milliseconds(fade) }
         options.spoken = parsed.has("--spoken")
         if (options.suspendAt == nil) != (options.continueAt == nil) {
             throw UsageError("play: --suspend-at and --continue-at go together")
@@ -74,13 +81,4 @@ public struct ScenarioOptions: Equatable, Sendable {
 
     /// Smart rewind maximum in effect: the flag, else 30 s for spoken audio, 0 for music.
     public var effectiveSmartRewind: Double { smartRewindMax ?? (spoken ? 30 : 0) }
-}
-
-/// Seconds from `5`, `2.5s`, `500ms`, `3m`, `1h`.
-func parseDuration(_ text: String) -> Double? {
-    let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
-    for (suffix, scale) in units where text.hasSuffix(suffix) {
-        return Double(text.dropLast(suffix.count)).flatMap { $0.isFinite ? $0 * scale : nil }
-    }
-    return Double(text).flatMap { $0.isFinite ? $0 : nil }
 }

@@ -1,3 +1,4 @@
+import InterludeCore
 import KeyMap
 import PlayerModel
 
@@ -28,15 +29,18 @@ extension InterfaceState {
         return []
     }
 
+    /// A week at most, as `alarm add in` allows.
+    static let alarmSecondsRange = CountRange(1...7 * 24 * 3600, unit: "seconds")
+
     mutating func submit(_ prompt: Prompt, _ text: String) -> [InterfaceAction] {
         switch prompt {
         case .filter(let pane):
             setFilter(text, for: pane)
             return []
         case .alarmSeconds:
-            guard let seconds = Int(text), seconds > 0, seconds <= 7 * 24 * 3600 else {
+            guard let seconds = Self.alarmSecondsRange.parse(text) else {
                 if !text.isEmpty {
-                    message = Message(text: "'\(text)' is not a number of seconds (1 to 604800)", isError: true)
+                    message = Message(text: "'\(text)' is not \(Self.alarmSecondsRange.accepts)", isError: true)
                 }
                 return []
             }

@@ -375,13 +375,31 @@ public struct ScreenRenderer {
                  empty: snapshot.book == nil ? "no book playing" : "no bookmarks: m adds one", rows: rows)
     }
 
+    /// Each event whole: a line wider than the pane wraps (at spaces between
+    /// fields where it can) under the text after the time, since the field at
+    /// the end of an interruption, `wasSuspended`, is the one that matters.
+    /// The selected entry (the newest while following) stays in view whole;
+    /// entries above it give way when wrapped lines need the rows.
     private func drawLog(_ frame: inout Frame, _ area: Rect, state: InterfaceState, focused: Bool, range: Range<Int>) {
         let entries = state.visibleLog
-        var line = area.row
+        struct Row { let index: Int; let time: String?; let text: String }
+        var rows: [Row] = []
+        var selectedLastRow: Int?
         for index in range {
             let event = entries[index]
-            let selected = focused && !state.logFollows && index == state.logCursor.selection
             let time = " " + LoggedEvent.fixed(event.time, decimals: 3) + " "
+            let available = max(1, area.width - frame.width(of: time))
+            for (part, text) in Self.wrapped(event.summary, width: available, frame: frame).enumerated() {
+                rows.append(Row(index: index, time: part == 0 ? time : nil, text: text))
+            }
+            if index == state.logCursor.selection { selectedLastRow = rows.count - 1 }
+        }
+        let first = max(0, (selectedLastRow ?? rows.count - 1) - area.height + 1)
+        var line = area.row
+        for row in rows[first...].prefix(area.height) {
+            let event = entries[row.index]
+            let selected = focused && !state.logFollows && row.index == state.logCursor.selection
+            let time = row.time ?? String(repeating: " ", count: frame.width(of: " " + LoggedEvent.fixed(event.time, decimals: 3) + " "))
             let timeWidth = frame.write(time, row: line, column: area.column, limit: area.width,
                                         element: selected ? .selectedRowFocused : .secondaryText)
             let element: ThemeElement
@@ -396,11 +414,38 @@ public struct ScreenRenderer {
                 }
             }
             let available = area.width - timeWidth
-            frame.writePadded(frame.truncated(event.summary, to: available), row: line, column: area.column + timeWidth,
-                              width: available, element: element)
+            frame.writePadded(row.text, row: line, column: area.column + timeWidth, width: available, element: element)
             line += 1
         }
         blank(&frame, area, from: line)
+    }
+
+    /// `text` in lines of at most `width` columns, broken after a space where
+    /// one falls in the line, else mid-word.
+    static func wrapped(_ text: String, width: Int, frame: Frame) -> [String] {
+        guard frame.width(of: text) > width else { return [text] }
+        var lines: [String] = []
+        var current = ""
+        var used = 0
+        for character in text {
+            let characterWidth = frame.width(of: String(character))
+            if used + characterWidth > width, !current.isEmpty {
+                if let space = current.lastIndex(of: " "), space != current.startIndex,
+                   frame.width(of: current[current.index(after: space)...]) + characterWidth <= width {
+                    let rest = String(current[current.index(after: space)...])
+                    lines.append(String(current[...space]))
+                    current = rest
+                } else {
+                    lines.append(current)
+                    current = ""
+                }
+                used = frame.width(of: current)
+            }
+            current.append(character)
+            used += characterWidth
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
     }
 
     /// The help screen's rows: a heading per section, then a row per action.
