@@ -152,6 +152,12 @@ fuzz:
 	@mkdir -p build/fuzz/corpus build/fuzz/seeds
 	@for f in build/fixtures/chapters/*.mp3; do [ -e "$$f" ] && head -c 4096 "$$f" > "build/fuzz/seeds/$$(basename "$$f").tag"; done; true
 	$(FUZZ_BIN) build/fuzz/corpus build/fuzz/seeds -dict=fuzz/id3v2.dict -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 -rss_limit_mb=2048 -artifact_prefix=build/fuzz/ -print_final_stats=1
+	$(SWIFT) build -c release --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product RemoteRequestFuzzer $(SWIFT_FLAGS)
+	@mkdir -p build/fuzz/remote-corpus build/fuzz/remote-seeds
+	@printf '%s' '{"id":1,"command":"toggle"}' > build/fuzz/remote-seeds/toggle.json
+	@printf '%s' '{"id":"a","command":"queue-add","args":["/x.mp3","/y.mp3"]}' > build/fuzz/remote-seeds/queue.json
+	@printf '%s' '{"id":2,"command":"seek","args":[-5.5]}' > build/fuzz/remote-seeds/seek.json
+	.build/fuzz/release/RemoteRequestFuzzer build/fuzz/remote-corpus build/fuzz/remote-seeds -dict=fuzz/remote.dict -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 -rss_limit_mb=2048 -artifact_prefix=build/fuzz/remote- -print_final_stats=1
 
 
 clean:

@@ -19,6 +19,8 @@ public enum PlayerCommand: Equatable, Sendable {
     /// Replace what is queued after the current entry with `paths` and play from `startAt`.
     case playQueue([String], startAt: Int)
     case enqueue([String])
+    /// Drops what is queued after the entry that plays (the remote's `queue-clear`).
+    case clearQueue
     /// Play the book at this path (a folder of MP3s or a chaptered MP3).
     case openBook(String)
 

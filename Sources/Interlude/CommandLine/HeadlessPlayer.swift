@@ -16,6 +16,8 @@ final class HeadlessPlayer: PlayerHost {
     /// Set when the arguments name a book.
     private var book: BookSession?
     private let input = StandardInputLines()
+    /// `interlude remote` reaches this player here (beside a running one, at the next free name).
+    private var control: ControlSocket?
 
     init(options: PlayCommand.Options) {
         self.options = options
@@ -42,6 +44,8 @@ final class HeadlessPlayer: PlayerHost {
         guard let runtime = PlayerRuntime.open(configuration: configuration, paths: paths, events: events,
                                                signals: signals)
         else { return 1 }
+        control = ControlSocket.open(instance: 1, events: events)
+        defer { control?.shutDown() }
         self.runtime = runtime
         book?.begin(with: runtime)
         let status = runtime.run(host: self)
@@ -93,6 +97,8 @@ final class HeadlessPlayer: PlayerHost {
     var keepsRunningWhenQueueEnds: Bool { false }
 
     func willStop() { progress?.clear() }
+
+    var loopSources: [LoopSource] { control.map { [$0] } ?? [] }
 
     func playbackEvent(_ event: PlaybackEvent) {
         switch event {

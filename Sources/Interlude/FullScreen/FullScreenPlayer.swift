@@ -53,6 +53,8 @@ final class FullScreenPlayer {
     }
     var quitRequested = false
     let keepsRunningWhenQueueEnds = true
+    /// `interlude remote` and the one-player-per-user hand-off reach this player here.
+    var control: ControlSocket?
 
     init(options: FullScreenCommand.Options) { self.options = options }
 
@@ -71,6 +73,8 @@ final class FullScreenPlayer {
             events.error(error.description)
             return 1
         }
+        control = ControlSocket.open(instance: options.newInstance ? 2 : 1, events: events)
+        defer { control?.shutDown() }
         var next = startUp.first
         var status: Int32 = 0
         var firstRun = true

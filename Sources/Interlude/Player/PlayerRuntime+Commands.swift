@@ -38,6 +38,9 @@ extension PlayerRuntime {
             }
             enqueue(paths)
             return .done(message: "added \(paths.count) file(s) to the queue")
+        case .clearQueue:
+            guard book == nil else { return .refused(reason: "a book is playing: its files are its queue") }
+            return .done(message: "removed \(clearQueue()) queued file(s)")
         case .openBook(let path): return openBook(path)
         case .fireTestAlarm:
             testAlarms.insert(addAlarm(after: .zero, label: "test alarm").id)
