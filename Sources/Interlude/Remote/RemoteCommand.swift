@@ -203,8 +203,9 @@ final class ControlClient {
         }
         guard sent else { return nil }
         while let text = readLine() {
-            guard let value = try? JSONParser.parse(text), value["id"]?.integerValue == id else { continue }
-            return value
+            guard let value = try? JSONParser.parse(text) else { continue }
+            // A refusal of the connection itself (another user, too many) has no id.
+            if value["id"]?.integerValue == id || (value["id"] == .null && value["ok"]?.boolValue == false) { return value }
         }
         return nil
     }
