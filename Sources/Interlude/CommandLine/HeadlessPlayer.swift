@@ -18,6 +18,8 @@ final class HeadlessPlayer: PlayerHost {
     private let input = StandardInputLines()
     /// `interlude remote` reaches this player here (beside a running one, at the next free name).
     private var control: ControlSocket?
+    /// `on-event` in the config file.
+    private var hook: EventHook?
 
     init(options: PlayCommand.Options) {
         self.options = options
@@ -46,6 +48,7 @@ final class HeadlessPlayer: PlayerHost {
         else { return 1 }
         control = ControlSocket.open(instance: 1, events: events)
         defer { control?.shutDown() }
+        hook = EventHook.fromConfig(events: events)
         self.runtime = runtime
         book?.begin(with: runtime)
         let status = runtime.run(host: self)
@@ -98,7 +101,7 @@ final class HeadlessPlayer: PlayerHost {
 
     func willStop() { progress?.clear() }
 
-    var loopSources: [LoopSource] { control.map { [$0] } ?? [] }
+    var loopSources: [LoopSource] { [control as LoopSource?, hook].compactMap { $0 } }
 
     func playbackEvent(_ event: PlaybackEvent) {
         switch event {

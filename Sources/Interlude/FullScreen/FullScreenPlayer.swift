@@ -55,6 +55,8 @@ final class FullScreenPlayer {
     let keepsRunningWhenQueueEnds = true
     /// `interlude remote` and the one-player-per-user hand-off reach this player here.
     var control: ControlSocket?
+    /// `on-event` in the config file.
+    var hook: EventHook?
 
     init(options: FullScreenCommand.Options) { self.options = options }
 
@@ -75,6 +77,7 @@ final class FullScreenPlayer {
         }
         control = ControlSocket.open(instance: options.newInstance ? 2 : 1, events: events)
         defer { control?.shutDown() }
+        hook = EventHook.fromConfig(events: events)
         var next = startUp.first
         var status: Int32 = 0
         var firstRun = true
