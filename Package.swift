@@ -17,6 +17,10 @@ let package = Package(
         // ncursesw's header, and a loader that dlopens the library for the full-screen player
         // only, so headless playback does not map it (issue 2's RSS budget). Every symbol prefixed.
         .target(name: "CNcursesw"),
+        // sd-bus's header and a loader that dlopens libsystemd when a bus is used (MPRIS), so a
+        // headless run without a bus maps nothing more; sd-bus's variadic calls and vtable macros
+        // wrapped in C. Every symbol prefixed.
+        .target(name: "CSystemd"),
         // libsonic has no pkg-config file: the module map links it.
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
         // signalfd, timerfd, eventfd: Linux headers the Glibc module leaves out.
@@ -52,7 +56,7 @@ let package = Package(
         .target(name: "TUI", dependencies: ["CNcursesw", "Themes", "KeyMap", "BookFormat", "InterludeCore", "PlayerModel"]),
 
         // The application: command line, wiring.
-        .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books", "CLinux",
+        .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books", "CLinux", "CSystemd",
                                                   "TUI", "Themes", "KeyMap", "PlayerModel"]),
         .executableTarget(name: "interlude", dependencies: ["Interlude"]),
         // libFuzzer entry for the chapter parser (`make fuzz`); in a plain

@@ -40,11 +40,15 @@ public enum RemoteVocabulary {
         Entry(name: "volume", usage: "volume 0..1") { arguments throws(RemoteArgumentError) in
             .perform(.setVolume(try arguments.number("a number from 0 to 1", in: 0...1)))
         },
-        Entry(name: "speed", usage: "speed up|down") { arguments throws(RemoteArgumentError) in
-            switch try arguments.string("\"up\" or \"down\"") {
+        Entry(name: "speed", usage: "speed up|down|0.5..3.0") { arguments throws(RemoteArgumentError) in
+            if arguments.values.count == 1, let value = arguments.values[0].doubleValue {
+                guard (0.5...3.0).contains(value) else { throw RemoteArgumentError("speed: expects 0.5 to 3.0, not \(value)") }
+                return .perform(.setSpeed(value))
+            }
+            switch try arguments.string("\"up\", \"down\" or a number from 0.5 to 3.0") {
             case "up": return .perform(.speedUp)
             case "down": return .perform(.speedDown)
-            case let other: throw RemoteArgumentError("speed: expects \"up\" or \"down\", not '\(other)'")
+            case let other: throw RemoteArgumentError("speed: expects \"up\", \"down\" or a number from 0.5 to 3.0, not '\(other)'")
             }
         },
         Entry(name: "queue-add", usage: "queue-add PATH...") { arguments throws(RemoteArgumentError) in

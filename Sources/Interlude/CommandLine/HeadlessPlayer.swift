@@ -20,6 +20,8 @@ final class HeadlessPlayer: PlayerHost {
     private var control: ControlSocket?
     /// `on-event` in the config file.
     private var hook: EventHook?
+    /// MPRIS2, when a session bus is there.
+    private var mpris: MprisSource?
 
     init(options: PlayCommand.Options) {
         self.options = options
@@ -49,6 +51,8 @@ final class HeadlessPlayer: PlayerHost {
         control = ControlSocket.open(instance: 1, events: events)
         defer { control?.shutDown() }
         hook = EventHook.fromConfig(events: events)
+        // Not on the frame clock: a render to a file is no player to control.
+        if runtime.frameClock == nil { mpris = MprisSource.open(events: events, quietWithoutBus: true) }
         self.runtime = runtime
         book?.begin(with: runtime)
         let status = runtime.run(host: self)
@@ -101,7 +105,7 @@ final class HeadlessPlayer: PlayerHost {
 
     func willStop() { progress?.clear() }
 
-    var loopSources: [LoopSource] { [control as LoopSource?, hook].compactMap { $0 } }
+    var loopSources: [LoopSource] { [control as LoopSource?, hook, mpris].compactMap { $0 } }
 
     func playbackEvent(_ event: PlaybackEvent) {
         switch event {

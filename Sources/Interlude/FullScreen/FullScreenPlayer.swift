@@ -57,6 +57,8 @@ final class FullScreenPlayer {
     var control: ControlSocket?
     /// `on-event` in the config file.
     var hook: EventHook?
+    /// MPRIS2 on the session bus.
+    var mpris: MprisSource?
 
     init(options: FullScreenCommand.Options) { self.options = options }
 
@@ -78,6 +80,7 @@ final class FullScreenPlayer {
         control = ControlSocket.open(instance: options.newInstance ? 2 : 1, events: events)
         defer { control?.shutDown() }
         hook = EventHook.fromConfig(events: events)
+        mpris = MprisSource.open(events: events, quietWithoutBus: false)
         var next = startUp.first
         var status: Int32 = 0
         var firstRun = true

@@ -29,6 +29,11 @@ extension PlayerRuntime {
         case .setVolume(let volume): self.volume = volume
         case .speedUp: return speedResult(setSpeed(engine.speed.faster))
         case .speedDown: return speedResult(setSpeed(engine.speed.slower))
+        case .setSpeed(let value):
+            guard value.isFinite, let speed = PlaybackSpeed((value * 20).rounded() / 20) else {
+                return .refused(reason: PlaybackSpeed.rejection(String(value)))
+            }
+            return speedResult(setSpeed(speed))
         case .playQueue(let paths, let index):
             if book != nil { return requestSwitch(.music(paths, startAt: index)) }
             playQueue(paths, startAt: index)
