@@ -38,7 +38,8 @@ final class EventHook: LoopSource {
     static func fromConfig(events: PlayerEventStream) -> EventHook? {
         let directories = XDGDirectories(environment: ProcessEnvironment.current())
         let path = directories.interludeConfig + "/config"
-        guard let bytes = try? StateFile(path: path).read() else { return nil }
+        // Most people have no config file: don't go through a read's failure path for it.
+        guard access(path, F_OK) == 0, let bytes = try? StateFile(path: path).read() else { return nil }
         let config = PlayerConfigFile.parse(String(decoding: bytes, as: UTF8.self), path: path)
         for problem in config.problems { events.error("config: \(problem.description)") }
         return config.onEvent.map { EventHook(program: $0, events: events) }

@@ -59,9 +59,10 @@ final class MprisSource: LoopSource {
     /// `DBUS_SESSION_BUS_ADDRESS`, no `$XDG_RUNTIME_DIR/bus`), don't load
     /// libsystemd and say nothing (a headless run from a script).
     static func open(events: PlayerEventStream, quietWithoutBus: Bool) -> MprisSource? {
-        let environment = ProcessEnvironment.current()
-        let configured = environment["DBUS_SESSION_BUS_ADDRESS"].map { !$0.isEmpty } ?? false
-            || environment["XDG_RUNTIME_DIR"].map { access($0 + "/bus", F_OK) == 0 } ?? false
+        // getenv, not the whole environment: this runs in every headless play, bus or not.
+        let address = getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) } ?? ""
+        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
+        let configured = !address.isEmpty || runtime.map { access($0 + "/bus", F_OK) == 0 } ?? false
         if !configured {
             if !quietWithoutBus { events.error("MPRIS is off: no session bus (DBUS_SESSION_BUS_ADDRESS is not set)") }
             return nil

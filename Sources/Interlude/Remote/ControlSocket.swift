@@ -39,7 +39,7 @@ final class ControlSocket: LoopSource {
     /// subscribes to `events` for the subscribers.
     init(place: ControlSocketPlace, instance: Int = 1, events: PlayerEventStream) throws(ControlSocketError) {
         (path, listener) = try place.bindFirstFree(from: instance)
-        events.subscribe { [weak self] timed in self?.broadcast(JSONEventPrinter.line(timed)) }
+        events.subscribe { [weak self] timed in self?.broadcast(timed) }
     }
 
     deinit { shutDown() }
@@ -133,7 +133,8 @@ final class ControlSocket: LoopSource {
         if count == 0 {
             // The client closed its side: what it sent whole is still answered.
             handleLines(connection, runtime: runtime)
-            connection.closing = true
+            // Gone at once when nothing is left to write: its descriptor does not wait for the turn's end.
+            if connection.output.isEmpty { drop(connection) } else { connection.closing = true }
             return
         }
         connection.input += chunk[0..<count]
@@ -210,7 +211,10 @@ final class ControlSocket: LoopSource {
 
     // MARK: Output
 
-    private func broadcast(_ line: String) {
+    /// The line is made only when someone subscribed: most players never have a subscriber.
+    private func broadcast(_ timed: TimedPlayerEvent) {
+        guard connections.contains(where: { $0.subscribed && !$0.closing }) else { return }
+        let line = JSONEventPrinter.line(timed)
         for connection in connections where connection.subscribed && !connection.closing { send(line, to: connection) }
     }
 

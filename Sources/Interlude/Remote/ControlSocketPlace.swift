@@ -18,7 +18,10 @@ struct ControlSocketPlace: Sendable {
         directory = (runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime) + "/interlude"
     }
 
-    static var current: ControlSocketPlace? { ControlSocketPlace(environment: ProcessEnvironment.current()) }
+    static var current: ControlSocketPlace? {
+        guard let runtime = getenv("XDG_RUNTIME_DIR") else { return nil }
+        return ControlSocketPlace(environment: ["XDG_RUNTIME_DIR": String(cString: runtime)])
+    }
 
     /// The first player's socket, which `interlude remote` talks to by default.
     var primary: String { directory + "/control" }

@@ -201,7 +201,8 @@ final class ControlClient {
             }
             return true
         }
-        guard sent else { return nil }
+        // Even when the send failed, a refusal of the connection may be waiting to be read.
+        _ = sent
         while let text = readLine() {
             guard let value = try? JSONParser.parse(text) else { continue }
             // A refusal of the connection itself (another user, too many) has no id.
