@@ -80,7 +80,7 @@ final class FullScreenPlayer {
         control = ControlSocket.open(instance: options.newInstance ? 2 : 1, events: events)
         defer { control?.shutDown() }
         hook = EventHook.fromConfig(events: events)
-        mpris = MprisSource.open(events: events, quietWithoutBus: false)
+        mpris = MprisSource.open(events: events, quietWithoutBus: true)
         var next = startUp.first
         var status: Int32 = 0
         var firstRun = true

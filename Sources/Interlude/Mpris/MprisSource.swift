@@ -56,8 +56,9 @@ final class MprisSource: LoopSource {
 
     /// Connects and exports, or says once why MPRIS is off and returns nil.
     /// `quietWithoutBus`: with no session bus configured at all (no
-    /// `DBUS_SESSION_BUS_ADDRESS`, no `$XDG_RUNTIME_DIR/bus`), don't load
-    /// libsystemd and say nothing (a headless run from a script).
+    /// `DBUS_SESSION_BUS_ADDRESS`, no `$XDG_RUNTIME_DIR/bus`: a script, cron,
+    /// a console login), don't load libsystemd and say nothing; a bus that is
+    /// configured but does not answer is reported.
     static func open(events: PlayerEventStream, quietWithoutBus: Bool) -> MprisSource? {
         // getenv, not the whole environment: this runs in every headless play, bus or not.
         let address = getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) } ?? ""
