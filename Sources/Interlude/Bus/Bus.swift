@@ -81,14 +81,16 @@ final class Bus {
 
     /// Reads and dispatches what is waiting (method calls reach the exported
     /// objects' handlers from here); a bounded number per turn, so a flood of
-    /// messages cannot hold the loop.
-    func process() throws(BusError) {
-        guard let handle else { return }
+    /// messages cannot hold the loop. True when work is left for the next turn.
+    @discardableResult
+    func process() throws(BusError) -> Bool {
+        guard let handle else { return false }
         for _ in 0..<64 {
             let result = interlude_sdbus_process(handle)
             if result < 0 { throw BusError("sd_bus_process", code: result) }
-            if result == 0 { return }
+            if result == 0 { return false }
         }
+        return true
     }
 
     // MARK: Names, objects, signals

@@ -29,6 +29,8 @@ final class MprisSource: LoopSource {
     private var last: Observed?
     private var tags: [String: TrackTags] = [:]
     private var reportedFailure = false
+    /// `sd_bus_process` stopped at its bound with messages left.
+    private var workLeft = false
 
     /// What `PropertiesChanged` reports, compared after each turn with events.
     struct Observed: Equatable {
@@ -111,14 +113,18 @@ final class MprisSource: LoopSource {
 
     var wakeWithinMilliseconds: Int? {
         // Changes go out at the end of the turn they happened in.
-        if changed || seeked { return 0 }
+        if changed || seeked || workLeft { return 0 }
         return bus.wakeWithinMilliseconds
     }
 
     func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
         self.runtime = runtime
         do {
-            try bus.process()
+            // Only when the bus has something: sd_bus_process on an idle bus is a
+            // read() that finds nothing, every turn of a playing player's loop.
+            if !ready.isEmpty || workLeft || (bus.wakeWithinMilliseconds ?? 1) == 0 {
+                workLeft = try bus.process()
+            }
             if changed || last == nil { try announceChanges(runtime) }
             if seeked {
                 seeked = false
