@@ -180,6 +180,12 @@ fuzz:
 			-dict=fuzz/$$target.dict -max_total_time=$(CONFIG_FUZZ_SECONDS) -max_len=8192 -timeout=5 -rss_limit_mb=2048 \
 			-artifact_prefix=build/fuzz/$$target- -print_final_stats=1 || exit 1; \
 	done
+	$(SWIFT) build -c release --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product RemoteRequestFuzzer $(SWIFT_FLAGS)
+	@mkdir -p build/fuzz/remote-corpus build/fuzz/remote-seeds
+	@printf '%s' '{"id":1,"command":"toggle"}' > build/fuzz/remote-seeds/toggle.json
+	@printf '%s' '{"id":"a","command":"queue-add","args":["/x.mp3","/y.mp3"]}' > build/fuzz/remote-seeds/queue.json
+	@printf '%s' '{"id":2,"command":"seek","args":[-5.5]}' > build/fuzz/remote-seeds/seek.json
+	.build/fuzz/release/RemoteRequestFuzzer build/fuzz/remote-corpus build/fuzz/remote-seeds -dict=fuzz/remote.dict -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 -rss_limit_mb=2048 -artifact_prefix=build/fuzz/remote- -print_final_stats=1
 
 
 clean:

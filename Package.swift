@@ -22,6 +22,10 @@ let package = Package(
         // ncursesw's header, and a loader that dlopens the library for the full-screen player
         // only, so headless playback does not map it (issue 2's RSS budget). Every symbol prefixed.
         .target(name: "CNcursesw", cSettings: cWarnings),
+        // sd-bus's header and a loader that dlopens libsystemd when a bus is used (MPRIS), so a
+        // headless run without a bus maps nothing more; sd-bus's variadic calls and vtable macros
+        // wrapped in C. Every symbol prefixed.
+        .target(name: "CSystemd"),
         // libsonic has no pkg-config file: the module map links it.
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
         // signalfd, timerfd, eventfd: Linux headers the Glibc module leaves out.
@@ -57,7 +61,7 @@ let package = Package(
         .target(name: "TUI", dependencies: ["CNcursesw", "Themes", "KeyMap", "BookFormat", "InterludeCore", "PlayerModel"]),
 
         // The application: command line, wiring.
-        .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books", "CLinux",
+        .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books", "CLinux", "CSystemd",
                                                   "TUI", "Themes", "KeyMap", "PlayerModel"]),
         .executableTarget(name: "interlude", dependencies: ["Interlude"]),
         // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
@@ -66,6 +70,8 @@ let package = Package(
         .executableTarget(name: "ChapterFuzzer", dependencies: ["BookFormat", "CLibFuzzer"]),
         // `make fuzz` also runs libFuzzer over the theme, keys, alarms and book state parsers.
         .executableTarget(name: "ConfigFuzzer", dependencies: ["Themes", "KeyMap", "Alarms", "Books", "InterludeCore", "CLibFuzzer"]),
+        // The same over the control socket's request parser.
+        .executableTarget(name: "RemoteRequestFuzzer", dependencies: ["PlayerModel", "CLibFuzzer"]),
 
         // Shared test helpers: fixtures (sox, lame, espeak-ng), WAV reading and
         // signal comparison, a private PulseAudio server, running the binary.

@@ -16,9 +16,13 @@ public enum PlayerCommand: Equatable, Sendable {
     /// One speed step (0.05x) faster or slower, pitch kept.
     case speedUp
     case speedDown
+    /// A speed from 0.5x to 3.0x, taken to the nearest 0.05 step (MPRIS's Rate, the remote's `speed 1.5`).
+    case setSpeed(Double)
     /// Replace what is queued after the current entry with `paths` and play from `startAt`.
     case playQueue([String], startAt: Int)
     case enqueue([String])
+    /// Drops what is queued after the entry that plays (the remote's `queue-clear`).
+    case clearQueue
     /// Play the book at this path (a folder of MP3s or a chaptered MP3).
     case openBook(String)
 

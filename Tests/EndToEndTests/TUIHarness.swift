@@ -20,6 +20,8 @@ final class TUISession {
     let socket: String
     let directory: String
     let configHome: String
+    /// `XDG_RUNTIME_DIR` of the player: its control socket is under it.
+    var runtimeDirectory: String { "\(directory)/run" }
     /// The command that started the player (environment included), to start it again in the same pane.
     private(set) var commandLine = ""
 
@@ -36,6 +38,11 @@ final class TUISession {
         var variables = sink.environment
         variables["XDG_CONFIG_HOME"] = configHome
         variables["XDG_STATE_HOME"] = "\(directory)/state"
+        // Each player its own control socket's place: players of tests running side
+        // by side must not hand their files to each other (one player per user).
+        try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        variables["XDG_RUNTIME_DIR"] = runtimeDirectory
         variables["LANG"] = "C.UTF-8"
         variables["TZ"] = "UTC"
         for (key, value) in environment { variables[key] = value }

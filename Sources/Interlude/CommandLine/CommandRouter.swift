@@ -17,6 +17,7 @@ public enum CommandRouter {
       info FILE           format, duration, bitrate and tags of an MP3
       alarm ...           add, list, remove, enable and disable alarms
       bookmark ...        add, list and delete a book's bookmarks
+      remote COMMAND      control the running player (see 'interlude remote --help')
       bench decode FILE   decode speed in seconds of audio per CPU second
       help                this text
 
@@ -37,6 +38,7 @@ public enum CommandRouter {
         case "bench": return BenchCommand.run(rest)
         case "alarm": return AlarmCommand.run(rest)
         case "bookmark": return BookmarkCommand.run(rest)
+        case "remote": return RemoteCommand.run(rest)
         case "--help-player":
             writeStandardOutput(FullScreenCommand.help + "\n")
             return 0

@@ -17,6 +17,12 @@ final class HeadlessPlayer: PlayerHost {
     /// Set when the arguments name a book.
     private var book: BookSession?
     private let input = StandardInputLines()
+    /// `interlude remote` reaches this player here (beside a running one, at the next free name).
+    private var control: ControlSocket?
+    /// `on-event` in the config file.
+    private var hook: EventHook?
+    /// MPRIS2, when a session bus is there.
+    private var mpris: MprisSource?
 
     init(options: PlayCommand.Options) {
         self.options = options
@@ -43,6 +49,11 @@ final class HeadlessPlayer: PlayerHost {
         guard let runtime = PlayerRuntime.open(configuration: configuration, paths: paths, events: events,
                                                signals: signals)
         else { return 1 }
+        control = ControlSocket.open(instance: 1, events: events)
+        defer { control?.shutDown() }
+        hook = EventHook.fromConfig(events: events)
+        // Not on the frame clock: a render to a file is no player to control.
+        if runtime.frameClock == nil { mpris = MprisSource.open(events: events, quietWithoutBus: true) }
         self.runtime = runtime
         book?.begin(with: runtime)
         let status = runtime.run(host: self)
@@ -94,6 +105,8 @@ final class HeadlessPlayer: PlayerHost {
     var keepsRunningWhenQueueEnds: Bool { false }
 
     func willStop() { progress?.clear() }
+
+    var loopSources: [LoopSource] { [control as LoopSource?, hook, mpris].compactMap { $0 } }
 
     func playbackEvent(_ event: PlaybackEvent) {
         switch event {

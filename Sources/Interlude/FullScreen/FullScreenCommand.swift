@@ -8,10 +8,11 @@ import Glibc
 /// `interlude [PATH...]` on a terminal: the full-screen player.
 enum FullScreenCommand {
     static let help = """
-    usage: interlude [PATH...] [--book] [--device D] [--output wav:PATH|null] [--latency MS] [--theme NAME]
+    usage: interlude [PATH...] [--book] [--device D] [--output wav:PATH|null] [--latency MS] [--theme NAME] [--new] [--play]
 
-    The full-screen player. Files given start playing at once; a folder opens
-    the browser there (its MP3s are queued, paused). Without a path, the music
+    The full-screen player, one per user: while one runs, files given are
+    queued in it (played with --play) and this command exits (--new starts
+    another). Files given start playing at once; a folder opens the browser there (its MP3s are queued, paused). Without a path, the music
     folder: XDG_MUSIC_DIR from ~/.config/user-dirs.dirs, else ~/Music.
     A book plays in spoken-audio mode from where it was left: one MP3 with
     ID3v2 chapters, or with --book one folder of MP3s (or any one file); in
@@ -29,6 +30,8 @@ enum FullScreenCommand {
       --fade DUR          the fade before a pause (default 30ms)
       --spoken            spoken audio: paused rather than ducked, smart rewind on resume
       --book              play the one FOLDER (or FILE) given as a book
+      --new               start another player even when one runs
+      --play              files given to a running player play now (else queued)
 
     Keys: ? lists them all; rebind them in $XDG_CONFIG_HOME/interlude/keys.
     """
@@ -41,12 +44,16 @@ enum FullScreenCommand {
         var scenario = ScenarioOptions()
         /// `--book`: the one path given is a book.
         var book = false
+        /// `--new`: start another player even when one runs (its own socket name).
+        var newInstance = false
+        /// `--play`: files handed to a running player play now rather than queue.
+        var playHandedFiles = false
     }
 
     static let spec = ArgumentSpec(command: "interlude",
                                    valued: ["--device", "--output", "--latency", "--speed", "--theme", "--resume-delay", "--fade",
                                             "--smart-rewind"],
-                                   flags: ["--spoken", "--book"])
+                                   flags: ["--spoken", "--book", "--new", "--play"])
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         let parsed = try spec.parse(arguments)
@@ -66,6 +73,8 @@ enum FullScreenCommand {
         }
         options.theme = parsed.value("--theme")
         options.book = parsed.has("--book")
+        options.newInstance = parsed.has("--new")
+        options.playHandedFiles = parsed.has("--play")
         if options.book && options.paths.count != 1 {
             throw UsageError("interlude: --book needs exactly one FOLDER or FILE")
         }
@@ -82,6 +91,9 @@ enum FullScreenCommand {
         do { options = try parse(arguments) } catch {
             writeStandardError("\(error.message)\n")
             return 2
+        }
+        if !options.newInstance, let status = RemoteCommand.handOff(options.paths, play: options.playHandedFiles) {
+            return status
         }
         return FullScreenPlayer(options: options).run()
     }

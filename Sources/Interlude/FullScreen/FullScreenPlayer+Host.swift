@@ -81,6 +81,8 @@ extension FullScreenPlayer: PlayerHost {
 
     var now: Double { events.now }
 
+    var loopSources: [LoopSource] { [control as LoopSource?, hook, mpris].compactMap { $0 } }
+
     func resize() {
         terminal?.resize()
         presenter?.invalidate()

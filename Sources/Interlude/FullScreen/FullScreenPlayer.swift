@@ -53,6 +53,12 @@ final class FullScreenPlayer {
     }
     var quitRequested = false
     let keepsRunningWhenQueueEnds = true
+    /// `interlude remote` and the one-player-per-user hand-off reach this player here.
+    var control: ControlSocket?
+    /// `on-event` in the config file.
+    var hook: EventHook?
+    /// MPRIS2 on the session bus.
+    var mpris: MprisSource?
 
     init(options: FullScreenCommand.Options) { self.options = options }
 
@@ -71,6 +77,10 @@ final class FullScreenPlayer {
             events.error(error.description)
             return 1
         }
+        control = ControlSocket.open(instance: options.newInstance ? 2 : 1, events: events)
+        defer { control?.shutDown() }
+        hook = EventHook.fromConfig(events: events)
+        mpris = MprisSource.open(events: events, quietWithoutBus: true)
         var next = startUp.first
         var status: Int32 = 0
         var firstRun = true

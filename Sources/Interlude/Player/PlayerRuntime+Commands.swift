@@ -30,6 +30,11 @@ extension PlayerRuntime {
         case .setVolume(let volume): self.volume = volume
         case .speedUp: return speedResult(setSpeed(engine.speed.faster))
         case .speedDown: return speedResult(setSpeed(engine.speed.slower))
+        case .setSpeed(let value):
+            guard value.isFinite, let speed = PlaybackSpeed((value * 20).rounded() / 20) else {
+                return .refused(reason: PlaybackSpeed.rejection(String(value)))
+            }
+            return speedResult(setSpeed(speed))
         case .playQueue(let paths, let index):
             if book != nil { return requestSwitch(.music(paths, startAt: index)) }
             playQueue(paths, startAt: index)
@@ -39,6 +44,9 @@ extension PlayerRuntime {
             }
             enqueue(paths)
             return .done(message: "added \(paths.count) file(s) to the queue")
+        case .clearQueue:
+            guard book == nil else { return .refused(reason: "a book is playing: its files are its queue") }
+            return .done(message: "removed \(clearQueue()) queued file(s)")
         case .openBook(let path): return openBook(path)
         case .fireTestAlarm:
             testAlarms.insert(addAlarm(after: .zero, label: "test alarm").id)

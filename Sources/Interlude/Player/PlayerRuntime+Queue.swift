@@ -37,6 +37,16 @@ extension PlayerRuntime {
         events.emit(.enqueued(count: paths.count))
     }
 
+    /// Forgets the entries after the one heard now. One the feeder has begun
+    /// decoding already (the next track, joined gaplessly) still plays.
+    /// Returns how many went.
+    func clearQueue() -> Int {
+        let here = current?.index ?? -1
+        let before = queue.count
+        engine.feeder.replaceQueue(after: here, with: [])
+        return before - queue.count
+    }
+
     func next() {
         guard let current else { return }
         guard current.index + 1 < queue.count else { return }

@@ -1,0 +1,257 @@
+import CSystemd
+import InterludeCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failed sd-bus call: which one, and sd-bus's own message (its `-errno`
+/// as the C library words it, or the bus error a peer sent).
+struct BusError: Error, CustomStringConvertible, Equatable {
+    let call: String
+    let message: String
+
+    init(_ call: String, code: Int32) {
+        self.call = call
+        message = Errno(-code).message
+    }
+
+    init(_ call: String, message: String) {
+        self.call = call
+        self.message = message
+    }
+
+    var description: String { "\(call) failed: \(message)" }
+}
+
+/// A connection to the session or system bus through sd-bus (loaded with
+/// dlopen on first use), driven from the main loop: its descriptor and the
+/// events and timeout sd-bus asks for are what `LoopSource` polls, and
+/// `process()` does the bus's work after each wait. Main thread only.
+final class Bus {
+    enum Kind { case session, system }
+
+    private(set) var handle: OpaquePointer?
+    private var objects: [UnsafeMutableRawPointer] = []
+    private var matches: [OpaquePointer] = []
+
+    /// Loads libsystemd if needed and connects.
+    init(_ kind: Kind) throws(BusError) {
+        var text = [CChar](repeating: 0, count: 256)
+        guard interlude_sdbus_load(&text, text.count) == 0 else {
+            throw BusError("dlopen(libsystemd.so.0)", message: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        var bus: OpaquePointer?
+        let result = kind == .session ? interlude_sdbus_open_user(&bus) : interlude_sdbus_open_system(&bus)
+        guard result >= 0, let bus else { throw BusError(kind == .session ? "sd_bus_open_user" : "sd_bus_open_system", code: result) }
+        handle = bus
+    }
+
+    deinit { close() }
+
+    func close() {
+        for object in objects { interlude_sdbus_object_remove(object) }
+        objects.removeAll()
+        for slot in matches { interlude_sdbus_slot_unref(slot) }
+        matches.removeAll()
+        if let handle { interlude_sdbus_close(handle) }
+        handle = nil
+    }
+
+    // MARK: The main loop
+
+    /// The descriptor and poll events sd-bus wants now.
+    var pollRequest: LoopPollRequest? {
+        guard let handle else { return nil }
+        let fd = interlude_sdbus_get_fd(handle)
+        let events = interlude_sdbus_get_events(handle)
+        guard fd >= 0, events >= 0 else { return nil }
+        return LoopPollRequest(fd: fd, events: Int16(truncatingIfNeeded: events))
+    }
+
+    /// Milliseconds until sd-bus has timed work (a call's timeout), or nil.
+    var wakeWithinMilliseconds: Int? {
+        guard let handle else { return nil }
+        var usec: UInt64 = 0
+        guard interlude_sdbus_get_timeout(handle, &usec) >= 0, usec != UInt64.max else { return nil }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let nowMicroseconds = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+        return usec <= nowMicroseconds ? 0 : Int(min((usec - nowMicroseconds + 999) / 1000, UInt64(Int32.max)))
+    }
+
+    /// Reads and dispatches what is waiting (method calls reach the exported
+    /// objects' handlers from here); a bounded number per turn, so a flood of
+    /// messages cannot hold the loop. True when work is left for the next turn.
+    @discardableResult
+    func process() throws(BusError) -> Bool {
+        guard let handle else { return false }
+        for _ in 0..<64 {
+            let result = interlude_sdbus_process(handle)
+            if result < 0 { throw BusError("sd_bus_process", code: result) }
+            if result == 0 { return false }
+        }
+        return true
+    }
+
+    // MARK: Names, objects, signals
+
+    /// Owns `name` (without queueing or replacing: taken is an error, `EEXIST`).
+    func requestName(_ name: String) throws(BusError) {
+        guard let handle else { throw BusError("sd_bus_request_name", code: -ENOTCONN) }
+        let result = interlude_sdbus_request_name(handle, name, 0)
+        if result < 0 { throw BusError("sd_bus_request_name(\(name))", code: result) }
+    }
+
+    /// Exports `interface` at `path`; its calls and property reads go to `handler`.
+    func export(path: String, interface: String, members: [BusMember], handler: BusObjectHandler) throws(BusError) {
+        guard let handle else { throw BusError("sd_bus_add_object_vtable", code: -ENOTCONN) }
+        let box = Unmanaged.passUnretained(handler).toOpaque()
+        var object: UnsafeMutableRawPointer?
+        let result: Int32 = withCMembers(members) { descriptions in
+            interlude_sdbus_add_object(handle, &object, path, interface, descriptions.baseAddress, descriptions.count, box,
+                                       { call, userdata, _ in
+                                           guard let call, let userdata else { return -EINVAL }
+                                           let handler = Unmanaged<BusObjectHandler>.fromOpaque(userdata).takeUnretainedValue()
+                                           return handler.dispatchMethod(BusMessage(call))
+                                       },
+                                       { property, reply, userdata, _ in
+                                           guard let property, let reply, let userdata else { return -EINVAL }
+                                           let handler = Unmanaged<BusObjectHandler>.fromOpaque(userdata).takeUnretainedValue()
+                                           return handler.dispatchGet(String(cString: property), BusMessage(reply))
+                                       },
+                                       { property, value, userdata, _ in
+                                           guard let property, let value, let userdata else { return -EINVAL }
+                                           let handler = Unmanaged<BusObjectHandler>.fromOpaque(userdata).takeUnretainedValue()
+                                           return handler.dispatchSet(String(cString: property), BusMessage(value))
+                                       })
+        }
+        guard result >= 0, let object else { throw BusError("sd_bus_add_object_vtable(\(interface))", code: result) }
+        objects.append(object)
+    }
+
+    /// `org.freedesktop.DBus.Properties.PropertiesChanged` for `names`, their values read through the getters.
+    func emitPropertiesChanged(path: String, interface: String, names: [String]) throws(BusError) {
+        guard let handle, !names.isEmpty else { return }
+        var pointers = names.map { strdup($0) } + [nil]
+        defer { for pointer in pointers { free(pointer) } }
+        let result = pointers.withUnsafeMutableBufferPointer {
+            interlude_sdbus_emit_properties_changed(handle, path, interface, $0.baseAddress)
+        }
+        if result < 0 { throw BusError("sd_bus_emit_properties_changed(\(interface))", code: result) }
+    }
+
+    /// A signal with arguments appended by `body`.
+    func emitSignal(path: String, interface: String, member: String, _ body: (BusMessage) throws(BusError) -> Void) throws(BusError) {
+        guard let handle else { return }
+        var message: OpaquePointer?
+        let made = interlude_sdbus_new_signal(handle, &message, path, interface, member)
+        guard made >= 0, let message else { throw BusError("sd_bus_message_new_signal(\(member))", code: made) }
+        defer { interlude_sdbus_message_unref(message) }
+        try body(BusMessage(message))
+        let sent = interlude_sdbus_send(handle, message)
+        if sent < 0 { throw BusError("sd_bus_send(\(member))", code: sent) }
+    }
+
+    /// A method call that waits for its reply (start-up and tools only: it blocks
+    /// for at most `timeoutMicroseconds`). The reply is read inside `read`.
+    func call(destination: String, path: String, interface: String, member: String, timeoutMicroseconds: UInt64 = 2_000_000,
+              arguments: (BusMessage) throws(BusError) -> Void = { _ throws(BusError) in },
+              read: (BusMessage) throws(BusError) -> Void = { _ throws(BusError) in }) throws(BusError) {
+        guard let handle else { throw BusError("sd_bus_call", code: -ENOTCONN) }
+        var message: OpaquePointer?
+        let made = interlude_sdbus_new_method_call(handle, &message, destination, path, interface, member)
+        guard made >= 0, let message else { throw BusError("sd_bus_message_new_method_call(\(member))", code: made) }
+        defer { interlude_sdbus_message_unref(message) }
+        try arguments(BusMessage(message))
+        var error = sd_bus_error()
+        defer { interlude_sdbus_error_free(&error) }
+        var reply: OpaquePointer?
+        let result = interlude_sdbus_call(handle, message, timeoutMicroseconds, &error, &reply)
+        guard result >= 0, let reply else {
+            if let text = error.message { throw BusError("\(interface).\(member)", message: String(cString: text)) }
+            throw BusError("\(interface).\(member)", code: result)
+        }
+        defer { interlude_sdbus_message_unref(reply) }
+        try read(BusMessage(reply))
+    }
+
+    /// Calls `handler` for every message matching `rule` (a D-Bus match rule) until the bus closes.
+    func addMatch(_ rule: String, handler: BusMatchHandler) throws(BusError) {
+        guard let handle else { throw BusError("sd_bus_add_match", code: -ENOTCONN) }
+        var slot: OpaquePointer?
+        let box = Unmanaged.passUnretained(handler).toOpaque()
+        let result = interlude_sdbus_add_match(handle, &slot, rule, { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
+            Unmanaged<BusMatchHandler>.fromOpaque(userdata).takeUnretainedValue().received(BusMessage(message))
+            return 0
+        }, box)
+        guard result >= 0, let slot else { throw BusError("sd_bus_add_match", code: result) }
+        matches.append(slot)
+    }
+
+    private func withCMembers<R>(_ members: [BusMember], _ body: (UnsafeBufferPointer<interlude_sdbus_member>) -> R) -> R {
+        // The C side copies every string before this returns.
+        var strings: [UnsafeMutablePointer<CChar>?] = []
+        defer { for pointer in strings { free(pointer) } }
+        func keep(_ text: String) -> UnsafePointer<CChar>? {
+            let pointer = strdup(text)
+            strings.append(pointer)
+            return UnsafePointer(pointer)
+        }
+        let descriptions = members.map { member in
+            interlude_sdbus_member(kind: member.kind.rawValue, member: keep(member.name), signature: keep(member.signature),
+                                   result: keep(member.result), flags: member.flags)
+        }
+        return descriptions.withUnsafeBufferPointer(body)
+    }
+}
+
+/// One member of an exported interface, as the vtable declares it.
+struct BusMember {
+    enum Kind: Int32 {
+        case method = 0, property = 1, writableProperty = 2, signal = 3
+    }
+
+    var kind: Kind
+    var name: String
+    var signature: String
+    var result = ""
+    var flags: UInt64 = 0
+
+    /// sd-bus's vtable flags.
+    static let emitsChange = UInt64(1) << 5
+    static let constant = UInt64(1) << 4
+    static let unprivileged = UInt64(1) << 2
+
+    static func method(_ name: String, _ signature: String = "", returns result: String = "") -> BusMember {
+        BusMember(kind: .method, name: name, signature: signature, result: result, flags: unprivileged)
+    }
+
+    static func property(_ name: String, _ signature: String, flags: UInt64 = emitsChange) -> BusMember {
+        BusMember(kind: .property, name: name, signature: signature, flags: flags)
+    }
+
+    static func writable(_ name: String, _ signature: String) -> BusMember {
+        BusMember(kind: .writableProperty, name: name, signature: signature, flags: emitsChange | unprivileged)
+    }
+
+    static func signal(_ name: String, _ signature: String) -> BusMember {
+        BusMember(kind: .signal, name: name, signature: signature)
+    }
+}
+
+/// What an exported object answers with. Subclass and override; each returns
+/// sd-bus's convention (>= 0 handled, -errno failed).
+class BusObjectHandler {
+    /// A method call: reply to it (`BusMessage.reply`) and return 1.
+    func dispatchMethod(_ call: BusMessage) -> Int32 { -ENOSYS }
+    /// Append the property's value to `reply`.
+    func dispatchGet(_ property: String, _ reply: BusMessage) -> Int32 { -ENOSYS }
+    /// Read the new value from `value`.
+    func dispatchSet(_ property: String, _ value: BusMessage) -> Int32 { -EPERM }
+}
+
+/// Receives the messages of a match rule.
+class BusMatchHandler {
+    func received(_ message: BusMessage) {}
+}

@@ -1,0 +1,115 @@
+import CSystemd
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A borrowed sd-bus message: typed reads and appends, one D-Bus type code
+/// each, failures thrown with sd-bus's message.
+struct BusMessage {
+    let pointer: OpaquePointer
+
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+
+    var member: String? { interlude_sdbus_message_get_member(pointer).map { String(cString: $0) } }
+
+    // MARK: Appending
+
+    func append(_ text: String) throws(BusError) {
+        try check("append string", text.withCString { interlude_sdbus_append_basic(pointer, CChar(UInt8(ascii: "s")), $0) })
+    }
+
+    func append(objectPath text: String) throws(BusError) {
+        try check("append object path", text.withCString { interlude_sdbus_append_basic(pointer, CChar(UInt8(ascii: "o")), $0) })
+    }
+
+    func append(_ value: Bool) throws(BusError) {
+        var flag: Int32 = value ? 1 : 0
+        try check("append boolean", interlude_sdbus_append_basic(pointer, CChar(UInt8(ascii: "b")), &flag))
+    }
+
+    func append(_ value: Double) throws(BusError) {
+        var number = value
+        try check("append double", interlude_sdbus_append_basic(pointer, CChar(UInt8(ascii: "d")), &number))
+    }
+
+    func append(_ value: Int64) throws(BusError) {
+        var number = value
+        try check("append int64", interlude_sdbus_append_basic(pointer, CChar(UInt8(ascii: "x")), &number))
+    }
+
+    func append(strings: [String]) throws(BusError) {
+        try container("a", "s") { () throws(BusError) in for text in strings { try append(text) } }
+    }
+
+    /// Opens a container (`a`, `v`, `e`, `r`) of `contents`, fills it with `body`, closes it.
+    func container(_ type: Character, _ contents: String, _ body: () throws(BusError) -> Void) throws(BusError) {
+        let code = CChar(type.asciiValue ?? 0)
+        try check("open container", contents.withCString { interlude_sdbus_open_container(pointer, code, $0) })
+        try body()
+        try check("close container", interlude_sdbus_close_container(pointer))
+    }
+
+    /// One `{sv}` entry of an `a{sv}` dictionary.
+    func entry(_ key: String, variant signature: String, _ body: () throws(BusError) -> Void) throws(BusError) {
+        try container("e", "sv") { () throws(BusError) in
+            try append(key)
+            try container("v", signature, body)
+        }
+    }
+
+    // MARK: Reading
+
+    func readString() throws(BusError) -> String {
+        var value: UnsafePointer<CChar>?
+        try check("read string", interlude_sdbus_read_basic(pointer, CChar(UInt8(ascii: "s")), &value))
+        return value.map { String(cString: $0) } ?? ""
+    }
+
+    func readObjectPath() throws(BusError) -> String {
+        var value: UnsafePointer<CChar>?
+        try check("read object path", interlude_sdbus_read_basic(pointer, CChar(UInt8(ascii: "o")), &value))
+        return value.map { String(cString: $0) } ?? ""
+    }
+
+    func readInt64() throws(BusError) -> Int64 {
+        var value: Int64 = 0
+        try check("read int64", interlude_sdbus_read_basic(pointer, CChar(UInt8(ascii: "x")), &value))
+        return value
+    }
+
+    func readDouble() throws(BusError) -> Double {
+        var value = 0.0
+        try check("read double", interlude_sdbus_read_basic(pointer, CChar(UInt8(ascii: "d")), &value))
+        return value
+    }
+
+    func readBool() throws(BusError) -> Bool {
+        var value: Int32 = 0
+        try check("read boolean", interlude_sdbus_read_basic(pointer, CChar(UInt8(ascii: "b")), &value))
+        return value != 0
+    }
+
+    // MARK: Replies
+
+    /// Replies to this method call with what `body` appends (nothing by default).
+    func reply(_ body: (BusMessage) throws(BusError) -> Void = { _ throws(BusError) in }) -> Int32 {
+        var reply: OpaquePointer?
+        let made = interlude_sdbus_new_method_return(pointer, &reply)
+        guard made >= 0, let reply else { return made }
+        defer { interlude_sdbus_message_unref(reply) }
+        do { try body(BusMessage(reply)) } catch { return -EINVAL }
+        guard let bus = interlude_sdbus_message_get_bus(pointer) else { return -ENOTCONN }
+        let sent = interlude_sdbus_send(bus, reply)
+        return sent < 0 ? sent : 1
+    }
+
+    /// Replies with a D-Bus error (`org.freedesktop.DBus.Error.Failed`, say) and a sentence.
+    func replyError(_ name: String, _ text: String) -> Int32 {
+        let result = interlude_sdbus_reply_error(pointer, name, text)
+        return result < 0 ? result : 1
+    }
+
+    private func check(_ call: String, _ result: Int32) throws(BusError) {
+        if result < 0 { throw BusError("sd_bus_message \(call)", code: result) }
+    }
+}

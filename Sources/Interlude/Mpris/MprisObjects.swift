@@ -1,0 +1,174 @@
+import PlayerModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `org.mpris.MediaPlayer2`: who we are, and Quit.
+final class RootObject: BusObjectHandler {
+    private unowned let source: MprisSource
+
+    init(_ source: MprisSource) { self.source = source }
+
+    static let members: [BusMember] = [
+        .method("Raise"),
+        .method("Quit"),
+        .property("CanQuit", "b", flags: BusMember.constant),
+        .property("CanRaise", "b", flags: BusMember.constant),
+        .property("HasTrackList", "b", flags: BusMember.constant),
+        .property("Identity", "s", flags: BusMember.constant),
+        .property("SupportedUriSchemes", "as", flags: BusMember.constant),
+        .property("SupportedMimeTypes", "as", flags: BusMember.constant),
+    ]
+
+    override func dispatchMethod(_ call: BusMessage) -> Int32 {
+        switch call.member {
+        case "Raise": return call.reply()
+        case "Quit":
+            source.runtime?.perform(.quit)
+            return call.reply()
+        default: return -ENOSYS
+        }
+    }
+
+    override func dispatchGet(_ property: String, _ reply: BusMessage) -> Int32 {
+        do {
+            switch property {
+            case "CanQuit": try reply.append(true)
+            case "CanRaise", "HasTrackList": try reply.append(false)
+            case "Identity": try reply.append("Interlude")
+            case "SupportedUriSchemes": try reply.append(strings: ["file"])
+            case "SupportedMimeTypes": try reply.append(strings: ["audio/mpeg", "audio/mp3"])
+            default: return -ENOENT
+            }
+        } catch { return -EINVAL }
+        return 1
+    }
+}
+
+/// `org.mpris.MediaPlayer2.Player`: playback through the one dispatcher,
+/// state from the snapshot.
+final class PlayerObject: BusObjectHandler {
+    private unowned let source: MprisSource
+
+    init(_ source: MprisSource) { self.source = source }
+
+    static let members: [BusMember] = [
+        .method("Next"), .method("Previous"), .method("Pause"), .method("PlayPause"), .method("Stop"), .method("Play"),
+        .method("Seek", "x"), .method("SetPosition", "ox"), .method("OpenUri", "s"),
+        .signal("Seeked", "x"),
+        .property("PlaybackStatus", "s"),
+        .writable("Rate", "d"),
+        .property("Metadata", "a{sv}"),
+        .writable("Volume", "d"),
+        // The spec sends no change signal for Position: clients ask, and hear Seeked on jumps.
+        .property("Position", "x", flags: 0),
+        .property("MinimumRate", "d", flags: BusMember.constant),
+        .property("MaximumRate", "d", flags: BusMember.constant),
+        .property("CanGoNext", "b"),
+        .property("CanGoPrevious", "b"),
+        .property("CanPlay", "b", flags: BusMember.constant),
+        .property("CanPause", "b", flags: BusMember.constant),
+        .property("CanSeek", "b", flags: BusMember.constant),
+        .property("CanControl", "b", flags: BusMember.constant),
+    ]
+
+    override func dispatchMethod(_ call: BusMessage) -> Int32 {
+        guard let runtime = source.runtime else { return call.replyError("org.freedesktop.DBus.Error.Failed", "the player is starting") }
+        let result: CommandResult
+        do {
+            switch call.member {
+            case "Next": result = runtime.perform(.next)
+            case "Previous": result = runtime.perform(.previous)
+            case "Pause": result = runtime.perform(.pause)
+            case "PlayPause": result = runtime.perform(.togglePlayPause)
+            case "Play": result = runtime.perform(.play)
+            case "Stop":
+                let paused = runtime.perform(.pause)
+                let heard = Double(source.positionMicroseconds(runtime)) / 1_000_000
+                result = paused == .done ? runtime.perform(.seek(seconds: -heard)) : paused
+            case "Seek":
+                let offset = try call.readInt64()
+                result = runtime.perform(.seek(seconds: Double(offset) / 1_000_000))
+            case "SetPosition":
+                let track = try call.readObjectPath()
+                let position = try call.readInt64()
+                // The spec: a stale track id or a position outside the track is ignored.
+                let observed = source.observe(runtime)
+                guard track == observed.metadata.trackID, position >= 0,
+                      position <= observed.metadata.lengthMicroseconds ?? Int64.max else { return call.reply() }
+                result = runtime.perform(.seek(seconds: Double(position - source.positionMicroseconds(runtime)) / 1_000_000))
+            case "OpenUri":
+                let uri = try call.readString()
+                guard let path = MprisSource.path(ofURI: uri) else {
+                    return call.replyError("org.freedesktop.DBus.Error.InvalidArgs", "only file:// URIs are supported: \(uri)")
+                }
+                result = runtime.perform(.playQueue([path], startAt: 0))
+            default: return -ENOSYS
+            }
+        } catch {
+            return call.replyError("org.freedesktop.DBus.Error.InvalidArgs", error.description)
+        }
+        if case .refused(let reason) = result {
+            return call.replyError("org.mpris.MediaPlayer2.Interlude.Refused", reason)
+        }
+        return call.reply()
+    }
+
+    override func dispatchGet(_ property: String, _ reply: BusMessage) -> Int32 {
+        guard let runtime = source.runtime else { return -EAGAIN }
+        do {
+            switch property {
+            case "PlaybackStatus": try reply.append(source.observe(runtime).status)
+            case "Rate": try reply.append(runtime.engine.speed.value)
+            case "Metadata": try append(source.observe(runtime).metadata, to: reply)
+            case "Volume": try reply.append(runtime.volume)
+            case "Position": try reply.append(source.positionMicroseconds(runtime))
+            case "MinimumRate": try reply.append(0.5)
+            case "MaximumRate": try reply.append(3.0)
+            case "CanGoNext": try reply.append(source.observe(runtime).canGoNext)
+            case "CanGoPrevious": try reply.append(source.observe(runtime).canGoPrevious)
+            case "CanPlay", "CanPause", "CanSeek", "CanControl": try reply.append(true)
+            default: return -ENOENT
+            }
+        } catch { return -EINVAL }
+        return 1
+    }
+
+    override func dispatchSet(_ property: String, _ value: BusMessage) -> Int32 {
+        guard let runtime = source.runtime else { return -EAGAIN }
+        do {
+            switch property {
+            case "Volume":
+                runtime.perform(.setVolume(min(1, max(0, try value.readDouble()))))
+            case "Rate":
+                let rate = try value.readDouble()
+                // The spec: a rate of 0 is a pause; others are held to the range we play.
+                if rate == 0 {
+                    runtime.perform(.pause)
+                } else {
+                    runtime.perform(.setSpeed(min(3, max(0.5, rate))))
+                }
+            default: return -EPERM
+            }
+        } catch { return -EINVAL }
+        return 1
+    }
+
+    private func append(_ metadata: MprisSource.Metadata, to reply: BusMessage) throws(BusError) {
+        try reply.container("a", "{sv}") { () throws(BusError) in
+            try reply.entry("mpris:trackid", variant: "o") { () throws(BusError) in try reply.append(objectPath: metadata.trackID) }
+            guard !metadata.url.isEmpty else { return }
+            if let length = metadata.lengthMicroseconds {
+                try reply.entry("mpris:length", variant: "x") { () throws(BusError) in try reply.append(length) }
+            }
+            try reply.entry("xesam:title", variant: "s") { () throws(BusError) in try reply.append(metadata.title) }
+            if !metadata.artist.isEmpty {
+                try reply.entry("xesam:artist", variant: "as") { () throws(BusError) in try reply.append(strings: [metadata.artist]) }
+            }
+            if !metadata.album.isEmpty {
+                try reply.entry("xesam:album", variant: "s") { () throws(BusError) in try reply.append(metadata.album) }
+            }
+            try reply.entry("xesam:url", variant: "s") { () throws(BusError) in try reply.append(metadata.url) }
+        }
+    }
+}

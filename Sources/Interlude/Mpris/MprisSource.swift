@@ -1,0 +1,250 @@
+import InterludeCore
+import PlayerModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// MPRIS2 on the session bus (media keys, desktop widgets, `playerctl`):
+/// `org.mpris.MediaPlayer2.interlude` (`.instance<PID>` when taken), the
+/// root and `.Player` interfaces over the one dispatcher and the snapshot.
+/// A `LoopSource`: the bus's descriptor is polled in the main loop's wait and
+/// every call is answered on the main thread; nothing runs on audio threads.
+/// Changes are sent as `PropertiesChanged` after the turn in which their
+/// events came, jumps as `Seeked` (the spec has no change signal for Position).
+final class MprisSource: LoopSource {
+    static let objectPath = "/org/mpris/MediaPlayer2"
+    static let rootInterface = "org.mpris.MediaPlayer2"
+    static let playerInterface = "org.mpris.MediaPlayer2.Player"
+    static let baseName = "org.mpris.MediaPlayer2.interlude"
+
+    let bus: Bus
+    private(set) var name = ""
+    private let events: PlayerEventStream
+    /// The runtime of this turn (the full-screen player switches runtimes).
+    private(set) weak var runtime: PlayerRuntime?
+    private var root: RootObject?
+    private var player: PlayerObject?
+    private var changed = false
+    private var seeked = false
+    private var last: Observed?
+    private var tags: [String: TrackTags] = [:]
+    private var reportedFailure = false
+    /// `sd_bus_process` stopped at its bound with messages left.
+    private var workLeft = false
+
+    /// What `PropertiesChanged` reports, compared after each turn with events.
+    struct Observed: Equatable {
+        var status: String
+        var metadata: Metadata
+        var volume: Double
+        var rate: Double
+        var canGoNext: Bool
+        var canGoPrevious: Bool
+    }
+
+    struct Metadata: Equatable {
+        var trackID = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
+        var lengthMicroseconds: Int64?
+        var title = ""
+        var artist = ""
+        var album = ""
+        var url = ""
+    }
+
+    private init(bus: Bus, events: PlayerEventStream) {
+        self.bus = bus
+        self.events = events
+    }
+
+    /// Connects and exports, or says once why MPRIS is off and returns nil.
+    /// `quietWithoutBus`: with no session bus configured at all (no
+    /// `DBUS_SESSION_BUS_ADDRESS`, no `$XDG_RUNTIME_DIR/bus`: a script, cron,
+    /// a console login), don't load libsystemd and say nothing; a bus that is
+    /// configured but does not answer is reported.
+    static func open(events: PlayerEventStream, quietWithoutBus: Bool) -> MprisSource? {
+        // getenv, not the whole environment: this runs in every headless play, bus or not.
+        let address = getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) } ?? ""
+        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
+        let configured = !address.isEmpty || runtime.map { access($0 + "/bus", F_OK) == 0 } ?? false
+        if !configured {
+            if !quietWithoutBus { events.error("MPRIS is off: no session bus (DBUS_SESSION_BUS_ADDRESS is not set)") }
+            return nil
+        }
+        do {
+            let source = MprisSource(bus: try Bus(.session), events: events)
+            try source.start()
+            return source
+        } catch {
+            events.error("MPRIS is off: \(error.description)")
+            return nil
+        }
+    }
+
+    private func start() throws(BusError) {
+        let root = RootObject(self)
+        let player = PlayerObject(self)
+        self.root = root
+        self.player = player
+        try bus.export(path: Self.objectPath, interface: Self.rootInterface, members: RootObject.members, handler: root)
+        try bus.export(path: Self.objectPath, interface: Self.playerInterface, members: PlayerObject.members, handler: player)
+        do {
+            try bus.requestName(Self.baseName)
+            name = Self.baseName
+        } catch {
+            // Another player has it: the spec's instance suffix.
+            name = "\(Self.baseName).instance\(getpid())"
+            try bus.requestName(name)
+        }
+        events.subscribe { [weak self] timed in
+            guard let self else { return }
+            switch timed.event {
+            case .jump, .bookSeek: seeked = true
+            default: break
+            }
+            changed = true
+        }
+    }
+
+    deinit { bus.close() }
+
+    // MARK: LoopSource
+
+    var pollRequests: [LoopPollRequest] { bus.pollRequest.map { [$0] } ?? [] }
+
+    var wakeWithinMilliseconds: Int? {
+        // Changes go out at the end of the turn they happened in.
+        if changed || seeked || workLeft { return 0 }
+        return bus.wakeWithinMilliseconds
+    }
+
+    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
+        self.runtime = runtime
+        do {
+            // Only when the bus has something: sd_bus_process on an idle bus is a
+            // read() that finds nothing, every turn of a playing player's loop.
+            if !ready.isEmpty || workLeft || (bus.wakeWithinMilliseconds ?? 1) == 0 {
+                workLeft = try bus.process()
+            }
+            if changed || last == nil { try announceChanges(runtime) }
+            if seeked {
+                seeked = false
+                let position = positionMicroseconds(runtime)
+                try bus.emitSignal(path: Self.objectPath, interface: Self.playerInterface, member: "Seeked") { message throws(BusError) in
+                    try message.append(position)
+                }
+            }
+        } catch {
+            failedOnce(error.description)
+        }
+    }
+
+    private func announceChanges(_ runtime: PlayerRuntime) throws(BusError) {
+        changed = false
+        let now = observe(runtime)
+        defer { last = now }
+        guard let last else { return }
+        var names: [String] = []
+        if now.status != last.status { names.append("PlaybackStatus") }
+        if now.metadata != last.metadata { names.append("Metadata") }
+        if now.volume != last.volume { names.append("Volume") }
+        if now.rate != last.rate { names.append("Rate") }
+        if now.canGoNext != last.canGoNext { names.append("CanGoNext") }
+        if now.canGoPrevious != last.canGoPrevious { names.append("CanGoPrevious") }
+        try bus.emitPropertiesChanged(path: Self.objectPath, interface: Self.playerInterface, names: names)
+    }
+
+    private func failedOnce(_ message: String) {
+        guard !reportedFailure else { return }
+        reportedFailure = true
+        events.error("MPRIS: \(message)")
+    }
+
+    // MARK: The player's state, as MPRIS names it
+
+    func observe(_ runtime: PlayerRuntime) -> Observed {
+        let snapshot = runtime.snapshot(tags: tags(of:))
+        let status = switch snapshot.state {
+        case .playing: "Playing"
+        // Held by an alarm or a call: paused, as the user hears it.
+        case .paused, .interrupted: "Paused"
+        case .stopped: "Stopped"
+        }
+        let index = snapshot.currentIndex
+        return Observed(status: status, metadata: metadata(snapshot), volume: snapshot.volume,
+                        rate: runtime.engine.speed.value,
+                        canGoNext: runtime.book == nil && index.map { $0 + 1 < snapshot.queue.count } ?? false,
+                        canGoPrevious: runtime.book == nil && index != nil)
+    }
+
+    private func metadata(_ snapshot: PlayerSnapshot) -> Metadata {
+        var metadata = Metadata()
+        if let book = snapshot.book {
+            let chapter = book.chapters.indices.contains(book.currentChapter) ? book.chapters[book.currentChapter] : nil
+            metadata.trackID = "/org/interlude/Chapter/\(book.currentChapter)"
+            metadata.title = chapter?.title ?? book.title
+            metadata.album = book.title
+            metadata.artist = snapshot.artist
+            metadata.lengthMicroseconds = snapshot.duration.map { Int64($0 * 1_000_000) }
+            metadata.url = Self.fileURL(book.path)
+        } else if let index = snapshot.currentIndex, snapshot.queue.indices.contains(index) {
+            metadata.trackID = "/org/interlude/Track/\(index)"
+            metadata.title = snapshot.title
+            metadata.artist = snapshot.artist
+            metadata.album = snapshot.album
+            metadata.lengthMicroseconds = snapshot.duration.map { Int64($0 * 1_000_000) }
+            metadata.url = Self.fileURL(snapshot.queue[index].path)
+        }
+        return metadata
+    }
+
+    func positionMicroseconds(_ runtime: PlayerRuntime) -> Int64 {
+        if let book = runtime.book { return Int64(book.currentPosition) * 1000 }
+        return Int64(((runtime.current?.elapsed ?? 0) * 1_000_000).rounded())
+    }
+
+    private func tags(of path: String) -> TrackTags {
+        if let known = tags[path] { return known }
+        let read = TrackTags.read(path: path)
+        tags[path] = read
+        return read
+    }
+
+    /// `file://` and the path with every byte outside RFC 3986's unreserved set
+    /// escaped: ASCII, so always valid UTF-8 on the bus.
+    static func fileURL(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : BookOpener.absolutePath(path)
+        var url = "file://"
+        for byte in absolute.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                url.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                url += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return url
+    }
+
+    /// The path of a `file://` URI, or nil for another scheme.
+    static func path(ofURI uri: String) -> String? {
+        guard uri.hasPrefix("file://") else { return uri.hasPrefix("/") ? uri : nil }
+        var bytes: [UInt8] = []
+        var utf8 = Array(uri.utf8.dropFirst("file://".count))
+        // An authority ("file://localhost/...") is dropped up to the path.
+        if let slash = utf8.firstIndex(of: UInt8(ascii: "/")) { utf8.removeFirst(slash) } else { return nil }
+        var index = 0
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
+               let value = UInt8(String(decoding: utf8[(index + 1)...(index + 2)], as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                index += 3
+            } else {
+                bytes.append(utf8[index])
+                index += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

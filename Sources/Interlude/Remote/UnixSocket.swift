@@ -1,0 +1,101 @@
+import InterludeCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The few Unix-domain stream socket calls the control socket and its client
+/// make, through the one system-call layer: each failure names its call.
+enum UnixSocket {
+    /// `sun_path` holds 108 bytes with its terminating NUL.
+    static let maximumPathBytes = 107
+
+    /// A listening socket bound at `path`, non-blocking, readable and writable
+    /// by its owner only (the umask at bind time sets the file's mode).
+    static func listen(at path: String) throws(SystemCallError) -> Int32 {
+        let fd = try SystemCall.retrying("socket") {
+            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        }
+        do {
+            var address = try Self.address(path)
+            let previous = umask(0o177)
+            defer { umask(previous) }
+            _ = try SystemCall.retrying("bind") {
+                withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                    }
+                }
+            }
+            _ = try SystemCall.retrying("chmod") { chmod(path, 0o600) }
+            _ = try SystemCall.retrying("listen") { Glibc.listen(fd, 64) }
+            return fd
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    /// A blocking connection to the socket at `path`.
+    static func connect(to path: String) throws(SystemCallError) -> Int32 {
+        let fd = try SystemCall.retrying("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0) }
+        do {
+            var address = try Self.address(path)
+            _ = try SystemCall.retrying("connect") {
+                withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                    }
+                }
+            }
+            return fd
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    /// The next pending connection, non-blocking, or nil when none waits.
+    static func accept(_ listener: Int32) throws(SystemCallError) -> Int32? {
+        // accept4 needs _GNU_SOURCE, which Swift's Glibc leaves out; the flags
+        // follow at once, on the main thread that alone spawns children.
+        switch outcome({ Glibc.accept(listener, nil, nil) }) {
+        case .success(let fd):
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            return fd
+        case .failure(let error):
+            // ECONNABORTED: the client left before we took it; there may be more.
+            if error == .wouldBlock || error.code == ECONNABORTED { return nil }
+            throw SystemCallError(call: "accept", errno: error)
+        }
+    }
+
+    /// A call's result or its errno (EINTR retried), for callers that branch on EAGAIN.
+    static func outcome<R: SignedInteger>(_ call: () -> R) -> Result<R, Errno> {
+        do { return .success(try SystemCall.retrying(call)) } catch { return .failure(error) }
+    }
+
+    /// The connected peer's user id, from the kernel (`SO_PEERCRED`).
+    static func peerUserID(_ fd: Int32) throws(SystemCallError) -> uid_t {
+        // struct ucred { pid_t pid; uid_t uid; gid_t gid; }: Swift's Glibc
+        // leaves it out (it needs _GNU_SOURCE), and its layout is fixed by the ABI.
+        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout.size(ofValue: credentials))
+        _ = try SystemCall.retrying("getsockopt(SO_PEERCRED)") {
+            getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length)
+        }
+        return credentials.uid
+    }
+
+    private static func address(_ path: String) throws(SystemCallError) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count <= maximumPathBytes else { throw SystemCallError(call: "socket path", errno: Errno(ENAMETOOLONG)) }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+            raw[bytes.count] = 0
+        }
+        return address
+    }
+}

@@ -1,0 +1,97 @@
+import InterludeCore
+
+/// `$XDG_CONFIG_HOME/interlude/config`: `key = value` lines, `#` comments.
+/// Today one key, `on-event = PROGRAM` (the event hook); a line that is not
+/// understood is skipped and reported as `PATH:LINE: message`, the rest apply.
+public struct PlayerConfigFile: Equatable, Sendable {
+    /// Run (through `/bin/sh -c`) on track changes, pauses and resumes.
+    public var onEvent: String?
+    public var problems: [ConfigProblem] = []
+
+    public static let keys = ["on-event"]
+
+    public init(onEvent: String? = nil) { self.onEvent = onEvent }
+
+    public static func parse(_ text: String, path: String) -> PlayerConfigFile {
+        var config = PlayerConfigFile()
+        // "\r\n" is one Character in Swift: a file from Windows splits on it too.
+        for (number, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+            let line = rawLine.trimmingWhitespace()
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            func problem(_ message: String) {
+                config.problems.append(ConfigProblem(path: path, line: number + 1, message: message))
+            }
+            guard let equals = line.firstIndex(of: "=") else {
+                problem("expected 'key = value', got '\(line)'")
+                continue
+            }
+            let key = line[..<equals].trimmingWhitespace()
+            let value = line[line.index(after: equals)...].trimmingWhitespace()
+            switch key {
+            case "on-event":
+                guard !value.isEmpty else {
+                    problem("on-event needs a program")
+                    continue
+                }
+                config.onEvent = String(value)
+            default:
+                problem("unknown key '\(key)' (known: \(keys.joined(separator: ", ")))")
+            }
+        }
+        return config
+    }
+}
+
+private extension StringProtocol {
+    func trimmingWhitespace() -> Substring {
+        var text = Substring(self)
+        while let first = text.first, first == " " || first == "\t" || first == "\r" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" || last == "\r" { text.removeLast() }
+        return text
+    }
+}
+
+/// What the event hook is run with: for the events it runs on (a track that
+/// starts, a pause, a resume), its environment's `INTERLUDE_*` variables, as
+/// cmus's `status_display_program` gives its status and tags.
+public enum EventHookEnvironment {
+    /// The events the hook runs on.
+    public static func runs(on event: PlayerEvent) -> Bool {
+        switch event {
+        case .trackStarted, .paused, .resumed: true
+        default: false
+        }
+    }
+
+    /// `INTERLUDE_EVENT`, `INTERLUDE_STATUS`, `INTERLUDE_TIME`, the track's
+    /// `INTERLUDE_PATH`, `_TITLE`, `_ARTIST`, `_ALBUM`, and each of the event's
+    /// own fields as `INTERLUDE_FIELD_<NAME>`.
+    public static func variables(for timed: TimedPlayerEvent, path: String?, tags: TrackTags) -> [String: String] {
+        var variables: [String: String] = [
+            "INTERLUDE_EVENT": timed.event.name,
+            "INTERLUDE_STATUS": { if case .paused = timed.event { "paused" } else { "playing" } }(),
+            "INTERLUDE_TIME": String(timed.time),
+        ]
+        if let path {
+            variables["INTERLUDE_PATH"] = path
+            variables["INTERLUDE_TITLE"] = tags.title ?? TrackTags.displayName(ofPath: path)
+        }
+        if let artist = tags.artist { variables["INTERLUDE_ARTIST"] = artist }
+        if let album = tags.album { variables["INTERLUDE_ALBUM"] = album }
+        for field in timed.event.fields {
+            let value: String
+            switch field.value {
+            case .string(let text): value = text
+            case .integer(let number): value = String(number)
+            case .number(let number, _): value = String(number)
+            case .bool(let flag): value = flag ? "true" : "false"
+            case .strings(let texts): value = texts.joined(separator: ",")
+            case .integers(let numbers): value = numbers.map(String.init).joined(separator: ",")
+            case .null: continue
+            }
+            variables["INTERLUDE_FIELD_" + field.key.uppercased()] = value
+        }
+        // An environment string cannot hold NUL; a tag with one is cut there.
+        return variables.mapValues { $0.split(separator: "\0", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "" }
+    }
+}

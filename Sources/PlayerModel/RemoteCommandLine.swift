@@ -1,0 +1,122 @@
+import InterludeCore
+
+/// `interlude remote WORDS...` as the request it sends: words a person types
+/// ("alarm in 3s", "seek +10", "call start") become a command name of the
+/// socket's vocabulary and typed `args`. Paths are passed as given: the
+/// caller makes them absolute, since the player runs elsewhere.
+public enum RemoteCommandLine {
+    public struct Translation: Equatable, Sendable {
+        public var command: String
+        public var arguments: [JSONValue]
+
+        public init(command: String, arguments: [JSONValue]) {
+            self.command = command
+            self.arguments = arguments
+        }
+    }
+
+    /// "interlude remote: ..." complaints, for exit status 2.
+    public struct UsageError: Error, Equatable, Sendable {
+        public var message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    /// Names people type for the socket's own (`chapter next` for `next-chapter`).
+    static let aliases: [String: String] = [
+        "chapter-next": "next-chapter", "chapter-previous": "prev-chapter", "chapter-prev": "prev-chapter",
+        "prev": "previous", "book": "open-book", "play-pause": "toggle", "alarm-snooze": "snooze",
+        "alarm-dismiss": "dismiss", "alarms": "alarm-list", "queue": "queue-list", "events": "subscribe",
+    ]
+
+    public static func translate(_ words: [String]) throws(UsageError) -> Translation {
+        guard let first = words.first else { throw UsageError("interlude remote: which command? (see 'interlude remote --help')") }
+        // Two words joined ("alarm in", "queue add", "call start") before one.
+        var name = first
+        var rest = Array(words.dropFirst())
+        if let second = rest.first, let joined = known("\(first)-\(second)") {
+            name = joined
+            rest.removeFirst()
+        } else if let single = known(first) {
+            name = single
+        } else {
+            throw UsageError("interlude remote: unknown command '\(words.prefix(2).joined(separator: " "))' (one of: \(RemoteVocabulary.names))")
+        }
+        switch name {
+        case "seek":
+            // "+10" and "-5" are relative; a bare number is a place in the track.
+            guard rest.count == 1, let seconds = duration(rest[0]) else {
+                throw UsageError("interlude remote: seek expects +SECONDS, -SECONDS or SECONDS (e.g. +10, -5, 1:30)")
+            }
+            let relative = rest[0].hasPrefix("+") || rest[0].hasPrefix("-")
+            return Translation(command: relative ? "seek" : "seek-to", arguments: [.double(seconds)])
+        case "seek-to":
+            guard rest.count == 1, let seconds = duration(rest[0]) else {
+                throw UsageError("interlude remote: seek-to expects SECONDS (e.g. 90 or 1:30)")
+            }
+            return Translation(command: name, arguments: [.double(seconds)])
+        case "alarm-in":
+            guard rest.count == 1, let seconds = duration(rest[0]), seconds >= 1, seconds == seconds.rounded() else {
+                throw UsageError("interlude remote: alarm in expects a delay such as 30s, 5m or 1h")
+            }
+            return Translation(command: name, arguments: [.integer(Int64(seconds))])
+        case "volume":
+            guard rest.count == 1, let volume = Double(rest[0]) else {
+                throw UsageError("interlude remote: volume expects a number from 0 to 1")
+            }
+            return Translation(command: name, arguments: [.double(volume)])
+        case "speed" where rest.count == 1 && Double(rest[0].hasSuffix("x") ? String(rest[0].dropLast()) : rest[0]) != nil:
+            return Translation(command: name, arguments: [.double(Double(rest[0].hasSuffix("x") ? String(rest[0].dropLast()) : rest[0])!)])
+        case "alarm-delete", "alarm-enable", "alarm-disable":
+            guard rest.count == 1, let id = Int64(rest[0].hasPrefix("#") ? String(rest[0].dropFirst()) : rest[0]) else {
+                throw UsageError("interlude remote: \(name.replacingHyphen()) expects an alarm id")
+            }
+            return Translation(command: name, arguments: [.integer(id)])
+        case "alarm-add", "bookmark":
+            // The words of a time ("tomorrow 07:30") or a note, as one string.
+            return Translation(command: name, arguments: rest.isEmpty ? [] : [.string(rest.joined(separator: " "))])
+        default:
+            return Translation(command: name, arguments: rest.map(JSONValue.string))
+        }
+    }
+
+    private static func known(_ name: String) -> String? {
+        let name = aliases[name] ?? name
+        return RemoteVocabulary.entry(named: name) == nil ? nil : name
+    }
+
+    /// Seconds from "+10", "-5", "90", "1:30", "1:02:03", "30s", "5m", "1h", "1.5".
+    public static func duration(_ text: String) -> Double? {
+        var body = Substring(text)
+        var sign = 1.0
+        if body.hasPrefix("+") { body = body.dropFirst() } else if body.hasPrefix("-") { sign = -1; body = body.dropFirst() }
+        guard !body.isEmpty else { return nil }
+        let units: [(Character, Double)] = [("s", 1), ("m", 60), ("h", 3600)]
+        if let last = body.last, let unit = units.first(where: { $0.0 == last }) {
+            guard let number = Double(body.dropLast()), number.isFinite, number >= 0 else { return nil }
+            return sign * number * unit.1
+        }
+        var total = 0.0
+        let parts = body.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count <= 3 else { return nil }
+        for (index, part) in parts.enumerated() {
+            guard let number = Double(part), number.isFinite, number >= 0 else { return nil }
+            // Minutes and seconds after a colon stay under 60.
+            if index > 0 && number >= 60 { return nil }
+            total = total * 60 + number
+        }
+        return sign * total
+    }
+
+    /// The request's line, `id` first.
+    public static func requestLine(id: Int64, _ translation: Translation) -> String {
+        var line = "{\"id\":\(id),\"command\":" + JSONWriter().quoted(translation.command)
+        if !translation.arguments.isEmpty {
+            line += ",\"args\":[" + translation.arguments.map(RemoteReply.compact).joined(separator: ",") + "]"
+        }
+        return line + "}"
+    }
+}
+
+private extension String {
+    func replacingHyphen() -> String { split(separator: "-").joined(separator: " ") }
+}

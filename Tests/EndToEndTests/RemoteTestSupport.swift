@@ -1,0 +1,154 @@
+import Foundation
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real binary's control socket, driven from tests: `interlude remote`
+/// runs, raw connections for what the command line would never send, and the
+/// player's descriptors and memory read from /proc.
+enum Remote {
+    /// A private `XDG_RUNTIME_DIR` (0700), so tests side by side never meet.
+    static func makeRuntimeDirectory() throws -> String {
+        let directory = ScratchFiles.makeDirectory("remote-run")
+        chmod(directory, 0o700)
+        return directory
+    }
+
+    @discardableResult
+    static func run(_ runtime: String, _ arguments: [String], timeout: Double = 15) throws -> ProcessResult {
+        try ProcessRunner.run(InterludeBinary.path(), ["remote"] + arguments, environment: ["XDG_RUNTIME_DIR": runtime],
+                              timeout: timeout)
+    }
+
+    /// Waits until a player answers at `runtime`'s socket (instance 1 unless told).
+    static func waitForPlayer(_ runtime: String, instance: Int = 1, timeout: Double = 20) -> Bool {
+        let deadline = monotonicSeconds() + timeout
+        while monotonicSeconds() < deadline {
+            if let result = try? run(runtime, ["--instance", String(instance), "status", "--json"]), result.succeeded {
+                return true
+            }
+            usleep(100_000)
+        }
+        return false
+    }
+
+    static func status(_ runtime: String, instance: Int = 1) throws -> [String: Any] {
+        let result = try run(runtime, ["--instance", String(instance), "status", "--json"]).check()
+        return (try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]) ?? [:]
+    }
+
+    /// Polls until `condition` holds or `timeout` passes.
+    static func waitUntil(_ timeout: Double = 15, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = monotonicSeconds() + timeout
+        while true {
+            if try condition() { return true }
+            if monotonicSeconds() > deadline { return false }
+            usleep(50_000)
+        }
+    }
+
+    /// Open descriptors of `pid`.
+    static func descriptorCount(_ pid: pid_t) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+    }
+
+    /// Resident set size of `pid`, in kilobytes.
+    static func residentKilobytes(_ pid: pid_t) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return -1 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+    }
+
+    /// `interlude remote events` in the background, its lines appended to a file.
+    final class EventCapture {
+        let path: String
+        let process: BackgroundProcess
+
+        init(_ runtime: String, instance: Int = 1) throws {
+            path = ScratchFiles.directory + "/events-\(UUID().uuidString).jsonl"
+            process = try BackgroundProcess.start(InterludeBinary.path(), ["remote", "--instance", String(instance), "events"],
+                                                  environment: ["XDG_RUNTIME_DIR": runtime], stdout: .file(path))
+        }
+
+        deinit { _ = process.stop() }
+
+        var events: [InterludeEvent] {
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").compactMap { InterludeEvent.parse(line: String($0)) }
+        }
+
+        /// Waits for an event named `name` after the first `after` events; its index.
+        @discardableResult
+        func waitFor(_ name: String, after: Int = 0, timeout: Double = 15) -> Int? {
+            var found: Int?
+            _ = Remote.waitUntil(timeout) {
+                found = events.enumerated().first { $0.offset >= after && $0.element.event == name }?.offset
+                return found != nil
+            }
+            return found
+        }
+    }
+}
+
+/// One raw connection to a control socket, for what `interlude remote` never sends.
+final class RawControlConnection {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(_ path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw ProcessError.notReady("connect \(path): \(String(cString: strerror(errno)))")
+        }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(fd) }
+
+    /// Sends all of `bytes`; false when the player closed the connection first.
+    @discardableResult
+    func send(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    func send(_ line: String) { send(Array((line + "\n").utf8)) }
+
+    /// The next line, or nil at the end of the connection (or after 10 s).
+    func readLine() -> String? {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeFirst(newline + 1)
+                return line
+            }
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count <= 0 { return nil }
+            buffer += chunk[0..<count]
+        }
+    }
+
+    /// The reply to `line`, parsed.
+    func request(_ line: String) -> [String: Any]? {
+        send(line)
+        guard let reply = readLine() else { return nil }
+        return try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any]
+    }
+}

@@ -1,0 +1,44 @@
+import InterludeCore
+import PlayerModel
+import Testing
+
+/// The config file and the event hook's environment, pure.
+struct PlayerConfigFileTests {
+    @Test("on-event is read; comments and blank lines skipped; other lines reported with their numbers")
+    func parse() {
+        let config = PlayerConfigFile.parse("""
+            # hooks
+              on-event =  notify-send "$INTERLUDE_TITLE"  \r
+
+            colour
+            speed = 2
+            on-event =
+            """, path: "/c/config")
+        #expect(config.onEvent == "notify-send \"$INTERLUDE_TITLE\"")
+        #expect(config.problems.map(\.description) == [
+            "/c/config:4: expected 'key = value', got 'colour'",
+            "/c/config:5: unknown key 'speed' (known: on-event)",
+            "/c/config:6: on-event needs a program",
+        ])
+    }
+
+    @Test("the hook runs on track starts, pauses and resumes, with the event's fields and the track's tags")
+    func environment() {
+        #expect(EventHookEnvironment.runs(on: .trackStarted(index: 1, path: "/m/a.mp3")))
+        #expect(EventHookEnvironment.runs(on: .paused(position: 1)))
+        #expect(!EventHookEnvironment.runs(on: .volume(0.5)))
+        let variables = EventHookEnvironment.variables(
+            for: TimedPlayerEvent(time: 2.5, event: .trackStarted(index: 1, path: "/m/a.mp3")), path: "/m/a.mp3",
+            tags: TrackTags(title: "Noon", artist: "Interlude\0junk", album: nil))
+        #expect(variables["INTERLUDE_EVENT"] == "trackStarted")
+        #expect(variables["INTERLUDE_STATUS"] == "playing")
+        #expect(variables["INTERLUDE_TITLE"] == "Noon")
+        #expect(variables["INTERLUDE_ARTIST"] == "Interlude")
+        #expect(variables["INTERLUDE_ALBUM"] == nil)
+        #expect(variables["INTERLUDE_FIELD_INDEX"] == "1")
+        #expect(variables["INTERLUDE_FIELD_PATH"] == "/m/a.mp3")
+        let untitled = EventHookEnvironment.variables(for: TimedPlayerEvent(time: 3, event: .paused(position: 1.5)),
+                                                      path: "/m/b side.mp3", tags: TrackTags())
+        #expect(untitled["INTERLUDE_TITLE"] == "b side" && untitled["INTERLUDE_STATUS"] == "paused")
+    }
+}
