@@ -16,6 +16,8 @@ final class HeadlessPlayer: PlayerHost {
     /// Set when the arguments name a book.
     private var book: BookSession?
     private let input = StandardInputLines()
+    /// Other programs' calls, alarms and sounds on the sound server.
+    private var desktop: DesktopInterruptionSource?
 
     init(options: PlayCommand.Options) {
         self.options = options
@@ -42,6 +44,8 @@ final class HeadlessPlayer: PlayerHost {
         guard let runtime = PlayerRuntime.open(configuration: configuration, paths: paths, events: events,
                                                signals: signals)
         else { return 1 }
+        desktop = DesktopInterruptionSource.forPlayback(output: options.output, environment: ProcessEnvironment.current(),
+                                                        report: { [events] in events.error($0) })
         self.runtime = runtime
         book?.begin(with: runtime)
         let status = runtime.run(host: self)
@@ -91,6 +95,7 @@ final class HeadlessPlayer: PlayerHost {
 
     var maximumWaitMilliseconds: Int? { nil }
     var keepsRunningWhenQueueEnds: Bool { false }
+    var loopSources: [LoopSource] { desktop.map { [$0] } ?? [] }
 
     func willStop() { progress?.clear() }
 

@@ -69,6 +69,8 @@ extension FullScreenPlayer: PlayerHost {
         (runtime.isPlaying && !runtime.engine.isFinished) || Banner(runtime.sessionSnapshot).isCountingDown
     }
 
+    var loopSources: [LoopSource] { desktop.map { [$0] } ?? [] }
+
     func willStop() {
         terminal?.suspend()
     }
