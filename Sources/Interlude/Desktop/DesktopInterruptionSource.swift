@@ -71,6 +71,12 @@ final class DesktopInterruptionSource: LoopSource {
         self.server = server
     }
 
+    /// The contexts go before the loop: libpulse frees their events through it.
+    deinit {
+        connection = nil
+        releasedConnections.removeAll()
+    }
+
     /// The streams that interrupt now, by program, for tests and the report.
     var interruptingPrograms: [String] {
         streams.values.filter(\.counts).sorted { $0.stream.index < $1.stream.index }.map(\.stream.program)

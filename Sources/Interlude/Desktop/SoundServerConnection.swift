@@ -72,12 +72,8 @@ final class SoundServerConnection {
         } else {
             interlude_pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN)
         }
-        if result < 0 {
-            let error = SoundServerError.server(Self.text(of: interlude_pa_context_errno(context)))
-            clearCallbacks()
-            interlude_pa_context_unref(context)
-            throw error
-        }
+        // Thrown after every property is set, so deinit still runs and frees the context.
+        if result < 0 { throw .server(Self.text(of: interlude_pa_context_errno(context))) }
     }
 
     deinit {
