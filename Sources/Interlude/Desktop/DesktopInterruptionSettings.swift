@@ -42,7 +42,9 @@ struct DesktopInterruptionSettings: Equatable {
     static func parse(_ text: String, path: String) -> (settings: DesktopInterruptionSettings, problems: [Problem]) {
         var settings = DesktopInterruptionSettings()
         var problems: [Problem] = []
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // A file written on Windows ends lines with CRLF, one Character in
+        // Swift: `isNewline` splits on it as on LF.
+        for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = rawLine.drop { $0 == " " || $0 == "\t" }
             guard !line.isEmpty, line.first != "#", let equals = line.firstIndex(of: "=") else { continue }
             let key = trimmed(line[..<equals])
@@ -77,6 +79,6 @@ struct DesktopInterruptionSettings: Equatable {
     }
 
     private static func trimmed(_ text: Substring) -> String {
-        String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+        String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

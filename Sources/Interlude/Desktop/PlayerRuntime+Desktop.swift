@@ -5,13 +5,21 @@ import AudioSession
 /// sound does to the player is what the policy table says for its class.
 extension PlayerRuntime {
     /// Opens and activates a session of `priorityClass` labelled with the
-    /// program, as the simulated call does. The notification class mixes, as
-    /// the player's own chime does; the others are primary audio, so they hold
-    /// the player's resume while they play.
+    /// program, as the simulated call does. Calls, alarms and timers are
+    /// primary audio, so they hold the player's resume (and refuse its play)
+    /// while they sound; the shorter classes mix, as a navigation prompt and
+    /// the player's own chime do, so a play during a desktop sound is not refused.
     func beginDesktopInterruption(_ priorityClass: PriorityClass, program: String) -> Session {
-        let category: SessionCategory = priorityClass == .notification ? .ambient : .playback
-        let session = arbiter.openSession(SessionConfiguration(category: category, priorityClass: priorityClass,
-                                                               label: program))
+        let configuration = switch priorityClass {
+        case .navigation:
+            SessionConfiguration(options: [.duckOthers, .interruptSpokenAudioAndMixWithOthers],
+                                 priorityClass: priorityClass, label: program)
+        case .notification:
+            SessionConfiguration(category: .ambient, options: [.duckOthers], priorityClass: priorityClass, label: program)
+        default:
+            SessionConfiguration(priorityClass: priorityClass, label: program)
+        }
+        let session = arbiter.openSession(configuration)
         // A stream that starts under a higher session (a desktop call while an
         // alarm rings) cannot activate yet; it does when the higher one ends.
         session.observe { [weak session] event in
