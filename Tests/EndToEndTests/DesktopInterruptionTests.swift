@@ -301,6 +301,21 @@ import Glibc
         #expect(EventLog(stdout: result.stdoutText).named("finished").count == 1)
     }
 
+    @Test("a bad value in the config file is one line naming the file, the line and the key; the player plays")
+    func badConfigValueIsOneLine() throws {
+        let music = try Fixtures.mp3(.tone(frequency: 440), seconds: 1)
+        let config = ScratchFiles.makeDirectory("desktop-bad-config")
+        try FileManager.default.createDirectory(atPath: config + "/interlude", withIntermediateDirectories: true)
+        try "desktop-role.phone = loud\n".write(toFile: config + "/interlude/config", atomically: true, encoding: .utf8)
+        let result = try InterludeBinary.run(["play", music, "--device", "null"],
+                                             environment: ["PULSE_SERVER": "unix:\(config)/none", "XDG_CONFIG_HOME": config],
+                                             timeout: 60)
+        #expect(result.exitStatus == 0, "\(result.summary)")
+        let lines = result.stderrText.split(separator: "\n").filter { $0.contains("desktop-role.phone") }
+        #expect(lines == ["interlude: \(config)/interlude/config:1: desktop-role.phone is 'loud'; use one of alarm, call, timer, navigation, notification, ignore"],
+                "\(result.stderrText)")
+    }
+
     @Test("desktop-interruptions = off in the config file: no connection, no line")
     func turnedOffInTheConfigFile() throws {
         let desktop = try Desktop()
@@ -317,5 +332,40 @@ import Glibc
         #expect(result.exitStatus == 0, "\(result.summary)")
         #expect(log.named("interruption").isEmpty, "\(log.events)")
         #expect(!result.stderrText.contains("desktop"), "\(result.stderrText)")
+    }
+    // MARK: Acceptance 7
+
+    @Test("acceptance 7: the sound server killed while subscribed is reported once, the player pauses as for a lost device, and desktop interruptions come back with the server")
+    func killedServerIsReportedOnceAndComesBack() throws {
+        let desktop = try Desktop()
+        let music = try Fixtures.mp3(.tone(frequency: 440), seconds: 60)
+        let listener = try Listener([music], desktop: desktop)
+        #expect(listener.event("trackStarted") != nil)
+        usleep(1_000_000)
+        _ = desktop.server.process.stop(signal: SIGKILL, grace: 1)
+        let lost = try #require(listener.event("interruption", where: { $0.fields["reason"]?.description == "routeDisconnected" }),
+                                "\(listener.events.events)")
+        #expect(lost.fields["source"]?.description == "outputDeviceLost")
+        // Several backoff periods with no server.
+        usleep(3_000_000)
+        let again = try PulseServer.start(runtimeDirectory: desktop.server.runtimeDirectory)
+        defer { again.stop() }
+        _ = try again.pactl(["load-module", "module-null-sink", "sink_name=desk"])
+        // The next attempt is at most 4 s away; the user plays on meanwhile.
+        usleep(5_000_000)
+        listener.type("play")
+        #expect(listener.event("resumed") != nil, "\(listener.events.events)")
+        let tone = try Fixtures.wav(.tone(frequency: 880), seconds: 1.5, sampleRate: 44100, channels: 1)
+        var environment = again.environment
+        environment["PULSE_SINK"] = "desk"
+        let call = try BackgroundProcess.start("paplay", ["--property=media.role=phone", tone], environment: environment)
+        #expect(listener.event("interruption", where: { $0.fields["source"]?.description == "paplay" }) != nil,
+                "\(listener.events.events)")
+        _ = call.wait(timeout: 20)
+        let (result, _) = listener.quit()
+        #expect(result.exitStatus == 0, "\(result.summary)")
+        let reports = result.stderrText.split(separator: "\n").filter { $0.contains("the sound server went away") }
+        #expect(reports.count == 1, "\(result.stderrText)")
+        #expect(!result.stderrText.contains("desktop interruptions are off"))
     }
 }
