@@ -316,6 +316,14 @@ import Glibc
                 "\(result.stderrText)")
     }
 
+    @Test("libpulse is loaded when the player connects, not linked: renders, info and alarm never map it")
+    func libpulseIsNotLinked() throws {
+        let dynamic = try ProcessRunner.run("readelf", ["-d", InterludeBinary.path()]).check().stdoutText
+        let needed = dynamic.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(!needed.isEmpty, "\(dynamic)")
+        #expect(!needed.contains { $0.contains("libpulse") }, "\(needed)")
+    }
+
     @Test("desktop-interruptions = off in the config file: no connection, no line")
     func turnedOffInTheConfigFile() throws {
         let desktop = try Desktop()
@@ -333,6 +341,37 @@ import Glibc
         #expect(log.named("interruption").isEmpty, "\(log.events)")
         #expect(!result.stderrText.contains("desktop"), "\(result.stderrText)")
     }
+    // MARK: Acceptance 5
+
+    /// The player keeps ALSA output only (docs/architecture.md, "Desktop
+    /// interruptions"): module-role-cork's cork request goes to the stream's
+    /// owner through libpulse's stream event callback, which the ALSA pulse
+    /// plugin never sets, so the request is not observed. What role-cork acts
+    /// on, the phone stream, reaches the player through the subscription: with
+    /// the module loaded and the player's own stream marked as music (the role
+    /// role-cork corks), the call pauses the player once and its end resumes it once.
+    @Test("acceptance 5: with module-role-cork loaded, a phone stream pauses the player through the subscription, once, and its end resumes it once")
+    func roleCorkLoadedThePhoneStreamPausesThroughTheSubscription() throws {
+        let desktop = try Desktop()
+        let loaded = try desktop.server.pactl(["load-module", "module-role-cork"])
+        #expect(loaded.succeeded, "\(loaded.summary)")
+        let music = try Fixtures.mp3(.tone(frequency: 440), seconds: 30)
+        let listener = try Listener([music], desktop: desktop, environment: ["PULSE_PROP": "media.role=music"])
+        #expect(listener.event("trackStarted") != nil)
+        usleep(1_500_000)
+        // Role-cork sees the player's stream as music.
+        let inputs = try desktop.server.pactl(["list", "sink-inputs"]).stdoutText
+        #expect(inputs.contains("media.role = \"music\""), "\(inputs)")
+        try desktop.playToEnd(role: "phone", seconds: 2)
+        #expect(listener.event("resumed") != nil, "\(listener.events.events)")
+        usleep(1_000_000)
+        let (result, log) = listener.quit()
+        #expect(result.exitStatus == 0, "\(result.summary)")
+        #expect(listener.interruptions("began", class: "call", in: log).count == 1, "\(log.events)")
+        #expect(log.named("paused").count == 1 && log.named("resumed").count == 1, "\(log.events)")
+        #expect(Listener.automaticResumes(log).count == 1)
+    }
+
     // MARK: Acceptance 7
 
     @Test("acceptance 7: the sound server killed while subscribed is reported once, the player pauses as for a lost device, and desktop interruptions come back with the server")

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 struct BenchOptions {
-    static let all = ["decode", "cpu", "startup", "underruns", "preemption", "seek", "tui"]
+    static let all = ["decode", "cpu", "startup", "underruns", "preemption", "seek", "tui", "desktop"]
     var quick = false
     var standIn = false
     var only: Set<String> = Set(all)
@@ -66,7 +66,7 @@ final class Bench {
         if options.only.contains("startup") { measure("start-up", startup) }
         if options.only.contains("seek") { measure("seek", seekTime) }
         if options.only.contains("cpu") || options.only.contains("underruns") || options.only.contains("preemption")
-            || options.only.contains("tui") {
+            || options.only.contains("tui") || options.only.contains("desktop") {
             let server: PulseServer
             do {
                 progress("starting a private PulseAudio server")
@@ -83,6 +83,7 @@ final class Bench {
             if options.only.contains("underruns") { measure("underruns under load") { try underrunsUnderLoad(server.defaultSink) } }
             if options.only.contains("preemption") { measure("preemption latency") { try preemptionLatency(server.defaultSink) } }
             if options.only.contains("tui") { measure("full-screen player CPU") { try tuiCost(server.defaultSink) } }
+            if options.only.contains("desktop") { measure("desktop interruptions") { try desktopCost(server.defaultSink) } }
         }
         return report
     }
@@ -247,7 +248,7 @@ final class Bench {
 
     /// Plays through `sink` with a recorder attached (design.md §7.1: without one the null
     /// sink runs ahead and timing is off) and measures the process and the capture.
-    private func play(_ command: [String], sink: NullSink, expected: Double, extraEnvironment: [String: String] = [:]) throws -> PlayMeasurement {
+    func play(_ command: [String], sink: NullSink, expected: Double, extraEnvironment: [String: String] = [:]) throws -> PlayMeasurement {
         let recorder = try sink.startRecorder()
         // Through `measure`: spawned straight from this process, a child's ru_maxrss would
         // start at this process's own RSS (see bench/c/measure.c).
