@@ -12,12 +12,8 @@ import Glibc
 /// streams are stacked interruptions and the player resumes once, after the
 /// last. The player's own streams (`application.process.id`) are ignored.
 ///
-/// A stream counts from when it plays until it is removed. A corked stream
-/// (its program paused it: a call on hold, a stopped alarm) stops counting
-/// once it has stayed corked for `corkGraceMilliseconds`, so the player comes
-/// back for a long hold but does not flap over a momentary cork; uncorked, it
-/// interrupts again as a new interruption. A stream that starts corked
-/// (created before it has data) counts only once it plays.
+/// Which streams count, and how a long-corked one stops counting, is
+/// `DesktopStreamTable`'s (pure, tested on explicit times).
 ///
 /// Driven by the runtime's loop (`LoopSource`) through `PulseMainLoop`, on the
 /// main thread only. The host owns it, so it outlives the runtimes the
@@ -29,8 +25,6 @@ import Glibc
 /// that goes away is reported once, its streams end, and the source
 /// reconnects when it is back.
 final class DesktopInterruptionSource: LoopSource {
-    static let corkGraceMilliseconds: Int64 = 2000
-
     let settings: DesktopInterruptionSettings
     /// Where to connect; nil lets libpulse find the server (`PULSE_SERVER`, ...).
     let server: String?
@@ -52,16 +46,13 @@ final class DesktopInterruptionSource: LoopSource {
     private var retryAt: Int64?
     private var messages: [String] = []
 
-    private struct Tracked {
-        var stream: DesktopStream
-        var priorityClass: PriorityClass
-        /// When it was first seen corked (monotonic microseconds), while it is.
-        var corkedSince: Int64?
-        /// Whether it counts as an interruption now.
-        var counts = false
+    private var streams: DesktopStreamTable {
+        didSet { if streams.counting.map(\.stream.index) != counted { needsApplying = true } }
     }
-
-    private var streams: [UInt32: Tracked] = [:]
+    /// The streams the sessions stand for, as last applied; the loop turns
+    /// often (every refill), so a turn in which nothing changed costs nothing.
+    private var counted: [UInt32] = []
+    private var needsApplying = false
     /// The sessions the streams that count hold, with the runtime they belong to.
     private var sessions: [UInt32: Session] = [:]
     private weak var sessionsRuntime: PlayerRuntime?
@@ -69,6 +60,7 @@ final class DesktopInterruptionSource: LoopSource {
     init(settings: DesktopInterruptionSettings, server: String?) {
         self.settings = settings
         self.server = server
+        streams = DesktopStreamTable(roles: settings.roles, ownProcessID: getpid())
     }
 
     /// The contexts go before the loop: libpulse frees their events through it.
@@ -79,20 +71,20 @@ final class DesktopInterruptionSource: LoopSource {
 
     /// The streams that interrupt now, by program, for tests and the report.
     var interruptingPrograms: [String] {
-        streams.values.filter(\.counts).sorted { $0.stream.index < $1.stream.index }.map(\.stream.program)
+        streams.counting.map(\.stream.program)
     }
 
     // MARK: LoopSource
 
     var pollRequests: [LoopPollRequest] { loop.pollRequests }
 
+    /// libpulse's own timeout, the next reconnection attempt, or the moment a
+    /// corked stream stops counting, whichever is first.
     var wakeWithinMilliseconds: Int? {
-        let now = PulseMainLoop.nowMicroseconds()
-        var deadlines = [retryAt].compactMap { $0 }
-        for tracked in streams.values where tracked.counts {
-            if let since = tracked.corkedSince { deadlines.append(since + Self.corkGraceMilliseconds * 1000) }
-        }
-        var wait = deadlines.min().map { max(0, Int(($0 - now + 999) / 1000)) }
+        var next = retryAt
+        if let expiry = streams.nextExpiry { next = min(next ?? expiry, expiry) }
+        // Rounded up: waking a moment early would only turn the loop again.
+        var wait = next.map { max(0, Int(($0 - PulseMainLoop.nowMicroseconds() + 999) / 1000)) }
         if let libpulse = loop.wakeWithinMilliseconds { wait = min(wait ?? libpulse, libpulse) }
         return wait
     }
@@ -114,7 +106,7 @@ final class DesktopInterruptionSource: LoopSource {
             self.retryAt = nil
             connect()
         }
-        updateCorkedStreams()
+        if streams.nextExpiry != nil { streams.expire(now: PulseMainLoop.nowMicroseconds()) }
     }
 
     /// Messages for the user since the last call (one line each).
@@ -130,8 +122,8 @@ final class DesktopInterruptionSource: LoopSource {
         do {
             let connection = try SoundServerConnection(loop: loop, server: server)
             connection.onState = { [unowned self] state in self.connectionState(state) }
-            connection.onStream = { [unowned self] stream in self.streamSeen(stream) }
-            connection.onStreamRemoved = { [unowned self] index in self.streams[index] = nil }
+            connection.onStream = { [unowned self] stream in self.streams.seen(stream, now: PulseMainLoop.nowMicroseconds()) }
+            connection.onStreamRemoved = { [unowned self] index in self.streams.removed(index) }
             self.connection = connection
         } catch .libraryUnavailable(let message) {
             // Nothing to come back for: without libpulse there is no retrying.
@@ -176,47 +168,29 @@ final class DesktopInterruptionSource: LoopSource {
 
     // MARK: Streams
 
-    private func streamSeen(_ stream: DesktopStream) {
-        guard stream.processID != getpid(), let role = stream.role, let priorityClass = settings.roles[role] else {
-            streams[stream.index] = nil
-            return
-        }
-        var tracked = streams[stream.index] ?? Tracked(stream: stream, priorityClass: priorityClass)
-        tracked.stream = stream
-        tracked.priorityClass = priorityClass
-        if stream.corked {
-            if tracked.corkedSince == nil { tracked.corkedSince = PulseMainLoop.nowMicroseconds() }
-        } else {
-            tracked.corkedSince = nil
-            tracked.counts = true
-        }
-        streams[stream.index] = tracked
-    }
-
-    private func updateCorkedStreams() {
-        let now = PulseMainLoop.nowMicroseconds()
-        for (index, tracked) in streams where tracked.counts {
-            if let since = tracked.corkedSince, now - since >= Self.corkGraceMilliseconds * 1000 {
-                streams[index]?.counts = false
-            }
-        }
-    }
-
     /// Opens a session for each stream that counts and has none in this
     /// runtime, and ends those whose stream stopped counting or went away.
     private func apply(to runtime: PlayerRuntime) {
-        for message in takeMessages() { runtime.events.error(message) }
+        if !messages.isEmpty {
+            for message in takeMessages() { runtime.events.error(message) }
+        }
         if sessionsRuntime !== runtime {
             // The sessions of a runtime that ended went with its arbiter.
             sessions.removeAll()
             sessionsRuntime = runtime
+            needsApplying = true
         }
-        for (index, session) in sessions.sorted(by: { $0.key < $1.key }) where streams[index]?.counts != true {
+        guard needsApplying else { return }
+        needsApplying = false
+        let counting = streams.counting
+        counted = counting.map(\.stream.index)
+        for (index, session) in sessions.sorted(by: { $0.key < $1.key })
+        where !counting.contains(where: { $0.stream.index == index }) {
             sessions[index] = nil
             runtime.endDesktopInterruption(session)
         }
-        for (index, tracked) in streams.sorted(by: { $0.key < $1.key }) where tracked.counts && sessions[index] == nil {
-            sessions[index] = runtime.beginDesktopInterruption(tracked.priorityClass, program: tracked.stream.program)
+        for entry in counting where sessions[entry.stream.index] == nil {
+            sessions[entry.stream.index] = runtime.beginDesktopInterruption(entry.priorityClass, program: entry.stream.program)
         }
     }
 }

@@ -74,7 +74,9 @@ final class PulseMainLoop {
 
     /// What libpulse is given; its `userdata` points back at this loop.
     let api: UnsafeMutablePointer<pa_mainloop_api>
-    private(set) var ioEvents: [IOEvent] = []
+    private(set) var ioEvents: [IOEvent] = [] { didSet { cachedRequests = nil } }
+    /// The loop asks every turn; libpulse changes its descriptors rarely.
+    private var cachedRequests: [LoopPollRequest]?
     private(set) var timeEvents: [TimeEvent] = []
     private(set) var deferEvents: [DeferEvent] = []
 
@@ -88,7 +90,11 @@ final class PulseMainLoop {
                 loop.ioEvents.append(event)
                 return OpaquePointer(Unmanaged.passUnretained(event).toOpaque())
             },
-            io_enable: { event, events in PulseMainLoop.io(event).events = events },
+            io_enable: { pointer, events in
+                let event = PulseMainLoop.io(pointer)
+                event.events = events
+                event.loop.cachedRequests = nil
+            },
             io_free: { pointer in
                 let event = PulseMainLoop.io(pointer)
                 event.dead = true
@@ -145,6 +151,7 @@ final class PulseMainLoop {
 
     /// The enabled descriptors with poll's bits for what libpulse waits on.
     var pollRequests: [LoopPollRequest] {
+        if let cachedRequests { return cachedRequests }
         var requests: [LoopPollRequest] = []
         for event in ioEvents where !event.dead {
             var bits: Int16 = 0
@@ -157,6 +164,7 @@ final class PulseMainLoop {
                 requests.append(LoopPollRequest(fd: event.fd, events: bits))
             }
         }
+        cachedRequests = requests
         return requests
     }
 
@@ -164,8 +172,13 @@ final class PulseMainLoop {
     /// sleep then either), else until the next timer, rounded up so the loop
     /// does not wake a moment early and spin; nil without timers.
     var wakeWithinMilliseconds: Int? {
-        if deferEvents.contains(where: { $0.enabled && !$0.dead }) { return 0 }
-        guard let next = timeEvents.compactMap({ $0.dead ? nil : $0.deadline }).min() else { return nil }
+        for event in deferEvents where event.enabled && !event.dead { return 0 }
+        var next: Int64?
+        for event in timeEvents where !event.dead {
+            guard let deadline = event.deadline else { continue }
+            next = min(next ?? deadline, deadline)
+        }
+        guard let next else { return nil }
         let remaining = next - Self.nowMicroseconds()
         return remaining <= 0 ? 0 : Int((remaining + 999) / 1000)
     }
