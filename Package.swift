@@ -26,6 +26,9 @@ let package = Package(
         // headless run without a bus maps nothing more; sd-bus's variadic calls and vtable macros
         // wrapped in C. Every symbol prefixed.
         .target(name: "CSystemd"),
+        // libpulse's headers, and a loader that dlopens it when the player connects to the sound
+        // server for desktop interruptions (issue 13), so renders and `info` do not map it.
+        .target(name: "CPulse"),
         // libsonic has no pkg-config file: the module map links it.
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
         // signalfd, timerfd, eventfd: Linux headers the Glibc module leaves out.
@@ -62,7 +65,7 @@ let package = Package(
 
         // The application: command line, wiring.
         .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books", "CLinux", "CSystemd",
-                                                  "TUI", "Themes", "KeyMap", "PlayerModel"]),
+                                                  "TUI", "Themes", "KeyMap", "PlayerModel", "CPulse"]),
         .executableTarget(name: "interlude", dependencies: ["Interlude"]),
         // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
         // build it is a replayer that runs saved inputs through the parser.

@@ -226,9 +226,10 @@ public final class AudioSessionArbiter {
             }
             enqueue(victim, .interruption(InterruptionNotification(
                 kind: .began, options: [], reason: reason, wasSuspended: wasSuspended,
-                interruptionID: interruption.id, source: source, time: now)))
+                interruptionID: interruption.id, source: source, time: now, sourceLabel: label(of: source))))
         case .duck(let gain):
-            enqueue(victim, .ducking(DuckingNotification(kind: .began, gain: gain, interruptionID: interruption.id, source: source, time: now)))
+            enqueue(victim, .ducking(DuckingNotification(kind: .began, gain: gain, interruptionID: interruption.id, source: source,
+                                                         time: now, sourceLabel: label(of: source))))
         case .mix:
             break
         }
@@ -246,15 +247,23 @@ public final class AudioSessionArbiter {
                     notifyOthers && resumes == .whenEndedWithShouldResume ? .shouldResume : []
                 enqueue(interruption.victim, .interruption(InterruptionNotification(
                     kind: .ended, options: options, reason: nil, wasSuspended: interruption.wasSuspended,
-                    interruptionID: interruption.id, source: source, time: now)))
+                    interruptionID: interruption.id, source: source, time: now, sourceLabel: label(of: source))))
             case .duck:
                 // Unducking does not wait for notifyOthers: a duck is never a pause.
                 enqueue(interruption.victim, .ducking(DuckingNotification(
-                    kind: .ended, gain: 1.0, interruptionID: interruption.id, source: source, time: now)))
+                    kind: .ended, gain: 1.0, interruptionID: interruption.id, source: source, time: now,
+                    sourceLabel: label(of: source))))
             case .mix:
                 break
             }
         }
+    }
+
+    /// The causing session's label; read while it is still known (a closing
+    /// session ends its interruptions before it is forgotten).
+    private func label(of source: InterruptionSource) -> String? {
+        guard case .session(let id, _) = source else { return nil }
+        return sessions[id]?.configuration.label
     }
 
     private func refreshHints() {

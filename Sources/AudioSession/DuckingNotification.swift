@@ -14,9 +14,13 @@ public struct DuckingNotification: Sendable, Equatable {
     public let gain: Double
     public let interruptionID: InterruptionID
     public let source: InterruptionSource
+    /// The ducking session's `label`, when it has one (see `InterruptionNotification`).
+    public let sourceLabel: String?
     public let time: MonotonicInstant
 
-    public init(kind: Kind, gain: Double, interruptionID: InterruptionID, source: InterruptionSource, time: MonotonicInstant) {
+    public init(kind: Kind, gain: Double, interruptionID: InterruptionID, source: InterruptionSource, time: MonotonicInstant,
+                sourceLabel: String? = nil) {
+        self.sourceLabel = sourceLabel
         self.kind = kind
         self.gain = gain
         self.interruptionID = interruptionID

@@ -31,12 +31,17 @@ public struct InterruptionNotification: Sendable, Equatable {
     public let wasSuspended: Bool
     public let interruptionID: InterruptionID
     public let source: InterruptionSource
+    /// The interrupting session's `label` (the program behind a desktop
+    /// stream), when it has one.
+    public let sourceLabel: String?
     public let time: MonotonicInstant
 
     public init(
         kind: Kind, options: Options, reason: Reason?, wasSuspended: Bool,
-        interruptionID: InterruptionID, source: InterruptionSource, time: MonotonicInstant
+        interruptionID: InterruptionID, source: InterruptionSource, time: MonotonicInstant,
+        sourceLabel: String? = nil
     ) {
+        self.sourceLabel = sourceLabel
         self.kind = kind
         self.options = options
         self.reason = reason

@@ -4,17 +4,23 @@ public struct SessionConfiguration: Sendable, Equatable {
     public var mode: SessionMode
     public var options: SessionOptions
     public var priorityClass: PriorityClass
+    /// Who this session stands for, when it is not the player's own (another
+    /// program on the sound server, by its `application.name`): carried as the
+    /// `sourceLabel` of the notifications it causes. Never used to decide.
+    public var label: String?
 
     public init(
         category: SessionCategory = .playback,
         mode: SessionMode = .default,
         options: SessionOptions = [],
-        priorityClass: PriorityClass
+        priorityClass: PriorityClass,
+        label: String? = nil
     ) {
         self.category = category
         self.mode = mode
         self.options = options
         self.priorityClass = priorityClass
+        self.label = label
     }
 
     /// A mixable session plays alongside others: it can neither block another

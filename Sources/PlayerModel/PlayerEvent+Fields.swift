@@ -96,11 +96,13 @@ extension PlayerEvent {
                 .init("reason", notification.reason.map { .string($0.name) } ?? .null),
                 .init("wasSuspended", .bool(notification.wasSuspended)),
                 .init("id", .integer(Int(notification.interruptionID.rawValue))),
-                .init("source", .string(notification.source.name)),
-            ]
+            ] + Self.sourceFields(notification.source, label: notification.sourceLabel)
         case .ducking(let notification):
+            // The player's own chime has printed no source since the first
+            // recordings; a labelled session (a desktop stream) names its program.
             return [.init("type", .string(notification.kind == .began ? "began" : "ended")),
                     .init("gain", .number(notification.gain, decimals: 3))]
+                + (notification.sourceLabel == nil ? [] : Self.sourceFields(notification.source, label: notification.sourceLabel))
         case .secondaryAudioHint(let kind):
             return [.init("type", .string(kind == .began ? "began" : "ended"))]
         case .alarmRinging(let ids):
@@ -160,6 +162,17 @@ extension PlayerEvent {
              .sleepTimerExpired:
             return []
         }
+    }
+}
+
+extension PlayerEvent {
+    /// `source` is the class (`call`, `alarm`, ...) as it has always been
+    /// printed; a session with a label (another program on the sound server)
+    /// prints the program as `source` and its class as `class` after it, so
+    /// every line without a label stays byte for byte what it was.
+    static func sourceFields(_ source: InterruptionSource, label: String?) -> [EventField] {
+        guard let label else { return [.init("source", .string(source.name))] }
+        return [.init("source", .string(label)), .init("class", .string(source.name))]
     }
 }
 

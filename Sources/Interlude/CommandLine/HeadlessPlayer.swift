@@ -23,6 +23,8 @@ final class HeadlessPlayer: PlayerHost {
     private var hook: EventHook?
     /// MPRIS2, when a session bus is there.
     private var mpris: MprisSource?
+    /// Other programs' calls, alarms and sounds on the sound server.
+    private var desktop: DesktopInterruptionSource?
 
     init(options: PlayCommand.Options) {
         self.options = options
@@ -54,6 +56,8 @@ final class HeadlessPlayer: PlayerHost {
         hook = EventHook.fromConfig(events: events)
         // Not on the frame clock: a render to a file is no player to control.
         if runtime.frameClock == nil { mpris = MprisSource.open(events: events, quietWithoutBus: true) }
+        desktop = DesktopInterruptionSource.forPlayback(output: options.output, environment: ProcessEnvironment.current(),
+                                                        report: { [events] in events.error($0) })
         self.runtime = runtime
         book?.begin(with: runtime)
         let status = runtime.run(host: self)
@@ -103,10 +107,9 @@ final class HeadlessPlayer: PlayerHost {
 
     var maximumWaitMilliseconds: Int? { nil }
     var keepsRunningWhenQueueEnds: Bool { false }
-
     func willStop() { progress?.clear() }
 
-    var loopSources: [LoopSource] { [control as LoopSource?, hook, mpris].compactMap { $0 } }
+    var loopSources: [LoopSource] { [control as LoopSource?, hook, mpris, desktop].compactMap { $0 } }
 
     func playbackEvent(_ event: PlaybackEvent) {
         switch event {

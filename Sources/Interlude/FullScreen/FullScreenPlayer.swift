@@ -38,6 +38,9 @@ final class FullScreenPlayer {
     var book: BookSession?
     var shelf = BookShelf(store: BookStateStore(directory: ""))
     var lastFocus: Pane?
+    /// Other programs' calls, alarms and sounds on the sound server; it
+    /// outlives the runtimes, each of which gets its own sessions from it.
+    var desktop: DesktopInterruptionSource?
 
     /// A book and music each get a runtime of their own (spoken-audio mode is
     /// the runtime's, and a book's queue is its files): opening a book, or
@@ -81,6 +84,8 @@ final class FullScreenPlayer {
         defer { control?.shutDown() }
         hook = EventHook.fromConfig(events: events)
         mpris = MprisSource.open(events: events, quietWithoutBus: true)
+        desktop = DesktopInterruptionSource.forPlayback(output: options.output, environment: ProcessEnvironment.current(),
+                                                        report: { [events] in events.error($0) })
         var next = startUp.first
         var status: Int32 = 0
         var firstRun = true

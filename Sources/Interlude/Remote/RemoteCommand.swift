@@ -117,8 +117,8 @@ enum RemoteCommand {
         if let title = status["title"]?.stringValue, !title.isEmpty {
             text += "  " + title
             if let artist = status["artist"]?.stringValue, !artist.isEmpty { text += " - " + artist }
-            text += "  " + formatTime(status["elapsed"]?.doubleValue ?? 0)
-            if let duration = status["duration"]?.doubleValue { text += " / " + formatTime(duration) }
+            text += "  " + clockText(status["elapsed"]?.doubleValue ?? 0)
+            if let duration = status["duration"]?.doubleValue { text += " / " + clockText(duration) }
         }
         if let interruption = status["interruption"]?.stringValue { text += "  (held by: \(interruption))" }
         return text

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 struct BenchOptions {
-    static let all = ["decode", "cpu", "startup", "underruns", "preemption", "seek", "tui", "mpris"]
+    static let all = ["decode", "cpu", "startup", "underruns", "preemption", "seek", "tui", "mpris", "desktop"]
     var quick = false
     var standIn = false
     var only: Set<String> = Set(all)
@@ -66,7 +66,8 @@ final class Bench {
         if options.only.contains("startup") { measure("start-up", startup) }
         if options.only.contains("seek") { measure("seek", seekTime) }
         if options.only.contains("cpu") || options.only.contains("underruns") || options.only.contains("preemption")
-            || options.only.contains("tui") || options.only.contains("mpris") {
+            || options.only.contains("tui") || options.only.contains("mpris")
+            || options.only.contains("desktop") {
             let server: PulseServer
             do {
                 progress("starting a private PulseAudio server")
@@ -83,7 +84,8 @@ final class Bench {
             if options.only.contains("underruns") { measure("underruns under load") { try underrunsUnderLoad(server.defaultSink) } }
             if options.only.contains("preemption") { measure("preemption latency") { try preemptionLatency(server.defaultSink) } }
             if options.only.contains("tui") { measure("full-screen player CPU") { try tuiCost(server.defaultSink) } }
-            if options.only.contains("mpris") { measure("MPRIS CPU") { try mprisCost(server.defaultSink) } }
+            if options.only.contains("mpris")
+            || options.only.contains("desktop") { measure("MPRIS CPU") { try mprisCost(server.defaultSink) } }
         }
         return report
     }
