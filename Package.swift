@@ -17,6 +17,10 @@ let package = Package(
         // ncursesw's header, and a loader that dlopens the library for the full-screen player
         // only, so headless playback does not map it (issue 2's RSS budget). Every symbol prefixed.
         .target(name: "CNcursesw"),
+        // FFmpeg's headers (libavformat-dev, libavcodec-dev, libswresample-dev, libavutil-dev, in
+        // the default include path) and a loader that dlopens the libraries when the first file
+        // that is not MPEG audio is opened: MP3 playback maps none of them. Every symbol prefixed.
+        .target(name: "CFFmpeg"),
         // libsonic has no pkg-config file: the module map links it.
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
         // signalfd, timerfd, eventfd: Linux headers the Glibc module leaves out.
@@ -45,7 +49,7 @@ let package = Package(
         .target(name: "PlayerModel", dependencies: ["InterludeCore", "AudioSession", "Alarms", "BookFormat"]),
 
         // The decoding pipeline: libmpg123 -> SPSC ring -> writer thread -> sink.
-        .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CSonic", "CInterludeShims", "CLinux", "InterludeCore"]),
+        .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CFFmpeg", "CSonic", "CInterludeShims", "CLinux", "InterludeCore"]),
 
         // The full-screen player: layout, panes, banner and key dispatch as pure
         // views over frames; ncursesw only behind the Terminal seam.

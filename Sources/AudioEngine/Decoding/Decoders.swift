@@ -13,6 +13,7 @@ public enum Decoders {
     /// done; a second decoder is one more line here.
     static var implementations: [any Decoder.Type] {
         [
+            FFmpegDecoder.self,
             Mpg123Decoder.self,
         ]
     }

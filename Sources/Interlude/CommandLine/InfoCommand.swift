@@ -39,8 +39,7 @@ public enum InfoCommand {
 struct FileInfo {
     let path: String
     let format: AudioFormat
-    let layer: Int
-    let version: StreamInfo.MPEGVersion
+    let codec: StreamInfo.Codec
     let frames: Int
     let bitrateKbps: Int
     let averageKbps: Int
@@ -60,11 +59,7 @@ struct FileInfo {
         self.path = path
         format = decoder.format
         frames = decoder.lengthInFrames ?? 0
-        switch stream.codec {
-        case .mpegAudio(let version, let layer):
-            self.version = version
-            self.layer = layer
-        }
+        codec = stream.codec
         bitrateKbps = stream.bitrateKbps
         bitrateMode = stream.bitrateMode
         tags = decoder.tags()
@@ -83,10 +78,17 @@ struct FileInfo {
         averageKbps = seconds > 0 ? Int((Double(size) * 8 / seconds / 1000).rounded()) : 0
     }
 
+    private var codecText: String {
+        switch codec {
+        case .mpegAudio(let version, let layer): "MPEG \(version.rawValue) layer \(layer)"
+        case .other(let container, let codec): "\(codec) in \(container)"
+        }
+    }
+
     var text: String {
         var lines = [
             "file:      \(path)",
-            "format:    MPEG \(version.rawValue) layer \(layer), \(format)",
+            "format:    \(codecText), \(format)",
             "duration:  \(formatTime(seconds)) (\(JSONLine.number(seconds, decimals: 3)) s, \(frames) frames)",
             "bitrate:   \(bitrateMode == .constant ? "\(bitrateKbps) kbps CBR" : "\(averageKbps) kbps average, \(bitrateMode.rawValue.uppercased())")",
         ]
@@ -110,8 +112,14 @@ struct FileInfo {
     var json: String {
         var line = JSONLine()
         line.add("path", path)
-        line.add("mpegVersion", version.rawValue)
-        line.add("layer", layer)
+        switch codec {
+        case .mpegAudio(let version, let layer):
+            line.add("mpegVersion", version.rawValue)
+            line.add("layer", layer)
+        case .other(let container, let codec):
+            line.add("container", container)
+            line.add("codec", codec)
+        }
         line.add("sampleRate", format.rate)
         line.add("channels", format.channels)
         line.add("duration", seconds, decimals: 6)

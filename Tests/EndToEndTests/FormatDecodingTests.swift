@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 12: the formats beyond MP3 through FFmpeg's libraries. The WAV sink
+/// against the `ffmpeg` program's decode (`ffmpeg -i FILE -f s16le`, same rate
+/// and channels), sample for sample: the decoder uses the same demuxer and
+/// codec, and converts to s16 with libswresample's defaults (no dither), as
+/// `ffmpeg` does, so no tolerance is needed, 24-bit FLAC included (both
+/// truncate s32 to s16 the same way).
+@Suite struct FormatDecodingTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let codec: Fixtures.Codec
+        let rate: Int
+        let channels: Int
+        var testDescription: String { "\(codec) \(rate) Hz \(channels) ch" }
+    }
+
+    static let cases = [
+        Case(codec: .aac, rate: 44100, channels: 2),
+        Case(codec: .aac, rate: 22050, channels: 1),
+        Case(codec: .alac, rate: 44100, channels: 2),
+        Case(codec: .flac16, rate: 44100, channels: 2),
+        Case(codec: .flac16, rate: 48000, channels: 1),
+        Case(codec: .flac24, rate: 96000, channels: 2),
+        Case(codec: .vorbis, rate: 44100, channels: 2),
+        Case(codec: .opus, rate: 44100, channels: 2),
+        Case(codec: .opus, rate: 16000, channels: 1),
+    ]
+
+    @Test(arguments: cases)
+    func wavSinkIsSampleIdenticalToFFmpeg(_ fixture: Case) throws {
+        let wav = try Fixtures.wav(.sweep, seconds: 3, sampleRate: fixture.rate, channels: fixture.channels)
+        let file = try Fixtures.encode(wav, as: fixture.codec)
+        // Opus decodes at 48 kHz whatever the input's rate was.
+        let rate = fixture.codec == .opus ? 48000 : fixture.rate
+        let expected = try Fixtures.decodedByFFmpeg(file, sampleRate: rate, channels: fixture.channels)
+        let output = ScratchFiles.makeDirectory("formats") + "/out.wav"
+        let result = try InterludeBinary.play([file], output: .wav(output))
+        #expect(result.process.succeeded, "\(result.process.summary)")
+        let actual = try WAVFile.read(output)
+        #expect(actual.sampleRate == rate)
+        #expect(actual.channels == fixture.channels)
+        #expect(actual.frameCount > rate * 29 / 10)
+        let difference = SignalAnalysis.firstDifference(expected: expected, actual: actual)
+        #expect(difference == nil, "\(String(describing: difference))")
+    }
+
+    /// Point 7: the content decides, not the name. libmpg123 would play an Ogg
+    /// file named `.mp3` as 0.14 s of noise from false frame syncs.
+    @Test func anOggFileNamedMP3PlaysAsOgg() throws {
+        let wav = try Fixtures.wav(.sweep, seconds: 2, sampleRate: 44100, channels: 2)
+        let ogg = try Fixtures.copy(Fixtures.encode(wav, as: .vorbis), as: "really-vorbis.mp3")
+        let expected = try Fixtures.decodedByFFmpeg(ogg, sampleRate: 44100, channels: 2)
+        let output = ScratchFiles.makeDirectory("ogg-as-mp3") + "/out.wav"
+        let result = try InterludeBinary.play([ogg], output: .wav(output))
+        #expect(result.process.succeeded, "\(result.process.summary)")
+        let difference = SignalAnalysis.firstDifference(expected: expected, actual: try WAVFile.read(output))
+        #expect(difference == nil, "\(String(describing: difference))")
+    }
+
+    /// A queue that starts with an MP3 at 44.1 kHz stereo and goes on with FLAC
+    /// at 48 kHz mono and Opus: the later files are converted by libswresample
+    /// to the first file's format, each at its own length.
+    @Test func aMixedQueuePlaysInTheFirstFilesFormat() throws {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 2, sampleRate: 44100, channels: 2, encoding: .cbr(kbps: 128))
+        let flac = try Fixtures.encode(Fixtures.wav(.music, seconds: 2, sampleRate: 48000, channels: 1), as: .flac16)
+        let opus = try Fixtures.encode(Fixtures.wav(.sweep, seconds: 1, sampleRate: 48000, channels: 2), as: .opus)
+        let output = ScratchFiles.makeDirectory("mixed-formats") + "/out.wav"
+        let result = try InterludeBinary.play([mp3, flac, opus], output: .wav(output))
+        #expect(result.process.succeeded, "\(result.process.summary)")
+        #expect(result.events.named("trackStarted").map(\.path) == [mp3, flac, opus])
+        let actual = try WAVFile.read(output)
+        #expect(actual.sampleRate == 44100 && actual.channels == 2)
+        #expect(abs(actual.durationSeconds - 5.0) < 0.05, "\(actual.durationSeconds) s")
+        // The FLAC part carries the FLAC's content, converted.
+        let reference = try Fixtures.decodedByFFmpeg(flac, sampleRate: 44100, channels: 2)
+        let middle = actual.frames(88200..<(88200 + 88200))
+        let alignment = SignalAnalysis.align(reference: reference, signal: middle)
+        #expect(alignment.correlation > 0.95, "\(alignment)")
+        #expect(abs(alignment.lag) < 441, "\(alignment)")
+    }
+}
+
+/// Acceptance 7: FFmpeg's libraries are loaded with dlopen when the first file
+/// that is not MPEG audio is opened, so playing an MP3 maps none of them.
+@Suite(.serialized) struct FFmpegFootprintTests {
+    static func librariesMapped(playing file: String) throws -> [Substring] {
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let process = try InterludeBinary.start(["play", file, "--device", "pulse", "--events", "json"],
+                                                environment: sink.environment)
+        defer { _ = process.stop() }
+        let started = process.waitForEvent(named: "trackStarted", timeout: 30)
+        try #require(started != nil, "no trackStarted: \(process.eventsSoFar().events)")
+        let handle = try #require(FileHandle(forReadingAtPath: "/proc/\(process.pid)/maps"))
+        let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        try handle.close()
+        #expect(maps.contains("libasound"))
+        return maps.split(separator: "\n").filter {
+            $0.contains("libavformat") || $0.contains("libavcodec") || $0.contains("libavutil") || $0.contains("libswresample")
+        }
+    }
+
+    @Test func playingAnMP3MapsNoFFmpegLibrary() throws {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 2, sampleRate: 44100, channels: 2, encoding: .cbr(kbps: 128))
+        let mapped = try Self.librariesMapped(playing: mp3)
+        #expect(mapped.isEmpty, "MP3 playback maps FFmpeg: \(mapped)")
+    }
+
+    /// The same reading of the maps finds them when a FLAC plays.
+    @Test func playingAFLACMapsThem() throws {
+        let flac = try Fixtures.encode(Fixtures.wav(.sweep, seconds: 2, sampleRate: 44100, channels: 2), as: .flac16)
+        let mapped = try Self.librariesMapped(playing: flac)
+        #expect(mapped.contains { $0.contains("libavcodec") }, "\(mapped)")
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// Fixtures in the formats beyond MP3, made at test time from `Fixtures.wav` by
+/// the `ffmpeg` program and the formats' own encoders (`flac`, `oggenc`,
+/// `opusenc`), and their reference decodes by `ffmpeg`.
+extension Fixtures {
+    /// A codec in its usual container.
+    public enum Codec: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+        /// AAC-LC in MP4 by ffmpeg's native encoder (with the edit list that trims its priming).
+        case aac
+        /// ALAC in MP4 by ffmpeg.
+        case alac
+        /// FLAC by the `flac` program, 16-bit.
+        case flac16
+        /// FLAC by the `flac` program from a 24-bit WAV (sox's conversion, no dither).
+        case flac24
+        /// Ogg Vorbis by `oggenc`.
+        case vorbis
+        /// Ogg Opus by `opusenc` (48 kHz, whatever the input's rate).
+        case opus
+
+        public var description: String { rawValue }
+
+        public var fileExtension: String {
+            switch self {
+            case .aac, .alac: return "m4a"
+            case .flac16, .flac24: return "flac"
+            case .vorbis: return "ogg"
+            case .opus: return "opus"
+            }
+        }
+    }
+
+    /// `wavPath` encoded as `codec`; `name` overrides the file's extension
+    /// (an Ogg file named `.mp3`, an `.m4b`).
+    public static func encode(_ wavPath: String, as codec: Codec, fileExtension: String? = nil,
+                              extraArguments: [String] = []) throws -> String {
+        let suffix = extraArguments.isEmpty ? "" : "-x\(stableHash(extraArguments.joined(separator: " ")))"
+        let name = "\(baseName(wavPath))-\(codec)\(suffix).\(fileExtension ?? codec.fileExtension)"
+        return try cache.make(name) { path in
+            // The encoders pick their output format from the name: write to the
+            // usual extension, then rename.
+            let temporary = path + ".tmp." + codec.fileExtension
+            switch codec {
+            case .aac:
+                try run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", wavPath, "-c:a", "aac", "-b:a", "128k"]
+                        + extraArguments + [temporary])
+            case .alac:
+                try run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", wavPath, "-c:a", "alac"] + extraArguments + [temporary])
+            case .flac16:
+                try run("flac", ["-s", "-f"] + extraArguments + ["-o", temporary, wavPath])
+            case .flac24:
+                let wide = path + ".24.wav"
+                defer { unlink(wide) }
+                try run("sox", ["-D", wavPath, "-b", "24", wide])
+                try run("flac", ["-s", "-f"] + extraArguments + ["-o", temporary, wide])
+            case .vorbis:
+                try run("oggenc", ["-Q"] + extraArguments + ["-o", temporary, wavPath])
+            case .opus:
+                try run("opusenc", ["--quiet"] + extraArguments + [wavPath, temporary])
+            }
+            guard rename(temporary, path) == 0 else {
+                throw ProcessError.notReady("cannot rename \(temporary) to \(path)")
+            }
+        }
+    }
+
+    /// `path` decoded by the `ffmpeg` program to signed 16-bit (`-f s16le`) at
+    /// `sampleRate` and `channels`: the oracle of the FFmpeg decoder's tests.
+    public static func decodedByFFmpeg(_ path: String, sampleRate: Int, channels: Int) throws -> PCMAudio {
+        let raw = try cache.make("\(baseName(path))-\((path as NSString).pathExtension)-ffmpeg-\(sampleRate)-\(channels).s16") { output in
+            try run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", path, "-f", "s16le", "-ac", String(channels),
+                               "-ar", String(sampleRate), output])
+        }
+        guard let data = FileManager.default.contents(atPath: raw) else {
+            throw ProcessError.notReady("cannot read \(raw)")
+        }
+        let samples = data.withUnsafeBytes { bytes in
+            (0..<data.count / 2).map { Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self)) }
+        }
+        return PCMAudio(sampleRate: sampleRate, channels: channels, samples: samples)
+    }
+
+    /// A copy of `path` under another name (an Ogg file named `.mp3`).
+    public static func copy(_ path: String, as name: String) throws -> String {
+        try cache.make(name) { destination in
+            try FileManager.default.copyItem(atPath: path, toPath: destination)
+        }
+    }
+
+    /// A file of `name` whose bytes are `contents`.
+    public static func file(named name: String, contents: Data) throws -> String {
+        try cache.make(name) { path in
+            guard FileManager.default.createFile(atPath: path, contents: contents) else {
+                throw ProcessError.notReady("cannot write \(path)")
+            }
+        }
+    }
+}
