@@ -82,6 +82,38 @@ import TestSupport
     }
 }
 
+/// Point 7 and acceptance 9: bad files in the new formats get one line each,
+/// naming the file and what is wrong, and the rest of the queue plays.
+@Suite struct FormatBadInputTests {
+    @Test func eachBadFileGetsOneLineAndTheRestOfTheQueuePlays() throws {
+        let good = try Fixtures.mp3(.sweep, seconds: 1, sampleRate: 44100, channels: 2, encoding: .cbr(kbps: 128))
+        let reasons: [(Fixtures.BrokenFormat, String)] = [
+            (.truncatedM4B, "moov atom) is missing"), (.videoOnlyMP4, "no audio in this MP4 file"),
+            (.damagedFLAC, "damaged audio at"), (.textM4B, "not a playable M4B file"),
+        ]
+        let bad = try reasons.map { try Fixtures.broken($0.0) }
+        let output = ScratchFiles.makeDirectory("bad-formats") + "/out.wav"
+        let result = try InterludeBinary.play(bad + [good], output: .wav(output), timeout: 60)
+        #expect(result.process.exitStatus == 0, "\(result.process.summary)")
+        let lines = result.process.stderrText.split(separator: "\n").map(String.init)
+        for ((_, reason), path) in zip(reasons, bad) {
+            let mentions = lines.filter { $0.contains(path) }
+            #expect(mentions.count == 1 && mentions[0].contains(reason), "\(path): \(mentions)")
+        }
+        // The damaged FLAC plays around its bad frame; the others are skipped.
+        let damaged = try Fixtures.broken(.damagedFLAC)
+        #expect(result.events.named("trackStarted").compactMap(\.path) == [damaged, good])
+        // The skipped frame's time is kept (as silence): 3 s of FLAC, then 1 s of MP3.
+        let actual = try WAVFile.read(output)
+        #expect(abs(actual.durationSeconds - 4.0) < 0.01, "\(actual.durationSeconds) s")
+        // Before the damage, the FLAC is ffmpeg's decode sample for sample.
+        let reference = try Fixtures.decodedByFFmpeg(try Fixtures.encode(Fixtures.wav(.sweep, seconds: 3), as: .flac16),
+                                                     sampleRate: 44100, channels: 2)
+        let head = 44100
+        #expect(SignalAnalysis.firstDifference(expected: reference.frames(0..<head), actual: actual.frames(0..<head)) == nil)
+    }
+}
+
 /// Acceptance 7: FFmpeg's libraries are loaded with dlopen when the first file
 /// that is not MPEG audio is opened, so playing an MP3 maps none of them.
 @Suite(.serialized) struct FFmpegFootprintTests {

@@ -96,4 +96,38 @@ extension Fixtures {
             }
         }
     }
+
+    /// Files in the new formats the player must refuse or play around, each with one line.
+    public enum BrokenFormat: String, Sendable, CaseIterable {
+        /// The first 40% of a 3 s AAC file named `.m4b`: ffmpeg writes the `moov` box last, so it is missing.
+        case truncatedM4B
+        /// An MP4 with one video track (ffmpeg's test pattern, MPEG-4 part 2) and no audio.
+        case videoOnlyMP4
+        /// A 3 s FLAC with 200 bytes in its middle scrambled: one frame fails its checksum.
+        case damagedFLAC
+        /// A text file named `.m4b`.
+        case textM4B
+    }
+
+    public static func broken(_ kind: BrokenFormat) throws -> String {
+        switch kind {
+        case .truncatedM4B:
+            let aac = try encode(wav(.sweep, seconds: 3, sampleRate: 44100, channels: 2), as: .aac)
+            guard let data = FileManager.default.contents(atPath: aac) else { throw ProcessError.notReady("cannot read \(aac)") }
+            return try file(named: "truncated.m4b", contents: data.prefix(data.count * 4 / 10))
+        case .videoOnlyMP4:
+            return try cache.make("video-only.mp4") { path in
+                try run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=64x64:rate=10", "-t", "1",
+                                   "-c:v", "mpeg4", path])
+            }
+        case .damagedFLAC:
+            let flac = try encode(wav(.sweep, seconds: 3, sampleRate: 44100, channels: 2), as: .flac16)
+            guard var data = FileManager.default.contents(atPath: flac) else { throw ProcessError.notReady("cannot read \(flac)") }
+            let middle = data.count / 2
+            for index in middle..<(middle + 200) { data[index] ^= 0x5a }
+            return try file(named: "damaged.flac", contents: data)
+        case .textM4B:
+            return try file(named: "notes.m4b", contents: Data("Chapter list, to be filled in.\n".utf8))
+        }
+    }
 }

@@ -92,9 +92,19 @@ public protocol Decoder: AnyObject {
     /// be found only by reading there).
     func tags() -> Tags
 
+    /// Damage met and skipped by `read` since the last call (a frame that
+    /// failed its checksum or could not be decoded), one sentence each without
+    /// the path: the feeder reports each one and the track plays on. Empty for
+    /// a library that resynchronises silently (libmpg123).
+    func takeDamage() -> [String]
+
     /// Releases the file and the library's state; idempotent, and done by the
     /// decoder's `deinit` too. No other call may follow it.
     func close()
+}
+
+extension Decoder {
+    public func takeDamage() -> [String] { [] }
 }
 
 public enum DecoderReadResult: Equatable, Sendable {

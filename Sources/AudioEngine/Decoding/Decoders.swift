@@ -18,6 +18,10 @@ public enum Decoders {
         ]
     }
 
+    /// Extensions of the formats FFmpeg's libraries read, for the message about a
+    /// file whose content is not what its name says.
+    static let otherFormatExtensions: Set<String> = ["m4a", "m4b", "mp4", "aac", "flac", "ogg", "oga", "opus", "wav"]
+
     /// Opens `path` for reading from its start, in its own format or converted
     /// to `target` (see `Decoder.init`). Missing files, directories, empty and
     /// unreadable files are rejected here, in the same words for every
@@ -25,7 +29,18 @@ public enum Decoders {
     public static func open(path: String, target: AudioFormat? = nil) throws(DecoderError) -> any Decoder {
         let head = try FileHead(path: path)
         for implementation in implementations where implementation.accepts(head) {
-            return try implementation.init(path: path, target: target)
+            do {
+                return try implementation.init(path: path, target: target)
+            } catch where error.kind == .notMPEGAudio && implementation == Mpg123Decoder.self {
+                // A name that promises another format (a text file named .m4b): say what
+                // the name promised and that the content is none of the formats we read.
+                let suffix = path.split(separator: "/").last?.split(separator: ".").last.map { $0.lowercased() } ?? ""
+                guard path.split(separator: "/").last?.contains(".") == true, Self.otherFormatExtensions.contains(suffix) else {
+                    throw error
+                }
+                throw DecoderError(.notMPEGAudio, path: path,
+                                   detail: "not a playable \(suffix.uppercased()) file (no MP4, FLAC, Ogg, WAV or MPEG audio in it)")
+            }
         }
         // Not reached while libmpg123 takes every file; it keeps the choice
         // total should the last implementation come to recognise its files.

@@ -64,6 +64,7 @@ final class FFmpegDecoder: Decoder {
         case flac = "FLAC"
         case ogg = "Ogg"
         case wav = "WAV"
+        case adts = "ADTS"
 
         static func sniff(_ bytes: [UInt8]) -> Container? {
             func matches(_ text: String, at offset: Int) -> Bool {
@@ -74,6 +75,9 @@ final class FFmpegDecoder: Decoder {
             if matches("fLaC", at: 0) { return .flac }
             if matches("RIFF", at: 0) && matches("WAVE", at: 8) { return .wav }
             if matches("ftyp", at: 4) { return .mp4 }
+            // Raw AAC in ADTS frames: a 12-bit sync like MPEG audio's, but layer bits 00,
+            // which MPEG audio never uses.
+            if bytes.count >= 2, bytes[0] == 0xff, bytes[1] & 0xf6 == 0xf0 { return .adts }
             // A FLAC file behind an ID3v2 tag: the tag's size is four 7-bit bytes.
             if matches("ID3", at: 0), bytes.count >= 10 {
                 let size = bytes[6..<10].reduce(0) { $0 << 7 | Int($1 & 0x7f) }
@@ -95,7 +99,11 @@ final class FFmpegDecoder: Decoder {
         var container: UnsafeMutablePointer<AVFormatContext>?
         var status = interlude_avformat_open_input(&container, path)
         guard status >= 0, let container else {
-            throw DecoderError(.unreadable, path: path, detail: "cannot open: \(Self.describe(status))")
+            if MP4Boxes.lacksMovie(path: path) {
+                throw DecoderError(.notMPEGAudio, path: path,
+                                   detail: "incomplete MP4 file: its index (the moov atom) is missing, so it was probably cut short")
+            }
+            throw DecoderError(.notMPEGAudio, path: path, detail: "cannot open: \(Self.describe(status))")
         }
         // From here on `close()` (through deinit) releases what is set.
         self.container = container
@@ -213,7 +221,16 @@ final class FFmpegDecoder: Decoder {
         pending.removeAll(keepingCapacity: true)
         pendingStart = 0
         if try decodeNextFrame(), let frame {
-            if let start = sourceFrame(of: frame) { sourcePosition = start }
+            if let start = sourceFrame(of: frame) {
+                // A damaged frame was skipped: its time is kept as silence, so what
+                // follows stays at its place (a book's positions, a chapter's start).
+                if gapAfterDamage, start > sourcePosition, start - sourcePosition <= sourceFormat.rate * 10 {
+                    let frames = (start - sourcePosition) * format.rate / sourceFormat.rate
+                    pending.append(contentsOf: repeatElement(0, count: frames * format.channels))
+                }
+                sourcePosition = start
+            }
+            gapAfterDamage = false
             try convert(frame)
             sourcePosition += Int(frame.pointee.nb_samples)
             return true
@@ -253,10 +270,13 @@ final class FFmpegDecoder: Decoder {
         }
     }
 
+    private var gapAfterDamage = false
+
     private func noteDamage(_ status: Int32) {
+        gapAfterDamage = true
         let seconds = Double(sourcePosition) / Double(sourceFormat.rate)
         let at = (seconds * 1000).rounded() / 1000
-        damage.append("damaged audio at \(at) s skipped (\(Self.describe(status)))")
+        damage.append("damaged audio at \(at) s (\(Self.describe(status)))")
     }
 
     /// Damage found since the last call, one sentence each (without the path).
@@ -558,5 +578,33 @@ final class FFmpegDecoder: Decoder {
         var buffer = [CChar](repeating: 0, count: 256)
         if interlude_av_strerror(status, &buffer, buffer.count) < 0 { return "error \(status)" }
         return text(buffer).lowercased()
+    }
+}
+
+/// The top-level boxes of an MP4 file, walked by their headers only: enough to
+/// tell a file cut short (its `moov` box, written last by most muxers, missing)
+/// from one damaged otherwise, which libavformat reports in the same words.
+enum MP4Boxes {
+    static func lacksMovie(path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { _ = Glibc.close(descriptor) }
+        var offset: off_t = 0
+        var header = [UInt8](repeating: 0, count: 16)
+        var sawType = false
+        // A bounded walk: a damaged size field cannot make it loop.
+        for _ in 0..<10_000 {
+            let count = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 16, offset) }
+            guard count >= 8 else { return sawType }
+            let type = String(decoding: header[4..<8], as: UTF8.self)
+            if type == "moov" { return false }
+            if type == "ftyp" { sawType = true }
+            var size = header[0..<4].reduce(0) { $0 << 8 | Int64($1) }
+            if size == 1, count >= 16 { size = header[8..<16].reduce(0) { $0 << 8 | Int64($1) } }
+            // Size 0: the box runs to the end of the file.
+            guard size >= 8 else { return sawType }
+            offset += off_t(size)
+        }
+        return false
     }
 }
