@@ -46,6 +46,31 @@ import TestSupport
         #expect(difference == nil, "\(String(describing: difference))")
     }
 
+    /// Acceptance 2: a tone cut in two and encoded file by file plays back as
+    /// the two reference decodes end to end: the MP4 edit list's priming and
+    /// Opus's pre-skip and end granule are trimmed, nothing is added at the join.
+    @Test(arguments: [Fixtures.Codec.aac, .opus, .vorbis, .flac16])
+    func twoFilesCutFromOneToneJoinAsTheirDecodes(_ codec: Fixtures.Codec) throws {
+        let (firstWAV, secondWAV) = try Fixtures.cutWAVs(firstSeconds: 2.3, secondSeconds: 1.7)
+        let first = try Fixtures.encode(firstWAV, as: codec)
+        let second = try Fixtures.encode(secondWAV, as: codec)
+        let rate = codec == .opus ? 48000 : 44100
+        let expected = try Fixtures.decodedByFFmpeg(first, sampleRate: rate, channels: 2)
+            .appending(Fixtures.decodedByFFmpeg(second, sampleRate: rate, channels: 2))
+        let output = ScratchFiles.makeDirectory("gapless-\(codec)") + "/out.wav"
+        let result = try InterludeBinary.play([first, second], output: .wav(output))
+        #expect(result.process.succeeded, "\(result.process.summary)")
+        let actual = try WAVFile.read(output)
+        let difference = SignalAnalysis.firstDifference(expected: expected, actual: actual)
+        #expect(difference == nil, "\(String(describing: difference))")
+        // Opus and Vorbis (and FLAC, lossless) declare their exact length: 4 s in all.
+        if codec != .aac {
+            #expect(actual.frameCount == rate * 4, "\(actual.frameCount) frames")
+        }
+        let names = result.events.events.map(\.event)
+        #expect(names == ["trackStarted", "trackEnded", "trackStarted", "trackEnded", "finished", "summary"])
+    }
+
     /// Point 7: the content decides, not the name. libmpg123 would play an Ogg
     /// file named `.mp3` as 0.14 s of noise from false frame syncs.
     @Test func anOggFileNamedMP3PlaysAsOgg() throws {

@@ -130,4 +130,34 @@ extension Fixtures {
             return try file(named: "notes.m4b", contents: Data("Chapter list, to be filled in.\n".utf8))
         }
     }
+
+    /// `signal` cut at `firstSeconds` into two WAVs (the second `secondSeconds` long),
+    /// for encoding each on its own: a gapless pair in any codec.
+    public static func cutWAVs(_ signal: Signal = .tone(frequency: 440), firstSeconds: Double, secondSeconds: Double,
+                               sampleRate: Int = 44100, channels: Int = 2) throws -> (first: String, second: String) {
+        let source = try wav(signal, seconds: firstSeconds + secondSeconds, sampleRate: sampleRate, channels: channels)
+        let cut = Int((firstSeconds * Double(sampleRate)).rounded())
+        let first = try cache.make("\(baseName(source))-head-\(cut).wav") { path in
+            try run("sox", [source, path, "trim", "0", "\(cut)s"])
+        }
+        let second = try cache.make("\(baseName(source))-tail-\(cut).wav") { path in
+            try run("sox", [source, path, "trim", "\(cut)s"])
+        }
+        return (first, second)
+    }
+
+    /// `minutes` of the one-minute sweep in one AAC M4B (64 kbps mono, 44.1 kHz),
+    /// encoded in one go from the minute looped (`ffmpeg -stream_loop`), about
+    /// 0.3 s of encoding a minute: a long book whose timestamps are those of a
+    /// real encode. (Joining MP4 files with ffmpeg's concat demuxer and `-c copy`
+    /// gives packets of 1 and 1007 ticks at the joins that still decode to 1024
+    /// samples, so timestamps and samples disagree there.) Without perceptual
+    /// noise substitution: see `FormatSeekTests`.
+    public static func longAAC(minutes: Int) throws -> String {
+        let minute = try wav(.sweep, seconds: 60, sampleRate: 44100, channels: 1)
+        return try cache.make("sweep-\(minutes)min-aac64.m4b") { path in
+            try run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-stream_loop", String(minutes - 1), "-i", minute,
+                               "-c:a", "aac", "-aac_pns", "0", "-b:a", "64k", "-f", "mp4", path])
+        }
+    }
 }

@@ -123,20 +123,12 @@ final class FFmpegDecoder: Decoder {
         timeBase = stream.pointee.time_base
         codecID = parameters.pointee.codec_id
         let codecName = String(cString: interlude_avcodec_get_name(codecID))
-        guard let decoderCodec = interlude_avcodec_find_decoder(codecID),
-              let context = interlude_avcodec_alloc_context3(decoderCodec) else {
+        guard interlude_avcodec_find_decoder(codecID) != nil else {
             interlude_avformat_close_input(&self.container)
             throw DecoderError(.notMPEGAudio, path: path, detail: "no decoder for its \(codecName) audio")
         }
-        codec = context
-        status = interlude_avcodec_parameters_to_context(context, parameters)
-        // The packets' time base: libavcodec then moves a frame's timestamp past
-        // the samples it trims, which is how positions stay exact at the start.
-        context.pointee.pkt_timebase = timeBase
-        // A damaged frame is found by its checksum and refused, not decoded to noise.
-        context.pointee.err_recognition |= AV_EF_CRCCHECK
-        if status >= 0 { status = interlude_avcodec_open2(context, decoderCodec, nil) }
-        guard status >= 0 else {
+        status = Self.openCodec(parameters, timeBase: timeBase, into: &codec)
+        guard status >= 0, let context = codec else {
             Self.release(container: &self.container, codec: &codec, packet: &packet, frame: &frame, converter: &converter)
             throw DecoderError(.library, path: path, detail: "cannot decode its \(codecName) audio: \(Self.describe(status))")
         }
@@ -166,6 +158,27 @@ final class FFmpegDecoder: Decoder {
             close()
             throw error
         }
+    }
+
+    /// A codec context for the stream, opened; replaces `context`'s. A seek
+    /// opens a new one rather than flushing the old: libavcodec's AAC decoder
+    /// keeps its last window shape across a flush, so the first frames after
+    /// it differ from a fresh decoder's (448 samples of silence where a decode
+    /// from the start has sound).
+    private static func openCodec(_ parameters: UnsafeMutablePointer<AVCodecParameters>, timeBase: AVRational,
+                                  into context: inout UnsafeMutablePointer<AVCodecContext>?) -> Int32 {
+        if context != nil { interlude_avcodec_free_context(&context) }
+        guard let decoder = interlude_avcodec_find_decoder(parameters.pointee.codec_id),
+              let fresh = interlude_avcodec_alloc_context3(decoder) else { return interlude_averror_invaliddata() }
+        context = fresh
+        var status = interlude_avcodec_parameters_to_context(fresh, parameters)
+        // The packets' time base: libavcodec then moves a frame's timestamp past
+        // the samples it trims, which is how positions stay exact at the start.
+        fresh.pointee.pkt_timebase = timeBase
+        // A damaged frame is found by its checksum and refused, not decoded to noise.
+        fresh.pointee.err_recognition |= AV_EF_CRCCHECK
+        if status >= 0 { status = interlude_avcodec_open2(fresh, decoder, nil) }
+        return status
     }
 
     deinit { close() }
@@ -265,12 +278,20 @@ final class FFmpegDecoder: Decoder {
             }
             defer { interlude_av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex else { continue }
+            if !sawPacket {
+                sawPacket = true
+                let stamp = packet.pointee.pts != interlude_av_nopts_value() ? packet.pointee.pts : packet.pointee.dts
+                if stamp != interlude_av_nopts_value() { firstPacketTimestamp = stamp }
+            }
             let sent = interlude_avcodec_send_packet(codec, packet)
             if sent < 0 && sent != interlude_averror_eagain() { noteDamage(sent) }
         }
     }
 
     private var gapAfterDamage = false
+    private var sawPacket = false
+    /// The first packet's timestamp, where a seek to the start goes.
+    private var firstPacketTimestamp: Int64 = 0
 
     private func noteDamage(_ status: Int32) {
         gapAfterDamage = true
@@ -413,10 +434,16 @@ final class FFmpegDecoder: Decoder {
 
     /// Exact: the demuxer goes back to a packet at least `preroll` source
     /// frames before the target (what the codec needs to rebuild its state:
-    /// AAC's and Vorbis's overlapped windows, Opus's 80 ms), the decoder
-    /// starts afresh there, and the frames before the target are dropped by
+    /// AAC's and Vorbis's overlapped windows, Opus's filters), a fresh decoder
+    /// starts there, and the frames before the target are dropped by
     /// their timestamps. If the demuxer lands after the target, or a timestamp
     /// is missing, the decode starts from the file's beginning instead.
+    ///
+    /// One thing a pre-roll cannot rebuild: AAC's perceptual noise substitution
+    /// draws its noise from one random generator that runs through the whole
+    /// decode, so after a seek a PNS-coded band carries other noise of the same
+    /// level (1 LSB here and there in ffmpeg's own encodes, which use PNS by
+    /// default). Files without PNS seek bit for bit.
     func seek(toFrame frameIndex: Int) throws(DecoderError) {
         let targetSource = format.rate == sourceFormat.rate ? frameIndex
             : Int(Int64(frameIndex) * Int64(sourceFormat.rate) / Int64(format.rate))
@@ -444,17 +471,23 @@ final class FFmpegDecoder: Decoder {
     /// frame holding `target` and keeps `pending` from the target on. False
     /// when the landing point cannot be placed before the target.
     private func seekAndSkip(to timestamp: Int64?, target: Int) throws(DecoderError) -> Bool {
-        guard let container, let codec else { return false }
-        // The start: the stream's first timestamp, which is negative where
-        // priming packets precede position 0 (an MP4 edit list).
-        let start = container.pointee.streams[Int(streamIndex)].map { $0.pointee.start_time } ?? 0
-        let goal = timestamp ?? (start == interlude_av_nopts_value() ? 0 : start)
+        guard let container, let codec = self.codec else { return false }
+        // The start: the first packet's timestamp, which is before position 0
+        // where priming packets precede it (an MP4 edit list): the decoder must
+        // see them, as a decode from the start does.
+        let goal = timestamp ?? firstPacketTimestamp
         let status = interlude_avformat_seek_file(container, streamIndex, Int64.min, goal, goal, 0)
         if status < 0 {
             if timestamp != nil { return false }
             throw DecoderError(.library, path: path, detail: "seek failed: \(Self.describe(status))")
         }
-        interlude_avcodec_flush_buffers(codec)
+        guard let parameters = container.pointee.streams[Int(streamIndex)]?.pointee.codecpar else { return false }
+        var fresh: UnsafeMutablePointer<AVCodecContext>? = codec
+        let opened = Self.openCodec(parameters, timeBase: timeBase, into: &fresh)
+        self.codec = fresh
+        guard opened >= 0 else {
+            throw DecoderError(.library, path: path, detail: "seek failed: \(Self.describe(opened))")
+        }
         if converter != nil { interlude_swr_free(&converter) }
         pending.removeAll(keepingCapacity: true)
         pendingStart = 0
@@ -498,8 +531,12 @@ final class FFmpegDecoder: Decoder {
         case AV_CODEC_ID_AAC: 4096
         // Blocks of up to 8192 samples overlapping by half.
         case AV_CODEC_ID_VORBIS: 8192
-        // The 80 ms the Opus specification (RFC 7845, 4.6) asks for, twice.
-        case AV_CODEC_ID_OPUS: rate * 160 / 1000
+        // RFC 7845 (4.6) asks for 80 ms to converge, but libavcodec's decoder keeps
+        // float state (CELT's energy prediction, its filters) that converges
+        // geometrically: after 160 ms, seeks differed by 1 LSB here and there;
+        // after 2 s, in none of `FormatSeekTests`' points. Decoding 2 s of Opus costs
+        // a few milliseconds.
+        case AV_CODEC_ID_OPUS: rate * 2
         default: rate
         }
     }
