@@ -63,6 +63,8 @@ let package = Package(
         // build it is a replayer that runs saved inputs through the parser.
         .systemLibrary(name: "CLibFuzzer"),
         .executableTarget(name: "ChapterFuzzer", dependencies: ["BookFormat", "CLibFuzzer"]),
+        // The same over the cue-sheet parser.
+        .executableTarget(name: "CueSheetFuzzer", dependencies: ["BookFormat", "CLibFuzzer"]),
 
         // Shared test helpers: fixtures (sox, lame, espeak-ng), WAV reading and
         // signal comparison, a private PulseAudio server, running the binary.

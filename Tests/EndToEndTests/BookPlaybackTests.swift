@@ -80,8 +80,9 @@ import TestSupport
 
     /// After an alarm, spoken audio goes back by smart rewind, but not past the
     /// start of the chapter, even one that begins inside the file.
-    @Test func smartRewindAfterAnAlarmStopsAtTheChaptersStart() throws {
-        let book = try BookUnderTest.chaptered("Rewind", seconds: 12, chapters: [("A", 0), ("B", 5_000)])
+    @Test(arguments: BookUnderTest.Form.allCases)
+    func smartRewindAfterAnAlarmStopsAtTheChaptersStart(_ form: BookUnderTest.Form) throws {
+        let book = try BookUnderTest.chaptered("Rewind", seconds: 12, chapters: [("A", 0), ("B", 5_000)], form: form)
         let run = try book.play(["--alarm-in", "6", "--alarm-ring", "3"])
         #expect(run.events.named("alarmRinging").count == 1)
         let resumed = try #require(run.events.named("resumed").first, "\(run.events.events)")
@@ -134,8 +135,10 @@ import TestSupport
         #expect(try book.state()["speed"] as? Double == 1)
     }
 
-    @Test func bookmarksAreAddedListedJumpedToAndDeleted() throws {
-        let book = try BookUnderTest.chaptered("Marks", seconds: 30, chapters: [("Opening", 0), ("Middle", 12_000), ("Close", 24_500)])
+    @Test(arguments: [BookUnderTest.Form.mp3, .m4b])
+    func bookmarksAreAddedListedJumpedToAndDeleted(_ form: BookUnderTest.Form) throws {
+        let book = try BookUnderTest.chaptered("Marks", seconds: 30, chapters: [("Opening", 0), ("Middle", 12_000), ("Close", 24_500)],
+                                               form: form)
         let added = try book.bookmark("add", ["--at", "0:13.5", "--note", "the \"key\" line"])
         #expect(added.exitStatus == 0, "\(added.summary)")
         #expect(added.stdoutText.contains("bookmark 1 at 0:13"))

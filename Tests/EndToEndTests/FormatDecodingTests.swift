@@ -172,3 +172,103 @@ import TestSupport
         #expect(mapped.contains { $0.contains("libavcodec") }, "\(mapped)")
     }
 }
+
+/// Acceptance 4: chapters in every form `info --json` shows them: M4B files
+/// written by ffmpeg from an ffmetadata file with both chapter forms and with
+/// the QuickTime text track only (`-movflags disable_chpl`), an Opus file with
+/// `CHAPTERnn` comments, a FLAC with a cue sheet beside it. Every title exact
+/// (UTF-8 with CJK), every start within 1 ms.
+@Suite struct FormatChapterTests {
+    static let chapters: [(String, Int)] = [("序章 Opening", 0), ("第一章 — Ålesund", 1_240), ("Épilogue; the = end", 2_600)]
+
+    static func info(_ path: String) throws -> [String: Any] {
+        let result = try InterludeBinary.run(["info", path, "--json"], timeout: 60)
+        #expect(result.exitStatus == 0, "\(result.summary)")
+        let object = try JSONSerialization.jsonObject(with: result.stdout)
+        return try #require(object as? [String: Any], "\(result.stdoutText)")
+    }
+
+    static func expectChapters(_ path: String, _ expected: [(String, Int)] = chapters) throws {
+        let json = try info(path)
+        let chapters = try #require(json["chapters"] as? [[String: Any]], "\(json)")
+        #expect(chapters.map { $0["title"] as? String } == expected.map(\.0), "\(chapters)")
+        for (chapter, (title, start)) in zip(chapters, expected) {
+            let seconds = try #require(chapter["start"] as? Double)
+            #expect(abs(seconds * 1000 - Double(start)) <= 1, "\(title): starts at \(seconds) s, not \(start) ms")
+        }
+    }
+
+    static func m4b(nero: Bool) throws -> String {
+        let root = ScratchFiles.makeDirectory("chapters-m4b-\(nero)")
+        let wav = try Fixtures.wav(.sweep, seconds: 3, sampleRate: 44100, channels: 2)
+        func escaped(_ text: String) -> String {
+            text.reduce(into: "") { result, character in
+                if "=;#\\\n".contains(character) { result.append("\\") }
+                result.append(character)
+            }
+        }
+        var metadata = ";FFMETADATA1\ntitle=Chapters\n"
+        for (index, chapter) in chapters.enumerated() {
+            let end = index + 1 < chapters.count ? chapters[index + 1].1 : 3000
+            metadata += "\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=\(chapter.1)\nEND=\(end)\ntitle=\(escaped(chapter.0))\n"
+        }
+        try Data(metadata.utf8).write(to: URL(fileURLWithPath: root + "/meta.txt"))
+        let output = root + "/book.m4b"
+        try ProcessRunner.check("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", wav, "-i", root + "/meta.txt", "-map", "0:a",
+                                           "-map_metadata", "1", "-map_chapters", "1", "-c:a", "aac", "-b:a", "96k"]
+                                + (nero ? [] : ["-movflags", "disable_chpl"]) + [output])
+        // The file has the Nero atom exactly when asked: the text track alone is read otherwise.
+        let bytes = try #require(FileManager.default.contents(atPath: output))
+        #expect((bytes.range(of: Data("chpl".utf8)) != nil) == nero)
+        return output
+    }
+
+    @Test(arguments: [true, false])
+    func m4bChaptersInBothFormsAndTextTrackOnly(_ nero: Bool) throws {
+        try Self.expectChapters(Self.m4b(nero: nero))
+    }
+
+    @Test func opusChapterComments() throws {
+        let wav = try Fixtures.wav(.sweep, seconds: 3, sampleRate: 48000, channels: 2)
+        var comments: [String] = []
+        for (index, chapter) in Self.chapters.enumerated() {
+            let number = String(format: "%02d", index + 1)
+            let start = String(format: "00:00:%02d.%03d", chapter.1 / 1000, chapter.1 % 1000)
+            comments += ["--comment", "CHAPTER\(number)=\(start)", "--comment", "CHAPTER\(number)NAME=\(chapter.0)"]
+        }
+        let opus = try Fixtures.encode(wav, as: .opus, extraArguments: comments)
+        try Self.expectChapters(opus)
+    }
+
+    @Test func flacWithACueSheet() throws {
+        let book = try BookUnderTest.chaptered("Cue", seconds: 3, chapters: Self.chapters, form: .flacCue)
+        try Self.expectChapters(book.path)
+    }
+
+    /// Point 7: a cue sheet that names a missing file, or has a bad time: one
+    /// line naming the sheet; the rest plays (the FLAC as one chapter).
+    @Test func badCueSheetsAreNamedAndTheRestPlays() throws {
+        let root = ScratchFiles.makeDirectory("bad-cue")
+        let missing = root + "/missing.cue"
+        try Data("FILE \"gone.flac\" WAVE\nTRACK 01 AUDIO\nINDEX 01 00:00:00\n".utf8).write(to: URL(fileURLWithPath: missing))
+        let good = try Fixtures.mp3(.sweep, seconds: 1, sampleRate: 44100, channels: 2, encoding: .cbr(kbps: 128))
+        let result = try InterludeBinary.play([missing, good], output: .null, timeout: 60)
+        #expect(result.process.exitStatus == 0, "\(result.process.summary)")
+        let lines = result.process.stderrText.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains(missing) && lines[0].contains("gone.flac"), "\(lines)")
+        #expect(result.events.named("trackStarted").compactMap(\.path) == [good])
+
+        let flac = try Fixtures.encode(Fixtures.wav(.sweep, seconds: 2, sampleRate: 44100, channels: 2), as: .flac16)
+        let book = root + "/book.flac"
+        try FileManager.default.copyItem(atPath: flac, toPath: book)
+        try Data("FILE \"book.flac\" WAVE\nTRACK 01 AUDIO\nINDEX 01 00:00:00\nTRACK 02 AUDIO\nINDEX 01 00:01:80\n".utf8)
+            .write(to: URL(fileURLWithPath: root + "/book.cue"))
+        let played = try InterludeBinary.play([book], output: .null, extraArguments: ["--book"],
+                                              environment: ["XDG_STATE_HOME": root + "/state"], timeout: 60)
+        #expect(played.process.exitStatus == 0, "\(played.process.summary)")
+        let problems = played.process.stderrText.split(separator: "\n")
+        #expect(problems.count == 1 && problems[0].contains(root + "/book.cue") && problems[0].contains("bad time '00:01:80'"),
+                "\(problems)")
+        #expect(played.events.named("trackStarted").count == 1)
+    }
+}

@@ -92,6 +92,13 @@ public protocol Decoder: AnyObject {
     /// be found only by reading there).
     func tags() -> Tags
 
+    /// Chapters the container carries (MP4's chapter track or Nero `chpl`
+    /// atom, Ogg's `CHAPTERnn` comments), in the stream's order, times in
+    /// milliseconds of output; empty when it has none or the chapters are in
+    /// a tag the decoder does not read (an MP3's ID3v2 CHAP frames: those are
+    /// `BookFormat`'s).
+    func chapters() -> [ChapterMark]
+
     /// Damage met and skipped by `read` since the last call (a frame that
     /// failed its checksum or could not be decoded), one sentence each without
     /// the path: the feeder reports each one and the track plays on. Empty for
@@ -105,6 +112,21 @@ public protocol Decoder: AnyObject {
 
 extension Decoder {
     public func takeDamage() -> [String] { [] }
+    public func chapters() -> [ChapterMark] { [] }
+}
+
+/// A chapter as a container gives it.
+public struct ChapterMark: Equatable, Sendable {
+    public let title: String
+    public let startMilliseconds: Int
+    /// The next chapter's start or the stream's end where the container gives none.
+    public let endMilliseconds: Int
+
+    public init(title: String, startMilliseconds: Int, endMilliseconds: Int) {
+        self.title = title
+        self.startMilliseconds = startMilliseconds
+        self.endMilliseconds = endMilliseconds
+    }
 }
 
 public enum DecoderReadResult: Equatable, Sendable {

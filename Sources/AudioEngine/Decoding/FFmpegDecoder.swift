@@ -602,6 +602,11 @@ final class FFmpegDecoder: Decoder {
         tags.year = value("date") ?? value("year")
         tags.genre = value("genre")
         tags.comment = value("comment")
+        // libavformat gives MP4's aART, trkn and disk and Vorbis's ALBUMARTIST,
+        // TRACKNUMBER and DISCNUMBER under these names.
+        tags.albumArtist = value("album_artist")
+        tags.track = value("track")
+        tags.disc = value("disc")
         return tags
     }
 
@@ -609,6 +614,26 @@ final class FFmpegDecoder: Decoder {
     private static func text(_ buffer: [CChar]) -> String {
         let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// libavformat's chapters: it reads both MP4 forms (the QuickTime text
+    /// track, preferred, and Nero's `chpl`) and Ogg's `CHAPTERnn`/`CHAPTERnnNAME`
+    /// comments into the same list.
+    func chapters() -> [ChapterMark] {
+        guard let container, let list = container.pointee.chapters else { return [] }
+        let milliseconds = AVRational(num: 1, den: 1000)
+        var marks: [ChapterMark] = []
+        for index in 0..<Int(container.pointee.nb_chapters) {
+            guard let chapter = list[index] else { continue }
+            let start = Int(interlude_av_rescale_q(chapter.pointee.start, chapter.pointee.time_base, milliseconds))
+            let end = Int(interlude_av_rescale_q(chapter.pointee.end, chapter.pointee.time_base, milliseconds))
+            var title = ""
+            if let entry = interlude_av_dict_get(chapter.pointee.metadata, "title", nil, 0), let value = entry.pointee.value {
+                title = String(decoding: UnsafeRawBufferPointer(start: value, count: strlen(value)), as: UTF8.self)
+            }
+            marks.append(ChapterMark(title: title, startMilliseconds: start, endMilliseconds: max(start, end)))
+        }
+        return marks
     }
 
     private static func describe(_ status: Int32) -> String {

@@ -64,6 +64,8 @@ struct FileInfo {
         bitrateMode = stream.bitrateMode
         tags = decoder.tags()
         // Our own parser over the tag's bytes (libmpg123 does not read CHAP/CTOC).
+        var chapters: [Chapter]
+        var chapterProblem: String?
         do {
             let list = try TagFileReader.chapters(atPath: path)
             chapters = list.chapters
@@ -72,6 +74,14 @@ struct FileInfo {
             chapters = []
             chapterProblem = "\(error)"
         }
+        if chapters.isEmpty, chapterProblem == nil {
+            // The container's chapters (M4B, Ogg) or a cue sheet beside the file.
+            let found = FileChapters.read(path)
+            chapters = found.chapters
+            chapterProblem = found.problem
+        }
+        self.chapters = chapters
+        self.chapterProblem = chapterProblem
         var size = 0
         if let fileSize = fileSizeBytes(path) { size = fileSize }
         let seconds = format.seconds(forFrames: frames)
