@@ -272,3 +272,30 @@ import TestSupport
         #expect(played.events.named("trackStarted").count == 1)
     }
 }
+
+/// Acceptance 3: a queue of MP3 at 44.1 kHz, FLAC at 48 kHz, Opus and AAC
+/// plays through the PulseAudio null sink (captured with parec) without digital
+/// silence over 5 ms anywhere inside the signal, the joins included: the later
+/// files are converted to the first one's format and the device stays open.
+@Suite(.serialized) struct FormatQueueCaptureTests {
+    @Test func aMixedQueuePlaysWithoutAGapAtTheJoins() throws {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 1.5, sampleRate: 44100, channels: 2, encoding: .cbr(kbps: 128))
+        let flac = try Fixtures.encode(Fixtures.wav(.sweep, seconds: 1.5, sampleRate: 48000, channels: 2), as: .flac16)
+        let opus = try Fixtures.encode(Fixtures.wav(.sweep, seconds: 1.5, sampleRate: 48000, channels: 1), as: .opus)
+        let aac = try Fixtures.encode(Fixtures.wav(.sweep, seconds: 1.5, sampleRate: 44100, channels: 2), as: .aac)
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let recorder = try sink.startRecorder()
+        let result = try InterludeBinary.play([mp3, flac, opus, aac], output: .pulse(sink), timeout: 60)
+        let capture = try recorder.stop()
+        #expect(result.process.succeeded, "\(result.process.summary)")
+        #expect(result.events.named("trackStarted").map(\.path) == [mp3, flac, opus, aac])
+        #expect(result.events.underrunCount == 0)
+        let bounds = try #require(SignalAnalysis.signalBounds(capture), "the capture is silent")
+        let played = capture.frames(bounds)
+        #expect(abs(played.durationSeconds - 6) < 0.15, "played \(played.durationSeconds) s of 6")
+        let fiveMilliseconds = SignalAnalysis.frames(milliseconds: 5, sampleRate: capture.sampleRate)
+        let gaps = SignalAnalysis.silentRuns(played, minimumFrames: fiveMilliseconds)
+        #expect(gaps.isEmpty, "digital silence inside the signal: \(gaps)")
+    }
+}

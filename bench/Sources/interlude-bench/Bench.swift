@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 struct BenchOptions {
-    static let all = ["decode", "cpu", "startup", "underruns", "preemption", "seek", "tui"]
+    static let all = ["decode", "cpu", "startup", "underruns", "preemption", "seek", "tui", "formats"]
     var quick = false
     var standIn = false
     var only: Set<String> = Set(all)
@@ -39,7 +39,7 @@ final class Bench {
     var report = Report()
     private let referenceDecoder: String
     private let referencePlayer: String
-    private let measureTool: String
+    let measureTool: String
     private let referenceDropper: String
     let interlude: String
 
@@ -65,8 +65,12 @@ final class Bench {
         if options.only.contains("decode") { measure("decode throughput", decodeThroughput) }
         if options.only.contains("startup") { measure("start-up", startup) }
         if options.only.contains("seek") { measure("seek", seekTime) }
+        if options.only.contains("formats") {
+            measure("formats decode throughput", formatDecodeThroughput)
+            measure("formats seek", formatSeekTime)
+        }
         if options.only.contains("cpu") || options.only.contains("underruns") || options.only.contains("preemption")
-            || options.only.contains("tui") {
+            || options.only.contains("tui") || options.only.contains("formats") {
             let server: PulseServer
             do {
                 progress("starting a private PulseAudio server")
@@ -83,6 +87,7 @@ final class Bench {
             if options.only.contains("underruns") { measure("underruns under load") { try underrunsUnderLoad(server.defaultSink) } }
             if options.only.contains("preemption") { measure("preemption latency") { try preemptionLatency(server.defaultSink) } }
             if options.only.contains("tui") { measure("full-screen player CPU") { try tuiCost(server.defaultSink) } }
+            if options.only.contains("formats") { measure("formats play CPU and RSS") { try formatPlayCost(server.defaultSink) } }
         }
         return report
     }
@@ -107,7 +112,7 @@ final class Bench {
         return missing.allSatisfy { $0.hasPrefix(interlude) }
     }
 
-    private var interludeAvailable: Bool { options.standIn || access(interlude, X_OK) == 0 }
+    var interludeAvailable: Bool { options.standIn || access(interlude, X_OK) == 0 }
 
     // MARK: Seek (issue 6)
 
@@ -235,7 +240,7 @@ final class Bench {
     }
 
     /// The run with the median CPU time, its RSS replaced by the median RSS.
-    private func medianRun(_ runs: [PlayMeasurement]) -> PlayMeasurement {
+    func medianRun(_ runs: [PlayMeasurement]) -> PlayMeasurement {
         let sorted = runs.sorted { $0.process.usage.cpuSeconds < $1.process.usage.cpuSeconds }
         var chosen = sorted[(sorted.count - 1) / 2]
         chosen.process.usage.userSeconds = median(runs.map(\.process.usage.userSeconds))
@@ -247,7 +252,7 @@ final class Bench {
 
     /// Plays through `sink` with a recorder attached (design.md §7.1: without one the null
     /// sink runs ahead and timing is off) and measures the process and the capture.
-    private func play(_ command: [String], sink: NullSink, expected: Double, extraEnvironment: [String: String] = [:]) throws -> PlayMeasurement {
+    func play(_ command: [String], sink: NullSink, expected: Double, extraEnvironment: [String: String] = [:]) throws -> PlayMeasurement {
         let recorder = try sink.startRecorder()
         // Through `measure`: spawned straight from this process, a child's ru_maxrss would
         // start at this process's own RSS (see bench/c/measure.c).
