@@ -299,3 +299,53 @@ import TestSupport
         #expect(gaps.isEmpty, "digital silence inside the signal: \(gaps)")
     }
 }
+
+/// Point 5: tags from MP4 atoms, Vorbis comments (Ogg and FLAC) into the same
+/// fields as ID3's, shown by `info`; invalid UTF-8 is replaced, never a crash.
+@Suite struct FormatTagTests {
+    static let fields: [(key: String, mp4: String, vorbis: String, value: String)] = [
+        ("title", "title", "TITLE", "Chapter Eleven — 第十一章"),
+        ("artist", "artist", "ARTIST", "Mary Shelley"),
+        ("album", "album", "ALBUM", "Frankenstein"),
+        ("albumArtist", "album_artist", "ALBUMARTIST", "Read by Someone"),
+        ("track", "track", "TRACKNUMBER", "3/12"),
+        ("disc", "disc", "DISCNUMBER", "1/2"),
+        ("year", "date", "DATE", "1818"),
+    ]
+
+    static func tags(_ path: String) throws -> [String: String] {
+        let json = try FormatChapterTests.info(path)
+        return try #require(json["tags"] as? [String: String], "\(json)")
+    }
+
+    @Test func mp4AtomsAndVorbisComments() throws {
+        let wav = try Fixtures.wav(.sweep, seconds: 1, sampleRate: 44100, channels: 2)
+        let mp4 = try Fixtures.encode(wav, as: .aac, extraArguments: Self.fields.flatMap { ["-metadata", "\($0.mp4)=\($0.value)"] })
+        let vorbis = try Fixtures.encode(wav, as: .vorbis, extraArguments: Self.fields.flatMap { ["-c", "\($0.vorbis)=\($0.value)"] })
+        let flac = try Fixtures.encode(wav, as: .flac16, extraArguments: Self.fields.flatMap { ["-T", "\($0.vorbis)=\($0.value)"] })
+        for path in [mp4, vorbis, flac] {
+            let tags = try Self.tags(path)
+            for field in Self.fields {
+                // MP4's trkn and disk atoms hold numbers: "3/12" as written.
+                #expect(tags[field.key] == field.value, "\(path): \(field.key) is \(String(describing: tags[field.key]))")
+            }
+        }
+        let text = try InterludeBinary.run(["info", mp4], timeout: 60)
+        #expect(text.stdoutText.contains("format:    AAC in MP4, 44100 Hz stereo s16"), "\(text.stdoutText)")
+        #expect(text.stdoutText.contains("album artist: Read by Someone"), "\(text.stdoutText)")
+    }
+
+    @Test func invalidUTF8IsReplaced() throws {
+        let wav = try Fixtures.wav(.sweep, seconds: 1, sampleRate: 44100, channels: 2)
+        let path = ScratchFiles.makeDirectory("bad-utf8") + "/bad.flac"
+        // flac refuses invalid UTF-8 on its command line: write "okQZ" and put two
+        // bytes that are no UTF-8 in their place (same length, so the block stays whole).
+        let clean = try Fixtures.encode(wav, as: .flac16, extraArguments: ["-T", "TITLE=okQZ end"])
+        var bytes = try #require(FileManager.default.contents(atPath: clean))
+        let range = try #require(bytes.range(of: Data("okQZ end".utf8)))
+        bytes.replaceSubrange(range, with: Data([0x6F, 0x6B, 0xFF, 0xFE]) + Data(" end".utf8))
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let tags = try Self.tags(path)
+        #expect(tags["title"] == "ok\u{FFFD}\u{FFFD} end", "\(tags)")
+    }
+}

@@ -6,8 +6,9 @@ public enum InfoCommand {
     public static let help = """
     usage: interlude info FILE [--json]
 
-    Shows an MP3 file's format, exact duration, bitrate, tags, and its
-    chapters when it has ID3v2 CHAP/CTOC frames (an audiobook in one file).
+    Shows an audio file's format (codec and container), exact duration,
+    bitrate, tags, and its chapters: an MP3's ID3v2 CHAP/CTOC frames, an
+    M4B's or Ogg file's own, or a cue sheet beside the file (NAME.cue).
     """
 
     public static func run(_ arguments: [String]) -> Int32 {
@@ -103,9 +104,10 @@ struct FileInfo {
             "bitrate:   \(bitrateMode == .constant ? "\(bitrateKbps) kbps CBR" : "\(averageKbps) kbps average, \(bitrateMode.rawValue.uppercased())")",
         ]
         let tagLines: [(String, String?)] = [("title", tags.title), ("artist", tags.artist), ("album", tags.album),
+                                             ("album artist", tags.albumArtist), ("track", tags.track), ("disc", tags.disc),
                                              ("year", tags.year), ("genre", tags.genre), ("comment", tags.comment)]
         for (name, value) in tagLines {
-            if let value { lines.append("\(name):\(String(repeating: " ", count: 10 - name.count))\(value)") }
+            if let value { lines.append("\(name):\(String(repeating: " ", count: max(1, 10 - name.count)))\(value)") }
         }
         if !chapters.isEmpty {
             lines.append("chapters:  \(chapters.count)")
@@ -138,6 +140,7 @@ struct FileInfo {
         line.add("bitrateMode", bitrateMode.rawValue)
         var tagsLine = JSONLine()
         let tagFields: [(String, String?)] = [("title", tags.title), ("artist", tags.artist), ("album", tags.album),
+                                              ("albumArtist", tags.albumArtist), ("track", tags.track), ("disc", tags.disc),
                                               ("year", tags.year), ("genre", tags.genre), ("comment", tags.comment)]
         for (name, value) in tagFields {
             if let value { tagsLine.add(name, value) }
