@@ -80,12 +80,17 @@ import TestSupport
     }
 
     /// A seek past the end leaves nothing to read; `scan` makes the length exact
-    /// and leaves the position where it was.
+    /// and leaves the position where it was. Raw AAC (ADTS) has no length but
+    /// the bitrate's estimate, so the scan counts the decode; an M4A states its
+    /// length (the edit list's, 3 s), exact without a scan.
     @Test func scanCountsTheDecodeAndKeepsThePosition() throws {
-        let path = try Fixtures.encode(Fixtures.wav(.sweep, seconds: 3, sampleRate: 44100, channels: 2), as: .aac,
-                                       extraArguments: ["-aac_pns", "0"])
+        let wav = try Fixtures.wav(.sweep, seconds: 3, sampleRate: 44100, channels: 2)
+        let m4a = try Decoders.open(path: Fixtures.encode(wav, as: .aac, extraArguments: ["-aac_pns", "0"]))
+        #expect(m4a.lengthIsExact && m4a.lengthInFrames == 3 * 44100)
+        let path = try Fixtures.encode(wav, as: .aac, fileExtension: "aac", extraArguments: ["-aac_pns", "0", "-f", "adts"])
         let reference = try Fixtures.decodedByFFmpeg(path, sampleRate: 44100, channels: 2)
         let decoder = try Decoders.open(path: path)
+        #expect(!decoder.lengthIsExact)
         try decoder.seek(toFrame: 50000)
         try decoder.scan()
         #expect(decoder.lengthIsExact)

@@ -2,11 +2,11 @@
 /// (`AudioFormat`: signed 16-bit interleaved), read in order, moved by exact
 /// seeks. Each implementation is one file in this folder that wraps one C
 /// library and is the only file that imports it (`Mpg123Decoder.swift`:
-/// libmpg123, MPEG audio). Nothing outside this folder names an
-/// implementation: `Decoders.open(path:target:)` picks one by the file's
-/// content, and the engine, the feeder and the commands hold `any Decoder`.
-/// A second implementation (FFmpeg's libraries for what is not MPEG audio) is
-/// a new file here and one line in `Decoders.implementations`.
+/// libmpg123, MPEG audio; `FFmpegDecoder.swift`: FFmpeg's libraries, for AAC
+/// and ALAC in MP4, FLAC, Ogg Vorbis, Opus and WAV). Nothing outside this
+/// folder names an implementation: `Decoders.open(path:target:)` picks one by
+/// the file's content, and the engine, the feeder and the commands hold `any
+/// Decoder`.
 ///
 /// Threads: a decoder is used by one thread at a time, the thread that opened
 /// it (it is not `Sendable`, so the compiler keeps it there); in the player that is the main loop (`TrackFeeder`, `FileVoice`), in

@@ -8,9 +8,10 @@ import Glibc
 public enum Decoders {
     /// Asked in order; the first whose `accepts` says yes opens the file, so a
     /// decoder that recognises its own files goes before one that takes
-    /// anything. libmpg123 takes every file today and rejects what is not MPEG
-    /// audio itself (`notMPEGAudio`), which is what `interlude` has always
-    /// done; a second decoder is one more line here.
+    /// anything. FFmpeg's libraries take the containers they recognise by
+    /// their magic numbers (MP4, FLAC, Ogg, WAV, ADTS); libmpg123 takes every
+    /// other file and rejects what is not MPEG audio itself (`notMPEGAudio`),
+    /// which is what `interlude` has always done with MP3s.
     static var implementations: [any Decoder.Type] {
         [
             FFmpegDecoder.self,

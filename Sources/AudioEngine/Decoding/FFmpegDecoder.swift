@@ -400,15 +400,26 @@ final class FFmpegDecoder: Decoder {
         return nil
     }
 
-    /// A container's duration is its header's (not an estimate from a bitrate)
-    /// for every container this decoder takes, but it may differ from the
-    /// decoded count by the encoder's padding where the container does not
-    /// trim it: exact only after a scan.
-    var lengthIsExact: Bool { exactLength != nil }
+    /// Exact after a scan, and when the container states the stream's length
+    /// (FLAC's sample count, the MP4 edit list's or track's duration, Ogg's
+    /// last granule, WAV's data size): never an estimate from a bitrate. It
+    /// can fall short of the decoded count by the last codec frame's padding
+    /// where the container does not trim it (ffmpeg's own M4As decode up to
+    /// 1024 frames past their edit list, as `ffmpeg` decodes them), which
+    /// `TrackFeeder`'s truncation check and a book's lengths tolerate; a scan
+    /// of a 10-hour M4B at every opening of the book would not be.
+    var lengthIsExact: Bool {
+        if exactLength != nil { return true }
+        guard let container, let stream = container.pointee.streams[Int(streamIndex)] else { return false }
+        // Raw ADTS AAC has no length of its own: libavformat estimates one from the bitrate.
+        return stream.pointee.duration != interlude_av_nopts_value() && stream.pointee.duration > 0
+            && container.pointee.duration_estimation_method != AVFMT_DURATION_FROM_BITRATE
+    }
 
-    /// Decodes the whole stream once, counting frames, and comes back.
+    /// Decodes the whole stream once, counting frames, and comes back; at
+    /// once when the container states the length (`lengthIsExact`).
     func scan() throws(DecoderError) {
-        guard exactLength == nil else { return }
+        guard !lengthIsExact else { return }
         let here = position
         try seek(toFrame: 0)
         var count = 0
