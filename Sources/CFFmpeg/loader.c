@@ -45,6 +45,7 @@ static struct {
     int (*swr_alloc_set_opts2)(SwrContext **, const AVChannelLayout *, enum AVSampleFormat, int,
                                const AVChannelLayout *, enum AVSampleFormat, int, int, void *);
     int (*swr_init)(SwrContext *);
+    int (*swr_set_matrix)(SwrContext *, const double *, int);
     void (*swr_free)(SwrContext **);
     int (*swr_convert)(SwrContext *, uint8_t **, int, const uint8_t **, int);
     int64_t (*swr_get_delay)(SwrContext *, int64_t);
@@ -105,7 +106,7 @@ static int load_locked(char *message, size_t capacity) {
         SYMBOL(av_channel_layout_uninit), SYMBOL(av_rescale_q), SYMBOL(av_log_set_level),
     };
     const struct symbol swresample[] = {
-        SYMBOL(swr_alloc_set_opts2), SYMBOL(swr_init), SYMBOL(swr_free), SYMBOL(swr_convert), SYMBOL(swr_get_delay),
+        SYMBOL(swr_alloc_set_opts2), SYMBOL(swr_init), SYMBOL(swr_set_matrix), SYMBOL(swr_free), SYMBOL(swr_convert), SYMBOL(swr_get_delay),
     };
     const struct symbol avcodec[] = {
         SYMBOL(avcodec_find_decoder), SYMBOL(avcodec_alloc_context3), SYMBOL(avcodec_free_context),
@@ -214,6 +215,16 @@ SwrContext *interlude_swr_create(const AVChannelLayout *out_layout, int out_rate
     SwrContext *context = NULL;
     int status = CALL(swr_alloc_set_opts2)(&context, out_layout, AV_SAMPLE_FMT_S16, out_rate,
                                            in_layout, in_format, in_rate, 0, NULL);
+    /* Mono and stereo meet as libmpg123 meets them, so a queue keeps one level
+       whichever library decodes a file: mono is copied to both sides (not at
+       -3 dB, libswresample's default), stereo is mixed down as (L + R) / 2. */
+    if (status >= 0 && in_layout->nb_channels == 1 && out_layout->nb_channels == 2) {
+        static const double copy[2] = { 1.0, 1.0 };
+        status = CALL(swr_set_matrix)(context, copy, 1);
+    } else if (status >= 0 && in_layout->nb_channels == 2 && out_layout->nb_channels == 1) {
+        static const double mix[2] = { 0.5, 0.5 };
+        status = CALL(swr_set_matrix)(context, mix, 2);
+    }
     if (status >= 0) status = CALL(swr_init)(context);
     if (status < 0) {
         if (context != NULL) CALL(swr_free)(&context);

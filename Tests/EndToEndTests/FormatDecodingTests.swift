@@ -71,6 +71,22 @@ import TestSupport
         #expect(names == ["trackStarted", "trackEnded", "trackStarted", "trackEnded", "finished", "summary"])
     }
 
+    /// A mono file in a stereo queue is copied to both sides, as libmpg123 does
+    /// (libswresample's own default would mix it in at -3 dB): after a stereo
+    /// MP3, a mono FLAC at the same rate plays as its samples, each twice.
+    @Test func aMonoFileInAStereoQueueKeepsItsLevel() throws {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 1, sampleRate: 44100, channels: 2, encoding: .cbr(kbps: 128))
+        let flac = try Fixtures.encode(Fixtures.wav(.music, seconds: 1, sampleRate: 44100, channels: 1), as: .flac16)
+        let first = try WAVFile.read(Fixtures.decodedByMPG123(mp3))
+        let mono = try Fixtures.decodedByFFmpeg(flac, sampleRate: 44100, channels: 1)
+        let output = ScratchFiles.makeDirectory("mono-in-stereo") + "/out.wav"
+        let result = try InterludeBinary.play([mp3, flac], output: .wav(output))
+        #expect(result.process.succeeded, "\(result.process.summary)")
+        let doubled = PCMAudio(sampleRate: 44100, channels: 2, samples: mono.samples.flatMap { [$0, $0] })
+        let difference = SignalAnalysis.firstDifference(expected: first.appending(doubled), actual: try WAVFile.read(output))
+        #expect(difference == nil, "\(String(describing: difference))")
+    }
+
     /// Point 7: the content decides, not the name. libmpg123 would play an Ogg
     /// file named `.mp3` as 0.14 s of noise from false frame syncs.
     @Test func anOggFileNamedMP3PlaysAsOgg() throws {
