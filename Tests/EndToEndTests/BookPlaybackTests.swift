@@ -111,8 +111,9 @@ import TestSupport
     /// The speed is remembered per book: the next run plays at it unless
     /// --speed says otherwise. The end-of-chapter sleep timer counts listening
     /// time, so at 2.0x a 40 s chapter ends after 20 s.
-    @Test func speedIsRememberedPerBook() throws {
-        let book = try BookUnderTest.folder("Fast", files: 3, seconds: 40)
+    @Test(arguments: BookUnderTest.Form.allCases)
+    func speedIsRememberedPerBook(_ form: BookUnderTest.Form) throws {
+        let book = try BookUnderTest.folder("Fast-\(form)", files: 3, seconds: 40, form: form)
         let first = try book.play(["--speed", "2", "--sleep", "chapter"])
         #expect(first.events.named("bookOpened").first?.seconds("speed") == 2)
         #expect(first.events.named("sleepTimerExpired").first?.t == 20)
@@ -121,7 +122,7 @@ import TestSupport
         #expect(try book.state()["speed"] as? Double == 2)
 
         // Another book keeps its own speed.
-        let other = try BookUnderTest(path: try BookUnderTest.folder("Slow", files: 1, seconds: 2).path,
+        let other = try BookUnderTest(path: try BookUnderTest.folder("Slow-\(form)", files: 1, seconds: 2, form: form).path,
                                       stateHome: book.stateHome).play()
         #expect(other.events.named("bookOpened").first?.seconds("speed") == 1)
 
