@@ -155,7 +155,7 @@ bench: release $(BENCH_REFS)
 python-tools:
 	@scripts/install-python-tools.sh
 
-# libFuzzer over the chapter parser for FUZZ_SECONDS (default 3 minutes),
+# libFuzzer over the chapter parser, then the cue-sheet parser, each for FUZZ_SECONDS (default 3 minutes),
 # corpus kept in build/fuzz/corpus between runs; crashes land in build/fuzz/.
 # FUZZING swaps the replayer's main for libFuzzer's driver (see
 # Sources/ChapterFuzzer); a separate scratch path keeps the instrumented
@@ -186,6 +186,10 @@ fuzz:
 	@printf '%s' '{"id":"a","command":"queue-add","args":["/x.mp3","/y.mp3"]}' > build/fuzz/remote-seeds/queue.json
 	@printf '%s' '{"id":2,"command":"seek","args":[-5.5]}' > build/fuzz/remote-seeds/seek.json
 	.build/fuzz/release/RemoteRequestFuzzer build/fuzz/remote-corpus build/fuzz/remote-seeds -dict=fuzz/remote.dict -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 -rss_limit_mb=2048 -artifact_prefix=build/fuzz/remote- -print_final_stats=1
+	$(SWIFT) build -c release --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product CueSheetFuzzer $(SWIFT_FLAGS)
+	@mkdir -p build/fuzz/cue-corpus build/fuzz/cue-seeds
+	@printf 'PERFORMER "P"\nTITLE "T"\nFILE "a.flac" WAVE\n  TRACK 01 AUDIO\n    TITLE "One"\n    INDEX 01 00:00:00\n  TRACK 02 AUDIO\n    INDEX 00 01:59:70\n    INDEX 01 02:00:74\n' > build/fuzz/cue-seeds/album.cue
+	.build/fuzz/release/CueSheetFuzzer build/fuzz/cue-corpus build/fuzz/cue-seeds -dict=fuzz/cuesheet.dict -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 -rss_limit_mb=2048 -artifact_prefix=build/fuzz/cue- -print_final_stats=1
 
 
 clean:

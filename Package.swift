@@ -29,6 +29,10 @@ let package = Package(
         // libpulse's headers, and a loader that dlopens it when the player connects to the sound
         // server for desktop interruptions (issue 13), so renders and `info` do not map it.
         .target(name: "CPulse"),
+        // FFmpeg's headers (libavformat-dev, libavcodec-dev, libswresample-dev, libavutil-dev, in
+        // the default include path) and a loader that dlopens the libraries when the first file
+        // that is not MPEG audio is opened: MP3 playback maps none of them. Every symbol prefixed.
+        .target(name: "CFFmpeg"),
         // libsonic has no pkg-config file: the module map links it.
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
         // signalfd, timerfd, eventfd: Linux headers the Glibc module leaves out.
@@ -57,7 +61,7 @@ let package = Package(
         .target(name: "PlayerModel", dependencies: ["InterludeCore", "AudioSession", "Alarms", "BookFormat"]),
 
         // The decoding pipeline: libmpg123 -> SPSC ring -> writer thread -> sink.
-        .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CSonic", "CInterludeShims", "CLinux", "InterludeCore"]),
+        .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CFFmpeg", "CSonic", "CInterludeShims", "CLinux", "InterludeCore"]),
 
         // The full-screen player: layout, panes, banner and key dispatch as pure
         // views over frames; ncursesw only behind the Terminal seam.
@@ -75,6 +79,8 @@ let package = Package(
         .executableTarget(name: "ConfigFuzzer", dependencies: ["Themes", "KeyMap", "Alarms", "Books", "InterludeCore", "CLibFuzzer"]),
         // The same over the control socket's request parser.
         .executableTarget(name: "RemoteRequestFuzzer", dependencies: ["PlayerModel", "CLibFuzzer"]),
+        // The same over the cue-sheet parser.
+        .executableTarget(name: "CueSheetFuzzer", dependencies: ["BookFormat", "CLibFuzzer"]),
 
         // Shared test helpers: fixtures (sox, lame, espeak-ng), WAV reading and
         // signal comparison, a private PulseAudio server, running the binary.

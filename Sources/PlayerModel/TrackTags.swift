@@ -24,10 +24,10 @@ public struct TrackTags: Equatable, Sendable {
         return TrackTags(title: text("TIT2"), artist: text("TPE1"), album: text("TALB"))
     }
 
-    /// The file name without folder and `.mp3`, for files without a title.
+    /// The file name without folder and audio extension, for files without a title.
     public static func displayName(ofPath path: String) -> String {
         var name = path.split(separator: "/").last.map(String.init) ?? path
-        if name.lowercased().hasSuffix(".mp3") { name.removeLast(4) }
+        name = AudioFileNames.withoutAudioExtension(name)
         return name
     }
 }

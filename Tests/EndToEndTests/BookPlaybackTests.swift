@@ -80,8 +80,9 @@ import TestSupport
 
     /// After an alarm, spoken audio goes back by smart rewind, but not past the
     /// start of the chapter, even one that begins inside the file.
-    @Test func smartRewindAfterAnAlarmStopsAtTheChaptersStart() throws {
-        let book = try BookUnderTest.chaptered("Rewind", seconds: 12, chapters: [("A", 0), ("B", 5_000)])
+    @Test(arguments: BookUnderTest.Form.allCases)
+    func smartRewindAfterAnAlarmStopsAtTheChaptersStart(_ form: BookUnderTest.Form) throws {
+        let book = try BookUnderTest.chaptered("Rewind", seconds: 12, chapters: [("A", 0), ("B", 5_000)], form: form)
         let run = try book.play(["--alarm-in", "6", "--alarm-ring", "3"])
         #expect(run.events.named("alarmRinging").count == 1)
         let resumed = try #require(run.events.named("resumed").first, "\(run.events.events)")
@@ -110,8 +111,9 @@ import TestSupport
     /// The speed is remembered per book: the next run plays at it unless
     /// --speed says otherwise. The end-of-chapter sleep timer counts listening
     /// time, so at 2.0x a 40 s chapter ends after 20 s.
-    @Test func speedIsRememberedPerBook() throws {
-        let book = try BookUnderTest.folder("Fast", files: 3, seconds: 40)
+    @Test(arguments: BookUnderTest.Form.allCases)
+    func speedIsRememberedPerBook(_ form: BookUnderTest.Form) throws {
+        let book = try BookUnderTest.folder("Fast-\(form)", files: 3, seconds: 40, form: form)
         let first = try book.play(["--speed", "2", "--sleep", "chapter"])
         #expect(first.events.named("bookOpened").first?.seconds("speed") == 2)
         #expect(first.events.named("sleepTimerExpired").first?.t == 20)
@@ -120,7 +122,7 @@ import TestSupport
         #expect(try book.state()["speed"] as? Double == 2)
 
         // Another book keeps its own speed.
-        let other = try BookUnderTest(path: try BookUnderTest.folder("Slow", files: 1, seconds: 2).path,
+        let other = try BookUnderTest(path: try BookUnderTest.folder("Slow-\(form)", files: 1, seconds: 2, form: form).path,
                                       stateHome: book.stateHome).play()
         #expect(other.events.named("bookOpened").first?.seconds("speed") == 1)
 
@@ -134,8 +136,10 @@ import TestSupport
         #expect(try book.state()["speed"] as? Double == 1)
     }
 
-    @Test func bookmarksAreAddedListedJumpedToAndDeleted() throws {
-        let book = try BookUnderTest.chaptered("Marks", seconds: 30, chapters: [("Opening", 0), ("Middle", 12_000), ("Close", 24_500)])
+    @Test(arguments: [BookUnderTest.Form.mp3, .m4b])
+    func bookmarksAreAddedListedJumpedToAndDeleted(_ form: BookUnderTest.Form) throws {
+        let book = try BookUnderTest.chaptered("Marks", seconds: 30, chapters: [("Opening", 0), ("Middle", 12_000), ("Close", 24_500)],
+                                               form: form)
         let added = try book.bookmark("add", ["--at", "0:13.5", "--note", "the \"key\" line"])
         #expect(added.exitStatus == 0, "\(added.summary)")
         #expect(added.stdoutText.contains("bookmark 1 at 0:13"))

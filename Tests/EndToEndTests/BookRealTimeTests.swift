@@ -109,8 +109,9 @@ import Glibc
     /// Play during the sleep timer's fade: the listener is awake. The fade
     /// turns back up where it is (nothing skipped, nothing repeated, no
     /// pause), the timer is off, and the book plays on past the chapter's end.
-    @Test func playDuringTheSleepFadeTurnsItBackUpAndTheBookPlaysOn() throws {
-        let book = try BookUnderTest.chaptered("Awake", seconds: 30, chapters: [("A", 0), ("B", 10_500), ("C", 20_000)])
+    @Test(arguments: [BookUnderTest.Form.mp3, .m4b])
+    func playDuringTheSleepFadeTurnsItBackUpAndTheBookPlaysOn(_ form: BookUnderTest.Form) throws {
+        let book = try BookUnderTest.chaptered("Awake", seconds: 30, chapters: [("A", 0), ("B", 10_500), ("C", 20_000)], form: form)
         let sink = try PulseServer.shared().makeSink()
         defer { sink.remove() }
         let recorder = try sink.startRecorder()
@@ -167,9 +168,10 @@ import Glibc
     /// a pause fades from what is heard (the writer drops the device's
     /// queue), so nothing is aimed early by a device buffer. The last sound in
     /// the capture is the chapter's end from the first.
-    @Test func endOfChapterSleepStopsAtTheChapterEndThroughPulse() throws {
+    @Test(arguments: [BookUnderTest.Form.mp3, .m4b])
+    func endOfChapterSleepStopsAtTheChapterEndThroughPulse(_ form: BookUnderTest.Form) throws {
         let chapterEnd = 11.5
-        let book = try BookUnderTest.chaptered("Sleepy", seconds: 20, chapters: [("A", 0), ("B", 11_500)])
+        let book = try BookUnderTest.chaptered("Sleepy", seconds: 20, chapters: [("A", 0), ("B", 11_500)], form: form)
         let sink = try PulseServer.shared().makeSink()
         defer { sink.remove() }
         let recorder = try sink.startRecorder()
@@ -216,8 +218,9 @@ import Glibc
     /// Acceptance 3: `kill -9` at a random moment of playback, 20 times, a restart
     /// each time. The state file always parses, and each restart resumes within
     /// 5 s of what had been heard, never after it.
-    @Test func killedTwentyTimesAtRandomTheBookAlwaysResumesWithinFiveSecondsOfWhatWasHeard() throws {
-        let book = try BookUnderTest.folder("Killed", files: 3, seconds: 30)
+    @Test(arguments: BookUnderTest.Form.allCases)
+    func killedTwentyTimesAtRandomTheBookAlwaysResumesWithinFiveSecondsOfWhatWasHeard(_ form: BookUnderTest.Form) throws {
+        let book = try BookUnderTest.folder("Killed-\(form)", files: 3, seconds: 30, form: form)
         let sink = try PulseServer.shared().makeSink()
         defer { sink.remove() }
         let recorder = try sink.startRecorder()

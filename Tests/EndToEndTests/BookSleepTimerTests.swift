@@ -7,9 +7,11 @@ import TestSupport
     /// The book fades out over the chapter's last 10 s and is silent from the
     /// chapter's end; an alarm afterwards rings, ends with shouldResume, and
     /// the book stays paused: the sleep timer's pause is the listener's own.
-    @Test func endOfChapterFadesStopsAtTheChapterEndAndAnAlarmAfterwardsLeavesTheBookPaused() throws {
+    @Test(arguments: [BookUnderTest.Form.mp3, .m4b])
+    func endOfChapterFadesStopsAtTheChapterEndAndAnAlarmAfterwardsLeavesTheBookPaused(_ form: BookUnderTest.Form) throws {
         let chapterEnd = 14.25
-        let book = try BookUnderTest.chaptered("Sleep", seconds: 30, chapters: [("One", 0), ("Two", 14_250), ("Three", 22_000)])
+        let book = try BookUnderTest.chaptered("Sleep", seconds: 30, chapters: [("One", 0), ("Two", 14_250), ("Three", 22_000)],
+                                               form: form)
         let wav = ScratchFiles.makeDirectory("sleep") + "/out.wav"
         let run = try book.play(output: .wav(wav), ["--sleep", "chapter", "--alarm-in", "17", "--alarm-ring", "2"])
         #expect(run.process.exitStatus == 0, "\(run.process.summary)")

@@ -51,21 +51,93 @@ struct BookUnderTest {
 
     /// A folder of `count` MP3s of `seconds` each (a 440 Hz tone, mono 64 kbps),
     /// named so that natural order differs from plain order.
-    static func folder(_ name: String, files count: Int, seconds: Double) throws -> BookUnderTest {
+    /// `form` other than MP3: the files are AAC M4Bs or FLACs of the same tone.
+    static func folder(_ name: String, files count: Int, seconds: Double, form: Form = .mp3) throws -> BookUnderTest {
         let root = ScratchFiles.makeDirectory("book-\(name)")
         let folder = root + "/" + name
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let source = try Fixtures.mp3(.tone(frequency: 440), seconds: seconds, sampleRate: 44100, channels: 1,
+        let source: String
+        switch form {
+        case .mp3:
+            source = try Fixtures.mp3(.tone(frequency: 440), seconds: seconds, sampleRate: 44100, channels: 1,
                                       encoding: .cbr(kbps: 64))
+        case .m4b:
+            source = try Fixtures.encode(Fixtures.wav(.tone(frequency: 440), seconds: seconds, sampleRate: 44100, channels: 1),
+                                         as: .aac, fileExtension: "m4b")
+        case .flacCue:
+            source = try Fixtures.encode(Fixtures.wav(.tone(frequency: 440), seconds: seconds, sampleRate: 44100, channels: 1),
+                                         as: .flac16)
+        }
+        let suffix = (source as NSString).pathExtension
         for index in 1...count {
-            try FileManager.default.copyItem(atPath: source, toPath: "\(folder)/Part \(index).mp3")
+            try FileManager.default.copyItem(atPath: source, toPath: "\(folder)/Part \(index).\(suffix)")
         }
         return BookUnderTest(path: folder, stateHome: root + "/state")
     }
 
+    /// How a one-file book carries its chapters (issue 12, acceptance 6: the
+    /// book tests run over each).
+    enum Form: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        /// An MP3 with ID3v2.4 CHAP/CTOC frames written by mutagen.
+        case mp3
+        /// AAC in an M4B written by ffmpeg from an ffmetadata file: both chapter
+        /// forms, the QuickTime chapter track and Nero's `chpl` atom.
+        case m4b
+        /// A FLAC with a cue sheet beside it (`NAME.cue`); its times are CD
+        /// frames of 1/75 s, so chapter starts that are not whole frames are
+        /// rounded: the tests give this form only starts that are.
+        case flacCue
+
+        var testDescription: String { rawValue }
+    }
+
+    /// One file of a steady tone with chapters `(title, start ms)`, each ending
+    /// where the next starts, carried as `form` says.
+    static func chaptered(_ name: String, seconds: Double, chapters: [(String, Int)], form: Form = .mp3) throws -> BookUnderTest {
+        switch form {
+        case .mp3: return try chapteredMP3(name, seconds: seconds, chapters: chapters)
+        case .m4b, .flacCue: break
+        }
+        let root = ScratchFiles.makeDirectory("book-\(name)-\(form)")
+        let wav = try Fixtures.wav(.tone(frequency: 440), seconds: seconds, sampleRate: 44100, channels: 1)
+        let total = Int(seconds * 1000)
+        if form == .m4b {
+            func escaped(_ text: String) -> String {
+                var result = ""
+                for character in text {
+                    if "=;#\\\n".contains(character) { result.append("\\") }
+                    result.append(character)
+                }
+                return result
+            }
+            var metadata = ";FFMETADATA1\ntitle=\(escaped(name))\n"
+            for (index, chapter) in chapters.enumerated() {
+                let end = index + 1 < chapters.count ? chapters[index + 1].1 : total
+                metadata += "\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=\(chapter.1)\nEND=\(end)\ntitle=\(escaped(chapter.0))\n"
+            }
+            let metadataPath = root + "/chapters.txt"
+            try Data(metadata.utf8).write(to: URL(fileURLWithPath: metadataPath))
+            let output = root + "/\(name).m4b"
+            try ProcessRunner.check("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", wav, "-i", metadataPath, "-map", "0:a",
+                                               "-map_metadata", "1", "-map_chapters", "1", "-c:a", "aac", "-b:a", "64k", output])
+            return BookUnderTest(path: output, stateHome: root + "/state")
+        }
+        let flac = try Fixtures.encode(wav, as: .flac16)
+        let output = root + "/\(name).flac"
+        try FileManager.default.copyItem(atPath: flac, toPath: output)
+        var sheet = "PERFORMER \"Interlude Tests\"\nTITLE \"\(name)\"\nFILE \"\(name).flac\" WAVE\n"
+        for (index, chapter) in chapters.enumerated() {
+            let frames = (chapter.1 * 75 + 500) / 1000
+            let time = String(format: "%02d:%02d:%02d", frames / 75 / 60, frames / 75 % 60, frames % 75)
+            sheet += "  TRACK \(String(format: "%02d", index + 1)) AUDIO\n    TITLE \"\(chapter.0)\"\n    INDEX 01 \(time)\n"
+        }
+        try Data(sheet.utf8).write(to: URL(fileURLWithPath: root + "/\(name).cue"))
+        return BookUnderTest(path: output, stateHome: root + "/state")
+    }
+
     /// One MP3 of a steady tone with ID3v2.4 chapters written by mutagen:
     /// `(title, start ms)`, each ending where the next starts.
-    static func chaptered(_ name: String, seconds: Double, chapters: [(String, Int)]) throws -> BookUnderTest {
+    static func chapteredMP3(_ name: String, seconds: Double, chapters: [(String, Int)]) throws -> BookUnderTest {
         let root = ScratchFiles.makeDirectory("book-\(name)")
         let source = try Fixtures.mp3(.tone(frequency: 440), seconds: seconds, sampleRate: 44100, channels: 1,
                                       encoding: .cbr(kbps: 64))

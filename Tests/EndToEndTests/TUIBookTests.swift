@@ -12,8 +12,8 @@ import Glibc
     static let titles = ["Opening Credits", "Chapter Two: Ålesund", "Épilogue — the end"]
 
     /// A 60 s book with three chapters of 20 s, tagged by mutagen.
-    static func chaptered() throws -> BookUnderTest {
-        try BookUnderTest.chaptered("tui", seconds: 60, chapters: [(titles[0], 0), (titles[1], 20_000), (titles[2], 40_000)])
+    static func chaptered(_ form: BookUnderTest.Form = .mp3) throws -> BookUnderTest {
+        try BookUnderTest.chaptered("tui", seconds: 60, chapters: [(titles[0], 0), (titles[1], 20_000), (titles[2], 40_000)], form: form)
     }
 
     /// The now-playing pane's chapter line: "chapter 2/3: ...".
@@ -27,9 +27,10 @@ import Glibc
         return lines.count >= rows ? lines[rows - 2] : ""
     }
 
-    @Test("a chaptered book: the chapters pane lists the exact titles, enter there, >, <, the 30 s skips and left move to the right place")
-    func chaptersPaneAndChapterKeys() throws {
-        let book = try Self.chaptered()
+    @Test("a chaptered book: the chapters pane lists the exact titles, enter there, >, <, the 30 s skips and left move to the right place",
+          arguments: BookUnderTest.Form.allCases)
+    func chaptersPaneAndChapterKeys(_ form: BookUnderTest.Form) throws {
+        let book = try Self.chaptered(form)
         let session = try TUISession(columns: 120, rows: 40, arguments: [book.path], environment: book.environment)
         let opened = session.waitFor { $0.contains("bookOpened") && $0.contains("chapter 1/3: Opening Credits") }
         #expect(opened.met, "\(opened.screen)")
@@ -77,9 +78,10 @@ import Glibc
         #expect(seek.met, "\(seek.screen)")
     }
 
-    @Test("q saves the book's place; opening it again resumes there, a little earlier (smart rewind)")
-    func quitAndResume() throws {
-        let book = try Self.chaptered()
+    @Test("q saves the book's place; opening it again resumes there, a little earlier (smart rewind)",
+          arguments: BookUnderTest.Form.allCases)
+    func quitAndResume(_ form: BookUnderTest.Form) throws {
+        let book = try Self.chaptered(form)
         let session = try TUISession(columns: 120, rows: 40, arguments: [book.path], environment: book.environment)
         #expect(session.waitFor(60) { (TUISession.elapsed($0) ?? 0) >= 8 }.met, "\(session.screen())")
         // The speed is the book's own: remembered with its place.

@@ -20,6 +20,12 @@ struct DecoderImportTests {
         #expect(Set(importing) == Self.mpg123Files, "files importing CMpg123: \(importing.sorted())")
     }
 
+    /// Issue 12: FFmpeg's libraries likewise, behind `FFmpegDecoder`.
+    @Test func onlyTheFFmpegDecoderImportsCFFmpeg() throws {
+        let importing = try Self.importsBySourceFile().filter { $0.modules.contains("CFFmpeg") }.map(\.file)
+        #expect(Set(importing) == ["AudioEngine/Decoding/FFmpegDecoder.swift"], "files importing CFFmpeg: \(importing.sorted())")
+    }
+
     @Test func noFileOfTheApplicationImportsCMpg123() throws {
         let application = try Self.importsBySourceFile().filter { $0.file.hasPrefix("Interlude/") }
         #expect(!application.isEmpty, "no sources found under Sources/Interlude")

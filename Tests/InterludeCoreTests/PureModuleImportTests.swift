@@ -5,7 +5,7 @@ import Testing
 /// cannot reach the system except through InterludeCore's `Clock` and
 /// `StateFile`. Full Foundation is excluded too (it re-exports Glibc).
 struct PureModuleImportTests {
-    static let forbidden = ["Glibc", "Musl", "Darwin", "SwiftGlibc", "Foundation", "CAlsa", "CMpg123", "CNcursesw", "CInterludeShims", "Dispatch"]
+    static let forbidden = ["Glibc", "Musl", "Darwin", "SwiftGlibc", "Foundation", "CAlsa", "CMpg123", "CNcursesw", "CFFmpeg", "CInterludeShims", "Dispatch"]
 
     static func sourcesDirectory() -> String {
         // #filePath is .../Tests/InterludeCoreTests/PureModuleImportTests.swift

@@ -258,14 +258,14 @@ public enum Fixtures {
 
     // MARK: Internals
 
-    private static let cache = FixtureCache()
+    static let cache = FixtureCache()
 
     /// Runs a fixture tool and throws with its stderr when it fails.
     static func run(_ tool: String, _ arguments: [String]) throws {
         try ProcessRunner.check(tool, arguments, timeout: 600)
     }
 
-    private static func baseName(_ path: String) -> String {
+    static func baseName(_ path: String) -> String {
         let file = (path as NSString).lastPathComponent
         return (file as NSString).deletingPathExtension
     }
@@ -278,7 +278,7 @@ public enum Fixtures {
 /// Paths made once per process, keyed by file name. `make` holds one lock while a file is
 /// generated, so concurrent tests asking for the same fixture wait for the first. The lock
 /// is recursive because one fixture's generator asks for another (the image needs a WAV).
-private final class FixtureCache: @unchecked Sendable {
+final class FixtureCache: @unchecked Sendable {
     // @unchecked: `made` is only touched with `lock` held.
     let directory: String
     private let lock = NSRecursiveLock()

@@ -2,11 +2,11 @@
 /// (`AudioFormat`: signed 16-bit interleaved), read in order, moved by exact
 /// seeks. Each implementation is one file in this folder that wraps one C
 /// library and is the only file that imports it (`Mpg123Decoder.swift`:
-/// libmpg123, MPEG audio). Nothing outside this folder names an
-/// implementation: `Decoders.open(path:target:)` picks one by the file's
-/// content, and the engine, the feeder and the commands hold `any Decoder`.
-/// A second implementation (FFmpeg's libraries for what is not MPEG audio) is
-/// a new file here and one line in `Decoders.implementations`.
+/// libmpg123, MPEG audio; `FFmpegDecoder.swift`: FFmpeg's libraries, for AAC
+/// and ALAC in MP4, FLAC, Ogg Vorbis, Opus and WAV). Nothing outside this
+/// folder names an implementation: `Decoders.open(path:target:)` picks one by
+/// the file's content, and the engine, the feeder and the commands hold `any
+/// Decoder`.
 ///
 /// Threads: a decoder is used by one thread at a time, the thread that opened
 /// it (it is not `Sendable`, so the compiler keeps it there); in the player that is the main loop (`TrackFeeder`, `FileVoice`), in
@@ -92,9 +92,41 @@ public protocol Decoder: AnyObject {
     /// be found only by reading there).
     func tags() -> Tags
 
+    /// Chapters the container carries (MP4's chapter track or Nero `chpl`
+    /// atom, Ogg's `CHAPTERnn` comments), in the stream's order, times in
+    /// milliseconds of output; empty when it has none or the chapters are in
+    /// a tag the decoder does not read (an MP3's ID3v2 CHAP frames: those are
+    /// `BookFormat`'s).
+    func chapters() -> [ChapterMark]
+
+    /// Damage met and skipped by `read` since the last call (a frame that
+    /// failed its checksum or could not be decoded), one sentence each without
+    /// the path: the feeder reports each one and the track plays on. Empty for
+    /// a library that resynchronises silently (libmpg123).
+    func takeDamage() -> [String]
+
     /// Releases the file and the library's state; idempotent, and done by the
     /// decoder's `deinit` too. No other call may follow it.
     func close()
+}
+
+extension Decoder {
+    public func takeDamage() -> [String] { [] }
+    public func chapters() -> [ChapterMark] { [] }
+}
+
+/// A chapter as a container gives it.
+public struct ChapterMark: Equatable, Sendable {
+    public let title: String
+    public let startMilliseconds: Int
+    /// The next chapter's start or the stream's end where the container gives none.
+    public let endMilliseconds: Int
+
+    public init(title: String, startMilliseconds: Int, endMilliseconds: Int) {
+        self.title = title
+        self.startMilliseconds = startMilliseconds
+        self.endMilliseconds = endMilliseconds
+    }
 }
 
 public enum DecoderReadResult: Equatable, Sendable {

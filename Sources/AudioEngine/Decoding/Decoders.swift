@@ -8,14 +8,20 @@ import Glibc
 public enum Decoders {
     /// Asked in order; the first whose `accepts` says yes opens the file, so a
     /// decoder that recognises its own files goes before one that takes
-    /// anything. libmpg123 takes every file today and rejects what is not MPEG
-    /// audio itself (`notMPEGAudio`), which is what `interlude` has always
-    /// done; a second decoder is one more line here.
+    /// anything. FFmpeg's libraries take the containers they recognise by
+    /// their magic numbers (MP4, FLAC, Ogg, WAV, ADTS); libmpg123 takes every
+    /// other file and rejects what is not MPEG audio itself (`notMPEGAudio`),
+    /// which is what `interlude` has always done with MP3s.
     static var implementations: [any Decoder.Type] {
         [
+            FFmpegDecoder.self,
             Mpg123Decoder.self,
         ]
     }
+
+    /// Extensions of the formats FFmpeg's libraries read, for the message about a
+    /// file whose content is not what its name says.
+    static let otherFormatExtensions: Set<String> = ["m4a", "m4b", "mp4", "aac", "flac", "ogg", "oga", "opus", "wav"]
 
     /// Opens `path` for reading from its start, in its own format or converted
     /// to `target` (see `Decoder.init`). Missing files, directories, empty and
@@ -24,7 +30,18 @@ public enum Decoders {
     public static func open(path: String, target: AudioFormat? = nil) throws(DecoderError) -> any Decoder {
         let head = try FileHead(path: path)
         for implementation in implementations where implementation.accepts(head) {
-            return try implementation.init(path: path, target: target)
+            do {
+                return try implementation.init(path: path, target: target)
+            } catch where error.kind == .notMPEGAudio && implementation == Mpg123Decoder.self {
+                // A name that promises another format (a text file named .m4b): say what
+                // the name promised and that the content is none of the formats we read.
+                let suffix = path.split(separator: "/").last?.split(separator: ".").last.map { $0.lowercased() } ?? ""
+                guard path.split(separator: "/").last?.contains(".") == true, Self.otherFormatExtensions.contains(suffix) else {
+                    throw error
+                }
+                throw DecoderError(.notMPEGAudio, path: path,
+                                   detail: "not a playable \(suffix.uppercased()) file (no MP4, FLAC, Ogg, WAV or MPEG audio in it)")
+            }
         }
         // Not reached while libmpg123 takes every file; it keeps the choice
         // total should the last implementation come to recognise its files.

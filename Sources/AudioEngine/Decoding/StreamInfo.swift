@@ -4,6 +4,9 @@ public struct StreamInfo: Equatable, Sendable {
     public enum Codec: Equatable, Sendable {
         /// MPEG-1, -2 or -2.5 audio, layer 1 to 3 (an MP3 is layer 3).
         case mpegAudio(version: MPEGVersion, layer: Int)
+        /// What FFmpeg's libraries decode: the container ("MP4", "FLAC",
+        /// "Ogg", "WAV") and the codec ("AAC", "ALAC", "FLAC", "Vorbis", "Opus", ...).
+        case other(container: String, codec: String)
     }
 
     /// The MPEG audio version, spelled as `info` prints it.

@@ -7,5 +7,10 @@ public struct Tags: Equatable, Sendable {
     public var year: String?
     public var genre: String?
     public var comment: String?
+    /// The album's artist where `artist` names a track's (or a narrator).
+    public var albumArtist: String?
+    /// As stored: "3" or "3/12".
+    public var track: String?
+    public var disc: String?
     public init() {}
 }

@@ -115,6 +115,7 @@ extension TrackFeeder {
             return 0
         }
         do {
+            defer { reportDamage(of: decoder) }
             switch try decoder.read(into: input) {
             case .frames(let frames) where frames > 0:
                 do { try stretcher.write(input.baseAddress!, frames: frames) } catch {

@@ -125,6 +125,7 @@ public final class TrackFeeder {
                 finishTrack()
                 continue
             }
+            reportDamage(of: decoder)
             switch result {
             case .frames(let frames):
                 producer.commit(frames)
@@ -149,6 +150,13 @@ public final class TrackFeeder {
     }
 
     func appendEvent(_ event: Event) { pendingEvents.append(event) }
+
+    /// A damaged frame the decoder skipped: one line naming the file; the track plays on.
+    func reportDamage(of decoder: any Decoder) {
+        for detail in decoder.takeDamage() {
+            pendingEvents.append(.failed(DecoderError(.library, path: decoder.path, detail: detail)))
+        }
+    }
 
     var isDecodingEnded: Bool { decodingEnded }
     var currentDecoder: (any Decoder)? { decoder }

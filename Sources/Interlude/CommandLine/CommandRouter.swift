@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BookFormat
 import InterludeCore
 
 /// The top-level command line: `interlude COMMAND ...`.
@@ -49,7 +50,7 @@ public enum CommandRouter {
             // A path or an option: the full-screen player.
             // (Or what looks like one, so a mistyped file is reported as a file, not a command.)
             if command.hasPrefix("-") || access(command, F_OK) == 0 || command.contains("/")
-                || command.lowercased().hasSuffix(".mp3") {
+                || AudioFileNames.isAudio(command) {
                 return FullScreenCommand.run(arguments)
             }
             writeStandardError("interlude: unknown command '\(command)' (see 'interlude help')\n")

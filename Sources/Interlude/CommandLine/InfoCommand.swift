@@ -7,8 +7,9 @@ public enum InfoCommand {
     public static let help = """
     usage: interlude info FILE [--json]
 
-    Shows an MP3 file's format, exact duration, bitrate, tags, and its
-    chapters when it has ID3v2 CHAP/CTOC frames (an audiobook in one file).
+    Shows an audio file's format (codec and container), exact duration,
+    bitrate, tags, and its chapters: an MP3's ID3v2 CHAP/CTOC frames, an
+    M4B's or Ogg file's own, or a cue sheet beside the file (NAME.cue).
     """
 
     public static func run(_ arguments: [String]) -> Int32 {
@@ -40,8 +41,7 @@ public enum InfoCommand {
 struct FileInfo {
     let path: String
     let format: AudioFormat
-    let layer: Int
-    let version: StreamInfo.MPEGVersion
+    let codec: StreamInfo.Codec
     let frames: Int
     let bitrateKbps: Int
     let averageKbps: Int
@@ -61,15 +61,13 @@ struct FileInfo {
         self.path = path
         format = decoder.format
         frames = decoder.lengthInFrames ?? 0
-        switch stream.codec {
-        case .mpegAudio(let version, let layer):
-            self.version = version
-            self.layer = layer
-        }
+        codec = stream.codec
         bitrateKbps = stream.bitrateKbps
         bitrateMode = stream.bitrateMode
         tags = decoder.tags()
         // Our own parser over the tag's bytes (libmpg123 does not read CHAP/CTOC).
+        var chapters: [Chapter]
+        var chapterProblem: String?
         do {
             let list = try TagFileReader.chapters(atPath: path)
             chapters = list.chapters
@@ -78,23 +76,39 @@ struct FileInfo {
             chapters = []
             chapterProblem = "\(error)"
         }
+        if chapters.isEmpty, chapterProblem == nil {
+            // The container's chapters (M4B, Ogg) or a cue sheet beside the file.
+            let found = FileChapters.read(path)
+            chapters = found.chapters
+            chapterProblem = found.problem
+        }
+        self.chapters = chapters
+        self.chapterProblem = chapterProblem
         var size = 0
         if let fileSize = fileSizeBytes(path) { size = fileSize }
         let seconds = format.seconds(forFrames: frames)
         averageKbps = seconds > 0 ? Int((Double(size) * 8 / seconds / 1000).rounded()) : 0
     }
 
+    private var codecText: String {
+        switch codec {
+        case .mpegAudio(let version, let layer): "MPEG \(version.rawValue) layer \(layer)"
+        case .other(let container, let codec): "\(codec) in \(container)"
+        }
+    }
+
     var text: String {
         var lines = [
             "file:      \(path)",
-            "format:    MPEG \(version.rawValue) layer \(layer), \(format)",
+            "format:    \(codecText), \(format)",
             "duration:  \(clockText(seconds)) (\(JSONLine.number(seconds, decimals: 3)) s, \(frames) frames)",
             "bitrate:   \(bitrateMode == .constant ? "\(bitrateKbps) kbps CBR" : "\(averageKbps) kbps average, \(bitrateMode.rawValue.uppercased())")",
         ]
         let tagLines: [(String, String?)] = [("title", tags.title), ("artist", tags.artist), ("album", tags.album),
+                                             ("album artist", tags.albumArtist), ("track", tags.track), ("disc", tags.disc),
                                              ("year", tags.year), ("genre", tags.genre), ("comment", tags.comment)]
         for (name, value) in tagLines {
-            if let value { lines.append("\(name):\(String(repeating: " ", count: 10 - name.count))\(value)") }
+            if let value { lines.append("\(name):\(String(repeating: " ", count: max(1, 10 - name.count)))\(value)") }
         }
         if !chapters.isEmpty {
             lines.append("chapters:  \(chapters.count)")
@@ -111,8 +125,14 @@ struct FileInfo {
     var json: String {
         var line = JSONLine()
         line.add("path", path)
-        line.add("mpegVersion", version.rawValue)
-        line.add("layer", layer)
+        switch codec {
+        case .mpegAudio(let version, let layer):
+            line.add("mpegVersion", version.rawValue)
+            line.add("layer", layer)
+        case .other(let container, let codec):
+            line.add("container", container)
+            line.add("codec", codec)
+        }
         line.add("sampleRate", format.rate)
         line.add("channels", format.channels)
         line.add("duration", seconds, decimals: 6)
@@ -121,6 +141,7 @@ struct FileInfo {
         line.add("bitrateMode", bitrateMode.rawValue)
         var tagsLine = JSONLine()
         let tagFields: [(String, String?)] = [("title", tags.title), ("artist", tags.artist), ("album", tags.album),
+                                              ("albumArtist", tags.albumArtist), ("track", tags.track), ("disc", tags.disc),
                                               ("year", tags.year), ("genre", tags.genre), ("comment", tags.comment)]
         for (name, value) in tagFields {
             if let value { tagsLine.add(name, value) }

@@ -111,11 +111,31 @@ public enum PlayCommand {
             writeStandardOutput(help + "\n")
             return 0
         }
-        let options: Options
+        var options: Options
         do { options = try parse(arguments) } catch {
             writeStandardError("interlude \(error.message)\n")
             return 2
         }
+        options.files = resolvingCueSheets(options.files)
+        guard !options.files.isEmpty else {
+            writeStandardError("interlude: nothing to play\n")
+            return 1
+        }
         return HeadlessPlayer(options: options).run()
+    }
+
+    /// A cue sheet given to play stands for the audio file it names (whose
+    /// chapters it then gives, found beside it); one that cannot be used is
+    /// reported in one line naming it and left out, and the rest plays.
+    static func resolvingCueSheets(_ files: [String]) -> [String] {
+        files.compactMap { path in
+            guard path.lowercased().hasSuffix(".cue") else { return path }
+            switch FileChapters.audioFile(ofCueSheet: path) {
+            case .success(let audio): return audio
+            case .failure(let problem):
+                writeStandardError("interlude: \(problem.message) (skipped)\n")
+                return nil
+            }
+        }
     }
 }

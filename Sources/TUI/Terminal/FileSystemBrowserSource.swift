@@ -1,11 +1,12 @@
+import BookFormat
 import PlayerModel
 import InterludeCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The browser's folders from the real file system: folders and `.mp3`
-/// files (hidden ones left out), files with their tag titles.
+/// The browser's folders from the real file system: folders and audio
+/// files (`AudioFileNames`: MP3, M4A/M4B, FLAC, Ogg, Opus, WAV) (hidden ones left out), files with their tag titles.
 public struct FileSystemBrowserSource: BrowserSource {
     public init() {}
 
@@ -16,7 +17,7 @@ public struct FileSystemBrowserSource: BrowserSource {
             let path = directory == "/" ? "/" + name : directory + "/" + name
             if Self.isDirectory(path) {
                 entries.append(BrowserEntry(name: name, path: path, isDirectory: true))
-            } else if name.lowercased().hasSuffix(".mp3") {
+            } else if AudioFileNames.isAudio(name) {
                 let tags = TrackTags.read(path: path)
                 entries.append(BrowserEntry(name: name, path: path, isDirectory: false,
                                             title: tags.title ?? TrackTags.displayName(ofPath: path),

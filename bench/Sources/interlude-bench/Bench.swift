@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 struct BenchOptions {
-    static let all = ["decode", "cpu", "startup", "underruns", "preemption", "seek", "tui", "mpris", "desktop"]
+    static let all = ["decode", "cpu", "startup", "underruns", "preemption", "seek", "tui", "mpris", "desktop", "formats"]
     var quick = false
     var standIn = false
     var only: Set<String> = Set(all)
@@ -39,7 +39,7 @@ final class Bench {
     var report = Report()
     private let referenceDecoder: String
     private let referencePlayer: String
-    private let measureTool: String
+    let measureTool: String
     private let referenceDropper: String
     let interlude: String
 
@@ -65,9 +65,13 @@ final class Bench {
         if options.only.contains("decode") { measure("decode throughput", decodeThroughput) }
         if options.only.contains("startup") { measure("start-up", startup) }
         if options.only.contains("seek") { measure("seek", seekTime) }
+        if options.only.contains("formats") {
+            measure("formats decode throughput", formatDecodeThroughput)
+            measure("formats seek", formatSeekTime)
+        }
         if options.only.contains("cpu") || options.only.contains("underruns") || options.only.contains("preemption")
             || options.only.contains("tui") || options.only.contains("mpris")
-            || options.only.contains("desktop") {
+            || options.only.contains("desktop") || options.only.contains("formats") {
             let server: PulseServer
             do {
                 progress("starting a private PulseAudio server")
@@ -84,8 +88,9 @@ final class Bench {
             if options.only.contains("underruns") { measure("underruns under load") { try underrunsUnderLoad(server.defaultSink) } }
             if options.only.contains("preemption") { measure("preemption latency") { try preemptionLatency(server.defaultSink) } }
             if options.only.contains("tui") { measure("full-screen player CPU") { try tuiCost(server.defaultSink) } }
-            if options.only.contains("mpris")
-            || options.only.contains("desktop") { measure("MPRIS CPU") { try mprisCost(server.defaultSink) } }
+            if options.only.contains("mpris") { measure("MPRIS CPU") { try mprisCost(server.defaultSink) } }
+            if options.only.contains("desktop") { measure("desktop interruptions") { try desktopCost(server.defaultSink) } }
+            if options.only.contains("formats") { measure("formats play CPU and RSS") { try formatPlayCost(server.defaultSink) } }
         }
         return report
     }

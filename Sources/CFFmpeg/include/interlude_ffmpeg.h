@@ -1,0 +1,92 @@
+#ifndef INTERLUDE_FFMPEG_H
+#define INTERLUDE_FFMPEG_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/avutil.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/dict.h>
+#include <libavutil/error.h>
+#include <libavutil/frame.h>
+#include <libavutil/mathematics.h>
+#include <libswresample/swresample.h>
+
+/* FFmpeg's libraries (libavformat, libavcodec, libswresample, libavutil) are
+   loaded with dlopen when the first file that is not MPEG audio is opened,
+   not linked: `interlude play` of an MP3 then maps none of them (about 20 MB
+   of shared objects and their own dependencies, which issue 2's RSS budget
+   cannot spare, and which an MP3 listener never needs). The headers still
+   give the types, the structures and the constants; every call goes through
+   loader.c, which resolves the functions once in interlude_ffmpeg_load().
+   The sonames are taken from the headers' major versions, so the structures
+   Swift reads are those of the library loaded. Calling any wrapper below
+   before a successful load is a programming error (it traps).
+
+   Only FFmpegDecoder (Sources/AudioEngine/Decoding) calls these, on the thread
+   that owns the decoder. */
+
+/* Loads the four libraries and resolves what the wrappers call. Returns 0, or
+   -1 with dlopen's or dlsym's own message in `message` (NUL-terminated,
+   truncated to `capacity`). Idempotent once it has succeeded; safe to call
+   from several threads. */
+int interlude_ffmpeg_load(char *message, size_t capacity);
+
+/* Whether interlude_ffmpeg_load has succeeded in this process. */
+int interlude_ffmpeg_loaded(void);
+
+/* libavutil */
+AVFrame *interlude_av_frame_alloc(void);
+void interlude_av_frame_free(AVFrame **frame);
+void interlude_av_frame_unref(AVFrame *frame);
+int interlude_av_strerror(int errnum, char *buffer, size_t size);
+AVDictionaryEntry *interlude_av_dict_get(const AVDictionary *dictionary, const char *key,
+                                         const AVDictionaryEntry *previous, int flags);
+void interlude_av_channel_layout_default(AVChannelLayout *layout, int channels);
+int interlude_av_channel_layout_copy(AVChannelLayout *destination, const AVChannelLayout *source);
+void interlude_av_channel_layout_uninit(AVChannelLayout *layout);
+int64_t interlude_av_rescale_q(int64_t value, AVRational from, AVRational to);
+
+/* libavcodec */
+const AVCodec *interlude_avcodec_find_decoder(enum AVCodecID id);
+AVCodecContext *interlude_avcodec_alloc_context3(const AVCodec *codec);
+void interlude_avcodec_free_context(AVCodecContext **context);
+int interlude_avcodec_parameters_to_context(AVCodecContext *context, const AVCodecParameters *parameters);
+int interlude_avcodec_open2(AVCodecContext *context, const AVCodec *codec, AVDictionary **options);
+int interlude_avcodec_send_packet(AVCodecContext *context, const AVPacket *packet);
+int interlude_avcodec_receive_frame(AVCodecContext *context, AVFrame *frame);
+void interlude_avcodec_flush_buffers(AVCodecContext *context);
+const char *interlude_avcodec_get_name(enum AVCodecID id);
+AVPacket *interlude_av_packet_alloc(void);
+void interlude_av_packet_free(AVPacket **packet);
+void interlude_av_packet_unref(AVPacket *packet);
+
+/* libavformat */
+int interlude_avformat_open_input(AVFormatContext **context, const char *url);
+int interlude_avformat_find_stream_info(AVFormatContext *context);
+int interlude_av_find_best_stream(AVFormatContext *context, enum AVMediaType type);
+void interlude_avformat_close_input(AVFormatContext **context);
+int interlude_av_read_frame(AVFormatContext *context, AVPacket *packet);
+int interlude_avformat_seek_file(AVFormatContext *context, int stream, int64_t minimum, int64_t timestamp,
+                                 int64_t maximum, int flags);
+
+/* libswresample: a converter from the decoder's frames to s16 interleaved,
+   with libswresample's defaults (no dither), which is what the `ffmpeg`
+   program uses for `-f s16le`: the two outputs are then the same samples. */
+SwrContext *interlude_swr_create(const AVChannelLayout *out_layout, int out_rate,
+                                 const AVChannelLayout *in_layout, enum AVSampleFormat in_format, int in_rate,
+                                 int *error);
+void interlude_swr_free(SwrContext **context);
+int interlude_swr_convert(SwrContext *context, uint8_t *output, int out_count,
+                          const uint8_t **input, int in_count);
+int64_t interlude_swr_get_delay(SwrContext *context, int64_t base);
+
+/* Macros Swift cannot import. */
+static inline int interlude_averror_eof(void) { return AVERROR_EOF; }
+static inline int interlude_averror_eagain(void) { return AVERROR(EAGAIN); }
+static inline int interlude_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+static inline int64_t interlude_av_nopts_value(void) { return AV_NOPTS_VALUE; }
+
+#endif

@@ -1,0 +1,132 @@
+import AudioEngine
+import BookFormat
+import Books
+import InterludeCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file's chapters from wherever it keeps them: an MP3's ID3v2 CHAP frames
+/// (`BookFormat`), the container's own (an M4B's chapter track or `chpl`
+/// atom, Ogg's `CHAPTERnn` comments: the decoder), or else a cue sheet
+/// beside it (`NAME.cue` or `NAME.EXT.cue`). With its tags, for a file whose
+/// tags are not ID3v2.
+struct FileChapters {
+    var chapters: [Chapter] = []
+    /// One sentence naming the file (or its cue sheet) when something could not be read.
+    var problem: String?
+    var tags: Tags?
+    var durationMilliseconds: Int?
+
+    /// Reads `path`'s chapters. Opens the decoder only for a file whose ID3v2
+    /// tag gives none (so an MP3 with chapters costs no decode).
+    static func read(_ path: String, exactLength: Bool = true) -> FileChapters {
+        var result = FileChapters()
+        if let list = try? TagFileReader.chapters(atPath: path), !list.chapters.isEmpty {
+            result.chapters = list.chapters
+            result.problem = list.damage.map { "\(path): damaged ID3v2 tag: \($0)" }
+            return result
+        }
+        if let decoder = try? Decoders.open(path: path) {
+            if exactLength && !decoder.lengthIsExact { try? decoder.scan() }
+            result.durationMilliseconds = decoder.lengthInFrames.map {
+                Int((Double($0) * 1000 / Double(decoder.format.rate)).rounded())
+            }
+            result.tags = decoder.tags()
+            result.chapters = decoder.chapters().enumerated().map { index, mark in
+                Chapter(title: mark.title.isEmpty ? "Chapter \(index + 1)" : mark.title,
+                        startMilliseconds: mark.startMilliseconds, endMilliseconds: mark.endMilliseconds)
+            }
+            decoder.close()
+        }
+        if result.chapters.isEmpty {
+            switch cueSheet(beside: path) {
+            case .none: break
+            case .failure(let problem): result.problem = problem
+            case .sheet(let sheet, let cuePath):
+                let name = path.split(separator: "/").last.map(String.init) ?? path
+                if let file = sheet.file(named: name) {
+                    result.chapters = sheet.chapters(of: file, durationMilliseconds: result.durationMilliseconds)
+                } else {
+                    result.problem = "\(cuePath): names no file '\(name)'"
+                }
+            }
+        }
+        return result
+    }
+
+    enum CueLookup {
+        case none
+        case sheet(CueSheet, path: String)
+        case failure(String)
+    }
+
+    /// The cue sheet beside `path`, parsed: `NAME.cue`, then `NAME.EXT.cue`.
+    static func cueSheet(beside path: String) -> CueLookup {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let folder = path.hasPrefix("/") || path.contains("/") ? String(path.dropLast(name.count)) : ""
+        let base = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
+        for candidate in [folder + base + ".cue", folder + name + ".cue"] where StateFile.isReadableFile(candidate) {
+            return load(candidate)
+        }
+        return .none
+    }
+
+    /// A cue sheet read and parsed; one sentence naming it when it cannot be.
+    static func load(_ cuePath: String) -> CueLookup {
+        guard let bytes = readSmallFile(cuePath) else { return .failure("\(cuePath): cannot be read") }
+        do throws(CueSheetError) {
+            return .sheet(try CueSheet(bytes: bytes), path: cuePath)
+        } catch {
+            return .failure("\(cuePath): not a usable cue sheet: \(error)")
+        }
+    }
+
+    /// A cue sheet is text of a few kilobytes; more than 1 MB is not one.
+    private static func readSmallFile(_ path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { _ = close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while bytes.count <= 1 << 20 {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return bytes }
+            bytes += chunk[0..<count]
+        }
+        return nil
+    }
+
+    /// The audio file a cue sheet plays: the sheet's first FILE, relative to
+    /// the sheet's folder; one sentence naming the sheet when it is missing or
+    /// the sheet is unusable.
+    static func audioFile(ofCueSheet cuePath: String) -> Result<String, CueProblem> {
+        switch load(cuePath) {
+        case .none: return .failure(CueProblem(message: "\(cuePath): cannot be read"))
+        case .failure(let message): return .failure(CueProblem(message: message))
+        case .sheet(let sheet, _):
+            guard let file = sheet.files.first(where: { !$0.tracks.isEmpty }) else {
+                return .failure(CueProblem(message: "\(cuePath): no tracks"))
+            }
+            let name = file.name.replacingBackslashes
+            let folder = cuePath.contains("/") ? String(cuePath[...cuePath.lastIndex(of: "/")!]) : ""
+            let audio = name.hasPrefix("/") ? name : folder + name
+            guard StateFile.isReadableFile(audio) else {
+                return .failure(CueProblem(message: "\(cuePath): names '\(file.name)', which is not there"))
+            }
+            return .success(audio)
+        }
+    }
+
+    struct CueProblem: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+}
+
+private extension String {
+    /// Cue sheets written on Windows separate folders with backslashes.
+    var replacingBackslashes: String { String(map { $0 == "\\" ? "/" : $0 }) }
+}
