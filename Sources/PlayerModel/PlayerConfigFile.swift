@@ -1,14 +1,16 @@
 import InterludeCore
 
 /// `$XDG_CONFIG_HOME/interlude/config`: `key = value` lines, `#` comments.
-/// Today one key, `on-event = PROGRAM` (the event hook); a line that is not
+/// `on-event = PROGRAM` (the event hook) here; the desktop interruption keys
+/// (`desktop-interruptions`, `desktop-role.ROLE`) are parsed by their own
+/// settings in the application and only let through here. A line that is not
 /// understood is skipped and reported as `PATH:LINE: message`, the rest apply.
 public struct PlayerConfigFile: Equatable, Sendable {
     /// Run (through `/bin/sh -c`) on track changes, pauses and resumes.
     public var onEvent: String?
     public var problems: [ConfigProblem] = []
 
-    public static let keys = ["on-event"]
+    public static let keys = ["on-event", "desktop-interruptions", "desktop-role.ROLE"]
 
     public init(onEvent: String? = nil) { self.onEvent = onEvent }
 
@@ -34,6 +36,11 @@ public struct PlayerConfigFile: Equatable, Sendable {
                     continue
                 }
                 config.onEvent = String(value)
+            case "desktop-interruptions":
+                // Read, and its problems reported, by the desktop interruption settings.
+                continue
+            case _ where key.hasPrefix("desktop-role."):
+                continue
             default:
                 problem("unknown key '\(key)' (known: \(keys.joined(separator: ", ")))")
             }
