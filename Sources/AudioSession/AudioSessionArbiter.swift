@@ -22,6 +22,9 @@ public final class AudioSessionArbiter {
     private var nextInterruptionID = 1
     private var lastBootOffset: Duration
     private var suspensionEndTimer: TimerToken?
+    /// Set between the system's "about to sleep" and its "woke up" (logind's
+    /// `PrepareForSleep(true/false)`).
+    public private(set) var isSleepAnnounced = false
 
     private struct SessionRecord {
         var configuration: SessionConfiguration
@@ -139,14 +142,44 @@ public final class AudioSessionArbiter {
     /// means the machine slept, which is handled as a suspension followed at
     /// once by a continue. Call it whenever the main loop wakes. Returns true
     /// when a sleep was detected (the caller should also re-plan wall-clock alarms).
+    ///
+    /// The fallback: when the system announced the sleep (`systemWillSleep`),
+    /// the sessions are suspended already and the jump only ends the sleep, in
+    /// case its wake-up announcement comes later or never.
     @discardableResult
     public func checkForSystemSleep() -> Bool {
         let offset = clock.bootTimeMinusMonotonic
         defer { lastBootOffset = offset }
         guard offset - lastBootOffset > sleepDetectionThreshold else { return false }
-        processWillSuspend()
+        if isSleepAnnounced {
+            isSleepAnnounced = false
+        } else {
+            processWillSuspend()
+        }
         processDidContinue()
         return true
+    }
+
+    /// The system is about to sleep (logind's `PrepareForSleep(true)`): every
+    /// active session is deactivated now, as for a stopped process, so the
+    /// late `began` after wake-up carries `wasSuspended` whether or not the
+    /// clock jump is ever seen. Once until `systemDidWake`.
+    public func systemWillSleep() {
+        guard !isSleepAnnounced else { return }
+        isSleepAnnounced = true
+        processWillSuspend()
+    }
+
+    /// The system is awake again (`PrepareForSleep(false)`): the late `began`
+    /// (`appWasSuspended`, `wasSuspended`), then the end with `shouldResume` on
+    /// the next tick, exactly as after a stopped process. Nothing when the
+    /// sleep was not announced or its clock jump already ended it. The sleep's
+    /// clock jump is taken as seen, so it is not reported a second time.
+    public func systemDidWake() {
+        guard isSleepAnnounced else { return }
+        isSleepAnnounced = false
+        lastBootOffset = clock.bootTimeMinusMonotonic
+        processDidContinue()
     }
 
     /// The output device went away: every active session is paused with

@@ -55,6 +55,8 @@ extension PlayerEvent {
         case .sleepTimerOff: "sleepTimerOff"
         case .sleepFadeStarted: "sleepFadeStarted"
         case .sleepTimerExpired: "sleepTimerExpired"
+        case .systemWillSleep: "systemWillSleep"
+        case .systemDidWake: "systemDidWake"
         }
     }
 
@@ -159,7 +161,7 @@ extension PlayerEvent {
             return [.init("fade", .number(fade, decimals: 3))]
         case .unducked, .resumePostponed, .stayPaused, .notification, .callStarted, .callEnded, .suspended,
              .suspending, .continued, .deviceLostSimulated, .queueEnded, .wallClockChanged, .stopped,
-             .sleepTimerExpired:
+             .sleepTimerExpired, .systemWillSleep, .systemDidWake:
             return []
         }
     }

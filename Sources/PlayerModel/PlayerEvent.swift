@@ -73,6 +73,10 @@ public enum PlayerEvent: Sendable, Equatable {
     /// The run was ended (quit, a signal, a switch to other playback).
     case stopped
     case summary(automaticResumes: Int)
+    /// The system is about to sleep (logind's `PrepareForSleep(true)`).
+    case systemWillSleep
+    /// The system woke up (`PrepareForSleep(false)`).
+    case systemDidWake
 
     // MARK: Books
 

@@ -23,6 +23,7 @@ final class HeadlessPlayer: PlayerHost {
     private var hook: EventHook?
     /// MPRIS2, when a session bus is there.
     private var mpris: MprisSource?
+    private var logind: LogindSleepSource?
     /// Other programs' calls, alarms and sounds on the sound server.
     private var desktop: DesktopInterruptionSource?
 
@@ -55,7 +56,10 @@ final class HeadlessPlayer: PlayerHost {
         defer { control?.shutDown() }
         hook = EventHook.fromConfig(events: events)
         // Not on the frame clock: a render to a file is no player to control.
-        if runtime.frameClock == nil { mpris = MprisSource.open(events: events, quietWithoutBus: true) }
+        if runtime.frameClock == nil {
+            mpris = MprisSource.open(events: events, quietWithoutBus: true)
+            logind = LogindSleepSource.open(events: events)
+        }
         desktop = DesktopInterruptionSource.forPlayback(output: options.output, environment: ProcessEnvironment.current(),
                                                         report: { [events] in events.error($0) })
         self.runtime = runtime
@@ -109,7 +113,7 @@ final class HeadlessPlayer: PlayerHost {
     var keepsRunningWhenQueueEnds: Bool { false }
     func willStop() { progress?.clear() }
 
-    var loopSources: [LoopSource] { [control as LoopSource?, hook, mpris, desktop].compactMap { $0 } }
+    var loopSources: [LoopSource] { [control as LoopSource?, hook, mpris, desktop, logind].compactMap { $0 } }
 
     func playbackEvent(_ event: PlaybackEvent) {
         switch event {

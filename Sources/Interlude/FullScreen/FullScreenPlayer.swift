@@ -62,6 +62,7 @@ final class FullScreenPlayer {
     var hook: EventHook?
     /// MPRIS2 on the session bus.
     var mpris: MprisSource?
+    var logind: LogindSleepSource?
 
     init(options: FullScreenCommand.Options) { self.options = options }
 
@@ -84,6 +85,7 @@ final class FullScreenPlayer {
         defer { control?.shutDown() }
         hook = EventHook.fromConfig(events: events)
         mpris = MprisSource.open(events: events, quietWithoutBus: true)
+        logind = LogindSleepSource.open(events: events)
         desktop = DesktopInterruptionSource.forPlayback(output: options.output, environment: ProcessEnvironment.current(),
                                                         report: { [events] in events.error($0) })
         var next = startUp.first

@@ -12,6 +12,8 @@ extension PlayerRuntime {
     @discardableResult
     func perform(_ command: PlayerCommand) -> CommandResult {
         if let problem = Self.rangeProblem(command) { return .refused(reason: problem) }
+        // Someone at the keys is awake whatever the system said: a wake-up announcement that never came must not hold play.
+        if command.startsPlayback && arbiter.isSleepAnnounced { systemDidWake() }
         switch command {
         case .play: return started(player.play())
         case .pause: pause()

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 13, point 3 (acceptance 6): logind's `PrepareForSleep` on the system
+/// bus. A private `dbus-daemon` (started here, stopped by its PID) is the
+/// player's system bus through `DBUS_SYSTEM_BUS_ADDRESS`; a stand-in for
+/// logind (`Tests/Fixtures/fake_logind.py`, over jeepney) owns
+/// `org.freedesktop.login1` on it and announces the sleep. Nothing sleeps for
+/// real, so `CLOCK_BOOTTIME - CLOCK_MONOTONIC` never jumps: a `wasSuspended`
+/// can only have come from the announcement.
+@Suite(.serialized) struct SystemSleepTests {
+    static let available = ["dbus-daemon", "dbus-send", "python3"].allSatisfy { ProcessRunner.which($0) != nil }
+
+    /// The stand-in logind: a line on its standard input, a signal on the bus.
+    final class FakeLogind {
+        let process: BackgroundProcess
+        private let commands: Int32
+
+        init(_ bus: MprisTests.SessionBus) throws {
+            let fifo = ScratchFiles.makeDirectory("fake-logind") + "/commands"
+            #expect(mkfifo(fifo, 0o600) == 0)
+            commands = open(fifo, O_RDWR)
+            let package = InterludeBinary.packageRoot
+            process = try BackgroundProcess.start("python3", ["\(package)/Tests/Fixtures/fake_logind.py", bus.address],
+                                                  environment: ["PYTHONPATH": "\(package)/build/python"], stdinPath: fifo)
+            guard Remote.waitUntil(15, { output.contains("ready") }) else {
+                throw ProcessError.notReady("fake logind: \(output) \(process.stop().summary)")
+            }
+        }
+
+        deinit {
+            close(commands)
+            _ = process.stop(signal: SIGKILL, grace: 1)
+        }
+
+        var output: String { String(decoding: process.currentStdout(), as: UTF8.self) }
+
+        /// Sends PrepareForSleep(`sleeping`) and returns once it has left for the bus.
+        func prepareForSleep(_ sleeping: Bool) {
+            let before = output.components(separatedBy: "sent").count
+            _ = ((sleeping ? "true" : "false") + "\n").withCString { write(commands, $0, strlen($0)) }
+            _ = Remote.waitUntil { output.components(separatedBy: "sent").count > before }
+        }
+    }
+
+    @Test("acceptance 6: PrepareForSleep(true) then (false) on the system bus: the late began has wasSuspended, one delayed attempt follows")
+    func prepareForSleepGivesTheSuspendedPath() throws {
+        guard Self.available else { return }
+        let bus = try MprisTests.SessionBus()
+        let library = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(1)), seconds: 30)
+        let sink = try PulseServer.shared().makeSink()
+        var environment = sink.environment
+        environment["XDG_RUNTIME_DIR"] = try Remote.makeRuntimeDirectory()
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
+        let player = try InterludeBinary.start(["play", "\(library)/Tones/1 Morning.mp3", "--device", "pulse", "--events", "json"],
+                                               environment: environment)
+        defer { _ = player.stop() }
+        #expect(player.waitForEvent(timeout: 20) { $0.event == "trackStarted" } != nil)
+
+        // Another program's PrepareForSleep is no announcement: the match names logind as the sender.
+        try ProcessRunner.run("dbus-send", ["--bus=\(bus.address)", "--type=signal", "/org/freedesktop/login1",
+                                            "org.freedesktop.login1.Manager.PrepareForSleep", "boolean:true"], timeout: 10).check()
+        let logind = try FakeLogind(bus)
+        logind.prepareForSleep(false)
+        logind.prepareForSleep(true)
+        let sleeping = try #require(player.waitForEvent(timeout: 10) { $0.event == "systemWillSleep" })
+        // Silent before the machine sleeps.
+        #expect(player.waitForEvent(timeout: 10) { $0.event == "paused" && $0.t >= sleeping.t } != nil)
+        // A "sleep" of half a second, far too short for the clock-jump fallback (and no real sleep at all).
+        usleep(500_000)
+        logind.prepareForSleep(false)
+        #expect(player.waitForEvent(timeout: 10) { $0.event == "resumed" && $0.t > sleeping.t } != nil)
+
+        let events = player.eventsSoFar().events
+        let sleepEvents = events.filter { $0.event.hasPrefix("system") }.map(\.event)
+        #expect(sleepEvents == ["systemWillSleep", "systemDidWake"], "the spoofed signal must not count: \(sleepEvents)")
+        let woke = try #require(events.first { $0.event == "systemDidWake" })
+        let interruptions = events.filter { $0.event == "interruption" }
+        #expect(interruptions.count == 2, "\(interruptions)")
+        let began = try #require(interruptions.first)
+        #expect(began.t >= woke.t, "the began is late: after wake-up")
+        #expect(began.fields["type"] == .string("began") && began.fields["wasSuspended"] == .bool(true)
+                && began.fields["reason"] == .string("appWasSuspended") && began.fields["source"] == .string("suspension"),
+                "\(began)")
+        let ended = try #require(interruptions.last)
+        #expect(ended.fields["type"] == .string("ended") && ended.fields["wasSuspended"] == .bool(true)
+                && ended.fields["options"]?.description.contains("shouldResume") == true, "\(ended)")
+        let scheduled = events.filter { $0.event == "resumeScheduled" }
+        #expect(scheduled.count == 1 && scheduled.first?.number("delay") == 1, "\(scheduled)")
+        let automatic = events.filter { $0.event == "resumeRequested" && $0.fields["trigger"] == .string("automatic") }
+        #expect(automatic.count == 1, "the single delayed attempt: \(automatic)")
+        if let attempt = automatic.first, let scheduledAt = scheduled.first?.t {
+            #expect(attempt.t >= scheduledAt + 0.9, "after the delay: scheduled \(scheduledAt), attempted \(attempt.t)")
+        }
+        #expect(!events.contains { $0.event == "error" }, "\(events.filter { $0.event == "error" })")
+    }
+
+    @Test("without a system bus the player plays and says nothing about logind")
+    func noSystemBusIsSilent() throws {
+        let library = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(1)), seconds: 1)
+        let sink = try PulseServer.shared().makeSink()
+        var environment = sink.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = ""
+        environment["DBUS_SESSION_BUS_ADDRESS"] = ""
+        environment["XDG_RUNTIME_DIR"] = try Remote.makeRuntimeDirectory()
+        let result = try ProcessRunner.run(InterludeBinary.path(),
+                                           ["play", "\(library)/Tones/1 Morning.mp3", "--device", "pulse", "--events", "json"],
+                                           environment: environment, timeout: 30)
+        #expect(result.exitStatus == 0, "\(result.summary)")
+        if access("/run/dbus/system_bus_socket", F_OK) != 0 {
+            #expect(result.stderrText.isEmpty, "\(result.stderrText)")
+        }
+    }
+
+    @Test("a system bus that does not answer is said once, and playback goes on")
+    func unreachableSystemBusIsSaidOnce() throws {
+        let library = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(1)), seconds: 1)
+        let sink = try PulseServer.shared().makeSink()
+        var environment = sink.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(ScratchFiles.directory)/no-system-bus-here"
+        environment["DBUS_SESSION_BUS_ADDRESS"] = ""
+        environment["XDG_RUNTIME_DIR"] = try Remote.makeRuntimeDirectory()
+        let result = try ProcessRunner.run(InterludeBinary.path(),
+                                           ["play", "\(library)/Tones/1 Morning.mp3", "--device", "pulse", "--events", "json"],
+                                           environment: environment, timeout: 30)
+        #expect(result.exitStatus == 0, "\(result.summary)")
+        let lines = result.stderrText.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("system sleep is noticed by the clock only"), "\(result.stderrText)")
+        let events = result.stdoutText.split(separator: "\n").compactMap { InterludeEvent.parse(line: String($0)) }
+        #expect(events.contains { $0.event == "trackEnded" } && events.last?.event == "summary")
+    }
+}
