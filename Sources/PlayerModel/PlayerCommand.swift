@@ -23,6 +23,9 @@ public enum PlayerCommand: Equatable, Sendable {
     case enqueue([String])
     /// Drops what is queued after the entry that plays (the remote's `queue-clear`).
     case clearQueue
+    /// Paused at the start of what plays (the track; a book's chapter), reported
+    /// `stopped` until it plays or moves (MPRIS's Stop, the remote's `stop`).
+    case stop
     /// Play the book at this path (a folder of MP3s or a chaptered MP3).
     case openBook(String)
 

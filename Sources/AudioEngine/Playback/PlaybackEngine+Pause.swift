@@ -80,6 +80,8 @@ extension PlaybackEngine {
         switch request.target {
         case .frame(let target):
             frame = target
+        case .stopFrame:
+            frame = stopPosition ?? heardPosition
         case .queue(let index, let offset):
             let stop = stopPosition ?? heardPosition
             guard let target = feeder.prepareJump(toQueueIndex: index, offset: offset, stoppedAt: stop) else {

@@ -23,6 +23,26 @@ extension PlaybackEngine {
         return true
     }
 
+    /// The queue after the heard entry changed (the user cleared it) while
+    /// the feeder had already begun the next entry for the gapless join: its
+    /// frames are in the media ring and would play. When that is so and the
+    /// media plays, it fades out at the heard frame and goes on from the exact
+    /// frame where it stopped, decoded again from the queue as it is now: a
+    /// dip of two short fades, nothing skipped or repeated. Paused, or with a
+    /// resume or jump under way, the resume decodes afresh anyway. True when
+    /// the media had to be re-decoded.
+    @discardableResult
+    public func forgetDecodedAhead(fadeFrames: Int) -> Bool {
+        guard let control, pendingResume == nil, pendingPauseStep == nil, !isMediaStopped, !queueEndRequested,
+              control.pointee.mediaRun.load(ordering: .relaxed) else { return false }
+        guard let heard = feeder.tracks.lastIndex(where: { $0.startFrame <= heardPosition }),
+              heard + 1 < feeder.tracks.count else { return false }
+        pauseMedia(fadeFrames: fadeFrames)
+        flushEpoch += 1
+        pendingResume = (.stopFrame, GainRamp.step(overFrames: fadeFrames), flushEpoch)
+        return true
+    }
+
     /// Adds files to the end of the queue.
     public func enqueue(_ paths: [String]) {
         // Once the media stopped at the end, the new files wait for a jump or a

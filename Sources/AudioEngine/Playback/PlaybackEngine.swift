@@ -71,6 +71,8 @@ public final class PlaybackEngine {
     enum ResumeTarget {
         case frame(Int)
         case queue(index: Int, offset: Int)
+        /// Exactly where the media stopped (`stopPosition`), decoded again.
+        case stopFrame
     }
     var pendingResume: (target: ResumeTarget, fadeStep: Float, flushEpoch: Int)?
     var pendingPauseStep: Float?

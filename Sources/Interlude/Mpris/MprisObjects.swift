@@ -82,10 +82,7 @@ final class PlayerObject: BusObjectHandler {
             case "Pause": result = runtime.perform(.pause)
             case "PlayPause": result = runtime.perform(.togglePlayPause)
             case "Play": result = runtime.perform(.play)
-            case "Stop":
-                let paused = runtime.perform(.pause)
-                let heard = Double(source.positionMicroseconds(runtime)) / 1_000_000
-                result = paused == .done ? runtime.perform(.seek(seconds: -heard)) : paused
+            case "Stop": result = runtime.perform(.stop)
             case "Seek":
                 let offset = try call.readInt64()
                 result = runtime.perform(.seek(seconds: Double(offset) / 1_000_000))

@@ -43,7 +43,7 @@ final class PlaybackController: PlayerActionSink {
     /// A pause is fading out and has not stopped yet (a sleep timer's lasts 10 s).
     private var fadingOut = false
     /// A jump asked for while paused: where the next resume goes instead.
-    private var pendingJump: (index: Int, offset: Int)?
+    private(set) var pendingJump: (index: Int, offset: Int)?
 
     init(engine: PlaybackEngine, clock: any Clock, events: PlayerEventStream, smartRewind: SmartRewind, fadeMilliseconds: Int) {
         self.engine = engine

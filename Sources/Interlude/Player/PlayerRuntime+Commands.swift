@@ -46,6 +46,7 @@ extension PlayerRuntime {
             }
             enqueue(paths)
             return .done(message: "added \(paths.count) file(s) to the queue")
+        case .stop: stop()
         case .clearQueue:
             guard book == nil else { return .refused(reason: "a book is playing: its files are its queue") }
             return .done(message: "removed \(clearQueue()) queued file(s)")
@@ -81,6 +82,7 @@ extension PlayerRuntime {
     /// A refused play says why (a higher-priority session is active).
     private func started(_ outcome: PlayerSession.PlayOutcome) -> CommandResult {
         if case .refused(let reason) = outcome { return .refused(reason: reason) }
+        stopRequested = false
         return .done
     }
 

@@ -6,8 +6,16 @@ extension PlayerRuntime {
     /// The queue: every file, in play order (those played included).
     var queue: [String] { engine.feeder.paths }
 
-    /// The queue entry the listener is in, and the seconds heard of it.
+    /// The queue entry the listener is in, and the seconds heard of it. A jump
+    /// made while paused is carried out by the next resume, but the listener
+    /// is there already: status, MPRIS's Position and the next seek start from it.
     var current: (index: Int, path: String, elapsed: Double, duration: Double?)? {
+        if let jump = controller.pendingJump, queue.indices.contains(jump.index) {
+            // The length of a file not decoded yet in this run is not known until the resume opens it.
+            let known = engine.feeder.tracks.last { $0.index == jump.index && $0.path == queue[jump.index] }
+            return (jump.index, queue[jump.index], format.seconds(forFrames: max(0, jump.offset)),
+                    known?.expectedFrames.map(format.seconds(forFrames:)))
+        }
         guard let (track, offset) = engine.heardTrack else { return nil }
         return (track.index, track.path, format.seconds(forFrames: max(0, offset)),
                 track.expectedFrames.map(format.seconds(forFrames:)))
@@ -37,13 +45,14 @@ extension PlayerRuntime {
         events.emit(.enqueued(count: paths.count))
     }
 
-    /// Forgets the entries after the one heard now. One the feeder has begun
-    /// decoding already (the next track, joined gaplessly) still plays.
-    /// Returns how many went.
+    /// Forgets the entries after the one heard now, also one the feeder has
+    /// begun decoding already for the gapless join: the current entry ends
+    /// the queue. Returns how many went.
     func clearQueue() -> Int {
         let here = current?.index ?? -1
         let before = queue.count
         engine.feeder.replaceQueue(after: here, with: [])
+        engine.forgetDecodedAhead(fadeFrames: controller.fadeFrames)
         return before - queue.count
     }
 

@@ -39,7 +39,7 @@ extension PlayerRuntime {
             snapshot.elapsed = current.elapsed
             snapshot.duration = current.duration
         }
-        snapshot.state = current == nil || engine.isFinished ? .stopped : isPlaying ? .playing
+        snapshot.state = current == nil || engine.isFinished || isStoppedAtStart ? .stopped : isPlaying ? .playing
             : isInterrupted ? .interrupted : .paused
         snapshot.volume = volume
         snapshot.speed = engine.speed.isNormal ? nil : engine.speed.description

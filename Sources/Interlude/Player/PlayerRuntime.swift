@@ -63,6 +63,8 @@ final class PlayerRuntime {
     // simulated suspension and call, the staged suspension's deadlines (the
     // loop carries them out), the alarm scheduler and its voice.
     var isSessionSuspended = false
+    /// Set by `stop()`, cleared by the next play (`isStoppedAtStart`).
+    var stopRequested = false
     var call: Session?
     var suspendDeadline: MonotonicInstant?
     var continueDeadline: MonotonicInstant?

@@ -170,9 +170,7 @@ final class ControlSocket: LoopSource {
             guard let heard = heardSeconds(runtime) else { return RemoteReply.failure(id: id, "nothing is playing") }
             return RemoteReply.line(id: id, runtime.perform(.seek(seconds: seconds - heard)))
         case .stop:
-            let paused = runtime.perform(.pause)
-            guard case .done = paused, let heard = heardSeconds(runtime) else { return RemoteReply.line(id: id, paused) }
-            return RemoteReply.line(id: id, runtime.perform(.seek(seconds: -heard)))
+            return RemoteReply.line(id: id, runtime.perform(.stop))
         case .suspend:
             if runtime.isSessionSuspended { return RemoteReply.failure(id: id, "the session is suspended already") }
             return RemoteReply.line(id: id, runtime.perform(.toggleSessionSuspended))
