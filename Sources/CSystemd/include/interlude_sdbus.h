@@ -13,6 +13,15 @@
 /* 0, or -1 with dlerror()'s message (or the missing symbol) in `message`. */
 int interlude_sdbus_load(char *message, size_t capacity);
 
+/* Gives back the resident pages of libsystemd's read-only segments (code,
+   constants, symbol tables; never the relocated ones), for after a
+   connection's set-up: the kernel maps a file 64 KB around each page touched,
+   and loading, connecting, authenticating, owning a name and exporting objects
+   run code scattered over most of the library (about 0.6 MB resident) that a
+   connection's steady work never runs again. What is used later is read back
+   from the page cache. Bytes released, or -errno (-ENOTSUP: text relocations). */
+long interlude_sdbus_release_code(void);
+
 int interlude_sdbus_open_user(sd_bus **bus);
 int interlude_sdbus_open_system(sd_bus **bus);
 void interlude_sdbus_close(sd_bus *bus);

@@ -53,6 +53,7 @@ final class LogindSleepSource: LoopSource {
             let source = LogindSleepSource(bus: try Bus(.system), events: events)
             source.receiver.source = source
             try source.bus.addMatch(matchRule, handler: source.receiver)
+            Bus.releaseSetUpCode()
             return source
         } catch {
             events.error("system sleep is noticed by the clock only (no logind): \(error.description)")

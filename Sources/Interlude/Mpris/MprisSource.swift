@@ -73,6 +73,7 @@ final class MprisSource: LoopSource {
         do {
             let source = MprisSource(bus: try Bus(.session), events: events)
             try source.start()
+            Bus.releaseSetUpCode()
             return source
         } catch {
             events.error("MPRIS is off: \(error.description)")
