@@ -39,6 +39,11 @@ import Glibc
 
         var output: String { String(decoding: process.currentStdout(), as: UTF8.self) }
 
+        /// How many times `line` has been printed so far.
+        func count(_ line: String) -> Int {
+            output.split(separator: "\n").filter { $0.hasPrefix(line) }.count
+        }
+
         /// Sends PrepareForSleep(`sleeping`) and returns once it has left for the bus.
         func prepareForSleep(_ sleeping: Bool) {
             let before = output.components(separatedBy: "sent").count
@@ -65,15 +70,21 @@ import Glibc
         try ProcessRunner.run("dbus-send", ["--bus=\(bus.address)", "--type=signal", "/org/freedesktop/login1",
                                             "org.freedesktop.login1.Manager.PrepareForSleep", "boolean:true"], timeout: 10).check()
         let logind = try FakeLogind(bus)
+        // logind was not there when the player started: a wake-up (or a vetoed sleep) has it take
+        // the delay lock, which makes logind wait for it before the machine sleeps.
         logind.prepareForSleep(false)
+        #expect(Remote.waitUntil(10) { logind.count("inhibited sleep delay") == 1 }, "\(logind.output)")
         logind.prepareForSleep(true)
         let sleeping = try #require(player.waitForEvent(timeout: 10) { $0.event == "systemWillSleep" })
-        // Silent before the machine sleeps.
-        #expect(player.waitForEvent(timeout: 10) { $0.event == "paused" && $0.t >= sleeping.t } != nil)
+        // Silent before the machine sleeps, and only then the lock given back.
+        #expect(Remote.waitUntil(10) { logind.count("released") == 1 }, "\(logind.output)")
+        #expect(player.eventsSoFar().events.contains { $0.event == "paused" && $0.t >= sleeping.t },
+                "the lock went back before the fade ended")
         // A "sleep" of half a second, far too short for the clock-jump fallback (and no real sleep at all).
         usleep(500_000)
         logind.prepareForSleep(false)
         #expect(player.waitForEvent(timeout: 10) { $0.event == "resumed" && $0.t > sleeping.t } != nil)
+        #expect(Remote.waitUntil(10) { logind.count("inhibited sleep delay") == 2 }, "taken again after the wake-up")
 
         let events = player.eventsSoFar().events
         let sleepEvents = events.filter { $0.event.hasPrefix("system") }.map(\.event)

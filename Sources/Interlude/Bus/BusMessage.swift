@@ -83,6 +83,16 @@ struct BusMessage {
         return value
     }
 
+    /// A descriptor (`h`): the message owns the one it holds, so this is a
+    /// duplicate (close-on-exec) that the caller owns and closes.
+    func readFileDescriptor() throws(BusError) -> Int32 {
+        var value: Int32 = -1
+        try check("read unix fd", interlude_sdbus_read_basic(pointer, CChar(UInt8(ascii: "h")), &value))
+        let owned = fcntl(value, F_DUPFD_CLOEXEC, 0)
+        if owned < 0 { throw BusError("fcntl(F_DUPFD_CLOEXEC)", code: -errno) }
+        return owned
+    }
+
     func readBool() throws(BusError) -> Bool {
         var value: Int32 = 0
         try check("read boolean", interlude_sdbus_read_basic(pointer, CChar(UInt8(ascii: "b")), &value))

@@ -13,6 +13,15 @@ import Glibc
 ///
 /// Only logind may announce a sleep: the match names its bus name as the
 /// sender, so the bus daemon delivers no other program's `PrepareForSleep`.
+///
+/// So that the announcement is handled before the machine sleeps, the source
+/// holds logind's "delay" inhibitor lock for sleep (`Inhibit`, the descriptor
+/// logind hands back): logind waits for it, at most its `InhibitDelayMaxSec`
+/// (5 s by default), after `PrepareForSleep(true)`. The lock is given back
+/// once the media has faded out (at most a second after the announcement) and
+/// taken again on wake-up. Refused (no logind, a policy that says no), the
+/// signal still works; the machine may then sleep before the player hears it,
+/// and the clock jump or the late announcement after wake-up does the rest.
 final class LogindSleepSource: LoopSource {
     static let matchRule = "type='signal',sender='org.freedesktop.login1',path='/org/freedesktop/login1',"
         + "interface='org.freedesktop.login1.Manager',member='PrepareForSleep'"
@@ -23,6 +32,12 @@ final class LogindSleepSource: LoopSource {
     private weak var runtime: PlayerRuntime?
     private var reportedFailure = false
     private var workLeft = false
+    /// The delay inhibitor's descriptor while held, else -1.
+    private var delayLock: Int32 = -1
+    /// After `PrepareForSleep(true)`: give the lock back once silent, or at this CLOCK_MONOTONIC second.
+    private var releaseLockBy: Double?
+    /// After `PrepareForSleep(false)`: take the lock again (outside the bus's dispatch).
+    private var wantsLock = false
 
     /// The signal's one argument, handed to the source.
     private final class Receiver: BusMatchHandler {
@@ -53,6 +68,7 @@ final class LogindSleepSource: LoopSource {
             let source = LogindSleepSource(bus: try Bus(.system), events: events)
             source.receiver.source = source
             try source.bus.addMatch(matchRule, handler: source.receiver)
+            source.takeDelayLock()
             Bus.releaseSetUpCode()
             return source
         } catch {
@@ -61,21 +77,67 @@ final class LogindSleepSource: LoopSource {
         }
     }
 
-    deinit { bus.close() }
+    deinit {
+        releaseDelayLock()
+        bus.close()
+    }
 
     private func announced(sleeping: Bool) {
-        guard let runtime else { return }
-        if sleeping { runtime.systemWillSleep() } else { runtime.systemDidWake() }
+        if sleeping {
+            runtime?.systemWillSleep()
+            releaseLockBy = Self.monotonicSeconds() + 1
+        } else {
+            runtime?.systemDidWake()
+            // A sleep that was vetoed or failed also ends with `false`: the lock may still be held.
+            releaseLockBy = nil
+            wantsLock = delayLock < 0
+        }
+    }
+
+    /// `Inhibit("sleep", ..., "delay")`: a short blocking call, at start-up and
+    /// after a wake-up, while nothing plays. Refusal is not worth a word: the
+    /// announcement works without the lock, only later.
+    private func takeDelayLock() {
+        guard delayLock < 0 else { return }
+        var descriptor: Int32 = -1
+        try? bus.call(destination: "org.freedesktop.login1", path: "/org/freedesktop/login1",
+                      interface: "org.freedesktop.login1.Manager", member: "Inhibit", timeoutMicroseconds: 500_000,
+                      arguments: { message throws(BusError) in
+                          try message.append("sleep")
+                          try message.append("Interlude")
+                          try message.append("Pause playback before the system sleeps")
+                          try message.append("delay")
+                      },
+                      read: { reply throws(BusError) in descriptor = try reply.readFileDescriptor() })
+        delayLock = descriptor
+    }
+
+    private func releaseDelayLock() {
+        guard delayLock >= 0 else { return }
+        close(delayLock)
+        delayLock = -1
+    }
+
+    private static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     // MARK: LoopSource
 
     var pollRequests: [LoopPollRequest] { bus.pollRequest.map { [$0] } ?? [] }
 
-    var wakeWithinMilliseconds: Int? { workLeft ? 0 : bus.wakeWithinMilliseconds }
+    var wakeWithinMilliseconds: Int? {
+        if workLeft || wantsLock { return 0 }
+        // Waiting for the fade to end before logind may go on: look again soon.
+        if releaseLockBy != nil { return 10 }
+        return bus.wakeWithinMilliseconds
+    }
 
     func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
         self.runtime = runtime
+        defer { tendDelayLock(runtime) }
         // Only when the bus has something: an idle bus's process() is a read() that finds nothing.
         guard !ready.isEmpty || workLeft || (bus.wakeWithinMilliseconds ?? 1) == 0 else { return }
         do {
@@ -85,11 +147,26 @@ final class LogindSleepSource: LoopSource {
             // would never be followed by its wake-up, so end it here; the
             // clock jump goes on noticing sleeps.
             runtime.systemDidWake()
+            releaseDelayLock()
+            releaseLockBy = nil
+            wantsLock = false
             bus.close()
             workLeft = false
             guard !reportedFailure else { return }
             reportedFailure = true
             events.error("system bus: \(error.description); system sleep is noticed by the clock only")
+        }
+    }
+
+    /// Silent (or out of time): logind may put the machine to sleep now.
+    private func tendDelayLock(_ runtime: PlayerRuntime) {
+        if let deadline = releaseLockBy, runtime.engine.isMediaStopped || Self.monotonicSeconds() >= deadline {
+            releaseLockBy = nil
+            releaseDelayLock()
+        }
+        if wantsLock && bus.handle != nil {
+            wantsLock = false
+            takeDelayLock()
         }
     }
 }
