@@ -55,6 +55,8 @@ let package = Package(
         // Books: a folder or chaptered MP3 laid out in book time, per-book state
         // (position, speed, bookmarks), chapter and skip targets, the sleep timer.
         .target(name: "Books", dependencies: ["BookFormat", "InterludeCore"]),
+        // Music's play order: M3U/M3U8 playlists, shuffle cycles, repeat.
+        .target(name: "Playlists", dependencies: ["InterludeCore"]),
 
         // What front ends see of the player: the typed event stream, the state
         // snapshot and the one command type. Pure, so the TUI and tests use it.
@@ -69,7 +71,8 @@ let package = Package(
 
         // The application: command line, wiring.
         .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books", "CLinux", "CSystemd",
-                                                  "TUI", "Themes", "KeyMap", "PlayerModel", "CPulse"]),
+                                                  "TUI", "Themes", "KeyMap", "PlayerModel", "CPulse",
+                                                  "Playlists"]),
         .executableTarget(name: "interlude", dependencies: ["Interlude"]),
         // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
         // build it is a replayer that runs saved inputs through the parser.
@@ -99,6 +102,7 @@ let package = Package(
         .testTarget(name: "AlarmsTests", dependencies: ["Alarms", "AudioSession", "InterludeCore"]),
         .testTarget(name: "ThemesTests", dependencies: ["Themes"]),
         .testTarget(name: "KeyMapTests", dependencies: ["KeyMap"]),
+        .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "InterludeCore"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "KeyMap", "PlayerModel", "AudioSession"]),
         // Counts heap allocations on chosen threads (it interposes malloc for the test process).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter", cSettings: cWarnings),
