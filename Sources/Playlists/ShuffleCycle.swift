@@ -10,13 +10,15 @@ public struct ShuffleCycle: Sendable {
     public private(set) var order: [Int]
     private var generator: SeededGenerator
 
-    /// A first cycle over `count` entries. `first`: the entry that plays now,
-    /// kept at the front (turning shuffle on does not interrupt the song).
-    public init(count: Int, seed: UInt64, first: Int? = nil) {
+    /// A first cycle over `count` entries. `leading`: entries kept at the
+    /// front in their order (the one that plays now and any the player has
+    /// begun decoding for a gapless join: turning shuffle on interrupts neither).
+    public init(count: Int, seed: UInt64, leading: [Int] = []) {
         generator = SeededGenerator(seed: seed)
         order = []
-        order = shuffled(count: count, avoidingFirst: nil)
-        if let first, let position = order.firstIndex(of: first) { order.swapAt(0, position) }
+        let kept = leading.filter { (0..<count).contains($0) }
+        let keptSet = Set(kept)
+        order = kept + shuffled(count: count, avoidingFirst: nil).filter { !keptSet.contains($0) }
     }
 
     /// Moves on to the next cycle, over `count` entries (the list may have

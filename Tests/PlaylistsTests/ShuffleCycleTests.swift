@@ -29,9 +29,13 @@ struct ShuffleCycleTests {
         #expect(a.nextCycle(count: 20) == b.nextCycle(count: 20))
     }
 
-    @Test("turning shuffle on keeps the entry that plays first")
-    func keepsFirst() {
-        for seed in 0..<UInt64(100) { #expect(ShuffleCycle(count: 10, seed: seed, first: 6).order.first == 6) }
+    @Test("turning shuffle on keeps the entries that play (and are decoded) first, the rest a permutation")
+    func keepsLeading() {
+        for seed in 0..<UInt64(100) {
+            let order = ShuffleCycle(count: 10, seed: seed, leading: [6, 2]).order
+            #expect(Array(order.prefix(2)) == [6, 2])
+            #expect(Set(order) == Set(0..<10) && order.count == 10)
+        }
     }
 
     @Test("one entry repeats itself; none gives an empty cycle")

@@ -37,6 +37,12 @@ public final class TrackFeeder {
     /// Every file is decoded (the speed stage may still hold output).
     private var decodingEnded = false
     private var nextIndex = 0
+    /// Repeat one: at the end of a track, the same queue entry is decoded again,
+    /// joined gaplessly like any next track.
+    public var repeatsTrack = false
+    /// Asked once when decoding runs past the last entry: files to append
+    /// (repeat all's next cycle), so the join stays gapless; nil or empty ends the queue.
+    public var queueExtension: (() -> [String])?
     private var decoder: (any Decoder)?
     private var pendingEvents: [Event] = []
 
@@ -82,6 +88,8 @@ public final class TrackFeeder {
 
     private func openNext() {
         decoder = nil
+        if repeatsTrack, let last = tracks.last { nextIndex = last.index }
+        if nextIndex >= paths.count, let more = queueExtension?(), !more.isEmpty { paths += more }
         while nextIndex < paths.count {
             let index = nextIndex
             nextIndex += 1

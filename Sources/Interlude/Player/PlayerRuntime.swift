@@ -74,6 +74,8 @@ final class PlayerRuntime {
     var quitRequested = false
     /// Alarms made for testing (`fireTestAlarm`, `addAlarm(afterSeconds:)`), removed once rung.
     var testAlarms: Set<AlarmID> = []
+    /// Shuffle and repeat (`+PlayOrder`).
+    var playOrder = PlayOrderState()
     /// Starts other playback (a book, or music while a book plays) after this
     /// run ends; nil where the host cannot (headless play), which refuses it.
     var switchPlayback: ((PlaybackSwitch) -> Void)?
@@ -140,6 +142,7 @@ final class PlayerRuntime {
         controller.player = player
         player.onSessionEvent = { [events] event in events.report(event) }
         stageScenario()
+        installPlayOrder()
     }
 
     var format: AudioFormat { engine.format }
