@@ -18,6 +18,9 @@ extension KeyBindings {
         (.character("-"), .volumeDown),
         (.named(.enter), .playSelection),
         (.character("e"), .queueAdd),
+        (.character("u"), .shuffleToggle),
+        (.character("r"), .repeatCycle),
+        (.character("w"), .queueSave),
 
         // Navigation
         (.named(.up), .up),

@@ -12,6 +12,9 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case volumeDown = "volume-down"
     case playSelection = "play-selection"
     case queueAdd = "queue-add"
+    case shuffleToggle = "shuffle-toggle"
+    case repeatCycle = "repeat-cycle"
+    case queueSave = "queue-save"
 
     // Navigation
     case up = "up"
@@ -66,7 +69,8 @@ public enum KeyAction: String, CaseIterable, Sendable {
 
     public var section: KeySection {
         switch self {
-        case .playPause, .next, .previous, .seekBack, .seekForward, .volumeUp, .volumeDown, .playSelection, .queueAdd:
+        case .playPause, .next, .previous, .seekBack, .seekForward, .volumeUp, .volumeDown, .playSelection, .queueAdd,
+             .shuffleToggle, .repeatCycle, .queueSave:
             .playback
         case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextPane, .pane1, .pane2, .pane3, .pane4, .pane5, .pane6, .pane7,
              .pane8, .filter:
@@ -96,6 +100,9 @@ public enum KeyAction: String, CaseIterable, Sendable {
         case .volumeDown: "volume down"
         case .playSelection: "play the selection"
         case .queueAdd: "add the selection to the queue"
+        case .shuffleToggle: "shuffle on or off"
+        case .repeatCycle: "repeat: off, all, one (cycles)"
+        case .queueSave: "save the queue as a playlist (asks for a name)"
         case .up: "move up"
         case .down: "move down"
         case .pageUp: "page up"

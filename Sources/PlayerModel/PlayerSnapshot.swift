@@ -29,6 +29,9 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var volume = 1.0
     /// "1.25x"; nil at normal speed.
     public var speed: String?
+    /// Music's play order: shuffle on, and repeat "off", "all" or "one".
+    public var shuffle = false
+    public var repeatMode = "off"
     public var state = State.stopped
     public var alarms: [AlarmRow] = []
     /// The session and what holds playback: the banner is drawn from it.

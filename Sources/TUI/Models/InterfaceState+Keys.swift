@@ -31,6 +31,12 @@ extension InterfaceState {
         case .volumeDown: return [.player(.setVolume(max(0, snapshot.volume - Self.volumeStep)))]
         case .playSelection: return playSelection(snapshot: snapshot, source: source)
         case .queueAdd: return addSelectionToQueue(source: source)
+        case .shuffleToggle: return [.player(.toggleShuffle)]
+        case .repeatCycle: return [.player(.cycleRepeat)]
+        case .queueSave:
+            prompt = .playlistName
+            input = ""
+            return []
         case .up, .down, .pageUp, .pageDown, .top, .bottom:
             moveInFocusedPane(action, snapshot: snapshot)
             return []

@@ -14,10 +14,12 @@ public struct InterfaceState {
         case alarmNew
         case alarmEdit(id: Int)
         case bookmarkNote
+        case playlistName
 
         public var question: String {
             switch self {
             case .bookmarkNote: "bookmark note (enter for none): "
+            case .playlistName: "save the queue as playlist (name or path): "
             case .filter: "/"
             case .alarmSeconds: "alarm in how many seconds? "
             case .alarmNew: "new alarm (07:30, in 10m): "

@@ -114,6 +114,8 @@ public struct ScreenRenderer {
     private func drawStatus(_ frame: inout Frame, row: Int, snapshot: PlayerSnapshot) {
         var parts = [snapshot.state.rawValue, "vol \(Int((snapshot.volume * 100).rounded()))%"]
         if let speed = snapshot.speed { parts.append(speed) }
+        if snapshot.shuffle { parts.append("shuffle") }
+        if snapshot.repeatMode != "off" { parts.append("repeat \(snapshot.repeatMode)") }
         if let book = snapshot.book, let setting = book.sleepSetting {
             let left = book.sleepRemaining.map { Self.clock($0.rounded(.up)) } ?? "—"
             parts.append(setting == "end of chapter" ? "sleep at chapter end \(left)" : "sleep \(left)")
