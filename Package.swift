@@ -57,10 +57,12 @@ let package = Package(
         .target(name: "Books", dependencies: ["BookFormat", "InterludeCore"]),
         // Music's play order: M3U/M3U8 playlists, shuffle cycles, repeat.
         .target(name: "Playlists", dependencies: ["InterludeCore"]),
+        // ReplayGain: modes, preamp, clipping prevention, and the values from ID3v2 (TXXX, RVA2) and LAME's Info tag.
+        .target(name: "ReplayGain", dependencies: ["BookFormat"]),
 
         // What front ends see of the player: the typed event stream, the state
         // snapshot and the one command type. Pure, so the TUI and tests use it.
-        .target(name: "PlayerModel", dependencies: ["InterludeCore", "AudioSession", "Alarms", "BookFormat"]),
+        .target(name: "PlayerModel", dependencies: ["InterludeCore", "AudioSession", "Alarms", "BookFormat", "ReplayGain"]),
 
         // The decoding pipeline: libmpg123 -> SPSC ring -> writer thread -> sink.
         .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CFFmpeg", "CSonic", "CInterludeShims", "CLinux", "InterludeCore"]),
@@ -72,7 +74,7 @@ let package = Package(
         // The application: command line, wiring.
         .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books", "CLinux", "CSystemd",
                                                   "TUI", "Themes", "KeyMap", "PlayerModel", "CPulse",
-                                                  "Playlists"]),
+                                                  "Playlists", "ReplayGain"]),
         .executableTarget(name: "interlude", dependencies: ["Interlude"]),
         // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
         // build it is a replayer that runs saved inputs through the parser.
@@ -103,6 +105,7 @@ let package = Package(
         .testTarget(name: "ThemesTests", dependencies: ["Themes"]),
         .testTarget(name: "KeyMapTests", dependencies: ["KeyMap"]),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "InterludeCore"]),
+        .testTarget(name: "ReplayGainTests", dependencies: ["ReplayGain", "BookFormat", "TestSupport"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "KeyMap", "PlayerModel", "AudioSession"]),
         // Counts heap allocations on chosen threads (it interposes malloc for the test process).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter", cSettings: cWarnings),

@@ -68,6 +68,7 @@ extension FullScreenPlayer {
                                                                       executablePath: Self.executablePath()))
         shelf = BookShelf(store: BookStateStore(directories: directories))
         var base = PlayerRuntime.Configuration(output: options.output, scenario: options.scenario)
+        base.replayGain = ReplayGainConfig.settings(mode: nil, preamp: nil)
         base.speed = options.speed
         base.alarmTimeZone = zone
         // A folder alone opens with an empty queue: the user picks from the browser.

@@ -3,6 +3,7 @@ import AudioEngine
 import AudioSession
 import InterludeCore
 import PlayerModel
+import ReplayGain
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,6 +38,8 @@ final class PlayerRuntime {
         var alarmStore: AlarmStore?
         /// Open paused (a queue restored from the last run waits for the user).
         var startsPaused = false
+        /// ReplayGain: the mode, preamp and clipping prevention every music file plays with.
+        var replayGain = ReplayGainSettings()
     }
 
     let configuration: Configuration
@@ -143,6 +146,7 @@ final class PlayerRuntime {
         player.onSessionEvent = { [events] event in events.report(event) }
         stageScenario()
         installPlayOrder()
+        installReplayGain()
     }
 
     var format: AudioFormat { engine.format }
