@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "CFFmpeg"),
         // libsonic has no pkg-config file: the module map links it.
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
+        // libebur128: EBU R 128 loudness for `interlude loudness` (ReplayGain values for untagged files).
+        .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         // signalfd, timerfd, eventfd: Linux headers the Glibc module leaves out.
         .systemLibrary(name: "CLinux"),
         // C shims for what Swift cannot call or implement (variadic callbacks); every symbol prefixed.
@@ -65,7 +67,8 @@ let package = Package(
         .target(name: "PlayerModel", dependencies: ["InterludeCore", "AudioSession", "Alarms", "BookFormat", "ReplayGain"]),
 
         // The decoding pipeline: libmpg123 -> SPSC ring -> writer thread -> sink.
-        .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CFFmpeg", "CSonic", "CInterludeShims", "CLinux", "InterludeCore"]),
+        .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CFFmpeg", "CSonic", "CInterludeShims", "CLinux", "InterludeCore",
+                                                   "CEbur128"]),
 
         // The full-screen player: layout, panes, banner and key dispatch as pure
         // views over frames; ncursesw only behind the Terminal seam.
