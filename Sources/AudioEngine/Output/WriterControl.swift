@@ -202,6 +202,23 @@ public struct WriterControl: ~Copyable {
         heardSequence.store(sequence &+ 2, ordering: .releasing)
     }
 
+    /// The engine's side of the track-gain marks: `gain` from media-ring index
+    /// `index` on. False while every slot holds a mark the writer has not
+    /// reached (one kept spare for a rewind): decoding waits for the writer,
+    /// as it does for ring space.
+    func requestTrackGain(_ gain: Float, fromRingIndex index: Int) -> Bool {
+        // Only the engine's thread writes the count: relaxed.
+        let written = trackGainMarksWritten.load(ordering: .relaxed)
+        // Acquire: pairs with the writer's release in `WriterContext.publishTrackGain()`: it has read the slot.
+        let applied = trackGainMarksApplied.load(ordering: .acquiring)
+        guard written - applied < Self.trackGainSlots - 1 else { return false }
+        let packed = UInt64(UInt32(truncatingIfNeeded: index)) << 32 | UInt64(gain.bitPattern)
+        trackGainMarks[written % Self.trackGainSlots].store(packed, ordering: .relaxed)
+        // Release: publishes the slot to the writer's acquire load of the count.
+        trackGainMarksWritten.store(written + 1, ordering: .releasing)
+        return true
+    }
+
     /// The heard pair as one snapshot (the seqlock's read side): retried while
     /// the writer is between its stores. The acquire load of the sequence pairs
     /// with `publishHeard`'s final release store; the acquire fence keeps the

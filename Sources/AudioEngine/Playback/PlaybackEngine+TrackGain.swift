@@ -10,21 +10,9 @@ extension PlaybackEngine {
         feeder.refreshTrackGain()
     }
 
-    /// One mark for the writer: `gain` from media-ring index `index` on. False
-    /// while every slot holds a mark the writer has not reached (one kept spare
-    /// for a rewind): decoding waits for the writer, as it does for ring space.
     func publishTrackGain(at index: Int, gain: Float) -> Bool {
         guard let control else { return true }
-        // Only this thread writes the count: relaxed.
-        let written = control.pointee.trackGainMarksWritten.load(ordering: .relaxed)
-        // Acquire: pairs with the writer's release in `publishTrackGain()`: it has read the slot.
-        let applied = control.pointee.trackGainMarksApplied.load(ordering: .acquiring)
-        guard written - applied < WriterControl.trackGainSlots - 1 else { return false }
-        let packed = UInt64(UInt32(truncatingIfNeeded: index)) << 32 | UInt64(gain.bitPattern)
-        (control.pointee.trackGainMarks + written % WriterControl.trackGainSlots).pointee.store(packed, ordering: .relaxed)
-        // Release: publishes the slot to the writer's acquire load of the count.
-        control.pointee.trackGainMarksWritten.store(written + 1, ordering: .releasing)
-        return true
+        return control.pointee.requestTrackGain(gain, fromRingIndex: index)
     }
 
     /// The gain the writer applies now (tests and reports).
