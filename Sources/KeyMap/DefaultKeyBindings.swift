@@ -42,6 +42,7 @@ extension KeyBindings {
         (.character("6"), .pane6),
         (.character("7"), .pane7),
         (.character("8"), .pane8),
+        (.character("9"), .pane9),
         (.character("/"), .filter),
 
         // Audiobooks

@@ -32,6 +32,7 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case pane6 = "pane-6"
     case pane7 = "pane-7"
     case pane8 = "pane-8"
+    case pane9 = "pane-9"
     case filter = "filter"
 
     // Audiobooks
@@ -73,7 +74,7 @@ public enum KeyAction: String, CaseIterable, Sendable {
              .shuffleToggle, .repeatCycle, .queueSave:
             .playback
         case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextPane, .pane1, .pane2, .pane3, .pane4, .pane5, .pane6, .pane7,
-             .pane8, .filter:
+             .pane8, .pane9, .filter:
             .navigation
         case .chapterNext, .chapterPrevious, .speedUp, .speedDown, .sleepTimer, .skipBack, .skipForward, .bookmarkAdd,
              .bookmarkDelete, .bookOpen:
@@ -118,6 +119,7 @@ public enum KeyAction: String, CaseIterable, Sendable {
         case .pane6: "books pane"
         case .pane7: "chapters pane"
         case .pane8: "bookmarks pane"
+        case .pane9: "playlists pane"
         case .filter: "filter the list"
         case .chapterNext: "next chapter"
         case .chapterPrevious: "previous chapter"

@@ -44,6 +44,7 @@ public struct InterfaceState {
     public var queueCursor = ListCursor()
     public var alarmsCursor = ListCursor()
     public var booksCursor = ListCursor()
+    public var playlistsCursor = ListCursor()
     public var chaptersCursor = ListCursor()
     public var bookmarksCursor = ListCursor()
     /// The panes the split layout shows in its shared places (see `Pane.slot`).
