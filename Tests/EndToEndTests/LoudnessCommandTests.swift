@@ -32,7 +32,8 @@ import TestSupport
           arguments: [("wav", -20.0), ("mp3", -12.0), ("flac", -28.0)])
     func toneOfKnownLoudness(format: String, level: Double) throws {
         let directory = ScratchFiles.makeDirectory("loudness")
-        let wav = directory + "/tone.wav"
+        // Named for its content: `Fixtures.encode` caches MP3s by the WAV's name.
+        let wav = directory + "/loudness-tone-1000-\(Int(-level))dB.wav"
         try ProcessRunner.check("sox", ["-D", "-R", "-n", "-r", "44100", "-c", "2", "-b", "16", wav,
                                         "synth", "5", "sine", "1000", "gain", String(level)])
         let file: String

@@ -38,7 +38,8 @@ import TestSupport
           arguments: [("track", 6.0), ("album", -3.0), ("off", 0.0)])
     func modesApplyTheirGain(mode: String, expected: Double) throws {
         // A -10 dBFS tone: +6 dB stays under full scale, so nothing limits it.
-        let wav = ScratchFiles.makeDirectory("replaygain") + "/tone.wav"
+        // Named for its content: `Fixtures.encode` caches MP3s by the WAV's name.
+        let wav = ScratchFiles.makeDirectory("replaygain") + "/replaygain-tone-997-10dB.wav"
         try ProcessRunner.check("sox", ["-D", "-R", "-n", "-r", "44100", "-c", "2", "-b", "16", wav,
                                         "synth", "3", "sine", "997", "vol", "0.316"])
         let mp3 = try Self.tagged(Fixtures.encode(wav), "tone-rg.mp3", Self.tags)

@@ -33,3 +33,17 @@ struct ReplayGainOptionTests {
         }
     }
 }
+
+/// The remote's playlist words: a name of several words is one argument.
+struct RemotePlaylistWordsTests {
+    @Test("queue save and playlist load, by socket request and by interlude remote's words")
+    func words() throws {
+        #expect(try RemoteRequest.parse(Array(#"{"id":1,"command":"queue-save","args":["Road trip"]}"#.utf8)).action
+            == .perform(.saveQueue(path: "Road trip")))
+        #expect(try RemoteRequest.parse(Array(#"{"id":2,"command":"playlist-load","args":["/m/a.m3u"]}"#.utf8)).action
+            == .perform(.loadPlaylist(path: "/m/a.m3u")))
+        #expect(try RemoteRequest.parse(Array(#"{"id":3,"command":"shuffle"}"#.utf8)).action == .perform(.toggleShuffle))
+        let line = RemoteCommandLine.requestLine(id: 1, try RemoteCommandLine.translate(["queue", "save", "Road", "trip"]))
+        #expect(line == #"{"id":1,"command":"queue-save","args":["Road trip"]}"#)
+    }
+}
