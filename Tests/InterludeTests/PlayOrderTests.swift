@@ -61,6 +61,60 @@ import Testing
         #expect(host.started != paths + paths + paths)
     }
 
+    @Test("shuffled and repeated, the joins stay gapless: a pair cut from one tone renders as the pair twice, sample for sample")
+    func shuffleRepeatStaysGapless() throws {
+        let pair = try Fixtures.gaplessPair(.tone(frequency: 440), firstSeconds: 1.3, secondSeconds: 0.9)
+        let first = try WAVFile.read(Fixtures.decodedByMPG123(pair.first))
+        let second = try WAVFile.read(Fixtures.decodedByMPG123(pair.second))
+        let output = ScratchFiles.makeDirectory("playorder") + "/shuffled.wav"
+        let stream = PlayerEventStream(json: false)
+        stream.writesErrorsToStandardError = false
+        let runtime = try #require(PlayerRuntime.open(configuration: .init(output: .wav(path: output)),
+                                                      paths: [pair.first, pair.second], events: stream,
+                                                      signals: SignalChannel([])))
+        runtime.playOrder.seed = 7
+        _ = runtime.perform(.toggleShuffle)
+        _ = runtime.perform(.cycleRepeat)
+        // Two files, the first playing: every cycle is first, second (a cycle may not begin with the
+        // file the last one ended on), so the render is the uncut signal twice over, then the start of a third.
+        let host = Host(limit: 5)
+        host.runtime = runtime
+        _ = runtime.run(host: host)
+        #expect(host.started == [pair.first, pair.second, pair.first, pair.second, pair.first])
+        let rendered = try WAVFile.read(output)
+        let twice = first.appending(second).appending(first).appending(second)
+        #expect(rendered.frameCount >= twice.frameCount)
+        let difference = SignalAnalysis.firstDifference(expected: twice, actual: rendered.frames(0..<twice.frameCount))
+        #expect(difference == nil, "\(String(describing: difference))")
+    }
+
+    @Test("three files shuffled over three cycles render as their decodes in the order played, sample for sample")
+    func shuffledRenderIsTheDecodesInPlayOrder() throws {
+        let paths = try (0..<3).map { try Fixtures.mp3(.tone(frequency: 500 + 100 * Double($0)), seconds: 0.7) }
+        var decoded: [String: PCMAudio] = [:]
+        for path in paths { decoded[path] = try WAVFile.read(Fixtures.decodedByMPG123(path)) }
+        let output = ScratchFiles.makeDirectory("playorder") + "/three.wav"
+        let stream = PlayerEventStream(json: false)
+        stream.writesErrorsToStandardError = false
+        let runtime = try #require(PlayerRuntime.open(configuration: .init(output: .wav(path: output)), paths: paths,
+                                                      events: stream, signals: SignalChannel([])))
+        runtime.playOrder.seed = 11
+        _ = runtime.perform(.toggleShuffle)
+        _ = runtime.perform(.cycleRepeat)
+        let host = Host(limit: 10)
+        host.runtime = runtime
+        _ = runtime.run(host: host)
+        let played = Array(host.started.prefix(9))
+        #expect(played.count == 9)
+        #expect(played != paths + paths + paths, "not shuffled: \(played)")
+        var expected = try #require(decoded[played[0]])
+        for path in played.dropFirst() { expected = expected.appending(try #require(decoded[path])) }
+        let rendered = try WAVFile.read(output)
+        #expect(rendered.frameCount >= expected.frameCount)
+        let difference = SignalAnalysis.firstDifference(expected: expected, actual: rendered.frames(0..<expected.frameCount))
+        #expect(difference == nil, "\(String(describing: difference))")
+    }
+
     @Test("repeat all without shuffle plays the list again in order; repeat one repeats the track")
     func repeatModes() throws {
         let paths = try Self.files(3)

@@ -43,6 +43,8 @@ public final class TrackFeeder {
     /// Asked once when decoding runs past the last entry: files to append
     /// (repeat all's next cycle), so the join stays gapless; nil or empty ends the queue.
     public var queueExtension: (() -> [String])?
+    /// `framesQueued` when the queue was last extended: a pass that decoded nothing is not repeated.
+    private var framesAtLastExtension = -1
     /// A track's own gain (ReplayGain), asked each time a file is opened for
     /// decoding; nil plays every file as decoded.
     public var trackGain: ((_ path: String, _ decoder: any Decoder) -> Float)?
@@ -97,8 +99,13 @@ public final class TrackFeeder {
 
     private func openNext() {
         decoder = nil
-        if repeatsTrack, let last = tracks.last { nextIndex = last.index }
-        if nextIndex >= paths.count, let more = queueExtension?(), !more.isEmpty { paths += more }
+        // Only what gave frames repeats: a file that decodes to nothing would
+        // otherwise be reopened forever within one `fill`.
+        if repeatsTrack, let last = tracks.last, let end = last.endFrame, end > last.startFrame { nextIndex = last.index }
+        if nextIndex >= paths.count, framesQueued > framesAtLastExtension, let more = queueExtension?(), !more.isEmpty {
+            framesAtLastExtension = framesQueued
+            paths += more
+        }
         while nextIndex < paths.count {
             let index = nextIndex
             nextIndex += 1
