@@ -115,6 +115,24 @@ import Testing
         #expect(difference == nil, "\(String(describing: difference))")
     }
 
+    @Test("shuffle off puts what is left back in the order it was queued; toggling right after a new list is safe")
+    func shuffleOffRestoresOrder() throws {
+        let paths = try Self.files(6)
+        let (runtime, _) = try Self.runtime(paths)
+        runtime.playOrder.seed = 3
+        _ = runtime.perform(.toggleShuffle)
+        #expect(Set(runtime.queue) == Set(paths) && runtime.queue.count == 6)
+        #expect(runtime.queue != paths, "seed 3 left the order as it was")
+        #expect(runtime.perform(.toggleShuffle) == .done(message: "shuffle off"))
+        // The first is playing; the rest in their own order again.
+        #expect(runtime.queue == paths)
+        // A new list, then shuffle on and off before the jump to it is carried out.
+        _ = runtime.perform(.playQueue(Array(paths.prefix(3)), startAt: 1))
+        _ = runtime.perform(.toggleShuffle)
+        _ = runtime.perform(.toggleShuffle)
+        #expect(Set(runtime.playList) == Set(paths.prefix(3)))
+    }
+
     @Test("repeat all without shuffle plays the list again in order; repeat one repeats the track")
     func repeatModes() throws {
         let paths = try Self.files(3)

@@ -45,13 +45,14 @@ extension PlayerRuntime {
         }
         playOrder.cycle = nil
         if let unshuffled = playOrder.unshuffled {
-            // The rest of the list after the entry that plays, in the order it was queued.
+            // The rest of this cycle in the order it was queued, from the file after
+            // the one decoded last, round to the list's start; what played in this
+            // cycle already stays played.
             let here = decodedThrough
-            let upcoming = Set(queue.dropFirst(here + 1))
-            let kept = Set(queue[playOrder.listStart...min(here, queue.count - 1)])
-            let position = current.flatMap { now in unshuffled.firstIndex(of: now.path) } ?? -1
-            let rest = unshuffled.dropFirst(position + 1).filter { upcoming.contains($0) || !kept.contains($0) }
-            engine.feeder.replaceQueue(after: here, with: Array(rest))
+            let kept = here >= playOrder.listStart && here < queue.count ? Set(queue[playOrder.listStart...here]) : []
+            let position = here >= 0 && here < queue.count ? unshuffled.firstIndex(of: queue[here]) ?? -1 : -1
+            let ordered = unshuffled[(position + 1)...] + unshuffled[..<max(0, position + 1)]
+            engine.feeder.replaceQueue(after: here, with: ordered.filter { !kept.contains($0) })
         }
         playOrder.unshuffled = nil
         events.emit(.orderChanged(shuffle: false, repeatMode: playOrder.repeatMode.rawValue))
