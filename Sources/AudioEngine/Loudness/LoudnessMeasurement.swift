@@ -28,20 +28,33 @@ public enum Loudness {
         return measurement
     }
 
-    /// Each file, and the files as one album (`path` of the album's measurement: the first file's folder).
-    public static func measureAlbum(paths: [String]) throws(LoudnessError) -> (tracks: [LoudnessMeasurement], album: LoudnessMeasurement) {
+    /// Each file, and those that could be measured as one album (nil when
+    /// none could), with the files that could not: one decode per file.
+    public static func measureAlbum(paths: [String])
+        -> (tracks: [LoudnessMeasurement], album: LoudnessMeasurement?, failures: [LoudnessError]) {
         var tracks: [LoudnessMeasurement] = []
         var meters: [EBUR128Meter] = []
+        var failures: [LoudnessError] = []
         for path in paths {
-            let (measurement, meter) = try meter(path: path)
-            tracks.append(measurement)
-            meters.append(meter)
+            do {
+                let (measurement, meter) = try meter(path: path)
+                tracks.append(measurement)
+                meters.append(meter)
+            } catch {
+                failures.append(error)
+            }
         }
-        let folder = paths.first.map { path in path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "." } ?? ""
-        let album = LoudnessMeasurement(path: folder, integratedLoudness: try EBUR128Meter.integratedLoudness(of: meters),
-                                        samplePeak: tracks.map(\.samplePeak).max() ?? 0,
-                                        truePeak: tracks.map(\.truePeak).max() ?? 0)
-        return (tracks, album)
+        guard !meters.isEmpty else { return (tracks, nil, failures) }
+        let first = tracks[0].path
+        let folder = first.lastIndex(of: "/").map { String(first[..<$0]) } ?? "."
+        do {
+            let album = LoudnessMeasurement(path: folder, integratedLoudness: try EBUR128Meter.integratedLoudness(of: meters),
+                                            samplePeak: tracks.map(\.samplePeak).max() ?? 0,
+                                            truePeak: tracks.map(\.truePeak).max() ?? 0)
+            return (tracks, album, failures)
+        } catch {
+            return (tracks, nil, failures + [error])
+        }
     }
 
     /// Decodes the whole file at its own rate and channel count (no

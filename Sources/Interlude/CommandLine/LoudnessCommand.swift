@@ -39,27 +39,23 @@ public enum LoudnessCommand {
             return 2
         }
         let json = parsed.has("--json")
-        var failed = false
-        var measured: [String] = []
-        for path in parsed.positionals {
-            do {
-                let measurement = try Loudness.measure(path: path)
-                writeStandardOutput((json ? Self.json(measurement, album: false) : Self.text(measurement)) + "\n")
-                measured.append(path)
-            } catch {
-                writeStandardError("interlude: \(error.description)\n")
-                failed = true
+        let tracks: [LoudnessMeasurement]
+        var album: LoudnessMeasurement?
+        var failures: [LoudnessError] = []
+        if parsed.has("--album") {
+            // One decode per file: the album's loudness comes from the same meters.
+            (tracks, album, failures) = Loudness.measureAlbum(paths: parsed.positionals)
+        } else {
+            var measured: [LoudnessMeasurement] = []
+            for path in parsed.positionals {
+                do { measured.append(try Loudness.measure(path: path)) } catch { failures.append(error) }
             }
+            tracks = measured
         }
-        if parsed.has("--album"), !measured.isEmpty {
-            do {
-                let album = try Loudness.measureAlbum(paths: measured).album
-                writeStandardOutput((json ? Self.json(album, album: true) : "album: " + Self.text(album)) + "\n")
-            } catch {
-                writeStandardError("interlude: \(error.description)\n")
-                failed = true
-            }
-        }
+        for failure in failures { writeStandardError("interlude: \(failure.description)\n") }
+        for track in tracks { writeStandardOutput((json ? Self.json(track, album: false) : Self.text(track)) + "\n") }
+        if let album { writeStandardOutput((json ? Self.json(album, album: true) : "album: " + Self.text(album)) + "\n") }
+        let failed = !failures.isEmpty
         return failed ? 1 : 0
     }
 
