@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "CFFmpeg"),
         // libsonic has no pkg-config file: the module map links it.
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
+        // libebur128: EBU R 128 loudness for `interlude loudness` (ReplayGain values for untagged files).
+        .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         // signalfd, timerfd, eventfd: Linux headers the Glibc module leaves out.
         .systemLibrary(name: "CLinux"),
         // C shims for what Swift cannot call or implement (variadic callbacks); every symbol prefixed.
@@ -55,13 +57,18 @@ let package = Package(
         // Books: a folder or chaptered MP3 laid out in book time, per-book state
         // (position, speed, bookmarks), chapter and skip targets, the sleep timer.
         .target(name: "Books", dependencies: ["BookFormat", "InterludeCore"]),
+        // Music's play order: M3U/M3U8 playlists, shuffle cycles, repeat.
+        .target(name: "Playlists", dependencies: ["InterludeCore"]),
+        // ReplayGain: modes, preamp, clipping prevention, and the values from ID3v2 (TXXX, RVA2) and LAME's Info tag.
+        .target(name: "ReplayGain", dependencies: ["BookFormat"]),
 
         // What front ends see of the player: the typed event stream, the state
         // snapshot and the one command type. Pure, so the TUI and tests use it.
-        .target(name: "PlayerModel", dependencies: ["InterludeCore", "AudioSession", "Alarms", "BookFormat"]),
+        .target(name: "PlayerModel", dependencies: ["InterludeCore", "AudioSession", "Alarms", "BookFormat", "ReplayGain"]),
 
         // The decoding pipeline: libmpg123 -> SPSC ring -> writer thread -> sink.
-        .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CFFmpeg", "CSonic", "CInterludeShims", "CLinux", "InterludeCore"]),
+        .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CFFmpeg", "CSonic", "CInterludeShims", "CLinux", "InterludeCore",
+                                                   "CEbur128"]),
 
         // The full-screen player: layout, panes, banner and key dispatch as pure
         // views over frames; ncursesw only behind the Terminal seam.
@@ -69,7 +76,8 @@ let package = Package(
 
         // The application: command line, wiring.
         .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books", "CLinux", "CSystemd",
-                                                  "TUI", "Themes", "KeyMap", "PlayerModel", "CPulse"]),
+                                                  "TUI", "Themes", "KeyMap", "PlayerModel", "CPulse",
+                                                  "Playlists", "ReplayGain"]),
         .executableTarget(name: "interlude", dependencies: ["Interlude"]),
         // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
         // build it is a replayer that runs saved inputs through the parser.
@@ -99,6 +107,8 @@ let package = Package(
         .testTarget(name: "AlarmsTests", dependencies: ["Alarms", "AudioSession", "InterludeCore"]),
         .testTarget(name: "ThemesTests", dependencies: ["Themes"]),
         .testTarget(name: "KeyMapTests", dependencies: ["KeyMap"]),
+        .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "InterludeCore"]),
+        .testTarget(name: "ReplayGainTests", dependencies: ["ReplayGain", "BookFormat", "TestSupport"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "KeyMap", "PlayerModel", "AudioSession"]),
         // Counts heap allocations on chosen threads (it interposes malloc for the test process).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter", cSettings: cWarnings),

@@ -26,6 +26,24 @@ public enum TagFileReader {
         return bytes
     }
 
+    /// The ID3v2 tag's bytes (empty without one) and up to `audioBytes` bytes
+    /// of what follows it: the first MPEG frame, where LAME keeps its Info tag.
+    public static func tagAndAudioHead(atPath path: String, audioBytes: Int) throws(TagFileError) -> (tag: [UInt8], audio: [UInt8]) {
+        let descriptor: Int32
+        do {
+            descriptor = try SystemCall.retrying { open(path, O_RDONLY | O_CLOEXEC) }
+        } catch {
+            throw .cannotOpen(path: path, reason: error.message)
+        }
+        defer { close(descriptor) }
+        let head = try read(descriptor, count: ID3v2Header.length, path: path)
+        guard let header = try? ID3v2Header(bytes: head[...]) else {
+            return ([], head + (try read(descriptor, count: audioBytes - head.count, path: path)))
+        }
+        let tag = head + (try read(descriptor, count: header.totalSize - ID3v2Header.length, path: path))
+        return (tag, try read(descriptor, count: audioBytes, path: path))
+    }
+
     /// The chapters of the file's tag; a file without a tag has none.
     public static func chapters(atPath path: String) throws(TagFileError) -> ChapterList {
         let bytes = try tagBytes(atPath: path)

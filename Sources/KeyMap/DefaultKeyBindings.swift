@@ -18,6 +18,9 @@ extension KeyBindings {
         (.character("-"), .volumeDown),
         (.named(.enter), .playSelection),
         (.character("e"), .queueAdd),
+        (.character("u"), .shuffleToggle),
+        (.character("r"), .repeatCycle),
+        (.character("w"), .queueSave),
 
         // Navigation
         (.named(.up), .up),
@@ -39,6 +42,7 @@ extension KeyBindings {
         (.character("6"), .pane6),
         (.character("7"), .pane7),
         (.character("8"), .pane8),
+        (.character("9"), .pane9),
         (.character("/"), .filter),
 
         // Audiobooks

@@ -12,6 +12,9 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case volumeDown = "volume-down"
     case playSelection = "play-selection"
     case queueAdd = "queue-add"
+    case shuffleToggle = "shuffle-toggle"
+    case repeatCycle = "repeat-cycle"
+    case queueSave = "queue-save"
 
     // Navigation
     case up = "up"
@@ -29,6 +32,7 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case pane6 = "pane-6"
     case pane7 = "pane-7"
     case pane8 = "pane-8"
+    case pane9 = "pane-9"
     case filter = "filter"
 
     // Audiobooks
@@ -66,10 +70,11 @@ public enum KeyAction: String, CaseIterable, Sendable {
 
     public var section: KeySection {
         switch self {
-        case .playPause, .next, .previous, .seekBack, .seekForward, .volumeUp, .volumeDown, .playSelection, .queueAdd:
+        case .playPause, .next, .previous, .seekBack, .seekForward, .volumeUp, .volumeDown, .playSelection, .queueAdd,
+             .shuffleToggle, .repeatCycle, .queueSave:
             .playback
         case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextPane, .pane1, .pane2, .pane3, .pane4, .pane5, .pane6, .pane7,
-             .pane8, .filter:
+             .pane8, .pane9, .filter:
             .navigation
         case .chapterNext, .chapterPrevious, .speedUp, .speedDown, .sleepTimer, .skipBack, .skipForward, .bookmarkAdd,
              .bookmarkDelete, .bookOpen:
@@ -96,6 +101,9 @@ public enum KeyAction: String, CaseIterable, Sendable {
         case .volumeDown: "volume down"
         case .playSelection: "play the selection"
         case .queueAdd: "add the selection to the queue"
+        case .shuffleToggle: "shuffle on or off"
+        case .repeatCycle: "repeat: off, all, one (cycles)"
+        case .queueSave: "save the queue as a playlist (asks for a name)"
         case .up: "move up"
         case .down: "move down"
         case .pageUp: "page up"
@@ -111,6 +119,7 @@ public enum KeyAction: String, CaseIterable, Sendable {
         case .pane6: "books pane"
         case .pane7: "chapters pane"
         case .pane8: "bookmarks pane"
+        case .pane9: "playlists pane"
         case .filter: "filter the list"
         case .chapterNext: "next chapter"
         case .chapterPrevious: "previous chapter"

@@ -28,6 +28,15 @@ public enum PlayerCommand: Equatable, Sendable {
     case stop
     /// Play the book at this path (a folder of MP3s or a chaptered MP3).
     case openBook(String)
+    /// Shuffle on or off: every file of the list once per cycle.
+    case toggleShuffle
+    /// Repeat off, all, one, off.
+    case cycleRepeat
+    /// Writes the queue (from the list that plays) as an extended M3U playlist at `path`;
+    /// a bare name goes into the playlists folder.
+    case saveQueue(path: String)
+    /// Plays the playlist at `path` (a bare name: from the playlists folder); missing files are named and skipped.
+    case loadPlaylist(path: String)
 
     // MARK: The book that plays
     case chapterNext

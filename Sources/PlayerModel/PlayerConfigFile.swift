@@ -1,4 +1,5 @@
 import InterludeCore
+import ReplayGain
 
 /// `$XDG_CONFIG_HOME/interlude/config`: `key = value` lines, `#` comments.
 /// `on-event = PROGRAM` (the event hook) here; the desktop interruption keys
@@ -8,9 +9,12 @@ import InterludeCore
 public struct PlayerConfigFile: Equatable, Sendable {
     /// Run (through `/bin/sh -c`) on track changes, pauses and resumes.
     public var onEvent: String?
+    /// `replaygain = track|album|off` and `replaygain-preamp = DB`.
+    public var replayGain: ReplayGainMode?
+    public var replayGainPreamp: Double?
     public var problems: [ConfigProblem] = []
 
-    public static let keys = ["on-event", "desktop-interruptions", "desktop-role.ROLE"]
+    public static let keys = ["on-event", "desktop-interruptions", "desktop-role.ROLE", "replaygain", "replaygain-preamp"]
 
     public init(onEvent: String? = nil) { self.onEvent = onEvent }
 
@@ -36,6 +40,18 @@ public struct PlayerConfigFile: Equatable, Sendable {
                     continue
                 }
                 config.onEvent = String(value)
+            case "replaygain":
+                guard let mode = ReplayGainMode(rawValue: value.lowercased()) else {
+                    problem("replaygain must be \(ReplayGainMode.choices), not '\(value)'")
+                    continue
+                }
+                config.replayGain = mode
+            case "replaygain-preamp":
+                guard let decibels = Self.preamp(String(value)) else {
+                    problem("replaygain-preamp must be \(Self.preampAccepts), not '\(value)'")
+                    continue
+                }
+                config.replayGainPreamp = decibels
             case "desktop-interruptions":
                 // Read, and its problems reported, by the desktop interruption settings.
                 continue
@@ -46,6 +62,21 @@ public struct PlayerConfigFile: Equatable, Sendable {
             }
         }
         return config
+    }
+}
+
+extension PlayerConfigFile {
+    public static let preampAccepts = "a number of dB from -20 to 20 (\"6\", \"-3.5 dB\")"
+
+    /// "6", "+6", "-3.5 dB": the preamp in dB, within `ReplayGainSettings.preampRange`.
+    public static func preamp(_ text: String) -> Double? {
+        var number = Substring(text)
+        if number.lowercased().hasSuffix("db") { number = number.dropLast(2) }
+        while number.last == " " { number.removeLast() }
+        if number.hasPrefix("+") { number = number.dropFirst() }
+        guard number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }),
+              let value = Double(number), ReplayGainSettings.preampRange.contains(value) else { return nil }
+        return value
     }
 }
 

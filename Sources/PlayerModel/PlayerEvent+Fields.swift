@@ -40,6 +40,9 @@ extension PlayerEvent {
         case .continued: "continued"
         case .deviceLostSimulated: "deviceLostSimulated"
         case .enqueued: "enqueued"
+        case .orderChanged: "orderChanged"
+        case .playlistLoaded: "playlistLoaded"
+        case .queueSaved: "queueSaved"
         case .queueEnded: "queueEnded"
         case .speed: "speed"
         case .volume: "volume"
@@ -124,6 +127,12 @@ extension PlayerEvent {
             return [.init("alarm", .integer(id.rawValue)), .init("at", .string(text))]
         case .enqueued(let count):
             return [.init("count", .integer(count))]
+        case .orderChanged(let shuffle, let repeatMode):
+            return [.init("shuffle", .bool(shuffle)), .init("repeat", .string(repeatMode))]
+        case .playlistLoaded(let path, let count, let missing):
+            return [.init("path", .string(path)), .init("count", .integer(count)), .init("missing", .integer(missing))]
+        case .queueSaved(let path, let count):
+            return [.init("path", .string(path)), .init("count", .integer(count))]
         case .speed(let speed):
             return [.init("speed", .number(speed, decimals: 3))]
         case .volume(let volume):

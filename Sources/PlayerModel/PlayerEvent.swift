@@ -66,6 +66,11 @@ public enum PlayerEvent: Sendable, Equatable {
     case continued
     case deviceLostSimulated
     case enqueued(count: Int)
+    /// Shuffle or repeat changed (`repeatMode`: off, all, one).
+    case orderChanged(shuffle: Bool, repeatMode: String)
+    /// A playlist was loaded into the queue (`missing`: files it names that are not there) or the queue saved as one.
+    case playlistLoaded(path: String, count: Int, missing: Int)
+    case queueSaved(path: String, count: Int)
     case queueEnded
     case speed(Double)
     case volume(Double)

@@ -29,6 +29,9 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var volume = 1.0
     /// "1.25x"; nil at normal speed.
     public var speed: String?
+    /// Music's play order: shuffle on, and repeat "off", "all" or "one".
+    public var shuffle = false
+    public var repeatMode = "off"
     public var state = State.stopped
     public var alarms: [AlarmRow] = []
     /// The session and what holds playback: the banner is drawn from it.
@@ -50,8 +53,20 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var book: BookInfo?
     /// The books pane: every book with a state file, and the current one.
     public var books: [BookRow] = []
+    /// The playlists pane: the playlists in the playlists folder.
+    public var playlists: [PlaylistRow] = []
 
     public init() {}
+}
+
+/// A playlist in the playlists folder.
+public struct PlaylistRow: Equatable, Sendable {
+    public var name: String
+    public var path: String
+    public init(name: String, path: String) {
+        self.name = name
+        self.path = path
+    }
 }
 
 /// The book that plays: what the chapters and bookmarks panes and the status line show.

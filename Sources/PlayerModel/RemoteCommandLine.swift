@@ -71,8 +71,8 @@ public enum RemoteCommandLine {
                 throw UsageError("interlude remote: \(name.replacingHyphen()) expects an alarm id")
             }
             return Translation(command: name, arguments: [.integer(id)])
-        case "alarm-add", "bookmark":
-            // The words of a time ("tomorrow 07:30") or a note, as one string.
+        case "alarm-add", "bookmark", "queue-save", "playlist-load":
+            // The words of a time ("tomorrow 07:30"), a note or a playlist's name, as one string.
             return Translation(command: name, arguments: rest.isEmpty ? [] : [.string(rest.joined(separator: " "))])
         default:
             return Translation(command: name, arguments: rest.map(JSONValue.string))

@@ -59,6 +59,12 @@ public enum RemoteVocabulary {
         },
         plain("queue-clear", .clearQueue),
         reading("queue-list", .queueList),
+        Entry(name: "queue-save", usage: "queue-save PATH|NAME (an .m3u/.m3u8 playlist)") { arguments throws(RemoteArgumentError) in
+            .perform(.saveQueue(path: try arguments.string("a playlist path or name (a string)")))
+        },
+        Entry(name: "playlist-load", usage: "playlist-load PATH|NAME") { arguments throws(RemoteArgumentError) in
+            .perform(.loadPlaylist(path: try arguments.string("a playlist path or name (a string)")))
+        },
         Entry(name: "open-book", usage: "open-book PATH") { arguments throws(RemoteArgumentError) in
             .perform(.openBook(try arguments.string("a path (a string)")))
         },

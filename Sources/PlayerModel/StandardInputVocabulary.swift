@@ -8,6 +8,8 @@ public enum StandardInputVocabulary {
         // Books.
         ("next-chapter", .chapterNext), ("prev-chapter", .chapterPrevious), ("skip-back", .skipBack),
         ("skip-forward", .skipForward),
+        // Music.
+        ("shuffle", .toggleShuffle), ("repeat", .cycleRepeat),
     ]
 
     /// The command a line's first word stands for (any case), or nil.

@@ -40,6 +40,6 @@ struct CommandTranslationTests {
         #expect(StandardInputVocabulary.command(for: "pause") == .pause)
         #expect(StandardInputVocabulary.command(for: "jump") == nil)
         #expect(StandardInputVocabulary.unknown("jump") == "unknown command 'jump' (play, pause, toggle, dismiss, snooze, "
-                + "quit, next-chapter, prev-chapter, skip-back, skip-forward)")
+                + "quit, next-chapter, prev-chapter, skip-back, skip-forward, shuffle, repeat)")
     }
 }

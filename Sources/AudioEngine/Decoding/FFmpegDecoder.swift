@@ -618,6 +618,11 @@ final class FFmpegDecoder: Decoder {
         tags.albumArtist = value("album_artist")
         tags.track = value("track")
         tags.disc = value("disc")
+        // Vorbis comments, and MP4's freeform `----:com.apple.iTunes:replaygain_*`
+        // atoms, which libavformat names by their last part; lookups ignore case.
+        for name in ["REPLAYGAIN_TRACK_GAIN", "REPLAYGAIN_TRACK_PEAK", "REPLAYGAIN_ALBUM_GAIN", "REPLAYGAIN_ALBUM_PEAK"] {
+            if let stored = value(name) { tags.replayGain[name] = stored }
+        }
         return tags
     }
 

@@ -56,6 +56,12 @@ struct WriterContext {
     var framesSinceMediaStop = 0
     /// Device frames written since the voice last stopped (at least; "long ago" at start).
     var framesSinceVoiceStop = Int.max / 2
+    /// The track's gain (ReplayGain) and the one before it, the ring index it
+    /// began at, and the engine's marks applied so far (see `applyTrackGainMarks`).
+    var trackGain: Float = 1
+    var previousTrackGain: Float = 1
+    var trackGainStart = 0
+    var trackGainMarksApplied = 0
 
     /// Sends an event to the main thread; drops it if that ring is full (the
     /// main thread is far behind, and counters still tell the story).
@@ -165,7 +171,8 @@ struct WriterContext {
             control.pointee.voiceStopped.store(false, ordering: .releasing)
         }
 
-        let limit = min(maxFrames, scratchFrames)
+        // A slice never spans a track's start: it ends there, and the next one takes the new gain.
+        let limit = mediaStopped ? min(maxFrames, scratchFrames) : applyTrackGainMarks(limit: min(maxFrames, scratchFrames))
         var mediaFrames = 0
         var mediaBase: UnsafePointer<Int16>?
         var frames = limit
@@ -206,7 +213,7 @@ struct WriterContext {
 
         // Unity media and no voice: copy, bit-exact and cheap.
         if let mediaBase, voiceStopped, run.isSettled(at: 1), runTarget == 1, duck.isSettled(at: 1), duckTarget == 1,
-           volume.isSettled(at: 1), volumeTarget == 1 {
+           volume.isSettled(at: 1), volumeTarget == 1, trackGain == 1 {
             UnsafeMutableRawPointer(scratch).copyMemory(from: mediaBase, byteCount: frames * channels * 2)
             pendingMedia = frames
             return frames
@@ -220,7 +227,7 @@ struct WriterContext {
             var mediaGainNow: Float = 0
             if mediaOn {
                 mediaGainNow = run.next(toward: runTarget) * duck.next(toward: duckTarget)
-                    * volume.next(toward: volumeTarget)
+                    * volume.next(toward: volumeTarget) * trackGain
             }
             let voiceAllowed = voiceOn && (!exclusive || !mediaOn) && voiceIndex < voiceFrames
             var voiceGainNow: Float = 0
@@ -316,6 +323,40 @@ struct WriterContext {
         audio.release(upTo: mediaCursor - unheard)
     }
 
+    /// Takes on the engine's track-gain marks the media cursor has reached and
+    /// returns `limit` cut to end at the next one ahead, so a track's gain
+    /// starts on its first frame exactly (the gapless join included). Marks
+    /// the cursor has passed (the ring was flushed past them) apply in turn.
+    @_noLocks
+    mutating func applyTrackGainMarks(limit: Int) -> Int {
+        let control = self.control
+        // Acquire: pairs with the engine's release store of the count, after the slot.
+        let written = control.pointee.trackGainMarksWritten.load(ordering: .acquiring)
+        while trackGainMarksApplied < written {
+            // 64: `WriterControl.trackGainSlots` (a literal: a static's accessor is not @_noLocks).
+            let packed = control.pointee.trackGainMarks[trackGainMarksApplied % 64].load(ordering: .relaxed)
+            // Low 32 bits of ring indices: a mark is never 2^31 frames from the cursor (the ring is seconds long).
+            let distance = Int(Int32(bitPattern: UInt32(truncatingIfNeeded: packed >> 32)
+                &- UInt32(truncatingIfNeeded: mediaCursor)))
+            if distance > 0 { return min(limit, distance) }
+            previousTrackGain = trackGain
+            trackGain = Float(bitPattern: UInt32(truncatingIfNeeded: packed))
+            trackGainStart = mediaCursor + distance
+            trackGainMarksApplied += 1
+            publishTrackGain()
+        }
+        return limit
+    }
+
+    @_noLocks
+    func publishTrackGain() {
+        control.pointee.trackGainBits.store(trackGain.bitPattern, ordering: .relaxed)
+        control.pointee.previousTrackGainBits.store(previousTrackGain.bitPattern, ordering: .relaxed)
+        control.pointee.trackGainStart.store(trackGainStart, ordering: .relaxed)
+        // Release: pairs with the engine's acquire before it reuses the slot.
+        control.pointee.trackGainMarksApplied.store(trackGainMarksApplied, ordering: .releasing)
+    }
+
     /// The oldest media frame (writer frames) the ring still holds: the earliest
     /// frame a drop can go back to.
     @_noLocks
@@ -348,6 +389,13 @@ struct WriterContext {
         control.pointee.deviceFramesWritten.add(-back, ordering: .relaxed)
         // The run gain needs no rewinding: the loop drops before `mix` may start the
         // fade (`runLatch`), so the gain now is the one the listener hears.
+        if mediaCursor < trackGainStart && trackGainMarksApplied > 0 {
+            // Back before the track that began last: its mark applies again when
+            // the cursor gets there (the engine keeps a spare slot for this).
+            trackGain = previousTrackGain
+            trackGainMarksApplied -= 1
+            publishTrackGain()
+        }
         return back
     }
 
@@ -360,8 +408,13 @@ struct WriterContext {
         context.initialize(to: WriterContext(control: control, audio: audio, voice: voice, events: events,
                                              channels: channels, scratch: scratch, scratchFrames: scratchFrames,
                                              pcm: pcm, periodFrames: periodFrames))
-        // A writer made for a ring already in use (the device reopened) reads from where it is.
+        // A writer made for a ring already in use (the device reopened) reads from
+        // where it is, with the track gain the last writer had reached.
         context.pointee.mediaCursor = audio.readIndex()
+        context.pointee.trackGain = Float(bitPattern: control.pointee.trackGainBits.load(ordering: .relaxed))
+        context.pointee.previousTrackGain = Float(bitPattern: control.pointee.previousTrackGainBits.load(ordering: .relaxed))
+        context.pointee.trackGainStart = control.pointee.trackGainStart.load(ordering: .relaxed)
+        context.pointee.trackGainMarksApplied = control.pointee.trackGainMarksApplied.load(ordering: .acquiring)
         control.pointee.mediaCursor.store(audio.readIndex(), ordering: .relaxed)
         return context
     }

@@ -97,6 +97,16 @@ public struct WriterControl: ~Copyable {
     /// `WriterContext.serviceHeardReset`.
     let heardResetFrame = Atomic<Int>(0)
     let heardResetRequest = Atomic<Int>(0)
+    /// Per-track gains (ReplayGain), each from a media-ring index on: slot
+    /// `n % trackGainSlots` holds mark `n`, the index's low 32 bits over the
+    /// gain's float bits in one word, so the writer never reads half of one.
+    /// Written by: the engine's thread, relaxed, before `trackGainMarksWritten`'s
+    /// release store (which pairs with the writer's acquire in `applyTrackGainMarks`).
+    /// The engine reuses a slot only once the writer has applied its mark (and
+    /// one more, for a rewind that takes the last mark back).
+    let trackGainMarks: UnsafeMutablePointer<Atomic<UInt64>>
+    let trackGainMarksWritten = Atomic<Int>(0)
+    static let trackGainSlots = 64
 
     private let middlePad = CacheLinePad()
 
@@ -140,10 +150,23 @@ public struct WriterControl: ~Copyable {
     let voiceFlushAck = Atomic<Int>(0)
     /// Written by: the writer, release, after a `heardResetRequest` is carried out.
     let heardResetAck = Atomic<Int>(0)
+    /// The track gain the writer applies and where it began: marks applied
+    /// (release; pairs with the engine's acquire before it reuses a slot), the
+    /// gain now and the one before (float bits) and the ring index the current
+    /// one began at. Written by: the writer, relaxed except the count; read back
+    /// by a writer made for the same ring (a reopened device), so it goes on
+    /// with the gain of the track that plays.
+    let trackGainMarksApplied = Atomic<Int>(0)
+    let trackGainBits = Atomic<UInt32>(Float(1).bitPattern)
+    let previousTrackGainBits = Atomic<UInt32>(Float(1).bitPattern)
+    let trackGainStart = Atomic<Int>(0)
 
     private let trailingPad = CacheLinePad()
 
-    init() {}
+    init() {
+        trackGainMarks = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: Self.trackGainSlots)
+        for slot in 0..<Self.trackGainSlots { (trackGainMarks + slot).initialize(to: Atomic<UInt64>(0)) }
+    }
 
     /// A control block on its own cache lines: the allocation is 64-byte aligned,
     /// so the padding inside keeps requests and reports apart from each other and
@@ -158,6 +181,8 @@ public struct WriterControl: ~Copyable {
     }
 
     static func deallocate(_ control: UnsafeMutablePointer<WriterControl>) {
+        control.pointee.trackGainMarks.deinitialize(count: trackGainSlots)
+        control.pointee.trackGainMarks.deallocate()
         control.deinitialize(count: 1)
         UnsafeMutableRawPointer(control).deallocate()
     }
@@ -175,6 +200,23 @@ public struct WriterControl: ~Copyable {
         heardFrames.store(frames, ordering: .relaxed)
         heardNanoseconds.store(nanoseconds, ordering: .relaxed)
         heardSequence.store(sequence &+ 2, ordering: .releasing)
+    }
+
+    /// The engine's side of the track-gain marks: `gain` from media-ring index
+    /// `index` on. False while every slot holds a mark the writer has not
+    /// reached (one kept spare for a rewind): decoding waits for the writer,
+    /// as it does for ring space.
+    func requestTrackGain(_ gain: Float, fromRingIndex index: Int) -> Bool {
+        // Only the engine's thread writes the count: relaxed.
+        let written = trackGainMarksWritten.load(ordering: .relaxed)
+        // Acquire: pairs with the writer's release in `WriterContext.publishTrackGain()`: it has read the slot.
+        let applied = trackGainMarksApplied.load(ordering: .acquiring)
+        guard written - applied < Self.trackGainSlots - 1 else { return false }
+        let packed = UInt64(UInt32(truncatingIfNeeded: index)) << 32 | UInt64(gain.bitPattern)
+        trackGainMarks[written % Self.trackGainSlots].store(packed, ordering: .relaxed)
+        // Release: publishes the slot to the writer's acquire load of the count.
+        trackGainMarksWritten.store(written + 1, ordering: .releasing)
+        return true
     }
 
     /// The heard pair as one snapshot (the seqlock's read side): retried while

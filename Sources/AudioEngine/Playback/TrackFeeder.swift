@@ -37,6 +37,23 @@ public final class TrackFeeder {
     /// Every file is decoded (the speed stage may still hold output).
     private var decodingEnded = false
     private var nextIndex = 0
+    /// Repeat one: at the end of a track, the same queue entry is decoded again,
+    /// joined gaplessly like any next track.
+    public var repeatsTrack = false
+    /// Asked once when decoding runs past the last entry: files to append
+    /// (repeat all's next cycle), so the join stays gapless; nil or empty ends the queue.
+    public var queueExtension: (() -> [String])?
+    /// `framesQueued` when the queue was last extended: a pass that decoded nothing is not repeated.
+    private var framesAtLastExtension = -1
+    /// A track's own gain (ReplayGain), asked each time a file is opened for
+    /// decoding; nil plays every file as decoded.
+    public var trackGain: ((_ path: String, _ decoder: any Decoder) -> Float)?
+    /// Hands the writer a gain from a ring index on (before the frames there
+    /// are committed); false when it has no room yet (decoding waits).
+    var publishTrackGain: ((_ ringIndex: Int, _ gain: Float) -> Bool)?
+    /// The gain of the file being decoded, and the last one handed to the writer.
+    var decodingGain: Float = 1
+    var publishedGain: Float = 1
     private var decoder: (any Decoder)?
     private var pendingEvents: [Event] = []
 
@@ -82,6 +99,13 @@ public final class TrackFeeder {
 
     private func openNext() {
         decoder = nil
+        // Only what gave frames repeats: a file that decodes to nothing would
+        // otherwise be reopened forever within one `fill`.
+        if repeatsTrack, let last = tracks.last, let end = last.endFrame, end > last.startFrame { nextIndex = last.index }
+        if nextIndex >= paths.count, framesQueued > framesAtLastExtension, let more = queueExtension?(), !more.isEmpty {
+            framesAtLastExtension = framesQueued
+            paths += more
+        }
         while nextIndex < paths.count {
             let index = nextIndex
             nextIndex += 1
@@ -89,6 +113,7 @@ public final class TrackFeeder {
                 let opened = try Decoders.open(path: paths[index], target: format)
                 if format == nil { format = opened.format }
                 decoder = opened
+                decodingGain = trackGain?(paths[index], opened) ?? 1
                 tracks.append(Track(index: index, path: paths[index], startFrame: framesQueued, endFrame: nil,
                                     expectedFrames: opened.lengthInFrames, expectedIsExact: opened.lengthIsExact))
                 return
@@ -105,6 +130,12 @@ public final class TrackFeeder {
     public func fill(_ producer: SPSCRing.Producer, maxFrames: Int = .max) -> Int {
         var added = 0
         while added < maxFrames {
+            // At the speed stage's 1.0x the mark is the track's first frame exactly;
+            // at other speeds it is where the new file's frames enter the stretcher.
+            if decodingGain != publishedGain {
+                guard publishTrackGain?(producer.writeIndex(), decodingGain) ?? true else { break }
+                publishedGain = decodingGain
+            }
             if stretcher == nil && !speed.isNormal && decoder != nil {
                 // Decoding goes on after the stretcher ended (files added at the queue's end).
                 restartStretcherInPlace()
@@ -231,6 +262,7 @@ extension TrackFeeder {
                 // Kept for the seek that follows (it reuses the decoder of the
                 // last track), so a jump opens its file once.
                 decoder = opened
+                decodingGain = trackGain?(paths[index], opened) ?? 1
                 framesQueued = start
                 nextIndex = index + 1
                 decodingEnded = false
@@ -261,6 +293,7 @@ extension TrackFeeder {
         do {
             let opened = if reused, let decoder { decoder } else { try Decoders.open(path: track.path, target: format) }
             try opened.seek(toFrame: frame - track.startFrame)
+            if !reused { decodingGain = trackGain?(track.path, opened) ?? 1 }
             replaceDecoder(opened, keepingTracks: index + 1, framesQueued: frame, nextIndex: track.index + 1)
             restartSpeedStage()
             return true

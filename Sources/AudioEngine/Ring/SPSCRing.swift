@@ -102,6 +102,10 @@ public final class SPSCRing: @unchecked Sendable {
             return UnsafeMutableRawBufferPointer(start: storage + start * slotBytes, count: slots * slotBytes)
         }
 
+        /// The absolute index the next committed slot gets (the producer's own count).
+        @_noLocks
+        public func writeIndex() -> Int { indices.pointee.written.load(ordering: .relaxed) }
+
         /// Publishes `slots` slots written into the region from `writableRegion`.
         @_noLocks
         public func commit(_ slots: Int) {

@@ -20,6 +20,7 @@ public enum CommandRouter {
       bookmark ...        add, list and delete a book's bookmarks
       remote COMMAND      control the running player (see 'interlude remote --help')
       bench decode FILE   decode speed in seconds of audio per CPU second
+      loudness FILE...    EBU R 128 loudness and the ReplayGain gain to -18 LUFS (writes nothing)
       help                this text
 
     'interlude COMMAND --help' describes each command.
@@ -40,6 +41,7 @@ public enum CommandRouter {
         case "alarm": return AlarmCommand.run(rest)
         case "bookmark": return BookmarkCommand.run(rest)
         case "remote": return RemoteCommand.run(rest)
+        case "loudness": return LoudnessCommand.run(rest)
         case "--help-player":
             writeStandardOutput(FullScreenCommand.help + "\n")
             return 0

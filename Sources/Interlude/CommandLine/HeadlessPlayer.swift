@@ -36,6 +36,7 @@ final class HeadlessPlayer: PlayerHost {
     func run() -> Int32 {
         var configuration = PlayerRuntime.Configuration(output: options.output, scenario: options.scenario)
         configuration.speed = options.speed
+        configuration.replayGain = ReplayGainConfig.settings(mode: options.replayGain, preamp: options.replayGainPreamp)
         var paths = options.files
         switch BookSession.prepare(options, configuration: &configuration, events: events) {
         case .music: break

@@ -1,5 +1,7 @@
 import AudioEngine
 import InterludeCore
+import PlayerModel
+import ReplayGain
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,6 +21,9 @@ public enum PlayCommand {
                           makes an alarm silence the music sooner, at more CPU)
       --speed X           playback speed from 0.5 to 3.0 in steps of 0.05 (default 1.0),
                           pitch kept; positions in events stay in the file's own time
+      --replaygain MODE   track, album or off (default: the config file's
+                          `replaygain`, else off); the peak keeps it from clipping
+      --replaygain-preamp DB  added to every tagged file's gain (-20 to 20, default 0)
       --events json       print one JSON object per line on stdout for each event:
                           trackStarted, trackEnded, underrun, error, finished;
                           each has "t" (seconds since start) and "event"
@@ -58,10 +63,14 @@ public enum PlayCommand {
         public var speed = PlaybackSpeed.normal
         public var scenario = ScenarioOptions()
         public var book = BookPlayOptions()
+        /// Overrides of the config file's `replaygain` and `replaygain-preamp`.
+        public var replayGain: ReplayGainMode?
+        public var replayGainPreamp: Double?
     }
 
     static let spec = ArgumentSpec(command: "play",
-                                   valued: Set(["--device", "--output", "--latency", "--speed", "--events"])
+                                   valued: Set(["--device", "--output", "--latency", "--speed", "--events", "--replaygain",
+                                                "--replaygain-preamp"])
                                        .union(ScenarioOptions.valuedFlags).union(BookPlayOptions.valuedFlags),
                                    flags: ScenarioOptions.flags.union(BookPlayOptions.flags))
 
@@ -82,6 +91,18 @@ public enum PlayCommand {
                 throw UsageError("play: --\(PlaybackSpeed.rejection(text))")
             }
             options.speed = speed
+        }
+        if let text = parsed.value("--replaygain") {
+            guard let mode = ReplayGainMode(rawValue: text.lowercased()) else {
+                throw UsageError("play: --replaygain '\(text)' is not \(ReplayGainMode.choices)")
+            }
+            options.replayGain = mode
+        }
+        if let text = parsed.value("--replaygain-preamp") {
+            guard let decibels = PlayerConfigFile.preamp(text) else {
+                throw UsageError("play: --replaygain-preamp '\(text)' is not \(PlayerConfigFile.preampAccepts)")
+            }
+            options.replayGainPreamp = decibels
         }
         let device = parsed.value("--device") ?? "default"
         options.output = .alsa(device: device, latencyMilliseconds: latency)

@@ -45,6 +45,7 @@ extension FullScreenPlayer: PlayerHost {
             lastFocus = ui.focus
             // The books pane shows the state files as they are now.
             if ui.focus == .books { shelf.refresh(current: book) }
+            if ui.focus == .playlists { refreshPlaylists() }
         }
         if runtime.removeRungTestAlarms() { redraw.setNeedsDraw() }
         // Changes that come without an event (the engine finishing, say) still redraw.

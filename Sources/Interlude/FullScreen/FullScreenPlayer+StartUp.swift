@@ -67,7 +67,9 @@ extension FullScreenPlayer {
         catalog = ThemeCatalog(directories: ThemeDirectories.standard(configHome: directories.configHome,
                                                                       executablePath: Self.executablePath()))
         shelf = BookShelf(store: BookStateStore(directories: directories))
+        refreshPlaylists()
         var base = PlayerRuntime.Configuration(output: options.output, scenario: options.scenario)
+        base.replayGain = ReplayGainConfig.settings(mode: nil, preamp: nil)
         base.speed = options.speed
         base.alarmTimeZone = zone
         // A folder alone opens with an empty queue: the user picks from the browser.
@@ -76,6 +78,7 @@ extension FullScreenPlayer {
         events.subscribe { [unowned self] timed in
             // A book's periodic saves (every second) would bury everything else.
             if case .positionSaved = timed.event { return }
+            if case .queueSaved = timed.event { refreshPlaylists() }
             ui.record(timed)
             redraw.setNeedsDraw()
         }

@@ -37,6 +37,8 @@ final class FullScreenPlayer {
     /// The book playing, when the runtime plays one (in spoken-audio mode).
     var book: BookSession?
     var shelf = BookShelf(store: BookStateStore(directory: ""))
+    /// The playlists pane's rows: listed at start, when the pane is focused and after a save.
+    var playlists: [PlaylistRow] = []
     var lastFocus: Pane?
     /// Other programs' calls, alarms and sounds on the sound server; it
     /// outlives the runtimes, each of which gets its own sessions from it.

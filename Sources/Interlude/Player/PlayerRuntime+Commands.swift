@@ -51,6 +51,9 @@ extension PlayerRuntime {
             guard book == nil else { return .refused(reason: "a book is playing: its files are its queue") }
             return .done(message: "removed \(clearQueue()) queued file(s)")
         case .openBook(let path): return openBook(path)
+        case .toggleShuffle, .cycleRepeat, .saveQueue, .loadPlaylist:
+            guard book == nil else { return .refused(reason: "a book is playing: shuffle, repeat and playlists are for music") }
+            return performPlayOrder(command)
         case .fireTestAlarm:
             testAlarms.insert(addAlarm(after: .zero, label: "test alarm").id)
         case .addAlarm(let seconds):

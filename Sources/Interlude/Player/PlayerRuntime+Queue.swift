@@ -35,8 +35,17 @@ extension PlayerRuntime {
     func playQueue(_ paths: [String], startAt index: Int) {
         guard !paths.isEmpty else { return }
         let here = current?.index ?? -1
+        let chosen = max(0, min(index, paths.count - 1))
+        playOrder.listStart = here + 1
+        playOrder.unshuffled = nil
+        if playOrder.cycle != nil {
+            // Shuffled: the chosen file plays, then the rest in a new cycle.
+            engine.feeder.replaceQueue(after: here, with: startCycle(over: paths, leading: [chosen]))
+            jump(toQueueIndex: here + 1, seconds: 0, play: true)
+            return
+        }
         engine.feeder.replaceQueue(after: here, with: paths)
-        jump(toQueueIndex: here + 1 + max(0, min(index, paths.count - 1)), seconds: 0, play: true)
+        jump(toQueueIndex: here + 1 + chosen, seconds: 0, play: true)
     }
 
     /// Adds files to the end of the queue.
@@ -58,7 +67,12 @@ extension PlayerRuntime {
 
     func next() {
         guard let current else { return }
-        guard current.index + 1 < queue.count else { return }
+        if current.index + 1 >= queue.count {
+            // Repeat all: the next pass begins (the feeder appends it itself only once decoding gets there).
+            let more = nextRepeatCycle()
+            guard !more.isEmpty else { return }
+            engine.feeder.replaceQueue(after: queue.count - 1, with: more)
+        }
         jump(toQueueIndex: current.index + 1, seconds: 0, play: true)
     }
 

@@ -43,6 +43,8 @@ extension PlayerRuntime {
             : isInterrupted ? .interrupted : .paused
         snapshot.volume = volume
         snapshot.speed = engine.speed.isNormal ? nil : engine.speed.description
+        snapshot.shuffle = playOrder.cycle != nil
+        snapshot.repeatMode = playOrder.repeatMode.rawValue
         snapshot.session = sessionSnapshot
         if hasAlarmScheduler {
             let scheduler = alarms

@@ -3,6 +3,7 @@ import AudioEngine
 import AudioSession
 import InterludeCore
 import PlayerModel
+import ReplayGain
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,6 +38,8 @@ final class PlayerRuntime {
         var alarmStore: AlarmStore?
         /// Open paused (a queue restored from the last run waits for the user).
         var startsPaused = false
+        /// ReplayGain: the mode, preamp and clipping prevention every music file plays with.
+        var replayGain = ReplayGainSettings()
     }
 
     let configuration: Configuration
@@ -76,6 +79,8 @@ final class PlayerRuntime {
     var quitRequested = false
     /// Alarms made for testing (`fireTestAlarm`, `addAlarm(afterSeconds:)`), removed once rung.
     var testAlarms: Set<AlarmID> = []
+    /// Shuffle and repeat (`+PlayOrder`).
+    var playOrder = PlayOrderState()
     /// Starts other playback (a book, or music while a book plays) after this
     /// run ends; nil where the host cannot (headless play), which refuses it.
     var switchPlayback: ((PlaybackSwitch) -> Void)?
@@ -142,6 +147,8 @@ final class PlayerRuntime {
         controller.player = player
         player.onSessionEvent = { [events] event in events.report(event) }
         stageScenario()
+        installPlayOrder()
+        installReplayGain()
     }
 
     var format: AudioFormat { engine.format }

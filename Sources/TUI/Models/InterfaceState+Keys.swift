@@ -31,6 +31,12 @@ extension InterfaceState {
         case .volumeDown: return [.player(.setVolume(max(0, snapshot.volume - Self.volumeStep)))]
         case .playSelection: return playSelection(snapshot: snapshot, source: source)
         case .queueAdd: return addSelectionToQueue(source: source)
+        case .shuffleToggle: return [.player(.toggleShuffle)]
+        case .repeatCycle: return [.player(.cycleRepeat)]
+        case .queueSave:
+            prompt = .playlistName
+            input = ""
+            return []
         case .up, .down, .pageUp, .pageDown, .top, .bottom:
             moveInFocusedPane(action, snapshot: snapshot)
             return []
@@ -43,6 +49,7 @@ extension InterfaceState {
         case .pane6: focus(.books); return []
         case .pane7: focus(.chapters, snapshot: snapshot); return []
         case .pane8: focus(.bookmarks); return []
+        case .pane9: focus(.playlists); return []
         case .filter:
             switch focus {
             case .browser, .queue, .eventLog:
@@ -127,7 +134,7 @@ extension InterfaceState {
     mutating func logKey(_ action: KeyAction) {
         switch action {
         case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextPane, .pane1, .pane2, .pane3, .pane4, .pane5, .pane6,
-             .pane7, .pane8, .help:
+             .pane7, .pane8, .pane9, .help:
             return  // Moving around is not a player action.
         default:
             log.append(LoggedEvent(time: now, key: action))

@@ -51,6 +51,8 @@ extension InterfaceState {
             return text.isEmpty ? [] : [.player(.editAlarm(id: id, schedule: text))]
         case .bookmarkNote:
             return [.player(.addBookmark(note: text.isEmpty ? nil : text))]
+        case .playlistName:
+            return text.isEmpty ? [] : [.player(.saveQueue(path: text))]
         }
     }
 

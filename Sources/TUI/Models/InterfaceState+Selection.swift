@@ -42,6 +42,7 @@ extension InterfaceState {
         case .books: move(&booksCursor, action, count: snapshot.books.count)
         case .chapters: move(&chaptersCursor, action, count: snapshot.book?.chapters.count ?? 0)
         case .bookmarks: move(&bookmarksCursor, action, count: snapshot.book?.bookmarks.count ?? 0)
+        case .playlists: move(&playlistsCursor, action, count: snapshot.playlists.count)
         case .nowPlaying: break
         }
     }
@@ -96,6 +97,10 @@ extension InterfaceState {
             bookmarksCursor.clamp(count: marks.count)
             guard marks.indices.contains(bookmarksCursor.selection) else { return [] }
             return [.player(.jumpToBookmark(id: marks[bookmarksCursor.selection].id))]
+        case .playlists:
+            playlistsCursor.clamp(count: snapshot.playlists.count)
+            guard snapshot.playlists.indices.contains(playlistsCursor.selection) else { return [] }
+            return [.player(.loadPlaylist(path: snapshot.playlists[playlistsCursor.selection].path))]
         default:
             return []
         }

@@ -14,10 +14,12 @@ public struct InterfaceState {
         case alarmNew
         case alarmEdit(id: Int)
         case bookmarkNote
+        case playlistName
 
         public var question: String {
             switch self {
             case .bookmarkNote: "bookmark note (enter for none): "
+            case .playlistName: "save the queue as playlist (name or path): "
             case .filter: "/"
             case .alarmSeconds: "alarm in how many seconds? "
             case .alarmNew: "new alarm (07:30, in 10m): "
@@ -42,6 +44,7 @@ public struct InterfaceState {
     public var queueCursor = ListCursor()
     public var alarmsCursor = ListCursor()
     public var booksCursor = ListCursor()
+    public var playlistsCursor = ListCursor()
     public var chaptersCursor = ListCursor()
     public var bookmarksCursor = ListCursor()
     /// The panes the split layout shows in its shared places (see `Pane.slot`).

@@ -10,6 +10,7 @@ public enum Pane: Int, CaseIterable, Sendable {
     case books
     case chapters
     case bookmarks
+    case playlists
 
     public var title: String {
         switch self {
@@ -21,6 +22,7 @@ public enum Pane: Int, CaseIterable, Sendable {
         case .books: "Books"
         case .chapters: "Chapters"
         case .bookmarks: "Bookmarks"
+        case .playlists: "Playlists"
         }
     }
 
@@ -35,10 +37,14 @@ public enum Pane: Int, CaseIterable, Sendable {
         case .books: "Books"
         case .chapters: "Chapters"
         case .bookmarks: "Marks"
+        case .playlists: "Lists"
         }
     }
 
-    public var next: Pane { Pane(rawValue: rawValue % Pane.allCases.count + 1)! }
+    /// Tab's order: 1 to 8 and round again. The playlists pane (9) is reached by its
+    /// digit, and its tab shows only while it is focused, so the tab row of a
+    /// 40-column terminal still names the five panes music uses.
+    public var next: Pane { self == .bookmarks || self == .playlists ? .browser : Pane(rawValue: rawValue + 1)! }
 }
 
 extension Pane {
@@ -50,7 +56,7 @@ extension Pane {
 
     public var slot: Slot {
         switch self {
-        case .browser, .books: .topLeft
+        case .browser, .books, .playlists: .topLeft
         case .queue, .chapters, .bookmarks: .topRight
         case .nowPlaying: .middle
         case .alarms: .bottomLeft

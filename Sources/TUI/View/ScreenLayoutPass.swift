@@ -74,6 +74,8 @@ public struct ScreenLayoutPass {
             return state.chaptersCursor.visibleRange(height: height, count: snapshot.book?.chapters.count ?? 0)
         case .bookmarks:
             return state.bookmarksCursor.visibleRange(height: height, count: snapshot.book?.bookmarks.count ?? 0)
+        case .playlists:
+            return state.playlistsCursor.visibleRange(height: height, count: snapshot.playlists.count)
         }
     }
 

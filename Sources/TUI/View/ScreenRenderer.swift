@@ -89,7 +89,8 @@ public struct ScreenRenderer {
         var column = 0
         frame.fill(row: row, column: 0, count: frame.size.columns, element: .paneTitleInactive)
         let bookPanes: [Pane] = [.books, .chapters, .bookmarks]
-        let shown = book || bookPanes.contains(focus) ? Pane.allCases : Pane.allCases.filter { !bookPanes.contains($0) }
+        let shown = (book || bookPanes.contains(focus) ? Pane.allCases : Pane.allCases.filter { !bookPanes.contains($0) })
+            .filter { $0 != .playlists || focus == .playlists }
         let full = shown.map { "\($0.rawValue) \($0.shortTitle) " }.joined()
         // Too narrow for every name: the others by number only.
         let compact = frame.width(of: full) > frame.size.columns
@@ -114,6 +115,8 @@ public struct ScreenRenderer {
     private func drawStatus(_ frame: inout Frame, row: Int, snapshot: PlayerSnapshot) {
         var parts = [snapshot.state.rawValue, "vol \(Int((snapshot.volume * 100).rounded()))%"]
         if let speed = snapshot.speed { parts.append(speed) }
+        if snapshot.shuffle { parts.append("shuffle") }
+        if snapshot.repeatMode != "off" { parts.append("repeat \(snapshot.repeatMode)") }
         if let book = snapshot.book, let setting = book.sleepSetting {
             let left = book.sleepRemaining.map { Self.clock($0.rounded(.up)) } ?? "—"
             parts.append(setting == "end of chapter" ? "sleep at chapter end \(left)" : "sleep \(left)")
@@ -161,6 +164,8 @@ public struct ScreenRenderer {
             if !state.logFilter.isEmpty { title += "  /" + state.logFilter }
         case .books:
             title += " (\(snapshot.books.count))"
+        case .playlists:
+            title += " (\(snapshot.playlists.count))"
         case .chapters, .bookmarks:
             if let book = snapshot.book { title += ": " + book.title }
         default: break
@@ -178,6 +183,10 @@ public struct ScreenRenderer {
         case .books: drawBooks(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
         case .chapters: drawChapters(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
         case .bookmarks: drawBookmarks(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
+        case .playlists:
+            drawRows(&frame, content, cursor: state.playlistsCursor, range: rows, focused: focused,
+                     empty: "no playlists yet: w saves the queue as one (enter here plays it)",
+                     rows: snapshot.playlists.map { (text: $0.name, playing: false) })
         }
     }
 

@@ -1,0 +1,69 @@
+/// Extended M3U (and M3U8): `#EXTM3U` on the first line, then for each file
+/// an optional `#EXTINF:SECONDS,TITLE` line and the file's path. Other `#`
+/// lines are comments (or extensions other players write) and are skipped.
+public enum M3UPlaylist {
+    /// The entries of a playlist stored in `folder`, relative lines resolved against it.
+    public static func parse(_ text: String, folder: String) -> [PlaylistEntry] {
+        var entries: [PlaylistEntry] = []
+        var info: (seconds: Int?, title: String?)?
+        // Lines end in LF or CRLF (Windows players; one Character in Swift); a lone CR is not a break any player writes.
+        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
+            if trimmed.isEmpty { continue }
+            if trimmed.hasPrefix("#") {
+                if trimmed.hasPrefix("#EXTINF:") { info = extinf(trimmed.dropFirst("#EXTINF:".count)) }
+                continue
+            }
+            var location = String(trimmed)
+            if location.hasPrefix("file://") { location = percentDecoded(String(location.dropFirst("file://".count))) }
+            entries.append(PlaylistEntry(path: PlaylistPath.resolve(location, against: folder),
+                                         seconds: info?.seconds, title: info?.title))
+            info = nil
+        }
+        return entries
+    }
+
+    /// The playlist text for `entries`, stored in `folder`: paths under it relative.
+    public static func write(_ entries: [PlaylistEntry], folder: String) -> String {
+        var text = "#EXTM3U\n"
+        for entry in entries {
+            if entry.seconds != nil || entry.title != nil {
+                // Line breaks in a title would start a new line of the playlist.
+                let title = (entry.title ?? "").map { $0 == "\n" || $0 == "\r" ? " " : $0 }
+                text += "#EXTINF:\(entry.seconds ?? -1),\(String(title))\n"
+            }
+            text += PlaylistPath.line(for: entry.path, inFolder: folder) + "\n"
+        }
+        return text
+    }
+
+    /// `SECONDS,TITLE` (attributes such as `tvg-id="x"` before the comma, as IPTV lists write, are skipped).
+    private static func extinf(_ rest: Substring) -> (Int?, String?) {
+        guard let comma = rest.firstIndex(of: ",") else { return (seconds(rest), nil) }
+        let title = String(rest[rest.index(after: comma)...])
+        return (seconds(rest[..<comma]), title.isEmpty ? nil : title)
+    }
+
+    private static func seconds(_ field: Substring) -> Int? {
+        let number = field.prefix(while: { $0 != " " })
+        // Some writers put fractional seconds; -1 means unknown.
+        guard let value = Double(number), value >= 0, value < 1e9 else { return nil }
+        return Int(value.rounded())
+    }
+
+    private static func percentDecoded(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        var utf8 = Array(text.utf8)[...]
+        while let byte = utf8.first {
+            utf8 = utf8.dropFirst()
+            if byte == UInt8(ascii: "%"), utf8.count >= 2,
+               let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                utf8 = utf8.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
