@@ -66,6 +66,17 @@ final class FFmpegDecoder: Decoder {
         case wav = "WAV"
         case adts = "ADTS"
 
+        /// libavformat's name for the demuxer of this container.
+        var demuxer: String {
+            switch self {
+            case .mp4: "mov"
+            case .flac: "flac"
+            case .ogg: "ogg"
+            case .wav: "wav"
+            case .adts: "aac"
+            }
+        }
+
         static func sniff(_ bytes: [UInt8]) -> Container? {
             func matches(_ text: String, at offset: Int) -> Bool {
                 let magic = Array(text.utf8)
@@ -97,7 +108,10 @@ final class FFmpegDecoder: Decoder {
                                detail: "cannot load FFmpeg's libraries: \(Self.text(message))")
         }
         var container: UnsafeMutablePointer<AVFormatContext>?
-        var status = interlude_avformat_open_input(&container, path)
+        // The demuxer of the container the file's magic number names: probing
+        // every demuxer instead cost 2 MB resident (see `interlude_ffmpeg.h`).
+        let demuxer = (try? FileHead(path: path)).flatMap { Container.sniff($0.bytes) }?.demuxer
+        var status = interlude_avformat_open_input(&container, path, demuxer)
         guard status >= 0, let container else {
             if MP4Boxes.lacksMovie(path: path) {
                 throw DecoderError(.notMPEGAudio, path: path,
