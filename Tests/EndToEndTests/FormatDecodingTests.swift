@@ -266,6 +266,27 @@ import TestSupport
         try Self.expectChapters(opus)
     }
 
+    /// libFLAC's path reads what libavformat reads in a FLAC: `CHAPTERnn`
+    /// comments, and the CUESHEET block `flac --cuesheet` embeds (its tracks
+    /// untitled, as libavformat gives them: `info` names them).
+    @Test func flacChapterCommentsAndEmbeddedCueSheet() throws {
+        let wav = try Fixtures.wav(.sweep, seconds: 3, sampleRate: 44100, channels: 2)
+        var comments: [String] = []
+        for (index, chapter) in Self.chapters.enumerated() {
+            let number = String(format: "%02d", index + 1)
+            let start = String(format: "00:00:%02d.%03d", chapter.1 / 1000, chapter.1 % 1000)
+            comments += ["-T", "CHAPTER\(number)=\(start)", "-T", "CHAPTER\(number)NAME=\(chapter.0)"]
+        }
+        try Self.expectChapters(try Fixtures.encode(wav, as: .flac16, extraArguments: comments))
+
+        // 1.24 s and 2.6 s are whole CD frames (93 and 195 of 1/75 s).
+        let sheet = ScratchFiles.makeDirectory("embedded-cue") + "/sheet.cue"
+        try Data("FILE \"x.wav\" WAVE\n  TRACK 01 AUDIO\n    INDEX 01 00:00:00\n  TRACK 02 AUDIO\n    INDEX 01 00:01:18\n  TRACK 03 AUDIO\n    INDEX 01 00:02:45\n".utf8)
+            .write(to: URL(fileURLWithPath: sheet))
+        let embedded = try Fixtures.encode(wav, as: .flac16, extraArguments: ["--cuesheet=\(sheet)"])
+        try Self.expectChapters(embedded, Self.chapters.enumerated().map { ("Chapter \($0.offset + 1)", $0.element.1) })
+    }
+
     @Test func flacWithACueSheet() throws {
         let book = try BookUnderTest.chaptered("Cue", seconds: 3, chapters: Self.chapters, form: .flacCue)
         try Self.expectChapters(book.path)
