@@ -71,6 +71,49 @@ import TestSupport
         #expect(names == ["trackStarted", "trackEnded", "trackStarted", "trackEnded", "finished", "summary"])
     }
 
+    /// An M4A whose only gapless information is iTunes' `iTunSMPB` comment (no
+    /// edit list: `-use_editlist 0`, the comment written by mutagen).
+    /// libavformat skips its priming but keeps the last frame's padding, so
+    /// `ffmpeg` alone decodes each half 820 to 1,000-odd frames long; the
+    /// player stops each at the count the comment declares, and the halves join
+    /// as the tone was cut.
+    @Test func iTunSMPBAloneTrimsBothEnds() throws {
+        let (firstWAV, secondWAV) = try Fixtures.cutWAVs(firstSeconds: 2.3, secondSeconds: 1.7)
+        let root = ScratchFiles.makeDirectory("itunsmpb")
+        var parts: [String] = []
+        var expected: PCMAudio?
+        for (index, wav) in [firstWAV, secondWAV].enumerated() {
+            let plain = try Fixtures.encode(wav, as: .aac, extraArguments: ["-use_editlist", "0"])
+            let samples = try WAVFile.read(wav).frameCount
+            // ffmpeg's AAC encoder primes with 1,024 frames and pads to whole frames of 1,024.
+            let remainder = (1024 - (samples + 1024) % 1024) % 1024
+            let path = root + "/part\(index).m4a"
+            try FileManager.default.copyItem(atPath: plain, toPath: path)
+            let smpb = String(format: " 00000000 00000400 %08X %016X", remainder, samples)
+                + String(repeating: " 00000000", count: 8)
+            try ProcessRunner.check("python3", ["-c", """
+                import sys
+                from mutagen.mp4 import MP4, MP4FreeForm
+                f = MP4(sys.argv[1]); f["----:com.apple.iTunes:iTunSMPB"] = [MP4FreeForm(sys.argv[2].encode())]; f.save()
+                """, path, smpb], environment: ["PYTHONPATH": "\(InterludeBinary.packageRoot)/build/python"])
+            parts.append(path)
+            let decoded = try Fixtures.decodedByFFmpeg(path, sampleRate: 44100, channels: 2)
+            // What makes the test able to fail: ffmpeg's own decode runs past the declared end.
+            #expect(decoded.frameCount > samples, "ffmpeg decodes \(decoded.frameCount) frames of \(samples)")
+            let part = decoded.frames(0..<min(samples, decoded.frameCount))
+            expected = expected.map { $0.appending(part) } ?? part
+        }
+        let output = root + "/out.wav"
+        let result = try InterludeBinary.play(parts, output: .wav(output))
+        #expect(result.process.succeeded, "\(result.process.summary)")
+        let actual = try WAVFile.read(output)
+        #expect(actual.frameCount == 44100 * 4, "\(actual.frameCount) frames")
+        let difference = SignalAnalysis.firstDifference(expected: try #require(expected), actual: actual)
+        #expect(difference == nil, "\(String(describing: difference))")
+        let info = try InterludeBinary.run(["info", parts[0]], timeout: 60)
+        #expect(info.stdoutText.contains("101430 frames"), "\(info.stdoutText)")
+    }
+
     /// A mono file in a stereo queue is copied to both sides, as libmpg123 does
     /// (libswresample's own default would mix it in at -3 dB): after a stereo
     /// MP3, a mono FLAC at the same rate plays as its samples, each twice.

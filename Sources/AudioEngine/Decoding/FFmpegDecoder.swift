@@ -16,6 +16,12 @@ import Glibc
 /// and libavcodec drops them from the frames (and moves the frames' timestamps
 /// past them), so the frames read are the stream's own length.
 ///
+/// iTunes' `iTunSMPB` comment (priming, remainder, sample count) is half
+/// applied by libavformat: it skips the priming where no edit list says
+/// otherwise, but decodes the last frame whole, remainder and all (820 frames
+/// of padding at the end of a 3-second file). `read` stops at the count it
+/// declares (`declaredLength`), so such an album joins without a gap.
+///
 /// The libraries are loaded with `dlopen` by the first `init` (see
 /// `interlude_ffmpeg.h`): a process that only ever opens MP3s maps none of them.
 final class FFmpegDecoder: Decoder {
@@ -50,6 +56,8 @@ final class FFmpegDecoder: Decoder {
     private var exactLength: Int?
     /// Packets the codec refused as damaged, skipped (see `takeDamage`).
     private var damage: [String] = []
+    /// An MP4's `iTunSMPB` comment: priming, remainder and sample count.
+    private var iTunSMPB: (priming: Int, remainder: Int, samples: Int)?
 
     /// What the container says at its start: MP4 (`ftyp` box), FLAC (after an
     /// ID3v2 tag some taggers put before it), Ogg, RIFF WAVE, and the other
@@ -155,6 +163,7 @@ final class FFmpegDecoder: Decoder {
             throw DecoderError(.notMPEGAudio, path: path, detail: "its \(codecName) audio has no sample rate or channels")
         }
         sourceFormat = AudioFormat(rate: rate, channels: channels)
+        iTunSMPB = Self.iTunSMPB(in: container)
         // More than two channels are mixed down to stereo: the pipeline (libsonic,
         // ALSA's default device, the WAV sink's comparisons) is mono or stereo.
         format = target ?? AudioFormat(rate: rate, channels: min(channels, 2))
@@ -218,7 +227,12 @@ final class FFmpegDecoder: Decoder {
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(DecoderError) -> DecoderReadResult {
         let channels = format.channels
-        let capacity = buffer.count / format.bytesPerFrame
+        var capacity = buffer.count / format.bytesPerFrame
+        if let declaredLength {
+            let left = declaredLength - position
+            guard left > 0 else { return .end }
+            capacity = min(capacity, left)
+        }
         guard capacity > 0, let base = buffer.baseAddress else { return .frames(0) }
         let output = base.assumingMemoryBound(to: Int16.self)
         var filled = 0
@@ -403,6 +417,7 @@ final class FFmpegDecoder: Decoder {
     /// exact after `scan()`.
     var lengthInFrames: Int? {
         if let exactLength { return exactLength }
+        if let declaredLength { return declaredLength }
         guard let container, let stream = container.pointee.streams[Int(streamIndex)] else { return nil }
         let rate = AVRational(num: 1, den: Int32(format.rate))
         if stream.pointee.duration != interlude_av_nopts_value(), stream.pointee.duration > 0 {
@@ -423,7 +438,7 @@ final class FFmpegDecoder: Decoder {
     /// `TrackFeeder`'s truncation check and a book's lengths tolerate; a scan
     /// of a 10-hour M4B at every opening of the book would not be.
     var lengthIsExact: Bool {
-        if exactLength != nil { return true }
+        if exactLength != nil || declaredLength != nil { return true }
         guard let container, let stream = container.pointee.streams[Int(streamIndex)] else { return false }
         // Raw ADTS AAC has no length of its own: libavformat estimates one from the bitrate.
         return stream.pointee.duration != interlude_av_nopts_value() && stream.pointee.duration > 0
@@ -566,7 +581,33 @@ final class FFmpegDecoder: Decoder {
         }
     }
 
+    /// `iTunSMPB`'s sample count in output frames, where `read` stops.
+    private var declaredLength: Int? {
+        guard let samples = iTunSMPB?.samples else { return nil }
+        return format.rate == sourceFormat.rate ? samples : Int(Int64(samples) * Int64(format.rate) / Int64(sourceFormat.rate))
+    }
+
+    /// " 00000000 PPPPPPPP RRRRRRRR NNNNNNNNNNNNNNNN ...": hexadecimal priming,
+    /// remainder and sample count after a zero field. Ignored where it is
+    /// malformed or declares no samples.
+    static func iTunSMPB(in container: UnsafeMutablePointer<AVFormatContext>) -> (priming: Int, remainder: Int, samples: Int)? {
+        guard let dictionary = container.pointee.metadata,
+              let entry = interlude_av_dict_get(dictionary, "iTunSMPB", nil, 0), let value = entry.pointee.value else { return nil }
+        return parseITunSMPB(String(decoding: UnsafeRawBufferPointer(start: value, count: strlen(value)), as: UTF8.self))
+    }
+
+    static func parseITunSMPB(_ text: String) -> (priming: Int, remainder: Int, samples: Int)? {
+        let fields = text.split(separator: " ")
+        guard fields.count >= 4, fields[1].count <= 8, fields[2].count <= 8, fields[3].count <= 16,
+              let priming = Int(fields[1], radix: 16), let remainder = Int(fields[2], radix: 16),
+              let samples = Int(fields[3], radix: 16), samples > 0 else { return nil }
+        return (priming, remainder, samples)
+    }
+
     var gaplessTrim: GaplessTrim? {
+        if let iTunSMPB, iTunSMPB.priming > 0 || iTunSMPB.remainder > 0 {
+            return GaplessTrim(encoderDelay: iTunSMPB.priming, padding: iTunSMPB.remainder)
+        }
         guard let container, let parameters = container.pointee.streams[Int(streamIndex)]?.pointee.codecpar else { return nil }
         let delay = Int(parameters.pointee.initial_padding)
         let padding = Int(parameters.pointee.trailing_padding)
