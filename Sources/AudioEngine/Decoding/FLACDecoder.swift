@@ -317,6 +317,9 @@ final class FLACDecoder: Decoder {
         tags.albumArtist = value("ALBUMARTIST", "ALBUM_ARTIST", "ALBUM ARTIST")
         tags.track = value("TRACKNUMBER")
         tags.disc = value("DISCNUMBER")
+        for name in ["REPLAYGAIN_TRACK_GAIN", "REPLAYGAIN_TRACK_PEAK", "REPLAYGAIN_ALBUM_GAIN", "REPLAYGAIN_ALBUM_PEAK"] {
+            if let stored = value(name) { tags.replayGain[name] = stored }
+        }
         return tags
     }
 

@@ -12,5 +12,7 @@ public struct Tags: Equatable, Sendable {
     /// As stored: "3" or "3/12".
     public var track: String?
     public var disc: String?
+    /// `REPLAYGAIN_TRACK_GAIN` and the like as stored ("-6.20 dB", "0.98"), by upper-case name.
+    public var replayGain: [String: String] = [:]
     public init() {}
 }
