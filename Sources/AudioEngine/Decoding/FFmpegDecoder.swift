@@ -4,7 +4,8 @@ import Glibc
 #endif
 
 /// The `Decoder` of everything that is not MPEG audio (AAC and ALAC in
-/// MP4/M4A/M4B, FLAC, Ogg Vorbis, Opus, WAV) over FFmpeg's libraries: the only
+/// MP4/M4A/M4B, Ogg Vorbis, Opus, WAV, and FLACs that need resampling or
+/// mixing down: the others are `FLACDecoder`'s) over FFmpeg's libraries: the only
 /// file of the project that imports `CFFmpeg`. Its decode is sample for sample
 /// that of the `ffmpeg` program (`ffmpeg -i FILE -f s16le`), the oracle of its
 /// tests: the same demuxer and decoder, and the same libswresample conversion
