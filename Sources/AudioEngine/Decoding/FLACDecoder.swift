@@ -5,10 +5,11 @@ import Glibc
 
 /// The `Decoder` of FLAC files over libFLAC: the only file of the project that
 /// imports `CFLAC`. FLAC used to go through FFmpeg's libraries like the other
-/// formats, but mapping those costs about 25 MB resident (libavcodec's 130
-/// dependent shared objects) where libFLAC and libogg cost well under one, so
-/// a FLAC album played in 37 MB where an MP3 album plays in 11 (issue 12's
-/// target is 20). FLAC is lossless, so the decode is the same sample for
+/// formats, but mapping those costs about 24 MB resident (libavcodec's 130
+/// dependent shared objects) where libFLAC and libogg cost 0.7 MB, so a FLAC
+/// peaked at 41-43 MB through the sound server where an MP3 peaks at 11
+/// (issue 12's target is 20; through libFLAC it peaks at 11.8). FLAC is
+/// lossless, so the decode is the same sample for
 /// sample: `ffmpeg -i FILE -f s16le` (the tests' oracle) shifts each sample to
 /// 16 bits exactly as `sample16` does, without dither.
 ///
