@@ -29,6 +29,9 @@ let package = Package(
         // libpulse's headers, and a loader that dlopens it when the player connects to the sound
         // server for desktop interruptions (issue 13), so renders and `info` do not map it.
         .target(name: "CPulse"),
+        // libFLAC's decoder behind a loader that dlopens it when the first FLAC is opened, so
+        // FLAC playback maps neither FFmpeg's libraries (25 MB resident) nor, for MP3s, libFLAC.
+        .target(name: "CFLAC", cSettings: cWarnings),
         // FFmpeg's headers (libavformat-dev, libavcodec-dev, libswresample-dev, libavutil-dev, in
         // the default include path) and a loader that dlopens the libraries when the first file
         // that is not MPEG audio is opened: MP3 playback maps none of them. Every symbol prefixed.
@@ -119,3 +122,7 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// FLACDecoder's libFLAC (issue 12), added apart from the target list above so
+// that the branches which each append to AudioEngine's dependencies merge cleanly.
+package.targets.first { $0.name == "AudioEngine" }?.dependencies.append("CFLAC")

@@ -36,6 +36,7 @@ static struct {
     void (*av_packet_unref)(AVPacket *);
 
     int (*avformat_open_input)(AVFormatContext **, const char *, const AVInputFormat *, AVDictionary **);
+    const AVInputFormat *(*av_find_input_format)(const char *);
     int (*avformat_find_stream_info)(AVFormatContext *, AVDictionary **);
     int (*av_find_best_stream)(AVFormatContext *, enum AVMediaType, int, int, const AVCodec **, int);
     void (*avformat_close_input)(AVFormatContext **);
@@ -115,7 +116,7 @@ static int load_locked(char *message, size_t capacity) {
         SYMBOL(av_packet_alloc), SYMBOL(av_packet_free), SYMBOL(av_packet_unref),
     };
     const struct symbol avformat[] = {
-        SYMBOL(avformat_open_input), SYMBOL(avformat_find_stream_info), SYMBOL(av_find_best_stream),
+        SYMBOL(avformat_open_input), SYMBOL(av_find_input_format), SYMBOL(avformat_find_stream_info), SYMBOL(av_find_best_stream),
         SYMBOL(avformat_close_input), SYMBOL(av_read_frame), SYMBOL(avformat_seek_file),
     };
     if (resolve(libraries[0], avutil, sizeof avutil / sizeof avutil[0], message, capacity) != 0
@@ -193,8 +194,10 @@ AVPacket *interlude_av_packet_alloc(void) { return CALL(av_packet_alloc)(); }
 void interlude_av_packet_free(AVPacket **packet) { CALL(av_packet_free)(packet); }
 void interlude_av_packet_unref(AVPacket *packet) { CALL(av_packet_unref)(packet); }
 
-int interlude_avformat_open_input(AVFormatContext **context, const char *url) {
-    return CALL(avformat_open_input)(context, url, NULL, NULL);
+int interlude_avformat_open_input(AVFormatContext **context, const char *url, const char *demuxer) {
+    const AVInputFormat *format = NULL;
+    if (demuxer != NULL && (format = CALL(av_find_input_format)(demuxer)) == NULL) return AVERROR_DEMUXER_NOT_FOUND;
+    return CALL(avformat_open_input)(context, url, format, NULL);
 }
 int interlude_avformat_find_stream_info(AVFormatContext *context) {
     return CALL(avformat_find_stream_info)(context, NULL);

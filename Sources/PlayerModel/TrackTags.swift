@@ -1,6 +1,8 @@
 import BookFormat
 
-/// Title, artist and album from a file's ID3v2 tag (TIT2, TPE1, TALB).
+/// Title, artist and album from a file's ID3v2 tag (TIT2, TPE1, TALB), or
+/// for the formats beyond MP3 from their own tags (`ContainerTags`: FLAC's and
+/// Ogg's Vorbis comments, MP4's atoms).
 public struct TrackTags: Equatable, Sendable {
     public var title: String?
     public var artist: String?
@@ -15,7 +17,10 @@ public struct TrackTags: Equatable, Sendable {
     /// The tags of the file at `path`; empty when it has none or they cannot be read.
     public static func read(path: String) -> TrackTags {
         guard let bytes = try? TagFileReader.tagBytes(atPath: path), !bytes.isEmpty,
-              let tag = try? ID3v2Tag(bytes: bytes) else { return TrackTags() }
+              let tag = try? ID3v2Tag(bytes: bytes) else {
+            guard let tags = ContainerTags.read(path: path) else { return TrackTags() }
+            return TrackTags(title: tags.title, artist: tags.artist, album: tags.album)
+        }
         func text(_ id: String) -> String? {
             guard let frame = tag.frames(withID: id).first, let text = try? ID3v2TextFrame(body: frame.body).text,
                   !text.isEmpty else { return nil }

@@ -71,6 +71,49 @@ import TestSupport
         #expect(names == ["trackStarted", "trackEnded", "trackStarted", "trackEnded", "finished", "summary"])
     }
 
+    /// An M4A whose only gapless information is iTunes' `iTunSMPB` comment (no
+    /// edit list: `-use_editlist 0`, the comment written by mutagen).
+    /// libavformat skips its priming but keeps the last frame's padding, so
+    /// `ffmpeg` alone decodes each half 820 to 1,000-odd frames long; the
+    /// player stops each at the count the comment declares, and the halves join
+    /// as the tone was cut.
+    @Test func iTunSMPBAloneTrimsBothEnds() throws {
+        let (firstWAV, secondWAV) = try Fixtures.cutWAVs(firstSeconds: 2.3, secondSeconds: 1.7)
+        let root = ScratchFiles.makeDirectory("itunsmpb")
+        var parts: [String] = []
+        var expected: PCMAudio?
+        for (index, wav) in [firstWAV, secondWAV].enumerated() {
+            let plain = try Fixtures.encode(wav, as: .aac, extraArguments: ["-use_editlist", "0"])
+            let samples = try WAVFile.read(wav).frameCount
+            // ffmpeg's AAC encoder primes with 1,024 frames and pads to whole frames of 1,024.
+            let remainder = (1024 - (samples + 1024) % 1024) % 1024
+            let path = root + "/part\(index).m4a"
+            try FileManager.default.copyItem(atPath: plain, toPath: path)
+            let smpb = String(format: " 00000000 00000400 %08X %016X", remainder, samples)
+                + String(repeating: " 00000000", count: 8)
+            try ProcessRunner.check("python3", ["-c", """
+                import sys
+                from mutagen.mp4 import MP4, MP4FreeForm
+                f = MP4(sys.argv[1]); f["----:com.apple.iTunes:iTunSMPB"] = [MP4FreeForm(sys.argv[2].encode())]; f.save()
+                """, path, smpb], environment: ["PYTHONPATH": "\(InterludeBinary.packageRoot)/build/python"])
+            parts.append(path)
+            let decoded = try Fixtures.decodedByFFmpeg(path, sampleRate: 44100, channels: 2)
+            // What makes the test able to fail: ffmpeg's own decode runs past the declared end.
+            #expect(decoded.frameCount > samples, "ffmpeg decodes \(decoded.frameCount) frames of \(samples)")
+            let part = decoded.frames(0..<min(samples, decoded.frameCount))
+            expected = expected.map { $0.appending(part) } ?? part
+        }
+        let output = root + "/out.wav"
+        let result = try InterludeBinary.play(parts, output: .wav(output))
+        #expect(result.process.succeeded, "\(result.process.summary)")
+        let actual = try WAVFile.read(output)
+        #expect(actual.frameCount == 44100 * 4, "\(actual.frameCount) frames")
+        let difference = SignalAnalysis.firstDifference(expected: try #require(expected), actual: actual)
+        #expect(difference == nil, "\(String(describing: difference))")
+        let info = try InterludeBinary.run(["info", parts[0]], timeout: 60)
+        #expect(info.stdoutText.contains("101430 frames"), "\(info.stdoutText)")
+    }
+
     /// A mono file in a stereo queue is copied to both sides, as libmpg123 does
     /// (libswresample's own default would mix it in at -3 dB): after a stereo
     /// MP3, a mono FLAC at the same rate plays as its samples, each twice.
@@ -158,7 +201,8 @@ import TestSupport
 /// Acceptance 7: FFmpeg's libraries are loaded with dlopen when the first file
 /// that is not MPEG audio is opened, so playing an MP3 maps none of them.
 @Suite(.serialized) struct FFmpegFootprintTests {
-    static func librariesMapped(playing file: String) throws -> [Substring] {
+    static func librariesMapped(playing file: String,
+                                matching names: [String] = ["libavformat", "libavcodec", "libavutil", "libswresample"]) throws -> [Substring] {
         let sink = try PulseServer.shared().makeSink()
         defer { sink.remove() }
         let process = try InterludeBinary.start(["play", file, "--device", "pulse", "--events", "json"],
@@ -170,9 +214,7 @@ import TestSupport
         let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         try handle.close()
         #expect(maps.contains("libasound"))
-        return maps.split(separator: "\n").filter {
-            $0.contains("libavformat") || $0.contains("libavcodec") || $0.contains("libavutil") || $0.contains("libswresample")
-        }
+        return maps.split(separator: "\n").filter { line in names.contains { line.contains($0) } }
     }
 
     @Test func playingAnMP3MapsNoFFmpegLibrary() throws {
@@ -181,11 +223,22 @@ import TestSupport
         #expect(mapped.isEmpty, "MP3 playback maps FFmpeg: \(mapped)")
     }
 
-    /// The same reading of the maps finds them when a FLAC plays.
-    @Test func playingAFLACMapsThem() throws {
+    /// The same reading of the maps finds them when an M4A plays.
+    @Test func playingAnM4AMapsThem() throws {
+        let m4a = try Fixtures.encode(Fixtures.wav(.sweep, seconds: 2, sampleRate: 44100, channels: 2), as: .aac)
+        let mapped = try Self.librariesMapped(playing: m4a)
+        #expect(mapped.contains { $0.contains("libavcodec") }, "\(mapped)")
+    }
+
+    /// A FLAC plays through libFLAC (a fraction of FFmpeg's 25 MB resident).
+    /// (Whether an MP3 maps libFLAC cannot be seen here: ALSA's pulse plugin
+    /// maps it already, through libpulse's libsndfile.)
+    @Test func playingAFLACMapsNoFFmpegLibrary() throws {
         let flac = try Fixtures.encode(Fixtures.wav(.sweep, seconds: 2, sampleRate: 44100, channels: 2), as: .flac16)
         let mapped = try Self.librariesMapped(playing: flac)
-        #expect(mapped.contains { $0.contains("libavcodec") }, "\(mapped)")
+        #expect(mapped.isEmpty, "FLAC playback maps FFmpeg: \(mapped)")
+        let flacMapped = try Self.librariesMapped(playing: flac, matching: ["libFLAC"])
+        #expect(!flacMapped.isEmpty, "FLAC playback maps no libFLAC")
     }
 }
 
@@ -254,6 +307,27 @@ import TestSupport
         }
         let opus = try Fixtures.encode(wav, as: .opus, extraArguments: comments)
         try Self.expectChapters(opus)
+    }
+
+    /// libFLAC's path reads what libavformat reads in a FLAC: `CHAPTERnn`
+    /// comments, and the CUESHEET block `flac --cuesheet` embeds (its tracks
+    /// untitled, as libavformat gives them: `info` names them).
+    @Test func flacChapterCommentsAndEmbeddedCueSheet() throws {
+        let wav = try Fixtures.wav(.sweep, seconds: 3, sampleRate: 44100, channels: 2)
+        var comments: [String] = []
+        for (index, chapter) in Self.chapters.enumerated() {
+            let number = String(format: "%02d", index + 1)
+            let start = String(format: "00:00:%02d.%03d", chapter.1 / 1000, chapter.1 % 1000)
+            comments += ["-T", "CHAPTER\(number)=\(start)", "-T", "CHAPTER\(number)NAME=\(chapter.0)"]
+        }
+        try Self.expectChapters(try Fixtures.encode(wav, as: .flac16, extraArguments: comments))
+
+        // 1.24 s and 2.6 s are whole CD frames (93 and 195 of 1/75 s).
+        let sheet = ScratchFiles.makeDirectory("embedded-cue") + "/sheet.cue"
+        try Data("FILE \"x.wav\" WAVE\n  TRACK 01 AUDIO\n    INDEX 01 00:00:00\n  TRACK 02 AUDIO\n    INDEX 01 00:01:18\n  TRACK 03 AUDIO\n    INDEX 01 00:02:45\n".utf8)
+            .write(to: URL(fileURLWithPath: sheet))
+        let embedded = try Fixtures.encode(wav, as: .flac16, extraArguments: ["--cuesheet=\(sheet)"])
+        try Self.expectChapters(embedded, Self.chapters.enumerated().map { ("Chapter \($0.offset + 1)", $0.element.1) })
     }
 
     @Test func flacWithACueSheet() throws {

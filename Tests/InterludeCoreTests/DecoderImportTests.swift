@@ -26,6 +26,12 @@ struct DecoderImportTests {
         #expect(Set(importing) == ["AudioEngine/Decoding/FFmpegDecoder.swift"], "files importing CFFmpeg: \(importing.sorted())")
     }
 
+    /// And libFLAC, behind `FLACDecoder`.
+    @Test func onlyTheFLACDecoderImportsCFLAC() throws {
+        let importing = try Self.importsBySourceFile().filter { $0.modules.contains("CFLAC") }.map(\.file)
+        #expect(Set(importing) == ["AudioEngine/Decoding/FLACDecoder.swift"], "files importing CFLAC: \(importing.sorted())")
+    }
+
     @Test func noFileOfTheApplicationImportsCMpg123() throws {
         let application = try Self.importsBySourceFile().filter { $0.file.hasPrefix("Interlude/") }
         #expect(!application.isEmpty, "no sources found under Sources/Interlude")

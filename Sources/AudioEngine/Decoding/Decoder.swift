@@ -2,8 +2,9 @@
 /// (`AudioFormat`: signed 16-bit interleaved), read in order, moved by exact
 /// seeks. Each implementation is one file in this folder that wraps one C
 /// library and is the only file that imports it (`Mpg123Decoder.swift`:
-/// libmpg123, MPEG audio; `FFmpegDecoder.swift`: FFmpeg's libraries, for AAC
-/// and ALAC in MP4, FLAC, Ogg Vorbis, Opus and WAV). Nothing outside this
+/// libmpg123, MPEG audio; `FLACDecoder.swift`: libFLAC, FLAC at its own rate;
+/// `FFmpegDecoder.swift`: FFmpeg's libraries, for AAC and ALAC in MP4, Ogg
+/// Vorbis, Opus, WAV and the FLACs that need resampling). Nothing outside this
 /// folder names an implementation: `Decoders.open(path:target:)` picks one by
 /// the file's content, and the engine, the feeder and the commands hold `any
 /// Decoder`.
@@ -34,6 +35,11 @@ public protocol Decoder: AnyObject {
     /// `Decoders` asks its implementations in order; the first that says yes
     /// opens the file.
     static func accepts(_ head: FileHead) -> Bool
+
+    /// Whether it takes the file to be converted to `target` (nil: none): an
+    /// implementation that converts only some ways says no to the others, and
+    /// the next one that takes the file opens it. By default, `accepts(head)`.
+    static func accepts(_ head: FileHead, target: AudioFormat?) -> Bool
 
     var path: String { get }
     /// What `read` writes: `target` when one was given, else the file's own
@@ -111,6 +117,7 @@ public protocol Decoder: AnyObject {
 }
 
 extension Decoder {
+    public static func accepts(_ head: FileHead, target: AudioFormat?) -> Bool { accepts(head) }
     public func takeDamage() -> [String] { [] }
     public func chapters() -> [ChapterMark] { [] }
 }

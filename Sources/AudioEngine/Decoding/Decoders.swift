@@ -8,12 +8,15 @@ import Glibc
 public enum Decoders {
     /// Asked in order; the first whose `accepts` says yes opens the file, so a
     /// decoder that recognises its own files goes before one that takes
-    /// anything. FFmpeg's libraries take the containers they recognise by
-    /// their magic numbers (MP4, FLAC, Ogg, WAV, ADTS); libmpg123 takes every
-    /// other file and rejects what is not MPEG audio itself (`notMPEGAudio`),
-    /// which is what `interlude` has always done with MP3s.
+    /// anything. libFLAC takes FLACs that need no resampling (most of them:
+    /// it maps a fraction of what FFmpeg's libraries map, see `FLACDecoder`);
+    /// FFmpeg's libraries take the containers they recognise by their magic
+    /// numbers (MP4, FLAC, Ogg, WAV, ADTS); libmpg123 takes every other file
+    /// and rejects what is not MPEG audio itself (`notMPEGAudio`), which is
+    /// what `interlude` has always done with MP3s.
     static var implementations: [any Decoder.Type] {
         [
+            FLACDecoder.self,
             FFmpegDecoder.self,
             Mpg123Decoder.self,
         ]
@@ -29,7 +32,7 @@ public enum Decoders {
     /// implementation.
     public static func open(path: String, target: AudioFormat? = nil) throws(DecoderError) -> any Decoder {
         let head = try FileHead(path: path)
-        for implementation in implementations where implementation.accepts(head) {
+        for implementation in implementations where implementation.accepts(head, target: target) {
             do {
                 return try implementation.init(path: path, target: target)
             } catch where error.kind == .notMPEGAudio && implementation == Mpg123Decoder.self {

@@ -4,7 +4,8 @@ import Glibc
 #endif
 
 /// The `Decoder` of everything that is not MPEG audio (AAC and ALAC in
-/// MP4/M4A/M4B, FLAC, Ogg Vorbis, Opus, WAV) over FFmpeg's libraries: the only
+/// MP4/M4A/M4B, Ogg Vorbis, Opus, WAV, and FLACs that need resampling or
+/// mixing down: the others are `FLACDecoder`'s) over FFmpeg's libraries: the only
 /// file of the project that imports `CFFmpeg`. Its decode is sample for sample
 /// that of the `ffmpeg` program (`ffmpeg -i FILE -f s16le`), the oracle of its
 /// tests: the same demuxer and decoder, and the same libswresample conversion
@@ -15,6 +16,12 @@ import Glibc
 /// Opus pre-skip and the Ogg end granule into "skip samples" on the packets,
 /// and libavcodec drops them from the frames (and moves the frames' timestamps
 /// past them), so the frames read are the stream's own length.
+///
+/// iTunes' `iTunSMPB` comment (priming, remainder, sample count) is half
+/// applied by libavformat: it skips the priming where no edit list says
+/// otherwise, but decodes the last frame whole, remainder and all (820 frames
+/// of padding at the end of a 3-second file). `read` stops at the count it
+/// declares (`declaredLength`), so such an album joins without a gap.
 ///
 /// The libraries are loaded with `dlopen` by the first `init` (see
 /// `interlude_ffmpeg.h`): a process that only ever opens MP3s maps none of them.
@@ -50,6 +57,8 @@ final class FFmpegDecoder: Decoder {
     private var exactLength: Int?
     /// Packets the codec refused as damaged, skipped (see `takeDamage`).
     private var damage: [String] = []
+    /// An MP4's `iTunSMPB` comment: priming, remainder and sample count.
+    private var iTunSMPB: (priming: Int, remainder: Int, samples: Int)?
 
     /// What the container says at its start: MP4 (`ftyp` box), FLAC (after an
     /// ID3v2 tag some taggers put before it), Ogg, RIFF WAVE, and the other
@@ -65,6 +74,17 @@ final class FFmpegDecoder: Decoder {
         case ogg = "Ogg"
         case wav = "WAV"
         case adts = "ADTS"
+
+        /// libavformat's name for the demuxer of this container.
+        var demuxer: String {
+            switch self {
+            case .mp4: "mov"
+            case .flac: "flac"
+            case .ogg: "ogg"
+            case .wav: "wav"
+            case .adts: "aac"
+            }
+        }
 
         static func sniff(_ bytes: [UInt8]) -> Container? {
             func matches(_ text: String, at offset: Int) -> Bool {
@@ -97,7 +117,10 @@ final class FFmpegDecoder: Decoder {
                                detail: "cannot load FFmpeg's libraries: \(Self.text(message))")
         }
         var container: UnsafeMutablePointer<AVFormatContext>?
-        var status = interlude_avformat_open_input(&container, path)
+        // The demuxer of the container the file's magic number names: probing
+        // every demuxer instead cost 2 MB resident (see `interlude_ffmpeg.h`).
+        let demuxer = (try? FileHead(path: path)).flatMap { Container.sniff($0.bytes) }?.demuxer
+        var status = interlude_avformat_open_input(&container, path, demuxer)
         guard status >= 0, let container else {
             if MP4Boxes.lacksMovie(path: path) {
                 throw DecoderError(.notMPEGAudio, path: path,
@@ -141,6 +164,7 @@ final class FFmpegDecoder: Decoder {
             throw DecoderError(.notMPEGAudio, path: path, detail: "its \(codecName) audio has no sample rate or channels")
         }
         sourceFormat = AudioFormat(rate: rate, channels: channels)
+        iTunSMPB = Self.iTunSMPB(in: container)
         // More than two channels are mixed down to stereo: the pipeline (libsonic,
         // ALSA's default device, the WAV sink's comparisons) is mono or stereo.
         format = target ?? AudioFormat(rate: rate, channels: min(channels, 2))
@@ -204,7 +228,12 @@ final class FFmpegDecoder: Decoder {
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(DecoderError) -> DecoderReadResult {
         let channels = format.channels
-        let capacity = buffer.count / format.bytesPerFrame
+        var capacity = buffer.count / format.bytesPerFrame
+        if let declaredLength {
+            let left = declaredLength - position
+            guard left > 0 else { return .end }
+            capacity = min(capacity, left)
+        }
         guard capacity > 0, let base = buffer.baseAddress else { return .frames(0) }
         let output = base.assumingMemoryBound(to: Int16.self)
         var filled = 0
@@ -389,6 +418,7 @@ final class FFmpegDecoder: Decoder {
     /// exact after `scan()`.
     var lengthInFrames: Int? {
         if let exactLength { return exactLength }
+        if let declaredLength { return declaredLength }
         guard let container, let stream = container.pointee.streams[Int(streamIndex)] else { return nil }
         let rate = AVRational(num: 1, den: Int32(format.rate))
         if stream.pointee.duration != interlude_av_nopts_value(), stream.pointee.duration > 0 {
@@ -409,7 +439,7 @@ final class FFmpegDecoder: Decoder {
     /// `TrackFeeder`'s truncation check and a book's lengths tolerate; a scan
     /// of a 10-hour M4B at every opening of the book would not be.
     var lengthIsExact: Bool {
-        if exactLength != nil { return true }
+        if exactLength != nil || declaredLength != nil { return true }
         guard let container, let stream = container.pointee.streams[Int(streamIndex)] else { return false }
         // Raw ADTS AAC has no length of its own: libavformat estimates one from the bitrate.
         return stream.pointee.duration != interlude_av_nopts_value() && stream.pointee.duration > 0
@@ -552,7 +582,33 @@ final class FFmpegDecoder: Decoder {
         }
     }
 
+    /// `iTunSMPB`'s sample count in output frames, where `read` stops.
+    private var declaredLength: Int? {
+        guard let samples = iTunSMPB?.samples else { return nil }
+        return format.rate == sourceFormat.rate ? samples : Int(Int64(samples) * Int64(format.rate) / Int64(sourceFormat.rate))
+    }
+
+    /// " 00000000 PPPPPPPP RRRRRRRR NNNNNNNNNNNNNNNN ...": hexadecimal priming,
+    /// remainder and sample count after a zero field. Ignored where it is
+    /// malformed or declares no samples.
+    static func iTunSMPB(in container: UnsafeMutablePointer<AVFormatContext>) -> (priming: Int, remainder: Int, samples: Int)? {
+        guard let dictionary = container.pointee.metadata,
+              let entry = interlude_av_dict_get(dictionary, "iTunSMPB", nil, 0), let value = entry.pointee.value else { return nil }
+        return parseITunSMPB(String(decoding: UnsafeRawBufferPointer(start: value, count: strlen(value)), as: UTF8.self))
+    }
+
+    static func parseITunSMPB(_ text: String) -> (priming: Int, remainder: Int, samples: Int)? {
+        let fields = text.split(separator: " ")
+        guard fields.count >= 4, fields[1].count <= 8, fields[2].count <= 8, fields[3].count <= 16,
+              let priming = Int(fields[1], radix: 16), let remainder = Int(fields[2], radix: 16),
+              let samples = Int(fields[3], radix: 16), samples > 0 else { return nil }
+        return (priming, remainder, samples)
+    }
+
     var gaplessTrim: GaplessTrim? {
+        if let iTunSMPB, iTunSMPB.priming > 0 || iTunSMPB.remainder > 0 {
+            return GaplessTrim(encoderDelay: iTunSMPB.priming, padding: iTunSMPB.remainder)
+        }
         guard let container, let parameters = container.pointee.streams[Int(streamIndex)]?.pointee.codecpar else { return nil }
         let delay = Int(parameters.pointee.initial_padding)
         let padding = Int(parameters.pointee.trailing_padding)

@@ -64,7 +64,12 @@ void interlude_av_packet_free(AVPacket **packet);
 void interlude_av_packet_unref(AVPacket *packet);
 
 /* libavformat */
-int interlude_avformat_open_input(AVFormatContext **context, const char *url);
+/* `demuxer` names the demuxer (libavformat's short name: "mov", "flac", ...)
+   that the caller recognised by the file's magic number, so libavformat does not
+   probe: probing calls every demuxer's probe function, which maps in pages of
+   libavformat and of libraries such as libopenmpt (about 2 MB resident).
+   NULL probes. */
+int interlude_avformat_open_input(AVFormatContext **context, const char *url, const char *demuxer);
 int interlude_avformat_find_stream_info(AVFormatContext *context);
 int interlude_av_find_best_stream(AVFormatContext *context, enum AVMediaType type);
 void interlude_avformat_close_input(AVFormatContext **context);

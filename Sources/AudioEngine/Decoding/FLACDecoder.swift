@@ -1,0 +1,380 @@
+import CFLAC
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `Decoder` of FLAC files over libFLAC: the only file of the project that
+/// imports `CFLAC`. FLAC used to go through FFmpeg's libraries like the other
+/// formats, but mapping those costs about 24 MB resident (libavcodec's 130
+/// dependent shared objects) where libFLAC and libogg cost 0.7 MB, so a FLAC
+/// peaked at 41-43 MB through the sound server where an MP3 peaks at 11
+/// (issue 12's target is 20; through libFLAC it peaks at 11.8). FLAC is
+/// lossless, so the decode is the same sample for
+/// sample: `ffmpeg -i FILE -f s16le` (the tests' oracle) shifts each sample to
+/// 16 bits exactly as `sample16` does, without dither.
+///
+/// It takes a FLAC only when no resampling or mixing down is needed: the
+/// file's own rate and one or two channels (mono duplicated into stereo is a
+/// copy). A queue that needs libswresample's conversion, or a file of more
+/// than two channels, goes to `FFmpegDecoder` (see `accepts(_:target:)`), so
+/// the sound at a join between formats stays exactly what it was.
+///
+/// Damage: a frame that fails its checksum or loses the sync is reported
+/// (`takeDamage`), and the samples it should have held are kept as silence,
+/// so what follows stays at its place.
+final class FLACDecoder: Decoder {
+    let path: String
+    let format: AudioFormat
+    let sourceFormat: AudioFormat
+    private var handle: OpaquePointer?
+    private let bitsPerSample: Int
+    /// From the stream information; nil where it says 0 (unknown).
+    private let totalSamples: Int?
+    private let fileSize: Int
+
+    /// Converted samples not yet handed out, from `pendingStart` on.
+    private var pending: [Int16] = []
+    private var pendingStart = 0
+    /// The source frame the next decoded frame should start at.
+    private var sourcePosition = 0
+    private var atEnd = false
+    private var exactLength: Int?
+    private var damage: [String] = []
+    private var message = [CChar](repeating: 0, count: 512)
+
+    /// A FLAC (at the file's start or behind an ID3v2 tag) whose stream
+    /// information is in the first bytes, of one or two channels.
+    static func accepts(_ head: FileHead) -> Bool {
+        guard let stream = StreamHeader(head.bytes) else { return false }
+        return stream.channels <= 2
+    }
+
+    /// With a `target`, only at the file's own rate and with its channel count
+    /// or mono into stereo: every other conversion is libswresample's.
+    static func accepts(_ head: FileHead, target: AudioFormat?) -> Bool {
+        guard accepts(head), let stream = StreamHeader(head.bytes) else { return false }
+        guard let target else { return true }
+        return target.rate == stream.rate && (target.channels == stream.channels || (stream.channels == 1 && target.channels == 2))
+    }
+
+    /// The STREAMINFO block, which the format puts first: rate, channels.
+    struct StreamHeader {
+        let rate: Int
+        let channels: Int
+
+        init?(_ bytes: [UInt8]) {
+            func matches(_ magic: String, at offset: Int) -> Bool {
+                let magic = Array(magic.utf8)
+                return bytes.count >= offset + magic.count && Array(bytes[offset..<offset + magic.count]) == magic
+            }
+            var start = 0
+            if matches("ID3", at: 0), bytes.count >= 10 {
+                // The tag's size is four 7-bit bytes, plus a footer when flagged.
+                start = 10 + bytes[6..<10].reduce(0) { $0 << 7 | Int($1 & 0x7f) } + (bytes[5] & 0x10 != 0 ? 10 : 0)
+            }
+            // "fLaC", then a block header of type 0 (STREAMINFO), then 10 bytes of
+            // block and frame sizes before the 20-bit rate and 3-bit channel count.
+            guard matches("fLaC", at: start), bytes.count >= start + 21, bytes[start + 4] & 0x7f == 0 else { return nil }
+            let info = start + 18
+            rate = Int(bytes[info]) << 12 | Int(bytes[info + 1]) << 4 | Int(bytes[info + 2]) >> 4
+            channels = Int((bytes[info + 2] >> 1) & 0x07) + 1
+            guard rate > 0 else { return nil }
+        }
+    }
+
+    init(path: String, target: AudioFormat?) throws(DecoderError) {
+        self.path = path
+        guard interlude_flac_load(&message, message.count) == 0 else {
+            throw DecoderError(.library, path: path, detail: "cannot load libFLAC: \(Self.text(message))")
+        }
+        guard let handle = interlude_flac_open(path, &message, message.count) else {
+            throw DecoderError(.notMPEGAudio, path: path, detail: "damaged FLAC file (\(Self.text(message).lowercased()))")
+        }
+        self.handle = handle
+        let rate = Int(interlude_flac_sample_rate(handle))
+        let channels = Int(interlude_flac_channels(handle))
+        bitsPerSample = Int(interlude_flac_bits_per_sample(handle))
+        let total = Int(interlude_flac_total_samples(handle))
+        totalSamples = total > 0 ? total : nil
+        var info = stat()
+        fileSize = stat(path, &info) == 0 ? Int(info.st_size) : 0
+        sourceFormat = AudioFormat(rate: rate, channels: channels)
+        format = target ?? sourceFormat
+        guard channels <= 2, format.rate == rate, format.channels == channels || (channels == 1 && format.channels == 2) else {
+            close()
+            throw DecoderError(.library, path: path, detail: "libFLAC cannot convert \(sourceFormat) to \(format)")
+        }
+        // Decode the first frame, so a file whose audio cannot be decoded is refused here.
+        do throws(DecoderError) {
+            guard try refill() else {
+                throw DecoderError(.notMPEGAudio, path: path, detail: "no decodable FLAC audio in this FLAC file")
+            }
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    func close() {
+        guard let handle else { return }
+        interlude_flac_close(handle)
+        self.handle = nil
+    }
+
+    // MARK: Reading
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(DecoderError) -> DecoderReadResult {
+        let channels = format.channels
+        let capacity = buffer.count / format.bytesPerFrame
+        guard capacity > 0, let base = buffer.baseAddress else { return .frames(0) }
+        let output = base.assumingMemoryBound(to: Int16.self)
+        var filled = 0
+        while filled < capacity {
+            if pendingStart < pending.count {
+                let frames = min(capacity - filled, (pending.count - pendingStart) / channels)
+                pending.withUnsafeBufferPointer { source in
+                    (output + filled * channels).update(from: source.baseAddress! + pendingStart, count: frames * channels)
+                }
+                pendingStart += frames * channels
+                filled += frames
+                continue
+            }
+            guard try refill() else { break }
+        }
+        return filled == 0 ? .end : .frames(filled)
+    }
+
+    /// Decodes the next frame into `pending`; false at the end.
+    private func refill() throws(DecoderError) -> Bool {
+        pending.removeAll(keepingCapacity: true)
+        pendingStart = 0
+        guard let handle, !atEnd else { return false }
+        let status = interlude_flac_next_frame(handle, &message, message.count)
+        noteErrors()
+        if status == 0 {
+            atEnd = true
+            return false
+        }
+        if status < 0 {
+            // libFLAC cannot go on (its state says why): what was read stands, the rest is lost.
+            noteDamage(Self.text(message).lowercased())
+            atEnd = true
+            return false
+        }
+        let first = Int(interlude_flac_frame_first_sample(handle))
+        let length = Int(interlude_flac_frame_length(handle))
+        // A frame skipped as damaged: its time is kept as silence (at most 10 s, so a
+        // damaged frame number cannot make an hour of it).
+        if first > sourcePosition, first - sourcePosition <= sourceFormat.rate * 10 {
+            pending.append(contentsOf: repeatElement(0, count: (first - sourcePosition) * format.channels))
+        }
+        sourcePosition = first + length
+        appendConverted(interlude_flac_frame_samples(handle), frames: length)
+        return true
+    }
+
+    /// libFLAC's samples (right-aligned to the stream's bits) as s16 in `format`.
+    private func appendConverted(_ samples: UnsafePointer<Int32>, frames: Int) {
+        let start = pending.count
+        let sourceChannels = sourceFormat.channels
+        let outputChannels = format.channels
+        pending.append(contentsOf: repeatElement(0, count: frames * outputChannels))
+        let bits = bitsPerSample
+        pending.withUnsafeMutableBufferPointer { output in
+            let base = output.baseAddress! + start
+            for frame in 0..<frames {
+                for channel in 0..<outputChannels {
+                    // Mono into stereo: the one channel on both sides, as libmpg123 does.
+                    let sample = samples[frame * sourceChannels + min(channel, sourceChannels - 1)]
+                    base[frame * outputChannels + channel] = Self.sample16(sample, bits: bits)
+                }
+            }
+        }
+    }
+
+    /// FFmpeg's decoder left-aligns a sample to 16 bits (up to 16 bits) or 32
+    /// (above), and libswresample keeps the top 16 bits of a 32-bit sample by
+    /// an arithmetic shift, without rounding or dither: so a 24-bit sample
+    /// loses its low 8 bits exactly as here.
+    @inline(__always)
+    static func sample16(_ sample: Int32, bits: Int) -> Int16 {
+        bits <= 16 ? Int16(truncatingIfNeeded: sample << (16 - bits)) : Int16(truncatingIfNeeded: sample >> (bits - 16))
+    }
+
+    private func noteErrors() {
+        guard let handle else { return }
+        var text = [CChar](repeating: 0, count: 256)
+        let count = interlude_flac_take_errors(handle, &text, text.count)
+        guard count > 0 else { return }
+        noteDamage(Self.describe(Self.text(text)))
+    }
+
+    private func noteDamage(_ reason: String) {
+        let seconds = Double(sourcePosition) / Double(sourceFormat.rate)
+        let at = (seconds * 1000).rounded() / 1000
+        damage.append("damaged audio at \(at) s (\(reason))")
+    }
+
+    func takeDamage() -> [String] {
+        defer { damage.removeAll() }
+        return damage
+    }
+
+    /// libFLAC's error names ("FLAC__STREAM_DECODER_ERROR_STATUS_FRAME_CRC_MISMATCH") in words.
+    private static func describe(_ status: String) -> String {
+        let prefix = "FLAC__STREAM_DECODER_ERROR_STATUS_"
+        let name = status.hasPrefix(prefix) ? String(status.dropFirst(prefix.count)) : status
+        return name.lowercased().split(separator: "_").joined(separator: " ")
+    }
+
+    // MARK: Length, seeking
+
+    var lengthInFrames: Int? { exactLength ?? totalSamples }
+
+    /// The stream information's sample count, when it gives one (encoders that
+    /// could not seek back to write it leave 0), or a scan's count.
+    var lengthIsExact: Bool { exactLength != nil || totalSamples != nil }
+
+    func scan() throws(DecoderError) {
+        guard !lengthIsExact else { return }
+        let here = position
+        try seek(toFrame: 0)
+        var count = 0
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 16384 * format.bytesPerFrame, alignment: 8)
+        defer { chunk.deallocate() }
+        while case .frames(let frames) = try read(into: chunk), frames > 0 { count += frames }
+        exactLength = count
+        try seek(toFrame: here)
+    }
+
+    /// Frames handed out since position 0.
+    private var position: Int { sourcePosition - (pending.count - pendingStart) / format.channels }
+
+    /// libFLAC seeks exactly (by the seek table or a bisection, then decoding
+    /// the frame that holds the sample): every FLAC frame decodes on its own,
+    /// so no pre-roll is needed.
+    func seek(toFrame frame: Int) throws(DecoderError) {
+        guard let handle else { return }
+        pending.removeAll(keepingCapacity: true)
+        pendingStart = 0
+        if let end = lengthInFrames, frame >= end {
+            // libFLAC refuses a seek to the end itself: nothing is left to read.
+            sourcePosition = frame
+            atEnd = true
+            return
+        }
+        atEnd = false
+        guard interlude_flac_seek(handle, UInt64(max(0, frame)), &message, message.count) == 0 else {
+            throw DecoderError(.library, path: path, detail: "seek failed: \(Self.text(message).lowercased())")
+        }
+        noteErrors()
+        sourcePosition = max(0, frame)
+    }
+
+    var gaplessTrim: GaplessTrim? { nil }
+
+    var streamInfo: StreamInfo {
+        let seconds = Double(lengthInFrames ?? 0) / Double(sourceFormat.rate)
+        let kbps = seconds > 0 ? Int(Double(fileSize) * 8 / seconds / 1000) : 0
+        return StreamInfo(codec: .other(container: "FLAC", codec: "FLAC"), bitrateKbps: kbps, bitrateMode: .variable)
+    }
+
+    // MARK: Tags, chapters
+
+    /// The Vorbis comments, as (upper-cased name, value) in the block's order.
+    private func comments() -> [(name: String, value: String)] {
+        guard let handle else { return [] }
+        var entries: [(name: String, value: String)] = []
+        for index in 0..<interlude_flac_comment_count(handle) {
+            var length = 0
+            guard let bytes = interlude_flac_comment(handle, index, &length) else { continue }
+            let entry = UnsafeRawBufferPointer(start: bytes, count: length)
+            guard let equals = entry.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            // Invalid UTF-8 becomes U+FFFD, never a crash.
+            let name = String(decoding: entry[..<equals], as: UTF8.self).uppercased()
+            entries.append((name, String(decoding: entry[(equals + 1)...], as: UTF8.self)))
+        }
+        return entries
+    }
+
+    /// The same fields, under the same Vorbis comment names, as libavformat gives them.
+    func tags() -> Tags {
+        let entries = comments()
+        func value(_ names: String...) -> String? {
+            for name in names {
+                if let entry = entries.first(where: { $0.name == name && !$0.value.isEmpty }) { return entry.value }
+            }
+            return nil
+        }
+        var tags = Tags()
+        tags.title = value("TITLE")
+        tags.artist = value("ARTIST")
+        tags.album = value("ALBUM")
+        tags.year = value("DATE", "YEAR")
+        tags.genre = value("GENRE")
+        tags.comment = value("COMMENT", "DESCRIPTION")
+        tags.albumArtist = value("ALBUMARTIST", "ALBUM_ARTIST", "ALBUM ARTIST")
+        tags.track = value("TRACKNUMBER")
+        tags.disc = value("DISCNUMBER")
+        for name in ["REPLAYGAIN_TRACK_GAIN", "REPLAYGAIN_TRACK_PEAK", "REPLAYGAIN_ALBUM_GAIN", "REPLAYGAIN_ALBUM_PEAK"] {
+            if let stored = value(name) { tags.replayGain[name] = stored }
+        }
+        return tags
+    }
+
+    /// `CHAPTERnn=HH:MM:SS.mmm` and `CHAPTERnnNAME` comments, as libavformat
+    /// reads them in Ogg and FLAC; else the CUESHEET block's tracks (untitled,
+    /// as libavformat gives them).
+    func chapters() -> [ChapterMark] {
+        guard let handle else { return [] }
+        let endMilliseconds = (lengthInFrames ?? 0) * 1000 / sourceFormat.rate
+        var starts: [Int: Int] = [:]
+        var titles: [Int: String] = [:]
+        for (name, value) in comments() where name.hasPrefix("CHAPTER") {
+            let rest = name.dropFirst("CHAPTER".count)
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            guard !digits.isEmpty, let number = Int(digits) else { continue }
+            let suffix = rest.dropFirst(digits.count)
+            if suffix == "NAME" {
+                titles[number] = value
+            } else if suffix.isEmpty, let start = Self.milliseconds(value) {
+                starts[number] = start
+            }
+        }
+        var marks: [(title: String, start: Int)] = starts.keys.sorted().map { (titles[$0] ?? "", starts[$0]!) }
+        if marks.isEmpty {
+            let rate = sourceFormat.rate
+            marks = (0..<interlude_flac_cue_track_count(handle)).map {
+                ("", Int(interlude_flac_cue_track_start(handle, $0)) * 1000 / rate)
+            }
+        }
+        return marks.enumerated().map { index, mark in
+            let end = index + 1 < marks.count ? marks[index + 1].start : max(endMilliseconds, mark.start)
+            return ChapterMark(title: mark.title, startMilliseconds: mark.start, endMilliseconds: max(mark.start, end))
+        }
+    }
+
+    /// "HH:MM:SS.mmm" (the form the Ogg chapter comments use) in milliseconds.
+    static func milliseconds(_ text: String) -> Int? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, let hours = Int(parts[0]), let minutes = Int(parts[1]), hours >= 0, minutes >= 0 else { return nil }
+        let seconds = parts[2].split(separator: ".", omittingEmptySubsequences: false)
+        guard seconds.count <= 2, let whole = Int(seconds[0]), whole >= 0 else { return nil }
+        var fraction = 0
+        if seconds.count == 2 {
+            let digits = seconds[1].prefix(3)
+            guard !digits.isEmpty, let value = Int(digits), value >= 0 else { return nil }
+            fraction = value * [1, 100, 10, 1][digits.count]
+        }
+        guard hours < 1_000_000 else { return nil }
+        return ((hours * 60 + minutes) * 60 + whole) * 1000 + fraction
+    }
+
+    /// A C string in a buffer, up to its NUL.
+    private static func text(_ buffer: [CChar]) -> String {
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
