@@ -33,6 +33,9 @@ let package = Package(
         // the default include path) and a loader that dlopens the libraries when the first file
         // that is not MPEG audio is opened: MP3 playback maps none of them. Every symbol prefixed.
         .target(name: "CFFmpeg"),
+        // libsqlite3's header and a loader that dlopens it when the music library is first used
+        // (the `library` commands, the library pane): `interlude play` maps none of it.
+        .target(name: "CSQLite"),
         // libsonic has no pkg-config file: the module map links it.
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
         // signalfd, timerfd, eventfd: Linux headers the Glibc module leaves out.
@@ -58,6 +61,10 @@ let package = Package(
 
         // What front ends see of the player: the typed event stream, the state
         // snapshot and the one command type. Pure, so the TUI and tests use it.
+        // The music library's pure logic: search text folding, the query language and its two
+        // readings (brute force, FTS5), the artist/album tree, sort orders, the rescan's diff.
+        .target(name: "MusicLibrary", dependencies: ["InterludeCore"]),
+
         .target(name: "PlayerModel", dependencies: ["InterludeCore", "AudioSession", "Alarms", "BookFormat"]),
 
         // The decoding pipeline: libmpg123 -> SPSC ring -> writer thread -> sink.
@@ -69,7 +76,8 @@ let package = Package(
 
         // The application: command line, wiring.
         .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books", "CLinux", "CSystemd",
-                                                  "TUI", "Themes", "KeyMap", "PlayerModel", "CPulse"]),
+                                                  "TUI", "Themes", "KeyMap", "PlayerModel", "CPulse",
+                                                  "CSQLite", "MusicLibrary"]),
         .executableTarget(name: "interlude", dependencies: ["Interlude"]),
         // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
         // build it is a replayer that runs saved inputs through the parser.
@@ -99,6 +107,7 @@ let package = Package(
         .testTarget(name: "AlarmsTests", dependencies: ["Alarms", "AudioSession", "InterludeCore"]),
         .testTarget(name: "ThemesTests", dependencies: ["Themes"]),
         .testTarget(name: "KeyMapTests", dependencies: ["KeyMap"]),
+        .testTarget(name: "MusicLibraryTests", dependencies: ["MusicLibrary"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "KeyMap", "PlayerModel", "AudioSession"]),
         // Counts heap allocations on chosen threads (it interposes malloc for the test process).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter", cSettings: cWarnings),

@@ -1,16 +1,19 @@
 import InterludeCore
 
 /// `$XDG_CONFIG_HOME/interlude/config`: `key = value` lines, `#` comments.
-/// `on-event = PROGRAM` (the event hook) here; the desktop interruption keys
+/// `on-event = PROGRAM` (the event hook) and `library = PATH` (the music
+/// library's folders, one line each) here; the desktop interruption keys
 /// (`desktop-interruptions`, `desktop-role.ROLE`) are parsed by their own
 /// settings in the application and only let through here. A line that is not
 /// understood is skipped and reported as `PATH:LINE: message`, the rest apply.
 public struct PlayerConfigFile: Equatable, Sendable {
     /// Run (through `/bin/sh -c`) on track changes, pauses and resumes.
     public var onEvent: String?
+    /// The music library's folders, in the order written (`~/` not yet expanded).
+    public var libraryFolders: [String] = []
     public var problems: [ConfigProblem] = []
 
-    public static let keys = ["on-event", "desktop-interruptions", "desktop-role.ROLE"]
+    public static let keys = ["on-event", "desktop-interruptions", "desktop-role.ROLE", "library"]
 
     public init(onEvent: String? = nil) { self.onEvent = onEvent }
 
@@ -36,6 +39,12 @@ public struct PlayerConfigFile: Equatable, Sendable {
                     continue
                 }
                 config.onEvent = String(value)
+            case "library":
+                guard !value.isEmpty else {
+                    problem("library needs a folder")
+                    continue
+                }
+                config.libraryFolders.append(String(value))
             case "desktop-interruptions":
                 // Read, and its problems reported, by the desktop interruption settings.
                 continue

@@ -1,0 +1,69 @@
+import AudioEngine
+import BookFormat
+import MusicLibrary
+
+/// Reads one file for the index: duration and format from the decoder that
+/// plays it (chosen by content, as playback chooses), tags from the decoder
+/// and, for a file with an ID3v2 tag, from the tag itself (album artist,
+/// track and disc numbers, which libmpg123 does not give).
+enum TrackReader {
+    static func read(path: String, stamp: ScanDiff.Stamp) throws(DecoderError) -> LibraryTrack {
+        let decoder = try Decoders.open(path: path)
+        defer { decoder.close() }
+        var track = LibraryTrack(path: path, size: stamp.size, modifiedNanoseconds: stamp.modifiedNanoseconds)
+        if let frames = decoder.lengthInFrames, decoder.format.rate > 0 {
+            track.durationSeconds = decoder.format.seconds(forFrames: frames)
+        }
+        track.format = switch decoder.streamInfo.codec {
+        case .mpegAudio(_, let layer): "mp\(layer)"
+        case .other(_, let codec): codec.lowercased()
+        }
+        let tags = decoder.tags()
+        track.title = tags.title
+        track.artist = tags.artist
+        track.album = tags.album
+        track.albumArtist = tags.albumArtist
+        track.genre = tags.genre
+        track.year = TagNumbers.year(tags.year)
+        track.trackNumber = TagNumbers.leadingNumber(tags.track)
+        track.discNumber = TagNumbers.leadingNumber(tags.disc)
+        if let bytes = try? TagFileReader.tagBytes(atPath: path), !bytes.isEmpty, let tag = try? ID3v2Tag(bytes: bytes) {
+            func text(_ id: String) -> String? {
+                guard let frame = tag.frames(withID: id).first, let text = try? ID3v2TextFrame(body: frame.body).text,
+                      !text.isEmpty else { return nil }
+                return text
+            }
+            track.title = text("TIT2") ?? track.title
+            track.artist = text("TPE1") ?? track.artist
+            track.album = text("TALB") ?? track.album
+            track.albumArtist = text("TPE2") ?? track.albumArtist
+            track.genre = text("TCON").map(genreName) ?? track.genre
+            track.year = TagNumbers.year(text("TDRC") ?? text("TYER")) ?? track.year
+            track.trackNumber = TagNumbers.leadingNumber(text("TRCK")) ?? track.trackNumber
+            track.discNumber = TagNumbers.leadingNumber(text("TPOS")) ?? track.discNumber
+        }
+        return track
+    }
+
+    /// ID3 writes a few genres as "(17)" or "17", ID3v1's numbers; the common
+    /// ones are spelled out, others kept as written.
+    static func genreName(_ text: String) -> String {
+        var number = Substring(text)
+        if number.hasPrefix("("), number.hasSuffix(")") { number = number.dropFirst().dropLast() }
+        guard let index = Int(number), index >= 0, index < id3v1Genres.count else { return text }
+        return id3v1Genres[index]
+    }
+
+    private static let id3v1Genres = [
+        "Blues", "Classic Rock", "Country", "Dance", "Disco", "Funk", "Grunge", "Hip-Hop", "Jazz", "Metal",
+        "New Age", "Oldies", "Other", "Pop", "R&B", "Rap", "Reggae", "Rock", "Techno", "Industrial",
+        "Alternative", "Ska", "Death Metal", "Pranks", "Soundtrack", "Euro-Techno", "Ambient", "Trip-Hop",
+        "Vocal", "Jazz+Funk", "Fusion", "Trance", "Classical", "Instrumental", "Acid", "House", "Game",
+        "Sound Clip", "Gospel", "Noise", "Alternative Rock", "Bass", "Soul", "Punk", "Space", "Meditative",
+        "Instrumental Pop", "Instrumental Rock", "Ethnic", "Gothic", "Darkwave", "Techno-Industrial",
+        "Electronic", "Pop-Folk", "Eurodance", "Dream", "Southern Rock", "Comedy", "Cult", "Gangsta",
+        "Top 40", "Christian Rap", "Pop/Funk", "Jungle", "Native American", "Cabaret", "New Wave",
+        "Psychedelic", "Rave", "Showtunes", "Trailer", "Lo-Fi", "Tribal", "Acid Punk", "Acid Jazz", "Polka",
+        "Retro", "Musical", "Rock & Roll", "Hard Rock",
+    ]
+}
