@@ -16,8 +16,9 @@ import MusicLibrary
 /// own, the main loop reads through another); WAL lets reads go on while a
 /// scan commits.
 final class LibraryIndex {
-    /// Bumped whenever the tables change: an index with another number is
-    /// rebuilt, never migrated (it holds nothing that a scan cannot recreate).
+    /// Bumped whenever the tables change: an index with another number (or
+    /// tables and no number) is removed and rebuilt, never migrated: it holds
+    /// nothing that a scan cannot recreate.
     static let schemaVersion = 1
 
     let path: String
@@ -58,7 +59,7 @@ final class LibraryIndex {
             case .olderSchema(let version):
                 Self.removeCompanions(path)
                 unlink(path)
-                notice = "the library index \(path) is from an older version (schema \(version)); rebuilt"
+                notice = "the library index \(path) has another layout (schema \(version), this version uses \(Self.schemaVersion)); rebuilt"
             case .sqlite(let failure):
                 throw .index(path: path, reason: failure.message)
             }
@@ -108,7 +109,8 @@ final class LibraryIndex {
                 // Either new (no tables) or something else that happens to be a database.
                 let tables = try connection.prepare("SELECT count(*) FROM sqlite_master")
                 _ = try tables.step()
-                if (tables.integer(0) ?? 0) != 0 { throw OpenFailure.damaged("not a library index") }
+                // Tables without a version: what an index written before versions were kept looks like.
+                if (tables.integer(0) ?? 0) != 0 { throw OpenFailure.olderSchema(0) }
                 return connection
             }
             if version != schemaVersion { throw OpenFailure.olderSchema(version) }
@@ -209,8 +211,7 @@ final class LibraryIndex {
                     .text(TrackSort.key(track.artist ?? track.albumArtist)), .text(TrackSort.key(track.album)),
                     .text(TrackSort.key(track.displayTitle)), .text(TrackSort.key(track.genre)),
                 ])
-                try idStatement.bind([.text(track.path)])
-                guard try idStatement.step(), let id = idStatement.integer(0) else { continue }
+                guard let id = try id(of: track.path) else { continue }
                 try searchDelete.run([.integer(id)])
                 try searchInsert.run([
                     .integer(id), .text(SearchText.indexed(track.title ?? track.displayTitle)),
@@ -227,12 +228,27 @@ final class LibraryIndex {
         guard !paths.isEmpty else { return }
         try connection.transaction { () throws(SQLiteError) in
             for path in paths {
-                try idStatement.bind([.text(path)])
-                guard try idStatement.step(), let id = idStatement.integer(0) else { continue }
+                guard let id = try id(of: path) else { continue }
                 try searchDelete.run([.integer(id)])
                 try deleteStatement.run([.integer(id)])
             }
         }
+    }
+
+    private func id(of path: String) throws(SQLiteError) -> Int64? {
+        try idStatement.bind([.text(path)])
+        defer { idStatement.reset() }
+        return try idStatement.step() ? idStatement.integer(0) : nil
+    }
+
+    /// Finalizes the statements and closes the file (also done on deinit).
+    func close() {
+        upsertStatement = nil
+        idStatement = nil
+        searchDelete = nil
+        searchInsert = nil
+        deleteStatement = nil
+        connection.close()
     }
 
     // MARK: Reading

@@ -135,6 +135,12 @@ final class SQLiteStatement {
         }
     }
 
+    /// Ends a read early (a lookup of one row), so the statement holds no
+    /// read lock until its next use.
+    func reset() {
+        _ = interlude_sqlite3_reset(statement)
+    }
+
     /// Binds, then steps to the end (an INSERT, UPDATE or DELETE).
     func run(_ values: [Value] = []) throws(SQLiteError) {
         try bind(values)
