@@ -40,6 +40,9 @@ extension KeyBindings {
         (.character("7"), .pane7),
         (.character("8"), .pane8),
         (.character("/"), .filter),
+        (.character("9"), .pane9),
+        (.character("v"), .libraryView),
+        (.character("V"), .librarySort),
 
         // Audiobooks
         (.character(">"), .chapterNext),

@@ -30,6 +30,9 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case pane7 = "pane-7"
     case pane8 = "pane-8"
     case filter = "filter"
+    case pane9 = "pane-9"
+    case libraryView = "library-view"
+    case librarySort = "library-sort"
 
     // Audiobooks
     case chapterNext = "chapter-next"
@@ -69,7 +72,7 @@ public enum KeyAction: String, CaseIterable, Sendable {
         case .playPause, .next, .previous, .seekBack, .seekForward, .volumeUp, .volumeDown, .playSelection, .queueAdd:
             .playback
         case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextPane, .pane1, .pane2, .pane3, .pane4, .pane5, .pane6, .pane7,
-             .pane8, .filter:
+             .pane8, .filter, .pane9, .libraryView, .librarySort:
             .navigation
         case .chapterNext, .chapterPrevious, .speedUp, .speedDown, .sleepTimer, .skipBack, .skipForward, .bookmarkAdd,
              .bookmarkDelete, .bookOpen:
@@ -111,7 +114,10 @@ public enum KeyAction: String, CaseIterable, Sendable {
         case .pane6: "books pane"
         case .pane7: "chapters pane"
         case .pane8: "bookmarks pane"
-        case .filter: "filter the list"
+        case .filter: "filter the list (the library: search as you type)"
+        case .pane9: "library pane"
+        case .libraryView: "library: tree (artist, album, tracks) or all tracks"
+        case .librarySort: "library: sort the tracks by the next column"
         case .chapterNext: "next chapter"
         case .chapterPrevious: "previous chapter"
         case .speedUp: "faster"

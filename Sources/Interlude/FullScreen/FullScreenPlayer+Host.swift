@@ -81,7 +81,7 @@ extension FullScreenPlayer: PlayerHost {
 
     var now: Double { events.now }
 
-    var loopSources: [LoopSource] { [control as LoopSource?, hook, mpris, desktop].compactMap { $0 } }
+    var loopSources: [LoopSource] { [control as LoopSource?, hook, mpris, desktop, library].compactMap { $0 } }
 
     func resize() {
         terminal?.resize()

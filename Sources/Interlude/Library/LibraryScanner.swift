@@ -35,6 +35,8 @@ struct LibraryScanner {
     /// How often `progress` is called while files are found.
     var progressInterval = 0.1
     var shouldStop: () -> Bool = { false }
+    /// Each folder read, for the watcher to watch.
+    var onFolder: (String) -> Void = { _ in }
 
     init(folders: [String]) { self.folders = folders }
 
@@ -69,6 +71,7 @@ struct LibraryScanner {
                 report("cannot read folder \(directory): \(Errno.current.message.lowercased()); skipped")
                 continue
             }
+            onFolder(directory)
             var names: [String] = []
             while let entry = readdir(stream) {
                 let bytes = withUnsafeBytes(of: &entry.pointee.d_name) { raw in

@@ -59,6 +59,7 @@ extension InterfaceState {
         case .browser: browser?.filter ?? ""
         case .queue: queueFilter
         case .eventLog: logFilter
+        case .library: library?.filter ?? ""
         default: ""
         }
     }
@@ -68,6 +69,7 @@ extension InterfaceState {
         case .browser: browser?.setFilter(text)
         case .queue: queueFilter = text; queueCursor = ListCursor()
         case .eventLog: logFilter = text; logFollows = true
+        case .library: library?.setFilter(text)
         default: break
         }
     }

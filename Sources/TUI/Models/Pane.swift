@@ -1,6 +1,7 @@
 /// The panes, in the order Tab and the digit keys use. The last three are the
 /// audiobook panes: in the split layout the books pane takes the browser's
 /// place and the chapters and bookmarks panes the queue's, while focused.
+/// The library pane (9) takes the browser's place too.
 public enum Pane: Int, CaseIterable, Sendable {
     case browser = 1
     case queue
@@ -10,6 +11,7 @@ public enum Pane: Int, CaseIterable, Sendable {
     case books
     case chapters
     case bookmarks
+    case library
 
     public var title: String {
         switch self {
@@ -21,6 +23,7 @@ public enum Pane: Int, CaseIterable, Sendable {
         case .books: "Books"
         case .chapters: "Chapters"
         case .bookmarks: "Bookmarks"
+        case .library: "Library"
         }
     }
 
@@ -35,6 +38,7 @@ public enum Pane: Int, CaseIterable, Sendable {
         case .books: "Books"
         case .chapters: "Chapters"
         case .bookmarks: "Marks"
+        case .library: "Library"
         }
     }
 
@@ -50,7 +54,7 @@ extension Pane {
 
     public var slot: Slot {
         switch self {
-        case .browser, .books: .topLeft
+        case .browser, .books, .library: .topLeft
         case .queue, .chapters, .bookmarks: .topRight
         case .nowPlaying: .middle
         case .alarms: .bottomLeft

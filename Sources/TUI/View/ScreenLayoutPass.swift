@@ -74,6 +74,11 @@ public struct ScreenLayoutPass {
             return state.chaptersCursor.visibleRange(height: height, count: snapshot.book?.chapters.count ?? 0)
         case .bookmarks:
             return state.bookmarksCursor.visibleRange(height: height, count: snapshot.book?.bookmarks.count ?? 0)
+        case .library:
+            guard var library = state.library else { return 0..<0 }
+            let rows = library.cursor.visibleRange(height: height, count: library.rows.count)
+            state.library = library
+            return rows
         }
     }
 

@@ -1,3 +1,4 @@
+import MusicLibrary
 import InterludeCore
 import KeyMap
 import PlayerModel
@@ -163,6 +164,13 @@ public struct ScreenRenderer {
             title += " (\(snapshot.books.count))"
         case .chapters, .bookmarks:
             if let book = snapshot.book { title += ": " + book.title }
+        case .library:
+            if let library = state.library {
+                title += " (\(library.tracks.count)\(library.isTruncated ? "+" : "") tracks"
+                    + (library.view == .tracks ? ", by \(library.sort.column.rawValue)\(library.sort.descending ? " desc" : "")" : "") + ")"
+                if !library.filter.isEmpty { title += "  /" + library.filter }
+                if let status = library.status { title += "  " + status }
+            }
         default: break
         }
         frame.writePadded(frame.truncated(title, to: area.width), row: area.row, column: area.column, width: area.width,
@@ -178,6 +186,7 @@ public struct ScreenRenderer {
         case .books: drawBooks(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
         case .chapters: drawChapters(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
         case .bookmarks: drawBookmarks(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
+        case .library: drawLibrary(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
         }
     }
 
@@ -218,6 +227,53 @@ public struct ScreenRenderer {
             let element = rowElement(selected: selected, focused: focused, playing: entry.path == playing,
                                      plain: entry.isDirectory ? .directoryRow : .listRow)
             let text = entry.isDirectory ? entry.title + "/" : entry.title
+            frame.writePadded(" " + frame.truncated(text, to: area.width - 2), row: line, column: area.column,
+                              width: area.width, element: element)
+            line += 1
+        }
+        blank(&frame, area, from: line)
+    }
+
+    private func drawLibrary(_ frame: inout Frame, _ area: Rect, state: InterfaceState, focused: Bool,
+                             snapshot: PlayerSnapshot, range: Range<Int>) {
+        guard let library = state.library else {
+            frame.writePadded(" no library", row: area.row, column: area.column, width: area.width, element: .secondaryText)
+            blank(&frame, area, from: area.row + 1)
+            return
+        }
+        let playing = snapshot.currentIndex.flatMap { snapshot.queue.indices.contains($0) ? snapshot.queue[$0].path : nil }
+        var line = area.row
+        if library.rows.isEmpty {
+            let text = library.problem ?? (library.filter.isEmpty ? "no tracks indexed yet" : "nothing matches")
+            frame.writePadded(" " + frame.truncated(text, to: area.width - 1), row: line, column: area.column,
+                              width: area.width, element: library.problem == nil ? .secondaryText : .errorText)
+            line += 1
+        }
+        for index in range where library.rows.indices.contains(index) {
+            let selected = index == library.cursor.selection
+            let text: String
+            var isPlaying = false
+            var plain = ThemeElement.listRow
+            switch library.rows[index] {
+            case .artist(let name, let albums, let tracks, let open):
+                text = (open ? "▾ " : "▸ ") + name + "  (\(albums) album\(albums == 1 ? "" : "s"), \(tracks))"
+                plain = .directoryRow
+            case .album(_, let title, let year, let tracks, let open):
+                text = "  " + (open ? "▾ " : "▸ ") + (year.map { "\($0) " } ?? "") + title + "  (\(tracks))"
+                plain = .directoryRow
+            case .track(let track):
+                isPlaying = track.path == playing
+                let number = track.trackNumber.map { $0 < 10 ? "0\($0) " : "\($0) " } ?? ""
+                let duration = track.durationSeconds.map { "  " + Self.clock($0) } ?? ""
+                if library.view == .tree {
+                    text = "      " + number + track.displayTitle + duration
+                } else {
+                    let artist = track.artist ?? track.albumArtist ?? "?"
+                    text = " " + track.displayTitle + " · " + artist + " · " + (track.album ?? "")
+                        + (track.year.map { " (\($0))" } ?? "") + duration
+                }
+            }
+            let element = rowElement(selected: selected, focused: focused, playing: isPlaying, plain: plain)
             frame.writePadded(" " + frame.truncated(text, to: area.width - 2), row: line, column: area.column,
                               width: area.width, element: element)
             line += 1
