@@ -34,7 +34,11 @@ extension InterfaceState {
         case .up, .down, .pageUp, .pageDown, .top, .bottom:
             moveInFocusedPane(action, snapshot: snapshot)
             return []
-        case .nextPane: focus(focus.next, snapshot: snapshot); return []
+        case .nextPane:
+            // Without a library, Tab goes round the other panes.
+            let next = focus.next == .library && library == nil ? Pane.library.next : focus.next
+            focus(next, snapshot: snapshot)
+            return []
         case .pane1: focus(.browser); return []
         case .pane2: focus(.queue); return []
         case .pane3: focus(.nowPlaying); return []

@@ -42,7 +42,8 @@ public struct ScreenRenderer {
         if state.showsHelp {
             drawHelp(&frame, area: layout.body, state: state, rows: arrangement.visibleHelpRows ?? 0..<0)
         } else {
-            if let row = layout.tabRow { drawTabs(&frame, row: row, focus: state.focus, book: snapshot.book != nil) }
+            if let row = layout.tabRow { drawTabs(&frame, row: row, focus: state.focus, book: snapshot.book != nil,
+                                                             library: state.library != nil) }
             if let row = layout.summaryRow { drawSummary(&frame, row: row, snapshot: snapshot) }
             for separator in layout.separators {
                 for row in separator.row..<(separator.row + separator.height) {
@@ -86,11 +87,13 @@ public struct ScreenRenderer {
 
     /// The tab row: the book panes (6-8) show while a book plays or one of
     /// them is focused (they are reachable by digit and Tab all the same).
-    private func drawTabs(_ frame: inout Frame, row: Int, focus: Pane, book: Bool) {
+    private func drawTabs(_ frame: inout Frame, row: Int, focus: Pane, book: Bool, library: Bool) {
         var column = 0
         frame.fill(row: row, column: 0, count: frame.size.columns, element: .paneTitleInactive)
         let bookPanes: [Pane] = [.books, .chapters, .bookmarks]
-        let shown = book || bookPanes.contains(focus) ? Pane.allCases : Pane.allCases.filter { !bookPanes.contains($0) }
+        // The library's tab (9) only when there is a library.
+        let panes = Pane.allCases.filter { $0 != .library || library || focus == .library }
+        let shown = book || bookPanes.contains(focus) ? panes : panes.filter { !bookPanes.contains($0) }
         let full = shown.map { "\($0.rawValue) \($0.shortTitle) " }.joined()
         // Too narrow for every name: the others by number only.
         let compact = frame.width(of: full) > frame.size.columns
