@@ -1,7 +1,8 @@
 /// The library pane's tree: artist -> album (oldest first) -> tracks (by disc,
 /// then track number). An album is filed under its album artist when a track
 /// names one; else under the one artist all its tracks share; else (a
-/// compilation without album artist tags) under "Various Artists". An album
+/// compilation without album artist tags) under "Various Artists". Artists
+/// go by name ignoring case and accents, Various Artists and Unknown Artist last. An album
 /// is the tracks with the same album title in the same folder, so two
 /// "Greatest Hits" by different artists stay apart, and a compilation's
 /// tracks stay together whatever their artists.
@@ -56,11 +57,37 @@ public struct LibraryTree: Equatable, Sendable {
             }
             let title = members.lazy.compactMap { $0.album }.first { !$0.isEmpty } ?? Self.unknownAlbum
             let year = members.compactMap(\.year).min()
-            byArtist[filedUnder, default: []].append(Album(title: title, year: year, tracks: members.sorted(by: Self.trackOrder)))
+            byArtist[filedUnder, default: []].append(Album(title: title, year: year, tracks: Self.sortedTracks(members)))
         }
-        artists = byArtist.map { name, albums in
+        let unsorted = byArtist.map { name, albums in
             Artist(name: name, albums: albums.sorted(by: Self.albumOrder))
-        }.sorted(by: Self.artistOrder)
+        }
+        // Each name folded once, not at every comparison.
+        artists = unsorted.map { (artist: $0, key: SearchText.indexed($0.name)) }.sorted { a, b in
+            func rank(_ name: String) -> Int {
+                name == Self.variousArtists ? 1 : name == Self.unknownArtist ? 2 : 0
+            }
+            if rank(a.artist.name) != rank(b.artist.name) { return rank(a.artist.name) < rank(b.artist.name) }
+            if a.key != b.key { return a.key < b.key }
+            return a.artist.name < b.artist.name
+        }.map(\.artist)
+    }
+
+    /// `trackOrder`, with each title folded once rather than at every comparison.
+    static func sortedTracks(_ tracks: [LibraryTrack]) -> [LibraryTrack] {
+        let keyed = tracks.map { (track: $0, title: SearchText.indexed($0.displayTitle)) }
+        return keyed.sorted { a, b in
+            let discA = a.track.discNumber ?? 1, discB = b.track.discNumber ?? 1
+            if discA != discB { return discA < discB }
+            switch (a.track.trackNumber, b.track.trackNumber) {
+            case let (x?, y?) where x != y: return x < y
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: break
+            }
+            if a.title != b.title { return a.title < b.title }
+            return a.track.path < b.track.path
+        }.map(\.track)
     }
 
     /// Disc (none counts as 1), then track number (none after numbered), then title, then path.
@@ -91,15 +118,4 @@ public struct LibraryTree: Equatable, Sendable {
         return (a.tracks.first?.path ?? "") < (b.tracks.first?.path ?? "")
     }
 
-    /// By name ignoring case and accents ("the" kept: listeners search for it
-    /// typed); Various Artists and Unknown Artist last, in that order.
-    static func artistOrder(_ a: Artist, _ b: Artist) -> Bool {
-        func rank(_ name: String) -> Int {
-            name == variousArtists ? 1 : name == unknownArtist ? 2 : 0
-        }
-        if rank(a.name) != rank(b.name) { return rank(a.name) < rank(b.name) }
-        let keyA = SearchText.indexed(a.name), keyB = SearchText.indexed(b.name)
-        if keyA != keyB { return keyA < keyB }
-        return a.name < b.name
-    }
 }

@@ -186,6 +186,7 @@ final class LibraryIndex {
                 artist = ?7, album = ?8, album_artist = ?9, track_number = ?10, disc_number = ?11, year = ?12,
                 genre = ?13, track_gain = ?14, track_peak = ?15, album_gain = ?16, album_peak = ?17,
                 artist_key = ?18, album_key = ?19, title_key = ?20, genre_key = ?21
+            RETURNING id
             """)
         idStatement = try connection.prepare("SELECT id FROM tracks WHERE path = ?1")
         searchDelete = try connection.prepare("DELETE FROM track_search WHERE rowid = ?1")
@@ -202,7 +203,7 @@ final class LibraryIndex {
     func store(_ tracks: [LibraryTrack]) throws(SQLiteError) {
         try connection.transaction { () throws(SQLiteError) in
             for track in tracks {
-                try upsertStatement.run([
+                try upsertStatement.bind([
                     .text(track.path), .integer(track.size), .integer(track.modifiedNanoseconds), .real(track.durationSeconds),
                     .text(track.format), .text(track.title), .text(track.artist), .text(track.album), .text(track.albumArtist),
                     .integer(track.trackNumber.map(Int64.init)), .integer(track.discNumber.map(Int64.init)),
@@ -211,7 +212,9 @@ final class LibraryIndex {
                     .text(TrackSort.key(track.artist ?? track.albumArtist)), .text(TrackSort.key(track.album)),
                     .text(TrackSort.key(track.displayTitle)), .text(TrackSort.key(track.genre)),
                 ])
-                guard let id = try id(of: track.path) else { continue }
+                // RETURNING gives the row's id whether it was inserted or updated.
+                guard try upsertStatement.step(), let id = upsertStatement.integer(0) else { continue }
+                upsertStatement.reset()
                 try searchDelete.run([.integer(id)])
                 try searchInsert.run([
                     .integer(id), .text(SearchText.indexed(track.title ?? track.displayTitle)),

@@ -25,6 +25,7 @@ final class LibraryLiveIndex: LibrarySource, LoopSource {
 
     private let shared = LibraryScanThread.Shared()
     private var scanning = false
+    private var knownAtStart = 0
     private var rescanDue: ContinuousClock.Instant?
     private var lastReload = ContinuousClock.now
     private let inotify: Int32
@@ -63,6 +64,7 @@ final class LibraryLiveIndex: LibrarySource, LoopSource {
     func startScan() {
         guard !scanning else { return }
         scanning = true
+        knownAtStart = 0
         rescanDue = nil
         LibraryScanThread.start(folders: settings.folders, indexPath: settings.indexPath, shared: shared)
     }
@@ -85,6 +87,7 @@ final class LibraryLiveIndex: LibrarySource, LoopSource {
             var count: UInt64 = 0
             _ = read(shared.wake, &count, 8)
             let update = shared.take()
+            if update.known > 0 { knownAtStart = update.known }
             for line in update.problems { report("library: " + line) }
             if let progress = update.progress {
                 if progress.done {
@@ -97,7 +100,7 @@ final class LibraryLiveIndex: LibrarySource, LoopSource {
                     // second is plenty while a first scan runs.
                     let reload = (ContinuousClock.now - lastReload).inSeconds >= 1
                     if reload { lastReload = .now }
-                    onChange("scanning: \(progress.found) files, \(Int(progress.filesPerSecond)) files/s", reload)
+                    onChange(Self.statusText(progress, known: knownAtStart), reload)
                 }
             }
             if let failure = update.failure {
@@ -107,6 +110,17 @@ final class LibraryLiveIndex: LibrarySource, LoopSource {
             }
         }
         if let rescanDue, !scanning, ContinuousClock.now >= rescanDue { startScan() }
+    }
+
+    /// "scanning [#####.....] 5,000 of 10,000 files, 2,400 files/s": a bar
+    /// where the index knew how many files there were; a count on a first scan.
+    static func statusText(_ progress: LibraryScanner.Progress, known: Int) -> String {
+        let rate = "\(Int(progress.filesPerSecond)) files/s"
+        guard known > 0 else { return "scanning: \(progress.found) files, \(rate)" }
+        let fraction = min(1, Double(progress.found) / Double(known))
+        let filled = Int((fraction * 10).rounded(.down))
+        let bar = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 10 - filled) + "]"
+        return "scanning \(bar) \(progress.found) of \(known) files, \(rate)"
     }
 
     private func drainInotify() {
@@ -156,6 +170,8 @@ enum LibraryScanThread {
         var problems: [String] = []
         var folders: [String] = []
         var failure: String?
+        /// How many files the index held when the scan began (0 on a first scan).
+        var known = 0
     }
 
     /// Written by the scan thread, taken by the main loop after the eventfd wakes it.
@@ -224,6 +240,7 @@ enum LibraryScanThread {
             let index = try LibraryIndex(path: work.indexPath)
             defer { index.close() }
             var scanner = LibraryScanner(folders: work.folders)
+            scanner.onStart = { known in shared.post { $0.known = known } }
             scanner.shouldStop = { shared.isStopping }
             var folders: [String] = []
             scanner.onFolder = { folders.append($0) }

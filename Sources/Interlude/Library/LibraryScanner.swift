@@ -35,6 +35,8 @@ struct LibraryScanner {
     /// How often `progress` is called while files are found.
     var progressInterval = 0.1
     var shouldStop: () -> Bool = { false }
+    /// How many files the index holds as the scan begins (for a progress bar).
+    var onStart: (Int) -> Void = { _ in }
     /// Each folder read, for the watcher to watch.
     var onFolder: (String) -> Void = { _ in }
 
@@ -46,7 +48,9 @@ struct LibraryScanner {
         let clock = ContinuousClock()
         let start = clock.now
         var state = Progress()
-        var diff = ScanDiff(known: try index.stamps())
+        let stamps = try index.stamps()
+        onStart(stamps.count)
+        var diff = ScanDiff(known: stamps)
         var batch: [LibraryTrack] = []
         var reported: Set<String> = []
         var lastProgress = start

@@ -27,7 +27,7 @@ public struct LibraryPaneModel {
     /// The most tracks one search brings in: a whole library of 100,000
     /// would cost each key press the rows' conversion and the tree's
     /// grouping; the first screenfuls are what the listener looks at.
-    public static let limit = 5000
+    public static let limit = 2000
 
     public private(set) var filter = ""
     public private(set) var view = View.tree

@@ -55,7 +55,7 @@ public struct ScreenRenderer {
                          rows: arrangement.visibleRows[pane] ?? 0..<0)
             }
         }
-        drawStatus(&frame, row: layout.statusRow, snapshot: snapshot)
+        drawStatus(&frame, row: layout.statusRow, snapshot: snapshot, library: state.library?.status)
         drawCommandLine(&frame, row: layout.commandRow, state: state)
         return frame
     }
@@ -115,7 +115,7 @@ public struct ScreenRenderer {
         frame.write(times, row: row, column: frame.size.columns - timesWidth, element: .secondaryText)
     }
 
-    private func drawStatus(_ frame: inout Frame, row: Int, snapshot: PlayerSnapshot) {
+    private func drawStatus(_ frame: inout Frame, row: Int, snapshot: PlayerSnapshot, library: String?) {
         var parts = [snapshot.state.rawValue, "vol \(Int((snapshot.volume * 100).rounded()))%"]
         if let speed = snapshot.speed { parts.append(speed) }
         if let book = snapshot.book, let setting = book.sleepSetting {
@@ -125,6 +125,8 @@ public struct ScreenRenderer {
         if snapshot.alarmRinging { parts.append("alarm ringing (z snooze, x dismiss)") }
         if snapshot.sessionSuspended { parts.append("session suspended (s continues)") }
         if snapshot.callActive { parts.append("call (c ends)") }
+        // The library's scan, whichever pane has the focus.
+        if let library { parts.append("library " + library) }
         frame.writePadded(" " + parts.joined(separator: " · "), row: row, column: 0, width: frame.size.columns,
                           element: .statusLine)
     }
