@@ -22,6 +22,15 @@ public enum SearchText {
             current = String.UnicodeScalarView()
         }
         for scalar in text.unicodeScalars {
+            // ASCII, most of what tags hold, without a Unicode property lookup.
+            if scalar.value < 0x80 {
+                switch scalar.value {
+                case 0x61...0x7A, 0x30...0x39: current.append(scalar)
+                case 0x41...0x5A: current.append(Unicode.Scalar(scalar.value + 0x20)!)
+                default: flush()
+                }
+                continue
+            }
             let properties = scalar.properties
             switch properties.generalCategory {
             case .nonspacingMark, .enclosingMark:

@@ -105,7 +105,7 @@ public struct LibraryTreeGenerator {
     }
 
     /// `encoding` 0: Latin-1 where the text fits it (else UTF-16), 1: UTF-16, 2: UTF-8.
-    func tag(_ entry: Entry, encoding: Int) -> [UInt8] {
+    public func tag(_ entry: Entry, encoding: Int) -> [UInt8] {
         var frames: [UInt8] = []
         func text(_ id: String, _ value: String) {
             var body: [UInt8]

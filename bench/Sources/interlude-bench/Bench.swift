@@ -72,7 +72,7 @@ final class Bench {
         if options.only.contains("library") { measure("library", libraryBench) }
         if options.only.contains("cpu") || options.only.contains("underruns") || options.only.contains("preemption")
             || options.only.contains("tui") || options.only.contains("mpris")
-            || options.only.contains("desktop") || options.only.contains("formats") {
+            || options.only.contains("desktop") || options.only.contains("formats") || options.only.contains("library") {
             let server: PulseServer
             do {
                 progress("starting a private PulseAudio server")
@@ -92,6 +92,7 @@ final class Bench {
             if options.only.contains("mpris") { measure("MPRIS CPU") { try mprisCost(server.defaultSink) } }
             if options.only.contains("desktop") { measure("desktop interruptions") { try desktopCost(server.defaultSink) } }
             if options.only.contains("formats") { measure("formats play CPU and RSS") { try formatPlayCost(server.defaultSink) } }
+            if options.only.contains("library") { measure("library scan while playing") { try libraryScanWhilePlaying(server.defaultSink) } }
         }
         return report
     }
