@@ -1,5 +1,5 @@
 /// A search as typed: free words, matched as word prefixes across title,
-/// artist, album and path (a run of CJK characters as a substring), and
+/// artist, album and path (below the library folder) (a run of CJK characters as a substring), and
 /// `field:value` terms (`artist:`, `album:`, `title:`, `genre:`, `path:`,
 /// `year:`). Every term must hold. A value with spaces is quoted
 /// (`artist:"daft punk"`). While a term is still being typed it does not
@@ -21,7 +21,7 @@ public struct LibraryQuery: Equatable, Sendable {
             case .album: track.album
             case .albumartist: track.albumArtist
             case .genre: track.genre
-            case .path: track.path
+            case .path: track.relativePath
             }
         }
     }

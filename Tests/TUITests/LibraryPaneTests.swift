@@ -11,9 +11,10 @@ import Testing
         var problem: String?
         var searches = 0
         init(_ all: [LibraryTrack]) { self.all = all }
-        func tracks(matching query: LibraryQuery, sort: TrackSort, limit: Int) -> [LibraryTrack] {
+        func tracks(matching query: LibraryQuery, sort: TrackSort?, limit: Int) -> [LibraryTrack] {
             searches += 1
             let found = all.filter { query.matches($0) }
+            guard let sort else { return Array(found.prefix(limit)) }
             let sorted = sort.column == .title
                 ? found.sorted { ($0.title ?? "") < ($1.title ?? "") }
                 : found.sorted { ($0.artist ?? "", $0.path) < ($1.artist ?? "", $1.path) }

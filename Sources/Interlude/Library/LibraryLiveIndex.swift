@@ -49,7 +49,7 @@ final class LibraryLiveIndex: LibrarySource, LoopSource {
         close(shared.wake)
     }
 
-    func tracks(matching query: LibraryQuery, sort: TrackSort, limit: Int) -> [LibraryTrack] {
+    func tracks(matching query: LibraryQuery, sort: TrackSort?, limit: Int) -> [LibraryTrack] {
         do {
             let found = try index.search(query, sort: sort, limit: limit)
             problem = nil

@@ -29,9 +29,10 @@ struct LibraryScanner {
     }
 
     let folders: [String]
-    /// Rows per transaction: big enough that commits cost little, small
-    /// enough that the pane sees new rows while a long first scan goes on.
-    var batchSize = 500
+    /// Rows per transaction: big enough that commits cost little (each
+    /// commit ends a full-text segment that later merges cost), small enough
+    /// that the pane sees new rows while a long first scan goes on.
+    var batchSize = 5000
     /// How often `progress` is called while files are found.
     var progressInterval = 0.1
     var shouldStop: () -> Bool = { false }
@@ -60,16 +61,17 @@ struct LibraryScanner {
         func elapsed() -> Double { (clock.now - start).inSeconds }
 
         var visited: Set<FileIdentity> = []
-        var pending: [String] = []
+        // Each folder to read, with the library folder it is in.
+        var pending: [(directory: String, root: String)] = []
         for folder in folders {
             var info = stat()
             guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
                 report("library folder \(folder): \(stat(folder, &info) == 0 ? "not a folder" : Errno.current.message.lowercased()); skipped")
                 continue
             }
-            if visited.insert(FileIdentity(info)).inserted { pending.append(folder) }
+            if visited.insert(FileIdentity(info)).inserted { pending.append((folder, folder)) }
         }
-        while let directory = pending.popLast() {
+        while let (directory, root) = pending.popLast() {
             if shouldStop() { break }
             guard let stream = opendir(directory) else {
                 report("cannot read folder \(directory): \(Errno.current.message.lowercased()); skipped")
@@ -112,7 +114,9 @@ struct LibraryScanner {
                         state.unchanged += 1
                     case .new, .changed:
                         do {
-                            batch.append(try TrackReader.read(path: path, stamp: stamp))
+                            var track = try TrackReader.read(path: path, stamp: stamp)
+                            track.relativePath = String(path.dropFirst(root.hasSuffix("/") ? root.count : root.count + 1))
+                            batch.append(track)
                             state.read += 1
                         } catch {
                             state.failed += 1
@@ -133,7 +137,7 @@ struct LibraryScanner {
                     continue
                 }
             }
-            pending.append(contentsOf: subfolders.reversed())
+            pending.append(contentsOf: subfolders.reversed().map { ($0, root) })
         }
         if !batch.isEmpty { try index.store(batch) }
         if !shouldStop() {

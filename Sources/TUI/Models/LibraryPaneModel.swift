@@ -1,10 +1,10 @@
 import MusicLibrary
 
 /// Where the library pane gets its tracks: the index, on the main thread.
-/// A search returns at most `limit` tracks in `sort`'s order; `total` says
-/// how many there are in all, for the pane's title.
+/// A search returns at most `limit` tracks in `sort`'s order, or without a
+/// sort in the order the files were found (the tree sorts them itself).
 public protocol LibrarySource: AnyObject {
-    func tracks(matching query: LibraryQuery, sort: TrackSort, limit: Int) -> [LibraryTrack]
+    func tracks(matching query: LibraryQuery, sort: TrackSort?, limit: Int) -> [LibraryTrack]
     /// The index's problem, if reading it failed (shown instead of rows).
     var problem: String? { get }
 }
@@ -52,7 +52,7 @@ public struct LibraryPaneModel {
 
     /// Runs the search again (after a key in the filter, or when a scan added rows).
     public mutating func reload() {
-        tracks = source.tracks(matching: LibraryQuery(filter), sort: view == .tree ? TrackSort() : sort, limit: Self.limit)
+        tracks = source.tracks(matching: LibraryQuery(filter), sort: view == .tree ? nil : sort, limit: Self.limit)
         problem = source.problem
         if view == .tree { tree = LibraryTree(tracks: tracks) }
         rebuildRows()
