@@ -57,6 +57,7 @@ extension FullScreenPlayer: PlayerHost {
         guard redraw.shouldDraw(now: monotonicSeconds(), moving: isMoving(runtime)) else { return }
         let frame = ScreenRenderer().frame(size: terminal.size, state: &ui, snapshot: snapshot(runtime), now: now)
         presenter.present(frame)
+        library?.startFirstScan()
     }
 
     var maximumWaitMilliseconds: Int? {

@@ -23,6 +23,7 @@ extension FullScreenPlayer {
         }
         library = live
         ui.library = LibraryPaneModel(source: live)
-        live.startScan()
+        // The scan starts after the first frame (`afterIteration`): the screen
+        // comes first, and a rescan of 100,000 files needs the CPU for a second.
     }
 }

@@ -60,7 +60,16 @@ final class LibraryLiveIndex: LibrarySource, LoopSource {
         }
     }
 
-    /// Starts a scan now (at start-up) unless one is running.
+    private var startedFirstScan = false
+
+    /// The start-up scan, once: called after every frame, it starts one after the first.
+    func startFirstScan() {
+        guard !startedFirstScan else { return }
+        startedFirstScan = true
+        startScan()
+    }
+
+    /// Starts a scan now unless one is running.
     func startScan() {
         guard !scanning else { return }
         scanning = true

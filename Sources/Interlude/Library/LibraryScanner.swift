@@ -49,6 +49,7 @@ struct LibraryScanner {
         let clock = ContinuousClock()
         let start = clock.now
         var state = Progress()
+        try index.prepareForScan()
         let stamps = try index.stamps()
         onStart(stamps.count)
         var diff = ScanDiff(known: stamps)
