@@ -92,13 +92,16 @@ struct LibraryScanner {
                 }
                 names.append(name)
             }
-            closedir(stream)
+            // Names are looked up relative to the open folder (fstatat,
+            // openat): the kernel walks the folder's own path once, not once per file.
+            let folder = dirfd(stream)
+            defer { closedir(stream) }
             // Sorted and pushed in reverse: folders are visited in name order.
             var subfolders: [String] = []
             for name in names.sorted() {
                 let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
                 var info = stat()
-                guard stat(path, &info) == 0 else { continue }
+                guard fstatat(folder, name, &info, 0) == 0 else { continue }
                 switch info.st_mode & S_IFMT {
                 case S_IFDIR:
                     if visited.insert(FileIdentity(info)).inserted {
@@ -115,7 +118,7 @@ struct LibraryScanner {
                         state.unchanged += 1
                     case .new, .changed:
                         do {
-                            var track = try TrackReader.read(path: path, stamp: stamp)
+                            var track = try TrackReader.read(path: path, stamp: stamp, folder: folder, name: name)
                             track.relativePath = String(path.dropFirst(root.hasSuffix("/") ? root.count : root.count + 1))
                             batch.append(track)
                             state.read += 1

@@ -10,8 +10,9 @@ import MusicLibrary
 /// and, for a file with an ID3v2 tag, from the tag itself (album artist,
 /// track and disc numbers, which libmpg123 does not give).
 enum TrackReader {
-    static func read(path: String, stamp: ScanDiff.Stamp) throws(DecoderError) -> LibraryTrack {
-        if let track = readMP3WithTag(path: path, stamp: stamp) { return track }
+    /// `folder` and `name`, when given, open the file relative to its open folder.
+    static func read(path: String, stamp: ScanDiff.Stamp, folder: Int32 = AT_FDCWD, name: String? = nil) throws(DecoderError) -> LibraryTrack {
+        if let track = readMP3WithTag(path: path, stamp: stamp, folder: folder, name: name) { return track }
         let decoder = try Decoders.open(path: path)
         defer { decoder.close() }
         var track = LibraryTrack(path: path, size: stamp.size, modifiedNanoseconds: stamp.modifiedNanoseconds)
@@ -60,16 +61,18 @@ enum TrackReader {
     /// 100,000 files cost most of a scan's time. nil for anything else (no
     /// ID3v2 tag: ID3v1 is at the end; another container; a tag or first
     /// frame this cannot read), which then goes through the decoder.
-    static func readMP3WithTag(path: String, stamp: ScanDiff.Stamp) -> LibraryTrack? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    static func readMP3WithTag(path: String, stamp: ScanDiff.Stamp, folder: Int32 = AT_FDCWD, name: String? = nil) -> LibraryTrack? {
+        let descriptor = openat(folder, name ?? path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var head = readBytes(descriptor, count: 16 * 1024)
+        // Most tags are a few hundred bytes; the first frame and the next
+        // frame's header (which `MPEGAudioLength` checks) fit in 4 KB after it.
+        var head = readBytes(descriptor, count: 4096)
         guard head.count >= 10, head.starts(with: "ID3".utf8) else { return nil }
         let declared = Int(head[6] & 0x7F) << 21 | Int(head[7] & 0x7F) << 14 | Int(head[8] & 0x7F) << 7 | Int(head[9] & 0x7F)
         let tagLength = 10 + declared + (head[5] & 0x10 != 0 ? 10 : 0)
-        if head.count < tagLength + 8 * 1024, Int64(head.count) < stamp.size {
-            head += readBytes(descriptor, count: tagLength + 8 * 1024 - head.count)
+        if head.count < tagLength + 3 * 1024, Int64(head.count) < stamp.size {
+            head += readBytes(descriptor, count: tagLength + 4096 - head.count)
         }
         guard tagLength < head.count, let tag = try? ID3v2Tag(bytes: head[..<tagLength]),
               let length = MPEGAudioLength(bytes: head[tagLength...], audioBytes: stamp.size - Int64(tagLength)) else {
