@@ -54,6 +54,14 @@ struct LibraryScanner {
         onStart(stamps.count)
         var diff = ScanDiff(known: stamps)
         var batch: [LibraryTrack] = []
+        let writer = LibraryIndexWriter(index: index)
+        let threaded = writer.start()
+        // The writer is joined on every way out, a thrown error included.
+        var writerJoined = false
+        defer { if !writerJoined { try? writer.finish() } }
+        func store(_ tracks: [LibraryTrack]) throws(SQLiteError) {
+            if threaded { try writer.submit(tracks) } else { try index.store(tracks) }
+        }
         var reported: Set<String> = []
         var lastProgress = start
         func report(_ line: String) {
@@ -128,7 +136,7 @@ struct LibraryScanner {
                         }
                     }
                     if batch.count >= batchSize {
-                        try index.store(batch)
+                        try store(batch)
                         batch.removeAll(keepingCapacity: true)
                     }
                     let now = clock.now
@@ -143,7 +151,9 @@ struct LibraryScanner {
             }
             pending.append(contentsOf: subfolders.reversed().map { ($0, root) })
         }
-        if !batch.isEmpty { try index.store(batch) }
+        if !batch.isEmpty { try store(batch) }
+        writerJoined = true
+        try writer.finish()
         if !shouldStop() {
             let gone = diff.gone
             try index.remove(paths: gone)
