@@ -36,6 +36,9 @@ let package = Package(
         // the default include path) and a loader that dlopens the libraries when the first file
         // that is not MPEG audio is opened: MP3 playback maps none of them. Every symbol prefixed.
         .target(name: "CFFmpeg"),
+        // libsqlite3's header and a loader that dlopens it when the music library is first used
+        // (the `library` commands, the library pane): `interlude play` maps none of it.
+        .target(name: "CSQLite"),
         // libsonic has no pkg-config file: the module map links it.
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
         // libebur128: EBU R 128 loudness for `interlude loudness` (ReplayGain values for untagged files).
@@ -65,6 +68,10 @@ let package = Package(
         // ReplayGain: modes, preamp, clipping prevention, and the values from ID3v2 (TXXX, RVA2) and LAME's Info tag.
         .target(name: "ReplayGain", dependencies: ["BookFormat"]),
 
+        // The music library's pure logic: search text folding, the query language and its two
+        // readings (brute force, FTS5), the artist/album tree, sort orders, the rescan's diff.
+        .target(name: "MusicLibrary", dependencies: ["InterludeCore"]),
+
         // What front ends see of the player: the typed event stream, the state
         // snapshot and the one command type. Pure, so the TUI and tests use it.
         .target(name: "PlayerModel", dependencies: ["InterludeCore", "AudioSession", "Alarms", "BookFormat", "ReplayGain"]),
@@ -75,12 +82,13 @@ let package = Package(
 
         // The full-screen player: layout, panes, banner and key dispatch as pure
         // views over frames; ncursesw only behind the Terminal seam.
-        .target(name: "TUI", dependencies: ["CNcursesw", "Themes", "KeyMap", "BookFormat", "InterludeCore", "PlayerModel"]),
+        .target(name: "TUI", dependencies: ["CNcursesw", "Themes", "KeyMap", "BookFormat", "InterludeCore", "PlayerModel",
+                                            "MusicLibrary"]),
 
         // The application: command line, wiring.
         .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books", "CLinux", "CSystemd",
                                                   "TUI", "Themes", "KeyMap", "PlayerModel", "CPulse",
-                                                  "Playlists", "ReplayGain"]),
+                                                  "Playlists", "ReplayGain", "CSQLite", "MusicLibrary"]),
         .executableTarget(name: "interlude", dependencies: ["Interlude"]),
         // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
         // build it is a replayer that runs saved inputs through the parser.
@@ -112,13 +120,14 @@ let package = Package(
         .testTarget(name: "KeyMapTests", dependencies: ["KeyMap"]),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "InterludeCore"]),
         .testTarget(name: "ReplayGainTests", dependencies: ["ReplayGain", "BookFormat", "TestSupport"]),
-        .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "KeyMap", "PlayerModel", "AudioSession"]),
+        .testTarget(name: "MusicLibraryTests", dependencies: ["MusicLibrary"]),
+        .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "KeyMap", "PlayerModel", "AudioSession", "MusicLibrary"]),
         // Counts heap allocations on chosen threads (it interposes malloc for the test process).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter", cSettings: cWarnings),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "TestSupport", "InterludeCore", "CAllocationCounter"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "AudioEngine", "TUI"]),
         // The player runtime itself (commands through its one dispatcher), over the null output.
-        .testTarget(name: "InterludeTests", dependencies: ["Interlude", "PlayerModel", "TestSupport"]),
+        .testTarget(name: "InterludeTests", dependencies: ["Interlude", "PlayerModel", "TestSupport", "MusicLibrary", "AudioEngine"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -42,8 +42,11 @@ extension KeyBindings {
         (.character("6"), .pane6),
         (.character("7"), .pane7),
         (.character("8"), .pane8),
-        (.character("9"), .pane9),
         (.character("/"), .filter),
+        (.character("9"), .pane9),
+        (.character("0"), .pane0),
+        (.character("v"), .libraryView),
+        (.character("V"), .librarySort),
 
         // Audiobooks
         (.character(">"), .chapterNext),

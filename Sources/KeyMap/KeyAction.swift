@@ -32,8 +32,11 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case pane6 = "pane-6"
     case pane7 = "pane-7"
     case pane8 = "pane-8"
-    case pane9 = "pane-9"
     case filter = "filter"
+    case pane9 = "pane-9"
+    case pane0 = "pane-0"
+    case libraryView = "library-view"
+    case librarySort = "library-sort"
 
     // Audiobooks
     case chapterNext = "chapter-next"
@@ -74,7 +77,7 @@ public enum KeyAction: String, CaseIterable, Sendable {
              .shuffleToggle, .repeatCycle, .queueSave:
             .playback
         case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextPane, .pane1, .pane2, .pane3, .pane4, .pane5, .pane6, .pane7,
-             .pane8, .pane9, .filter:
+             .pane8, .filter, .pane9, .pane0, .libraryView, .librarySort:
             .navigation
         case .chapterNext, .chapterPrevious, .speedUp, .speedDown, .sleepTimer, .skipBack, .skipForward, .bookmarkAdd,
              .bookmarkDelete, .bookOpen:
@@ -119,8 +122,11 @@ public enum KeyAction: String, CaseIterable, Sendable {
         case .pane6: "books pane"
         case .pane7: "chapters pane"
         case .pane8: "bookmarks pane"
-        case .pane9: "playlists pane"
-        case .filter: "filter the list"
+        case .filter: "filter the list (the library: search as you type)"
+        case .pane9: "library pane"
+        case .pane0: "playlists pane"
+        case .libraryView: "library: tree (artist, album, tracks) or all tracks"
+        case .librarySort: "library: sort the tracks by the next column"
         case .chapterNext: "next chapter"
         case .chapterPrevious: "previous chapter"
         case .speedUp: "faster"

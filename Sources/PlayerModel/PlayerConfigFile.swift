@@ -2,7 +2,8 @@ import InterludeCore
 import ReplayGain
 
 /// `$XDG_CONFIG_HOME/interlude/config`: `key = value` lines, `#` comments.
-/// `on-event = PROGRAM` (the event hook) here; the desktop interruption keys
+/// `on-event = PROGRAM` (the event hook) and `library = PATH` (the music
+/// library's folders, one line each) here; the desktop interruption keys
 /// (`desktop-interruptions`, `desktop-role.ROLE`) are parsed by their own
 /// settings in the application and only let through here. A line that is not
 /// understood is skipped and reported as `PATH:LINE: message`, the rest apply.
@@ -12,9 +13,11 @@ public struct PlayerConfigFile: Equatable, Sendable {
     /// `replaygain = track|album|off` and `replaygain-preamp = DB`.
     public var replayGain: ReplayGainMode?
     public var replayGainPreamp: Double?
+    /// The music library's folders, in the order written (`~/` not yet expanded).
+    public var libraryFolders: [String] = []
     public var problems: [ConfigProblem] = []
 
-    public static let keys = ["on-event", "desktop-interruptions", "desktop-role.ROLE", "replaygain", "replaygain-preamp"]
+    public static let keys = ["on-event", "desktop-interruptions", "desktop-role.ROLE", "replaygain", "replaygain-preamp", "library"]
 
     public init(onEvent: String? = nil) { self.onEvent = onEvent }
 
@@ -52,6 +55,12 @@ public struct PlayerConfigFile: Equatable, Sendable {
                     continue
                 }
                 config.replayGainPreamp = decibels
+            case "library":
+                guard !value.isEmpty else {
+                    problem("library needs a folder")
+                    continue
+                }
+                config.libraryFolders.append(String(value))
             case "desktop-interruptions":
                 // Read, and its problems reported, by the desktop interruption settings.
                 continue

@@ -38,6 +38,8 @@ final class TUISession {
         var variables = sink.environment
         variables["XDG_CONFIG_HOME"] = configHome
         variables["XDG_STATE_HOME"] = "\(directory)/state"
+        // The library's index (a cache) stays with the test, never in the user's ~/.cache.
+        variables["XDG_CACHE_HOME"] = "\(directory)/cache"
         // Each player its own control socket's place: players of tests running side
         // by side must not hand their files to each other (one player per user).
         try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true,

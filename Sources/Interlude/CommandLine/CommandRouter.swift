@@ -19,6 +19,7 @@ public enum CommandRouter {
       alarm ...           add, list, remove, enable and disable alarms
       bookmark ...        add, list and delete a book's bookmarks
       remote COMMAND      control the running player (see 'interlude remote --help')
+      library scan|stats|search QUERY   the music library's index (see 'interlude library --help')
       bench decode FILE   decode speed in seconds of audio per CPU second
       loudness FILE...    EBU R 128 loudness and the ReplayGain gain to -18 LUFS (writes nothing)
       help                this text
@@ -42,6 +43,7 @@ public enum CommandRouter {
         case "bookmark": return BookmarkCommand.run(rest)
         case "remote": return RemoteCommand.run(rest)
         case "loudness": return LoudnessCommand.run(rest)
+        case "library": return LibraryCommand.run(rest)
         case "--help-player":
             writeStandardOutput(FullScreenCommand.help + "\n")
             return 0

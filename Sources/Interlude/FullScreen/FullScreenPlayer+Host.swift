@@ -58,6 +58,7 @@ extension FullScreenPlayer: PlayerHost {
         guard redraw.shouldDraw(now: monotonicSeconds(), moving: isMoving(runtime)) else { return }
         let frame = ScreenRenderer().frame(size: terminal.size, state: &ui, snapshot: snapshot(runtime), now: now)
         presenter.present(frame)
+        library?.startFirstScan()
     }
 
     var maximumWaitMilliseconds: Int? {
@@ -82,7 +83,7 @@ extension FullScreenPlayer: PlayerHost {
 
     var now: Double { events.now }
 
-    var loopSources: [LoopSource] { [control as LoopSource?, hook, mpris, desktop, logind].compactMap { $0 } }
+    var loopSources: [LoopSource] { [control as LoopSource?, hook, mpris, desktop, logind, library].compactMap { $0 } }
 
     func resize() {
         terminal?.resize()

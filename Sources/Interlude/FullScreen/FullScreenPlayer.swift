@@ -65,6 +65,8 @@ final class FullScreenPlayer {
     /// MPRIS2 on the session bus.
     var mpris: MprisSource?
     var logind: LogindSleepSource?
+    /// The music library's index, scan and folder watches (the library pane).
+    var library: LibraryLiveIndex?
 
     init(options: FullScreenCommand.Options) { self.options = options }
 
@@ -139,6 +141,7 @@ final class FullScreenPlayer {
                 if let problem = restored.problem { events.error(problem) }
                 guard openScreen(keys: keys, theme: options.theme ?? restored.state?.theme ?? ThemeCatalog.defaultName)
                 else { return 1 }
+                openLibrary()
             }
             lastState = nil
             redraw.setNeedsDraw()

@@ -40,7 +40,11 @@ extension InterfaceState {
         case .up, .down, .pageUp, .pageDown, .top, .bottom:
             moveInFocusedPane(action, snapshot: snapshot)
             return []
-        case .nextPane: focus(focus.next, snapshot: snapshot); return []
+        case .nextPane:
+            // Without a library, Tab goes round the other panes.
+            let next = focus.next == .library && library == nil ? Pane.library.next : focus.next
+            focus(next, snapshot: snapshot)
+            return []
         case .pane1: focus(.browser); return []
         case .pane2: focus(.queue); return []
         case .pane3: focus(.nowPlaying); return []
@@ -49,14 +53,29 @@ extension InterfaceState {
         case .pane6: focus(.books); return []
         case .pane7: focus(.chapters, snapshot: snapshot); return []
         case .pane8: focus(.bookmarks); return []
-        case .pane9: focus(.playlists); return []
+        case .pane0: focus(.playlists); return []
+        case .pane9:
+            guard library != nil else {
+                message = Message(text: "no music library (library = FOLDER in the config file)", isError: false)
+                return []
+            }
+            focus(.library)
+            return []
+        case .libraryView, .librarySort:
+            guard focus == .library, var library else {
+                message = Message(text: "v and V change the library pane's view (9)", isError: false)
+                return []
+            }
+            if action == .libraryView { library.toggleView() } else { library.cycleSort() }
+            self.library = library
+            return []
         case .filter:
             switch focus {
-            case .browser, .queue, .eventLog:
+            case .browser, .queue, .eventLog, .library:
                 prompt = .filter(focus)
                 input = currentFilter(focus)
             default:
-                message = Message(text: "/ filters the browser, the queue or the event log", isError: false)
+                message = Message(text: "/ filters the browser, the queue, the event log or the library", isError: false)
             }
             return []
         case .speedUp: return [.player(.speedUp)]
@@ -134,7 +153,7 @@ extension InterfaceState {
     mutating func logKey(_ action: KeyAction) {
         switch action {
         case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextPane, .pane1, .pane2, .pane3, .pane4, .pane5, .pane6,
-             .pane7, .pane8, .pane9, .help:
+             .pane7, .pane8, .pane9, .pane0, .libraryView, .librarySort, .help:
             return  // Moving around is not a player action.
         default:
             log.append(LoggedEvent(time: now, key: action))

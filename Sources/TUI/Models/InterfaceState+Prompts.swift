@@ -61,6 +61,7 @@ extension InterfaceState {
         case .browser: browser?.filter ?? ""
         case .queue: queueFilter
         case .eventLog: logFilter
+        case .library: library?.filter ?? ""
         default: ""
         }
     }
@@ -70,6 +71,7 @@ extension InterfaceState {
         case .browser: browser?.setFilter(text)
         case .queue: queueFilter = text; queueCursor = ListCursor()
         case .eventLog: logFilter = text; logFollows = true
+        case .library: library?.setFilter(text)
         default: break
         }
     }

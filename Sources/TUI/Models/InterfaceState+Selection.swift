@@ -43,6 +43,10 @@ extension InterfaceState {
         case .chapters: move(&chaptersCursor, action, count: snapshot.book?.chapters.count ?? 0)
         case .bookmarks: move(&bookmarksCursor, action, count: snapshot.book?.bookmarks.count ?? 0)
         case .playlists: move(&playlistsCursor, action, count: snapshot.playlists.count)
+        case .library:
+            guard var library else { return }
+            move(&library.cursor, action, count: library.rows.count)
+            self.library = library
         case .nowPlaying: break
         }
     }
@@ -101,6 +105,14 @@ extension InterfaceState {
             playlistsCursor.clamp(count: snapshot.playlists.count)
             guard snapshot.playlists.indices.contains(playlistsCursor.selection) else { return [] }
             return [.player(.loadPlaylist(path: snapshot.playlists[playlistsCursor.selection].path))]
+        case .library:
+            // Enter opens or closes an artist or album; on a track it plays
+            // the track's album (the list, in the tracks view) from there.
+            guard var library else { return [] }
+            defer { self.library = library }
+            if library.toggleSelected() { return [] }
+            guard let context = library.playContext else { return [] }
+            return [.player(.playQueue(context.paths, startAt: context.start))]
         default:
             return []
         }
@@ -124,6 +136,11 @@ extension InterfaceState {
     }
 
     mutating func addSelectionToQueue(source: some BrowserSource) -> [InterfaceAction] {
+        if focus == .library, let library {
+            // A track, an album or all of an artist's albums, in the tree's order.
+            let paths = library.selectedTracks.map(\.path)
+            return paths.isEmpty ? [] : [.player(.enqueue(paths))]
+        }
         guard focus == .browser, let entry = browser?.selected else {
             message = Message(text: "e adds the browser's selection to the queue", isError: false)
             return []

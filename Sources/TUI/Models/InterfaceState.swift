@@ -41,6 +41,8 @@ public struct InterfaceState {
     public var bindings: KeyBindings
     public internal(set) var focus = Pane.browser
     public internal(set) var browser: BrowserModel?
+    /// The library pane, when the host has an index to show.
+    public var library: LibraryPaneModel?
     public var queueCursor = ListCursor()
     public var alarmsCursor = ListCursor()
     public var booksCursor = ListCursor()

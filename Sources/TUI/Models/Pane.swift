@@ -1,6 +1,7 @@
 /// The panes, in the order Tab and the digit keys use. The last three are the
 /// audiobook panes: in the split layout the books pane takes the browser's
 /// place and the chapters and bookmarks panes the queue's, while focused.
+/// The library pane (9) and the playlists pane (0) take the browser's place too.
 public enum Pane: Int, CaseIterable, Sendable {
     case browser = 1
     case queue
@@ -10,6 +11,7 @@ public enum Pane: Int, CaseIterable, Sendable {
     case books
     case chapters
     case bookmarks
+    case library
     case playlists
 
     public var title: String {
@@ -22,6 +24,7 @@ public enum Pane: Int, CaseIterable, Sendable {
         case .books: "Books"
         case .chapters: "Chapters"
         case .bookmarks: "Bookmarks"
+        case .library: "Library"
         case .playlists: "Playlists"
         }
     }
@@ -37,14 +40,23 @@ public enum Pane: Int, CaseIterable, Sendable {
         case .books: "Books"
         case .chapters: "Chapters"
         case .bookmarks: "Marks"
+        case .library: "Library"
         case .playlists: "Lists"
         }
     }
 
-    /// Tab's order: 1 to 8 and round again. The playlists pane (9) is reached by its
+    /// The digit key that focuses the pane, as the tab row and titles show it.
+    public var digit: String { self == .playlists ? "0" : String(rawValue) }
+
+    /// Tab's order: 1 to 9 and round again. The playlists pane (0) is reached by its
     /// digit, and its tab shows only while it is focused, so the tab row of a
     /// 40-column terminal still names the five panes music uses.
-    public var next: Pane { self == .bookmarks || self == .playlists ? .browser : Pane(rawValue: rawValue + 1)! }
+    public var next: Pane {
+        switch self {
+        case .library, .playlists: .browser
+        default: Pane(rawValue: rawValue + 1)!
+        }
+    }
 }
 
 extension Pane {
@@ -56,7 +68,7 @@ extension Pane {
 
     public var slot: Slot {
         switch self {
-        case .browser, .books, .playlists: .topLeft
+        case .browser, .books, .library, .playlists: .topLeft
         case .queue, .chapters, .bookmarks: .topRight
         case .nowPlaying: .middle
         case .alarms: .bottomLeft

@@ -1,3 +1,4 @@
+import MusicLibrary
 import InterludeCore
 import KeyMap
 import PlayerModel
@@ -41,7 +42,8 @@ public struct ScreenRenderer {
         if state.showsHelp {
             drawHelp(&frame, area: layout.body, state: state, rows: arrangement.visibleHelpRows ?? 0..<0)
         } else {
-            if let row = layout.tabRow { drawTabs(&frame, row: row, focus: state.focus, book: snapshot.book != nil) }
+            if let row = layout.tabRow { drawTabs(&frame, row: row, focus: state.focus, book: snapshot.book != nil,
+                                                             library: state.library != nil) }
             if let row = layout.summaryRow { drawSummary(&frame, row: row, snapshot: snapshot) }
             for separator in layout.separators {
                 for row in separator.row..<(separator.row + separator.height) {
@@ -53,7 +55,7 @@ public struct ScreenRenderer {
                          rows: arrangement.visibleRows[pane] ?? 0..<0)
             }
         }
-        drawStatus(&frame, row: layout.statusRow, snapshot: snapshot)
+        drawStatus(&frame, row: layout.statusRow, snapshot: snapshot, library: state.library?.status)
         drawCommandLine(&frame, row: layout.commandRow, state: state)
         return frame
     }
@@ -85,17 +87,18 @@ public struct ScreenRenderer {
 
     /// The tab row: the book panes (6-8) show while a book plays or one of
     /// them is focused (they are reachable by digit and Tab all the same).
-    private func drawTabs(_ frame: inout Frame, row: Int, focus: Pane, book: Bool) {
+    private func drawTabs(_ frame: inout Frame, row: Int, focus: Pane, book: Bool, library: Bool) {
         var column = 0
         frame.fill(row: row, column: 0, count: frame.size.columns, element: .paneTitleInactive)
         let bookPanes: [Pane] = [.books, .chapters, .bookmarks]
-        let shown = (book || bookPanes.contains(focus) ? Pane.allCases : Pane.allCases.filter { !bookPanes.contains($0) })
-            .filter { $0 != .playlists || focus == .playlists }
-        let full = shown.map { "\($0.rawValue) \($0.shortTitle) " }.joined()
+        // The library's tab (9) only when there is a library; the playlists' (0) only while focused.
+        let panes = Pane.allCases.filter { ($0 != .library || library || focus == .library) && ($0 != .playlists || focus == .playlists) }
+        let shown = book || bookPanes.contains(focus) ? panes : panes.filter { !bookPanes.contains($0) }
+        let full = shown.map { "\($0.digit) \($0.shortTitle) " }.joined()
         // Too narrow for every name: the others by number only.
         let compact = frame.width(of: full) > frame.size.columns
         for pane in shown {
-            let text = compact && pane != focus ? "\(pane.rawValue)" : "\(pane.rawValue) \(pane.shortTitle)"
+            let text = compact && pane != focus ? pane.digit : "\(pane.digit) \(pane.shortTitle)"
             let element: ThemeElement = pane == focus ? .paneTitleActive : .paneTitleInactive
             column += frame.write(text, row: row, column: column, element: element)
             column += frame.write(" ", row: row, column: column, element: .paneTitleInactive)
@@ -112,7 +115,7 @@ public struct ScreenRenderer {
         frame.write(times, row: row, column: frame.size.columns - timesWidth, element: .secondaryText)
     }
 
-    private func drawStatus(_ frame: inout Frame, row: Int, snapshot: PlayerSnapshot) {
+    private func drawStatus(_ frame: inout Frame, row: Int, snapshot: PlayerSnapshot, library: String?) {
         var parts = [snapshot.state.rawValue, "vol \(Int((snapshot.volume * 100).rounded()))%"]
         if let speed = snapshot.speed { parts.append(speed) }
         if snapshot.shuffle { parts.append("shuffle") }
@@ -124,6 +127,8 @@ public struct ScreenRenderer {
         if snapshot.alarmRinging { parts.append("alarm ringing (z snooze, x dismiss)") }
         if snapshot.sessionSuspended { parts.append("session suspended (s continues)") }
         if snapshot.callActive { parts.append("call (c ends)") }
+        // The library's scan, whichever pane has the focus.
+        if let library { parts.append("library " + library) }
         frame.writePadded(" " + parts.joined(separator: " · "), row: row, column: 0, width: frame.size.columns,
                           element: .statusLine)
     }
@@ -139,7 +144,7 @@ public struct ScreenRenderer {
             frame.writePadded(frame.truncated(message.text, to: frame.size.columns), row: row, column: 0,
                               width: frame.size.columns, element: message.isError ? .errorText : .commandLine)
         } else {
-            frame.writePadded("? help · tab/1-8 panes · q quit", row: row, column: 0, width: frame.size.columns,
+            frame.writePadded("? help · tab/0-9 panes · q quit", row: row, column: 0, width: frame.size.columns,
                               element: .secondaryText)
         }
     }
@@ -150,7 +155,7 @@ public struct ScreenRenderer {
                           snapshot: PlayerSnapshot, rows: Range<Int>) {
         guard area.height > 0, area.width > 0 else { return }
         let focused = pane == state.focus
-        var title = " \(pane.rawValue) \(pane.title)"
+        var title = " \(pane.digit) \(pane.title)"
         switch pane {
         case .browser:
             if let browser = state.browser {
@@ -168,6 +173,13 @@ public struct ScreenRenderer {
             title += " (\(snapshot.playlists.count))"
         case .chapters, .bookmarks:
             if let book = snapshot.book { title += ": " + book.title }
+        case .library:
+            if let library = state.library {
+                title += " (\(library.tracks.count)\(library.isTruncated ? "+" : "") tracks"
+                    + (library.view == .tracks ? ", by \(library.sort.column.rawValue)\(library.sort.descending ? " desc" : "")" : "") + ")"
+                if !library.filter.isEmpty { title += "  /" + library.filter }
+                if let status = library.status { title += "  " + status }
+            }
         default: break
         }
         frame.writePadded(frame.truncated(title, to: area.width), row: area.row, column: area.column, width: area.width,
@@ -187,6 +199,7 @@ public struct ScreenRenderer {
             drawRows(&frame, content, cursor: state.playlistsCursor, range: rows, focused: focused,
                      empty: "no playlists yet: w saves the queue as one (enter here plays it)",
                      rows: snapshot.playlists.map { (text: $0.name, playing: false) })
+        case .library: drawLibrary(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
         }
     }
 
@@ -227,6 +240,53 @@ public struct ScreenRenderer {
             let element = rowElement(selected: selected, focused: focused, playing: entry.path == playing,
                                      plain: entry.isDirectory ? .directoryRow : .listRow)
             let text = entry.isDirectory ? entry.title + "/" : entry.title
+            frame.writePadded(" " + frame.truncated(text, to: area.width - 2), row: line, column: area.column,
+                              width: area.width, element: element)
+            line += 1
+        }
+        blank(&frame, area, from: line)
+    }
+
+    private func drawLibrary(_ frame: inout Frame, _ area: Rect, state: InterfaceState, focused: Bool,
+                             snapshot: PlayerSnapshot, range: Range<Int>) {
+        guard let library = state.library else {
+            frame.writePadded(" no library", row: area.row, column: area.column, width: area.width, element: .secondaryText)
+            blank(&frame, area, from: area.row + 1)
+            return
+        }
+        let playing = snapshot.currentIndex.flatMap { snapshot.queue.indices.contains($0) ? snapshot.queue[$0].path : nil }
+        var line = area.row
+        if library.rows.isEmpty {
+            let text = library.problem ?? (library.filter.isEmpty ? "no tracks indexed yet" : "nothing matches")
+            frame.writePadded(" " + frame.truncated(text, to: area.width - 1), row: line, column: area.column,
+                              width: area.width, element: library.problem == nil ? .secondaryText : .errorText)
+            line += 1
+        }
+        for index in range where library.rows.indices.contains(index) {
+            let selected = index == library.cursor.selection
+            let text: String
+            var isPlaying = false
+            var plain = ThemeElement.listRow
+            switch library.rows[index] {
+            case .artist(let name, let albums, let tracks, let open):
+                text = (open ? "▾ " : "▸ ") + name + "  (\(albums) album\(albums == 1 ? "" : "s"), \(tracks))"
+                plain = .directoryRow
+            case .album(_, let title, let year, let tracks, let open):
+                text = "  " + (open ? "▾ " : "▸ ") + (year.map { "\($0) " } ?? "") + title + "  (\(tracks))"
+                plain = .directoryRow
+            case .track(let track):
+                isPlaying = track.path == playing
+                let number = track.trackNumber.map { $0 < 10 ? "0\($0) " : "\($0) " } ?? ""
+                let duration = track.durationSeconds.map { "  " + Self.clock($0) } ?? ""
+                if library.view == .tree {
+                    text = "      " + number + track.displayTitle + duration
+                } else {
+                    let artist = track.artist ?? track.albumArtist ?? "?"
+                    text = " " + track.displayTitle + " · " + artist + " · " + (track.album ?? "")
+                        + (track.year.map { " (\($0))" } ?? "") + duration
+                }
+            }
+            let element = rowElement(selected: selected, focused: focused, playing: isPlaying, plain: plain)
             frame.writePadded(" " + frame.truncated(text, to: area.width - 2), row: line, column: area.column,
                               width: area.width, element: element)
             line += 1

@@ -1,0 +1,29 @@
+import TUI
+
+/// The library pane (9): the index of the library folders, scanned on its own
+/// thread from start-up, searched on every key of the pane's filter, rescanned
+/// when inotify reports a change.
+extension FullScreenPlayer {
+    func openLibrary() {
+        let settings = LibrarySettings.load(environment: ProcessEnvironment.current())
+        guard !settings.folders.isEmpty else { return }
+        let live: LibraryLiveIndex
+        do {
+            live = try LibraryLiveIndex(settings: settings, report: { [events] in events.error($0) })
+        } catch {
+            events.error(error.description)
+            return
+        }
+        live.onChange = { [unowned self] status, rowsChanged in
+            guard var pane = ui.library else { return }
+            pane.status = status
+            if rowsChanged { pane.reload() }
+            ui.library = pane
+            redraw.setNeedsDraw()
+        }
+        library = live
+        ui.library = LibraryPaneModel(source: live)
+        // The scan starts after the first frame (`afterIteration`): the screen
+        // comes first, and a rescan of 100,000 files needs the CPU for a second.
+    }
+}

@@ -1,0 +1,274 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import InterludeCore
+import MusicLibrary
+import Synchronization
+import TUI
+
+/// The library in the full-screen player: the main loop's own read
+/// connection to the index (the pane's searches, `LibrarySource`), a scan
+/// on a thread of its own (`LibraryScanThread`) whose progress and problems
+/// reach the loop through an eventfd, and inotify watches on every library
+/// folder, so files added, changed, moved or deleted while the player runs
+/// start a rescan (incremental: it re-reads only what changed) a moment
+/// after the last change. A `LoopSource`: everything here but the scan runs
+/// on the main thread, inside the loop's turn; nothing touches the audio threads.
+final class LibraryLiveIndex: LibrarySource, LoopSource {
+    let settings: LibrarySettings
+    private let index: LibraryIndex
+    private(set) var problem: String?
+    private let report: (String) -> Void
+    /// Called on the main thread when the pane should search again (rows
+    /// changed) or its status line changed.
+    var onChange: (_ status: String?, _ rowsChanged: Bool) -> Void = { _, _ in }
+
+    private let shared = LibraryScanThread.Shared()
+    private var scanning = false
+    private var knownAtStart = 0
+    private var rescanDue: ContinuousClock.Instant?
+    private var lastReload = ContinuousClock.now
+    private let inotify: Int32
+    private var watched: [Int32: String] = [:]
+    /// Quiet time after the last change before rescanning: a copy of an album
+    /// is many events; one rescan takes them all.
+    static let settleMilliseconds = 150
+
+    init(settings: LibrarySettings, report: @escaping (String) -> Void) throws(LibraryError) {
+        self.settings = settings
+        self.report = report
+        index = try LibraryIndex(path: settings.indexPath)
+        if let notice = index.notice { report(notice) }
+        inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        if inotify < 0 { report("library: cannot watch the folders for changes (\(Errno.current.message)); rescan with 'interlude library scan'") }
+    }
+
+    deinit {
+        shared.stop()
+        if inotify >= 0 { close(inotify) }
+        close(shared.wake)
+    }
+
+    func tracks(matching query: LibraryQuery, sort: TrackSort?, limit: Int) -> [LibraryTrack] {
+        do {
+            let found = try index.search(query, sort: sort, limit: limit)
+            problem = nil
+            return found
+        } catch {
+            problem = "cannot read the library index \(index.path): \(error.message)"
+            return []
+        }
+    }
+
+    private var startedFirstScan = false
+
+    /// The start-up scan, once: called after every frame, it starts one after the first.
+    func startFirstScan() {
+        guard !startedFirstScan else { return }
+        startedFirstScan = true
+        startScan()
+    }
+
+    /// Starts a scan now unless one is running.
+    func startScan() {
+        guard !scanning else { return }
+        scanning = true
+        knownAtStart = 0
+        rescanDue = nil
+        LibraryScanThread.start(folders: settings.folders, indexPath: settings.indexPath, shared: shared)
+    }
+
+    // MARK: LoopSource
+
+    var pollRequests: [LoopPollRequest] {
+        [LoopPollRequest(fd: shared.wake)] + (inotify >= 0 ? [LoopPollRequest(fd: inotify)] : [])
+    }
+
+    var wakeWithinMilliseconds: Int? {
+        guard let rescanDue, !scanning else { return nil }
+        let left = rescanDue - .now
+        return max(0, Int(left.inSeconds * 1000))
+    }
+
+    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
+        for request in ready where request.fd == inotify { drainInotify() }
+        if ready.contains(where: { $0.fd == shared.wake }) {
+            var count: UInt64 = 0
+            _ = read(shared.wake, &count, 8)
+            let update = shared.take()
+            if update.known > 0 { knownAtStart = update.known }
+            for line in update.problems { report("library: " + line) }
+            if let progress = update.progress {
+                if progress.done {
+                    scanning = false
+                    watch(update.folders)
+                    onChange(nil, true)
+                    lastReload = .now
+                } else {
+                    // The pane shows rows as batches land, but a search a
+                    // second is plenty while a first scan runs.
+                    let reload = (ContinuousClock.now - lastReload).inSeconds >= 1
+                    if reload { lastReload = .now }
+                    onChange(Self.statusText(progress, known: knownAtStart), reload)
+                }
+            }
+            if let failure = update.failure {
+                scanning = false
+                report(failure)
+                onChange(nil, false)
+            }
+        }
+        if let rescanDue, !scanning, ContinuousClock.now >= rescanDue { startScan() }
+    }
+
+    /// "scanning [#####.....] 5,000 of 10,000 files, 2,400 files/s": a bar
+    /// where the index knew how many files there were; a count on a first scan.
+    static func statusText(_ progress: LibraryScanner.Progress, known: Int) -> String {
+        let rate = "\(Int(progress.filesPerSecond)) files/s"
+        guard known > 0 else { return "scanning: \(progress.found) files, \(rate)" }
+        let fraction = min(1, Double(progress.found) / Double(known))
+        let filled = Int((fraction * 10).rounded(.down))
+        let bar = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 10 - filled) + "]"
+        return "scanning \(bar) \(progress.found) of \(known) files, \(rate)"
+    }
+
+    private func drainInotify() {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var changed = false
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            changed = true
+            // The events name directories to forget (deleted, moved away); new
+            // ones are watched after the rescan that finds them.
+            var offset = 0
+            while offset + 16 <= count {
+                let (descriptor, mask, length) = buffer.withUnsafeBytes { raw in
+                    (raw.load(fromByteOffset: offset, as: Int32.self), raw.load(fromByteOffset: offset + 4, as: UInt32.self),
+                     Int(raw.load(fromByteOffset: offset + 12, as: UInt32.self)))
+                }
+                if mask & UInt32(IN_IGNORED) != 0 { watched[descriptor] = nil }
+                offset += 16 + length
+            }
+        }
+        if changed { rescanDue = .now + .milliseconds(Self.settleMilliseconds) }
+    }
+
+    private func watch(_ folders: [String]) {
+        guard inotify >= 0 else { return }
+        let known = Set(watched.values)
+        let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF)
+            | UInt32(IN_ONLYDIR)
+        var full = false
+        for folder in folders where !known.contains(folder) {
+            let descriptor = inotify_add_watch(inotify, folder, mask)
+            if descriptor >= 0 {
+                watched[descriptor] = folder
+            } else if errno == ENOSPC, !full {
+                full = true
+                report("library: too many folders to watch (fs.inotify.max_user_watches); changes in some show after a restart")
+            }
+        }
+    }
+}
+
+/// The scan's thread and what it hands the main loop.
+enum LibraryScanThread {
+    struct Update {
+        var progress: LibraryScanner.Progress?
+        var problems: [String] = []
+        var folders: [String] = []
+        var failure: String?
+        /// How many files the index held when the scan began (0 on a first scan).
+        var known = 0
+    }
+
+    /// Written by the scan thread, taken by the main loop after the eventfd wakes it.
+    final class Shared: Sendable {
+        let wake: Int32
+        private let state = Mutex(Update())
+        private let stopping = Atomic<Bool>(false)
+
+        init() {
+            wake = (try? SystemCall.eventDescriptor()) ?? -1
+        }
+
+        func post(_ change: (inout Update) -> Void) {
+            state.withLock { change(&$0) }
+            var one: UInt64 = 1
+            _ = write(wake, &one, 8)
+        }
+
+        func take() -> Update {
+            state.withLock { update in
+                let taken = update
+                update = Update()
+                return taken
+            }
+        }
+
+        func stop() { stopping.store(true, ordering: .relaxed) }
+        var isStopping: Bool { stopping.load(ordering: .relaxed) }
+    }
+
+    private final class Work: Sendable {
+        let folders: [String]
+        let indexPath: String
+        let shared: Shared
+        init(folders: [String], indexPath: String, shared: Shared) {
+            self.folders = folders
+            self.indexPath = indexPath
+            self.shared = shared
+        }
+    }
+
+    static func start(folders: [String], indexPath: String, shared: Shared) {
+        let work = Unmanaged.passRetained(Work(folders: folders, indexPath: indexPath, shared: shared)).toOpaque()
+        var thread = pthread_t()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        let status = pthread_create(&thread, &attributes, scanThreadEntry, work)
+        pthread_attr_destroy(&attributes)
+        guard status != 0 else { return }
+        Unmanaged<Work>.fromOpaque(work).release()
+        let message = "library: cannot start the scan thread (\(Errno(status).message))"
+        shared.post { $0.failure = message }
+    }
+
+    fileprivate static func entry(_ context: UnsafeMutableRawPointer) {
+        let work = Unmanaged<Work>.fromOpaque(context).takeRetainedValue()
+        // Below the main loop and far below the writer: a scan is background work.
+        _ = nice(10)
+        run(work)
+    }
+
+    private static func run(_ work: Work) {
+        let shared = work.shared
+        do {
+            let index = try LibraryIndex(path: work.indexPath)
+            defer { index.close() }
+            var scanner = LibraryScanner(folders: work.folders)
+            scanner.onStart = { known in shared.post { $0.known = known } }
+            scanner.shouldStop = { shared.isStopping }
+            var folders: [String] = []
+            scanner.onFolder = { folders.append($0) }
+            let result = try scanner.run(index: index, progress: { progress in
+                if !progress.done { shared.post { $0.progress = progress } }
+            }, problem: { line in
+                shared.post { $0.problems.append(line) }
+            })
+            shared.post {
+                $0.progress = result
+                $0.folders = folders
+            }
+        } catch {
+            shared.post { $0.failure = "library: scan stopped: \(error)" }
+        }
+    }
+}
+
+private let scanThreadEntry: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
+    if let context { LibraryScanThread.entry(context) }
+    return nil
+}

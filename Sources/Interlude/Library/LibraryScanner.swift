@@ -1,0 +1,185 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import BookFormat
+import InterludeCore
+import MusicLibrary
+
+/// One pass over the library folders into the index: every audio file is
+/// stat'ed; new and changed ones (size or modification time, `ScanDiff`)
+/// are read (`TrackReader`) and stored in batches, each batch one
+/// transaction; files no longer found are dropped at the end. Problems (an
+/// unreadable folder or file, a name that is not UTF-8, a symlink loop) are
+/// reported once each and the scan goes on.
+///
+/// Runs on whichever thread calls `run`, with the index opened on that
+/// thread: the command line's own, or the player's scan thread, never the
+/// main loop or the audio threads.
+struct LibraryScanner {
+    struct Progress: Equatable, Sendable {
+        var found = 0
+        var read = 0
+        var unchanged = 0
+        var removed = 0
+        var failed = 0
+        var seconds = 0.0
+        var done = false
+
+        var filesPerSecond: Double { seconds > 0 ? Double(found) / seconds : 0 }
+    }
+
+    let folders: [String]
+    /// Rows per transaction: big enough that commits cost little (each
+    /// commit ends a full-text segment that later merges cost), small enough
+    /// that the pane sees new rows while a long first scan goes on.
+    var batchSize = 5000
+    /// How often `progress` is called while files are found.
+    var progressInterval = 0.1
+    var shouldStop: () -> Bool = { false }
+    /// How many files the index holds as the scan begins (for a progress bar).
+    var onStart: (Int) -> Void = { _ in }
+    /// Each folder read, for the watcher to watch.
+    var onFolder: (String) -> Void = { _ in }
+
+    init(folders: [String]) { self.folders = folders }
+
+    @discardableResult
+    func run(index: LibraryIndex, progress: (Progress) -> Void = { _ in },
+             problem: (String) -> Void) throws(SQLiteError) -> Progress {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var state = Progress()
+        try index.prepareForScan()
+        let stamps = try index.stamps()
+        onStart(stamps.count)
+        var diff = ScanDiff(known: stamps)
+        var batch: [LibraryTrack] = []
+        let writer = LibraryIndexWriter(index: index)
+        let threaded = writer.start()
+        // The writer is joined on every way out, a thrown error included.
+        var writerJoined = false
+        defer { if !writerJoined { try? writer.finish() } }
+        func store(_ tracks: [LibraryTrack]) throws(SQLiteError) {
+            if threaded { try writer.submit(tracks) } else { try index.store(tracks) }
+        }
+        var reported: Set<String> = []
+        var lastProgress = start
+        func report(_ line: String) {
+            if reported.insert(line).inserted { problem(line) }
+        }
+        func elapsed() -> Double { (clock.now - start).inSeconds }
+
+        var visited: Set<FileIdentity> = []
+        // Each folder to read, with the library folder it is in.
+        var pending: [(directory: String, root: String)] = []
+        for folder in folders {
+            var info = stat()
+            guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                report("library folder \(folder): \(stat(folder, &info) == 0 ? "not a folder" : Errno.current.message.lowercased()); skipped")
+                continue
+            }
+            if visited.insert(FileIdentity(info)).inserted { pending.append((folder, folder)) }
+        }
+        while let (directory, root) = pending.popLast() {
+            if shouldStop() { break }
+            guard let stream = opendir(directory) else {
+                report("cannot read folder \(directory): \(Errno.current.message.lowercased()); skipped")
+                continue
+            }
+            onFolder(directory)
+            var names: [String] = []
+            while let entry = readdir(stream) {
+                let bytes = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                    Array(raw.prefix { $0 != 0 })
+                }
+                if bytes.first == UInt8(ascii: ".") { continue }
+                guard let name = String(validating: bytes, as: UTF8.self) else {
+                    let shown = String(decoding: bytes, as: UTF8.self)
+                    report("skipped \(directory)/\(shown): the name is not UTF-8 (rename it to index it)")
+                    continue
+                }
+                names.append(name)
+            }
+            // Names are looked up relative to the open folder (fstatat,
+            // openat): the kernel walks the folder's own path once, not once per file.
+            let folder = dirfd(stream)
+            defer { closedir(stream) }
+            // Sorted and pushed in reverse: folders are visited in name order.
+            var subfolders: [String] = []
+            for name in names.sorted() {
+                let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+                var info = stat()
+                guard fstatat(folder, name, &info, 0) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR:
+                    if visited.insert(FileIdentity(info)).inserted {
+                        subfolders.append(path)
+                    } else {
+                        report("skipped \(path): a link to a folder already scanned (a loop)")
+                    }
+                case S_IFREG where AudioFileNames.isAudio(name):
+                    state.found += 1
+                    let stamp = ScanDiff.Stamp(size: Int64(info.st_size),
+                                               modifiedNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+                    switch diff.observe(path: path, stamp: stamp) {
+                    case .unchanged:
+                        state.unchanged += 1
+                    case .new, .changed:
+                        do {
+                            var track = try TrackReader.read(path: path, stamp: stamp, folder: folder, name: name)
+                            track.relativePath = String(path.dropFirst(root.hasSuffix("/") ? root.count : root.count + 1))
+                            batch.append(track)
+                            state.read += 1
+                        } catch {
+                            state.failed += 1
+                            report("skipped \(error.description)")
+                        }
+                    }
+                    if batch.count >= batchSize {
+                        try store(batch)
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                    let now = clock.now
+                    if (now - lastProgress).inSeconds >= progressInterval {
+                        lastProgress = now
+                        state.seconds = elapsed()
+                        progress(state)
+                    }
+                default:
+                    continue
+                }
+            }
+            pending.append(contentsOf: subfolders.reversed().map { ($0, root) })
+        }
+        if !batch.isEmpty { try store(batch) }
+        writerJoined = true
+        try writer.finish()
+        if !shouldStop() {
+            let gone = diff.gone
+            try index.remove(paths: gone)
+            state.removed = gone.count
+        }
+        state.seconds = elapsed()
+        state.done = true
+        progress(state)
+        return state
+    }
+}
+
+/// A file's device and inode: the same folder reached twice (a symlink back
+/// up the tree, a bind mount) has the same identity.
+private struct FileIdentity: Hashable {
+    let device: UInt64
+    let inode: UInt64
+    init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+}
+
+extension Duration {
+    var inSeconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}

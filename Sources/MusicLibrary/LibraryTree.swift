@@ -1,0 +1,121 @@
+/// The library pane's tree: artist -> album (oldest first) -> tracks (by disc,
+/// then track number). An album is filed under its album artist when a track
+/// names one; else under the one artist all its tracks share; else (a
+/// compilation without album artist tags) under "Various Artists". Artists
+/// go by name ignoring case and accents, Various Artists and Unknown Artist last. An album
+/// is the tracks with the same album title in the same folder, so two
+/// "Greatest Hits" by different artists stay apart, and a compilation's
+/// tracks stay together whatever their artists.
+public struct LibraryTree: Equatable, Sendable {
+    public static let variousArtists = "Various Artists"
+    public static let unknownArtist = "Unknown Artist"
+    public static let unknownAlbum = "Unknown Album"
+
+    public struct Album: Equatable, Sendable {
+        public let title: String
+        public let year: Int?
+        public let tracks: [LibraryTrack]
+    }
+
+    public struct Artist: Equatable, Sendable {
+        public let name: String
+        public let albums: [Album]
+        public var trackCount: Int { albums.reduce(0) { $0 + $1.tracks.count } }
+    }
+
+    public let artists: [Artist]
+
+    public init(tracks: [LibraryTrack]) {
+        struct AlbumKey: Hashable {
+            let title: String
+            let folder: Substring
+            /// Tracks without an album title group by their own artist instead.
+            let looseArtist: String
+        }
+        var groups: [AlbumKey: [LibraryTrack]] = [:]
+        var order: [AlbumKey] = []
+        for track in tracks {
+            let title = track.album.flatMap { $0.isEmpty ? nil : $0 }
+            let folder = track.path.lastIndex(of: "/").map { track.path[..<$0] } ?? ""
+            let key = title.map { AlbumKey(title: SearchText.indexed($0), folder: folder, looseArtist: "") }
+                ?? AlbumKey(title: "", folder: "", looseArtist: track.filingArtist)
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(track)
+        }
+        var byArtist: [String: [Album]] = [:]
+        for key in order {
+            let members = groups[key]!
+            let albumArtist = members.lazy.compactMap { $0.albumArtist }.first { !$0.isEmpty }
+            let artists = Set(members.map { $0.artist ?? "" })
+            let filedUnder: String
+            if let albumArtist {
+                filedUnder = albumArtist
+            } else if artists.count == 1 {
+                filedUnder = members[0].filingArtist
+            } else {
+                filedUnder = Self.variousArtists
+            }
+            let title = members.lazy.compactMap { $0.album }.first { !$0.isEmpty } ?? Self.unknownAlbum
+            let year = members.compactMap(\.year).min()
+            byArtist[filedUnder, default: []].append(Album(title: title, year: year, tracks: Self.sortedTracks(members)))
+        }
+        let unsorted = byArtist.map { name, albums in
+            Artist(name: name, albums: albums.sorted(by: Self.albumOrder))
+        }
+        // Each name folded once, not at every comparison.
+        artists = unsorted.map { (artist: $0, key: SearchText.indexed($0.name)) }.sorted { a, b in
+            func rank(_ name: String) -> Int {
+                name == Self.variousArtists ? 1 : name == Self.unknownArtist ? 2 : 0
+            }
+            if rank(a.artist.name) != rank(b.artist.name) { return rank(a.artist.name) < rank(b.artist.name) }
+            if a.key != b.key { return a.key < b.key }
+            return a.artist.name < b.artist.name
+        }.map(\.artist)
+    }
+
+    /// `trackOrder`, with each title folded once rather than at every comparison.
+    static func sortedTracks(_ tracks: [LibraryTrack]) -> [LibraryTrack] {
+        let keyed = tracks.map { (track: $0, title: SearchText.indexed($0.displayTitle)) }
+        return keyed.sorted { a, b in
+            let discA = a.track.discNumber ?? 1, discB = b.track.discNumber ?? 1
+            if discA != discB { return discA < discB }
+            switch (a.track.trackNumber, b.track.trackNumber) {
+            case let (x?, y?) where x != y: return x < y
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: break
+            }
+            if a.title != b.title { return a.title < b.title }
+            return a.track.path < b.track.path
+        }.map(\.track)
+    }
+
+    /// Disc (none counts as 1), then track number (none after numbered), then title, then path.
+    public static func trackOrder(_ a: LibraryTrack, _ b: LibraryTrack) -> Bool {
+        let discA = a.discNumber ?? 1, discB = b.discNumber ?? 1
+        if discA != discB { return discA < discB }
+        switch (a.trackNumber, b.trackNumber) {
+        case let (x?, y?) where x != y: return x < y
+        case (.some, nil): return true
+        case (nil, .some): return false
+        default: break
+        }
+        let titleA = SearchText.indexed(a.displayTitle), titleB = SearchText.indexed(b.displayTitle)
+        if titleA != titleB { return titleA < titleB }
+        return a.path < b.path
+    }
+
+    /// Oldest first, undated albums after dated ones, then by title.
+    static func albumOrder(_ a: Album, _ b: Album) -> Bool {
+        switch (a.year, b.year) {
+        case let (x?, y?) where x != y: return x < y
+        case (.some, nil): return true
+        case (nil, .some): return false
+        default: break
+        }
+        let titleA = SearchText.indexed(a.title), titleB = SearchText.indexed(b.title)
+        if titleA != titleB { return titleA < titleB }
+        return (a.tracks.first?.path ?? "") < (b.tracks.first?.path ?? "")
+    }
+
+}

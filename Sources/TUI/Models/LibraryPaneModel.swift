@@ -1,0 +1,165 @@
+import MusicLibrary
+
+/// Where the library pane gets its tracks: the index, on the main thread.
+/// A search returns at most `limit` tracks in `sort`'s order, or without a
+/// sort in the order the files were found (the tree sorts them itself).
+public protocol LibrarySource: AnyObject {
+    func tracks(matching query: LibraryQuery, sort: TrackSort?, limit: Int) -> [LibraryTrack]
+    /// The index's problem, if reading it failed (shown instead of rows).
+    var problem: String? { get }
+}
+
+/// The library pane: the tracks that match the filter, shown as a tree
+/// (artist -> album by year -> tracks by disc and number) or as a flat list
+/// sortable by any column. The filter is re-run on every key (`setFilter`);
+/// the tree is rebuilt from the matching tracks, so its albums hold only
+/// matching tracks. Artists start folded; while a filter is typed, every
+/// artist and album is open, so the matches show.
+public struct LibraryPaneModel {
+    public enum View: Equatable, Sendable { case tree, tracks }
+
+    public enum Row: Equatable, Sendable {
+        case artist(name: String, albums: Int, tracks: Int, open: Bool)
+        case album(artist: String, title: String, year: Int?, tracks: Int, open: Bool)
+        case track(LibraryTrack)
+    }
+
+    /// The most tracks one search brings in: a whole library of 100,000
+    /// would cost each key press the rows' conversion and the tree's
+    /// grouping; the first screenfuls are what the listener looks at.
+    public static let limit = 2000
+
+    public private(set) var filter = ""
+    public private(set) var view = View.tree
+    public private(set) var sort = TrackSort()
+    public private(set) var rows: [Row] = []
+    public private(set) var tracks: [LibraryTrack] = []
+    public var cursor = ListCursor()
+    /// A line about the scan going on (files, files per second), or nil.
+    public var status: String?
+    public private(set) var problem: String?
+    private var tree = LibraryTree(tracks: [])
+    private var openArtists: Set<String> = []
+    private var openAlbums: Set<String> = []
+    private let source: any LibrarySource
+
+    public init(source: any LibrarySource) {
+        self.source = source
+        reload()
+    }
+
+    public var isTruncated: Bool { tracks.count >= Self.limit }
+
+    /// Runs the search again (after a key in the filter, or when a scan added rows).
+    public mutating func reload() {
+        tracks = source.tracks(matching: LibraryQuery(filter), sort: view == .tree ? nil : sort, limit: Self.limit)
+        problem = source.problem
+        if view == .tree { tree = LibraryTree(tracks: tracks) }
+        rebuildRows()
+    }
+
+    public mutating func setFilter(_ text: String) {
+        filter = text
+        reload()
+        cursor.select(0, count: rows.count)
+    }
+
+    public mutating func toggleView() {
+        view = view == .tree ? .tracks : .tree
+        reload()
+        cursor.select(0, count: rows.count)
+    }
+
+    /// The next sort column (the tracks view); from the last, back to the first, descending.
+    public mutating func cycleSort() {
+        let columns = TrackSort.Column.allCases
+        let index = columns.firstIndex(of: sort.column) ?? 0
+        if index + 1 < columns.count {
+            sort.column = columns[index + 1]
+        } else {
+            sort.column = columns[0]
+            sort.descending.toggle()
+        }
+        if view == .tree { view = .tracks }
+        reload()
+        cursor.select(0, count: rows.count)
+    }
+
+    public var selected: Row? { rows.indices.contains(cursor.selection) ? rows[cursor.selection] : nil }
+
+    /// Opens or closes the selected artist or album; false for a track.
+    public mutating func toggleSelected() -> Bool {
+        switch selected {
+        case .artist(let name, _, _, let open):
+            if open { openArtists.remove(name) } else { openArtists.insert(name) }
+        case .album(let artist, let title, _, _, let open):
+            let key = artist + "\u{0}" + title
+            if open { openAlbums.remove(key) } else { openAlbums.insert(key) }
+        default:
+            return false
+        }
+        let keep = cursor.selection
+        rebuildRows()
+        cursor.select(keep, count: rows.count)
+        return true
+    }
+
+    /// The tracks of the selection: an artist's (album by album), an album's, or one track.
+    public var selectedTracks: [LibraryTrack] {
+        switch selected {
+        case .artist(let name, _, _, _):
+            return tree.artists.first { $0.name == name }?.albums.flatMap(\.tracks) ?? []
+        case .album(let artist, let title, _, _, _):
+            return album(artist: artist, title: title)?.tracks ?? []
+        case .track(let track):
+            return [track]
+        case nil:
+            return []
+        }
+    }
+
+    /// What enter on a track plays: in the tree, its album from that track;
+    /// in the tracks view, the list from that track.
+    public var playContext: (paths: [String], start: Int)? {
+        guard case .track(let track) = selected else { return nil }
+        if view == .tracks {
+            let paths = tracks.map(\.path)
+            return (paths, paths.firstIndex(of: track.path) ?? 0)
+        }
+        for artist in tree.artists {
+            for album in artist.albums {
+                if let index = album.tracks.firstIndex(where: { $0.path == track.path }) {
+                    return (album.tracks.map(\.path), index)
+                }
+            }
+        }
+        return ([track.path], 0)
+    }
+
+    private func album(artist: String, title: String) -> LibraryTree.Album? {
+        tree.artists.first { $0.name == artist }?.albums.first { $0.title == title }
+    }
+
+    private mutating func rebuildRows() {
+        guard view == .tree else {
+            rows = tracks.map(Row.track)
+            cursor.clamp(count: rows.count)
+            return
+        }
+        let openAll = !filter.isEmpty
+        var rows: [Row] = []
+        for artist in tree.artists {
+            let artistOpen = openAll || openArtists.contains(artist.name)
+            rows.append(.artist(name: artist.name, albums: artist.albums.count, tracks: artist.trackCount, open: artistOpen))
+            guard artistOpen else { continue }
+            for album in artist.albums {
+                let albumOpen = openAll || openAlbums.contains(artist.name + "\u{0}" + album.title)
+                rows.append(.album(artist: artist.name, title: album.title, year: album.year, tracks: album.tracks.count,
+                                   open: albumOpen))
+                if albumOpen { rows += album.tracks.map(Row.track) }
+            }
+        }
+        self.rows = rows
+        cursor.clamp(count: rows.count)
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import MusicLibrary
+import Testing
+import TestSupport
+@testable import Interlude
+
+/// The index over a generated library: the scan reads every tag encoding,
+/// search agrees with a brute-force filter over the same rows, a rescan
+/// re-reads only what changed, and a lost or damaged index is rebuilt.
+@Suite(.serialized) struct LibraryIndexTests {
+    static let frameRun: [UInt8] = (try? LibraryTreeGenerator.frameRun()) ?? []
+
+    struct Library {
+        let root: String
+        let indexPath: String
+        let entries: [LibraryTreeGenerator.Entry]
+    }
+
+    static func makeLibrary(files: Int = 300) throws -> Library {
+        let directory = ScratchFiles.makeDirectory("library")
+        let generator = LibraryTreeGenerator(root: directory + "/music", fileCount: files)
+        let entries = try generator.write(frameRun: frameRun)
+        return Library(root: directory + "/music", indexPath: directory + "/cache/interlude/library.sqlite", entries: entries)
+    }
+
+    static func scan(_ library: Library, folders: [String]? = nil) throws -> (LibraryIndex, LibraryScanner.Progress, [String]) {
+        let index = try LibraryIndex(path: library.indexPath)
+        var problems: [String] = []
+        let result = try LibraryScanner(folders: folders ?? [library.root]).run(index: index) { problems.append($0) }
+        return (index, result, problems)
+    }
+
+    @Test func scanReadsLatin1Utf16AndUtf8TagsAndCJK() throws {
+        let library = try Self.makeLibrary()
+        let (index, result, problems) = try Self.scan(library)
+        #expect(problems.isEmpty)
+        #expect(result.found == 300 && result.read == 300 && result.removed == 0)
+        let tracks = Dictionary(uniqueKeysWithValues: try index.allTracks().map { ($0.path, $0) })
+        #expect(tracks.count == library.entries.count)
+        for entry in library.entries {
+            let track = try #require(tracks[entry.path], "\(entry.path) not indexed")
+            #expect(track.title == entry.title)
+            #expect(track.artist == entry.artist)
+            #expect(track.album == entry.album)
+            #expect(track.albumArtist == entry.albumArtist)
+            #expect(track.year == entry.year)
+            #expect(track.trackNumber == entry.trackNumber)
+            #expect(track.genre == entry.genre)
+            #expect(track.format == "mp3")
+            #expect(track.relativePath == String(entry.path.dropFirst(library.root.count + 1)))
+            #expect(abs((track.durationSeconds ?? 0) - 0.2) < 0.06, "\(entry.path): \(track.durationSeconds ?? -1) s")
+        }
+        let statistics = try index.statistics()
+        #expect(statistics.tracks == 300 && statistics.albums == 30)
+    }
+
+    /// Acceptance 3's correctness half: twenty queries of every kind give the
+    /// rows a brute-force filter over the same rows gives, in the same order.
+    @Test func twentyQueriesAgreeWithBruteForce() throws {
+        let library = try Self.makeLibrary()
+        let (index, _, _) = try Self.scan(library)
+        let rows = try index.allTracks()
+        let queries = [
+            "track", "t", "song 1", "chanson ete", "ÉTÉ", "CHANSON N°4", "曲", "さくら", "くら", "東方の",
+            "artist:zoe", "artist:歌手 year:1965", "album:cafe crème", "album:\"album 1\"", "genre:electro",
+            "genre:民謡", "year:197", "year:1960-1965 song", "path:compilations", "nandu 東京 zzz library",
+        ]
+        #expect(queries.count == 20)
+        var nonEmpty = 0
+        for text in queries {
+            let query = LibraryQuery(text)
+            let expected = rows.filter { query.matches($0) }.map(\.path)
+            let found = try index.search(query).map(\.path)
+            #expect(found == expected, "\(text): \(found.count) rows from the index, \(expected.count) by brute force")
+            if !expected.isEmpty { nonEmpty += 1 }
+        }
+        // The comparison means something only if most queries find rows.
+        #expect(nonEmpty >= 18)
+    }
+
+    @Test func rescanReadsOnlyWhatChangedAndDropsWhatIsGone() throws {
+        let library = try Self.makeLibrary(files: 100)
+        _ = try Self.scan(library)
+        let changed = library.entries[3].path
+        let gone = library.entries[4].path
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: changed)))
+        bytes += [0]
+        try Data(bytes).write(to: URL(fileURLWithPath: changed))
+        #expect(unlink(gone) == 0)
+        let added = library.root + "/new/added.mp3"
+        try FileManager.default.createDirectory(atPath: library.root + "/new", withIntermediateDirectories: true)
+        try Data(Self.frameRun).write(to: URL(fileURLWithPath: added))
+        let (index, result, _) = try Self.scan(library)
+        #expect(result.read == 2 && result.removed == 1 && result.unchanged == 98)
+        let paths = Set(try index.allTracks().map(\.path))
+        #expect(paths.contains(added) && !paths.contains(gone) && paths.count == 100)
+        #expect(try index.search(LibraryQuery("added")).map(\.path) == [added])
+    }
+
+    @Test func deletedIndexIsRebuiltWithOneLine() throws {
+        let library = try Self.makeLibrary(files: 20)
+        let (first, _, _) = try Self.scan(library)
+        #expect(first.notice?.contains("no library index") == true)
+        first.close()
+        for suffix in ["", "-wal", "-shm"] { unlink(library.indexPath + suffix) }
+        let (index, result, _) = try Self.scan(library)
+        #expect(index.notice == "no library index at \(library.indexPath) yet; building it")
+        #expect(result.read == 20)
+    }
+
+    @Test func truncatedIndexIsSetAsideAndRebuilt() throws {
+        let library = try Self.makeLibrary(files: 200)
+        let (first, _, _) = try Self.scan(library)
+        try first.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        first.close()
+        var info = stat()
+        #expect(stat(library.indexPath, &info) == 0)
+        #expect(truncate(library.indexPath, off_t(info.st_size / 2)) == 0)
+        let (index, result, _) = try Self.scan(library)
+        let notice = try #require(index.notice)
+        #expect(notice.hasPrefix("the library index \(library.indexPath) is damaged ("))
+        #expect(notice.hasSuffix("moved to \(library.indexPath).damaged and rebuilt"))
+        #expect(access(library.indexPath + ".damaged", F_OK) == 0)
+        #expect(result.read == 200)
+        #expect(try index.statistics().tracks == 200)
+    }
+
+    @Test func emptiedIndexIsRebuiltWithOneLine() throws {
+        let library = try Self.makeLibrary(files: 20)
+        let (first, _, _) = try Self.scan(library)
+        first.close()
+        for suffix in ["-wal", "-shm"] { unlink(library.indexPath + suffix) }
+        #expect(truncate(library.indexPath, 0) == 0)
+        let (index, result, _) = try Self.scan(library)
+        #expect(index.notice == "the library index \(library.indexPath) is damaged (an empty file); rebuilt")
+        #expect(result.read == 20)
+    }
+
+    @Test func indexOfAnotherLayoutIsRebuiltWithOneLine() throws {
+        let library = try Self.makeLibrary(files: 20)
+        let directory = String(library.indexPath[..<library.indexPath.lastIndex(of: "/")!])
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // An index as a build before schema versions would have left it.
+        let old = try SQLiteConnection(path: library.indexPath)
+        try old.execute("CREATE TABLE tracks (path TEXT PRIMARY KEY, title TEXT); INSERT INTO tracks VALUES ('/x.mp3', 'x');")
+        old.close()
+        let (index, result, _) = try Self.scan(library)
+        #expect(index.notice == "the library index \(library.indexPath) has another layout (schema 0, this version uses \(LibraryIndex.schemaVersion)); rebuilt")
+        #expect(result.read == 20 && result.removed == 0)
+
+        try index.connection.execute("PRAGMA user_version = \(LibraryIndex.schemaVersion + 1)")
+        index.close()
+        let reopened = try LibraryIndex(path: library.indexPath)
+        #expect(reopened.notice?.contains("schema \(LibraryIndex.schemaVersion + 1)") == true)
+    }
+
+    @Test func loudnessRowsAreListedAndStored() throws {
+        let library = try Self.makeLibrary(files: 20)
+        let (index, _, _) = try Self.scan(library)
+        #expect(try index.rowsMissingLoudness().count == 20)
+        let path = library.entries[0].path
+        #expect(try index.setLoudness(path: path, trackGain: -3.5, trackPeak: 0.9, albumGain: -4, albumPeak: 0.95))
+        #expect(try !index.setLoudness(path: "/no/such.mp3", trackGain: 0, trackPeak: 1))
+        #expect(try index.rowsMissingLoudness().count == 19)
+        let track = try #require(try index.allTracks().first { $0.path == path })
+        #expect(track.trackGain == -3.5 && track.trackPeak == 0.9 && track.albumGain == -4 && track.albumPeak == 0.95)
+    }
+}
