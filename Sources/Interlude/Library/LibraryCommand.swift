@@ -8,7 +8,7 @@ import MusicLibrary
 /// from the command line, over the same index the full-screen player uses.
 public enum LibraryCommand {
     public static let help = """
-    usage: interlude library scan [--json]
+    usage: interlude library scan [--loudness] [--json]
            interlude library stats [--json]
            interlude library search QUERY... [--sort COLUMN] [--reverse] [--limit N] [--json]
 
@@ -17,7 +17,9 @@ public enum LibraryCommand {
     folder. Its index is $XDG_CACHE_HOME/interlude/library.sqlite, a cache:
     delete it at any time and the next command rebuilds it.
 
-      scan     read new and changed files, drop the ones gone
+      scan     read new and changed files, drop the ones gone; with
+               --loudness, measure the ReplayGain of files whose tags have
+               none (EBU R 128, -18 LUFS) into the index, never the files
       stats    tracks, artists, albums, total time
       search   words match the starts of words in titles, artists, albums
                and paths (case and accents ignored; Chinese, Japanese and
@@ -93,8 +95,9 @@ public enum LibraryCommand {
                 let result = try scan(index: index, settings: settings, showProgress: !json)
                 writeStandardOutput((json ? scanJSON(result, settings: settings) : scanText(result, settings: settings)) + "\n")
                 if parsed.has("--loudness") {
-                    writeStandardError("interlude library scan --loudness: not built yet (ReplayGain measurement)\n")
-                    return 1
+                    let loudness = try measureLoudness(index: index)
+                    let line = "loudness: \(loudness.measured) file(s) measured, \(loudness.albums) album(s), \(loudness.failed) failed"
+                    if json { writeStandardError(line + "\n") } else { writeStandardOutput(line + "\n") }
                 }
             case "stats":
                 if index.isNew { try scan(index: index, settings: settings, showProgress: false) }
@@ -188,6 +191,10 @@ public enum LibraryCommand {
         text("genre", track.genre)
         text("format", track.format)
         if let duration = track.durationSeconds { fields.append("\"seconds\": \(duration)") }
+        for (name, value) in [("trackGain", track.trackGain), ("trackPeak", track.trackPeak),
+                              ("albumGain", track.albumGain), ("albumPeak", track.albumPeak)] {
+            if let value { fields.append("\"\(name)\": \(value)") }
+        }
         return "{" + fields.joined(separator: ", ") + "}"
     }
 

@@ -4,6 +4,7 @@ import Glibc
 import AudioEngine
 import BookFormat
 import MusicLibrary
+import ReplayGain
 
 /// Reads one file for the index: duration and format from the decoder that
 /// plays it (chosen by content, as playback chooses), tags from the decoder
@@ -35,7 +36,19 @@ enum TrackReader {
         if let bytes = try? TagFileReader.tagBytes(atPath: path), !bytes.isEmpty, let tag = try? ID3v2Tag(bytes: bytes) {
             apply(tag, to: &track)
         }
+        // ReplayGain as playback reads it: the file's head (ID3v2, LAME), then the decoder's tags.
+        let fields = tags.replayGain.map { (name: $0.key, value: $0.value) }
+        apply(ReplayGainReader.read(path: path).filling(from: ReplayGainInfo(fields: fields)), to: &track)
         return track
+    }
+
+    /// The gains a tagger (or the encoder) wrote; what is missing stays nil
+    /// for `library scan --loudness` to measure.
+    static func apply(_ info: ReplayGainInfo, to track: inout LibraryTrack) {
+        track.trackGain = info.trackGain
+        track.trackPeak = info.trackPeak
+        track.albumGain = info.albumGain
+        track.albumPeak = info.albumPeak
     }
 
     /// Where the tag gives a field, it wins over what the decoder found.
@@ -82,6 +95,7 @@ enum TrackReader {
         track.durationSeconds = length.seconds
         track.format = "mp\(length.layer)"
         apply(tag, to: &track)
+        apply(ID3ReplayGain.info(from: tag).filling(from: LameReplayGain.info(fromFirstFrame: Array(head[tagLength...]))), to: &track)
         return track
     }
 
