@@ -89,6 +89,18 @@ struct LibraryLoudnessTests {
         // Never into the files.
         let after = try [first, second, alone, taggedFile].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
         #expect(after == before)
+        // Playback uses the measured values for the file whose tags have none.
+        func render(_ mode: String) throws -> PCMAudio {
+            let output = directory + "/render-\(mode).wav"
+            let result = try InterludeBinary.play([alone], output: .wav(output), extraArguments: ["--replaygain", mode],
+                                                  environment: environment)
+            #expect(result.process.succeeded, "\(result.process.summary)")
+            return try WAVFile.read(output)
+        }
+        let stored = try #require(number(alone, "trackGain"))
+        let applied = ReplayGainRenderTests.gainDecibels(try render("track"), over: try render("off"))
+        #expect(abs(applied - stored) < 0.1, "played at \(applied) dB, the index says \(stored) dB")
+
         // Nothing left to measure: a second run measures nothing.
         let again = try InterludeBinary.run(["library", "scan", "--loudness"], environment: environment)
         #expect(again.stdoutText.contains("loudness: 0 file(s) measured, 0 album(s), 0 failed"), "\(again.stdoutText)")

@@ -362,6 +362,15 @@ final class LibraryIndex {
         return tracks
     }
 
+    /// The ReplayGain values the index holds for the file at `path` (from its
+    /// tags at scan, or measured by `scan --loudness`); nil when not indexed.
+    func loudness(path: String) throws(SQLiteError) -> (trackGain: Double?, trackPeak: Double?, albumGain: Double?, albumPeak: Double?)? {
+        let statement = try connection.prepare("SELECT track_gain, track_peak, album_gain, album_peak FROM tracks WHERE path = ?1")
+        try statement.bind([.text(path)])
+        guard try statement.step() else { return nil }
+        return (statement.real(0), statement.real(1), statement.real(2), statement.real(3))
+    }
+
     /// Stores measured gains (dB) and peaks (linear, 1.0 full scale) for the
     /// file at `path`; the album pair is left as it was when not given.
     /// Returns false when the index has no such file.

@@ -27,8 +27,11 @@ extension PlayerRuntime {
     func installReplayGain() {
         let settings = configuration.replayGain
         guard settings.mode != .off, !configuration.scenario.spoken else { return }
+        let library = LibraryGainLookup(indexPath: LibrarySettings.load(environment: ProcessEnvironment.current()).indexPath)
         engine.setTrackGain { path, decoder in
-            Float(settings.linearGain(for: Self.replayGainInfo(path: path, decoder: decoder)))
+            var info = Self.replayGainInfo(path: path, decoder: decoder)
+            if info.trackGain == nil && info.albumGain == nil { info = library.info(path: path) ?? info }
+            return Float(settings.linearGain(for: info))
         }
     }
 
@@ -37,5 +40,34 @@ extension PlayerRuntime {
     static func replayGainInfo(path: String, decoder: any Decoder) -> ReplayGainInfo {
         let fields = decoder.tags().replayGain.map { (name: $0.key, value: $0.value) }
         return ReplayGainReader.read(path: path).filling(from: ReplayGainInfo(fields: fields))
+    }
+}
+
+/// The values `interlude library scan --loudness` measured into the index,
+/// for files whose tags carry none. The index is opened on the first such
+/// file, and only when it exists: playing tagged files (or with no library)
+/// never loads libsqlite3.
+final class LibraryGainLookup {
+    private let indexPath: String
+    private var index: LibraryIndex?
+    private var unavailable = false
+
+    init(indexPath: String) { self.indexPath = indexPath }
+
+    func info(path: String) -> ReplayGainInfo? {
+        guard !unavailable else { return nil }
+        if index == nil {
+            guard access(indexPath, R_OK) == 0, let opened = try? LibraryIndex(path: indexPath) else {
+                unavailable = true
+                return nil
+            }
+            index = opened
+        }
+        // The index holds paths under the library folders as configured; the file's real path second.
+        let resolved = BookOpener.absolutePath(path)
+        var candidates = path.hasPrefix("/") ? [path] : []
+        if !candidates.contains(resolved) { candidates.append(resolved) }
+        guard let row = candidates.lazy.compactMap({ try? self.index?.loudness(path: $0) }).first else { return nil }
+        return ReplayGainInfo(trackGain: row.trackGain, trackPeak: row.trackPeak, albumGain: row.albumGain, albumPeak: row.albumPeak)
     }
 }
