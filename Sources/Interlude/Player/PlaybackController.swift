@@ -32,6 +32,8 @@ final class PlaybackController: PlayerActionSink {
     }
 
     private var stoppedAt: MonotonicInstant?
+    /// The first output opened at the user's play (none at start): no smart rewind then.
+    private var nothingHeardYet = false
 
     /// The listener's volume, 0...1: the writer's volume ramp, which
     /// multiplies with ducking, so a chime and the volume keys compose.
@@ -74,9 +76,16 @@ final class PlaybackController: PlayerActionSink {
                 return  // Already playing: the first play of the run.
             }
             if engine.isOutputLost {
+                let firstOutput = !engine.hasOpenedOutput
                 do { try engine.reopenOutput() } catch {
                     player?.resumeDidFail(reason: error.description)
                     return
+                }
+                if firstOutput {
+                    // Nothing was heard yet (no device at start): play from where the
+                    // queue starts, with no rewind for the time spent waiting.
+                    stoppedAt = clock.monotonicNow
+                    nothingHeardYet = true
                 }
             }
             events.emit(.resumeRequested(trigger == .user ? .user : .automatic))
@@ -141,6 +150,7 @@ final class PlaybackController: PlayerActionSink {
             resumeWhenStopped = false
             pendingJump = nil
             stoppedAt = nil
+            nothingHeardYet = false
             engine.jump(toQueueIndex: jump.index, offsetFrames: jump.offset, fadeFrames: fadeFrames)
             events.emit(.resumed(.jumped(index: jump.index, offset: engine.format.seconds(forFrames: jump.offset))))
             return
@@ -152,7 +162,9 @@ final class PlaybackController: PlayerActionSink {
         // Smart rewind stops at the chapter's start: a book's chapter can begin inside a track.
         let chapterStart = max(trackStart, chapterStartFrame?(stop) ?? trackStart)
         let stoppedFor = (clock.monotonicNow - stoppedAt).seconds
-        let rewind = smartRewind.rewind(stoppedFor: stoppedFor, timeInChapter: format.seconds(forFrames: stop - chapterStart))
+        let rewind = nothingHeardYet ? 0
+            : smartRewind.rewind(stoppedFor: stoppedFor, timeInChapter: format.seconds(forFrames: stop - chapterStart))
+        nothingHeardYet = false
         let target = max(chapterStart, stop - format.frames(forSeconds: rewind))
         engine.resumeMedia(from: target, fadeFrames: fadeFrames)
         self.stoppedAt = nil

@@ -37,6 +37,9 @@ final class PlayerRuntime {
         var alarmStore: AlarmStore?
         /// Open paused (a queue restored from the last run waits for the user).
         var startsPaused = false
+        /// A device that cannot be opened leaves the run waiting, paused with
+        /// the device's error, instead of ending it (the full-screen player).
+        var waitsForOutput = false
     }
 
     let configuration: Configuration
@@ -87,6 +90,7 @@ final class PlayerRuntime {
                      signals channel: SignalChannel) -> PlayerRuntime? {
         let engine = PlaybackEngine(paths: paths, output: configuration.output)
         engine.keepsOutputAtQueueEnd = configuration.keepsRunningWhenQueueEnds
+        engine.waitsForOutput = configuration.waitsForOutput
         do {
             try engine.open()
         } catch {
@@ -171,7 +175,14 @@ final class PlayerRuntime {
     /// Runs until the queue ends (unless the host keeps running), the host
     /// quits, or a signal stops it. Returns the exit status.
     func run(host: PlayerHost) -> Int32 {
-        if configuration.startsPaused {
+        if let unavailable = engine.unavailableOutput {
+            // No device: wait, paused with its error, for the user's play to try again.
+            events.error("\(unavailable.description) (playback waits: press space or type 'play' to try the device "
+                          + "again, or choose another with --device NAME)")
+            player.outputUnavailable(reason: unavailable.description)
+            // Shown now: with nothing playing, the loop's first wait lasts until a key.
+            host.afterIteration()
+        } else if configuration.startsPaused {
             // Stopped before the first frame: the first play resumes from here.
             engine.pauseMedia(fadeFrames: 1)
         } else {
