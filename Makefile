@@ -41,7 +41,7 @@ DEMO_LIBRARY := build/demo/library
 MUSIC_DIR := $(shell d=$$(sed -n 's/^XDG_MUSIC_DIR="\(.*\)"/\1/p' "$${XDG_CONFIG_HOME:-$$HOME/.config}/user-dirs.dirs" 2>/dev/null | sed "s|\$$HOME|$$HOME|"); \
 	for c in "$$d" "$$HOME/Music"; do [ -n "$$c" ] && [ -d "$$c" ] && { echo "$$c"; break; }; done)
 
-.PHONY: all deps python-tools build release run test test-tsan test-sanitize bench fuzz clean demo demo-library link-order
+.PHONY: all deps python-tools build release release-noop-check run test test-tsan test-sanitize bench fuzz clean demo demo-library link-order
 
 all: build
 
@@ -57,6 +57,17 @@ release: deps
 	@cxx=$$(g++ -print-file-name=libstdc++.a 2>/dev/null); \
 	  case "$$cxx" in /*) ln -sf "$$cxx" $(STATIC_CXX_DIR)/libstdc++.a ;; esac
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
+
+# With nothing changed, a second build must leave the binary alone (no relink:
+# `make run` would pay for it each time): its inode and modification time are
+# compared around a no-op build. `make bench` runs it after its release build.
+release-noop-check: release
+	@before=$$(stat -c '%i %y' $(BIN_RELEASE)); \
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) >/dev/null || exit 1; \
+	after=$$(stat -c '%i %y' $(BIN_RELEASE)); \
+	if [ "$$before" != "$$after" ]; then \
+		echo "release-noop-check: a build with nothing changed relinked $(BIN_RELEASE) ($$before -> $$after)" >&2; exit 1; fi; \
+	echo "release-noop-check: a second release build left $(BIN_RELEASE) untouched"
 
 # Regenerates $(LINK_ORDER) by profiling the release build under valgrind
 # (about 30 s, the full-screen part in a private tmux); commit the result.
@@ -145,7 +156,7 @@ $(BENCH_DIR)/measure: bench/c/measure.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BENCH_CFLAGS) -o $@ $<
 
-bench: release $(BENCH_REFS)
+bench: release release-noop-check $(BENCH_REFS)
 	@scripts/install-deps.sh --bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product interlude-bench $(SWIFT_FLAGS)
 	INTERLUDE_BIN=$(CURDIR)/$(BIN_RELEASE) INTERLUDE_BENCH_DIR=$(CURDIR)/$(BENCH_DIR) \
