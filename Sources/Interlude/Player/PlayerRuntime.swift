@@ -71,6 +71,8 @@ final class PlayerRuntime {
     var continueDeadline: MonotonicInstant?
     var createdScheduler: AlarmScheduler?
     var alarmVoiceError = false
+    /// The next alarm's sound, opened before it is due (`AlarmScheduler.onPrepare`).
+    var preparedAlarmVoice: FileVoice?
     /// The book that plays, set by the book's session (which the host owns).
     weak var book: BookSession?
     /// Set by `PlayerCommand.quit`: the run ends, and the host ends with it.

@@ -1,0 +1,337 @@
+import Foundation
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `make soak` (issue 16, points 13 and 6): long runs that `make test` cannot
+/// afford, each printing its figures and failing when a rule breaks.
+///
+/// 1. The schedule: `interlude play` in real time through a PulseAudio null
+///    sink for `seconds`, with a seeded random schedule of alarms,
+///    notifications, calls, suspends and seeks sent over the control socket
+///    (100 over 30 minutes). Rules: no underrun; RSS grows less than 1 MB from
+///    the first minute to the end; every resume from a pause is at the frame
+///    where the media stopped (events); and the capture holds one gap per
+///    interruption or seek and none elsewhere, the audio after each gap being
+///    the source from the resume's position (aligned on the sweep, which has
+///    one correlation peak).
+/// 2. The sound server killed with SIGKILL and started again `kills` times
+///    during playback: each time a pause with a message, under 1% CPU over
+///    `killWindow` seconds of waiting (from /proc), the place kept, and the
+///    music heard again after the user's play.
+struct SoakOptions {
+    var seconds = 1800.0
+    var seed: UInt64 = 16
+    var kills = 20
+    var killWindow = 10.0
+}
+
+/// SplitMix64: the same schedule for the same seed on every machine.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+final class Soak {
+    let options: SoakOptions
+    var report = Report()
+
+    init(options: SoakOptions) { self.options = options }
+
+    func run() -> Report {
+        do { try schedule() } catch { report.notRun.append("soak schedule: \(error)") }
+        if options.kills > 0 {
+            do { try serverKills() } catch { report.notRun.append("soak server kills: \(error)") }
+        }
+        return report
+    }
+
+    // MARK: 1. The schedule
+
+    enum Step: CustomStringConvertible {
+        case alarm(ring: Double)
+        case notification
+        case call(length: Double)
+        case suspend(length: Double)
+        case seek(seconds: Double)
+
+        var description: String {
+            switch self {
+            case .alarm(let ring): "alarm \(formatted(ring, 1)) s"
+            case .notification: "notification"
+            case .call(let length): "call \(formatted(length, 1)) s"
+            case .suspend(let length): "suspend \(formatted(length, 1)) s"
+            case .seek(let seconds): "seek \(formatted(seconds, 1)) s"
+            }
+        }
+    }
+
+    /// `count` steps at increasing times in (20 s, seconds - 20 s), none overlapping.
+    static func plan(seconds: Double, seed: UInt64) -> [(at: Double, step: Step)] {
+        var random = SeededGenerator(state: seed)
+        let count = max(5, Int((100 * seconds / 1800).rounded()))
+        let span = max(10, seconds - 40)
+        var steps: [(at: Double, step: Step)] = []
+        var seekSign = 1.0
+        var earliest = 20.0
+        for index in 0..<count {
+            let slot = 20 + span * Double(index) / Double(count)
+            let at = max(earliest, slot + Double.random(in: 0..<(span / Double(count) / 2), using: &random))
+            let step: Step
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0: step = .alarm(ring: Double.random(in: 1...4, using: &random))
+            case 1: step = .notification
+            case 2: step = .call(length: Double.random(in: 1...5, using: &random))
+            case 3: step = .suspend(length: Double.random(in: 1...3, using: &random))
+            default:
+                // Alternating directions keep the position within the file.
+                step = .seek(seconds: seekSign * Double.random(in: 5...30, using: &random))
+                seekSign = -seekSign
+            }
+            steps.append((at, step))
+            // Room for the step and the resume after it (a suspension's comes 1 s after it ends).
+            earliest = at + 8
+        }
+        return steps
+    }
+
+    private func remote(_ runtime: String, _ arguments: [String]) throws {
+        let result = try ProcessRunner.run(InterludeBinary.path(configuration: "release"), ["remote"] + arguments,
+                                           environment: ["XDG_RUNTIME_DIR": runtime], timeout: 15)
+        if !result.succeeded { progress("soak: remote \(arguments.joined(separator: " ")): \(result.summary)") }
+    }
+
+    private func schedule() throws {
+        let seconds = options.seconds
+        let plan = Self.plan(seconds: seconds, seed: options.seed)
+        progress("soak: \(formatted(seconds / 60, 1)) min with \(plan.count) steps (seed \(options.seed)); "
+                 + "making a \(Int(seconds + 120)) s sweep")
+        let file = try Fixtures.mp3(.sweep, seconds: seconds + 120, encoding: .cbr(kbps: 128))
+        let silence = try Fixtures.mp3(.tone(frequency: 0), seconds: 1, encoding: .cbr(kbps: 128))
+        let server = try PulseServer.start()
+        defer { server.stop() }
+        let sink = server.defaultSink
+        let runtime = ScratchFiles.makeDirectory("soak-run")
+        chmod(runtime, 0o700)
+        let state = ScratchFiles.makeDirectory("soak-state")
+        let recorder = try sink.startRecorder()
+        var environment = sink.environment
+        environment["XDG_RUNTIME_DIR"] = runtime
+        environment["XDG_STATE_HOME"] = state
+        environment["XDG_CONFIG_HOME"] = state + "/config"
+        // A silent alarm sound: during an interruption the capture is silence, so each shows as one gap.
+        let player = try InterludeBinary.start(["play", file, "--device", "pulse", "--events", "json",
+                                                "--alarm-sound", silence], environment: environment,
+                                               configuration: "release")
+        defer { _ = player.stop(signal: SIGKILL, grace: 1) }
+        let start = monotonicSeconds()
+        func waitUntil(_ time: Double) { let wait = time - (monotonicSeconds() - start); if wait > 0 { usleep(UInt32(wait * 1e6)) } }
+        var rssStart: Int?
+        for (at, step) in plan {
+            waitUntil(at)
+            if rssStart == nil && at >= 60 { rssStart = residentKilobytes(player.pid) }
+            guard player.isRunning else { throw ProcessError.notReady("the player exited: \(player.wait().summary)") }
+            switch step {
+            case .alarm(let ring):
+                try remote(runtime, ["alarm-fire"])
+                waitUntil(at + ring)
+                try remote(runtime, ["dismiss"])
+            case .notification:
+                try remote(runtime, ["notification"])
+            case .call(let length):
+                try remote(runtime, ["call-start"])
+                waitUntil(at + length)
+                try remote(runtime, ["call-end"])
+            case .suspend(let length):
+                try remote(runtime, ["suspend"])
+                waitUntil(at + length)
+                try remote(runtime, ["continue"])
+            case .seek(let delta):
+                try remote(runtime, ["seek", formatted(delta, 3)])
+            }
+        }
+        waitUntil(seconds)
+        let rssEnd = residentKilobytes(player.pid)
+        let rssFirst = rssStart ?? rssEnd
+        try remote(runtime, ["quit"])
+        let result = player.wait(timeout: 20)
+        usleep(500_000)
+        let capture = try recorder.stop()
+        let log = EventLog(stdout: result.stdoutText)
+        try result.check()
+        progress("soak: analysing \(formatted(capture.durationSeconds, 0)) s of capture")
+        let source = try WAVFile.read(Fixtures.decodedByMPG123(file))
+        analyse(log: log, capture: capture, source: source, plan: plan, rss: (rssFirst, rssEnd))
+    }
+
+    private func analyse(log: EventLog, capture: PCMAudio, source: PCMAudio, plan: [(at: Double, step: Step)],
+                         rss: (first: Int, last: Int)) {
+        let rate = source.sampleRate
+        let underruns = log.underrunCount
+        report.rows.append(ResultRow(measure: "soak: underruns over \(formatted(options.seconds / 60, 1)) min",
+                                     subject: "\(underruns)", peer: "", ratio: nil, target: "0", passed: underruns == 0))
+        let growth = rss.last - rss.first
+        report.rows.append(ResultRow(measure: "soak: RSS growth from the first minute to the end, kB",
+                                     subject: "\(growth) (\(rss.first) -> \(rss.last))", peer: "", ratio: nil,
+                                     target: "< 1024", passed: growth < 1024))
+
+        // Events: every resume from a pause at the frame where the media stopped.
+        var lastPaused: Double?
+        var exact = 0
+        var off: [String] = []
+        var places: [Double] = []
+        for event in log.events {
+            switch event.event {
+            case "paused": lastPaused = event.number("position")
+            case "resumed":
+                if let position = event.number("position") {
+                    if event.fields["fadeCancelled"] == nil {
+                        if position == lastPaused { exact += 1 } else { off.append("\(lastPaused ?? -1) -> \(position)") }
+                    }
+                    places.append(position)
+                } else if let offset = event.number("offset") {
+                    places.append(offset)
+                }
+            case "jump":
+                if event.fields["whilePaused"]?.description == "false", let offset = event.number("offset") { places.append(offset) }
+            default: break
+            }
+        }
+        report.rows.append(ResultRow(measure: "soak: resumes at the stop frame (events)",
+                                     subject: "\(exact) of \(exact + off.count)", peer: "", ratio: nil,
+                                     target: "all", passed: off.isEmpty && exact > 0))
+        if !off.isEmpty { report.notes.append("soak: resumes away from the stop: \(off.prefix(10).joined(separator: ", "))") }
+
+        // Capture: gaps of 20 ms or more of digital silence inside the played part.
+        guard let bounds = SignalAnalysis.signalBounds(capture) else {
+            report.notRun.append("soak: the capture is silent")
+            return
+        }
+        let played = capture.frames(bounds)
+        let gaps = SignalAnalysis.silentRuns(played, threshold: 0, minimumFrames: rate / 50)
+        let pauses = log.named("paused").count
+        let seeks = log.named("jump").filter { $0.fields["whilePaused"]?.description == "false" }.count
+        report.rows.append(ResultRow(measure: "soak: gaps in the capture (>= 20 ms) / interruptions + seeks while playing",
+                                     subject: "\(gaps.count) / \(pauses + seeks)", peer: "", ratio: nil,
+                                     target: "gaps <= interruptions + seeks", passed: gaps.count <= pauses + seeks))
+        // After each gap: the source from one of the resume places (in order), 100 ms on.
+        var matched = 0
+        var mismatched: [String] = []
+        var next = 0
+        for gap in gaps {
+            let after = gap.upperBound + rate / 10
+            guard after + 4096 <= played.frameCount else { continue }
+            let signal = played.frames((after - rate / 20)..<min(played.frameCount, after + rate / 20 + 4096))
+            var found = false
+            for candidate in next..<min(places.count, next + 3) {
+                let expected = Int((places[candidate] * Double(rate)).rounded()) + rate / 10
+                guard expected >= 0, expected + 4096 <= source.frameCount else { continue }
+                let reference = source.frames(expected..<(expected + 4096))
+                let alignment = SignalAnalysis.align(reference: reference, signal: signal, minimumOverlap: 0.99)
+                // The reference belongs 50 ms into the window: 10 ms either way allowed (the fade-in's start).
+                if alignment.correlation > 0.95 && abs(alignment.lag - rate / 20) <= rate / 100 {
+                    found = true
+                    next = candidate + 1
+                    break
+                }
+            }
+            if found { matched += 1 } else {
+                mismatched.append("gap at \(formatted(Double(gap.lowerBound) / Double(rate), 2)) s")
+            }
+        }
+        report.rows.append(ResultRow(measure: "soak: gaps followed by the source from the resume position (capture)",
+                                     subject: "\(matched) of \(gaps.count)", peer: "", ratio: nil,
+                                     target: "all", passed: mismatched.isEmpty))
+        if !mismatched.isEmpty { report.notes.append("soak: \(mismatched.prefix(10).joined(separator: ", "))") }
+        let kinds = Dictionary(grouping: plan.map { String(describing: $0.step).split(separator: " ")[0] }, by: { $0 })
+            .map { "\($0.value.count) \($0.key)" }.sorted().joined(separator: ", ")
+        report.notes.append("soak: \(plan.count) steps (\(kinds)); \(pauses) pauses, \(seeks) seeks while playing, "
+                            + "\(gaps.count) gaps, \(formatted(played.durationSeconds / 60, 1)) min captured")
+    }
+
+    // MARK: 2. The sound server killed
+
+    private func serverKills() throws {
+        progress("soak: the sound server killed \(options.kills) times, \(formatted(options.killWindow, 0)) s of waiting each")
+        let music = try Fixtures.mp3(.sweep, seconds: Double(options.kills) * (options.killWindow + 8) + 60,
+                                     encoding: .cbr(kbps: 128))
+        var server = try PulseServer.start()
+        let directory = server.runtimeDirectory
+        var servers = [server]
+        defer { for each in servers { each.stop() } }
+        let fifo = ScratchFiles.makeDirectory("soak-commands") + "/commands"
+        guard mkfifo(fifo, 0o600) == 0 else { throw ProcessError.notReady("mkfifo \(fifo)") }
+        let commands = open(fifo, O_RDWR)
+        defer { close(commands) }
+        var environment = server.defaultSink.environment
+        environment["XDG_RUNTIME_DIR"] = ScratchFiles.makeDirectory("soak-kill-run")
+        let player = try InterludeBinary.start(["play", music, "--device", "pulse", "--events", "json"],
+                                               environment: environment, stdinPath: fifo, configuration: "release")
+        defer { _ = player.stop(signal: SIGKILL, grace: 1) }
+        func event(_ name: String, _ index: Int, timeout: Double = 15) -> InterludeEvent? {
+            let deadline = monotonicSeconds() + timeout
+            while monotonicSeconds() < deadline {
+                let matching = player.eventsSoFar().named(name)
+                if matching.count > index { return matching[index] }
+                usleep(20_000)
+            }
+            return nil
+        }
+        var cpu: [Double] = []
+        var placeKept = 0
+        var heard = 0
+        var messages = 0
+        for round in 0..<options.kills {
+            usleep(2_000_000)
+            _ = server.process.stop(signal: SIGKILL, grace: 1)
+            guard let paused = event("paused", round) else {
+                throw ProcessError.notReady("round \(round): no pause after the server was killed")
+            }
+            let errors = player.eventsSoFar().named("error").filter { $0.fields["message"]?.description.contains("type 'play'") == true }
+            if errors.count > round { messages += 1 }
+            let before = try cpuTicks(player.pid)
+            let start = monotonicSeconds()
+            usleep(UInt32(options.killWindow * 1e6))
+            let used = Double(try cpuTicks(player.pid) - before) / Double(sysconf(Int32(_SC_CLK_TCK)))
+            cpu.append(used / (monotonicSeconds() - start))
+            server = try PulseServer.start(runtimeDirectory: directory)
+            servers.append(server)
+            _ = "play\n".withCString { write(commands, $0, strlen($0)) }
+            guard let resumed = event("resumed", round) else { throw ProcessError.notReady("round \(round): no resume after play") }
+            if resumed.number("position") == paused.number("position") { placeKept += 1 }
+            let recorder = try server.defaultSink.startRecorder()
+            usleep(1_000_000)
+            let capture = try recorder.stop()
+            if SignalAnalysis.dBFS(SignalAnalysis.rms(capture)) > -40 { heard += 1 }
+        }
+        let worst = cpu.max() ?? 0
+        let rounds = options.kills
+        report.rows.append(ResultRow(measure: "soak: server killed: CPU while waiting, % (worst of \(rounds) x \(formatted(options.killWindow, 0)) s)",
+                                     subject: formatted(worst * 100, 2), peer: "", ratio: nil, target: "< 1", passed: worst < 0.01))
+        report.rows.append(ResultRow(measure: "soak: server killed: paused with a message / place kept / heard again after play",
+                                     subject: "\(messages) / \(placeKept) / \(heard) of \(rounds)", peer: "", ratio: nil,
+                                     target: "all", passed: messages == rounds && placeKept == rounds && heard == rounds))
+        report.notes.append("soak: CPU while waiting per round, %: \(cpu.map { formatted($0 * 100, 2) }.joined(separator: " "))")
+    }
+
+    private func cpuTicks(_ pid: pid_t) throws -> Int {
+        let text = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        guard let close = text.lastIndex(of: ")") else { return 0 }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        // utime and stime: fields 14 and 15 of proc(5), the 12th and 13th after the name.
+        return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+    }
+
+    private func residentKilobytes(_ pid: pid_t) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return -1 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+    }
+}
