@@ -164,17 +164,19 @@ bench: release release-noop-check $(BENCH_REFS)
 # Issue 16's long runs (bench/Sources/interlude-bench/Soak.swift): SOAK_SECONDS of
 # real-time playback through a PulseAudio null sink under a seeded random schedule
 # of alarms, notifications, calls, suspends and seeks (100 in 30 minutes), then the
-# sound server killed SOAK_KILLS times with SOAK_KILL_WINDOW seconds of waiting each.
+# sound server killed SOAK_KILLS times with SOAK_KILL_WINDOW seconds of waiting each,
+# then an alarm after SOAK_IDLE_ALARM seconds of playback beside three after 2 s.
 # Prints its figures; fails when a rule breaks. Not part of `make test`.
 SOAK_SECONDS ?= 1800
 SOAK_SEED ?= 16
 SOAK_KILLS ?= 20
 SOAK_KILL_WINDOW ?= 10
+SOAK_IDLE_ALARM ?= 600
 soak: release
 	$(SWIFT) build $(RELEASE_FLAGS) --product interlude-bench $(SWIFT_FLAGS)
 	INTERLUDE_BIN=$(CURDIR)/$(BIN_RELEASE) INTERLUDE_BENCH_DIR=$(CURDIR)/$(BENCH_DIR) \
 		.build/release/interlude-bench --soak $(SOAK_SECONDS) --seed $(SOAK_SEED) --kills $(SOAK_KILLS) \
-		--kill-window $(SOAK_KILL_WINDOW)
+		--kill-window $(SOAK_KILL_WINDOW) --idle-alarm $(SOAK_IDLE_ALARM)
 
 # Python tools the tests drive (mutagen, to write chapter fixtures with a
 # tool we did not write), installed into build/python.

@@ -17,7 +17,7 @@ usage: interlude-bench [--quick] [--stand-in] [--play-runs N] [--only decode,cpu
   --play-runs N  play each player N times in the CPU/RSS benchmark and report medians
                (default 1: three minutes of real time at 60 s a file)
   --only LIST  run only these benchmarks (comma-separated)
-  --soak SECONDS [--seed N] [--kills N] [--kill-window SECONDS]
+  --soak SECONDS [--seed N] [--kills N] [--kill-window SECONDS] [--idle-alarm SECONDS]
                `make soak` instead of the benchmarks (bench/Sources/interlude-bench/Soak.swift)
 
 Environment: INTERLUDE_BIN (default .build/release/interlude), INTERLUDE_BENCH_DIR
@@ -43,7 +43,7 @@ while !arguments.isEmpty {
         guard let count = arguments.first.flatMap({ Int($0) }), count > 0 else { fail("--play-runs needs a positive count") }
         arguments.removeFirst()
         options.playRuns = count
-    case "--soak", "--seed", "--kills", "--kill-window":
+    case "--soak", "--seed", "--kills", "--kill-window", "--idle-alarm":
         // `make soak` (Soak.swift): long runs instead of the benchmarks.
         guard let value = arguments.first.flatMap({ Double($0) }), value >= 0, value < 1e7 else {
             fail("\(argument) needs a number")
@@ -51,9 +51,11 @@ while !arguments.isEmpty {
         arguments.removeFirst()
         soak = soak ?? SoakOptions()
         switch argument {
-        case "--soak": soak?.seconds = max(60, value)
+        // 0: only the other parts (the server kills, the alarm after idle playback).
+        case "--soak": soak?.seconds = value == 0 ? 0 : max(60, value)
         case "--seed": soak?.seed = UInt64(value)
         case "--kills": soak?.kills = Int(value)
+        case "--idle-alarm": soak?.idleAlarm = value
         default: soak?.killWindow = value
         }
     case "-h", "--help":
