@@ -129,7 +129,7 @@ final class Soak {
         chmod(runtime, 0o700)
         let state = ScratchFiles.makeDirectory("soak-state")
         // Kept after the run (build/bench/soak-capture.wav), for a look at what a failure heard.
-        let capturePath = (ProcessInfo.processInfo.environment["INTERLUDE_BENCH_DIR"] ?? "build/bench") + "/soak-capture.wav"
+        let capturePath = keptPath("soak-capture.wav")
         let recorder = try sink.startRecorder(to: capturePath)
         var environment = sink.environment
         environment["XDG_RUNTIME_DIR"] = runtime
@@ -175,6 +175,9 @@ final class Soak {
         usleep(500_000)
         let capture = try recorder.stop()
         let log = EventLog(stdout: result.stdoutText)
+        // Kept beside the capture, so `--reanalyse` can look again without playing again.
+        try? result.stdoutText.write(toFile: keptPath("soak-events.jsonl"), atomically: true, encoding: .utf8)
+        try? "\(rssFirst) \(rssEnd)\n".write(toFile: keptPath("soak-rss.txt"), atomically: true, encoding: .utf8)
         try result.check()
         progress("soak: analysing \(formatted(capture.durationSeconds, 0)) s of capture")
         let source = try WAVFile.read(Fixtures.decodedByMPG123(file))
@@ -234,10 +237,14 @@ final class Soak {
         // sweep, which has one correlation peak): a resume continues where the music
         // stopped; a seek lands its distance further on; anything else is a gap that
         // should not be there.
-        // The music right before a gap is the pause's fade, which ends at the stop frame
-        // (a drop through the sound server may replay up to a period before it: the fade
-        // starts from the frame measured as heard); right after it, the resume's fade-in.
-        let chunk = 2048
+        // Each gap, by where the music before and after it is in the file (located in the
+        // sweep, which has one correlation peak near an estimate). The chunk before ends
+        // 150 ms before the gap: a drop through the sound server splices the last period
+        // (the fade starts from the frame measured as heard), so the music right before
+        // the gap is not one piece. Had the music gone on, the frame at the gap's start
+        // would be `expected`; a resume at the stop frame goes on from there (the
+        // discontinuity is how far the heard frame was off); a seek lands its distance on.
+        let chunk = 4096
         func locate(_ start: Int, near estimate: Double, within seconds: Double) -> Double? {
             guard start >= 0, start + chunk <= played.frameCount else { return nil }
             let low = max(0, Int((estimate - seconds) * Double(rate)))
@@ -245,38 +252,46 @@ final class Soak {
             guard high - low > chunk else { return nil }
             let found = SignalAnalysis.align(reference: played.frames(start..<(start + chunk)),
                                              signal: source.frames(low..<high), minimumOverlap: 0.99)
-            return found.correlation > 0.8 ? Double(low + found.lag) / Double(rate) : nil
+            return found.correlation > 0.9 ? Double(low + found.lag) / Double(rate) : nil
         }
-        var resumesAtStop = 0
+        let lead = rate * 15 / 100
+        let settle = rate / 20
+        var discontinuities: [Double] = []
         var seeksLanded = 0
         var stray: [String] = []
         // The file position at capture frame `anchor`.
         var anchor = (capture: 0, file: 0.0)
-        let tolerance = 0.005
         for gap in gaps {
             let at = formatted(Double(gap.lowerBound) / Double(rate), 2)
-            let beforeStart = gap.lowerBound - chunk
+            let beforeStart = gap.lowerBound - lead - chunk
             let estimate = anchor.file + Double(beforeStart - anchor.capture) / Double(rate)
             guard let before = locate(beforeStart, near: estimate, within: 2) else {
                 stray.append("\(at) s: the music before it is not the file near \(formatted(estimate, 1)) s")
                 continue
             }
-            let stop = before + Double(chunk) / Double(rate)
-            let afterStart = gap.upperBound
-            if let after = locate(afterStart, near: stop, within: 0.5), abs(after - stop) <= tolerance {
-                resumesAtStop += 1
+            let expected = before + Double(gap.lowerBound - beforeStart) / Double(rate)
+            let afterStart = gap.upperBound + settle
+            let settled = Double(settle) / Double(rate)
+            if let after = locate(afterStart, near: expected + settled, within: 0.3), abs(after - settled - expected) <= 0.1 {
+                discontinuities.append(after - settled - expected)
                 anchor = (afterStart, after)
-            } else if let delta = seeks.first, let after = locate(afterStart, near: stop + delta, within: 2) {
+            } else if let delta = seeks.first, let after = locate(afterStart, near: expected + settled + delta, within: 2.5) {
                 seeksLanded += 1
                 seeks.removeFirst()
                 anchor = (afterStart, after)
-            } else if let after = locate(afterStart, near: stop, within: 60) {
-                stray.append("\(at) s: the music stopped at \(formatted(stop, 3)) s and went on from \(formatted(after, 3)) s")
+            } else if let after = locate(afterStart, near: expected, within: 60) {
+                stray.append("\(at) s: the music stopped at \(formatted(expected, 3)) s and went on from \(formatted(after - settled, 3)) s")
                 anchor = (afterStart, after)
             } else {
                 stray.append("\(at) s: the music after it was not found")
             }
         }
+        let resumesAtStop = discontinuities.count
+        let worst = discontinuities.map(abs).max() ?? 0
+        report.rows.append(ResultRow(measure: "soak: resumes in the capture: largest discontinuity at a resume, ms",
+                                     subject: formatted(worst * 1000, 1) + (discontinuities.isEmpty ? "" :
+                                        " (median \(formatted(median(discontinuities.map(abs)) * 1000, 1)))"),
+                                     peer: "", ratio: nil, target: "<= 20 (the heard frame's precision)", passed: worst <= 0.020))
         report.rows.append(ResultRow(measure: "soak: gaps in the capture (>= 20 ms): resumes at the stop frame + seeks / all",
                                      subject: "\(resumesAtStop) + \(seeksLanded) / \(gaps.count)", peer: "", ratio: nil,
                                      target: "all; resumes = pauses (\(pauses))",
@@ -287,6 +302,25 @@ final class Soak {
             .map { "\($0.value.count) \($0.key)" }.sorted().joined(separator: ", ")
         report.notes.append("soak: \(plan.count) steps (\(kinds)); \(pauses) pauses, \(seeksWhilePlaying) seeks, "
                             + "\(gaps.count) gaps, \(formatted(played.durationSeconds / 60, 1)) min captured")
+    }
+
+    func keptPath(_ name: String) -> String {
+        (ProcessInfo.processInfo.environment["INTERLUDE_BENCH_DIR"] ?? "build/bench") + "/" + name
+    }
+
+    /// The last schedule's kept capture and events, analysed again (same seconds and seed).
+    func reanalyse() -> Report {
+        do {
+            let file = try Fixtures.mp3(.sweep, seconds: options.seconds + 120, encoding: .cbr(kbps: 128))
+            let capture = try WAVFile.read(keptPath("soak-capture.wav"))
+            let log = EventLog(stdout: try String(contentsOfFile: keptPath("soak-events.jsonl"), encoding: .utf8))
+            let rss = ((try? String(contentsOfFile: keptPath("soak-rss.txt"), encoding: .utf8)) ?? "0 0")
+                .split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
+            let source = try WAVFile.read(Fixtures.decodedByMPG123(file))
+            analyse(log: log, capture: capture, source: source, plan: Self.plan(seconds: options.seconds, seed: options.seed),
+                    rss: (rss.first ?? 0, rss.dropFirst().first ?? 0))
+        } catch { report.notRun.append("soak reanalyse: \(error)") }
+        return report
     }
 
     // MARK: 2. The sound server killed

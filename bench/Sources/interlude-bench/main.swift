@@ -17,7 +17,7 @@ usage: interlude-bench [--quick] [--stand-in] [--play-runs N] [--only decode,cpu
   --play-runs N  play each player N times in the CPU/RSS benchmark and report medians
                (default 1: three minutes of real time at 60 s a file)
   --only LIST  run only these benchmarks (comma-separated)
-  --soak SECONDS [--seed N] [--kills N] [--kill-window SECONDS] [--idle-alarm SECONDS]
+  --soak SECONDS [--seed N] [--kills N] [--kill-window SECONDS] [--idle-alarm SECONDS] [--reanalyse]
                `make soak` instead of the benchmarks (bench/Sources/interlude-bench/Soak.swift)
 
 Environment: INTERLUDE_BIN (default .build/release/interlude), INTERLUDE_BENCH_DIR
@@ -26,6 +26,7 @@ Environment: INTERLUDE_BIN (default .build/release/interlude), INTERLUDE_BENCH_D
 
 var options = BenchOptions()
 var soak: SoakOptions?
+var reanalyse = false
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
@@ -58,6 +59,8 @@ while !arguments.isEmpty {
         case "--idle-alarm": soak?.idleAlarm = value
         default: soak?.killWindow = value
         }
+    case "--reanalyse":
+        reanalyse = true
     case "-h", "--help":
         print(usage)
         exit(0)
@@ -71,7 +74,7 @@ if ProcessInfo.processInfo.environment["INTERLUDE_FIXTURE_DIR"] == nil {
     setenv("INTERLUDE_FIXTURE_DIR", options.benchDirectory + "/fixtures", 1)
 }
 
-let report = soak.map { Soak(options: $0).run() } ?? Bench(options: options).run()
+let report = soak.map { reanalyse ? Soak(options: $0).reanalyse() : Soak(options: $0).run() } ?? Bench(options: options).run()
 print("")
 print(report.table())
 for note in report.notes { print("note: \(note)") }
