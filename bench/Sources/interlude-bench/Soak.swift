@@ -287,6 +287,7 @@ final class Soak {
             }
         }
         let resumesAtStop = discontinuities.count
+        report.notes.append("soak: discontinuity at each resume, ms: \(discontinuities.map { formatted($0 * 1000, 1) }.joined(separator: " "))")
         let worst = discontinuities.map(abs).max() ?? 0
         report.rows.append(ResultRow(measure: "soak: resumes in the capture: largest discontinuity at a resume, ms",
                                      subject: formatted(worst * 1000, 1) + (discontinuities.isEmpty ? "" :
