@@ -62,6 +62,8 @@ extension PlayerRuntime {
         // Used once: the next alarm gets a voice of its own, from the start of its file.
         preparedAlarmVoice = nil
         engine.startVoice(source, exclusive: true, fadeFrames: format.frames(forSeconds: 0.005))
+        // The music's pause (asked for when the interruption began) and the voice reach the writer together, now.
+        engine.sendPendingPause()
     }
 
     /// An alarm `delay` from now (relative: an exact monotonic deadline).
