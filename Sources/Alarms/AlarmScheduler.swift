@@ -27,12 +27,19 @@ public final class AlarmScheduler {
     public let settings: Settings
     public let session: Session
     public var onEvent: (AlarmEvent) -> Void
+    /// Called `preparationLead` before the next alarm is due (at once when it is
+    /// nearer), with that alarm: alarms are known ahead, so whatever ringing
+    /// needs (its sound opened) can be ready at the due time instead of being
+    /// made then, cold, between the due time and the music's pause.
+    public var onPrepare: ((Alarm) -> Void)?
+    public var preparationLead: Duration = .seconds(5)
 
     private let clock: any Clock
     private let calculator: NextFireCalculator
     private let store: AlarmStore?
     private var nextID = 1
     private var planTimer: TimerToken?
+    private var prepareTimer: TimerToken?
     private var ringTimeoutTimer: TimerToken?
     /// Relative alarms and snoozes set in this run, on the monotonic clock.
     private var monotonicDeadlines: [AlarmID: MonotonicInstant] = [:]
@@ -306,21 +313,30 @@ public final class AlarmScheduler {
     private func plan() {
         if let timer = planTimer { clock.cancel(timer) }
         planTimer = nil
+        if let timer = prepareTimer { clock.cancel(timer) }
+        prepareTimer = nil
         let now = clock.wallNow
-        let waits: [Duration] = alarms
+        let waits: [(wait: Duration, alarm: Alarm)] = alarms
             .filter { ringing?.alarmIDs.contains($0.id) != true }
             .compactMap { alarm in
                 guard let fire = nextFire(alarm) else { return nil }
                 if let deadline = monotonicDeadlines[alarm.id], alarm.snoozedUntil != nil || isRelative(alarm) {
-                    return deadline - clock.monotonicNow
+                    return (deadline - clock.monotonicNow, alarm)
                 }
-                return WallInstant(secondsSince1970: fire) - now
+                return (WallInstant(secondsSince1970: fire) - now, alarm)
             }
-        guard let soonest = waits.min() else { return }
-        let wait = max(.zero, soonest)
+        guard let soonest = waits.min(by: { $0.wait < $1.wait }) else { return }
+        let wait = max(.zero, soonest.wait)
         planTimer = clock.schedule(after: wait) { [weak self] in
             self?.planTimer = nil
             self?.reconcile()
+        }
+        if let onPrepare {
+            let alarm = soonest.alarm
+            prepareTimer = clock.schedule(after: max(.zero, wait - preparationLead)) { [weak self] in
+                self?.prepareTimer = nil
+                onPrepare(alarm)
+            }
         }
     }
 

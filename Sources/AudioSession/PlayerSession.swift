@@ -131,6 +131,15 @@ public final class PlayerSession {
         sink.perform(.resumeFailed(reason: reason))
     }
 
+    /// The output could not be opened before anything played (no sound card,
+    /// no sound server): paused from the start with the reason, for the
+    /// banner; the user's play tries the output again.
+    public func outputUnavailable(reason: String) {
+        guard !isPlaying else { return }
+        lastFailureReason = reason
+        waitingForUser = .resumeFailed(reason: reason)
+    }
+
     // MARK: Notifications
 
     public func handle(_ event: SessionEvent) {

@@ -20,6 +20,8 @@ final class TUISession {
     let socket: String
     let directory: String
     let configHome: String
+    /// The null sink the player plays to (unless the environment sends it elsewhere).
+    let sink: NullSink
     /// `XDG_RUNTIME_DIR` of the player: its control socket is under it.
     var runtimeDirectory: String { "\(directory)/run" }
     /// The command that started the player (environment included), to start it again in the same pane.
@@ -34,6 +36,7 @@ final class TUISession {
         try FileManager.default.createDirectory(atPath: configHome + "/interlude/themes", withIntermediateDirectories: true)
         try configure(configHome)
         let sink = try PulseServer.shared().makeSink()
+        self.sink = sink
         sinkRemoval = { sink.remove() }
         var variables = sink.environment
         variables["XDG_CONFIG_HOME"] = configHome

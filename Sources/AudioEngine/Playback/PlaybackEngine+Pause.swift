@@ -14,6 +14,11 @@ extension PlaybackEngine {
         pendingPauseStep = GainRamp.step(overFrames: fadeFrames)
     }
 
+    /// Hands a pending pause to the output now rather than at the next `pump()`:
+    /// once the voice that goes with it has started (an alarm's, opened ahead of
+    /// its due time), nothing is gained by waiting for the rest of the loop's turn.
+    public func sendPendingPause() { applyPendingPause() }
+
     func applyPendingPause() {
         guard let step = pendingPauseStep, let control else { return }
         pendingPauseStep = nil

@@ -77,8 +77,9 @@ extension PlaybackEngine {
     /// third of the ring's part ahead of the device, at most 250 ms; 10 ms while a resume is
     /// in progress; -1 (no need to wake) while the device is lost. Zero on the frame clock.
     public var suggestedWaitMilliseconds: Int {
-        guard sink?.clock == .realTime, let ring else { return 0 }
+        // Lost, or never opened: nothing to top up until the user plays again.
         if isOutputLost { return -1 }
+        guard sink?.clock == .realTime, let ring else { return 0 }
         if pendingResume != nil || pendingPauseStep != nil { return 10 }
         // A pause in progress: look again soon, so the stop is reported when it happens.
         if let control, !control.pointee.mediaRun.load(ordering: .relaxed),

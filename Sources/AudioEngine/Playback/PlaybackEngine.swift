@@ -88,6 +88,13 @@ public final class PlaybackEngine {
     public internal(set) var volume: Double = 1
     /// True after the device failed beyond recovery, until `reopenOutput()`.
     public internal(set) var isOutputLost = false
+    /// A device that cannot be opened at `open()` leaves the engine waiting,
+    /// lost from the start, instead of failing it (the full-screen player
+    /// starts without a sound card; the user's play tries again).
+    public var waitsForOutput = false
+    /// Why the output could not be opened at `open()`, while no output has
+    /// been opened since (`waitsForOutput`).
+    public internal(set) var unavailableOutput: OutputError?
 
     public convenience init(paths: [String], output: Output) {
         self.init(paths: paths, output: output) { format throws(OutputError) in try output.open(format: format) }
@@ -126,8 +133,13 @@ public final class PlaybackEngine {
         self.format = format
         let voiceRing = SPSCRing(minimumCapacity: format.rate / 2, slotBytes: format.bytesPerFrame)
         self.voiceRing = voiceRing
+        let output: any AudioOutput
+        do { output = try openOutput(format) } catch {
+            guard waitsForOutput, case .device = error else { throw .output(error) }
+            waitWithoutOutput(voiceRing: voiceRing, because: error)
+            return
+        }
         do {
-            let output = try openOutput(format)
             let ring = SPSCRing(minimumCapacity: output.mediaRingFrames, slotBytes: format.bytesPerFrame)
             let link = WriterLink(media: ring, voice: voiceRing, events: events)
             try output.attach(link)

@@ -74,6 +74,8 @@ extension FullScreenPlayer {
         base.alarmTimeZone = zone
         // A folder alone opens with an empty queue: the user picks from the browser.
         base.keepsRunningWhenQueueEnds = true
+        // Without a sound card the screen still opens: browse, alarms and books work, and play tries again.
+        base.waitsForOutput = true
         base.alarmStore = AlarmStore(directories: directories)
         events.subscribe { [unowned self] timed in
             // A book's periodic saves (every second) would bury everything else.

@@ -32,6 +32,10 @@ final class PlaybackController: PlayerActionSink {
     }
 
     private var stoppedAt: MonotonicInstant?
+    /// Smart rewind over the interruptions since the listener last caught up.
+    private var rewindRun: SmartRewindRun
+    /// The first output opened at the user's play (none at start): no smart rewind then.
+    private var nothingHeardYet = false
 
     /// The listener's volume, 0...1: the writer's volume ramp, which
     /// multiplies with ducking, so a chime and the volume keys compose.
@@ -50,6 +54,7 @@ final class PlaybackController: PlayerActionSink {
         self.clock = clock
         self.events = events
         self.smartRewind = smartRewind
+        rewindRun = SmartRewindRun(rewind: smartRewind, rate: engine.format.rate)
         self.fadeMilliseconds = fadeMilliseconds
     }
 
@@ -74,9 +79,16 @@ final class PlaybackController: PlayerActionSink {
                 return  // Already playing: the first play of the run.
             }
             if engine.isOutputLost {
+                let firstOutput = !engine.hasOpenedOutput
                 do { try engine.reopenOutput() } catch {
                     player?.resumeDidFail(reason: error.description)
                     return
+                }
+                if firstOutput {
+                    // Nothing was heard yet (no device at start): play from where the
+                    // queue starts, with no rewind for the time spent waiting.
+                    stoppedAt = clock.monotonicNow
+                    nothingHeardYet = true
                 }
             }
             events.emit(.resumeRequested(trigger == .user ? .user : .automatic))
@@ -127,6 +139,7 @@ final class PlaybackController: PlayerActionSink {
         let playing = player?.isPlaying == true && (!engine.isMediaStopped || engine.isResumePending)
             && !engine.isOutputLost
             && stoppedAt == nil && !resumeWhenStopped
+        rewindRun.reset()
         if playing {
             engine.jump(toQueueIndex: index, offsetFrames: offsetFrames, fadeFrames: fadeFrames)
         } else {
@@ -141,6 +154,8 @@ final class PlaybackController: PlayerActionSink {
             resumeWhenStopped = false
             pendingJump = nil
             stoppedAt = nil
+            nothingHeardYet = false
+            rewindRun.reset()
             engine.jump(toQueueIndex: jump.index, offsetFrames: jump.offset, fadeFrames: fadeFrames)
             events.emit(.resumed(.jumped(index: jump.index, offset: engine.format.seconds(forFrames: jump.offset))))
             return
@@ -152,8 +167,11 @@ final class PlaybackController: PlayerActionSink {
         // Smart rewind stops at the chapter's start: a book's chapter can begin inside a track.
         let chapterStart = max(trackStart, chapterStartFrame?(stop) ?? trackStart)
         let stoppedFor = (clock.monotonicNow - stoppedAt).seconds
-        let rewind = smartRewind.rewind(stoppedFor: stoppedFor, timeInChapter: format.seconds(forFrames: stop - chapterStart))
-        let target = max(chapterStart, stop - format.frames(forSeconds: rewind))
+        // Interruptions in a row rewind no further, all told, than the formula
+        // gives for all the time away (`SmartRewindRun`).
+        let target = nothingHeardYet ? stop
+            : rewindRun.target(stop: stop, stoppedFor: stoppedFor, chapterStart: chapterStart)
+        nothingHeardYet = false
         engine.resumeMedia(from: target, fadeFrames: fadeFrames)
         self.stoppedAt = nil
         events.emit(.resumed(.rewound(position: reported(target), rewind: format.seconds(forFrames: stop - target))))

@@ -29,6 +29,7 @@ extension PlayerRuntime {
                 break
             }
         }
+        scheduler.onPrepare = { [unowned self] alarm in prepareAlarmVoice(alarm.sound) }
         scheduler.start()
         createdScheduler = scheduler
         return scheduler
@@ -36,15 +37,33 @@ extension PlayerRuntime {
 
     var hasAlarmScheduler: Bool { createdScheduler != nil }
 
+    /// Opens the next alarm's sound before it is due, so that ringing starts
+    /// a voice that is ready (the built-in tone needs nothing).
+    private func prepareAlarmVoice(_ sound: AlarmSound) {
+        guard case .file(let path) = sound else {
+            preparedAlarmVoice = nil
+            return
+        }
+        if preparedAlarmVoice?.path == path { return }
+        // A sound that does not open is reported when it rings, as before.
+        preparedAlarmVoice = try? FileVoice(path: path, format: format)
+    }
+
     private func startAlarmVoice(_ sound: AlarmSound) {
         var source: VoiceSource = ToneVoice()
-        if case .file(let path) = sound {
+        if case .file(let path) = sound, let prepared = preparedAlarmVoice, prepared.path == path {
+            source = prepared
+        } else if case .file(let path) = sound {
             do throws(DecoderError) { source = try FileVoice(path: path, format: format) } catch {
                 if !alarmVoiceError { events.error("\(error.description) (using the built-in tone)") }
                 alarmVoiceError = true
             }
         }
+        // Used once: the next alarm gets a voice of its own, from the start of its file.
+        preparedAlarmVoice = nil
         engine.startVoice(source, exclusive: true, fadeFrames: format.frames(forSeconds: 0.005))
+        // The music's pause (asked for when the interruption began) and the voice reach the writer together, now.
+        engine.sendPendingPause()
     }
 
     /// An alarm `delay` from now (relative: an exact monotonic deadline).

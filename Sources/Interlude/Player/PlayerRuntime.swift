@@ -40,6 +40,9 @@ final class PlayerRuntime {
         var startsPaused = false
         /// ReplayGain: the mode, preamp and clipping prevention every music file plays with.
         var replayGain = ReplayGainSettings()
+        /// A device that cannot be opened leaves the run waiting, paused with
+        /// the device's error, instead of ending it (the full-screen player).
+        var waitsForOutput = false
     }
 
     let configuration: Configuration
@@ -73,6 +76,8 @@ final class PlayerRuntime {
     var continueDeadline: MonotonicInstant?
     var createdScheduler: AlarmScheduler?
     var alarmVoiceError = false
+    /// The next alarm's sound, opened before it is due (`AlarmScheduler.onPrepare`).
+    var preparedAlarmVoice: FileVoice?
     /// The book that plays, set by the book's session (which the host owns).
     weak var book: BookSession?
     /// Set by `PlayerCommand.quit`: the run ends, and the host ends with it.
@@ -94,6 +99,7 @@ final class PlayerRuntime {
                      signals channel: SignalChannel) -> PlayerRuntime? {
         let engine = PlaybackEngine(paths: paths, output: configuration.output)
         engine.keepsOutputAtQueueEnd = configuration.keepsRunningWhenQueueEnds
+        engine.waitsForOutput = configuration.waitsForOutput
         do {
             try engine.open()
         } catch {
@@ -180,7 +186,14 @@ final class PlayerRuntime {
     /// Runs until the queue ends (unless the host keeps running), the host
     /// quits, or a signal stops it. Returns the exit status.
     func run(host: PlayerHost) -> Int32 {
-        if configuration.startsPaused {
+        if let unavailable = engine.unavailableOutput {
+            // No device: wait, paused with its error, for the user's play to try again.
+            events.error("\(unavailable.description) (playback waits: press space or type 'play' to try the device "
+                          + "again, or choose another with --device NAME)")
+            player.outputUnavailable(reason: unavailable.description)
+            // Shown now: with nothing playing, the loop's first wait lasts until a key.
+            host.afterIteration()
+        } else if configuration.startsPaused {
             // Stopped before the first frame: the first play resumes from here.
             engine.pauseMedia(fadeFrames: 1)
         } else {

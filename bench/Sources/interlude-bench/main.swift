@@ -17,12 +17,16 @@ usage: interlude-bench [--quick] [--stand-in] [--play-runs N] [--only decode,cpu
   --play-runs N  play each player N times in the CPU/RSS benchmark and report medians
                (default 1: three minutes of real time at 60 s a file)
   --only LIST  run only these benchmarks (comma-separated)
+  --soak SECONDS [--seed N] [--kills N] [--kill-window SECONDS] [--idle-alarm SECONDS] [--reanalyse]
+               `make soak` instead of the benchmarks (bench/Sources/interlude-bench/Soak.swift)
 
 Environment: INTERLUDE_BIN (default .build/release/interlude), INTERLUDE_BENCH_DIR
 (the C references and kept fixtures; default build/bench).
 """
 
 var options = BenchOptions()
+var soak: SoakOptions?
+var reanalyse = false
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
@@ -40,6 +44,23 @@ while !arguments.isEmpty {
         guard let count = arguments.first.flatMap({ Int($0) }), count > 0 else { fail("--play-runs needs a positive count") }
         arguments.removeFirst()
         options.playRuns = count
+    case "--soak", "--seed", "--kills", "--kill-window", "--idle-alarm":
+        // `make soak` (Soak.swift): long runs instead of the benchmarks.
+        guard let value = arguments.first.flatMap({ Double($0) }), value >= 0, value < 1e7 else {
+            fail("\(argument) needs a number")
+        }
+        arguments.removeFirst()
+        soak = soak ?? SoakOptions()
+        switch argument {
+        // 0: only the other parts (the server kills, the alarm after idle playback).
+        case "--soak": soak?.seconds = value == 0 ? 0 : max(60, value)
+        case "--seed": soak?.seed = UInt64(value)
+        case "--kills": soak?.kills = Int(value)
+        case "--idle-alarm": soak?.idleAlarm = value
+        default: soak?.killWindow = value
+        }
+    case "--reanalyse":
+        reanalyse = true
     case "-h", "--help":
         print(usage)
         exit(0)
@@ -53,8 +74,7 @@ if ProcessInfo.processInfo.environment["INTERLUDE_FIXTURE_DIR"] == nil {
     setenv("INTERLUDE_FIXTURE_DIR", options.benchDirectory + "/fixtures", 1)
 }
 
-let bench = Bench(options: options)
-let report = bench.run()
+let report = soak.map { reanalyse ? Soak(options: $0).reanalyse() : Soak(options: $0).run() } ?? Bench(options: options).run()
 print("")
 print(report.table())
 for note in report.notes { print("note: \(note)") }
