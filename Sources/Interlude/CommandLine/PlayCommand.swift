@@ -1,4 +1,5 @@
 import AudioEngine
+import BookFormat
 import InterludeCore
 import PlayerModel
 import ReplayGain
@@ -137,7 +138,7 @@ public enum PlayCommand {
             writeStandardError("interlude \(error.message)\n")
             return 2
         }
-        options.files = resolvingCueSheets(options.files)
+        options.files = resolvingCueSheets(options.files, asBook: options.book.forced)
         guard !options.files.isEmpty else {
             writeStandardError("interlude: nothing to play\n")
             return 1
@@ -145,17 +146,28 @@ public enum PlayCommand {
         return HeadlessPlayer(options: options).run()
     }
 
-    /// A cue sheet given to play stands for the audio file it names (whose
-    /// chapters it then gives, found beside it); one that cannot be used is
-    /// reported in one line naming it and left out, and the rest plays.
-    static func resolvingCueSheets(_ files: [String]) -> [String] {
-        files.compactMap { path in
-            guard path.lowercased().hasSuffix(".cue") else { return path }
-            switch FileChapters.audioFile(ofCueSheet: path) {
-            case .success(let audio): return audio
+    /// A cue sheet given to play is music: its tracks, each a queue entry
+    /// (`SHEET.cue#N`, see `CueTrackPath`). With `--book` it stands for the
+    /// audio file it names, a book whose chapters are the sheet's tracks (as
+    /// naming the audio file itself does: the sheet is found beside it). One
+    /// that cannot be used is reported in one line naming it and left out,
+    /// and the rest plays.
+    static func resolvingCueSheets(_ files: [String], asBook: Bool) -> [String] {
+        files.flatMap { path -> [String] in
+            guard path.lowercased().hasSuffix(".cue") else { return [path] }
+            if asBook {
+                switch FileChapters.audioFile(ofCueSheet: path) {
+                case .success(let audio): return [audio]
+                case .failure(let problem):
+                    writeStandardError("interlude: \(problem.message) (skipped)\n")
+                    return []
+                }
+            }
+            switch CueTrack.tracks(ofSheet: path) {
+            case .success(let tracks): return tracks.map(\.path.path)
             case .failure(let problem):
                 writeStandardError("interlude: \(problem.message) (skipped)\n")
-                return nil
+                return []
             }
         }
     }

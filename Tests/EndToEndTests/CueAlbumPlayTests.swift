@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 12, through the binary: `interlude play ALBUM.cue` queues the sheet's
+/// tracks (music), while the image file itself stays a book (see
+/// `BookFormatTests` and the book tests over a FLAC with a cue sheet).
+@Suite struct CueAlbumPlayTests {
+    @Test func aCueSheetPlaysItsTracksAsTheImageWithTheirTitles() throws {
+        let album = try CueAlbumFixture.make("play")
+        let reference = try Fixtures.decodedByFFmpeg(album.encoded, sampleRate: CueAlbumFixture.rate, channels: 2)
+        let output = album.folder + "/out.wav"
+        let result = try InterludeBinary.play([album.sheet], output: .wav(output), timeout: 60)
+        #expect(result.process.exitStatus == 0, "\(result.process.summary)")
+        #expect(result.process.stderrText.isEmpty, "\(result.process.stderrText)")
+        let started = result.events.named("trackStarted")
+        #expect(started.compactMap(\.path) == album.trackPaths)
+        #expect(started.map { $0.fields["title"]?.description } == CueAlbumFixture.tracks.map(\.title))
+        // Music, not a book: no book opened, and three track ends.
+        #expect(result.events.named("trackEnded").count == 3)
+        #expect(result.events.named("bookOpened").isEmpty)
+        let rendered = try WAVFile.read(output)
+        #expect(rendered.frameCount == reference.frameCount)
+        let difference = SignalAnalysis.firstDifference(expected: reference, actual: rendered)
+        #expect(difference == nil, "\(String(describing: difference))")
+    }
+
+    /// A sheet naming a missing file: one line naming the sheet and the file;
+    /// the album after it plays whole.
+    @Test func aSheetNamingAMissingFileIsOneLineAndTheRestPlays() throws {
+        let album = try CueAlbumFixture.make("missing")
+        let missing = album.folder + "/gone.cue"
+        try Data("TITLE \"Gone\"\nFILE \"nowhere.flac\" WAVE\n  TRACK 01 AUDIO\n    INDEX 01 00:00:00\n".utf8)
+            .write(to: URL(fileURLWithPath: missing))
+        let result = try InterludeBinary.play([missing, album.sheet], output: .null, timeout: 60)
+        #expect(result.process.exitStatus == 0, "\(result.process.summary)")
+        let lines = result.process.stderrText.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains(missing) && lines[0].contains("nowhere.flac"), "\(lines)")
+        #expect(result.events.named("trackStarted").compactMap(\.path) == album.trackPaths)
+    }
+}
