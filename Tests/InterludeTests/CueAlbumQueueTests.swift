@@ -3,6 +3,7 @@ import AudioEngine
 import PlayerModel
 import TestSupport
 import Testing
+import Foundation
 
 /// Issue 12: a cue sheet over a music album gives its tracks in the queue
 /// (`SHEET.cue#N` entries, each a range of the image). Driven in process on
@@ -94,5 +95,27 @@ import Testing
         let difference = SignalAnalysis.firstDifference(expected: rest.frames(fade..<rest.frameCount),
                                                         actual: rendered.frames(max(0, jump) + fade..<rendered.frameCount))
         #expect(difference == nil, "\(String(describing: difference))")
+    }
+
+    /// The browser's enter and `e` and the remote `queue add` send the folder's
+    /// files through the dispatcher: a sheet there becomes its tracks, and the
+    /// image beside it (which the tracks are already) is left out.
+    @Test("enter on a sheet in a folder and queue add of a sheet give its tracks; a broken sheet is one sentence")
+    func theDispatcherExpandsSheets() throws {
+        let album = try CueAlbumFixture.make("dispatch")
+        let other = try Fixtures.mp3(.tone(frequency: 330), seconds: 0.3)
+        let expanded = PlayerRuntime.expandingCueSheets([album.image, album.sheet, other], startAt: 1)
+        #expect(expanded == .init(paths: album.trackPaths + [other], startAt: 0, problems: []))
+        #expect(PlayerRuntime.expandingCueSheets([other, album.sheet], startAt: 1).startAt == 1)
+
+        let (runtime, _) = try PlayOrderTests.runtime([other])
+        #expect(runtime.perform(.enqueue([album.sheet])) == .done(message: "added 3 file(s) to the queue"))
+        #expect(runtime.queue == [other] + album.trackPaths)
+
+        let broken = album.folder + "/broken.cue"
+        try "FILE \"album.flac\" WAVE\n  TRACK 01 AUDIO\n    INDEX 01 00:01:80\n".write(toFile: broken, atomically: true, encoding: .utf8)
+        let refused = runtime.perform(.enqueue([broken]))
+        #expect(refused == .refused(reason: "\(broken): not a usable cue sheet: line 3: bad time '00:01:80' (minutes:seconds:frames, 75 frames a second)"))
+        #expect(runtime.queue == [other] + album.trackPaths)
     }
 }
