@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TUI
 
 /// Issue 12, through the binary: `interlude play ALBUM.cue` queues the sheet's
 /// tracks (music), while the image file itself stays a book (see
@@ -37,5 +38,13 @@ import TestSupport
         let lines = result.process.stderrText.split(separator: "\n")
         #expect(lines.count == 1 && lines[0].contains(missing) && lines[0].contains("nowhere.flac"), "\(lines)")
         #expect(result.events.named("trackStarted").compactMap(\.path) == album.trackPaths)
+    }
+
+    /// The folder browser lists the sheet as the album it is (enter or e on it queues its tracks).
+    @Test func theBrowserListsTheSheetByItsTitle() throws {
+        let album = try CueAlbumFixture.make("browse")
+        let entries = try #require(FileSystemBrowserSource().entries(in: album.folder))
+        let sheet = try #require(entries.first { $0.path == album.sheet })
+        #expect(sheet.title == "Cue Album" && sheet.artist == "Interlude Tests" && !sheet.isDirectory)
     }
 }
