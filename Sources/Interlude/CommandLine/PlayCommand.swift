@@ -13,6 +13,8 @@ public enum PlayCommand {
     usage: interlude play FILE...|BOOK [--device D] [--output wav:PATH|null] [--latency MS] [--speed X] [--events json]
 
     Plays MP3 files one after another, gaplessly, without the full-screen UI.
+    A cue sheet (ALBUM.cue) plays its tracks, each a queue entry; the audio file
+    beside a cue sheet is a book with the sheet's tracks as chapters (see --book).
 
     options:
       --device D          ALSA device to play on (default: default)
