@@ -48,3 +48,16 @@ import TUI
         #expect(sheet.title == "Cue Album" && sheet.artist == "Interlude Tests" && !sheet.isDirectory)
     }
 }
+
+/// The full-screen player started with a sheet: its tracks in the queue pane,
+/// by their titles from the sheet, the first one playing (music, not a book).
+@Suite(.serialized) struct CueAlbumScreenTests {
+    @Test func startedWithASheetTheQueueHoldsItsTracks() throws {
+        let album = try CueAlbumFixture.make("screen")
+        let session = try TUISession(columns: 120, rows: 40, arguments: [album.sheet])
+        let shown = session.waitFor { screen in CueAlbumFixture.tracks.allSatisfy { screen.contains($0.title) } }
+        #expect(shown.met, "\(shown.screen)")
+        #expect(!shown.screen.contains("EXITED"), "\(shown.screen)")
+        try session.press("q")
+    }
+}
