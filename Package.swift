@@ -135,3 +135,5 @@ let package = Package(
 // FLACDecoder's libFLAC (issue 12), added apart from the target list above so
 // that the branches which each append to AudioEngine's dependencies merge cleanly.
 package.targets.first { $0.name == "AudioEngine" }?.dependencies.append("CFLAC")
+// A cue sheet's tracks play as ranges of their image (`CueTrackDecoder`, issue 12).
+package.targets.first { $0.name == "AudioEngine" }?.dependencies.append("BookFormat")

@@ -14,6 +14,9 @@ public struct CueSheet: Equatable, Sendable {
         public var performer: String?
         /// `INDEX 01`: where the track starts, in milliseconds of its file.
         public var startMilliseconds: Int?
+        /// `INDEX 01` in CD frames (1/75 s), as written: exact in samples at
+        /// the usual rates, where milliseconds are rounded.
+        public var startCDFrames: Int?
         /// `INDEX 00`, the pre-gap's start, when given.
         public var pregapMilliseconds: Int?
     }
@@ -69,9 +72,13 @@ public struct CueSheet: Equatable, Sendable {
                 guard arguments.count >= 2, let number = Int(arguments[0]), (0...99).contains(number) else {
                     throw CueSheetError(line: lineNumber, reason: "INDEX needs a number and a time")
                 }
-                let time = try Self.milliseconds(arguments[1], line: lineNumber)
+                let cdFrames = try Self.cdFrames(arguments[1], line: lineNumber)
+                let time = Self.milliseconds(cdFrames: cdFrames)
                 if number == 0 { files[fileIndex].tracks[trackIndex].pregapMilliseconds = time }
-                if number == 1 { files[fileIndex].tracks[trackIndex].startMilliseconds = time }
+                if number == 1 {
+                    files[fileIndex].tracks[trackIndex].startMilliseconds = time
+                    files[fileIndex].tracks[trackIndex].startCDFrames = cdFrames
+                }
             case "TITLE", "PERFORMER":
                 let value = arguments.first.flatMap { $0.isEmpty ? nil : $0 }
                 if let fileIndex = files.indices.last, let trackIndex = files[fileIndex].tracks.indices.last {
@@ -130,13 +137,20 @@ public struct CueSheet: Equatable, Sendable {
 
     /// mm:ss:ff, 75 frames a second, rounded to the nearest millisecond.
     static func milliseconds(_ text: String, line: Int) throws(CueSheetError) -> Int {
+        milliseconds(cdFrames: try cdFrames(text, line: line))
+    }
+
+    static func milliseconds(cdFrames: Int) -> Int { (cdFrames * 1000 * 2 + 75) / 150 }
+
+    /// mm:ss:ff in CD frames.
+    static func cdFrames(_ text: String, line: Int) throws(CueSheetError) -> Int {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.count <= 6 && $0.allSatisfy(\.isASCII) }),
               let minutes = Int(parts[0]), let seconds = Int(parts[1]), let frames = Int(parts[2]),
               minutes >= 0, (0..<60).contains(seconds), (0..<75).contains(frames) else {
             throw CueSheetError(line: line, reason: "bad time '\(text)' (minutes:seconds:frames, 75 frames a second)")
         }
-        return (minutes * 60 + seconds) * 1000 + (frames * 1000 * 2 + 75) / 150
+        return (minutes * 60 + seconds) * 75 + frames
     }
 
     /// A line's words: runs of non-blank characters, or double-quoted text

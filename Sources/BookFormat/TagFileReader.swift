@@ -3,9 +3,9 @@ import InterludeCore
 
 /// Reads just the ID3v2 tag at the start of a file: the 10-byte header, then
 /// as many bytes as it declares (plus a 2.4 footer). A three-hour book is
-/// tens of megabytes; its tag is usually a few kilobytes. This and
-/// `ContainerTags.read` are the only code in the module that touches the
-/// system; the parsers see bytes only.
+/// tens of megabytes; its tag is usually a few kilobytes. This,
+/// `ContainerTags.read` and `CueTrack`'s sheet reading are the only code in
+/// the module that touches the system; the parsers see bytes only.
 public enum TagFileReader {
     /// The tag's bytes, or fewer when the file ends early (the parser then
     /// reports a truncated tag). Empty when the file does not start with

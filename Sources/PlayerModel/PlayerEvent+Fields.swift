@@ -1,5 +1,6 @@
 import Alarms
 import AudioSession
+import BookFormat
 
 /// The printed shape of each event: its name and its fields, in the order
 /// `--events json` has always printed them (scripts and the recorded-event
@@ -67,6 +68,12 @@ extension PlayerEvent {
     public var fields: [EventField] {
         switch self {
         case .trackStarted(let index, let path), .trackEnded(let index, let path):
+            // A cue sheet's track is named by a path that says nothing to the
+            // listener (`album.cue#3`): its title from the sheet goes beside it.
+            // Reading the sheet here costs a few kilobytes once per track change.
+            if let cue = CueTrackPath(path), case .success(let track) = CueTrack.resolve(cue) {
+                return [.init("path", .string(path)), .init("index", .integer(index)), .init("title", .string(track.title))]
+            }
             return [.init("path", .string(path)), .init("index", .integer(index))]
         case .underrun(let cause):
             return [.init("cause", .string(cause.rawValue))]

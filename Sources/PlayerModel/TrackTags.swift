@@ -16,6 +16,9 @@ public struct TrackTags: Equatable, Sendable {
 
     /// The tags of the file at `path`; empty when it has none or they cannot be read.
     public static func read(path: String) -> TrackTags {
+        if let cue = CueTrackPath(path), case .success(let track) = CueTrack.resolve(cue) {
+            return TrackTags(title: track.title, artist: track.performer, album: track.album)
+        }
         guard let bytes = try? TagFileReader.tagBytes(atPath: path), !bytes.isEmpty,
               let tag = try? ID3v2Tag(bytes: bytes) else {
             guard let tags = ContainerTags.read(path: path) else { return TrackTags() }

@@ -1,3 +1,4 @@
+import BookFormat
 import InterludeCore
 #if canImport(Glibc)
 import Glibc
@@ -31,6 +32,10 @@ public enum Decoders {
     /// unreadable files are rejected here, in the same words for every
     /// implementation.
     public static func open(path: String, target: AudioFormat? = nil) throws(DecoderError) -> any Decoder {
+        // A cue sheet's track (`SHEET.cue#N`) is a range of its image, unless a file has that very name.
+        if CueTrackPath(path) != nil && access(path, F_OK) != 0 {
+            return try CueTrackDecoder(path: path, target: target)
+        }
         let head = try FileHead(path: path)
         for implementation in implementations where implementation.accepts(head, target: target) {
             do {

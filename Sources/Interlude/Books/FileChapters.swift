@@ -39,7 +39,8 @@ struct FileChapters {
             }
             decoder.close()
         }
-        if result.chapters.isEmpty {
+        // A cue sheet's own track (`SHEET.cue#N`) is music: the sheet beside it is the one it came from.
+        if result.chapters.isEmpty && CueTrackPath(path) == nil {
             switch cueSheet(beside: path) {
             case .none: break
             case .failure(let problem): result.problem = problem

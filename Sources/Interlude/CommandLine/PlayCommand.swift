@@ -1,4 +1,5 @@
 import AudioEngine
+import BookFormat
 import InterludeCore
 import PlayerModel
 import ReplayGain
@@ -12,6 +13,8 @@ public enum PlayCommand {
     usage: interlude play FILE...|BOOK [--device D] [--output wav:PATH|null] [--latency MS] [--speed X] [--events json]
 
     Plays MP3 files one after another, gaplessly, without the full-screen UI.
+    A cue sheet (ALBUM.cue) plays its tracks, each a queue entry; the audio file
+    beside a cue sheet is a book with the sheet's tracks as chapters (see --book).
 
     options:
       --device D          ALSA device to play on (default: default)
@@ -137,7 +140,7 @@ public enum PlayCommand {
             writeStandardError("interlude \(error.message)\n")
             return 2
         }
-        options.files = resolvingCueSheets(options.files)
+        options.files = resolvingCueSheets(options.files, asBook: options.book.forced)
         guard !options.files.isEmpty else {
             writeStandardError("interlude: nothing to play\n")
             return 1
@@ -145,17 +148,28 @@ public enum PlayCommand {
         return HeadlessPlayer(options: options).run()
     }
 
-    /// A cue sheet given to play stands for the audio file it names (whose
-    /// chapters it then gives, found beside it); one that cannot be used is
-    /// reported in one line naming it and left out, and the rest plays.
-    static func resolvingCueSheets(_ files: [String]) -> [String] {
-        files.compactMap { path in
-            guard path.lowercased().hasSuffix(".cue") else { return path }
-            switch FileChapters.audioFile(ofCueSheet: path) {
-            case .success(let audio): return audio
+    /// A cue sheet given to play is music: its tracks, each a queue entry
+    /// (`SHEET.cue#N`, see `CueTrackPath`). With `--book` it stands for the
+    /// audio file it names, a book whose chapters are the sheet's tracks (as
+    /// naming the audio file itself does: the sheet is found beside it). One
+    /// that cannot be used is reported in one line naming it and left out,
+    /// and the rest plays.
+    static func resolvingCueSheets(_ files: [String], asBook: Bool) -> [String] {
+        files.flatMap { path -> [String] in
+            guard path.lowercased().hasSuffix(".cue") else { return [path] }
+            if asBook {
+                switch FileChapters.audioFile(ofCueSheet: path) {
+                case .success(let audio): return [audio]
+                case .failure(let problem):
+                    writeStandardError("interlude: \(problem.message) (skipped)\n")
+                    return []
+                }
+            }
+            switch CueTrack.tracks(ofSheet: path) {
+            case .success(let tracks): return tracks.map(\.path.path)
             case .failure(let problem):
                 writeStandardError("interlude: \(problem.message) (skipped)\n")
-                return nil
+                return []
             }
         }
     }

@@ -51,8 +51,16 @@ extension FullScreenPlayer {
         }
         // One chaptered MP3, or one path with --book: a book (as for `interlude play`).
         // A folder without --book opens the browser, as it always did.
+        // A cue sheet given is an album (music, its tracks: see `PlayCommand.resolvingCueSheets`),
+        // unless --book: the file it names is then the book.
+        let givesSheet = options.paths.count == 1 && options.paths[0].lowercased().hasSuffix(".cue")
         let opensBook = options.paths.count == 1
-            && (options.book || (folder == nil && BookOpener.isBook(options.paths, forced: false)))
+            && (options.book || (folder == nil && !givesSheet && BookOpener.isBook(options.paths, forced: false)))
+        if !opensBook {
+            let album = PlayerRuntime.expandingCueSheets(files)
+            for problem in album.problems { writeStandardError("interlude: \(problem) (skipped)\n") }
+            files = album.paths
+        }
         // No file given: the queue of the last run comes back, paused where it was left.
         // (Music only: a book keeps its place in its own state file.)
         let stateStore = PlayerStateStore(directories: directories)

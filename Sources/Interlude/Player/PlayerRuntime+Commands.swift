@@ -37,13 +37,21 @@ extension PlayerRuntime {
                 return .refused(reason: PlaybackSpeed.rejection(String(value)))
             }
             return speedResult(setSpeed(speed))
-        case .playQueue(let paths, let index):
+        case .playQueue(let given, let chosen):
+            let album = Self.expandingCueSheets(given, startAt: chosen)
+            if album.paths.isEmpty, let problem = album.problems.first { return .refused(reason: problem) }
+            for problem in album.problems { events.error(problem) }
+            let (paths, index) = (album.paths, album.startAt)
             if book != nil { return requestSwitch(.music(paths, startAt: index)) }
             playQueue(paths, startAt: index)
-        case .enqueue(let paths):
+        case .enqueue(let given):
             guard book == nil else {
                 return .refused(reason: "a book is playing: enter on a file plays music instead (the book keeps its place)")
             }
+            let album = Self.expandingCueSheets(given)
+            if album.paths.isEmpty, let problem = album.problems.first { return .refused(reason: problem) }
+            for problem in album.problems { events.error(problem) }
+            let paths = album.paths
             enqueue(paths)
             return .done(message: "added \(paths.count) file(s) to the queue")
         case .stop: stop()

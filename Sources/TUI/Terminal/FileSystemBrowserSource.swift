@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// The browser's folders from the real file system: folders and audio
-/// files (`AudioFileNames`: MP3, M4A/M4B, FLAC, Ogg, Opus, WAV) (hidden ones left out), files with their tag titles.
+/// files (`AudioFileNames`: MP3, M4A/M4B, FLAC, Ogg, Opus, WAV) and cue sheets (hidden ones left out), files with their tag titles.
 public struct FileSystemBrowserSource: BrowserSource {
     public init() {}
 
@@ -22,6 +22,11 @@ public struct FileSystemBrowserSource: BrowserSource {
                 entries.append(BrowserEntry(name: name, path: path, isDirectory: false,
                                             title: tags.title ?? TrackTags.displayName(ofPath: path),
                                             artist: tags.artist ?? ""))
+            } else if name.lowercased().hasSuffix(".cue") {
+                // A cue sheet is an album: enter or e on it queues its tracks (the dispatcher expands it).
+                let album = (try? CueTrack.tracks(ofSheet: path).get())?.first?.track
+                entries.append(BrowserEntry(name: name, path: path, isDirectory: false,
+                                            title: album?.album ?? name, artist: album?.performer ?? ""))
             }
         }
         return entries
