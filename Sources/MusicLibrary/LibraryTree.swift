@@ -31,12 +31,31 @@ public struct LibraryTree: Equatable, Sendable {
             let folder: Substring
             /// Tracks without an album title group by their own artist instead.
             let looseArtist: String
+
+            // By their bytes: a String's own hash normalizes it (NFC) first,
+            // which for non-ASCII folders and titles cost more than the rest of
+            // the grouping on each key of the filter. Folder names are bytes
+            // on disk and titles are folded, so bytes are what tells them apart.
+            func hash(into hasher: inout Hasher) {
+                var title = title, folder = folder, looseArtist = looseArtist
+                title.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+                hasher.combine(0xFF as UInt8)
+                folder.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+                hasher.combine(0xFF as UInt8)
+                looseArtist.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            }
+
+            static func == (a: AlbumKey, b: AlbumKey) -> Bool {
+                a.title.utf8.elementsEqual(b.title.utf8) && a.folder.utf8.elementsEqual(b.folder.utf8)
+                    && a.looseArtist.utf8.elementsEqual(b.looseArtist.utf8)
+            }
         }
         var groups: [AlbumKey: [LibraryTrack]] = [:]
         var order: [AlbumKey] = []
         for track in tracks {
             let title = track.album.flatMap { $0.isEmpty ? nil : $0 }
-            let folder = track.path.lastIndex(of: "/").map { track.path[..<$0] } ?? ""
+            // By UTF-8 byte: `lastIndex(of:)` on Characters walks grapheme clusters.
+            let folder = track.path.utf8.lastIndex(of: UInt8(ascii: "/")).map { track.path[..<$0] } ?? ""
             let key = title.map { AlbumKey(title: SearchText.indexed($0), folder: folder, looseArtist: "") }
                 ?? AlbumKey(title: "", folder: "", looseArtist: track.filingArtist)
             if groups[key] == nil { order.append(key) }
@@ -46,11 +65,10 @@ public struct LibraryTree: Equatable, Sendable {
         for key in order {
             let members = groups[key]!
             let albumArtist = members.lazy.compactMap { $0.albumArtist }.first { !$0.isEmpty }
-            let artists = Set(members.map { $0.artist ?? "" })
             let filedUnder: String
             if let albumArtist {
                 filedUnder = albumArtist
-            } else if artists.count == 1 {
+            } else if members.allSatisfy({ ($0.artist ?? "") == (members[0].artist ?? "") }) {
                 filedUnder = members[0].filingArtist
             } else {
                 filedUnder = Self.variousArtists
@@ -75,6 +93,14 @@ public struct LibraryTree: Equatable, Sendable {
 
     /// `trackOrder`, with each title folded once rather than at every comparison.
     static func sortedTracks(_ tracks: [LibraryTrack]) -> [LibraryTrack] {
+        // Titles decide only between tracks of the same disc and number, or
+        // unnumbered ones: when every track has its own number (nearly every
+        // album), the titles are not folded at all.
+        if tracks.allSatisfy({ $0.trackNumber != nil }) {
+            func place(_ track: LibraryTrack) -> (Int, Int) { (track.discNumber ?? 1, track.trackNumber ?? 0) }
+            let numbered = tracks.sorted { place($0) < place($1) }
+            if zip(numbered, numbered.dropFirst()).allSatisfy({ place($0) != place($1) }) { return numbered }
+        }
         let keyed = tracks.map { (track: $0, title: SearchText.indexed($0.displayTitle)) }
         return keyed.sorted { a, b in
             let discA = a.track.discNumber ?? 1, discB = b.track.discNumber ?? 1
