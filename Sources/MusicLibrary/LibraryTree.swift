@@ -46,24 +46,41 @@ public struct LibraryTree: Equatable, Sendable {
             }
 
             static func == (a: AlbumKey, b: AlbumKey) -> Bool {
-                a.title.utf8.elementsEqual(b.title.utf8) && a.folder.utf8.elementsEqual(b.folder.utf8)
-                    && a.looseArtist.utf8.elementsEqual(b.looseArtist.utf8)
+                LibraryTree.sameBytes(a.title, b.title) && LibraryTree.sameBytes(a.folder, b.folder)
+                    && LibraryTree.sameBytes(a.looseArtist, b.looseArtist)
             }
         }
-        var groups: [AlbumKey: [LibraryTrack]] = [:]
-        var order: [AlbumKey] = []
-        for track in tracks {
+        // Track indices, not tracks: a track is copied into its album once.
+        var groupOf: [AlbumKey: Int] = [:]
+        var groups: [[Int]] = []
+        // The index returns a folder's tracks one after another (the scan's
+        // order), so a track in the same folder with the same album tag as
+        // the one before joins its album without folding or hashing.
+        var previous: (folder: Substring, album: String, group: Int)?
+        for (index, track) in tracks.enumerated() {
             let title = track.album.flatMap { $0.isEmpty ? nil : $0 }
             // By UTF-8 byte: `lastIndex(of:)` on Characters walks grapheme clusters.
             let folder = track.path.utf8.lastIndex(of: UInt8(ascii: "/")).map { track.path[..<$0] } ?? ""
+            if let title, let last = previous, Self.sameBytes(last.album, title), Self.sameBytes(last.folder, folder) {
+                groups[last.group].append(index)
+                continue
+            }
             let key = title.map { AlbumKey(title: SearchText.indexed($0), folder: folder, looseArtist: "") }
                 ?? AlbumKey(title: "", folder: "", looseArtist: track.filingArtist)
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(track)
+            let group: Int
+            if let found = groupOf[key] {
+                group = found
+                groups[found].append(index)
+            } else {
+                group = groups.count
+                groupOf[key] = group
+                groups.append([index])
+            }
+            previous = title.map { (folder, $0, group) }
         }
         var byArtist: [String: [Album]] = [:]
-        for key in order {
-            let members = groups[key]!
+        for group in groups {
+            let members = group.map { tracks[$0] }
             let albumArtist = members.lazy.compactMap { $0.albumArtist }.first { !$0.isEmpty }
             let filedUnder: String
             if let albumArtist {
@@ -89,6 +106,16 @@ public struct LibraryTree: Equatable, Sendable {
             if a.key != b.key { return a.key < b.key }
             return a.artist.name < b.artist.name
         }.map(\.artist)
+    }
+
+    /// Byte for byte (`==` on Strings compares them normalized, slowly for non-ASCII).
+    static func sameBytes<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        let fast: Bool?? = a.utf8.withContiguousStorageIfAvailable { left in
+            b.utf8.withContiguousStorageIfAvailable { right in left.elementsEqual(right) }
+        }
+        if let known = fast ?? nil { return known }
+        return a.utf8.elementsEqual(b.utf8)
     }
 
     /// `trackOrder`, with each title folded once rather than at every comparison.
