@@ -31,26 +31,61 @@ public struct LibraryTree: Equatable, Sendable {
             let folder: Substring
             /// Tracks without an album title group by their own artist instead.
             let looseArtist: String
+
+            // By their bytes: a String's own hash normalizes it (NFC) first,
+            // which for non-ASCII folders and titles cost more than the rest of
+            // the grouping on each key of the filter. Folder names are bytes
+            // on disk and titles are folded, so bytes are what tells them apart.
+            func hash(into hasher: inout Hasher) {
+                var title = title, folder = folder, looseArtist = looseArtist
+                title.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+                hasher.combine(0xFF as UInt8)
+                folder.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+                hasher.combine(0xFF as UInt8)
+                looseArtist.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            }
+
+            static func == (a: AlbumKey, b: AlbumKey) -> Bool {
+                LibraryTree.sameBytes(a.title, b.title) && LibraryTree.sameBytes(a.folder, b.folder)
+                    && LibraryTree.sameBytes(a.looseArtist, b.looseArtist)
+            }
         }
-        var groups: [AlbumKey: [LibraryTrack]] = [:]
-        var order: [AlbumKey] = []
-        for track in tracks {
+        // Track indices, not tracks: a track is copied into its album once.
+        var groupOf: [AlbumKey: Int] = [:]
+        var groups: [[Int]] = []
+        // The index returns a folder's tracks one after another (the scan's
+        // order), so a track in the same folder with the same album tag as
+        // the one before joins its album without folding or hashing.
+        var previous: (folder: Substring, album: String, group: Int)?
+        for (index, track) in tracks.enumerated() {
             let title = track.album.flatMap { $0.isEmpty ? nil : $0 }
-            let folder = track.path.lastIndex(of: "/").map { track.path[..<$0] } ?? ""
+            // By UTF-8 byte: `lastIndex(of:)` on Characters walks grapheme clusters.
+            let folder = track.path.utf8.lastIndex(of: UInt8(ascii: "/")).map { track.path[..<$0] } ?? ""
+            if let title, let last = previous, Self.sameBytes(last.album, title), Self.sameBytes(last.folder, folder) {
+                groups[last.group].append(index)
+                continue
+            }
             let key = title.map { AlbumKey(title: SearchText.indexed($0), folder: folder, looseArtist: "") }
                 ?? AlbumKey(title: "", folder: "", looseArtist: track.filingArtist)
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(track)
+            let group: Int
+            if let found = groupOf[key] {
+                group = found
+                groups[found].append(index)
+            } else {
+                group = groups.count
+                groupOf[key] = group
+                groups.append([index])
+            }
+            previous = title.map { (folder, $0, group) }
         }
         var byArtist: [String: [Album]] = [:]
-        for key in order {
-            let members = groups[key]!
+        for group in groups {
+            let members = group.map { tracks[$0] }
             let albumArtist = members.lazy.compactMap { $0.albumArtist }.first { !$0.isEmpty }
-            let artists = Set(members.map { $0.artist ?? "" })
             let filedUnder: String
             if let albumArtist {
                 filedUnder = albumArtist
-            } else if artists.count == 1 {
+            } else if members.allSatisfy({ ($0.artist ?? "") == (members[0].artist ?? "") }) {
                 filedUnder = members[0].filingArtist
             } else {
                 filedUnder = Self.variousArtists
@@ -73,8 +108,26 @@ public struct LibraryTree: Equatable, Sendable {
         }.map(\.artist)
     }
 
+    /// Byte for byte (`==` on Strings compares them normalized, slowly for non-ASCII).
+    static func sameBytes<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        let fast: Bool?? = a.utf8.withContiguousStorageIfAvailable { left in
+            b.utf8.withContiguousStorageIfAvailable { right in left.elementsEqual(right) }
+        }
+        if let known = fast ?? nil { return known }
+        return a.utf8.elementsEqual(b.utf8)
+    }
+
     /// `trackOrder`, with each title folded once rather than at every comparison.
     static func sortedTracks(_ tracks: [LibraryTrack]) -> [LibraryTrack] {
+        // Titles decide only between tracks of the same disc and number, or
+        // unnumbered ones: when every track has its own number (nearly every
+        // album), the titles are not folded at all.
+        if tracks.allSatisfy({ $0.trackNumber != nil }) {
+            func place(_ track: LibraryTrack) -> (Int, Int) { (track.discNumber ?? 1, track.trackNumber ?? 0) }
+            let numbered = tracks.sorted { place($0) < place($1) }
+            if zip(numbered, numbered.dropFirst()).allSatisfy({ place($0) != place($1) }) { return numbered }
+        }
         let keyed = tracks.map { (track: $0, title: SearchText.indexed($0.displayTitle)) }
         return keyed.sorted { a, b in
             let discA = a.track.discNumber ?? 1, discB = b.track.discNumber ?? 1

@@ -62,7 +62,36 @@ public enum SearchText {
     /// The words joined by single spaces: what the index's full-text table holds.
     public static func indexed(_ text: String?) -> String {
         guard let text else { return "" }
+        if let folded = indexedASCII(text) { return folded }
         return words(text).map(\.text).joined(separator: " ")
+    }
+
+    /// `indexed` for all-ASCII text (most tags), byte by byte: the library
+    /// pane's tree folds every album and artist name it groups and sorts on
+    /// each key of the filter, and building a `Word` per word cost most of
+    /// that. Nil when the text holds anything else.
+    static func indexedASCII(_ text: String) -> String? {
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            var folded: [UInt8] = []
+            folded.reserveCapacity(bytes.count)
+            var pendingSpace = false
+            for byte in bytes {
+                switch byte {
+                case 0x61...0x7A, 0x30...0x39, 0x41...0x5A:
+                    if pendingSpace {
+                        folded.append(0x20)
+                        pendingSpace = false
+                    }
+                    folded.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+                case 0x80...:
+                    return nil
+                default:
+                    pendingSpace = !folded.isEmpty
+                }
+            }
+            return String(decoding: folded, as: UTF8.self)
+        }
     }
 
     static func isCJK(_ scalar: Unicode.Scalar) -> Bool {

@@ -40,6 +40,32 @@ import Testing
         ]
         #expect(LibraryTree(tracks: tracks).artists.map(\.name) == ["P", "Q"])
     }
+
+    /// The grouping takes a shortcut for a track following one of the same
+    /// folder and album tag; interleaved, reversed or case-varied, the tree
+    /// is the same.
+    @Test func groupingDoesNotDependOnTheOrderOrTheSpellingOfTheTags() {
+        var tracks: [LibraryTrack] = []
+        for number in 0..<60 {
+            let folder = ["/m/Zoë/東方", "/m/Zoe/Cafe", "/m/zoë/東方"][number % 3]
+            let album = number % 4 == 0 ? "CAFÉ crème" : number % 4 == 1 ? "café Crème" : "東方の音"
+            tracks.append(LibraryTrack(path: "\(folder)/\(number).mp3", title: "t\(number % 7)", artist: "Zoë \(number % 2)",
+                                       album: album, trackNumber: number % 5 == 0 ? nil : number / 3 % 9, year: 2000))
+        }
+        // An album shows the first spelling of its title met, so the
+        // comparison is of who is filed where, in which order.
+        func shape(_ tree: LibraryTree) -> [[[String]]] { tree.artists.map { $0.albums.map { $0.tracks.map(\.path) } } }
+        let tree = LibraryTree(tracks: tracks)
+        #expect(shape(tree) == shape(LibraryTree(tracks: tracks.reversed())))
+        let interleaved = stride(from: 0, to: 60, by: 2).map { tracks[$0] } + stride(from: 1, to: 60, by: 2).map { tracks[$0] }
+        #expect(shape(tree) == shape(LibraryTree(tracks: interleaved)))
+        // Runs of one folder and album tag, as the index returns them: the shortcut's case.
+        func run(_ track: LibraryTrack) -> String { track.path[..<track.path.lastIndex(of: "/")!] + "/" + (track.album ?? "") }
+        #expect(shape(tree) == shape(LibraryTree(tracks: tracks.sorted { run($0) < run($1) })))
+        // Three folders, two album titles once folded: "cafe creme" and 東方の音 in each.
+        #expect(tree.artists.flatMap(\.albums).count == 6)
+        #expect(tree.artists.flatMap(\.albums).map(\.tracks.count).reduce(0, +) == 60)
+    }
 }
 
 @Suite struct ScanDiffTests {

@@ -100,6 +100,18 @@ extension Bench {
                     measure: "library: filter key to frame in tmux at \(size) tracks, ms (p99 of \(latencies.count))",
                     subject: formatted(p99 * 1000, 1), peer: "", ratio: nil, target: "< 16 ms",
                     passed: p99 * 1000 < 16))
+                // The same keys into the empty queue's filter, in the same
+                // player and tmux: no search, one title line redrawn. What is
+                // left is tmux's round trip and the polling, the floor under
+                // the row above.
+                try player.press("2")
+                let floor = try Self.typingLatencies(player, keys: 200, pane: "2 Queue (").sorted()
+                let floorP99 = floor[min(floor.count - 1, Int((Double(floor.count) * 0.99).rounded(.up)) - 1)]
+                report.rows.append(ResultRow(
+                    measure: "library: the same keys into the empty queue's filter (tmux round trip, a one-line redraw), "
+                        + "ms (median / p99 of \(floor.count))",
+                    subject: formatted(median(floor) * 1000, 1) + " / " + formatted(floorP99 * 1000, 1), peer: "",
+                    ratio: nil, target: "", passed: nil))
             }
             let cmusRSS = cmus.peakRSSMegabytes
             let firstFrame = median(firstFrames) * 1000
@@ -176,9 +188,9 @@ extension Bench {
 
     /// Types words into the library pane's filter, a key at a time (and
     /// backspaces between words), timing each key from `send-keys` to the
-    /// screen showing the filter it made: that frame was drawn after the
-    /// search ran. tmux's own round trip is included.
-    static func typingLatencies(_ player: PanePlayer, keys: Int) throws -> [Double] {
+    /// screen showing the filter it made in `pane`'s title: that frame was
+    /// drawn after the search ran. tmux's own round trip is included.
+    static func typingLatencies(_ player: PanePlayer, keys: Int, pane: String = "9 Library (") throws -> [Double] {
         // No spaces: a trailing space draws the same title as the filter without it.
         let words = ["song", "artist:zoe", "cafe", "曲", "album", "track", "chanson", "東方", "year:197", "genre:jazz"]
         try player.press("/")
@@ -205,8 +217,9 @@ extension Bench {
             let start = monotonicSeconds()
             if key == "BSpace" { try player.press(key) } else { try player.tmux(["send-keys", "-l", key]) }
             try player.wait(timeout: 30, interval: 500) { screen in
-                guard let title = screen.split(separator: "\n").first(where: { $0.contains("9 Library (") }) else { return false }
-                let row = String(title.split(separator: "│").first ?? "").trimmingCharacters(in: .whitespaces)
+                guard let title = screen.split(separator: "\n").first(where: { $0.contains(pane) }) else { return false }
+                let row = String(title.split(separator: "│").first { $0.contains(pane) } ?? "")
+                    .trimmingCharacters(in: .whitespaces)
                 // A scan's status may follow the filter, two spaces after it.
                 if let expected { return row.hasSuffix(expected) || row.contains(expected + "  ") }
                 return !row.contains("  /")
