@@ -238,12 +238,13 @@ final class Soak {
         // stopped; a seek lands its distance further on; anything else is a gap that
         // should not be there.
         // Each gap, by where the music before and after it is in the file (located in the
-        // sweep, which has one correlation peak near an estimate). The chunk before ends
-        // 150 ms before the gap: a drop through the sound server splices the last period
-        // (the fade starts from the frame measured as heard), so the music right before
-        // the gap is not one piece. Had the music gone on, the frame at the gap's start
-        // would be `expected`; a resume at the stop frame goes on from there (the
-        // discontinuity is how far the heard frame was off); a seek lands its distance on.
+        // sweep, which has one correlation peak near an estimate). The chunk before is
+        // followed to the music's end: a drop through the sound server splices the last
+        // period (the fade starts from the frame measured as heard), so the music right
+        // before the gap is not one piece. Had the music gone on from before the splice,
+        // the frame at its end would be `expected`; a resume at the stop frame goes on
+        // from there (the discontinuity is how far the heard frame was off); a seek lands
+        // its distance on.
         let chunk = 4096
         func locate(_ start: Int, near estimate: Double, within seconds: Double) -> Double? {
             guard start >= 0, start + chunk <= played.frameCount else { return nil }
@@ -254,26 +255,80 @@ final class Soak {
                                              signal: source.frames(low..<high), minimumOverlap: 0.99)
             return found.correlation > 0.9 ? Double(low + found.lag) / Double(rate) : nil
         }
-        let lead = rate * 15 / 100
+        // An alarm's voice starts as the fade ends, with no silence between: the first
+        // silent run of its gap comes after its first beep, or after several when the
+        // 20 ms between beeps falls a frame short. So the music is located well before
+        // the first silent run (steps are 8 s apart) and followed from there, window by
+        // window, to where it really ends (`musicEnd`); taking the silent run's start
+        // for it counted the beeps as music heard again (-95 ms, or 0.1-0.8 s strays).
+        let lead = rate * 3 / 2
         let settle = rate / 20
+        let window = rate / 250
+        let channels = played.channels
+        // How well capture frames `at..<at + window` match the file's frames from
+        // `file` on (normalised correlation), or nil when the capture is louder than
+        // the file there (a beep, not the music or its fade) or either is silent.
+        func match(_ at: Int, _ file: Int) -> Double? {
+            guard file >= 0, file + window <= source.frameCount, at >= 0, at + window <= played.frameCount else { return nil }
+            var cross = 0.0, heard = 0.0, original = 0.0
+            for frame in 0..<window {
+                for channel in 0..<channels {
+                    let x = Double(played.samples[(at + frame) * channels + channel])
+                    let y = Double(source.samples[(file + frame) * source.channels + min(channel, source.channels - 1)])
+                    cross += x * y
+                    heard += x * x
+                    original += y * y
+                }
+            }
+            guard heard > 0, original > 0, heard <= original * 1.5 else { return nil }
+            return cross / (heard * original).squareRoot()
+        }
+        // The capture frame where the music located at capture frame `start` (file frame
+        // `file`) ends, searched up to `limit`, and the file frame the music from `start`
+        // would have reached there had it gone on without the splice. A splice (the device's queue dropped at the pause: the fade starts
+        // from the frame measured as heard) is followed: a window that no longer matches
+        // is looked for within 150 ms either way before the music counts as ended.
+        func musicEnd(from start: Int, file: Int, limit: Int) -> (capture: Int, file: Int) {
+            var at = start
+            var offset = file - start
+            let reach = rate * 15 / 100
+            while at + window <= limit {
+                if let found = match(at, at + offset), found >= 0.9 { at += window; continue }
+                // The window holding the splice matches neither side: the next one is looked for.
+                let next = at + window
+                guard next + window <= limit else { break }
+                var best: (lag: Int, value: Double)?
+                for lag in -reach...reach {
+                    if let found = match(next, next + offset + lag), found >= 0.95, found > (best?.value ?? 0) { best = (lag, found) }
+                }
+                guard let best else { break }
+                offset += best.lag
+                at = next + window
+            }
+            return (at, at + file - start)
+        }
         var discontinuities: [Double] = []
         var seeksLanded = 0
         var stray: [String] = []
+        // Where the discontinuities beyond the heard frame's precision are (capture seconds).
+        var wide: [String] = []
         // The file position at capture frame `anchor`.
         var anchor = (capture: 0, file: 0.0)
         for gap in gaps {
             let at = formatted(Double(gap.lowerBound) / Double(rate), 2)
-            let beforeStart = gap.lowerBound - lead - chunk
+            let beforeStart = max(anchor.capture, gap.lowerBound - lead - chunk)
             let estimate = anchor.file + Double(beforeStart - anchor.capture) / Double(rate)
             guard let before = locate(beforeStart, near: estimate, within: 2) else {
                 stray.append("\(at) s: the music before it is not the file near \(formatted(estimate, 1)) s")
                 continue
             }
-            let expected = before + Double(gap.lowerBound - beforeStart) / Double(rate)
+            let end = musicEnd(from: beforeStart, file: Int((before * Double(rate)).rounded()), limit: gap.lowerBound)
+            let expected = Double(end.file) / Double(rate)
             let afterStart = gap.upperBound + settle
             let settled = Double(settle) / Double(rate)
             if let after = locate(afterStart, near: expected + settled, within: 0.3), abs(after - settled - expected) <= 0.1 {
                 discontinuities.append(after - settled - expected)
+                if abs(after - settled - expected) > 0.020 { wide.append("\(at) s: \(formatted((after - settled - expected) * 1000, 1)) ms") }
                 anchor = (afterStart, after)
             } else if let delta = seeks.first, let after = locate(afterStart, near: expected + settled + delta, within: 2.5) {
                 seeksLanded += 1
@@ -298,6 +353,7 @@ final class Soak {
                                      target: "all; resumes = pauses (\(pauses))",
                                      passed: stray.isEmpty && resumesAtStop == pauses))
         if !stray.isEmpty { report.notes.append("soak: stray gaps: \(stray.prefix(10).joined(separator: "; "))") }
+        if !wide.isEmpty { report.notes.append("soak: resumes beyond 20 ms: \(wide.prefix(10).joined(separator: "; "))") }
         let seeksWhilePlaying = plan.filter { if case .seek = $0.step { true } else { false } }.count
         let kinds = Dictionary(grouping: plan.map { String(describing: $0.step).split(separator: " ")[0] }, by: { $0 })
             .map { "\($0.value.count) \($0.key)" }.sorted().joined(separator: ", ")
