@@ -15,26 +15,36 @@ public struct ScanDiff: Sendable {
         case new, changed, unchanged
     }
 
-    private var known: [String: Stamp]
-    private var seen: Set<String> = []
+    /// Each path's stamp (nil until found, for a path the index did not
+    /// hold) and whether this scan found it: one dictionary, so a file found
+    /// costs one hash of its path (String hashing normalizes, and a first
+    /// scan hashed every path three times).
+    private struct Entry {
+        var stamp: Stamp?
+        var seen = false
 
-    public init(known: [String: Stamp]) { self.known = known }
+        mutating func observe(_ found: Stamp) -> Verdict {
+            if seen { return .unchanged }
+            seen = true
+            let old = stamp
+            stamp = found
+            guard let old else { return .new }
+            return old == found ? .unchanged : .changed
+        }
+    }
+
+    private var known: [String: Entry]
+
+    public init(known: [String: Stamp]) { self.known = known.mapValues { Entry(stamp: $0) } }
 
     /// Called once per file found; a path found twice (through a symlinked
     /// folder) counts once: the second time it is unchanged.
     public mutating func observe(path: String, stamp: Stamp) -> Verdict {
-        let first = seen.insert(path).inserted
-        guard let old = known[path] else {
-            known[path] = stamp
-            return .new
-        }
-        if !first || old == stamp { return .unchanged }
-        known[path] = stamp
-        return .changed
+        known[path, default: Entry()].observe(stamp)
     }
 
     /// The indexed paths no call to `observe` named: gone since the last scan.
     public var gone: [String] {
-        known.keys.filter { !seen.contains($0) }.sorted()
+        known.compactMap { $0.value.seen ? nil : $0.key }.sorted()
     }
 }

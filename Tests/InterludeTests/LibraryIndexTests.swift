@@ -168,4 +168,28 @@ import TestSupport
         let track = try #require(try index.allTracks().first { $0.path == path })
         #expect(track.trackGain == -3.5 && track.trackPeak == 0.9 && track.albumGain == -4 && track.albumPeak == 0.95)
     }
+
+    /// The full-text delete is skipped for rows above every indexed one; a
+    /// path stored twice in one batch, again in a later batch, and a highest
+    /// row removed and its id given to a new path must each leave one
+    /// full-text row per track, with its latest words only.
+    @Test func storedAgainReplacesTheSearchRowsWords() throws {
+        let directory = ScratchFiles.makeDirectory("library-store")
+        let index = try LibraryIndex(path: directory + "/library.sqlite")
+        func track(_ name: String, _ title: String) -> LibraryTrack {
+            LibraryTrack(path: directory + "/" + name + ".mp3", relativePath: name + ".mp3", title: title, artist: "Quill")
+        }
+        try index.store([track("a", "amber"), track("b", "basalt"), track("a", "azure")])
+        try index.store([track("c", "cobalt"), track("b", "beryl")])
+        try index.remove(paths: [directory + "/c.mp3"])
+        try index.store([track("d", "dune")])
+        #expect(try index.search(LibraryQuery("amber")).isEmpty)
+        #expect(try index.search(LibraryQuery("basalt")).isEmpty)
+        #expect(try index.search(LibraryQuery("cobalt")).isEmpty)
+        #expect(try index.search(LibraryQuery("azure")).map(\.path) == [directory + "/a.mp3"])
+        #expect(try index.search(LibraryQuery("beryl")).map(\.path) == [directory + "/b.mp3"])
+        #expect(try index.search(LibraryQuery("dune")).map(\.path) == [directory + "/d.mp3"])
+        #expect(try index.search(LibraryQuery("quill"), sort: nil).map(\.path).sorted()
+                == ["a", "b", "d"].map { directory + "/" + $0 + ".mp3" })
+    }
 }

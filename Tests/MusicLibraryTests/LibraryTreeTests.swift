@@ -79,6 +79,18 @@ import Testing
         #expect(diff.gone == ["/c"])
     }
 
+    @Test func aChangedPathFoundTwiceIsReadOnce() {
+        let old = ScanDiff.Stamp(size: 10, modifiedNanoseconds: 1)
+        let new = ScanDiff.Stamp(size: 11, modifiedNanoseconds: 1)
+        var diff = ScanDiff(known: ["/a": old, "/b": old])
+        #expect(diff.observe(path: "/a", stamp: new) == .changed)
+        #expect(diff.observe(path: "/a", stamp: new) == .unchanged)
+        #expect(diff.observe(path: "/e", stamp: new) == .new)
+        #expect(diff.observe(path: "/f", stamp: old) == .new)
+        #expect(diff.gone == ["/b"])
+        #expect(ScanDiff(known: [:]).gone.isEmpty)
+    }
+
     @Test func tagNumbersTakeTheLeadingNumber() {
         #expect(TagNumbers.leadingNumber("3/12") == 3)
         #expect(TagNumbers.leadingNumber("x") == nil)

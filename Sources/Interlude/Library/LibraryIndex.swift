@@ -175,6 +175,7 @@ final class LibraryIndex {
     private var idStatement: SQLiteStatement!
     private var searchDelete: SQLiteStatement!
     private var searchInsert: SQLiteStatement!
+    private var highestSearchRow: SQLiteStatement!
     private var deleteStatement: SQLiteStatement!
 
     private static let columns = """
@@ -198,6 +199,7 @@ final class LibraryIndex {
             INSERT INTO track_search (rowid, title, artist, album, albumartist, genre, path)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
             """)
+        highestSearchRow = try connection.prepare("SELECT rowid FROM track_search ORDER BY rowid DESC LIMIT 1")
         deleteStatement = try connection.prepare("DELETE FROM tracks WHERE id = ?1")
     }
 
@@ -214,6 +216,13 @@ final class LibraryIndex {
     /// Adds or replaces the rows of `tracks` (by path) in one transaction.
     func store(_ tracks: [LibraryTrack]) throws(SQLiteError) {
         try connection.transaction { () throws(SQLiteError) in
+            // A row id above every full-text row's has none to delete: SQLite
+            // gives a new row the highest id plus one, so on a first scan every
+            // delete is skipped (each was a lookup in the full-text table).
+            // Read inside the transaction (BEGIN IMMEDIATE), so no other
+            // connection adds rows meanwhile.
+            var highestIndexed = try highestSearchRow.step() ? highestSearchRow.integer(0) ?? 0 : 0
+            highestSearchRow.reset()
             for track in tracks {
                 try upsertStatement.bind([
                     .text(track.path), .integer(track.size), .integer(track.modifiedNanoseconds), .real(track.durationSeconds),
@@ -227,7 +236,8 @@ final class LibraryIndex {
                 // RETURNING gives the row's id whether it was inserted or updated.
                 guard try upsertStatement.step(), let id = upsertStatement.integer(0) else { continue }
                 upsertStatement.reset()
-                try searchDelete.run([.integer(id)])
+                if id <= highestIndexed { try searchDelete.run([.integer(id)]) }
+                highestIndexed = max(highestIndexed, id)
                 try searchInsert.run([
                     .integer(id), .text(SearchText.indexed(track.title ?? track.displayTitle)),
                     .text(SearchText.indexed(track.artist)), .text(SearchText.indexed(track.album)),
@@ -262,6 +272,7 @@ final class LibraryIndex {
         idStatement = nil
         searchDelete = nil
         searchInsert = nil
+        highestSearchRow = nil
         deleteStatement = nil
         connection.close()
     }
