@@ -23,12 +23,8 @@ struct LibraryLoudnessTests {
         guard paths.count > 1 else { return try LoudnessCommandTests.oracle(paths[0]) }
         let inputs = paths.flatMap { ["-i", $0] }
         let streams = paths.indices.map { "[\($0):a]" }.joined()
-        let result = try ProcessRunner.run("ffmpeg", ["-hide_banner", "-nostats"] + inputs + [
+        return try LoudnessCommandTests.integratedLoudness(ffmpeg: inputs + [
             "-filter_complex", "\(streams)concat=n=\(paths.count):v=0:a=1,ebur128[out]", "-map", "[out]", "-f", "null", "-"])
-        let lines = result.stderrText.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        let summary = try #require(lines.lastIndex { $0.hasPrefix("Integrated loudness:") }, "\(result.stderrText)")
-        let integrated = try #require(lines[summary...].first { $0.hasPrefix("I:") })
-        return try #require(Double(integrated.dropFirst(2).trimmingCharacters(in: .whitespaces).split(separator: " ")[0]))
     }
 
     @Test func scanLoudnessMeasuresUntaggedFilesIntoTheIndexAndKeepsTaggedValues() throws {

@@ -7,9 +7,14 @@ import TestSupport
 @Suite struct LoudnessCommandTests {
     /// ffmpeg's integrated loudness (its summary's `I:` line), LUFS.
     static func oracle(_ path: String) throws -> Double {
-        let result = try ProcessRunner.run("ffmpeg", ["-hide_banner", "-nostats", "-i", path, "-af", "ebur128", "-f", "null", "-"])
+        try integratedLoudness(ffmpeg: ["-i", path, "-af", "ebur128", "-f", "null", "-"])
+    }
+
+    /// The `I:` value of the ebur128 filter's summary for an ffmpeg run with these arguments.
+    static func integratedLoudness(ffmpeg arguments: [String]) throws -> Double {
+        let result = try ProcessRunner.run("ffmpeg", ["-hide_banner", "-nostats"] + arguments)
         let lines = result.stderrText.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        let summary = try #require(lines.lastIndex { $0.hasPrefix("Integrated loudness:") })
+        let summary = try #require(lines.lastIndex { $0.hasPrefix("Integrated loudness:") }, "\(result.stderrText)")
         let integrated = try #require(lines[summary...].first { $0.hasPrefix("I:") })
         return try #require(Double(integrated.dropFirst(2).trimmingCharacters(in: .whitespaces).split(separator: " ")[0]))
     }
