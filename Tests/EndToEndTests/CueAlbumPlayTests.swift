@@ -40,6 +40,49 @@ import TUI
         #expect(result.events.named("trackStarted").compactMap(\.path) == album.trackPaths)
     }
 
+    /// `info` on a sheet shows the album: its audio file's format and each
+    /// track's title and times; on `ALBUM.cue#N`, that track alone.
+    @Test func infoOnASheetListsItsTracksWithTheirTimes() throws {
+        let album = try CueAlbumFixture.make("info")
+        let result = try InterludeBinary.run(["info", album.sheet, "--json"])
+        #expect(result.succeeded, "\(result.summary)")
+        let object = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        #expect(object["album"] as? String == "Cue Album")
+        #expect(object["artist"] as? String == "Interlude Tests")
+        let files = try #require(object["files"] as? [[String: Any]])
+        #expect(files.count == 1 && files.first?["codec"] as? String == "FLAC" && files.first?["frames"] as? Int == 6 * CueAlbumFixture.rate)
+        let tracks = try #require(object["tracks"] as? [[String: Any]])
+        #expect(tracks.compactMap { $0["title"] as? String } == CueAlbumFixture.tracks.map(\.title))
+        #expect(tracks.compactMap { $0["path"] as? String } == album.trackPaths)
+        let starts = CueAlbumFixture.tracks.map { Double($0.cdFrames) / 75 }
+        for (index, track) in tracks.enumerated() {
+            let start = try #require(track["start"] as? Double)
+            let end = try #require(track["end"] as? Double)
+            #expect(abs(start - starts[index]) <= 0.001)
+            // Each track ends where the next begins; the last at the image's end.
+            #expect(abs(end - (index + 1 < starts.count ? starts[index + 1] : 6)) <= 0.001)
+        }
+        let text = try InterludeBinary.run(["info", album.sheet]).stdoutText
+        #expect(CueAlbumFixture.tracks.allSatisfy { text.contains($0.title) } && text.contains("FLAC"), "\(text)")
+
+        let track = try InterludeBinary.run(["info", album.trackPaths[1]])
+        #expect(track.succeeded, "\(track.summary)")
+        #expect(track.stdoutText.contains("title:     \(CueAlbumFixture.tracks[1].title)"), "\(track.stdoutText)")
+        // The track's bitrate is its image's, and it has no chapter table to be damaged.
+        #expect(!track.stdoutText.contains(" 0 kbps") && !track.stdoutText.contains("damaged"), "\(track.stdoutText)")
+    }
+
+    @Test func infoOnASheetNamingAMissingFileIsOneLine() throws {
+        let album = try CueAlbumFixture.make("info-missing")
+        let missing = album.folder + "/gone.cue"
+        try Data("FILE \"nowhere.flac\" WAVE\n  TRACK 01 AUDIO\n    INDEX 01 00:00:00\n".utf8)
+            .write(to: URL(fileURLWithPath: missing))
+        let result = try InterludeBinary.run(["info", missing])
+        #expect(result.exitStatus == 1)
+        let lines = result.stderrText.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains(missing) && lines[0].contains("nowhere.flac"), "\(lines)")
+    }
+
     /// The folder browser lists the sheet as the album it is (enter or e on it queues its tracks).
     @Test func theBrowserListsTheSheetByItsTitle() throws {
         let album = try CueAlbumFixture.make("browse")

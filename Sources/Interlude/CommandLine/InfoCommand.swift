@@ -1,6 +1,9 @@
 import AudioEngine
 import BookFormat
 import InterludeCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `interlude info FILE [--json]`: format, duration, bitrate and tags.
 public enum InfoCommand {
@@ -10,6 +13,8 @@ public enum InfoCommand {
     Shows an audio file's format (codec and container), exact duration,
     bitrate, tags, and its chapters: an MP3's ID3v2 CHAP/CTOC frames, an
     M4B's or Ogg file's own, or a cue sheet beside the file (NAME.cue).
+    Given a cue sheet (ALBUM.cue), shows the album: its audio file's format
+    and the tracks with their times; ALBUM.cue#N is one of its tracks.
     """
 
     public static func run(_ arguments: [String]) -> Int32 {
@@ -26,6 +31,15 @@ public enum InfoCommand {
         guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
             writeStandardError("interlude info: give exactly one file (see 'interlude info --help')\n")
             return 2
+        }
+        if CueSheetInfo.names(path) {
+            let info: CueSheetInfo
+            do { info = try CueSheetInfo(sheetPath: path) } catch {
+                writeStandardError("interlude: \(error.description)\n")
+                return 1
+            }
+            writeStandardOutput((parsed.has("--json") ? info.json : info.text) + "\n")
+            return 0
         }
         let info: FileInfo
         do { info = try FileInfo(path: path) } catch {
@@ -65,6 +79,15 @@ struct FileInfo {
         bitrateKbps = stream.bitrateKbps
         bitrateMode = stream.bitrateMode
         tags = decoder.tags()
+        let cueTrack = CueTrackPath(path).flatMap { access(path, F_OK) != 0 ? try? CueTrack.resolve($0).get() : nil }
+        if let cueTrack {
+            // A range of the image: no chapters of its own, the image's average bitrate.
+            chapters = []
+            chapterProblem = nil
+            let imageInfo = try FileInfo(path: cueTrack.audioPath)
+            averageKbps = imageInfo.averageKbps
+            return
+        }
         // Our own parser over the tag's bytes (libmpg123 does not read CHAP/CTOC).
         var chapters: [Chapter]
         var chapterProblem: String?
@@ -90,7 +113,7 @@ struct FileInfo {
         averageKbps = seconds > 0 ? Int((Double(size) * 8 / seconds / 1000).rounded()) : 0
     }
 
-    private var codecText: String {
+    var codecText: String {
         switch codec {
         case .mpegAudio(let version, let layer): "MPEG \(version.rawValue) layer \(layer)"
         case .other(let container, let codec): "\(codec) in \(container)"
