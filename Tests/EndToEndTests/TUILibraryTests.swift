@@ -1,4 +1,5 @@
 import Foundation
+import MusicLibrary
 import Testing
 import TestSupport
 
@@ -81,5 +82,27 @@ import TestSupport
         try session.press("g")
         try session.press("e")
         #expect(session.waitFor("2 Queue (20)").met, "\(session.screen())")
+    }
+
+    /// Past what a search brings in (2,000 tracks), the unfiltered tree still
+    /// holds the whole library: the title counts every track (not "2000+"),
+    /// and e on the last artist, never opened, adds all of its tracks.
+    @Test func theUnfilteredTreeHoldsEveryTrackOfALibraryPastTheSearchLimit() throws {
+        let files = 2100
+        let (session, music) = try Self.start(files: files)
+        try session.press("9")
+        let whole = session.waitFor(60) { $0.contains("9 Library (\(files) tracks)") }
+        #expect(whole.met, "\(whole.screen)")
+        let generator = LibraryTreeGenerator(root: music, fileCount: files)
+        let tree = LibraryTree(tracks: (0..<files).map { number in
+            let entry = generator.entry(number)
+            return LibraryTrack(path: entry.path, title: entry.title, artist: entry.artist, album: entry.album,
+                                albumArtist: entry.albumArtist, trackNumber: entry.trackNumber, year: entry.year, genre: entry.genre)
+        })
+        let last = try #require(tree.artists.last)
+        try session.press("G")
+        #expect(session.waitFor("▸ \(last.name)").met, "\(session.screen())")
+        try session.press("e")
+        #expect(session.waitFor("2 Queue (\(last.trackCount))").met, "\(session.screen())")
     }
 }

@@ -192,4 +192,25 @@ import TestSupport
         #expect(try index.search(LibraryQuery("quill"), sort: nil).map(\.path).sorted()
                 == ["a", "b", "d"].map { directory + "/" + $0 + ".mp3" })
     }
+
+    /// The unfiltered tree's catalog, read from the index of a scanned
+    /// library: every artist, filed as the tree of all the index's rows files
+    /// them, and each artist's rows read back by their ids.
+    @Test func theCatalogFilesEveryArtistAsTheTreeOfAllRows() throws {
+        let library = try Self.makeLibrary(files: 400)
+        let (index, _, problems) = try Self.scan(library)
+        #expect(problems.isEmpty)
+        let catalog = try index.catalog()
+        let tree = LibraryTree(tracks: try index.allTracks())
+        #expect(catalog.artists.map(\.name) == tree.artists.map(\.name))
+        #expect(catalog.artists.map(\.tracks) == tree.artists.map(\.trackCount))
+        #expect(catalog.artists.map(\.albums) == tree.artists.map(\.albums.count))
+        #expect(catalog.trackCount == 400)
+        // Compilations (every 97th album) are there, under Various Artists.
+        #expect(catalog.artists.contains { $0.name == LibraryTree.variousArtists })
+        for (entry, artist) in zip(catalog.artists, tree.artists) {
+            let rows = try index.tracks(ids: entry.ids)
+            #expect(Set(rows) == Set(artist.albums.flatMap(\.tracks)), "\(entry.name)")
+        }
+    }
 }

@@ -329,9 +329,9 @@ final class LibraryIndex {
         try search(LibraryQuery(""), sort: sort)
     }
 
-    private static let qualifiedColumns = columns.split(separator: ",").map { "tracks." + $0.trimmingSpaces() }.joined(separator: ", ")
+    static let qualifiedColumns = columns.split(separator: ",").map { "tracks." + $0.trimmingSpaces() }.joined(separator: ", ")
 
-    private static func track(_ row: SQLiteStatement) -> LibraryTrack {
+    static func track(_ row: SQLiteStatement) -> LibraryTrack {
         var track = LibraryTrack(path: row.text(0) ?? "", size: row.integer(1) ?? 0, modifiedNanoseconds: row.integer(2) ?? 0,
                      durationSeconds: row.real(3), format: row.text(4), title: row.text(5), artist: row.text(6),
                      album: row.text(7), albumArtist: row.text(8), trackNumber: row.integer(9).map(Int.init),

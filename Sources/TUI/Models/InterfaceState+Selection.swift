@@ -136,9 +136,11 @@ extension InterfaceState {
     }
 
     mutating func addSelectionToQueue(source: some BrowserSource) -> [InterfaceAction] {
-        if focus == .library, let library {
-            // A track, an album or all of an artist's albums, in the tree's order.
+        if focus == .library, var library {
+            // A track, an album or all of an artist's albums, in the tree's order
+            // (an unopened artist's read now, in the whole library's tree).
             let paths = library.selectedTracks.map(\.path)
+            self.library = library
             return paths.isEmpty ? [] : [.player(.enqueue(paths))]
         }
         guard focus == .browser, let entry = browser?.selected else {

@@ -7,6 +7,16 @@ public protocol LibrarySource: AnyObject {
     func tracks(matching query: LibraryQuery, sort: TrackSort?, limit: Int) -> [LibraryTrack]
     /// The index's problem, if reading it failed (shown instead of rows).
     var problem: String? { get }
+    /// The whole library's artists, for the unfiltered tree; nil until the
+    /// source has read them (the tree is then the first `limit` tracks).
+    var catalog: LibraryCatalog? { get }
+    /// The full rows of a catalog artist's `ids`, in any order.
+    func tracks(ids: [Int64]) -> [LibraryTrack]
+}
+
+public extension LibrarySource {
+    var catalog: LibraryCatalog? { nil }
+    func tracks(ids: [Int64]) -> [LibraryTrack] { [] }
 }
 
 /// The library pane: the tracks that match the filter, shown as a tree
@@ -39,6 +49,11 @@ public struct LibraryPaneModel {
     public var status: String?
     public private(set) var problem: String?
     private var tree = LibraryTree(tracks: [])
+    /// The unfiltered tree of the whole library: every artist from the
+    /// source's catalog, an artist's albums read when it is opened (or its
+    /// tracks are asked for) and kept until the next reload.
+    private var catalog: LibraryCatalog?
+    private var loadedAlbums: [String: [LibraryTree.Album]] = [:]
     private var openArtists: Set<String> = []
     private var openAlbums: Set<String> = []
     private let source: any LibrarySource
@@ -48,14 +63,41 @@ public struct LibraryPaneModel {
         reload()
     }
 
-    public var isTruncated: Bool { tracks.count >= Self.limit }
+    public var isTruncated: Bool { catalog == nil && tracks.count >= Self.limit }
+
+    /// The tracks the pane holds: the whole library's in the unfiltered
+    /// tree, else the search's (at most `limit`).
+    public var trackCount: Int { catalog?.trackCount ?? tracks.count }
 
     /// Runs the search again (after a key in the filter, or when a scan added rows).
     public mutating func reload() {
+        loadedAlbums = [:]
+        if view == .tree, filter.isEmpty, let whole = source.catalog {
+            catalog = whole
+            tracks = []
+            tree = LibraryTree(tracks: [])
+            problem = source.problem
+            rebuildRows()
+            return
+        }
+        catalog = nil
         tracks = source.tracks(matching: LibraryQuery(filter), sort: view == .tree ? nil : sort, limit: Self.limit)
         problem = source.problem
         if view == .tree { tree = LibraryTree(tracks: tracks) }
         rebuildRows()
+    }
+
+    /// An artist's albums: from the search's tree, or in the unfiltered tree
+    /// read through the catalog's ids (and kept).
+    private mutating func albums(ofArtist name: String) -> [LibraryTree.Album] {
+        guard let catalog else { return tree.artists.first { $0.name == name }?.albums ?? [] }
+        if let loaded = loadedAlbums[name] { return loaded }
+        guard let entry = catalog.artists.first(where: { $0.name == name }) else { return [] }
+        // The catalog filed these albums under this artist by the same rules,
+        // so the tree of its tracks has this one artist.
+        let albums = LibraryTree(tracks: source.tracks(ids: entry.ids)).artists.flatMap(\.albums)
+        loadedAlbums[name] = albums
+        return albums
     }
 
     public mutating func setFilter(_ text: String) {
@@ -106,15 +148,17 @@ public struct LibraryPaneModel {
 
     /// The tracks of the selection: an artist's (album by album), an album's, or one track.
     public var selectedTracks: [LibraryTrack] {
+        mutating get {
         switch selected {
         case .artist(let name, _, _, _):
-            return tree.artists.first { $0.name == name }?.albums.flatMap(\.tracks) ?? []
+            return albums(ofArtist: name).flatMap(\.tracks)
         case .album(let artist, let title, _, _, _):
             return album(artist: artist, title: title)?.tracks ?? []
         case .track(let track):
             return [track]
         case nil:
             return []
+        }
         }
     }
 
@@ -126,18 +170,17 @@ public struct LibraryPaneModel {
             let paths = tracks.map(\.path)
             return (paths, paths.firstIndex(of: track.path) ?? 0)
         }
-        for artist in tree.artists {
-            for album in artist.albums {
-                if let index = album.tracks.firstIndex(where: { $0.path == track.path }) {
-                    return (album.tracks.map(\.path), index)
-                }
+        let albums = catalog == nil ? tree.artists.flatMap(\.albums) : loadedAlbums.values.flatMap { $0 }
+        for album in albums {
+            if let index = album.tracks.firstIndex(where: { $0.path == track.path }) {
+                return (album.tracks.map(\.path), index)
             }
         }
         return ([track.path], 0)
     }
 
-    private func album(artist: String, title: String) -> LibraryTree.Album? {
-        tree.artists.first { $0.name == artist }?.albums.first { $0.title == title }
+    private mutating func album(artist: String, title: String) -> LibraryTree.Album? {
+        albums(ofArtist: artist).first { $0.title == title }
     }
 
     private mutating func rebuildRows() {
@@ -148,11 +191,13 @@ public struct LibraryPaneModel {
         }
         let openAll = !filter.isEmpty
         var rows: [Row] = []
-        for artist in tree.artists {
+        let artists: [(name: String, albums: Int, tracks: Int)] = catalog.map { $0.artists.map { ($0.name, $0.albums, $0.tracks) } }
+            ?? tree.artists.map { ($0.name, $0.albums.count, $0.trackCount) }
+        for artist in artists {
             let artistOpen = openAll || openArtists.contains(artist.name)
-            rows.append(.artist(name: artist.name, albums: artist.albums.count, tracks: artist.trackCount, open: artistOpen))
+            rows.append(.artist(name: artist.name, albums: artist.albums, tracks: artist.tracks, open: artistOpen))
             guard artistOpen else { continue }
-            for album in artist.albums {
+            for album in albums(ofArtist: artist.name) {
                 let albumOpen = openAll || openAlbums.contains(artist.name + "\u{0}" + album.title)
                 rows.append(.album(artist: artist.name, title: album.title, year: album.year, tracks: album.tracks.count,
                                    open: albumOpen))

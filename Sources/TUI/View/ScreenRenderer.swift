@@ -175,7 +175,7 @@ public struct ScreenRenderer {
             if let book = snapshot.book { title += ": " + book.title }
         case .library:
             if let library = state.library {
-                title += " (\(library.tracks.count)\(library.isTruncated ? "+" : "") tracks"
+                title += " (\(library.trackCount)\(library.isTruncated ? "+" : "") tracks"
                     + (library.view == .tracks ? ", by \(library.sort.column.rawValue)\(library.sort.descending ? " desc" : "")" : "") + ")"
                 if !library.filter.isEmpty { title += "  /" + library.filter }
                 if let status = library.status { title += "  " + status }
