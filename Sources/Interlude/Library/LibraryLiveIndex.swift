@@ -258,44 +258,23 @@ enum LibraryScanThread {
         var isStopping: Bool { stopping.load(ordering: .relaxed) }
     }
 
-    private final class Work: Sendable {
-        let folders: [String]
-        let indexPath: String
-        let shared: Shared
-        init(folders: [String], indexPath: String, shared: Shared) {
-            self.folders = folders
-            self.indexPath = indexPath
-            self.shared = shared
+    static func start(folders: [String], indexPath: String, shared: Shared) {
+        let failure = BackgroundThread.start {
+            // Below the main loop and far below the writer: a scan is background work.
+            _ = nice(10)
+            run(folders: folders, indexPath: indexPath, shared: shared)
+        }
+        if let failure {
+            let message = "library: cannot start the scan thread (\(failure.message))"
+            shared.post { $0.failure = message }
         }
     }
 
-    static func start(folders: [String], indexPath: String, shared: Shared) {
-        let work = Unmanaged.passRetained(Work(folders: folders, indexPath: indexPath, shared: shared)).toOpaque()
-        var thread = pthread_t()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        let status = pthread_create(&thread, &attributes, scanThreadEntry, work)
-        pthread_attr_destroy(&attributes)
-        guard status != 0 else { return }
-        Unmanaged<Work>.fromOpaque(work).release()
-        let message = "library: cannot start the scan thread (\(Errno(status).message))"
-        shared.post { $0.failure = message }
-    }
-
-    fileprivate static func entry(_ context: UnsafeMutableRawPointer) {
-        let work = Unmanaged<Work>.fromOpaque(context).takeRetainedValue()
-        // Below the main loop and far below the writer: a scan is background work.
-        _ = nice(10)
-        run(work)
-    }
-
-    private static func run(_ work: Work) {
-        let shared = work.shared
+    private static func run(folders scanFolders: [String], indexPath: String, shared: Shared) {
         do {
-            let index = try LibraryIndex(path: work.indexPath)
+            let index = try LibraryIndex(path: indexPath)
             defer { index.close() }
-            var scanner = LibraryScanner(folders: work.folders)
+            var scanner = LibraryScanner(folders: scanFolders)
             scanner.onStart = { known in shared.post { $0.known = known } }
             scanner.shouldStop = { shared.isStopping }
             var folders: [String] = []
@@ -315,57 +294,58 @@ enum LibraryScanThread {
     }
 }
 
-private let scanThreadEntry: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
-    if let context { LibraryScanThread.entry(context) }
-    return nil
-}
-
 /// Reads the index's `LibraryCatalog` on a thread of its own, with its own
 /// connection (WAL: it reads while a scan writes), and hands it to the main
 /// loop through the scan's `Shared` (its eventfd wakes the loop).
 enum LibraryCatalogThread {
-    private final class Work: Sendable {
-        let indexPath: String
-        let generation: Int
-        let shared: LibraryScanThread.Shared
-        init(indexPath: String, generation: Int, shared: LibraryScanThread.Shared) {
-            self.indexPath = indexPath
-            self.generation = generation
-            self.shared = shared
-        }
-    }
-
     static func start(indexPath: String, generation: Int, shared: LibraryScanThread.Shared) {
-        let work = Unmanaged.passRetained(Work(indexPath: indexPath, generation: generation, shared: shared)).toOpaque()
-        var thread = pthread_t()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        let status = pthread_create(&thread, &attributes, catalogThreadEntry, work)
-        pthread_attr_destroy(&attributes)
-        guard status != 0 else { return }
+        let failure = BackgroundThread.start {
+            // Background work, as the scan is.
+            _ = nice(10)
+            guard !shared.isStopping else { return }
+            do {
+                let index = try LibraryIndex(path: indexPath)
+                defer { index.close() }
+                let catalog = try index.catalog()
+                shared.post { $0.catalog = (generation, catalog) }
+            } catch {
+                shared.post { $0.problems.append("cannot read the library's artists: \(error)") }
+            }
+        }
         // Without the thread the tree stays the search's first tracks, as during a first scan.
-        Unmanaged<Work>.fromOpaque(work).release()
-        shared.post { $0.problems.append("cannot start the thread that reads the library's artists (\(Errno(status).message))") }
-    }
-
-    fileprivate static func entry(_ context: UnsafeMutableRawPointer) {
-        let work = Unmanaged<Work>.fromOpaque(context).takeRetainedValue()
-        // Background work, as the scan is.
-        _ = nice(10)
-        guard !work.shared.isStopping else { return }
-        do {
-            let index = try LibraryIndex(path: work.indexPath)
-            defer { index.close() }
-            let catalog = try index.catalog()
-            work.shared.post { $0.catalog = (work.generation, catalog) }
-        } catch {
-            work.shared.post { $0.problems.append("cannot read the library's artists: \(error)") }
+        if let failure {
+            shared.post { $0.problems.append("cannot start the thread that reads the library's artists (\(failure.message))") }
         }
     }
 }
 
-private let catalogThreadEntry: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
-    if let context { LibraryCatalogThread.entry(context) }
+/// A detached thread running `body` once: the library's background reads and scans.
+enum BackgroundThread {
+    private final class Body: Sendable {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    /// nil when started; else why `pthread_create` refused.
+    static func start(_ body: @escaping @Sendable () -> Void) -> Errno? {
+        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        var thread = pthread_t()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        let status = pthread_create(&thread, &attributes, backgroundThreadEntry, context)
+        pthread_attr_destroy(&attributes)
+        guard status != 0 else { return nil }
+        Unmanaged<Body>.fromOpaque(context).release()
+        return Errno(status)
+    }
+
+    fileprivate static func run(_ context: UnsafeMutableRawPointer) {
+        Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
+    }
+}
+
+private let backgroundThreadEntry: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
+    if let context { BackgroundThread.run(context) }
     return nil
 }
