@@ -70,6 +70,44 @@ import Glibc
         #expect(!player.parsed.contains { $0.event == "error" })
     }
 
+    @Test("playerctl shuffle and loop set shuffle and repeat, read back as set; a change made elsewhere (the remote) reads back too")
+    func shuffleAndLoopStatus() throws {
+        guard Self.available else { return }
+        let bus = try MprisTests.SessionBus()
+        let library = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(3)), seconds: 30)
+        let paths = try FileManager.default.contentsOfDirectory(atPath: "\(library)/Tones").sorted().map { "\(library)/Tones/\($0)" }
+        let player = try start(paths, bus: bus)
+        defer { _ = player.process.stop() }
+        #expect(Remote.waitUntil { (try? playerctl(bus, ["status"])) == "Playing" })
+        #expect(try playerctl(bus, ["shuffle"]) == "Off")
+        #expect(try playerctl(bus, ["loop"]) == "None")
+        func order() -> [String] {
+            player.parsed.filter { $0.event == "orderChanged" }.map { "\($0.fields["shuffle"]?.description ?? "?") \($0.fields["repeat"]?.description ?? "?")" }
+        }
+
+        _ = try playerctl(bus, ["shuffle", "On"])
+        #expect(try Remote.waitUntil { try playerctl(bus, ["shuffle"]) == "On" })
+        // Each loop status from each: repeat cycles off -> all -> one, so some take two steps.
+        for status in ["Track", "Playlist", "None", "Playlist", "Track", "None"] {
+            _ = try playerctl(bus, ["loop", status])
+            #expect(try Remote.waitUntil { try playerctl(bus, ["loop"]) == status }, "\(status)")
+        }
+        _ = try playerctl(bus, ["shuffle", "Off"])
+        #expect(try Remote.waitUntil { try playerctl(bus, ["shuffle"]) == "Off" })
+        // Setting what is already so changes nothing.
+        let before = order().count
+        _ = try playerctl(bus, ["shuffle", "Off"])
+        _ = try playerctl(bus, ["loop", "None"])
+        #expect(order().count == before)
+        #expect(order().last == "false off", "\(order())")
+
+        // The remote's shuffle and repeat: MPRIS reads what they did.
+        try Remote.run(player.runtime, ["shuffle"]).check()
+        try Remote.run(player.runtime, ["repeat"]).check()
+        #expect(try Remote.waitUntil { try playerctl(bus, ["shuffle"]) == "On" && playerctl(bus, ["loop"]) == "Playlist" })
+        #expect(!player.parsed.contains { $0.event == "error" })
+    }
+
     @Test("a seek while paused: playerctl position reads the new place at once, Seeked is sent, the remote's status agrees")
     func seekWhilePausedIsThePositionAtOnce() throws {
         guard Self.available else { return }

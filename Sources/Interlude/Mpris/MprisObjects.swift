@@ -66,6 +66,9 @@ final class PlayerObject: BusObjectHandler {
         .property("MaximumRate", "d", flags: BusMember.constant),
         .property("CanGoNext", "b"),
         .property("CanGoPrevious", "b"),
+        // Optional in the spec; playerctl's `shuffle` and `loop` use them.
+        .writable("Shuffle", "b"),
+        .writable("LoopStatus", "s"),
         .property("CanPlay", "b", flags: BusMember.constant),
         .property("CanPause", "b", flags: BusMember.constant),
         .property("CanSeek", "b", flags: BusMember.constant),
@@ -124,6 +127,8 @@ final class PlayerObject: BusObjectHandler {
             case "MaximumRate": try reply.append(3.0)
             case "CanGoNext": try reply.append(source.observe(runtime).canGoNext)
             case "CanGoPrevious": try reply.append(source.observe(runtime).canGoPrevious)
+            case "Shuffle": try reply.append(source.observe(runtime).shuffle)
+            case "LoopStatus": try reply.append(source.observe(runtime).loopStatus)
             case "CanPlay", "CanPause", "CanSeek", "CanControl": try reply.append(true)
             default: return -ENOENT
             }
@@ -144,6 +149,17 @@ final class PlayerObject: BusObjectHandler {
                     runtime.perform(.pause)
                 } else {
                     runtime.perform(.setSpeed(min(3, max(0.5, rate))))
+                }
+            case "Shuffle":
+                // A book has no shuffle (the dispatcher refuses it): the value stays false.
+                if try value.readBool() != source.observe(runtime).shuffle { runtime.perform(.toggleShuffle) }
+            case "LoopStatus":
+                let wanted = try value.readString()
+                guard MprisSource.loopStatuses.contains(wanted) else { return -EINVAL }
+                // Repeat goes off, all, one and round again: at most two steps to any of them;
+                // a refusal (a book) leaves it where it is.
+                for _ in 0..<MprisSource.loopStatuses.count where source.observe(runtime).loopStatus != wanted {
+                    if case .refused = runtime.perform(.cycleRepeat) { break }
                 }
             default: return -EPERM
             }

@@ -1,5 +1,6 @@
 import InterludeCore
 import PlayerModel
+import Playlists
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,6 +41,19 @@ final class MprisSource: LoopSource {
         var rate: Double
         var canGoNext: Bool
         var canGoPrevious: Bool
+        var shuffle: Bool
+        var loopStatus: String
+    }
+
+    /// MPRIS's names for repeat off, one and all.
+    static let loopStatuses = ["None", "Track", "Playlist"]
+
+    static func loopStatus(_ mode: RepeatMode) -> String {
+        switch mode {
+        case .off: "None"
+        case .one: "Track"
+        case .all: "Playlist"
+        }
     }
 
     struct Metadata: Equatable {
@@ -151,6 +165,8 @@ final class MprisSource: LoopSource {
         if now.rate != last.rate { names.append("Rate") }
         if now.canGoNext != last.canGoNext { names.append("CanGoNext") }
         if now.canGoPrevious != last.canGoPrevious { names.append("CanGoPrevious") }
+        if now.shuffle != last.shuffle { names.append("Shuffle") }
+        if now.loopStatus != last.loopStatus { names.append("LoopStatus") }
         try bus.emitPropertiesChanged(path: Self.objectPath, interface: Self.playerInterface, names: names)
     }
 
@@ -174,7 +190,9 @@ final class MprisSource: LoopSource {
         return Observed(status: status, metadata: metadata(snapshot), volume: snapshot.volume,
                         rate: runtime.engine.speed.value,
                         canGoNext: runtime.book == nil && index.map { $0 + 1 < snapshot.queue.count } ?? false,
-                        canGoPrevious: runtime.book == nil && index != nil)
+                        canGoPrevious: runtime.book == nil && index != nil,
+                        shuffle: runtime.book == nil && runtime.playOrder.cycle != nil,
+                        loopStatus: runtime.book != nil ? "None" : Self.loopStatus(runtime.playOrder.repeatMode))
     }
 
     private func metadata(_ snapshot: PlayerSnapshot) -> Metadata {
