@@ -136,6 +136,21 @@ import Glibc
         #expect(!after.contains { ["pauseRequested", "volume", "jump", "error"].contains($0) }, "\(after)")
     }
 
+    @Test("two relative seeks in a row, the second sent while the first's fade is under way, go on from each other; status says playing throughout")
+    func relativeSeeksInARowAddUp() throws {
+        let player = try Player()
+        #expect(Remote.waitForPlayer(player.runtime))
+        #expect(try Remote.waitUntil { (try Remote.status(player.runtime)["elapsed"] as? Double ?? 0) > 1 })
+        let connection = try RawControlConnection(player.socket)
+        // One write: both arrive in the same turn of the player's loop, before the first jump lands.
+        _ = connection.send(Array("{\"id\":1,\"command\":\"seek\",\"args\":[10]}\n{\"id\":2,\"command\":\"seek\",\"args\":[10]}\n".utf8))
+        #expect(connection.readLine() != nil && connection.readLine() != nil)
+        let status = try Remote.status(player.runtime)
+        let elapsed = try #require(status["elapsed"] as? Double)
+        #expect(elapsed > 20.5 && elapsed < 23, "two seeks of +10 s from about 1 s: \(elapsed)")
+        #expect(status["state"] as? String == "playing")
+    }
+
     @Test("100 clients connecting and leaving in a loop leave no descriptors behind")
     func clientsLeaveNoDescriptors() throws {
         let player = try Player()

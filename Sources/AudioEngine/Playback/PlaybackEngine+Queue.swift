@@ -51,6 +51,14 @@ extension PlaybackEngine {
     }
 
     /// The queue entry the listener is in, and how far into it (frames).
+    /// A jump asked for while playing and not yet carried out: the media
+    /// fades out first, and until the jump lands the heard frame is the old
+    /// place, though the listener has asked to be at this one.
+    public var pendingJump: (index: Int, offset: Int)? {
+        guard let pendingResume, case .queue(let index, let offset) = pendingResume.target else { return nil }
+        return (index, offset)
+    }
+
     public var heardTrack: (track: TrackFeeder.Track, offset: Int)? {
         let heard = stopPosition ?? heardPosition
         guard let track = feeder.track(containing: heard) else { return nil }

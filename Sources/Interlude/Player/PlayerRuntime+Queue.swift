@@ -7,10 +7,12 @@ extension PlayerRuntime {
     var queue: [String] { engine.feeder.paths }
 
     /// The queue entry the listener is in, and the seconds heard of it. A jump
-    /// made while paused is carried out by the next resume, but the listener
-    /// is there already: status, MPRIS's Position and the next seek start from it.
+    /// made while paused is carried out by the next resume, and one made while
+    /// playing lands after a short fade, but the listener is there already:
+    /// status, MPRIS's Position and the next seek start from it (two seeks of
+    /// +10 s in a row go 20 s on).
     var current: (index: Int, path: String, elapsed: Double, duration: Double?)? {
-        if let jump = controller.pendingJump, queue.indices.contains(jump.index) {
+        if let jump = controller.pendingJump ?? engine.pendingJump, queue.indices.contains(jump.index) {
             // The length of a file not decoded yet in this run is not known until the resume opens it.
             let known = engine.feeder.tracks.last { $0.index == jump.index && $0.path == queue[jump.index] }
             return (jump.index, queue[jump.index], format.seconds(forFrames: max(0, jump.offset)),
@@ -21,8 +23,10 @@ extension PlayerRuntime {
                 track.expectedFrames.map(format.seconds(forFrames:)))
     }
 
-    /// True while the music plays (not paused by the user, an interruption or the queue's end).
-    var isPlaying: Bool { player.isPlaying && !engine.isMediaStopped }
+    /// True while the music plays (not paused by the user, an interruption or
+    /// the queue's end); the moment of silence of a jump or a resume under way
+    /// is still playing.
+    var isPlaying: Bool { player.isPlaying && (!engine.isMediaStopped || engine.isResumePending) }
 
     /// Before `run`: start at queue entry `index`, `seconds` into it.
     @discardableResult
