@@ -107,7 +107,7 @@ final class HeadlessPlayer: PlayerHost {
     func afterIteration() {
         guard let runtime else { return }
         book?.tick()
-        progress?.update(heard: runtime.engine.heardPosition, format: runtime.format)
+        if let current = runtime.current { progress?.update(current) }
     }
 
     var maximumWaitMilliseconds: Int? { nil }
@@ -118,8 +118,6 @@ final class HeadlessPlayer: PlayerHost {
 
     func playbackEvent(_ event: PlaybackEvent) {
         switch event {
-        case .trackStarted(let index, _):
-            progress?.track = runtime?.engine.feeder.tracks.first { $0.index == index }
         case .deviceLost:
             progress?.clear()
         default:
@@ -128,26 +126,30 @@ final class HeadlessPlayer: PlayerHost {
     }
 }
 
-/// A one-line progress display on stderr: elapsed / total and a bar.
+/// A one-line progress display on stderr: elapsed / total and a bar, of
+/// where the listener is (`PlayerRuntime.current`: a seek or a choice of
+/// track shows at once, paused or not).
 final class ProgressLine {
-    var track: TrackFeeder.Track?
     private var lastText = ""
     private var lastUpdate = 0.0
+    private var last: (index: Int, elapsed: Double)?
 
-    func update(heard: Int, format: AudioFormat) {
+    func update(_ current: (index: Int, path: String, elapsed: Double, duration: Double?)) {
         let now = monotonicSeconds()
-        // At most four redraws a second.
-        guard now - lastUpdate >= 0.25, let track else { return }
+        let (elapsed, total) = (current.elapsed, current.duration)
+        // At most four redraws a second while the time runs; a move (another
+        // track, a seek) at once, as no later redraw may come while paused.
+        let moved = last.map { $0.index != current.index || abs($0.elapsed - elapsed) > 1 } ?? true
+        guard moved || now - lastUpdate >= 0.25 else { return }
         lastUpdate = now
-        let elapsed = format.seconds(forFrames: max(0, heard - track.startFrame))
-        let total = track.expectedFrames.map(format.seconds(forFrames:))
+        last = (current.index, elapsed)
         let width = 30
         var bar = ""
         if let total, total > 0 {
             let filled = min(width, Int(Double(width) * elapsed / total))
             bar = " [" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
         }
-        let name = track.path.split(separator: "/").last.map(String.init) ?? track.path
+        let name = current.path.split(separator: "/").last.map(String.init) ?? current.path
         let text = "\(clockText(elapsed)) / \(total.map(clockText) ?? "?")\(bar) \(name)"
         guard text != lastText else { return }
         lastText = text
