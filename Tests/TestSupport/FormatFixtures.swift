@@ -36,7 +36,9 @@ extension Fixtures {
     public static func encode(_ wavPath: String, as codec: Codec, fileExtension: String? = nil,
                               extraArguments: [String] = []) throws -> String {
         let suffix = extraArguments.isEmpty ? "" : "-x\(stableHash(extraArguments.joined(separator: " ")))"
-        let name = "\(baseName(wavPath))-\(codec)\(suffix).\(fileExtension ?? codec.fileExtension)"
+        // The source's whole path in the name, not only its file name: two tests'
+        // own "tone.wav" in their own folders are different sounds.
+        let name = "\(baseName(wavPath))-\(stableHash(wavPath))-\(codec)\(suffix).\(fileExtension ?? codec.fileExtension)"
         return try cache.make(name) { path in
             // The encoders pick their output format from the name: write to the
             // usual extension, then rename.
