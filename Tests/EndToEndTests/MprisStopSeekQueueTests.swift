@@ -108,6 +108,24 @@ import Glibc
         #expect(!player.parsed.contains { $0.event == "error" })
     }
 
+    @Test("xesam:url names the file that plays: a plain file's own path, a cue sheet's track its image file's")
+    func urlNamesTheMediaFile() throws {
+        guard Self.available else { return }
+        let bus = try MprisTests.SessionBus()
+        let album = try CueAlbumFixture.make("mpris-url")
+        let player = try start([album.sheet], bus: bus)
+        defer { _ = player.process.stop() }
+        #expect(Remote.waitUntil { (try? playerctl(bus, ["status"])) == "Playing" })
+        let url = try playerctl(bus, ["metadata", "xesam:url"])
+        #expect(url.hasPrefix("file://") && String(url.dropFirst("file://".count)).removingPercentEncoding == album.image,
+                "\(url) for \(album.image)")
+        #expect(try playerctl(bus, ["metadata", "xesam:title"]) == CueAlbumFixture.tracks[0].title)
+        // A plain file: its own path.
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 20, sampleRate: 44100, channels: 2, encoding: .cbr(kbps: 128))
+        try Remote.run(player.runtime, ["play-files", mp3]).check()
+        #expect(try Remote.waitUntil { try playerctl(bus, ["metadata", "xesam:url"]).hasSuffix("/" + (mp3 as NSString).lastPathComponent) })
+    }
+
     @Test("a seek while paused: playerctl position reads the new place at once, Seeked is sent, the remote's status agrees")
     func seekWhilePausedIsThePositionAtOnce() throws {
         guard Self.available else { return }

@@ -1,3 +1,4 @@
+import BookFormat
 import InterludeCore
 import PlayerModel
 import Playlists
@@ -29,6 +30,7 @@ final class MprisSource: LoopSource {
     private var seeked = false
     private var last: Observed?
     private var tags: [String: TrackTags] = [:]
+    private var mediaFiles: [String: String] = [:]
     private var reportedFailure = false
     /// `sd_bus_process` stopped at its bound with messages left.
     private var workLeft = false
@@ -211,7 +213,7 @@ final class MprisSource: LoopSource {
             metadata.artist = snapshot.artist
             metadata.album = snapshot.album
             metadata.lengthMicroseconds = snapshot.duration.map { Int64($0 * 1_000_000) }
-            metadata.url = Self.fileURL(snapshot.queue[index].path)
+            metadata.url = Self.fileURL(mediaFile(of: snapshot.queue[index].path))
         }
         return metadata
     }
@@ -219,6 +221,18 @@ final class MprisSource: LoopSource {
     func positionMicroseconds(_ runtime: PlayerRuntime) -> Int64 {
         if let book = runtime.book { return Int64(book.currentPosition) * 1000 }
         return Int64(((runtime.current?.elapsed ?? 0) * 1_000_000).rounded())
+    }
+
+    /// The file a queue entry plays: a cue sheet's track (`ALBUM.cue#N`) is
+    /// a range of its image file, the media file `xesam:url` names (a client
+    /// that opens the URL gets a file, not a sheet). Remembered: the sheet
+    /// is read once, not at every change announced.
+    private func mediaFile(of path: String) -> String {
+        guard let cue = CueTrackPath(path), access(path, F_OK) != 0 else { return path }
+        if let known = mediaFiles[path] { return known }
+        let file = (try? CueTrack.resolve(cue).get())?.audioPath ?? path
+        mediaFiles[path] = file
+        return file
     }
 
     private func tags(of path: String) -> TrackTags {
