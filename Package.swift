@@ -93,13 +93,15 @@ let package = Package(
         // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
         // build it is a replayer that runs saved inputs through the parser.
         .systemLibrary(name: "CLibFuzzer"),
-        .executableTarget(name: "ChapterFuzzer", dependencies: ["BookFormat", "CLibFuzzer"]),
+        // The driver every fuzzer's main hands over to (libFuzzer, or the replayer).
+        .target(name: "FuzzDriver", dependencies: ["CLibFuzzer"]),
+        .executableTarget(name: "ChapterFuzzer", dependencies: ["BookFormat", "FuzzDriver"]),
         // `make fuzz` also runs libFuzzer over the theme, keys, alarms and book state parsers.
-        .executableTarget(name: "ConfigFuzzer", dependencies: ["Themes", "KeyMap", "Alarms", "Books", "InterludeCore", "CLibFuzzer"]),
+        .executableTarget(name: "ConfigFuzzer", dependencies: ["Themes", "KeyMap", "Alarms", "Books", "InterludeCore", "FuzzDriver"]),
         // The same over the control socket's request parser.
-        .executableTarget(name: "RemoteRequestFuzzer", dependencies: ["PlayerModel", "CLibFuzzer"]),
+        .executableTarget(name: "RemoteRequestFuzzer", dependencies: ["PlayerModel", "FuzzDriver"]),
         // The same over the cue-sheet parser.
-        .executableTarget(name: "CueSheetFuzzer", dependencies: ["BookFormat", "CLibFuzzer"]),
+        .executableTarget(name: "CueSheetFuzzer", dependencies: ["BookFormat", "FuzzDriver"]),
 
         // Shared test helpers: fixtures (sox, lame, espeak-ng), WAV reading and
         // signal comparison, a private PulseAudio server, running the binary.

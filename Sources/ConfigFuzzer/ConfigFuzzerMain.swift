@@ -1,7 +1,5 @@
+import FuzzDriver
 import Glibc
-#if FUZZING
-import CLibFuzzer
-#endif
 
 /// libFuzzer over the files a user edits or the player keeps: themes, the
 /// keys file, `alarms.json` and a book's state. One binary, the parser chosen
@@ -12,42 +10,21 @@ import CLibFuzzer
 @main
 enum ConfigFuzzerMain {
     static func main() {
-        #if FUZZING
-        guard let name = getenv("INTERLUDE_FUZZ_TARGET").map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name) else {
-            print("ConfigFuzzer: set INTERLUDE_FUZZ_TARGET to one of \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", "))")
+        let names = FuzzTarget.allCases.map(\.rawValue)
+        var files = CommandLine.arguments.dropFirst()
+        let name: String?
+        if FuzzDriver.isFuzzing {
+            name = getenv("INTERLUDE_FUZZ_TARGET").map { String(cString: $0) }
+        } else {
+            name = files.popFirst()
+        }
+        guard let name, let target = FuzzTarget(rawValue: name) else {
+            print(FuzzDriver.isFuzzing ? "ConfigFuzzer: set INTERLUDE_FUZZ_TARGET to one of \(names.joined(separator: ", "))"
+                                       : "usage: ConfigFuzzer \(names.joined(separator: "|")) FILE...")
             exit(2)
         }
         selectedTarget = target
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzOneInput(data, size) })
-        #else
-        let arguments = CommandLine.arguments.dropFirst()
-        guard let name = arguments.first, let target = FuzzTarget(rawValue: name) else {
-            print("usage: ConfigFuzzer \(FuzzTarget.allCases.map(\.rawValue).joined(separator: "|")) FILE...")
-            exit(2)
-        }
-        for path in arguments.dropFirst() {
-            let bytes = readFile(path)
-            bytes.withUnsafeBufferPointer { target.exercise($0) }
-            print("ConfigFuzzer \(name): \(path): \(bytes.count) bytes parsed")
-        }
-        #endif
-    }
-
-    static func readFile(_ path: String) -> [UInt8] {
-        guard let file = fopen(path, "rb") else {
-            print("ConfigFuzzer: cannot open \(path)")
-            exit(1)
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            // Sound: fread writes at most chunk.count bytes into the chunk.
-            let got = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            if got == 0 { return bytes }
-            bytes += chunk[0..<got]
-        }
+        FuzzDriver.run(name: "ConfigFuzzer \(name)", replaying: files,
+                       testOneInput: { data, size in fuzzOneInput(data, size) }, replay: target.exercise)
     }
 }
