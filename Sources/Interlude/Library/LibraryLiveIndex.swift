@@ -51,7 +51,7 @@ final class LibraryLiveIndex: LibrarySource, LoopSource {
 
     func tracks(matching query: LibraryQuery, sort: TrackSort?, limit: Int) -> [LibraryTrack] {
         do {
-            let found = try index.search(query, sort: sort, limit: limit)
+            let found = try index.search(query, sort: sort, limit: limit, columns: .shown)
             problem = nil
             return found
         } catch {
