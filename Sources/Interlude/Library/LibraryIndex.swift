@@ -213,8 +213,38 @@ final class LibraryIndex {
         try connection.execute("PRAGMA cache_size=-65536")
     }
 
+    /// A track with the words the index keeps for it: its sort keys and its
+    /// full-text columns, folded (`SearchText`). Made where the track is read
+    /// (the scan's walk), so the writer thread, a first scan's slower half,
+    /// only talks to SQLite.
+    struct StoredRow {
+        let track: LibraryTrack
+        let artistKey, albumKey, titleKey, genreKey: String
+        let searchTitle, searchArtist, searchAlbumArtist, searchPath: String
+
+        init(_ track: LibraryTrack) {
+            self.track = track
+            // Each text folded once: the keys and the full-text columns agree
+            // wherever they fold the same text.
+            searchArtist = SearchText.indexed(track.artist)
+            artistKey = track.artist != nil ? searchArtist : TrackSort.key(track.albumArtist)
+            albumKey = TrackSort.key(track.album)
+            let titleKey = TrackSort.key(track.displayTitle)
+            self.titleKey = titleKey
+            // Blank when the tag is there but empty (its key is the file's name).
+            searchTitle = track.title?.isEmpty == true ? "" : titleKey
+            genreKey = TrackSort.key(track.genre)
+            searchAlbumArtist = SearchText.indexed(track.albumArtist)
+            searchPath = SearchText.indexed(track.relativePath)
+        }
+    }
+
     /// Adds or replaces the rows of `tracks` (by path) in one transaction.
     func store(_ tracks: [LibraryTrack]) throws(SQLiteError) {
+        try store(rows: tracks.map(StoredRow.init))
+    }
+
+    func store(rows: [StoredRow]) throws(SQLiteError) {
         try connection.transaction { () throws(SQLiteError) in
             // A row id above every full-text row's has none to delete: SQLite
             // gives a new row the highest id plus one, so on a first scan every
@@ -223,15 +253,15 @@ final class LibraryIndex {
             // connection adds rows meanwhile.
             var highestIndexed = try highestSearchRow.step() ? highestSearchRow.integer(0) ?? 0 : 0
             highestSearchRow.reset()
-            for track in tracks {
+            for row in rows {
+                let track = row.track
                 try upsertStatement.bind([
                     .text(track.path), .integer(track.size), .integer(track.modifiedNanoseconds), .real(track.durationSeconds),
                     .text(track.format), .text(track.title), .text(track.artist), .text(track.album), .text(track.albumArtist),
                     .integer(track.trackNumber.map(Int64.init)), .integer(track.discNumber.map(Int64.init)),
                     .integer(track.year.map(Int64.init)), .text(track.genre),
                     .real(track.trackGain), .real(track.trackPeak), .real(track.albumGain), .real(track.albumPeak),
-                    .text(TrackSort.key(track.artist ?? track.albumArtist)), .text(TrackSort.key(track.album)),
-                    .text(TrackSort.key(track.displayTitle)), .text(TrackSort.key(track.genre)), .text(track.relativePath),
+                    .text(row.artistKey), .text(row.albumKey), .text(row.titleKey), .text(row.genreKey), .text(track.relativePath),
                 ])
                 // RETURNING gives the row's id whether it was inserted or updated.
                 guard try upsertStatement.step(), let id = upsertStatement.integer(0) else { continue }
@@ -239,10 +269,8 @@ final class LibraryIndex {
                 if id <= highestIndexed { try searchDelete.run([.integer(id)]) }
                 highestIndexed = max(highestIndexed, id)
                 try searchInsert.run([
-                    .integer(id), .text(SearchText.indexed(track.title ?? track.displayTitle)),
-                    .text(SearchText.indexed(track.artist)), .text(SearchText.indexed(track.album)),
-                    .text(SearchText.indexed(track.albumArtist)), .text(SearchText.indexed(track.genre)),
-                    .text(SearchText.indexed(track.relativePath)),
+                    .integer(id), .text(row.searchTitle), .text(row.searchArtist), .text(row.albumKey),
+                    .text(row.searchAlbumArtist), .text(row.genreKey), .text(row.searchPath),
                 ])
             }
         }
