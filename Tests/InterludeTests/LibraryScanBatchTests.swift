@@ -22,4 +22,27 @@ import TestSupport
         let again = try scanner.run(index: index) { problems.append($0) }
         #expect(again.unchanged == 300 && again.read == 0)
     }
+
+    /// A row the scan took for new is inserted without an upsert; if its path
+    /// is in the index after all (another scan stored it meanwhile), the row
+    /// is updated, and either way the full text has its latest words only.
+    @Test func aNewRowWhosePathIsThereAfterAllIsUpdated() throws {
+        let directory = ScratchFiles.makeDirectory("library-insert")
+        let index = try LibraryIndex(path: directory + "/library.sqlite")
+        func row(_ name: String, _ title: String) -> LibraryIndex.StoredRow {
+            LibraryIndex.StoredRow(LibraryTrack(path: directory + "/" + name + ".mp3", relativePath: name + ".mp3",
+                                                title: title, artist: "Quill"), isNew: true)
+        }
+        try index.store(rows: [row("a", "amber"), row("b", "basalt")])
+        try index.store(rows: [row("a", "azure"), row("c", "cobalt")])
+        #expect(try index.search(LibraryQuery("amber")).isEmpty)
+        #expect(try index.search(LibraryQuery("azure")).map(\.path) == [directory + "/a.mp3"])
+        #expect(try index.search(LibraryQuery("quill"), sort: nil).map(\.path).sorted()
+                == ["a", "b", "c"].map { directory + "/" + $0 + ".mp3" })
+        #expect(try index.statistics().tracks == 3)
+        // A new file gets 8 KB pages.
+        let pages = try index.connection.prepare("PRAGMA page_size")
+        _ = try pages.step()
+        #expect(pages.integer(0) == 8192)
+    }
 }

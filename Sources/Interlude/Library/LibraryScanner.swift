@@ -130,14 +130,15 @@ struct LibraryScanner {
                     state.found += 1
                     let stamp = ScanDiff.Stamp(size: Int64(info.st_size),
                                                modifiedNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
-                    switch diff.observe(path: path, stamp: stamp) {
+                    let change = diff.observe(path: path, stamp: stamp)
+                    switch change {
                     case .unchanged:
                         state.unchanged += 1
                     case .new, .changed:
                         do {
                             var track = try TrackReader.read(path: path, stamp: stamp, folder: folder, name: name)
                             track.relativePath = String(path.dropFirst(root.hasSuffix("/") ? root.count : root.count + 1))
-                            batch.append(LibraryIndex.StoredRow(track))
+                            batch.append(LibraryIndex.StoredRow(track, isNew: change == .new))
                             state.read += 1
                         } catch {
                             state.failed += 1
