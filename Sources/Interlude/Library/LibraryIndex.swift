@@ -181,6 +181,7 @@ final class LibraryIndex {
     private var searchInsert: SQLiteStatement!
     private var highestSearchRow: SQLiteStatement!
     private var deleteStatement: SQLiteStatement!
+    private var dataVersionStatement: SQLiteStatement?
 
     private static let columns = """
         path, size, mtime_ns, duration, format, title, artist, album, album_artist, track_number, disc_number, \
@@ -332,6 +333,7 @@ final class LibraryIndex {
         highestSearchRow = nil
         deleteStatement = nil
         searchStatements = [:]
+        dataVersionStatement = nil
         connection.close()
     }
 
@@ -404,6 +406,21 @@ final class LibraryIndex {
         if searchStatements.count >= 16 { searchStatements.removeAll() }
         searchStatements[sql] = statement
         return statement
+    }
+
+    /// SQLite's `data_version`: a number that changes when another
+    /// connection (the scan's, another process's) has committed since the
+    /// last call on this one.
+    func dataVersion() throws(SQLiteError) -> Int64 {
+        let statement: SQLiteStatement
+        if let prepared = dataVersionStatement {
+            statement = prepared
+        } else {
+            statement = try connection.prepare("PRAGMA data_version")
+            dataVersionStatement = statement
+        }
+        defer { statement.reset() }
+        return try statement.step() ? statement.integer(0) ?? 0 : 0
     }
 
     /// What a search reads of each row.
