@@ -385,7 +385,8 @@ final class LibraryIndex {
         // transaction (and the WAL it reads) open until its next use.
         defer { statement.reset() }
         var tracks: [LibraryTrack] = []
-        tracks.reserveCapacity(limit ?? 0)
+        // The pane's limit; a command's could be any number.
+        tracks.reserveCapacity(min(limit ?? 0, 2000))
         if columns == .all {
             while try statement.step() { tracks.append(Self.track(statement)) }
         } else {
