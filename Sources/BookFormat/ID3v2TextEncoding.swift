@@ -41,6 +41,9 @@ public enum ID3v2TextEncoding: UInt8, Sendable {
     func decode(_ bytes: ArraySlice<UInt8>) -> String {
         switch self {
         case .latin1:
+            // ASCII (most tags) is the same bytes in UTF-8; a library scan
+            // decodes several of these per file.
+            if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
             // Latin-1 bytes are exactly the first 256 Unicode scalars.
             var text = ""
             text.unicodeScalars.append(contentsOf: bytes.map { Unicode.Scalar($0) })

@@ -30,6 +30,7 @@ static struct {
     const unsigned char *(*column_text)(sqlite3_stmt *, int);
     int (*column_bytes)(sqlite3_stmt *, int);
     int (*changes)(sqlite3 *);
+    sqlite3_int64 (*last_insert_rowid)(sqlite3 *);
     int (*config)(int, ...);
 } api;
 
@@ -62,6 +63,7 @@ static int load_locked(char *message, size_t capacity) {
         SYMBOL(clear_bindings), SYMBOL(finalize), SYMBOL(bind_int64), SYMBOL(bind_double),
         SYMBOL(bind_null), SYMBOL(bind_text), SYMBOL(column_type), SYMBOL(column_int64),
         SYMBOL(column_double), SYMBOL(column_text), SYMBOL(column_bytes), SYMBOL(changes),
+        SYMBOL(last_insert_rowid),
         SYMBOL(config),
     };
     for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
@@ -133,3 +135,4 @@ const unsigned char *interlude_sqlite3_column_text(sqlite3_stmt *statement, int 
 }
 int interlude_sqlite3_column_bytes(sqlite3_stmt *statement, int column) { return CALL(column_bytes)(statement, column); }
 int interlude_sqlite3_changes(sqlite3 *database) { return CALL(changes)(database); }
+int64_t interlude_sqlite3_last_insert_rowid(sqlite3 *database) { return CALL(last_insert_rowid)(database); }

@@ -59,8 +59,7 @@ public struct LibraryTree: Equatable, Sendable {
         var previous: (folder: Substring, album: String, group: Int)?
         for (index, track) in tracks.enumerated() {
             let title = track.album.flatMap { $0.isEmpty ? nil : $0 }
-            // By UTF-8 byte: `lastIndex(of:)` on Characters walks grapheme clusters.
-            let folder = track.path.utf8.lastIndex(of: UInt8(ascii: "/")).map { track.path[..<$0] } ?? ""
+            let folder = Self.folder(of: track.path)
             if let title, let last = previous, Self.sameBytes(last.album, title), Self.sameBytes(last.folder, folder) {
                 groups[last.group].append(index)
                 continue
@@ -108,14 +107,31 @@ public struct LibraryTree: Equatable, Sendable {
         }.map(\.artist)
     }
 
+    /// The path up to its last "/" ("" without one), found in its UTF-8
+    /// bytes: `lastIndex(of:)` on Characters walks grapheme clusters, and on
+    /// the UTF-8 view it went through a generic comparison per byte (a
+    /// tenth of the tree's time at 100,000 tracks).
+    static func folder(of path: String) -> Substring {
+        var bytes = path
+        guard let slash = bytes.withUTF8({ $0.lastIndex(of: UInt8(ascii: "/")) }) else { return "" }
+        return path[..<path.utf8.index(path.utf8.startIndex, offsetBy: slash)]
+    }
+
     /// Byte for byte (`==` on Strings compares them normalized, slowly for non-ASCII).
-    static func sameBytes<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
-        guard a.utf8.count == b.utf8.count else { return false }
-        let fast: Bool?? = a.utf8.withContiguousStorageIfAvailable { left in
-            b.utf8.withContiguousStorageIfAvailable { right in left.elementsEqual(right) }
-        }
-        if let known = fast ?? nil { return known }
-        return a.utf8.elementsEqual(b.utf8)
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { left in b.withUTF8 { right in equal(left, right) } }
+    }
+
+    static func sameBytes(_ a: Substring, _ b: Substring) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { left in b.withUTF8 { right in equal(left, right) } }
+    }
+
+    private static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        for index in 0..<a.count where a[index] != b[index] { return false }
+        return true
     }
 
     /// `trackOrder`, with each title folded once rather than at every comparison.

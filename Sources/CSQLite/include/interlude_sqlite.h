@@ -44,5 +44,6 @@ double interlude_sqlite3_column_double(sqlite3_stmt *statement, int column);
 const unsigned char *interlude_sqlite3_column_text(sqlite3_stmt *statement, int column);
 int interlude_sqlite3_column_bytes(sqlite3_stmt *statement, int column);
 int interlude_sqlite3_changes(sqlite3 *database);
+int64_t interlude_sqlite3_last_insert_rowid(sqlite3 *database);
 
 #endif

@@ -15,7 +15,7 @@ final class LibraryIndexWriter: @unchecked Sendable {
     // All below guarded by `lock` (a heap pthread mutex: its address must not move).
     private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var queue: [[LibraryTrack]] = []
+    private var queue: [[LibraryIndex.StoredRow]] = []
     private var failure: SQLiteError?
     private var closing = false
 
@@ -49,7 +49,7 @@ final class LibraryIndexWriter: @unchecked Sendable {
 
     /// Queues a batch, waiting while `depth` are queued; throws the writer's
     /// failure, if it had one, so the walk stops.
-    func submit(_ batch: [LibraryTrack]) throws(SQLiteError) {
+    func submit(_ batch: [LibraryIndex.StoredRow]) throws(SQLiteError) {
         pthread_mutex_lock(lock)
         while queue.count >= Self.depth && failure == nil { pthread_cond_wait(changed, lock) }
         let failed = failure
@@ -83,7 +83,7 @@ final class LibraryIndexWriter: @unchecked Sendable {
             pthread_cond_broadcast(changed)
             pthread_mutex_unlock(lock)
             do {
-                try index.store(batch)
+                try index.store(rows: batch)
             } catch {
                 pthread_mutex_lock(lock)
                 failure = error

@@ -23,6 +23,7 @@ final class LibraryLiveIndex: LibrarySource, LoopSource {
     /// changed) or its status line changed.
     var onChange: (_ status: String?, _ rowsChanged: Bool) -> Void = { _, _ in }
 
+    private var recent = LibraryRecentSearches()
     private let shared = LibraryScanThread.Shared()
     private var scanning = false
     private var knownAtStart = 0
@@ -78,7 +79,9 @@ final class LibraryLiveIndex: LibrarySource, LoopSource {
 
     func tracks(matching query: LibraryQuery, sort: TrackSort?, limit: Int) -> [LibraryTrack] {
         do {
-            let found = try index.search(query, sort: sort, limit: limit)
+            let found = try recent.tracks(for: query, sort: sort, limit: limit, version: index.dataVersion()) {
+                () throws(SQLiteError) in try index.search(query, sort: sort, limit: limit, columns: .shown)
+            }
             problem = nil
             return found
         } catch {

@@ -33,6 +33,14 @@ struct LibraryScanner {
     /// commit ends a full-text segment that later merges cost), small enough
     /// that the pane sees new rows while a long first scan goes on.
     var batchSize = 5000
+    /// The first transaction's rows; each next batch is twice the one
+    /// before, up to `batchSize`. The writer thread, the slower half of a
+    /// first scan, then starts after 500 files rather than 5,000 and stores
+    /// the last 5,000 after the walk ends only on scans long enough to
+    /// amortize them (at 10,000 files, waiting for a first batch of 5,000
+    /// and storing the second after the walk was most of the writer's lead
+    /// lost; batches of 1,000 throughout were slower at 100,000).
+    var firstBatchSize = 500
     /// How often `progress` is called while files are found.
     var progressInterval = 0.1
     var shouldStop: () -> Bool = { false }
@@ -53,14 +61,15 @@ struct LibraryScanner {
         let stamps = try index.stamps()
         onStart(stamps.count)
         var diff = ScanDiff(known: stamps)
-        var batch: [LibraryTrack] = []
+        var batch: [LibraryIndex.StoredRow] = []
+        var batchLimit = min(firstBatchSize, batchSize)
         let writer = LibraryIndexWriter(index: index)
         let threaded = writer.start()
         // The writer is joined on every way out, a thrown error included.
         var writerJoined = false
         defer { if !writerJoined { try? writer.finish() } }
-        func store(_ tracks: [LibraryTrack]) throws(SQLiteError) {
-            if threaded { try writer.submit(tracks) } else { try index.store(tracks) }
+        func store(_ rows: [LibraryIndex.StoredRow]) throws(SQLiteError) {
+            if threaded { try writer.submit(rows) } else { try index.store(rows: rows) }
         }
         var reported: Set<String> = []
         var lastProgress = start
@@ -121,23 +130,25 @@ struct LibraryScanner {
                     state.found += 1
                     let stamp = ScanDiff.Stamp(size: Int64(info.st_size),
                                                modifiedNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
-                    switch diff.observe(path: path, stamp: stamp) {
+                    let change = diff.observe(path: path, stamp: stamp)
+                    switch change {
                     case .unchanged:
                         state.unchanged += 1
                     case .new, .changed:
                         do {
                             var track = try TrackReader.read(path: path, stamp: stamp, folder: folder, name: name)
                             track.relativePath = String(path.dropFirst(root.hasSuffix("/") ? root.count : root.count + 1))
-                            batch.append(track)
+                            batch.append(LibraryIndex.StoredRow(track, isNew: change == .new))
                             state.read += 1
                         } catch {
                             state.failed += 1
                             report("skipped \(error.description)")
                         }
                     }
-                    if batch.count >= batchSize {
+                    if batch.count >= batchLimit {
                         try store(batch)
                         batch.removeAll(keepingCapacity: true)
+                        batchLimit = min(batchLimit * 2, batchSize)
                     }
                     let now = clock.now
                     if (now - lastProgress).inSeconds >= progressInterval {

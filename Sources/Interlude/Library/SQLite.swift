@@ -86,6 +86,9 @@ final class SQLiteConnection {
     }
 
     var changes: Int { Int(interlude_sqlite3_changes(database)) }
+
+    /// The row id of the last row an INSERT added on this connection.
+    var lastInsertedRowID: Int64 { interlude_sqlite3_last_insert_rowid(database) }
 }
 
 /// A prepared statement, reset and reused for each row of a batch.

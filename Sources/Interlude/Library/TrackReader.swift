@@ -53,20 +53,28 @@ enum TrackReader {
 
     /// Where the tag gives a field, it wins over what the decoder found.
     static func apply(_ tag: ID3v2Tag, to track: inout LibraryTrack) {
-        func text(_ id: String) -> String? {
-            guard let frame = tag.frames(withID: id).first, let text = try? ID3v2TextFrame(body: frame.body).text,
-                  !text.isEmpty else { return nil }
-            return text
+        // One pass over the frames, each wanted one decoded once (the first
+        // of its ID): a filtered list per ID was nine passes and nine arrays
+        // per file of a scan.
+        var texts: [String?] = Array(repeating: nil, count: wantedFrames.count)
+        var decoded: [Bool] = Array(repeating: false, count: wantedFrames.count)
+        for frame in tag.frames {
+            guard let slot = wantedFrames.firstIndex(of: frame.id), !decoded[slot] else { continue }
+            decoded[slot] = true
+            if let text = try? ID3v2TextFrame(body: frame.body).text, !text.isEmpty { texts[slot] = text }
         }
-        track.title = text("TIT2") ?? track.title
-        track.artist = text("TPE1") ?? track.artist
-        track.album = text("TALB") ?? track.album
-        track.albumArtist = text("TPE2") ?? track.albumArtist
-        track.genre = text("TCON").map(genreName) ?? track.genre
-        track.year = TagNumbers.year(text("TDRC") ?? text("TYER")) ?? track.year
-        track.trackNumber = TagNumbers.leadingNumber(text("TRCK")) ?? track.trackNumber
-        track.discNumber = TagNumbers.leadingNumber(text("TPOS")) ?? track.discNumber
+        track.title = texts[0] ?? track.title
+        track.artist = texts[1] ?? track.artist
+        track.album = texts[2] ?? track.album
+        track.albumArtist = texts[3] ?? track.albumArtist
+        track.genre = texts[4].map(genreName) ?? track.genre
+        track.year = TagNumbers.year(texts[5] ?? texts[6]) ?? track.year
+        track.trackNumber = TagNumbers.leadingNumber(texts[7]) ?? track.trackNumber
+        track.discNumber = TagNumbers.leadingNumber(texts[8]) ?? track.discNumber
     }
+
+    /// The text frames `apply` reads, in the order of its slots.
+    private static let wantedFrames = ["TIT2", "TPE1", "TALB", "TPE2", "TCON", "TDRC", "TYER", "TRCK", "TPOS"]
 
     /// The common case read in one open and one or two reads: an ID3v2 tag
     /// followed by MPEG audio. Tags from the tag, the length from the first

@@ -3,6 +3,8 @@ import MusicLibrary
 /// Where the library pane gets its tracks: the index, on the main thread.
 /// A search returns at most `limit` tracks in `sort`'s order, or without a
 /// sort in the order the files were found (the tree sorts them itself).
+/// The tracks need carry only what the pane shows and groups by: path,
+/// duration, title, artist, album, album artist, disc and track numbers, year.
 public protocol LibrarySource: AnyObject {
     func tracks(matching query: LibraryQuery, sort: TrackSort?, limit: Int) -> [LibraryTrack]
     /// The index's problem, if reading it failed (shown instead of rows).
