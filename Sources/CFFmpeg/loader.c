@@ -1,10 +1,21 @@
 /* FFmpeg's libraries through dlopen: see interlude_ffmpeg.h for why. */
+#define _GNU_SOURCE
 #include "interlude_ffmpeg.h"
+#include "interlude_shims.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#ifndef __has_feature
+#define __has_feature(feature) 0
+#endif
 
 #define STRINGIFY2(x) #x
 #define STRINGIFY(x) STRINGIFY2(x)
@@ -53,6 +64,21 @@ static struct {
 } api;
 
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The objects mapped before FFmpeg's load: every other one came with it. */
+static ElfW(Addr) *loaded_before;
+static size_t loaded_before_count;
+static int setup_settled;
+static ElfW(Addr) library_bases[4];
+static int exit_quickly;
+
+/* See interlude_ffmpeg_exit_quickly. Registered once the libraries are loaded,
+   so it runs before every exit handler registered earlier and before the
+   dynamic loader's destructors; what it leaves undone is theirs. */
+static void leave_quickly(int status, void *unused) {
+    (void)unused;
+    fflush(NULL);
+    _exit(status);
+}
 
 static void *need(void *pointer) {
     if (pointer == NULL) abort();
@@ -81,6 +107,235 @@ static int resolve(void *library, const struct symbol *symbols, size_t count, ch
     return 0;
 }
 
+/* Loading FFmpeg's libraries one object at a time.
+
+   libavcodec and libavformat bring in about 130 other shared objects (codecs
+   for video, TLS, XML, SVG, ...) that audio playback never calls. One dlopen
+   maps them all, and before returning it has read through every one of them:
+   the symbol and relocation tables, the constructors, the dependency names;
+   the kernel maps 64 KB around each page touched. That was about 20 MB of
+   clean, file-backed pages resident at once (about 26 MB for the load in all),
+   which a process's peak RSS keeps even after they are given back.
+
+   So the tree is loaded leaf first, one object per dlopen, and after each step
+   the never-written pages of every object loaded so far are given back
+   (interlude_release_clean_segments), keeping only the few each later step
+   reads again. The peak is then what stays (relocated data, .bss, the heap)
+   plus one step's pages. The order comes from the DT_NEEDED entries of the
+   files themselves, found in the directories the dynamic loader searches
+   (LD_LIBRARY_PATH's, then those of the already-mapped C library). Nothing
+   depends on that search being complete: an object it does not find, or cannot
+   load on its own (libtheoraenc needs symbols of a library it does not name),
+   is loaded by the final dlopen of the four libraries as before. */
+
+enum { STAGED_MAX = 512, SEARCH_DIRECTORIES_MAX = 16 };
+
+struct staging {
+    const char *directories[SEARCH_DIRECTORIES_MAX];
+    size_t directory_count;
+    char *library_path;     /* LD_LIBRARY_PATH's copy, cut into directories */
+    char libc_directory[PATH_MAX];
+    char multiarch_usr[PATH_MAX];
+    char multiarch_root[PATH_MAX];
+    char *names[STAGED_MAX];  /* every soname seen, owned */
+    size_t name_count;
+    const char *order[STAGED_MAX];  /* leaf first */
+    size_t order_count;
+    void *handles[STAGED_MAX];  /* this loader's dlopens, closed if the load fails */
+    size_t handle_count;
+    ElfW(Addr) *before;       /* load addresses of the objects mapped before staging */
+    size_t before_count, before_capacity;
+};
+
+static void add_directory(struct staging *staging, const char *directory) {
+    if (directory[0] != '/' || staging->directory_count == SEARCH_DIRECTORIES_MAX) return;
+    for (size_t i = 0; i < staging->directory_count; i++) {
+        if (strcmp(staging->directories[i], directory) == 0) return;
+    }
+    staging->directories[staging->directory_count++] = directory;
+}
+
+/* LD_LIBRARY_PATH's directories; then the directory of the C library this
+   process runs with (Debian's /usr/lib/<multiarch>), its /lib twin, and the
+   plain ones. */
+static void find_directories(struct staging *staging) {
+    const char *library_path = getenv("LD_LIBRARY_PATH");
+    if (library_path != NULL && (staging->library_path = strdup(library_path)) != NULL) {
+        char *saved = NULL;
+        for (char *part = strtok_r(staging->library_path, ":;", &saved); part != NULL;
+             part = strtok_r(NULL, ":;", &saved)) {
+            add_directory(staging, part);
+        }
+    }
+    Dl_info info;
+    if (dladdr((void *)&strlen, &info) != 0 && info.dli_fname != NULL
+        && strlen(info.dli_fname) < sizeof staging->libc_directory) {
+        strcpy(staging->libc_directory, info.dli_fname);
+        char *slash = strrchr(staging->libc_directory, '/');
+        if (slash != NULL && slash != staging->libc_directory) {
+            *slash = '\0';
+            add_directory(staging, staging->libc_directory);
+            const char *multiarch = strrchr(staging->libc_directory, '/');
+            if (multiarch != NULL && strcmp(multiarch, "/lib") != 0) {
+                snprintf(staging->multiarch_usr, sizeof staging->multiarch_usr, "/usr/lib%s", multiarch);
+                snprintf(staging->multiarch_root, sizeof staging->multiarch_root, "/lib%s", multiarch);
+                add_directory(staging, staging->multiarch_usr);
+                add_directory(staging, staging->multiarch_root);
+            }
+        }
+    }
+    add_directory(staging, "/usr/lib");
+    add_directory(staging, "/lib");
+}
+
+static int locate(const struct staging *staging, const char *name, char *path, size_t capacity) {
+    if (strchr(name, '/') != NULL) return -1;
+    for (size_t i = 0; i < staging->directory_count; i++) {
+        int length = snprintf(path, capacity, "%s/%s", staging->directories[i], name);
+        if (length > 0 && (size_t)length < capacity && access(path, R_OK) == 0) return 0;
+    }
+    return -1;
+}
+
+static int read_exactly(int descriptor, void *buffer, size_t size, off_t offset) {
+    return pread(descriptor, buffer, size, offset) == (ssize_t)size ? 0 : -1;
+}
+
+static void visit(struct staging *staging, const char *name);
+
+/* The DT_NEEDED entries of the ELF file at `path`, each visited. A file this
+   reader does not understand (another class, no dynamic section) has none. */
+static void visit_dependencies(struct staging *staging, const char *path) {
+    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0) return;
+    ElfW(Ehdr) header;
+    ElfW(Phdr) segments[32];
+    ElfW(Dyn) dynamic[256];
+    if (read_exactly(descriptor, &header, sizeof header, 0) != 0 || memcmp(header.e_ident, ELFMAG, SELFMAG) != 0
+        || header.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32)
+        || header.e_phentsize != sizeof segments[0] || header.e_phnum > 32
+        || read_exactly(descriptor, segments, header.e_phnum * sizeof segments[0], (off_t)header.e_phoff) != 0) {
+        close(descriptor);
+        return;
+    }
+    size_t entries = 0;
+    for (size_t i = 0; i < header.e_phnum; i++) {
+        if (segments[i].p_type != PT_DYNAMIC) continue;
+        entries = segments[i].p_filesz / sizeof dynamic[0];
+        if (entries > 256) entries = 256;
+        if (read_exactly(descriptor, dynamic, entries * sizeof dynamic[0], (off_t)segments[i].p_offset) != 0) entries = 0;
+    }
+    /* DT_STRTAB is an address: its file offset through the segment holding it. */
+    off_t strings = -1;
+    for (size_t i = 0; i < entries && dynamic[i].d_tag != DT_NULL; i++) {
+        if (dynamic[i].d_tag != DT_STRTAB) continue;
+        for (size_t j = 0; j < header.e_phnum; j++) {
+            const ElfW(Phdr) *segment = &segments[j];
+            if (segment->p_type == PT_LOAD && dynamic[i].d_un.d_ptr >= segment->p_vaddr
+                && dynamic[i].d_un.d_ptr < segment->p_vaddr + segment->p_filesz) {
+                strings = (off_t)(dynamic[i].d_un.d_ptr - segment->p_vaddr + segment->p_offset);
+            }
+        }
+    }
+    for (size_t i = 0; strings >= 0 && i < entries && dynamic[i].d_tag != DT_NULL; i++) {
+        if (dynamic[i].d_tag != DT_NEEDED) continue;
+        char name[256];
+        ssize_t got = pread(descriptor, name, sizeof name - 1, strings + (off_t)dynamic[i].d_un.d_val);
+        if (got <= 0) continue;
+        name[got] = '\0';
+        if (strlen(name) < (size_t)got) visit(staging, name);
+    }
+    close(descriptor);
+}
+
+/* Depth first, dependencies before the object: `order` is an order in which
+   each object finds what it needs already loaded. */
+static void visit(struct staging *staging, const char *name) {
+    for (size_t i = 0; i < staging->name_count; i++) {
+        if (strcmp(staging->names[i], name) == 0) return;
+    }
+    if (staging->name_count == STAGED_MAX) return;
+    char *own = strdup(name);
+    if (own == NULL) return;
+    staging->names[staging->name_count++] = own;
+    char path[PATH_MAX];
+    if (locate(staging, own, path, sizeof path) == 0) visit_dependencies(staging, path);
+    staging->order[staging->order_count++] = own;
+}
+
+static int remember_loaded(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    struct staging *staging = data;
+    if (staging->before_count == staging->before_capacity) {
+        size_t capacity = staging->before_capacity ? staging->before_capacity * 2 : 64;
+        ElfW(Addr) *grown = realloc(staging->before, capacity * sizeof *grown);
+        if (grown == NULL) return 1;
+        staging->before = grown;
+        staging->before_capacity = capacity;
+    }
+    staging->before[staging->before_count++] = info->dlpi_addr;
+    return 0;
+}
+
+struct release_pass { const struct staging *staging; int keep_lookup_pages; };
+
+/* Every object loaded since staging began: those of this loader's steps, and any
+   their dlopen brought in that the search did not find. */
+static int release_staged(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    const struct release_pass *pass = data;
+    for (size_t i = 0; i < pass->staging->before_count; i++) {
+        if (pass->staging->before[i] == info->dlpi_addr) return 0;
+    }
+    interlude_release_clean_segments(info, pass->keep_lookup_pages);
+    return 0;
+}
+
+static void release_pass(const struct staging *staging, int keep_lookup_pages) {
+    struct release_pass pass = { staging, keep_lookup_pages };
+    dl_iterate_phdr(release_staged, &pass);
+}
+
+/* Loads the dependency trees of `names` one object at a time (see above). The
+   handles taken stay open once the load has succeeded, like the libraries
+   themselves: nothing of FFmpeg is ever unloaded. */
+static void load_staged(struct staging *staging, const char *const *names, size_t count) {
+    find_directories(staging);
+    if (dl_iterate_phdr(remember_loaded, staging) != 0) return;
+    for (size_t i = 0; i < count; i++) visit(staging, names[i]);
+    for (size_t i = 0; i < staging->order_count; i++) {
+        const char *name = staging->order[i];
+        void *present = dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+        if (present != NULL) {
+            dlclose(present);
+            continue;
+        }
+        char path[PATH_MAX];
+        if (locate(staging, name, path, sizeof path) != 0) continue;
+        /* By its path, then once by its name: the dynamic loader, looking for a
+           name among the loaded objects, reads the soname (from the object's
+           string table) of every object not yet known by it, at every lookup;
+           once matched, the soname is remembered and never read again. */
+        void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (handle == NULL) {
+            dlerror();
+            continue;
+        }
+        staging->handles[staging->handle_count++] = handle;
+        present = dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+        if (present != NULL) dlclose(present);
+        release_pass(staging, 1);
+    }
+}
+
+static void staging_free(struct staging *staging, int close_handles) {
+    while (close_handles && staging->handle_count > 0) dlclose(staging->handles[--staging->handle_count]);
+    for (size_t i = 0; i < staging->name_count; i++) free(staging->names[i]);
+    free(staging->library_path);
+    free(staging->before);
+    free(staging);
+}
+
 #define SYMBOL(name) { #name, (void **)&api.name }
 
 static int load_locked(char *message, size_t capacity) {
@@ -94,6 +349,8 @@ static int load_locked(char *message, size_t capacity) {
         "libavformat.so." STRINGIFY(LIBAVFORMAT_VERSION_MAJOR),
     };
     void *libraries[4] = { NULL, NULL, NULL, NULL };
+    struct staging *staging = calloc(1, sizeof *staging);
+    if (staging != NULL) load_staged(staging, names, 4);
     for (size_t i = 0; i < 4; i++) {
         libraries[i] = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
         if (libraries[i] == NULL) {
@@ -130,11 +387,29 @@ static int load_locked(char *message, size_t capacity) {
        log would otherwise write to the player's terminal. */
     api.av_log_set_level(AV_LOG_QUIET);
     api.loaded = 1;
+    /* What the last steps and the symbol look-ups touched, the pages kept for
+       later steps included. */
+    if (staging != NULL) {
+        release_pass(staging, 0);
+        for (size_t i = 0; i < 4; i++) {
+            struct link_map *map = NULL;
+            if (dlinfo(libraries[i], RTLD_DI_LINKMAP, &map) == 0 && map != NULL) library_bases[i] = map->l_addr;
+        }
+        loaded_before = staging->before;
+        loaded_before_count = staging->before_count;
+        staging->before = NULL;
+        staging_free(staging, 0);
+    }
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && !__has_feature(address_sanitizer) \
+    && !__has_feature(thread_sanitizer)
+    if (exit_quickly) on_exit(leave_quickly, NULL);
+#endif
     return 0;
 fail:
     for (size_t i = 0; i < 4; i++) {
         if (libraries[i] != NULL) dlclose(libraries[i]);
     }
+    if (staging != NULL) staging_free(staging, 1);
     return -1;
 }
 
@@ -143,6 +418,39 @@ int interlude_ffmpeg_load(char *message, size_t capacity) {
     int result = api.loaded ? 0 : load_locked(message, capacity);
     pthread_mutex_unlock(&load_lock);
     return result;
+}
+
+/* After the first set-up every object FFmpeg brought in; then only FFmpeg's
+   own four, which are all a later set-up touches. */
+static int release_ffmpeg_object(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    (void)data;
+    if (setup_settled) {
+        for (size_t i = 0; i < 4; i++) {
+            if (library_bases[i] == info->dlpi_addr) interlude_release_clean_segments(info, 0);
+        }
+        return 0;
+    }
+    for (size_t i = 0; i < loaded_before_count; i++) {
+        if (loaded_before[i] == info->dlpi_addr) return 0;
+    }
+    interlude_release_clean_segments(info, 0);
+    return 0;
+}
+
+void interlude_ffmpeg_exit_quickly(void) {
+    pthread_mutex_lock(&load_lock);
+    exit_quickly = 1;
+    pthread_mutex_unlock(&load_lock);
+}
+
+void interlude_ffmpeg_release_setup_pages(int done) {
+    pthread_mutex_lock(&load_lock);
+    if (api.loaded && loaded_before != NULL) {
+        dl_iterate_phdr(release_ffmpeg_object, NULL);
+        if (done) setup_settled = 1;
+    }
+    pthread_mutex_unlock(&load_lock);
 }
 
 int interlude_ffmpeg_loaded(void) {

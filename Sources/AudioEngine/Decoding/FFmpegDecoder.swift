@@ -130,7 +130,11 @@ final class FFmpegDecoder: Decoder {
         }
         // From here on `close()` (through deinit) releases what is set.
         self.container = container
+        // The process's first set-up gives back what each step touched (see
+        // `interlude_ffmpeg_release_setup_pages`); later ones return at once.
+        interlude_ffmpeg_release_setup_pages(0)
         status = interlude_avformat_find_stream_info(container)
+        interlude_ffmpeg_release_setup_pages(0)
         let containerName = Self.containerName(container)
         guard status >= 0 else {
             interlude_avformat_close_input(&self.container)
@@ -178,6 +182,7 @@ final class FFmpegDecoder: Decoder {
             if let start = sourceFrame(of: first) { origin = start }
             try convert(first)
             sourcePosition = Int(first.pointee.nb_samples)
+            interlude_ffmpeg_release_setup_pages(1)
         } catch {
             close()
             throw error
