@@ -1,5 +1,4 @@
 import BookFormat
-import CFFmpeg
 import InterludeCore
 #if canImport(Glibc)
 import Glibc
@@ -22,14 +21,6 @@ public enum Decoders {
             FFmpegDecoder.self,
             Mpg123Decoder.self,
         ]
-    }
-
-    /// For the player's executable: once FFmpeg's libraries are loaded, `exit`
-    /// ends the process without running the destructors of their ~130
-    /// objects, which would map back about 9 MB at the very end of a run (see
-    /// `interlude_ffmpeg_exit_quickly`). Call before any file is opened.
-    public static func exitQuicklyOnceFFmpegIsLoaded() {
-        interlude_ffmpeg_exit_quickly()
     }
 
     /// Extensions of the formats FFmpeg's libraries read, for the message about a
