@@ -118,7 +118,8 @@ static int resolve(void *library, const struct symbol *symbols, size_t count, ch
    which a process's peak RSS keeps even after they are given back.
 
    So the tree is loaded leaf first, one object per dlopen, and after each step
-   the never-written pages of every object loaded so far are given back
+   the never-written pages of the objects it went through (the new one's
+   dependency tree, whose tables the loader reads to bind it) are given back
    (interlude_release_clean_segments), keeping only the few each later step
    reads again. The peak is then what stays (relocated data, .bss, the heap)
    plus one step's pages. The order comes from the DT_NEEDED entries of the
@@ -128,7 +129,7 @@ static int resolve(void *library, const struct symbol *symbols, size_t count, ch
    load on its own (libtheoraenc needs symbols of a library it does not name),
    is loaded by the final dlopen of the four libraries as before. */
 
-enum { STAGED_MAX = 512, SEARCH_DIRECTORIES_MAX = 16 };
+enum { STAGED_MAX = 512, EDGES_MAX = 4096, SEARCH_DIRECTORIES_MAX = 16 };
 
 struct staging {
     const char *directories[SEARCH_DIRECTORIES_MAX];
@@ -139,8 +140,12 @@ struct staging {
     char multiarch_root[PATH_MAX];
     char *names[STAGED_MAX];  /* every soname seen, owned */
     size_t name_count;
-    const char *order[STAGED_MAX];  /* leaf first */
+    size_t order[STAGED_MAX];  /* indices into names, leaf first */
     size_t order_count;
+    unsigned short edge_from[EDGES_MAX], edge_to[EDGES_MAX];  /* DT_NEEDED, by index */
+    size_t edge_count;
+    ElfW(Addr) bases[STAGED_MAX];  /* load address of each object this loader loaded */
+    unsigned char staged[STAGED_MAX], in_tree[STAGED_MAX];
     void *handles[STAGED_MAX];  /* this loader's dlopens, closed if the load fails */
     size_t handle_count;
     ElfW(Addr) *before;       /* load addresses of the objects mapped before staging */
@@ -201,11 +206,12 @@ static int read_exactly(int descriptor, void *buffer, size_t size, off_t offset)
     return pread(descriptor, buffer, size, offset) == (ssize_t)size ? 0 : -1;
 }
 
-static void visit(struct staging *staging, const char *name);
+static size_t visit(struct staging *staging, const char *name);
 
-/* The DT_NEEDED entries of the ELF file at `path`, each visited. A file this
-   reader does not understand (another class, no dynamic section) has none. */
-static void visit_dependencies(struct staging *staging, const char *path) {
+/* The DT_NEEDED entries of the ELF file at `path` (object `parent`), each
+   visited. A file this reader does not understand (another class, no dynamic
+   section) has none. */
+static void visit_dependencies(struct staging *staging, size_t parent, const char *path) {
     int descriptor = open(path, O_RDONLY | O_CLOEXEC);
     if (descriptor < 0) return;
     ElfW(Ehdr) header;
@@ -243,24 +249,62 @@ static void visit_dependencies(struct staging *staging, const char *path) {
         ssize_t got = pread(descriptor, name, sizeof name - 1, strings + (off_t)dynamic[i].d_un.d_val);
         if (got <= 0) continue;
         name[got] = '\0';
-        if (strlen(name) < (size_t)got) visit(staging, name);
+        if (strlen(name) >= (size_t)got) continue;
+        size_t child = visit(staging, name);
+        if (child < staging->name_count && staging->edge_count < EDGES_MAX) {
+            staging->edge_from[staging->edge_count] = (unsigned short)parent;
+            staging->edge_to[staging->edge_count++] = (unsigned short)child;
+        }
     }
     close(descriptor);
 }
 
 /* Depth first, dependencies before the object: `order` is an order in which
-   each object finds what it needs already loaded. */
-static void visit(struct staging *staging, const char *name) {
+   each object finds what it needs already loaded. The object's index, or
+   STAGED_MAX when there is no room. */
+static size_t visit(struct staging *staging, const char *name) {
     for (size_t i = 0; i < staging->name_count; i++) {
-        if (strcmp(staging->names[i], name) == 0) return;
+        if (strcmp(staging->names[i], name) == 0) return i;
     }
-    if (staging->name_count == STAGED_MAX) return;
+    if (staging->name_count == STAGED_MAX) return STAGED_MAX;
     char *own = strdup(name);
-    if (own == NULL) return;
-    staging->names[staging->name_count++] = own;
+    if (own == NULL) return STAGED_MAX;
+    size_t index = staging->name_count++;
+    staging->names[index] = own;
     char path[PATH_MAX];
-    if (locate(staging, own, path, sizeof path) == 0) visit_dependencies(staging, path);
-    staging->order[staging->order_count++] = own;
+    if (locate(staging, own, path, sizeof path) == 0) visit_dependencies(staging, index, path);
+    staging->order[staging->order_count++] = index;
+    return index;
+}
+
+/* Marks `index` and everything it needs, directly or not. */
+static void mark_tree(struct staging *staging, size_t index) {
+    if (staging->in_tree[index]) return;
+    staging->in_tree[index] = 1;
+    for (size_t i = 0; i < staging->edge_count; i++) {
+        if (staging->edge_from[i] == index) mark_tree(staging, staging->edge_to[i]);
+    }
+}
+
+static int release_tree_object(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    const struct staging *staging = data;
+    for (size_t i = 0; i < staging->name_count; i++) {
+        if (staging->in_tree[i] && staging->staged[i] && staging->bases[i] == info->dlpi_addr) {
+            interlude_release_clean_segments(info, 1);
+            return 0;
+        }
+    }
+    return 0;
+}
+
+/* After the step that loaded `index`: the objects of its tree that this loader
+   loaded (the others were mapped before, or come with the final dlopen and
+   its release). */
+static void release_tree(struct staging *staging, size_t index) {
+    memset(staging->in_tree, 0, sizeof staging->in_tree);
+    mark_tree(staging, index);
+    dl_iterate_phdr(release_tree_object, staging);
 }
 
 static int remember_loaded(struct dl_phdr_info *info, size_t size, void *data) {
@@ -277,23 +321,16 @@ static int remember_loaded(struct dl_phdr_info *info, size_t size, void *data) {
     return 0;
 }
 
-struct release_pass { const struct staging *staging; int keep_lookup_pages; };
-
 /* Every object loaded since staging began: those of this loader's steps, and any
    their dlopen brought in that the search did not find. */
 static int release_staged(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size;
-    const struct release_pass *pass = data;
-    for (size_t i = 0; i < pass->staging->before_count; i++) {
-        if (pass->staging->before[i] == info->dlpi_addr) return 0;
+    const struct staging *staging = data;
+    for (size_t i = 0; i < staging->before_count; i++) {
+        if (staging->before[i] == info->dlpi_addr) return 0;
     }
-    interlude_release_clean_segments(info, pass->keep_lookup_pages);
+    interlude_release_clean_segments(info, 0);
     return 0;
-}
-
-static void release_pass(const struct staging *staging, int keep_lookup_pages) {
-    struct release_pass pass = { staging, keep_lookup_pages };
-    dl_iterate_phdr(release_staged, &pass);
 }
 
 /* Loads the dependency trees of `names` one object at a time (see above). The
@@ -304,7 +341,8 @@ static void load_staged(struct staging *staging, const char *const *names, size_
     if (dl_iterate_phdr(remember_loaded, staging) != 0) return;
     for (size_t i = 0; i < count; i++) visit(staging, names[i]);
     for (size_t i = 0; i < staging->order_count; i++) {
-        const char *name = staging->order[i];
+        size_t index = staging->order[i];
+        const char *name = staging->names[index];
         void *present = dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
         if (present != NULL) {
             dlclose(present);
@@ -324,7 +362,12 @@ static void load_staged(struct staging *staging, const char *const *names, size_
         staging->handles[staging->handle_count++] = handle;
         present = dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
         if (present != NULL) dlclose(present);
-        release_pass(staging, 1);
+        struct link_map *map = NULL;
+        if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map != NULL) {
+            staging->bases[index] = map->l_addr;
+            staging->staged[index] = 1;
+        }
+        release_tree(staging, index);
     }
 }
 
@@ -390,7 +433,7 @@ static int load_locked(char *message, size_t capacity) {
     /* What the last steps and the symbol look-ups touched, the pages kept for
        later steps included. */
     if (staging != NULL) {
-        release_pass(staging, 0);
+        dl_iterate_phdr(release_staged, staging);
         for (size_t i = 0; i < 4; i++) {
             struct link_map *map = NULL;
             if (dlinfo(libraries[i], RTLD_DI_LINKMAP, &map) == 0 && map != NULL) library_bases[i] = map->l_addr;
@@ -446,7 +489,10 @@ void interlude_ffmpeg_exit_quickly(void) {
 
 void interlude_ffmpeg_release_setup_pages(int done) {
     pthread_mutex_lock(&load_lock);
-    if (api.loaded && loaded_before != NULL) {
+    /* After the first set-up, once at the end: what a set-up touches is then
+       mostly what the next step reads again, and each pass costs a fresh
+       open (acceptance 5's open plus first seek) the faults that read it back. */
+    if (api.loaded && loaded_before != NULL && (done || !setup_settled)) {
         dl_iterate_phdr(release_ffmpeg_object, NULL);
         if (done) setup_settled = 1;
     }

@@ -43,8 +43,9 @@ int interlude_ffmpeg_load(char *message, size_t capacity);
    they never all add up and do not stay. The process's first set-up touches
    more (libavcodec initialises every codec's static data, video codecs'
    libraries included, at its first look-up): until one has completed (`done`
-   after its last step) every object FFmpeg brought in is released, then only
-   FFmpeg's own four libraries, a few system calls. */
+   after its last step) every object FFmpeg brought in is released at every
+   step; after it, only FFmpeg's own four libraries, once at the end of a
+   set-up (`done`), a few system calls. */
 void interlude_ffmpeg_release_setup_pages(int done);
 
 /* For a program (the player), not a library or a test runner: once FFmpeg's
