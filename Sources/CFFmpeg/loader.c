@@ -64,9 +64,9 @@ static struct {
 } api;
 
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
-/* The objects mapped before FFmpeg's load: every other one came with it. */
-static ElfW(Addr) *loaded_before;
-static size_t loaded_before_count;
+/* The load addresses of the objects FFmpeg's load brought in. */
+static ElfW(Addr) *ffmpeg_objects;
+static size_t ffmpeg_object_count;
 static int setup_settled;
 static ElfW(Addr) library_bases[4];
 static int exit_quickly;
@@ -321,15 +321,35 @@ static int remember_loaded(struct dl_phdr_info *info, size_t size, void *data) {
     return 0;
 }
 
-/* Every object loaded since staging began: those of this loader's steps, and any
-   their dlopen brought in that the search did not find. */
-static int release_staged(struct dl_phdr_info *info, size_t size, void *data) {
+/* Every object loaded since staging began, into `ffmpeg_objects`: those of
+   this loader's steps, and any the final dlopen brought in. */
+static int remember_ffmpeg_object(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size;
     const struct staging *staging = data;
     for (size_t i = 0; i < staging->before_count; i++) {
         if (staging->before[i] == info->dlpi_addr) return 0;
     }
-    interlude_release_clean_segments(info, 0);
+    if (ffmpeg_object_count < STAGED_MAX) ffmpeg_objects[ffmpeg_object_count++] = info->dlpi_addr;
+    return 0;
+}
+
+/* After the first set-up every object FFmpeg brought in; then only FFmpeg's
+   own four, which are all a later set-up touches. */
+static int release_ffmpeg_object(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    (void)data;
+    if (setup_settled) {
+        for (size_t i = 0; i < 4; i++) {
+            if (library_bases[i] == info->dlpi_addr) interlude_release_clean_segments(info, 0);
+        }
+        return 0;
+    }
+    for (size_t i = 0; i < ffmpeg_object_count; i++) {
+        if (ffmpeg_objects[i] == info->dlpi_addr) {
+            interlude_release_clean_segments(info, 0);
+            return 0;
+        }
+    }
     return 0;
 }
 
@@ -432,17 +452,15 @@ static int load_locked(char *message, size_t capacity) {
     api.loaded = 1;
     /* What the last steps and the symbol look-ups touched, the pages kept for
        later steps included. */
-    if (staging != NULL) {
-        dl_iterate_phdr(release_staged, staging);
+    if (staging != NULL && (ffmpeg_objects = calloc(STAGED_MAX, sizeof *ffmpeg_objects)) != NULL) {
+        dl_iterate_phdr(remember_ffmpeg_object, staging);
         for (size_t i = 0; i < 4; i++) {
             struct link_map *map = NULL;
             if (dlinfo(libraries[i], RTLD_DI_LINKMAP, &map) == 0 && map != NULL) library_bases[i] = map->l_addr;
         }
-        loaded_before = staging->before;
-        loaded_before_count = staging->before_count;
-        staging->before = NULL;
-        staging_free(staging, 0);
+        dl_iterate_phdr(release_ffmpeg_object, NULL);
     }
+    if (staging != NULL) staging_free(staging, 0);
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && !__has_feature(address_sanitizer) \
     && !__has_feature(thread_sanitizer)
     if (exit_quickly) on_exit(leave_quickly, NULL);
@@ -463,24 +481,6 @@ int interlude_ffmpeg_load(char *message, size_t capacity) {
     return result;
 }
 
-/* After the first set-up every object FFmpeg brought in; then only FFmpeg's
-   own four, which are all a later set-up touches. */
-static int release_ffmpeg_object(struct dl_phdr_info *info, size_t size, void *data) {
-    (void)size;
-    (void)data;
-    if (setup_settled) {
-        for (size_t i = 0; i < 4; i++) {
-            if (library_bases[i] == info->dlpi_addr) interlude_release_clean_segments(info, 0);
-        }
-        return 0;
-    }
-    for (size_t i = 0; i < loaded_before_count; i++) {
-        if (loaded_before[i] == info->dlpi_addr) return 0;
-    }
-    interlude_release_clean_segments(info, 0);
-    return 0;
-}
-
 void interlude_ffmpeg_exit_quickly(void) {
     pthread_mutex_lock(&load_lock);
     exit_quickly = 1;
@@ -492,7 +492,7 @@ void interlude_ffmpeg_release_setup_pages(int done) {
     /* After the first set-up, once at the end: what a set-up touches is then
        mostly what the next step reads again, and each pass costs a fresh
        open (acceptance 5's open plus first seek) the faults that read it back. */
-    if (api.loaded && loaded_before != NULL && (done || !setup_settled)) {
+    if (api.loaded && ffmpeg_objects != NULL && (done || !setup_settled)) {
         dl_iterate_phdr(release_ffmpeg_object, NULL);
         if (done) setup_settled = 1;
     }
