@@ -25,7 +25,7 @@ let package = Package(
         // sd-bus's header and a loader that dlopens libsystemd when a bus is used (MPRIS), so a
         // headless run without a bus maps nothing more; sd-bus's variadic calls and vtable macros
         // wrapped in C. Every symbol prefixed.
-        .target(name: "CSystemd"),
+        .target(name: "CSystemd", dependencies: ["CInterludeShims"]),
         // libpulse's headers, and a loader that dlopens it when the player connects to the sound
         // server for desktop interruptions (issue 13), so renders and `info` do not map it.
         .target(name: "CPulse"),
@@ -35,7 +35,7 @@ let package = Package(
         // FFmpeg's headers (libavformat-dev, libavcodec-dev, libswresample-dev, libavutil-dev, in
         // the default include path) and a loader that dlopens the libraries when the first file
         // that is not MPEG audio is opened: MP3 playback maps none of them. Every symbol prefixed.
-        .target(name: "CFFmpeg"),
+        .target(name: "CFFmpeg", dependencies: ["CInterludeShims"]),
         // libsqlite3's header and a loader that dlopens it when the music library is first used
         // (the `library` commands, the library pane): `interlude play` maps none of it.
         .target(name: "CSQLite"),
@@ -89,7 +89,7 @@ let package = Package(
         .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books", "CLinux", "CSystemd",
                                                   "TUI", "Themes", "KeyMap", "PlayerModel", "CPulse",
                                                   "Playlists", "ReplayGain", "CSQLite", "MusicLibrary"]),
-        .executableTarget(name: "interlude", dependencies: ["Interlude"]),
+        .executableTarget(name: "interlude", dependencies: ["Interlude", "AudioEngine"]),
         // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
         // build it is a replayer that runs saved inputs through the parser.
         .systemLibrary(name: "CLibFuzzer"),

@@ -1,10 +1,10 @@
 /* sd-bus through dlopen: see interlude_sdbus.h for why. */
 #define _GNU_SOURCE
 #include "interlude_sdbus.h"
+#include "interlude_shims.h"
 
 #include <dlfcn.h>
 #include <link.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -317,35 +317,14 @@ int interlude_sdbus_add_object(sd_bus *bus, void **result, const char *path, con
 }
 
 /* The pages of libsystemd that setting up a connection touched, given back:
-   see interlude_sdbus.h. Only whole pages inside the segments that are never
-   writable (code, read-only data, the symbol tables): without text
-   relocations the loader never writes them, so the kernel reads the same
-   bytes back from the file when they are used again. The segment the loader
-   relocates (PF_W, made read-only after as RELRO) is private and is left alone. */
+   see interlude_sdbus.h and interlude_release_clean_segments. */
 struct release_target { ElfW(Addr) base; long released; };
-
-static int has_text_relocations(const ElfW(Dyn) *dynamic) {
-    for (; dynamic != NULL && dynamic->d_tag != DT_NULL; dynamic++) {
-        if (dynamic->d_tag == DT_TEXTREL) return 1;
-        if (dynamic->d_tag == DT_FLAGS && (dynamic->d_un.d_val & DF_TEXTREL)) return 1;
-    }
-    return 0;
-}
 
 static int release_segments(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size;
     struct release_target *target = data;
     if (info->dlpi_addr != target->base) return 0;
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    for (ElfW(Half) i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
-        if (segment->p_type != PT_LOAD || (segment->p_flags & PF_W)) continue;
-        uintptr_t start = (info->dlpi_addr + segment->p_vaddr + page - 1) & ~(page - 1);
-        uintptr_t end = (info->dlpi_addr + segment->p_vaddr + segment->p_memsz) & ~(page - 1);
-        if (end > start && madvise((void *)start, end - start, MADV_DONTNEED) == 0) {
-            target->released += (long)(end - start);
-        }
-    }
+    target->released = interlude_release_clean_segments(info, 0);
     return 1;
 }
 
@@ -353,8 +332,7 @@ long interlude_sdbus_release_code(void) {
     if (api.library == NULL) return -ENOSYS;
     struct link_map *map = NULL;
     if (dlinfo(api.library, RTLD_DI_LINKMAP, &map) != 0 || map == NULL) return -EINVAL;
-    if (has_text_relocations(map->l_ld)) return -ENOTSUP;
-    struct release_target target = { map->l_addr, 0 };
+    struct release_target target = { map->l_addr, -EINVAL };
     dl_iterate_phdr(release_segments, &target);
     return target.released;
 }

@@ -1,6 +1,8 @@
+import AudioEngine
 import Interlude
 #if canImport(Glibc)
 import Glibc
 #endif
 
+Decoders.exitQuicklyOnceFFmpegIsLoaded()
 exit(CommandRouter.run(Array(CommandLine.arguments.dropFirst())))

@@ -28,11 +28,37 @@
    Only FFmpegDecoder (Sources/AudioEngine/Decoding) calls these, on the thread
    that owns the decoder. */
 
-/* Loads the four libraries and resolves what the wrappers call. Returns 0, or
+/* Loads the four libraries and resolves what the wrappers call: their
+   dependency trees one object at a time, each step's touched read-only pages
+   given back (see loader.c), so the load does not hold the ~20 MB that one
+   dlopen of the whole tree would touch at once. Returns 0, or
    -1 with dlopen's or dlsym's own message in `message` (NUL-terminated,
    truncated to `capacity`). Idempotent once it has succeeded; safe to call
    from several threads. */
 int interlude_ffmpeg_load(char *message, size_t capacity);
+
+/* For a file's set-up (opening, reading the stream's parameters, opening the
+   codec, the first frame), which runs code and reads tables that decoding
+   never uses again: gives back those pages at each step, as the load does, so
+   they never all add up and do not stay. The process's first set-up touches
+   more (libavcodec initialises every codec's static data, video codecs'
+   libraries included, at its first look-up): until one has completed (`done`
+   after its last step) every object FFmpeg brought in is released at every
+   step; after it, only FFmpeg's own four libraries, once at the end of a
+   set-up (`done`), a few system calls. */
+void interlude_ffmpeg_release_setup_pages(int done);
+
+/* For a program (the player), not a library or a test runner: once FFmpeg's
+   libraries are loaded, exit() flushes stdio and ends the process without
+   running the exit handlers registered before the load or any object's
+   destructors. The ~130 objects of FFmpeg's tree each have destructors
+   (and code around them) that the kernel maps back 64 KB at a time: about
+   9 MB resident at the very end of a run, a process's peak. Nothing of
+   them is worth running on the way out: they free memory and tear down
+   libraries (TLS, XML, video codecs) the player never used; the kernel
+   closes files and sockets. Set before the load; not under a sanitizer,
+   whose reports run at exit. */
+void interlude_ffmpeg_exit_quickly(void);
 
 /* Whether interlude_ffmpeg_load has succeeded in this process. */
 int interlude_ffmpeg_loaded(void);
