@@ -128,11 +128,13 @@ public final class AlsaOutput: AudioOutput, @unchecked Sendable {
     /// then waits a period for room), and freezing there made a resume after
     /// Ctrl-Z play up to a period again. As in the pause's drop, what the sound
     /// server still plays after the drop (`dropLeftoverFrames`) counts as heard.
-    /// A lost device cannot tell: the writer's last measurement stands.
+    /// A lost device is not asked (the writer said so before leaving its loop):
+    /// its state and delay mean nothing any more, and a call into a plugin whose
+    /// server is gone is best not made; the writer's last measurement stands.
     func freezeAtHeardPosition() {
         guard thread == nil, let context else { return }
         var delay: snd_pcm_sframes_t = 0
-        let running = snd_pcm_state(pcm.handle) == SND_PCM_STATE_RUNNING
+        let running = !context.pointee.deviceLost && snd_pcm_state(pcm.handle) == SND_PCM_STATE_RUNNING
         let measured = running && snd_pcm_delay(pcm.handle, &delay) >= 0
         if measured { context.pointee.publishHeard(delay: Int(delay)) }
         snd_pcm_drop(pcm.handle)
