@@ -122,10 +122,27 @@ public final class AlsaOutput: AudioOutput, @unchecked Sendable {
     }
 
     /// With the thread stopped: see `suspend()`; also after the device was lost.
+    ///
+    /// The heard frame is measured again here, just before the drop: the writer's
+    /// last measurement can be a whole period old (it measures after each write,
+    /// then waits a period for room), and freezing there made a resume after
+    /// Ctrl-Z play up to a period again. As in the pause's drop, what the sound
+    /// server still plays after the drop (`dropLeftoverFrames`) counts as heard.
+    /// A lost device is not asked (the writer said so before leaving its loop):
+    /// its state and delay mean nothing any more, and a call into a plugin whose
+    /// server is gone is best not made; the writer's last measurement stands.
     func freezeAtHeardPosition() {
         guard thread == nil, let context else { return }
+        var delay: snd_pcm_sframes_t = 0
+        let running = !context.pointee.deviceLost && snd_pcm_state(pcm.handle) == SND_PCM_STATE_RUNNING
+        let measured = running && snd_pcm_delay(pcm.handle, &delay) >= 0
+        if measured { context.pointee.publishHeard(delay: Int(delay)) }
         snd_pcm_drop(pcm.handle)
-        let heard = context.pointee.control.pointee.readHeard().frames
+        let control = context.pointee.control
+        var heard = control.pointee.readHeard().frames
+        if measured && !context.pointee.isMediaStopped {
+            heard = min(control.pointee.mediaFramesWritten.load(ordering: .relaxed), heard + pcm.dropLeftoverFrames)
+        }
         context.pointee.freezeMedia(at: heard)
     }
 

@@ -32,13 +32,19 @@ public final class AlsaPCM: @unchecked Sendable {
     /// 13 ms away from the frame that preceded it (a skip or a repeat under the
     /// fade); the stop and resume positions are exact either way.
     public let dropLeftoverFrames: Int
+    /// Threads the plugin started at the open and that now run at the writer's
+    /// real-time priority (`PluginThreads`): 1 for `pulse`, 0 for a kernel device.
+    public let pluginThreadsRaised: Int
 
     public init(device: String, format: AudioFormat, latencyMilliseconds: Int) throws(AlsaError) {
         self.device = device
         self.format = format
         interlude_silence_alsa_errors()
         var pcm: OpaquePointer?
+        let threadsBefore = PluginThreads.current()
         try alsaCheck(device, "open", snd_pcm_open(&pcm, device, SND_PCM_STREAM_PLAYBACK, 0))
+        // A plugin's own thread (PulseAudio's main loop) carries the writer's calls: see `PluginThreads`.
+        pluginThreadsRaised = PluginThreads.raiseStarted(since: threadsBefore)
         guard let pcm else { throw AlsaError(device: device, operation: "open", code: -ENODEV) }
         do {
             (bufferFrames, periodFrames, canPause) = try Self.configure(pcm, device: device, format: format,

@@ -123,6 +123,7 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
                     // The loop cannot wait any more: the device counts as lost (not
                     // finished), and the engine keeps the place heard.
                     context.pointee.post(deviceLost, value: -Int(code), call: EngineEvent.Call.poll.rawValue)
+                    context.pointee.deviceLost = true
                     break
                 }
             }
@@ -171,6 +172,7 @@ func alsaWriterLoop(_ context: UnsafeMutablePointer<WriterContext>) {
         if written < 0 {
             if !recover(written) {
                 context.pointee.post(deviceLost, value: written, call: EngineEvent.Call.write.rawValue)
+                context.pointee.deviceLost = true
                 break
             }
             continue

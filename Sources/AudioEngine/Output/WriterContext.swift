@@ -30,6 +30,10 @@ struct WriterContext {
     var waitForDevice: @convention(c) (UnsafeMutablePointer<pollfd>?, nfds_t, Int32) -> Int32 = poll
     var rate = 44100
     var dropLeftoverFrames = 0
+    /// Set by the writer just before it leaves the loop having posted `deviceLost`;
+    /// read by the engine's thread only after joining it. A lost device is asked
+    /// nothing more (see `AlsaOutput.freezeAtHeardPosition`).
+    var deviceLost = false
 
     // Writer-owned state.
     var run = GainRamp(current: 1)
@@ -113,6 +117,7 @@ struct WriterContext {
     /// the engine's thread is the writer side: the loop may run again.
     mutating func prepareRestart() {
         control.pointee.finished.store(false, ordering: .relaxed)
+        deviceLost = false
     }
 
     /// Called with no writer running: the media counts as stopped at `frame`

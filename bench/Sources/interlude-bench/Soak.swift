@@ -224,7 +224,8 @@ final class Soak {
         }
         let played = capture.frames(bounds)
         var gaps: [Range<Int>] = []
-        for run in SignalAnalysis.silentRuns(played, threshold: 0, minimumFrames: rate / 50) {
+        let silentRuns = SignalAnalysis.silentRuns(played, threshold: 0, minimumFrames: rate / 50)
+        for run in silentRuns {
             if let last = gaps.last, run.lowerBound - last.upperBound < rate {
                 gaps[gaps.count - 1] = last.lowerBound..<run.upperBound
             } else {
@@ -288,25 +289,57 @@ final class Soak {
         // would have reached there had it gone on without the splice. A splice (the device's queue dropped at the pause: the fade starts
         // from the frame measured as heard) is followed: a window that no longer matches
         // is looked for within 150 ms either way before the music counts as ended.
-        func musicEnd(from start: Int, file: Int, limit: Int) -> (capture: Int, file: Int) {
+        //
+        // Digital silence inside the music is followed too, the file standing still while
+        // it lasts: after the drop the sound server may play the device's new stream (the
+        // fade) a sink block or two late, so the music it still had stops short, 25 or 50
+        // ms of silence follow, then the fade. Taking the silence for the end of the music
+        // counted the fade as skipped (a resume "29-42 ms late"); it is counted here as
+        // what it is, a silence before the fade (`delayedFade`).
+        func musicEnd(from start: Int, file: Int, limit: Int) -> (capture: Int, file: Int, delayedFade: Bool) {
             var at = start
             var offset = file - start
+            var silent = 0
+            var pendingSilence = 0
+            var delayedFade = false
             let reach = rate * 15 / 100
+            func isSilent(_ frame: Int) -> Bool {
+                (frame * channels..<(frame + window) * channels).allSatisfy { played.samples[$0] == 0 }
+            }
             while at + window <= limit {
-                if let found = match(at, at + offset), found >= 0.9 { at += window; continue }
+                if let found = match(at, at + offset), found >= 0.9 {
+                    if pendingSilence > 0 { delayedFade = true }
+                    pendingSilence = 0
+                    at += window
+                    continue
+                }
+                if isSilent(at) {
+                    offset -= window
+                    silent += window
+                    pendingSilence += window
+                    at += window
+                    continue
+                }
                 // The window holding the splice matches neither side: the next one is looked for.
                 let next = at + window
                 guard next + window <= limit else { break }
+                if isSilent(next) {
+                    at = next
+                    continue
+                }
                 var best: (lag: Int, value: Double)?
                 for lag in -reach...reach {
                     if let found = match(next, next + offset + lag), found >= 0.95, found > (best?.value ?? 0) { best = (lag, found) }
                 }
                 guard let best else { break }
                 offset += best.lag
+                if pendingSilence > 0 { delayedFade = true }
+                pendingSilence = 0
                 at = next + window
             }
-            return (at, at + file - start)
+            return (at, at + file - start - silent, delayedFade)
         }
+        var delayedFades: [String] = []
         var discontinuities: [Double] = []
         var seeksLanded = 0
         var stray: [String] = []
@@ -322,7 +355,12 @@ final class Soak {
                 stray.append("\(at) s: the music before it is not the file near \(formatted(estimate, 1)) s")
                 continue
             }
-            let end = musicEnd(from: beforeStart, file: Int((before * Double(rate)).rounded()), limit: gap.lowerBound)
+            // Up to the gap's first long silence (60 ms: more than two of the sink's 25 ms
+            // blocks), so a delayed fade after a shorter one is found.
+            let longSilence = silentRuns.first { $0.lowerBound >= gap.lowerBound && $0.count >= rate * 60 / 1000 }
+            let limit = min(gap.upperBound, longSilence?.lowerBound ?? gap.upperBound)
+            let end = musicEnd(from: beforeStart, file: Int((before * Double(rate)).rounded()), limit: limit)
+            if end.delayedFade { delayedFades.append(at) }
             let expected = Double(end.file) / Double(rate)
             let afterStart = gap.upperBound + settle
             let settled = Double(settle) / Double(rate)
@@ -352,6 +390,10 @@ final class Soak {
                                      subject: "\(resumesAtStop) + \(seeksLanded) / \(gaps.count)", peer: "", ratio: nil,
                                      target: "all; resumes = pauses (\(pauses))",
                                      passed: stray.isEmpty && resumesAtStop == pauses))
+        report.rows.append(ResultRow(measure: "soak: fades heard after a silence (the new stream a sink block late after the drop)",
+                                     subject: "\(delayedFades.count) of \(gaps.count) gaps", peer: "", ratio: nil,
+                                     target: "0", passed: delayedFades.isEmpty))
+        if !delayedFades.isEmpty { report.notes.append("soak: fades after a silence at: \(delayedFades.prefix(10).joined(separator: ", ")) s") }
         if !stray.isEmpty { report.notes.append("soak: stray gaps: \(stray.prefix(10).joined(separator: "; "))") }
         if !wide.isEmpty { report.notes.append("soak: resumes beyond 20 ms: \(wide.prefix(10).joined(separator: "; "))") }
         let seeksWhilePlaying = plan.filter { if case .seek = $0.step { true } else { false } }.count
