@@ -53,25 +53,6 @@ enum Remote {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
     }
 
-    /// Descriptors of `pid` that are the Unix socket bound at `path`: the listening
-    /// socket and every connection accepted on it (the kernel gives accepted
-    /// sockets the listener's address, as `/proc/net/unix` shows).
-    static func socketDescriptorCount(_ pid: pid_t, boundAt path: String) -> Int {
-        guard let table = try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8) else { return -1 }
-        // Num RefCount Protocol Flags Type St Inode Path
-        let inodes = Set(table.split(separator: "\n").dropFirst().compactMap { line -> String? in
-            let columns = line.split(separator: " ", omittingEmptySubsequences: true)
-            return columns.count >= 8 && columns[7] == path ? String(columns[6]) : nil
-        })
-        let folder = "/proc/\(pid)/fd"
-        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return descriptors.filter { name in
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + name),
-                  target.hasPrefix("socket:[") else { return false }
-            return inodes.contains(String(target.dropFirst(8).dropLast()))
-        }.count
-    }
-
     /// Resident set size of `pid`, in kilobytes.
     static func residentKilobytes(_ pid: pid_t) -> Int {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
