@@ -21,16 +21,7 @@ import TestSupport
     }
 
     static func smaps(playing file: String) throws -> [Mapping] {
-        let sink = try PulseServer.shared().makeSink()
-        defer { sink.remove() }
-        let process = try InterludeBinary.start(["play", file, "--device", "pulse", "--events", "json"],
-                                                environment: sink.environment)
-        defer { _ = process.stop() }
-        let started = process.waitForEvent(named: "trackStarted", timeout: 30)
-        try #require(started != nil, "no trackStarted: \(process.eventsSoFar().events)")
-        let handle = try #require(FileHandle(forReadingAtPath: "/proc/\(process.pid)/smaps"))
-        let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
-        try handle.close()
+        let text = try FFmpegFootprintTests.procEntry("smaps", playing: file)
         var mappings: [Mapping] = []
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)

@@ -201,8 +201,8 @@ import TestSupport
 /// Acceptance 7: FFmpeg's libraries are loaded with dlopen when the first file
 /// that is not MPEG audio is opened, so playing an MP3 maps none of them.
 @Suite(.serialized) struct FFmpegFootprintTests {
-    static func librariesMapped(playing file: String,
-                                matching names: [String] = ["libavformat", "libavcodec", "libavutil", "libswresample"]) throws -> [Substring] {
+    /// `/proc/PID/ENTRY` (maps, smaps) of the player once `file` plays through the null sink.
+    static func procEntry(_ entry: String, playing file: String) throws -> String {
         let sink = try PulseServer.shared().makeSink()
         defer { sink.remove() }
         let process = try InterludeBinary.start(["play", file, "--device", "pulse", "--events", "json"],
@@ -210,9 +210,14 @@ import TestSupport
         defer { _ = process.stop() }
         let started = process.waitForEvent(named: "trackStarted", timeout: 30)
         try #require(started != nil, "no trackStarted: \(process.eventsSoFar().events)")
-        let handle = try #require(FileHandle(forReadingAtPath: "/proc/\(process.pid)/maps"))
-        let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
-        try handle.close()
+        let handle = try #require(FileHandle(forReadingAtPath: "/proc/\(process.pid)/\(entry)"))
+        defer { try? handle.close() }
+        return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    static func librariesMapped(playing file: String,
+                                matching names: [String] = ["libavformat", "libavcodec", "libavutil", "libswresample"]) throws -> [Substring] {
+        let maps = try procEntry("maps", playing: file)
         #expect(maps.contains("libasound"))
         return maps.split(separator: "\n").filter { line in names.contains { line.contains($0) } }
     }

@@ -32,17 +32,16 @@ public enum InfoCommand {
             writeStandardError("interlude info: give exactly one file (see 'interlude info --help')\n")
             return 2
         }
-        if CueSheetInfo.names(path) {
-            let info: CueSheetInfo
-            do { info = try CueSheetInfo(sheetPath: path) } catch {
-                writeStandardError("interlude: \(error.description)\n")
-                return 1
+        let info: (text: String, json: String)
+        do {
+            if CueSheetInfo.names(path) {
+                let sheet = try CueSheetInfo(sheetPath: path)
+                info = (sheet.text, sheet.json)
+            } else {
+                let file = try FileInfo(path: path)
+                info = (file.text, file.json)
             }
-            writeStandardOutput((parsed.has("--json") ? info.json : info.text) + "\n")
-            return 0
-        }
-        let info: FileInfo
-        do { info = try FileInfo(path: path) } catch {
+        } catch {
             writeStandardError("interlude: \(error.description)\n")
             return 1
         }
