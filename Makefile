@@ -138,7 +138,8 @@ test-sanitize: build python-tools
 # Benchmarks (issue 2): interlude next to the mpg123 program and the lean C references in
 # bench/c, through a private PulseAudio null sink. About 6 minutes; BENCH_ARGS=--quick for
 # a short run, BENCH_ARGS=--stand-in to exercise the harness with the C player in
-# interlude's place. Fixtures are kept in build/bench/fixtures between runs.
+# interlude's place. Fixtures are kept in build/bench/fixtures between runs. Exits
+# non-zero, naming the rows, when a row misses its target or could not be measured.
 BENCH_DIR := build/bench
 BENCH_CFLAGS := -O2 -Wall -Wextra
 BENCH_REFS := $(BENCH_DIR)/ref_decode $(BENCH_DIR)/ref_play $(BENCH_DIR)/ref_drop $(BENCH_DIR)/measure

@@ -81,9 +81,16 @@ for note in report.notes { print("note: \(note)") }
 if !report.notRun.isEmpty {
     print("")
     for reason in report.notRun { print("NOT RUN: \(reason)") }
-    exit(1)
 }
-exit(0)
+// A missed target fails the run as a measurement that could not be made does:
+// `make soak` and `make bench` exit non-zero, naming the rows.
+let failed = report.rows.filter { $0.passed == false }
+if !failed.isEmpty {
+    print("")
+    print("FAILED: \(failed.count) of \(report.rows.filter { $0.passed != nil }.count) rows with a target")
+    for row in failed { print("FAILED: \(row.measure)") }
+}
+exit(report.notRun.isEmpty && failed.isEmpty ? 0 : 1)
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("interlude-bench: \(message)\n".utf8))
