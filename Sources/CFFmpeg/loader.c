@@ -80,33 +80,6 @@ static void leave_quickly(int status, void *unused) {
     _exit(status);
 }
 
-static void *need(void *pointer) {
-    if (pointer == NULL) abort();
-    return pointer;
-}
-
-static void copy_message(char *message, size_t capacity, const char *text) {
-    if (capacity == 0) return;
-    strncpy(message, text ? text : "unknown error", capacity - 1);
-    message[capacity - 1] = '\0';
-}
-
-struct symbol { const char *name; void **slot; };
-
-static int resolve(void *library, const struct symbol *symbols, size_t count, char *message, size_t capacity) {
-    for (size_t i = 0; i < count; i++) {
-        dlerror();
-        void *address = dlsym(library, symbols[i].name);
-        if (address == NULL) {
-            const char *error = dlerror();
-            copy_message(message, capacity, error ? error : symbols[i].name);
-            return -1;
-        }
-        *symbols[i].slot = address;
-    }
-    return 0;
-}
-
 /* Loading FFmpeg's libraries one object at a time.
 
    libavcodec and libavformat bring in about 130 other shared objects (codecs
@@ -417,32 +390,32 @@ static int load_locked(char *message, size_t capacity) {
     for (size_t i = 0; i < 4; i++) {
         libraries[i] = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
         if (libraries[i] == NULL) {
-            copy_message(message, capacity, dlerror());
+            interlude_copy_message(message, capacity, dlerror());
             goto fail;
         }
     }
-    const struct symbol avutil[] = {
+    const struct interlude_symbol avutil[] = {
         SYMBOL(av_frame_alloc), SYMBOL(av_frame_free), SYMBOL(av_frame_unref), SYMBOL(av_strerror),
         SYMBOL(av_dict_get), SYMBOL(av_channel_layout_default), SYMBOL(av_channel_layout_copy),
         SYMBOL(av_channel_layout_uninit), SYMBOL(av_rescale_q), SYMBOL(av_log_set_level),
     };
-    const struct symbol swresample[] = {
+    const struct interlude_symbol swresample[] = {
         SYMBOL(swr_alloc_set_opts2), SYMBOL(swr_init), SYMBOL(swr_set_matrix), SYMBOL(swr_free), SYMBOL(swr_convert), SYMBOL(swr_get_delay),
     };
-    const struct symbol avcodec[] = {
+    const struct interlude_symbol avcodec[] = {
         SYMBOL(avcodec_find_decoder), SYMBOL(avcodec_alloc_context3), SYMBOL(avcodec_free_context),
         SYMBOL(avcodec_parameters_to_context), SYMBOL(avcodec_open2), SYMBOL(avcodec_send_packet),
         SYMBOL(avcodec_receive_frame), SYMBOL(avcodec_flush_buffers), SYMBOL(avcodec_get_name),
         SYMBOL(av_packet_alloc), SYMBOL(av_packet_free), SYMBOL(av_packet_unref),
     };
-    const struct symbol avformat[] = {
+    const struct interlude_symbol avformat[] = {
         SYMBOL(avformat_open_input), SYMBOL(av_find_input_format), SYMBOL(avformat_find_stream_info), SYMBOL(av_find_best_stream),
         SYMBOL(avformat_close_input), SYMBOL(av_read_frame), SYMBOL(avformat_seek_file),
     };
-    if (resolve(libraries[0], avutil, sizeof avutil / sizeof avutil[0], message, capacity) != 0
-        || resolve(libraries[1], swresample, sizeof swresample / sizeof swresample[0], message, capacity) != 0
-        || resolve(libraries[2], avcodec, sizeof avcodec / sizeof avcodec[0], message, capacity) != 0
-        || resolve(libraries[3], avformat, sizeof avformat / sizeof avformat[0], message, capacity) != 0) {
+    if (interlude_resolve_symbols(libraries[0], avutil, sizeof avutil / sizeof avutil[0], message, capacity) != 0
+        || interlude_resolve_symbols(libraries[1], swresample, sizeof swresample / sizeof swresample[0], message, capacity) != 0
+        || interlude_resolve_symbols(libraries[2], avcodec, sizeof avcodec / sizeof avcodec[0], message, capacity) != 0
+        || interlude_resolve_symbols(libraries[3], avformat, sizeof avformat / sizeof avformat[0], message, capacity) != 0) {
         memset(&api, 0, sizeof api);
         goto fail;
     }
@@ -506,7 +479,7 @@ int interlude_ffmpeg_loaded(void) {
     return loaded;
 }
 
-#define CALL(field) ((__typeof__(api.field))need((void *)api.field))
+#define CALL(field) ((__typeof__(api.field))interlude_need((void *)api.field))
 
 AVFrame *interlude_av_frame_alloc(void) { return CALL(av_frame_alloc)(); }
 void interlude_av_frame_free(AVFrame **frame) { CALL(av_frame_free)(frame); }

@@ -1,5 +1,6 @@
 /* libFLAC through dlopen: see interlude_flac.h for why. */
 #include "interlude_flac.h"
+#include "interlude_shims.h"
 
 #include <FLAC/export.h>
 #include <FLAC/stream_decoder.h>
@@ -33,20 +34,8 @@ static struct {
 
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void *need(void *pointer) {
-    if (pointer == NULL) abort();
-    return pointer;
-}
+#define CALL(field) ((__typeof__(api.field))interlude_need((void *)api.field))
 
-#define CALL(field) ((__typeof__(api.field))need((void *)api.field))
-
-static void copy_message(char *message, size_t capacity, const char *text) {
-    if (capacity == 0) return;
-    strncpy(message, text ? text : "unknown error", capacity - 1);
-    message[capacity - 1] = '\0';
-}
-
-struct symbol { const char *name; void **slot; };
 #define SYMBOL(name) { "FLAC__" #name, (void **)&api.name }
 
 static int load_locked(char *message, size_t capacity) {
@@ -55,10 +44,10 @@ static int load_locked(char *message, size_t capacity) {
     snprintf(name, sizeof name, "libFLAC.so.%d", FLAC_API_VERSION_CURRENT - FLAC_API_VERSION_AGE);
     void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) {
-        copy_message(message, capacity, dlerror());
+        interlude_copy_message(message, capacity, dlerror());
         return -1;
     }
-    const struct symbol symbols[] = {
+    const struct interlude_symbol symbols[] = {
         SYMBOL(stream_decoder_new), SYMBOL(stream_decoder_delete), SYMBOL(stream_decoder_set_md5_checking),
         SYMBOL(stream_decoder_set_metadata_respond), SYMBOL(stream_decoder_init_file), SYMBOL(stream_decoder_finish),
         SYMBOL(stream_decoder_flush), SYMBOL(stream_decoder_process_single),
@@ -68,17 +57,10 @@ static int load_locked(char *message, size_t capacity) {
         { "FLAC__StreamDecoderInitStatusString", (void **)&api.init_status_strings },
         { "FLAC__StreamDecoderErrorStatusString", (void **)&api.error_status_strings },
     };
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
-        dlerror();
-        void *address = dlsym(library, symbols[i].name);
-        if (address == NULL) {
-            const char *error = dlerror();
-            copy_message(message, capacity, error ? error : symbols[i].name);
-            memset(&api, 0, sizeof api);
-            dlclose(library);
-            return -1;
-        }
-        *symbols[i].slot = address;
+    if (interlude_resolve_symbols(library, symbols, sizeof symbols / sizeof symbols[0], message, capacity) != 0) {
+        memset(&api, 0, sizeof api);
+        dlclose(library);
+        return -1;
     }
     api.loaded = 1;
     return 0;
@@ -191,7 +173,7 @@ static void on_error(const FLAC__StreamDecoder *decoder, FLAC__StreamDecoderErro
 }
 
 static void state_message(const interlude_flac *flac, char *message, size_t capacity) {
-    copy_message(message, capacity, api.state_strings[CALL(stream_decoder_get_state)(flac->decoder)]);
+    interlude_copy_message(message, capacity, api.state_strings[CALL(stream_decoder_get_state)(flac->decoder)]);
 }
 
 void interlude_flac_close(interlude_flac *flac) {
@@ -211,7 +193,7 @@ void interlude_flac_close(interlude_flac *flac) {
 interlude_flac *interlude_flac_open(const char *path, char *message, size_t capacity) {
     interlude_flac *flac = calloc(1, sizeof *flac);
     if (flac == NULL || (flac->decoder = CALL(stream_decoder_new)()) == NULL) {
-        copy_message(message, capacity, "out of memory");
+        interlude_copy_message(message, capacity, "out of memory");
         interlude_flac_close(flac);
         return NULL;
     }
@@ -221,14 +203,14 @@ interlude_flac *interlude_flac_open(const char *path, char *message, size_t capa
     FLAC__StreamDecoderInitStatus status =
         CALL(stream_decoder_init_file)(flac->decoder, path, on_write, on_metadata, on_error, flac);
     if (status != FLAC__STREAM_DECODER_INIT_STATUS_OK) {
-        copy_message(message, capacity, api.init_status_strings[status]);
+        interlude_copy_message(message, capacity, api.init_status_strings[status]);
         interlude_flac_close(flac);
         return NULL;
     }
     if (!CALL(stream_decoder_process_until_end_of_metadata)(flac->decoder) || !flac->has_info
         || flac->rate == 0 || flac->channels == 0) {
         if (flac->has_info) state_message(flac, message, capacity);
-        else copy_message(message, capacity, "no FLAC stream information");
+        else interlude_copy_message(message, capacity, "no FLAC stream information");
         interlude_flac_close(flac);
         return NULL;
     }
@@ -280,7 +262,7 @@ int interlude_flac_seek(interlude_flac *flac, uint64_t sample, char *message, si
 
 unsigned interlude_flac_take_errors(interlude_flac *flac, char *message, size_t capacity) {
     unsigned count = flac->errors;
-    if (count > 0) copy_message(message, capacity, api.error_status_strings[flac->first_error]);
+    if (count > 0) interlude_copy_message(message, capacity, api.error_status_strings[flac->first_error]);
     flac->errors = 0;
     return count;
 }

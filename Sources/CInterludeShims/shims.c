@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "interlude_shims.h"
 #include <alsa/asoundlib.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
 #include <pthread.h>
@@ -109,4 +110,25 @@ long interlude_release_clean_segments(const struct dl_phdr_info *object, int kee
         }
     }
     return released;
+}
+
+void interlude_copy_message(char *message, size_t capacity, const char *text) {
+    if (capacity == 0) return;
+    strncpy(message, text ? text : "unknown error", capacity - 1);
+    message[capacity - 1] = '\0';
+}
+
+int interlude_resolve_symbols(void *library, const struct interlude_symbol *symbols, size_t count,
+                              char *message, size_t capacity) {
+    for (size_t i = 0; i < count; i++) {
+        dlerror();
+        void *address = dlsym(library, symbols[i].name);
+        if (address == NULL) {
+            const char *error = dlerror();
+            interlude_copy_message(message, capacity, error ? error : symbols[i].name);
+            return -1;
+        }
+        *symbols[i].slot = address;
+    }
+    return 0;
 }

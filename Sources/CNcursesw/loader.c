@@ -1,6 +1,7 @@
 /* ncursesw through dlopen: see interlude_curses.h for why. */
 #define _GNU_SOURCE 1  /* wcwidth */
 #include "interlude_curses.h"
+#include "interlude_shims.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -42,18 +43,6 @@ static struct {
     int *v_COLOR_PAIRS;
 } api;
 
-/* A wrapper called before a successful load: a bug, not a user's error. */
-static void *need(void *pointer) {
-    if (pointer == NULL) abort();
-    return pointer;
-}
-
-static void copy_message(char *message, size_t capacity, const char *text) {
-    if (capacity == 0) return;
-    strncpy(message, text ? text : "unknown error", capacity - 1);
-    message[capacity - 1] = '\0';
-}
-
 int interlude_curses_load(char *message, size_t capacity) {
     if (api.library != NULL) return 0;
     /* The runtime library's soname first; the development symlink covers a
@@ -61,10 +50,10 @@ int interlude_curses_load(char *message, size_t capacity) {
     void *library = dlopen("libncursesw.so.6", RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) library = dlopen("libncursesw.so", RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) {
-        copy_message(message, capacity, dlerror());
+        interlude_copy_message(message, capacity, dlerror());
         return -1;
     }
-    struct { const char *name; void **slot; } symbols[] = {
+    const struct interlude_symbol symbols[] = {
 #define SYMBOL(field, name) { name, (void **)&api.field }
         SYMBOL(f_newterm, "newterm"),
         SYMBOL(f_set_term, "set_term"),
@@ -99,24 +88,17 @@ int interlude_curses_load(char *message, size_t capacity) {
         SYMBOL(v_COLOR_PAIRS, "COLOR_PAIRS"),
 #undef SYMBOL
     };
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
-        dlerror();
-        void *address = dlsym(library, symbols[i].name);
-        if (address == NULL) {
-            const char *error = dlerror();
-            copy_message(message, capacity, error ? error : symbols[i].name);
-            memset(&api, 0, sizeof api);
-            dlclose(library);
-            return -1;
-        }
-        *symbols[i].slot = address;
+    if (interlude_resolve_symbols(library, symbols, sizeof symbols / sizeof symbols[0], message, capacity) != 0) {
+        memset(&api, 0, sizeof api);
+        dlclose(library);
+        return -1;
     }
     api.library = library;
     return 0;
 }
 
-#define CALL(field) ((__typeof__(api.field))need((void *)api.field))
-#define STDSCR (*(WINDOW **)need((void *)api.v_stdscr))
+#define CALL(field) ((__typeof__(api.field))interlude_need((void *)api.field))
+#define STDSCR (*(WINDOW **)interlude_need((void *)api.v_stdscr))
 
 SCREEN *interlude_newterm_stdio(void) { return CALL(f_newterm)(NULL, stdout, stdin); }
 SCREEN *interlude_set_term(SCREEN *screen) { return CALL(f_set_term)(screen); }
@@ -137,10 +119,10 @@ int interlude_init_pair(short pair, short foreground, short background) {
     return CALL(f_init_pair)(pair, foreground, background);
 }
 int interlude_resizeterm(int rows, int columns) { return CALL(f_resizeterm)(rows, columns); }
-int interlude_lines(void) { return *(int *)need(api.v_LINES); }
-int interlude_cols(void) { return *(int *)need(api.v_COLS); }
-int interlude_colors(void) { return *(int *)need(api.v_COLORS); }
-int interlude_color_pairs(void) { return *(int *)need(api.v_COLOR_PAIRS); }
+int interlude_lines(void) { return *(int *)interlude_need(api.v_LINES); }
+int interlude_cols(void) { return *(int *)interlude_need(api.v_COLS); }
+int interlude_colors(void) { return *(int *)interlude_need(api.v_COLORS); }
+int interlude_color_pairs(void) { return *(int *)interlude_need(api.v_COLOR_PAIRS); }
 
 int interlude_attr_set(attr_t attributes, short pair) {
     return CALL(f_wattr_set)(STDSCR, attributes, pair, NULL);

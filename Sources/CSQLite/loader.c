@@ -1,5 +1,6 @@
 /* libsqlite3 through dlopen: see interlude_sqlite.h for why. */
 #include "interlude_sqlite.h"
+#include "interlude_shims.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -36,28 +37,15 @@ static struct {
 
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void *need(void *pointer) {
-    if (pointer == NULL) abort();
-    return pointer;
-}
-
-static void copy_message(char *message, size_t capacity, const char *text) {
-    if (capacity == 0) return;
-    strncpy(message, text ? text : "unknown error", capacity - 1);
-    message[capacity - 1] = '\0';
-}
-
-struct symbol { const char *name; void **slot; };
-
 #define SYMBOL(name) { "sqlite3_" #name, (void **)&api.name }
 
 static int load_locked(char *message, size_t capacity) {
     void *library = dlopen("libsqlite3.so.0", RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) {
-        copy_message(message, capacity, dlerror());
+        interlude_copy_message(message, capacity, dlerror());
         return -1;
     }
-    const struct symbol symbols[] = {
+    const struct interlude_symbol symbols[] = {
         SYMBOL(open_v2), SYMBOL(close_v2), SYMBOL(errmsg), SYMBOL(errstr), SYMBOL(extended_errcode),
         SYMBOL(exec), SYMBOL(busy_timeout), SYMBOL(prepare_v2), SYMBOL(step), SYMBOL(reset),
         SYMBOL(clear_bindings), SYMBOL(finalize), SYMBOL(bind_int64), SYMBOL(bind_double),
@@ -66,17 +54,10 @@ static int load_locked(char *message, size_t capacity) {
         SYMBOL(last_insert_rowid),
         SYMBOL(config),
     };
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
-        dlerror();
-        void *address = dlsym(library, symbols[i].name);
-        if (address == NULL) {
-            const char *error = dlerror();
-            copy_message(message, capacity, error ? error : symbols[i].name);
-            memset(&api, 0, sizeof api);
-            dlclose(library);
-            return -1;
-        }
-        *symbols[i].slot = address;
+    if (interlude_resolve_symbols(library, symbols, sizeof symbols / sizeof symbols[0], message, capacity) != 0) {
+        memset(&api, 0, sizeof api);
+        dlclose(library);
+        return -1;
     }
     /* Memory statistics (which nothing here reads) take a global mutex on
        every SQLite allocation: 6% of a first scan's samples. Only possible
@@ -94,7 +75,7 @@ int interlude_sqlite_load(char *message, size_t capacity) {
     return result;
 }
 
-#define CALL(field) ((__typeof__(api.field))need((void *)api.field))
+#define CALL(field) ((__typeof__(api.field))interlude_need((void *)api.field))
 
 int interlude_sqlite3_open(const char *path, sqlite3 **database) {
     /* FULLMUTEX is not needed: each connection stays on one thread. */

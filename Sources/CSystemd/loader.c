@@ -47,20 +47,14 @@ static struct {
     int (*add_object_vtable)(sd_bus *, sd_bus_slot **, const char *, const char *, const sd_bus_vtable *, void *);
 } api;
 
-static void copy_message(char *message, size_t capacity, const char *text) {
-    if (capacity == 0) return;
-    strncpy(message, text ? text : "unknown error", capacity - 1);
-    message[capacity - 1] = '\0';
-}
-
 int interlude_sdbus_load(char *message, size_t capacity) {
     if (api.library != NULL) return 0;
     void *library = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) {
-        copy_message(message, capacity, dlerror());
+        interlude_copy_message(message, capacity, dlerror());
         return -1;
     }
-    struct { const char *name; void **slot; } symbols[] = {
+    const struct interlude_symbol symbols[] = {
 #define SYMBOL(field, name) { name, (void **)&api.field }
         SYMBOL(vtable_format, "sd_bus_object_vtable_format"),
         SYMBOL(open_user, "sd_bus_open_user"),
@@ -97,14 +91,10 @@ int interlude_sdbus_load(char *message, size_t capacity) {
         SYMBOL(add_object_vtable, "sd_bus_add_object_vtable"),
 #undef SYMBOL
     };
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
-        *symbols[i].slot = dlsym(library, symbols[i].name);
-        if (*symbols[i].slot == NULL) {
-            copy_message(message, capacity, symbols[i].name);
-            dlclose(library);
-            memset(&api, 0, sizeof api);
-            return -1;
-        }
+    if (interlude_resolve_symbols(library, symbols, sizeof symbols / sizeof symbols[0], message, capacity) != 0) {
+        memset(&api, 0, sizeof api);
+        dlclose(library);
+        return -1;
     }
     api.library = library;
     return 0;

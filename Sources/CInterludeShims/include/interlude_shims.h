@@ -1,7 +1,33 @@
 #ifndef INTERLUDE_SHIMS_H
 #define INTERLUDE_SHIMS_H
 
+#include <stddef.h>
+#include <stdlib.h>
+
 struct dl_phdr_info;
+
+/* For the loaders that dlopen a library and resolve its functions (CNcursesw,
+   CSQLite, CFLAC, CSystemd, CFFmpeg): the parts each would otherwise repeat. */
+
+/// One function or variable to resolve: its name and where its address goes.
+struct interlude_symbol { const char *name; void **slot; };
+
+/// Resolves `count` symbols from `library` (a dlopen handle) into their slots.
+/// 0, or -1 at the first one missing, with dlerror's message (or the symbol's
+/// name) in `message`; the slots resolved before it are left set, so the
+/// caller clears its table and closes the library.
+int interlude_resolve_symbols(void *library, const struct interlude_symbol *symbols, size_t count,
+                              char *message, size_t capacity);
+
+/// Copies `text` ("unknown error" when NULL) into `message`, truncated to
+/// `capacity` and NUL-terminated; nothing when `capacity` is 0.
+void interlude_copy_message(char *message, size_t capacity, const char *text);
+
+/// A wrapper called before its library loaded is a bug, not a user's error: it traps.
+static inline void *interlude_need(void *pointer) {
+    if (pointer == NULL) abort();
+    return pointer;
+}
 
 /// Stops alsa-lib from printing its own diagnostics on stderr ("ALSA lib
 /// pcm.c:...: Unknown PCM ..."): Interlude reports every failure itself, in
