@@ -3,12 +3,10 @@
 /// index, so the tree can list every artist of a library of 100,000 tracks
 /// and read an artist's albums only when it is opened.
 ///
-/// Filed by `LibraryTree`'s rules (an album is the tracks with one album
-/// title in one folder, or an artist's tracks without one; it goes under its
-/// album artist, else the one artist all its tracks share, else Various
-/// Artists), but built row by row (`Builder`) from a few columns, keeping
-/// per album only what filing needs: a tree of 100,000 tracks would hold
-/// every track at once (about 100 MB). Tests check both give the same artists.
+/// Filed by the same rules as `LibraryTree` (`AlbumFiling`), but built row by
+/// row (`Builder`) from a few columns, keeping per album only what filing
+/// needs and its ids: a tree of 100,000 tracks would hold every track at once
+/// (about 100 MB).
 public struct LibraryCatalog: Equatable, Sendable {
     public struct Artist: Equatable, Sendable {
         public let name: String
@@ -46,75 +44,27 @@ public struct LibraryCatalog: Equatable, Sendable {
     /// Takes rows one by one, fastest in the scan's order (a folder's tracks
     /// one after another), as the index gives them.
     public struct Builder {
-        private struct AlbumKey: Hashable {
-            /// Folded, so "Abbey Road" and "ABBEY ROAD" in one folder are one album.
-            let title: String
-            let folder: String
-            /// Tracks without an album title group by their own artist instead.
-            let looseArtist: String
-        }
-
-        private struct Album {
-            var albumArtist: String?
-            let firstArtist: String
-            let firstFilingArtist: String
-            var sameArtist = true
-            var ids: [Int64]
-        }
-
-        private var albumOf: [AlbumKey: Int] = [:]
-        private var albums: [Album] = []
-        /// The row before, when it had an album title: the next row of the same
-        /// folder and title joins its album without folding or hashing.
-        private var previous: (folder: String, album: String, index: Int)?
+        private var filing = AlbumFiling()
+        /// Each album's ids, by its index in `filing.albums`.
+        private var ids: [[Int64]] = []
 
         public init() {}
 
         public mutating func add(id: Int64, path: String, album: String?, albumArtist: String?, artist: String?) {
-            let title = album.flatMap { $0.isEmpty ? nil : $0 }
-            let tagged = albumArtist.flatMap { $0.isEmpty ? nil : $0 }
-            let folder = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[..<$0]) } ?? ""
-            let index: Int
-            if let title, let last = previous, last.album.utf8.elementsEqual(title.utf8), last.folder.utf8.elementsEqual(folder.utf8) {
-                index = last.index
-            } else {
-                let filing = tagged ?? artist.flatMap { $0.isEmpty ? nil : $0 } ?? LibraryTree.unknownArtist
-                let key = title.map { AlbumKey(title: SearchText.indexed($0), folder: folder, looseArtist: "") }
-                    ?? AlbumKey(title: "", folder: "", looseArtist: filing)
-                if let found = albumOf[key] {
-                    index = found
-                } else {
-                    index = albums.count
-                    albumOf[key] = index
-                    albums.append(Album(albumArtist: nil, firstArtist: artist ?? "", firstFilingArtist: filing, ids: []))
-                }
-            }
-            previous = title.map { (folder, $0, index) }
-            if albums[index].albumArtist == nil, let tagged { albums[index].albumArtist = tagged }
-            if albums[index].sameArtist, (artist ?? "") != albums[index].firstArtist { albums[index].sameArtist = false }
-            albums[index].ids.append(id)
+            let index = filing.add(path: path, album: album, albumArtist: albumArtist, artist: artist)
+            if index == ids.count { ids.append([]) }
+            ids[index].append(id)
         }
 
         public func build() -> LibraryCatalog {
             var byArtist: [String: (albums: Int, ids: [Int64])] = [:]
-            for album in albums {
-                let filedUnder = album.albumArtist ?? (album.sameArtist ? album.firstFilingArtist : LibraryTree.variousArtists)
-                byArtist[filedUnder, default: (0, [])].albums += 1
-                byArtist[filedUnder, default: (0, [])].ids += album.ids
+            for (album, albumIDs) in zip(filing.albums, ids) {
+                byArtist[album.filedUnder, default: (0, [])].albums += 1
+                byArtist[album.filedUnder, default: (0, [])].ids += albumIDs
             }
-            // LibraryTree's artist order: by folded name, Various Artists and Unknown Artist last.
-            func rank(_ name: String) -> Int {
-                name == LibraryTree.variousArtists ? 1 : name == LibraryTree.unknownArtist ? 2 : 0
-            }
-            let keyed = byArtist.map { (name: $0.key, key: SearchText.indexed($0.key), entry: $0.value) }
-            let sorted = keyed.sorted { a, b in
-                if rank(a.name) != rank(b.name) { return rank(a.name) < rank(b.name) }
-                if a.key != b.key { return a.key < b.key }
-                return a.name < b.name
-            }
-            return LibraryCatalog(artists: sorted.map {
-                Artist(name: $0.name, albums: $0.entry.albums, tracks: $0.entry.ids.count, ids: $0.entry.ids)
-            })
+            return LibraryCatalog(artists: AlbumFiling.sortedByArtist(byArtist.map {
+                Artist(name: $0.key, albums: $0.value.albums, tracks: $0.value.ids.count, ids: $0.value.ids)
+            }, name: \.name))
         }
     }
 }

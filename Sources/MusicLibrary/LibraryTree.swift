@@ -1,11 +1,6 @@
 /// The library pane's tree: artist -> album (oldest first) -> tracks (by disc,
-/// then track number). An album is filed under its album artist when a track
-/// names one; else under the one artist all its tracks share; else (a
-/// compilation without album artist tags) under "Various Artists". Artists
-/// go by name ignoring case and accents, Various Artists and Unknown Artist last. An album
-/// is the tracks with the same album title in the same folder, so two
-/// "Greatest Hits" by different artists stay apart, and a compilation's
-/// tracks stay together whatever their artists.
+/// then track number), filed by `AlbumFiling`'s rules. Artists go by name
+/// ignoring case and accents, Various Artists and Unknown Artist last.
 public struct LibraryTree: Equatable, Sendable {
     public static let variousArtists = "Various Artists"
     public static let unknownArtist = "Unknown Artist"
@@ -26,85 +21,23 @@ public struct LibraryTree: Equatable, Sendable {
     public let artists: [Artist]
 
     public init(tracks: [LibraryTrack]) {
-        struct AlbumKey: Hashable {
-            let title: String
-            let folder: Substring
-            /// Tracks without an album title group by their own artist instead.
-            let looseArtist: String
-
-            // By their bytes: a String's own hash normalizes it (NFC) first,
-            // which for non-ASCII folders and titles cost more than the rest of
-            // the grouping on each key of the filter. Folder names are bytes
-            // on disk and titles are folded, so bytes are what tells them apart.
-            func hash(into hasher: inout Hasher) {
-                var title = title, folder = folder, looseArtist = looseArtist
-                title.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-                hasher.combine(0xFF as UInt8)
-                folder.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-                hasher.combine(0xFF as UInt8)
-                looseArtist.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-            }
-
-            static func == (a: AlbumKey, b: AlbumKey) -> Bool {
-                LibraryTree.sameBytes(a.title, b.title) && LibraryTree.sameBytes(a.folder, b.folder)
-                    && LibraryTree.sameBytes(a.looseArtist, b.looseArtist)
-            }
-        }
+        var filing = AlbumFiling()
         // Track indices, not tracks: a track is copied into its album once.
-        var groupOf: [AlbumKey: Int] = [:]
         var groups: [[Int]] = []
-        // The index returns a folder's tracks one after another (the scan's
-        // order), so a track in the same folder with the same album tag as
-        // the one before joins its album without folding or hashing.
-        var previous: (folder: Substring, album: String, group: Int)?
         for (index, track) in tracks.enumerated() {
-            let title = track.album.flatMap { $0.isEmpty ? nil : $0 }
-            let folder = Self.folder(of: track.path)
-            if let title, let last = previous, Self.sameBytes(last.album, title), Self.sameBytes(last.folder, folder) {
-                groups[last.group].append(index)
-                continue
-            }
-            let key = title.map { AlbumKey(title: SearchText.indexed($0), folder: folder, looseArtist: "") }
-                ?? AlbumKey(title: "", folder: "", looseArtist: track.filingArtist)
-            let group: Int
-            if let found = groupOf[key] {
-                group = found
-                groups[found].append(index)
-            } else {
-                group = groups.count
-                groupOf[key] = group
-                groups.append([index])
-            }
-            previous = title.map { (folder, $0, group) }
+            let group = filing.add(path: track.path, album: track.album, albumArtist: track.albumArtist, artist: track.artist)
+            if group == groups.count { groups.append([]) }
+            groups[group].append(index)
         }
         var byArtist: [String: [Album]] = [:]
-        for group in groups {
-            let members = group.map { tracks[$0] }
-            let albumArtist = members.lazy.compactMap { $0.albumArtist }.first { !$0.isEmpty }
-            let filedUnder: String
-            if let albumArtist {
-                filedUnder = albumArtist
-            } else if members.allSatisfy({ ($0.artist ?? "") == (members[0].artist ?? "") }) {
-                filedUnder = members[0].filingArtist
-            } else {
-                filedUnder = Self.variousArtists
-            }
+        for (group, members) in zip(filing.albums, groups.lazy.map { $0.map { tracks[$0] } }) {
             let title = members.lazy.compactMap { $0.album }.first { !$0.isEmpty } ?? Self.unknownAlbum
             let year = members.compactMap(\.year).min()
-            byArtist[filedUnder, default: []].append(Album(title: title, year: year, tracks: Self.sortedTracks(members)))
+            byArtist[group.filedUnder, default: []].append(Album(title: title, year: year, tracks: Self.sortedTracks(members)))
         }
-        let unsorted = byArtist.map { name, albums in
+        artists = AlbumFiling.sortedByArtist(byArtist.map { name, albums in
             Artist(name: name, albums: albums.sorted(by: Self.albumOrder))
-        }
-        // Each name folded once, not at every comparison.
-        artists = unsorted.map { (artist: $0, key: SearchText.indexed($0.name)) }.sorted { a, b in
-            func rank(_ name: String) -> Int {
-                name == Self.variousArtists ? 1 : name == Self.unknownArtist ? 2 : 0
-            }
-            if rank(a.artist.name) != rank(b.artist.name) { return rank(a.artist.name) < rank(b.artist.name) }
-            if a.key != b.key { return a.key < b.key }
-            return a.artist.name < b.artist.name
-        }.map(\.artist)
+        }, name: \.name)
     }
 
     /// The path up to its last "/" ("" without one), found in its UTF-8
