@@ -12,7 +12,10 @@ import Glibc
 /// (`status.engine`: the media voice running, fading, stopped or starting, the
 /// interrupter voice, a lost device), not with the model the screen is drawn
 /// from. A step that leaves things mid-change (a fade, a resume under way) is
-/// polled until both sides settle, within `settleSeconds`.
+/// polled until both sides settle, within `settleSeconds`; a settled engine
+/// that the screen contradicts for longer than `staleSeconds` is reported at
+/// once. Agreement must be seen twice in a row, a poll apart, so the check
+/// looks at the screen after the key took effect more often than before.
 ///
 /// `TUIStateInvariantTests` checks the same word against what the sink hears,
 /// which takes 400 ms a check; this one reads a few bytes from a socket.
@@ -57,6 +60,9 @@ extension TUISession {
     /// How long a step may take to settle (a fade, a resume, a device reopened)
     /// before the words that still disagree are reported.
     static let settleSeconds = 8.0
+    /// How long the screen may lag an engine that has settled: one redraw
+    /// after the engine's report reaches the loop, with room for a loaded machine.
+    static let staleSeconds = 2.0
 
     enum EngineProbe {
         case state(EngineState)
@@ -74,6 +80,7 @@ extension TUISession {
         let deadline = monotonicSeconds() + Self.settleSeconds
         var previous: (word: String, engine: EngineState)?
         var last = "nothing observed"
+        var disagreeingSince: Double?
         while true {
             let before = probeEngine()
             let word = stateWord
@@ -92,15 +99,24 @@ extension TUISession {
                 if first != engine || !engine.isSettled {
                     last = "\"\(word)\" on screen while the \(engine) did not settle"
                     previous = nil
+                    disagreeingSince = nil
                 } else if let why = EngineState.disagreement(word: word, engine: engine) {
+                    let since = disagreeingSince ?? monotonicSeconds()
+                    disagreeingSince = since
                     last = "\(why): \"\(word)\" on screen, \(engine)"
                     previous = nil
+                    if monotonicSeconds() - since > Self.staleSeconds {
+                        Issue.record("step \(engineChecks) (\(step)): \(last), for \(Self.staleSeconds) s\n\(screen())",
+                                     sourceLocation: sourceLocation)
+                        return
+                    }
                 } else if let seen = previous, seen.word == word, seen.engine == engine {
                     // Alike twice in a row, a poll apart: settled, and they agree.
                     engineComparisons += 1
                     return
                 } else {
                     previous = (word, engine)
+                    disagreeingSince = nil
                 }
             }
             if monotonicSeconds() > deadline {
