@@ -94,6 +94,7 @@ extension TUISession {
             case (.state(let first), .state(let engine)):
                 guard let word, Self.stateWords.contains(word) else {
                     // No state word on screen (too small, still drawing): nothing to compare.
+                    wordlessReads += 1
                     return
                 }
                 if first != engine || !engine.isSettled {

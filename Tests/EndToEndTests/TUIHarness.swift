@@ -34,7 +34,11 @@ final class TUISession {
     /// headless `play` has none.
     let checksEngineAgreement: Bool
     var engineChecks = 0
-    /// Checks that found a state word and the engine, settled and agreeing.
+    /// Checks whose player answered while the screen showed no state word, and
+    /// checks that found the word and the engine settled and agreeing: a
+    /// session with the first and none of the second is reported, since its
+    /// checks compared nothing (the status line's format changed, say).
+    var wordlessReads = 0
     var engineComparisons = 0
     var cachedPlayerPID: Int32?
 
@@ -83,6 +87,11 @@ final class TUISession {
     deinit {
         // The session's end is a step too: whatever the test left running must agree.
         expectScreenAgreesWithEngine(step: "end of the session", sourceLocation: creation)
+        if wordlessReads > 0 && engineComparisons == 0 {
+            let why = "the engine answered \(wordlessReads) time(s) with no state word on screen, and no word was ever "
+                + "compared with it:\n\(screen())"
+            Issue.record(Comment(rawValue: why), sourceLocation: creation)
+        }
         _ = try? ProcessRunner.run("tmux", ["-u", "-S", socket, "kill-server"], timeout: 10)
         sinkRemoval()
     }
