@@ -33,6 +33,7 @@ struct EngineState: Equatable, CustomStringConvertible {
         "engine media \(media), voice \(voice)\(outputLost ? ", output lost" : "") (model: \(modelState))"
     }
 
+    /// The engine's words only: the model's is not the engine's to agree on.
     static func == (left: EngineState, right: EngineState) -> Bool {
         left.media == right.media && left.voice == right.voice && left.outputLost == right.outputLost
     }
