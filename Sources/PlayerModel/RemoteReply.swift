@@ -39,8 +39,9 @@ public enum RemoteReply {
         }
     }
 
-    /// `status`: what the screen shows, as data.
-    public static func status(_ snapshot: PlayerSnapshot) -> JSONValue {
+    /// `status`: what the screen shows, as data, and with `engine` what the
+    /// playback engine itself reports (`EngineReport`).
+    public static func status(_ snapshot: PlayerSnapshot, engine: EngineReport? = nil) -> JSONValue {
         var members: [String: JSONValue] = [
             "state": .string(snapshot.state.rawValue),
             "title": .string(snapshot.title),
@@ -57,6 +58,7 @@ public enum RemoteReply {
             "suspended": .bool(snapshot.sessionSuspended),
             "interruption": snapshot.session.interruption.map { .string(interrupterName($0.source)) } ?? .null,
         ]
+        if let engine { members["engine"] = engine.json }
         if snapshot.state == .playing || snapshot.state == .paused || snapshot.state == .interrupted,
            let index = snapshot.currentIndex, snapshot.queue.indices.contains(index) {
             members["path"] = .string(snapshot.queue[index].path)

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import TestSupport
 import TUI
 #if canImport(Glibc)
@@ -26,10 +27,26 @@ final class TUISession {
     var runtimeDirectory: String { "\(directory)/run" }
     /// The command that started the player (environment included), to start it again in the same pane.
     private(set) var commandLine = ""
+    /// `XDG_RUNTIME_DIR` as the player got it (a test may hand it another's).
+    private(set) var playerRuntimeDirectory = ""
+    /// Whether each step is checked against the engine (`TUIEngineAgreement`):
+    /// the full-screen player's status line carries the state word; the
+    /// headless `play` has none.
+    let checksEngineAgreement: Bool
+    var engineChecks = 0
+    /// Checks whose player answered while the screen showed no state word, and
+    /// checks that found the word and the engine settled and agreeing: a
+    /// session with the first and none of the second is reported, since its
+    /// checks compared nothing (the status line's format changed, say).
+    var wordlessReads = 0
+    var engineComparisons = 0
+    var cachedPlayerPID: Int32?
 
     /// Starts the player at `columns`x`rows` with `arguments`.
     init(columns: Int, rows: Int, arguments: [String], environment: [String: String] = [:],
-         configure: (String) throws -> Void = { _ in }) throws {
+         sourceLocation: SourceLocation = #_sourceLocation, configure: (String) throws -> Void = { _ in }) throws {
+        creation = sourceLocation
+        checksEngineAgreement = arguments.first != "play"
         directory = ScratchFiles.makeDirectory("tui")
         socket = "\(directory)/tmux.sock"
         configHome = "\(directory)/config"
@@ -51,6 +68,7 @@ final class TUISession {
         variables["LANG"] = "C.UTF-8"
         variables["TZ"] = "UTC"
         for (key, value) in environment { variables[key] = value }
+        playerRuntimeDirectory = variables["XDG_RUNTIME_DIR"] ?? runtimeDirectory
         let assignments = variables.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quoted($0.value))" }
         let command = "env " + assignments.joined(separator: " ") + " " + Self.quoted(InterludeBinary.path()) + " "
             + (arguments + ["--device", "pulse"]).map(Self.quoted).joined(separator: " ")
@@ -63,8 +81,17 @@ final class TUISession {
     }
 
     private var sinkRemoval: () -> Void = {}
+    /// Where the test made the session: the end-of-session check's issue points there.
+    private let creation: SourceLocation
 
     deinit {
+        // The session's end is a step too: whatever the test left running must agree.
+        expectScreenAgreesWithEngine(step: "end of the session", sourceLocation: creation)
+        if wordlessReads > 0 && engineComparisons == 0 {
+            let why = "the engine answered \(wordlessReads) time(s) with no state word on screen, and no word was ever "
+                + "compared with it:\n\(screen())"
+            Issue.record(Comment(rawValue: why), sourceLocation: creation)
+        }
         _ = try? ProcessRunner.run("tmux", ["-u", "-S", socket, "kill-server"], timeout: 10)
         sinkRemoval()
     }
@@ -75,12 +102,18 @@ final class TUISession {
     }
 
     /// Key names as tmux knows them: "a", "Enter", "Space", "C-z", "Tab", "Left".
-    func press(_ keys: String...) throws {
+    /// Then the state word must agree with the engine (`expectScreenAgreesWithEngine`).
+    func press(_ keys: String..., sourceLocation: SourceLocation = #_sourceLocation) throws {
         for key in keys { try tmux(["send-keys", key]) }
+        expectScreenAgreesWithEngine(step: "press " + keys.joined(separator: " "), sourceLocation: sourceLocation)
     }
 
-    /// Text typed as it is.
-    func type(_ text: String) throws { try tmux(["send-keys", "-l", text]) }
+    /// Text typed as it is; then the state word is checked as after `press`.
+    func type(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try tmux(["send-keys", "-l", text])
+        expectScreenAgreesWithEngine(step: "type \"\(text.count > 40 ? text.prefix(40) + "..." : text)\"",
+                                     sourceLocation: sourceLocation)
+    }
 
     /// The screen as text, one line per row (tmux trims trailing spaces).
     func screen(escapes: Bool = false) -> String {

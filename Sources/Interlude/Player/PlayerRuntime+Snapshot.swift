@@ -1,3 +1,4 @@
+import AudioEngine
 import Alarms
 import PlayerModel
 
@@ -59,5 +60,15 @@ extension PlayerRuntime {
             }
         }
         return snapshot
+    }
+}
+
+extension PlayerRuntime {
+    /// The engine's own account (the control socket's `status.engine`), read
+    /// from the engine and never from the session state machine, so that the
+    /// snapshot's `state` can be checked against it.
+    var engineReport: EngineReport {
+        EngineReport(media: engine.mediaActivity.rawValue, voice: engine.voiceActivity.rawValue,
+                     outputLost: engine.isOutputLost)
     }
 }

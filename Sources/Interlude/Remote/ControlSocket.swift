@@ -183,7 +183,7 @@ final class ControlSocket: LoopSource {
         case .callEnd:
             if !runtime.isCallActive { return RemoteReply.failure(id: id, "no call is on") }
             return RemoteReply.line(id: id, runtime.perform(.toggleCall))
-        case .status: return RemoteReply.result(id: id, RemoteReply.status(snapshot(runtime)))
+        case .status: return RemoteReply.result(id: id, RemoteReply.status(snapshot(runtime), engine: runtime.engineReport))
         case .queueList: return RemoteReply.result(id: id, RemoteReply.queue(snapshot(runtime)))
         case .alarmList: return RemoteReply.result(id: id, RemoteReply.alarms(snapshot(runtime)))
         case .subscribe:
