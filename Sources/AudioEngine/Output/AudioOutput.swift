@@ -140,6 +140,8 @@ public enum OutputClock: Sendable {
 /// device or file and the library's or kernel's own message.
 public enum OutputError: Error, Sendable, CustomStringConvertible {
     case device(AlsaError)
+    /// The PulseAudio server could not be reached, or refused the stream.
+    case soundServer(PulseAudioError)
     case file(FileSink.FileError)
     /// The writer thread, or what it needs before it starts, could not be made.
     case writerThread(reason: String?)
@@ -147,9 +149,18 @@ public enum OutputError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .device(let error): error.description
+        case .soundServer(let error): error.description
         case .file(let error): error.description
         case .writerThread(let reason):
             "could not start the audio writer thread" + (reason.map { ": \($0)" } ?? "")
+        }
+    }
+
+    /// The device or sound server is not there (yet): a player may wait for it.
+    public var isDeviceUnavailable: Bool {
+        switch self {
+        case .device, .soundServer: true
+        case .file, .writerThread: false
         }
     }
 }

@@ -1,4 +1,16 @@
 extension PlaybackEngine.Output {
+    /// What a device name means: `pulse` names the PulseAudio server, played
+    /// through libpulse (`PulseOutput`); `alsa:NAME` is ALSA's device NAME
+    /// whatever NAME is (`alsa:pulse` is ALSA's plugin to the server); any
+    /// other name is an ALSA device.
+    public static func device(_ name: String, latencyMilliseconds: Int) -> Self {
+        if name == "pulse" { return .pulse(latencyMilliseconds: latencyMilliseconds) }
+        if name.hasPrefix("alsa:") && name.count > 5 {
+            return .alsa(device: String(name.dropFirst(5)), latencyMilliseconds: latencyMilliseconds)
+        }
+        return .alsa(device: name, latencyMilliseconds: latencyMilliseconds)
+    }
+
     /// Opens the output this choice names, for `format`: the one place that
     /// knows which `AudioOutput` implements which choice.
     public func open(format: AudioFormat) throws(OutputError) -> any AudioOutput {
@@ -7,6 +19,8 @@ extension PlaybackEngine.Output {
             do { return try AlsaOutput(device: device, format: format, latencyMilliseconds: latency) } catch {
                 throw .device(error)
             }
+        case .pulse(let latency):
+            do { return try PulseOutput(format: format, latencyMilliseconds: latency) } catch { throw .soundServer(error) }
         case .wav(let path):
             do { return try FileSink(.wav(path: path), format: format) } catch { throw .file(error) }
         case .null:

@@ -26,7 +26,10 @@ import Glibc
 public final class PlaybackEngine {
     /// The user's choice of output; `open(format:)` (in `Output/`) makes it.
     public enum Output: Equatable, Sendable {
+        /// An ALSA device by name (`alsa:NAME`, or any name but `pulse`).
         case alsa(device: String, latencyMilliseconds: Int)
+        /// The PulseAudio server through libpulse (`pulse`): `PulseOutput`.
+        case pulse(latencyMilliseconds: Int)
         case wav(path: String)
         case null
     }
@@ -135,7 +138,7 @@ public final class PlaybackEngine {
         self.voiceRing = voiceRing
         let output: any AudioOutput
         do { output = try openOutput(format) } catch {
-            guard waitsForOutput, case .device = error else { throw .output(error) }
+            guard waitsForOutput, error.isDeviceUnavailable else { throw .output(error) }
             waitWithoutOutput(voiceRing: voiceRing, because: error)
             return
         }

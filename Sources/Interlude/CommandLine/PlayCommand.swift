@@ -17,7 +17,10 @@ public enum PlayCommand {
     beside a cue sheet is a book with the sheet's tracks as chapters (see --book).
 
     options:
-      --device D          ALSA device to play on (default: default)
+      --device D          where to play: pulse (the PulseAudio server, through
+                          libpulse), an ALSA device name, or alsa:NAME for any
+                          ALSA device (alsa:pulse: ALSA's plugin to the server)
+                          (default: default, ALSA's default device)
       --output wav:PATH   render to a 16-bit WAV file as fast as possible instead
       --output null       decode and discard, as fast as possible
       --latency MS        device buffer length in milliseconds (default: 300; lower
@@ -108,7 +111,7 @@ public enum PlayCommand {
             options.replayGainPreamp = decibels
         }
         let device = parsed.value("--device") ?? "default"
-        options.output = .alsa(device: device, latencyMilliseconds: latency)
+        options.output = .device(device, latencyMilliseconds: latency)
         if let output = parsed.value("--output") {
             if output == "null" {
                 options.output = .null

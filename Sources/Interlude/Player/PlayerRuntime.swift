@@ -107,7 +107,7 @@ final class PlayerRuntime {
                 if case .failed(let error) = event { events.error("\(error.description) (skipped)") }
             }
             switch error {
-            case .output(.device):
+            case .output(let output) where output.isDeviceUnavailable:
                 events.error("\(error.description) (choose another device with --device NAME, "
                               + "or render with --output wav:PATH or --output null)")
             default:
