@@ -185,3 +185,38 @@ import Glibc
         return audio.samples[lower..<upper].reduce(0) { max($0, abs(Int($1))) }
     }
 }
+
+/// `--device default` (and no `--device`): the native output when a PulseAudio
+/// server answers, ALSA's default device when none does.
+@Suite(.serialized) struct DefaultDeviceTests {
+    @Test("with a server running, the default device is the native output: its stream carries the player's own properties")
+    func theDefaultDeviceIsTheNativeOutputWhenAServerAnswers() throws {
+        let music = try Fixtures.mp3(.tone(frequency: 440), seconds: 20)
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let player = try PulseOutputTests.Player([music], sink: sink)
+        #expect(player.waitFor("trackStarted"))
+        usleep(500_000)
+        let inputs = try sink.server.pactl(["list", "sink-inputs"]).stdoutText
+        #expect(try player.sinkInputs().count == 1, "\(inputs)")
+        // Set by PulseOutput; ALSA's plugin names its stream "ALSA Playback" and sets no role.
+        #expect(inputs.contains("application.id = \"interlude\"") && inputs.contains("media.role = \"music\""), "\(inputs)")
+        player.type("quit")
+        #expect(player.process.wait(timeout: 10).succeeded)
+    }
+
+    @Test("with no server answering, the default device is ALSA's default: its error, not the sound server's")
+    func theDefaultDeviceIsAlsasWhenNoServerAnswers() throws {
+        let music = try Fixtures.mp3(.tone(frequency: 440), seconds: 2)
+        let (_, environment) = try NoSoundCardTests.absentServer()
+        let result = try InterludeBinary.play([music], output: .device("default"), environment: environment, timeout: 30)
+        let stderr = result.process.stderrText
+        // No sound card on the test machine, and ALSA's pulse plugin finds no server either.
+        if result.process.exitStatus != 0 {
+            #expect(stderr.contains("audio device 'default': open failed"), "\(stderr)")
+            #expect(!stderr.contains("connect failed"), "\(stderr)")
+        } else {
+            #expect(result.events.named("trackStarted").count == 1, "\(result.process.summary)")
+        }
+    }
+}

@@ -1,10 +1,13 @@
 extension PlaybackEngine.Output {
     /// What a device name means: `pulse` names the PulseAudio server, played
-    /// through libpulse (`PulseOutput`); `alsa:NAME` is ALSA's device NAME
-    /// whatever NAME is (`alsa:pulse` is ALSA's plugin to the server); any
+    /// through libpulse (`PulseOutput`); `default` is that server when one
+    /// answers and ALSA's `default` device otherwise (as mpv and cmus choose);
+    /// `alsa:NAME` is ALSA's device NAME whatever NAME is (`alsa:pulse` is
+    /// ALSA's plugin to the server, `alsa:default` ALSA's default device); any
     /// other name is an ALSA device.
     public static func device(_ name: String, latencyMilliseconds: Int) -> Self {
         if name == "pulse" { return .pulse(latencyMilliseconds: latencyMilliseconds) }
+        if name == "default" { return .systemDefault(latencyMilliseconds: latencyMilliseconds) }
         if name.hasPrefix("alsa:") && name.count > 5 {
             return .alsa(device: String(name.dropFirst(5)), latencyMilliseconds: latencyMilliseconds)
         }
@@ -21,6 +24,14 @@ extension PlaybackEngine.Output {
             }
         case .pulse(let latency):
             do { return try PulseOutput(format: format, latencyMilliseconds: latency) } catch { throw .soundServer(error) }
+        case .systemDefault(let latency):
+            // Never starts a server (autospawn off): none answering means ALSA's
+            // default device, whose error is the one reported if it fails too.
+            if let output = try? PulseOutput(device: "default", format: format, latencyMilliseconds: latency,
+                                             startsServer: false) {
+                return output
+            }
+            return try Self.alsa(device: "default", latencyMilliseconds: latency).open(format: format)
         case .wav(let path):
             do { return try FileSink(.wav(path: path), format: format) } catch { throw .file(error) }
         case .null:

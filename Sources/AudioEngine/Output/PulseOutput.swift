@@ -41,13 +41,15 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// Connects to the server (`PULSE_SERVER`, or libpulse's usual places) and
     /// opens a playback stream for `format` with `latencyMilliseconds` of buffer.
     /// `role` is the stream's `media.role` (desktop policy: music, audiobook...).
+    /// `startsServer` false never spawns a server (libpulse's autospawn, when
+    /// its client.conf allows it): a probe for one that runs.
     public init(device: String = "pulse", format: AudioFormat, latencyMilliseconds: Int,
-                role: String = "music") throws(PulseAudioError) {
+                role: String = "music", startsServer: Bool = true) throws(PulseAudioError) {
         self.device = device
         self.format = format
         let threadsBefore = PluginThreads.current()
         connection = try PulseConnection(device: device, format: format, latencyMilliseconds: latencyMilliseconds,
-                                         role: role)
+                                         role: role, startsServer: startsServer)
         // libpulse's main loop carries every request of the writer to the server and
         // brings back the timing a pause waits for: at the writer's priority, as the
         // ALSA plugin's thread (`PluginThreads`).
@@ -172,7 +174,8 @@ final class PulseConnection {
     let requestBytes: Int
     let sinkInputIndex: UInt32
 
-    init(device: String, format: AudioFormat, latencyMilliseconds: Int, role: String) throws(PulseAudioError) {
+    init(device: String, format: AudioFormat, latencyMilliseconds: Int, role: String,
+         startsServer: Bool) throws(PulseAudioError) {
         var message = [CChar](repeating: 0, count: 512)
         guard interlude_pulse_load(&message, message.count) == 0 else {
             throw PulseAudioError(device: device, operation: "load libpulse",
@@ -212,7 +215,8 @@ final class PulseConnection {
         let started = interlude_pa_threaded_mainloop_start(mainloop) >= 0
         interlude_pa_threaded_mainloop_lock(mainloop)
         guard started else { throw failure("start a main loop") }
-        guard interlude_pa_context_connect(context, nil, PA_CONTEXT_NOFLAGS) >= 0 else { throw failure("connect") }
+        let connectFlags = startsServer ? PA_CONTEXT_NOFLAGS : PA_CONTEXT_NOAUTOSPAWN
+        guard interlude_pa_context_connect(context, nil, connectFlags) >= 0 else { throw failure("connect") }
         while true {
             let state = interlude_pa_context_get_state(context).rawValue
             if state == PA_CONTEXT_READY.rawValue { break }

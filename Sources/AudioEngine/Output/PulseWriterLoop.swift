@@ -164,7 +164,9 @@ func pulseWriterLoop(_ writer: UnsafeMutablePointer<PulseWriter>) {
             if !isSilence { context.pointee.commit(frames) }
             room -= frames
         }
-        if interlude_pa_stream_get_latency(stream, &latency, &negative) >= 0 {
+        // Once drained everything counts as heard (published above): a latency read
+        // now, interpolated, would put the last few milliseconds back as unheard.
+        if !finished && interlude_pa_stream_get_latency(stream, &latency, &negative) >= 0 {
             let delay = negative != 0 ? 0 : Int(latency) * rate / 1_000_000
             context.pointee.publishHeard(delay: delay, nanoseconds: WriterControl.monotonicNanoseconds())
         }

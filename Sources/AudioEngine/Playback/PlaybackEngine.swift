@@ -30,6 +30,8 @@ public final class PlaybackEngine {
         case alsa(device: String, latencyMilliseconds: Int)
         /// The PulseAudio server through libpulse (`pulse`): `PulseOutput`.
         case pulse(latencyMilliseconds: Int)
+        /// `default`: the PulseAudio server when one answers, else ALSA's `default` device.
+        case systemDefault(latencyMilliseconds: Int)
         case wav(path: String)
         case null
     }

@@ -20,7 +20,8 @@ public enum PlayCommand {
       --device D          where to play: pulse (the PulseAudio server, through
                           libpulse), an ALSA device name, or alsa:NAME for any
                           ALSA device (alsa:pulse: ALSA's plugin to the server)
-                          (default: default, ALSA's default device)
+                          (default: default, the PulseAudio server when one
+                          answers, else ALSA's default device)
       --output wav:PATH   render to a 16-bit WAV file as fast as possible instead
       --output null       decode and discard, as fast as possible
       --latency MS        device buffer length in milliseconds (default: 300; lower
@@ -64,7 +65,7 @@ public enum PlayCommand {
         /// player used 2.5 times the mpg123 program's CPU, at 200 ms 1.4 times.
         public static let defaultLatency = 300
         static let latencyRange = CountRange(10...2000, unit: "milliseconds")
-        public var output: PlaybackEngine.Output = .alsa(device: "default", latencyMilliseconds: defaultLatency)
+        public var output: PlaybackEngine.Output = .systemDefault(latencyMilliseconds: defaultLatency)
         public var jsonEvents = false
         public var speed = PlaybackSpeed.normal
         public var scenario = ScenarioOptions()

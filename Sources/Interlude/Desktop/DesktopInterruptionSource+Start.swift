@@ -10,7 +10,7 @@ extension DesktopInterruptionSource {
     static func forPlayback(output: PlaybackEngine.Output, environment: [String: String],
                             report: (String) -> Void) -> DesktopInterruptionSource? {
         switch output {
-        case .alsa, .pulse: break
+        case .alsa, .pulse, .systemDefault: break
         case .wav, .null: return nil
         }
         let path = XDGDirectories(environment: environment).interludeConfig + "/config"
