@@ -22,7 +22,7 @@ import Glibc
         let runtime: String
         private let commands: Int32
 
-        init(_ arguments: [String], sink: NullSink) throws {
+        init(_ arguments: [String], sink: NullSink, environment extra: [String: String] = [:]) throws {
             self.sink = sink
             let fifo = ScratchFiles.makeDirectory("pulse-output-commands") + "/commands"
             #expect(mkfifo(fifo, 0o600) == 0)
@@ -31,6 +31,7 @@ import Glibc
             chmod(runtime, 0o700)
             var environment = sink.environment
             environment["XDG_RUNTIME_DIR"] = runtime
+            for (key, value) in extra { environment[key] = value }
             process = try InterludeBinary.start(["play"] + arguments + ["--events", "json"],
                                                 environment: environment, stdinPath: fifo)
         }
@@ -217,6 +218,26 @@ import Glibc
             #expect(!stderr.contains("connect failed"), "\(stderr)")
         } else {
             #expect(result.events.named("trackStarted").count == 1, "\(result.process.summary)")
+        }
+    }
+}
+
+/// The native stream's `media.role`: `music`, and `audiobook` while a book plays.
+@Suite(.serialized) struct StreamRoleTests {
+    @Test("a book's stream has media.role audiobook; music's has music")
+    func aBooksStreamSaysAudiobook() throws {
+        let book = try BookUnderTest.folder("Role Book", files: 1, seconds: 20)
+        let music = try Fixtures.mp3(.tone(frequency: 440), seconds: 20)
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        for (path, role) in [(book.path, "audiobook"), (music, "music")] {
+            let player = try PulseOutputTests.Player([path, "--device", "pulse"], sink: sink, environment: book.environment)
+            #expect(player.waitFor("trackStarted"))
+            usleep(300_000)
+            let inputs = try sink.server.pactl(["list", "sink-inputs"]).stdoutText
+            #expect(inputs.contains("media.role = \"\(role)\""), "\(path): \(inputs)")
+            player.type("quit")
+            #expect(player.process.wait(timeout: 10).succeeded)
         }
     }
 }

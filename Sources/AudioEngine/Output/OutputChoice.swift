@@ -14,6 +14,17 @@ extension PlaybackEngine.Output {
         return .alsa(device: name, latencyMilliseconds: latencyMilliseconds)
     }
 
+    /// The same choice for spoken audio (a book): a PulseAudio stream says so
+    /// in its `media.role`, `audiobook`, for the desktop's policy; ALSA and
+    /// the file outputs have nothing to say it with.
+    public func forSpokenAudio() -> Self {
+        switch self {
+        case .pulse(let latency, _): .pulse(latencyMilliseconds: latency, role: "audiobook")
+        case .systemDefault(let latency, _): .systemDefault(latencyMilliseconds: latency, role: "audiobook")
+        case .alsa, .wav, .null: self
+        }
+    }
+
     /// Opens the output this choice names, for `format`: the one place that
     /// knows which `AudioOutput` implements which choice.
     public func open(format: AudioFormat) throws(OutputError) -> any AudioOutput {
@@ -22,13 +33,15 @@ extension PlaybackEngine.Output {
             do { return try AlsaOutput(device: device, format: format, latencyMilliseconds: latency) } catch {
                 throw .device(error)
             }
-        case .pulse(let latency):
-            do { return try PulseOutput(format: format, latencyMilliseconds: latency) } catch { throw .soundServer(error) }
-        case .systemDefault(let latency):
+        case .pulse(let latency, let role):
+            do { return try PulseOutput(format: format, latencyMilliseconds: latency, role: role) } catch {
+                throw .soundServer(error)
+            }
+        case .systemDefault(let latency, let role):
             // Never starts a server (autospawn off): none answering means ALSA's
             // default device, whose error is the one reported if it fails too.
             if let output = try? PulseOutput(device: "default", format: format, latencyMilliseconds: latency,
-                                             startsServer: false) {
+                                             role: role, startsServer: false) {
                 return output
             }
             return try Self.alsa(device: "default", latencyMilliseconds: latency).open(format: format)

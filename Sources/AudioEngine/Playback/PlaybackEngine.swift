@@ -28,10 +28,11 @@ public final class PlaybackEngine {
     public enum Output: Equatable, Sendable {
         /// An ALSA device by name (`alsa:NAME`, or any name but `pulse`).
         case alsa(device: String, latencyMilliseconds: Int)
-        /// The PulseAudio server through libpulse (`pulse`): `PulseOutput`.
-        case pulse(latencyMilliseconds: Int)
+        /// The PulseAudio server through libpulse (`pulse`): `PulseOutput`, its
+        /// stream's `media.role` `role`.
+        case pulse(latencyMilliseconds: Int, role: String = "music")
         /// `default`: the PulseAudio server when one answers, else ALSA's `default` device.
-        case systemDefault(latencyMilliseconds: Int)
+        case systemDefault(latencyMilliseconds: Int, role: String = "music")
         case wav(path: String)
         case null
     }

@@ -97,7 +97,8 @@ final class PlayerRuntime {
     /// all its runtimes, so no signal finds them unblocked between two.
     static func open(configuration: Configuration, paths: [String], events: PlayerEventStream,
                      signals channel: SignalChannel) -> PlayerRuntime? {
-        let engine = PlaybackEngine(paths: paths, output: configuration.output)
+        let engine = PlaybackEngine(paths: paths, output: configuration.scenario.spoken ? configuration.output.forSpokenAudio()
+                                                                                       : configuration.output)
         engine.keepsOutputAtQueueEnd = configuration.keepsRunningWhenQueueEnds
         engine.waitsForOutput = configuration.waitsForOutput
         do {
