@@ -27,8 +27,9 @@ let package = Package(
         // wrapped in C. Every symbol prefixed.
         .target(name: "CSystemd", dependencies: ["CInterludeShims"], cSettings: cWarnings),
         // libpulse's headers, and a loader that dlopens it when the player connects to the sound
-        // server for desktop interruptions (issue 13), so renders and `info` do not map it.
-        .target(name: "CPulse", cSettings: cWarnings),
+        // server for desktop interruptions (issue 13) or opens the native `pulse` output, so renders
+        // and `info` do not map it.
+        .target(name: "CPulse", dependencies: ["CInterludeShims"], cSettings: cWarnings),
         // libFLAC's decoder behind a loader that dlopens it when the first FLAC is opened, so
         // FLAC playback maps neither FFmpeg's libraries (25 MB resident) nor, for MP3s, libFLAC.
         .target(name: "CFLAC", dependencies: ["CInterludeShims"], cSettings: cWarnings),
@@ -77,7 +78,7 @@ let package = Package(
         .target(name: "PlayerModel", dependencies: ["InterludeCore", "AudioSession", "Alarms", "BookFormat", "ReplayGain"]),
 
         // The decoding pipeline: libmpg123 -> SPSC ring -> writer thread -> sink.
-        .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CFFmpeg", "CSonic", "CInterludeShims", "CLinux", "InterludeCore",
+        .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CFFmpeg", "CSonic", "CInterludeShims", "CLinux", "InterludeCore", "CPulse",
                                                    "CEbur128"]),
 
         // The full-screen player: layout, panes, banner and key dispatch as pure

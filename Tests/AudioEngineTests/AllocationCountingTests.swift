@@ -84,6 +84,33 @@ struct AllocationCountingTests {
                 .sorted().joined(separator: " | "))
     }
 
+    /// The native output's writer thread, the same scenario with 15 ms of server
+    /// buffer: every allocation counted on it must come from libpulse (its
+    /// packet queue in `pa_stream_write`, timing updates), none from our code.
+    @Test func thePulseWriterThreadAllocatesNothingOfItsOwn() throws {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 12)
+        interlude_allocations_count_threads_named("interlude-audio")
+        defer { interlude_allocations_count_threads_named(nil) }
+        interlude_allocations_reset()
+        let scenario = try WriterScenario(mp3: mp3, latencyMilliseconds: 15, native: true)
+        try scenario.run(playSeconds: 4, voiceSeconds: 1)
+        interlude_allocations_count_threads_named(nil)
+        let counted = interlude_allocations_counted()
+        let periods = scenario.engine.deviceFramesWritten / max(1, scenario.periodFrames)
+
+        let objects = callerObjects()
+        let ours = objects.indices.filter { !Self.isAlsaLib(objects[$0]) }
+        #expect(Int(counted) <= objects.count, "more allocations than callers recorded: \(counted)")
+        let described = ours.prefix(3).map { "\(objects[$0]) via \(stack($0))" }.joined(separator: "; ")
+        #expect(ours.isEmpty, "\(ours.count) allocations on the writer thread outside libpulse, the first: \(described)")
+        #expect(periods >= 2000, "\(periods) periods of \(scenario.periodFrames) frames")
+        #expect(scenario.stops.count == 1 && scenario.finished && !scenario.lost)
+        print("pulse writer thread: \(periods) periods of \(scenario.periodFrames) frames, \(counted) allocations, "
+              + "by \(Dictionary(grouping: objects) { $0 }.mapValues(\.count)); first stacks: "
+              + Set((0..<min(objects.count, 64)).map { stack($0).split(separator: " < ").prefix(3).joined(separator: " < ") })
+                .sorted().joined(separator: " | "))
+    }
+
     static func isAlsaLib(_ object: String) -> Bool {
         let name = object.split(separator: "/").last.map(String.init) ?? object
         return name.hasPrefix("libasound") || name.hasPrefix("libpulse")

@@ -83,11 +83,12 @@ import TestSupport
     }
 
     /// The engine over a real writer thread (ALSA through the private PulseAudio
-    /// null sink): pause, an exclusive voice, stop it, resume from the stop, a
+    /// null sink, and the native output to the same server): pause, an exclusive voice, stop it, resume from the stop, a
     /// duck and a volume ramp, to the end of the file.
-    @Test func theEngineDrivesARealWriterThroughPauseVoiceAndResume() throws {
+    @Test(arguments: [false, true])
+    func theEngineDrivesARealWriterThroughPauseVoiceAndResume(native: Bool) throws {
         let mp3 = try Fixtures.mp3(.sweep, seconds: 4)
-        let scenario = try WriterScenario(mp3: mp3, latencyMilliseconds: 60)
+        let scenario = try WriterScenario(mp3: mp3, latencyMilliseconds: 60, native: native)
         try scenario.run(playSeconds: 0.6, voiceSeconds: 0.4)
         #expect(scenario.stops.count == 1)
         #expect(scenario.finished)
@@ -108,8 +109,8 @@ struct UnsafeSendable<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-/// One engine on ALSA's `pulse` device (the test's private PulseAudio server)
-/// driven through what the writer must handle: a volume ramp, a duck and its
+/// One engine on ALSA's `pulse` device, or with `native` on `PulseOutput`
+/// (either way the test's private PulseAudio server), driven through what the writer must handle: a volume ramp, a duck and its
 /// release, a pause with an exclusive alarm voice, the voice's stop, a resume
 /// from the stop frame, then playing to the end.
 final class WriterScenario {
@@ -118,7 +119,7 @@ final class WriterScenario {
     var heardSamples: [Int] = []
     private(set) var periodFrames = 0
 
-    init(mp3: String, latencyMilliseconds: Int) throws {
+    init(mp3: String, latencyMilliseconds: Int, native: Bool = false) throws {
         let server = try PulseServer.shared()
         // alsa-lib's pulse plugin, in this process, finds the server through the
         // environment. Only PULSE_SERVER (the server accepts anonymous clients):
@@ -127,6 +128,15 @@ final class WriterScenario {
         if let address = server.environment["PULSE_SERVER"] { setenv("PULSE_SERVER", address, 1) }
         var period = 0
         engine = PlaybackEngine(paths: [mp3]) { format throws(OutputError) in
+            if native {
+                do throws(PulseAudioError) {
+                    let output = try PulseOutput(format: format, latencyMilliseconds: latencyMilliseconds)
+                    period = output.periodFrames
+                    return output
+                } catch {
+                    throw .soundServer(error)
+                }
+            }
             do throws(AlsaError) {
                 let output = try AlsaOutput(device: "pulse", format: format, latencyMilliseconds: latencyMilliseconds)
                 period = output.pcm.periodFrames

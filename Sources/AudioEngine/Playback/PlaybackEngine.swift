@@ -26,7 +26,13 @@ import Glibc
 public final class PlaybackEngine {
     /// The user's choice of output; `open(format:)` (in `Output/`) makes it.
     public enum Output: Equatable, Sendable {
+        /// An ALSA device by name (`alsa:NAME`, or any name but `pulse`).
         case alsa(device: String, latencyMilliseconds: Int)
+        /// The PulseAudio server through libpulse (`pulse`): `PulseOutput`, its
+        /// stream's `media.role` `role`.
+        case pulse(latencyMilliseconds: Int, role: String = "music")
+        /// `default`: the PulseAudio server when one answers, else ALSA's `default` device.
+        case systemDefault(latencyMilliseconds: Int, role: String = "music")
         case wav(path: String)
         case null
     }
@@ -135,7 +141,7 @@ public final class PlaybackEngine {
         self.voiceRing = voiceRing
         let output: any AudioOutput
         do { output = try openOutput(format) } catch {
-            guard waitsForOutput, case .device = error else { throw .output(error) }
+            guard waitsForOutput, error.isDeviceUnavailable else { throw .output(error) }
             waitWithoutOutput(voiceRing: voiceRing, because: error)
             return
         }

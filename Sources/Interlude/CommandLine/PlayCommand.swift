@@ -17,7 +17,11 @@ public enum PlayCommand {
     beside a cue sheet is a book with the sheet's tracks as chapters (see --book).
 
     options:
-      --device D          ALSA device to play on (default: default)
+      --device D          where to play: pulse (the PulseAudio server, through
+                          libpulse), an ALSA device name, or alsa:NAME for any
+                          ALSA device (alsa:pulse: ALSA's plugin to the server)
+                          (default: default, the PulseAudio server when one
+                          answers, else ALSA's default device)
       --output wav:PATH   render to a 16-bit WAV file as fast as possible instead
       --output null       decode and discard, as fast as possible
       --latency MS        device buffer length in milliseconds (default: 300; lower
@@ -61,7 +65,7 @@ public enum PlayCommand {
         /// player used 2.5 times the mpg123 program's CPU, at 200 ms 1.4 times.
         public static let defaultLatency = 300
         static let latencyRange = CountRange(10...2000, unit: "milliseconds")
-        public var output: PlaybackEngine.Output = .alsa(device: "default", latencyMilliseconds: defaultLatency)
+        public var output: PlaybackEngine.Output = .systemDefault(latencyMilliseconds: defaultLatency)
         public var jsonEvents = false
         public var speed = PlaybackSpeed.normal
         public var scenario = ScenarioOptions()
@@ -108,7 +112,7 @@ public enum PlayCommand {
             options.replayGainPreamp = decibels
         }
         let device = parsed.value("--device") ?? "default"
-        options.output = .alsa(device: device, latencyMilliseconds: latency)
+        options.output = .device(device, latencyMilliseconds: latency)
         if let output = parsed.value("--output") {
             if output == "null" {
                 options.output = .null

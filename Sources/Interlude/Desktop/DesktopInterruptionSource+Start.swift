@@ -9,7 +9,10 @@ extension DesktopInterruptionSource {
     /// file. Problems in the file are reported, one line each, and defaults kept.
     static func forPlayback(output: PlaybackEngine.Output, environment: [String: String],
                             report: (String) -> Void) -> DesktopInterruptionSource? {
-        guard case .alsa = output else { return nil }
+        switch output {
+        case .alsa, .pulse, .systemDefault: break
+        case .wav, .null: return nil
+        }
         let path = XDGDirectories(environment: environment).interludeConfig + "/config"
         var settings = DesktopInterruptionSettings()
         do {

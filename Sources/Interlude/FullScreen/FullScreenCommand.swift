@@ -38,7 +38,7 @@ enum FullScreenCommand {
 
     struct Options {
         var paths: [String] = []
-        var output: PlaybackEngine.Output = .alsa(device: "default", latencyMilliseconds: PlayCommand.Options.defaultLatency)
+        var output: PlaybackEngine.Output = .systemDefault(latencyMilliseconds: PlayCommand.Options.defaultLatency)
         var theme: String?
         var speed = PlaybackSpeed.normal
         var scenario = ScenarioOptions()

@@ -97,7 +97,8 @@ final class PlayerRuntime {
     /// all its runtimes, so no signal finds them unblocked between two.
     static func open(configuration: Configuration, paths: [String], events: PlayerEventStream,
                      signals channel: SignalChannel) -> PlayerRuntime? {
-        let engine = PlaybackEngine(paths: paths, output: configuration.output)
+        let engine = PlaybackEngine(paths: paths, output: configuration.scenario.spoken ? configuration.output.forSpokenAudio()
+                                                                                       : configuration.output)
         engine.keepsOutputAtQueueEnd = configuration.keepsRunningWhenQueueEnds
         engine.waitsForOutput = configuration.waitsForOutput
         do {
@@ -107,7 +108,7 @@ final class PlayerRuntime {
                 if case .failed(let error) = event { events.error("\(error.description) (skipped)") }
             }
             switch error {
-            case .output(.device):
+            case .output(let output) where output.isDeviceUnavailable:
                 events.error("\(error.description) (choose another device with --device NAME, "
                               + "or render with --output wav:PATH or --output null)")
             default:

@@ -1,0 +1,284 @@
+import CPulse
+import InterludeCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The PulseAudio sound server as an `AudioOutput` on the real-time clock,
+/// through libpulse directly: a threaded main loop and context of its own, one
+/// playback stream for the output's whole life, and the writer thread
+/// (`pulseWriterLoop`) at SCHED_FIFO as ALSA's.
+///
+/// Why not ALSA's `pulse` plugin: a pause must drop what the server has queued
+/// and fade from the frame being heard. The plugin can only drop by
+/// `snd_pcm_drop` + `snd_pcm_prepare`, and its prepare destroys the server's
+/// stream and makes a new one; whenever the null sink's 25 ms block boundary
+/// fell inside that, a block of silence was heard between the music and the
+/// fade (`make soak`: 2 of 91 pauses idle, 4 of 14 under load). Here the stream
+/// stays: the fade is written with `PA_SEEK_RELATIVE_ON_READ`, which replaces
+/// everything after the server's read index in one command, so what the sink
+/// has already taken is followed by the fade with nothing between.
+public final class PulseOutput: AudioOutput, @unchecked Sendable {
+    // @unchecked Sendable: libpulse objects are used under the main loop's lock;
+    // the writer's state is the writer thread's while it runs (see `WriterControl`).
+    public let device: String
+    public let format: AudioFormat
+    public let clock = OutputClock.realTime
+    /// The server's buffer for the stream (its `tlength`) and the amount it asks
+    /// for at a time (`minreq`), as granted: the writer writes in periods.
+    public let bufferFrames: Int
+    public let periodFrames: Int
+    /// The stream's sink input on the server (`pactl list short sink-inputs`).
+    public let sinkInputIndex: UInt32
+    /// Threads libpulse started for this output (its main loop) now at the writer's priority.
+    public let mainLoopThreadsRaised: Int
+    private let connection: PulseConnection
+    private var link: WriterLink?
+    private var writer: UnsafeMutablePointer<PulseWriter>?
+    private var thread: pthread_t?
+    public private(set) var isRealtimePriority = false
+
+    /// Connects to the server (`PULSE_SERVER`, or libpulse's usual places) and
+    /// opens a playback stream for `format` with `latencyMilliseconds` of buffer.
+    /// `role` is the stream's `media.role` (desktop policy: music, audiobook...).
+    /// `startsServer` false never spawns a server (libpulse's autospawn, when
+    /// its client.conf allows it): a probe for one that runs.
+    public init(device: String = "pulse", format: AudioFormat, latencyMilliseconds: Int,
+                role: String = "music", startsServer: Bool = true) throws(PulseAudioError) {
+        self.device = device
+        self.format = format
+        let threadsBefore = PluginThreads.current()
+        connection = try PulseConnection(device: device, format: format, latencyMilliseconds: latencyMilliseconds,
+                                         role: role, startsServer: startsServer)
+        // libpulse's main loop carries every request of the writer to the server and
+        // brings back the timing a pause waits for: at the writer's priority, as the
+        // ALSA plugin's thread (`PluginThreads`).
+        mainLoopThreadsRaised = PluginThreads.raiseStarted(since: threadsBefore)
+        bufferFrames = connection.bufferBytes / format.bytesPerFrame
+        periodFrames = max(64, connection.requestBytes / format.bytesPerFrame)
+        sinkInputIndex = connection.sinkInputIndex
+    }
+
+    /// As ALSA's: a third of a second ahead, plus what the server holds (its
+    /// buffer and, for the sink's own latency, a tenth of a second more): the
+    /// writer keeps every frame in the ring until it is heard.
+    public var mediaRingFrames: Int { max(format.rate / 3, periodFrames * 2) + bufferFrames + format.rate / 10 }
+
+    public func attach(_ link: WriterLink) throws(OutputError) {
+        precondition(self.link == nil, "an output is attached once")
+        self.link = link
+        let context = WriterContext.allocate(link: link, channels: format.channels, scratchFrames: periodFrames,
+                                             pcm: nil, periodFrames: periodFrames)
+        context.pointee.rate = format.rate
+        context.pointee.wakeFD = connection.waker.pointee.fd
+        let writer = UnsafeMutablePointer<PulseWriter>.allocate(capacity: 1)
+        writer.initialize(to: PulseWriter(context: context, stream: connection.stream, pulseContext: connection.context,
+                                          waker: connection.waker, bytesPerFrame: format.bytesPerFrame))
+        self.writer = writer
+    }
+
+    deinit {
+        stop()
+        if let writer {
+            WriterContext.free(writer.pointee.context)
+            writer.deinitialize(count: 1)
+            writer.deallocate()
+        }
+    }
+
+    public func start() throws(OutputError) {
+        guard thread == nil else { return }
+        guard let writer,
+              let started = startRealtimeThread(context: UnsafeMutableRawPointer(writer), entry: pulseWriterEntry)
+        else { throw .writerThread(reason: nil) }
+        thread = started.thread
+        isRealtimePriority = started.realtime
+    }
+
+    public func wake() {
+        var one: UInt64 = 1
+        _ = write(connection.waker.pointee.fd, &one, 8)
+    }
+
+    public func render(maxFrames: Int) -> Int { 0 }
+    public func serviceRequests() {}
+
+    /// Joins the writer; the stream stays (a suspend corks it, the output's end disconnects it).
+    public func stop() {
+        guard let thread, let link else { return }
+        link.control.pointee.stopRequested.store(true, ordering: .releasing)
+        wake()
+        pthread_join(thread, nil)
+        self.thread = nil
+    }
+
+    /// Ctrl-Z: stops the writer, corks the stream and flushes what the server
+    /// holds, the media frozen at the frame the listener heard last.
+    public func suspend() -> Bool {
+        stop()
+        freezeAtHeardPosition()
+        return true
+    }
+
+    /// With the writer joined. The heard frame is the server's read index: what
+    /// the sink has taken still sounds after the cork (it is in the sink's own
+    /// buffer), what is after the read index is flushed and never heard. A lost
+    /// server is not asked: the writer's last measurement stands.
+    func freezeAtHeardPosition() {
+        guard thread == nil, let writer else { return }
+        let context = writer.pointee.context
+        if !context.pointee.deviceLost {
+            connection.locked {
+                if let queue = writer.pointee.measureQueue(rate: format.rate) {
+                    context.pointee.publishHeard(delay: queue.afterReadIndex)
+                }
+                _ = interlude_pa_stream_cork_wait(connection.stream, 1, connection.waker)
+                _ = interlude_pa_stream_flush_wait(connection.stream, connection.waker)
+            }
+        }
+        context.pointee.freezeMedia(at: context.pointee.control.pointee.readHeard().frames)
+    }
+
+    /// After `suspend()`: uncorks the stream and starts the writer again.
+    public func resume() throws(OutputError) {
+        guard thread == nil, let writer else { return }
+        let context = writer.pointee.context
+        if !context.pointee.deviceLost {
+            connection.locked { _ = interlude_pa_stream_cork_wait(connection.stream, 0, connection.waker) }
+        }
+        context.pointee.control.pointee.stopRequested.store(false, ordering: .relaxed)
+        context.pointee.prepareRestart()
+        try start()
+    }
+
+    public var isFinished: Bool { link?.control.pointee.finished.load(ordering: .acquiring) ?? false }
+    public var failure: OutputError? { nil }
+
+    public func describeLoss(_ event: EngineEvent) -> String {
+        if event.call == .poll {
+            return PulseAudioError(device: device, operation: "wait (poll)",
+                                   message: String(cString: strerror(Int32(truncatingIfNeeded: -event.value)))).description
+        }
+        return PulseAudioError(device: device, operation: "write", code: Int32(truncatingIfNeeded: event.value)).description
+    }
+}
+
+/// libpulse's main loop, context and stream for one `PulseOutput`, made ready
+/// in `init` (which throws libpulse's own message) and torn down in `deinit`.
+final class PulseConnection {
+    let mainloop: OpaquePointer
+    let waker: UnsafeMutablePointer<interlude_pa_waker>
+    let context: OpaquePointer
+    let stream: OpaquePointer
+    let bufferBytes: Int
+    let requestBytes: Int
+    let sinkInputIndex: UInt32
+
+    init(device: String, format: AudioFormat, latencyMilliseconds: Int, role: String,
+         startsServer: Bool) throws(PulseAudioError) {
+        var message = [CChar](repeating: 0, count: 512)
+        guard interlude_pulse_load(&message, message.count) == 0 else {
+            throw PulseAudioError(device: device, operation: "load libpulse",
+                                  message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
+                                                  as: UTF8.self))
+        }
+        guard let mainloop = interlude_pa_threaded_mainloop_new() else {
+            throw PulseAudioError(device: device, operation: "create a main loop", code: Int32(PA_ERR_INTERNAL.rawValue))
+        }
+        let fd: Int32
+        do { fd = try SystemCall.eventDescriptor() } catch {
+            interlude_pa_threaded_mainloop_free(mainloop)
+            throw PulseAudioError(device: device, operation: "create an eventfd", message: error.description)
+        }
+        let waker = UnsafeMutablePointer<interlude_pa_waker>.allocate(capacity: 1)
+        waker.initialize(to: interlude_pa_waker(mainloop: mainloop, fd: fd))
+        let properties = interlude_pa_proplist_new()
+        defer { interlude_pa_proplist_free(properties) }
+        _ = interlude_pa_proplist_sets(properties, PA_PROP_APPLICATION_NAME, "Interlude")
+        _ = interlude_pa_proplist_sets(properties, PA_PROP_APPLICATION_ID, "interlude")
+        _ = interlude_pa_proplist_sets(properties, PA_PROP_MEDIA_ROLE, role)
+        guard let context = interlude_pa_context_new_with_proplist(interlude_pa_threaded_mainloop_get_api(mainloop),
+                                                                   "Interlude", properties) else {
+            interlude_pa_threaded_mainloop_free(mainloop)
+            close(fd)
+            waker.deallocate()
+            throw PulseAudioError(device: device, operation: "create a context", code: Int32(PA_ERR_INTERNAL.rawValue))
+        }
+        var made: OpaquePointer?
+        func failure(_ operation: String) -> PulseAudioError {
+            let error = PulseAudioError(device: device, operation: operation, code: interlude_pa_context_errno(context))
+            interlude_pa_threaded_mainloop_unlock(mainloop)
+            Self.teardown(mainloop: mainloop, waker: waker, context: context, stream: made)
+            return error
+        }
+        interlude_pa_context_set_waker(context, waker)
+        let started = interlude_pa_threaded_mainloop_start(mainloop) >= 0
+        interlude_pa_threaded_mainloop_lock(mainloop)
+        guard started else { throw failure("start a main loop") }
+        let connectFlags = startsServer ? PA_CONTEXT_NOFLAGS : PA_CONTEXT_NOAUTOSPAWN
+        guard interlude_pa_context_connect(context, nil, connectFlags) >= 0 else { throw failure("connect") }
+        while true {
+            let state = interlude_pa_context_get_state(context).rawValue
+            if state == PA_CONTEXT_READY.rawValue { break }
+            if state == PA_CONTEXT_FAILED.rawValue || state == PA_CONTEXT_TERMINATED.rawValue { throw failure("connect") }
+            interlude_pa_threaded_mainloop_wait(mainloop)
+        }
+        var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(format.rate), channels: UInt8(format.channels))
+        made = interlude_pa_stream_new(context, "Playback", &spec, properties)
+        guard let stream = made else { throw failure("create a stream") }
+        interlude_pa_stream_set_waker(stream, waker)
+        // The whole latency is the server's buffer; it asks for a third at a time,
+        // as ALSA's three periods. The server sizes the sink's latency from these
+        // (ADJUST_LATENCY); the heard position comes from its timing reports.
+        let bytes = UInt32(max(10, latencyMilliseconds) * format.rate / 1000 * format.bytesPerFrame)
+        var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: bytes, prebuf: UInt32.max,
+                                        minreq: bytes / 3 / UInt32(format.bytesPerFrame) * UInt32(format.bytesPerFrame),
+                                        fragsize: UInt32.max)
+        let flags = pa_stream_flags_t(rawValue: PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
+                                      | PA_STREAM_ADJUST_LATENCY.rawValue)
+        guard interlude_pa_stream_connect_playback(stream, &attributes, flags) >= 0 else { throw failure("open a stream") }
+        while true {
+            let state = interlude_pa_stream_get_state(stream).rawValue
+            if state == PA_STREAM_READY.rawValue { break }
+            if state == PA_STREAM_FAILED.rawValue || state == PA_STREAM_TERMINATED.rawValue { throw failure("open a stream") }
+            interlude_pa_threaded_mainloop_wait(mainloop)
+        }
+        let granted = interlude_pa_stream_get_buffer_attr(stream)?.pointee ?? attributes
+        bufferBytes = Int(granted.tlength)
+        requestBytes = Int(granted.minreq)
+        sinkInputIndex = interlude_pa_stream_get_index(stream)
+        interlude_pa_threaded_mainloop_unlock(mainloop)
+        self.mainloop = mainloop
+        self.waker = waker
+        self.context = context
+        self.stream = stream
+    }
+
+    /// Runs `body` with the main loop locked, as libpulse requires outside its own thread.
+    func locked<T>(_ body: () -> T) -> T {
+        interlude_pa_threaded_mainloop_lock(mainloop)
+        defer { interlude_pa_threaded_mainloop_unlock(mainloop) }
+        return body()
+    }
+
+    private static func teardown(mainloop: OpaquePointer, waker: UnsafeMutablePointer<interlude_pa_waker>,
+                                 context: OpaquePointer, stream: OpaquePointer?) {
+        interlude_pa_threaded_mainloop_lock(mainloop)
+        if let stream {
+            interlude_pa_stream_set_waker(stream, nil)
+            _ = interlude_pa_stream_disconnect(stream)
+            interlude_pa_stream_unref(stream)
+        }
+        interlude_pa_context_set_waker(context, nil)
+        interlude_pa_context_disconnect(context)
+        interlude_pa_context_unref(context)
+        interlude_pa_threaded_mainloop_unlock(mainloop)
+        // Joins libpulse's thread: nothing calls the waker after this.
+        interlude_pa_threaded_mainloop_stop(mainloop)
+        interlude_pa_threaded_mainloop_free(mainloop)
+        close(waker.pointee.fd)
+        waker.deallocate()
+    }
+
+    deinit { Self.teardown(mainloop: mainloop, waker: waker, context: context, stream: stream) }
+}
