@@ -4,7 +4,7 @@ import PackageDescription
 // Layout: see README.md "Architecture". Lower rows never import higher rows:
 // C system libraries -> pure-Swift logic (InterludeCore, AudioSession, Alarms)
 // -> AudioEngine (C at the edge) -> Interlude (the application) -> interlude (main).
-/// Our own C (the shims, the ncursesw loader, the test allocation counter)
+/// Our own C (the shims, every library loader, the test allocation counter)
 /// builds with every common warning on, so `swift build` stays silent only
 /// while it is clean.
 let cWarnings: [CSetting] = [.unsafeFlags(["-Wall", "-Wextra"])]
@@ -25,20 +25,20 @@ let package = Package(
         // sd-bus's header and a loader that dlopens libsystemd when a bus is used (MPRIS), so a
         // headless run without a bus maps nothing more; sd-bus's variadic calls and vtable macros
         // wrapped in C. Every symbol prefixed.
-        .target(name: "CSystemd", dependencies: ["CInterludeShims"]),
+        .target(name: "CSystemd", dependencies: ["CInterludeShims"], cSettings: cWarnings),
         // libpulse's headers, and a loader that dlopens it when the player connects to the sound
         // server for desktop interruptions (issue 13), so renders and `info` do not map it.
-        .target(name: "CPulse"),
+        .target(name: "CPulse", cSettings: cWarnings),
         // libFLAC's decoder behind a loader that dlopens it when the first FLAC is opened, so
         // FLAC playback maps neither FFmpeg's libraries (25 MB resident) nor, for MP3s, libFLAC.
         .target(name: "CFLAC", cSettings: cWarnings),
         // FFmpeg's headers (libavformat-dev, libavcodec-dev, libswresample-dev, libavutil-dev, in
         // the default include path) and a loader that dlopens the libraries when the first file
         // that is not MPEG audio is opened: MP3 playback maps none of them. Every symbol prefixed.
-        .target(name: "CFFmpeg", dependencies: ["CInterludeShims"]),
+        .target(name: "CFFmpeg", dependencies: ["CInterludeShims"], cSettings: cWarnings),
         // libsqlite3's header and a loader that dlopens it when the music library is first used
         // (the `library` commands, the library pane): `interlude play` maps none of it.
-        .target(name: "CSQLite"),
+        .target(name: "CSQLite", cSettings: cWarnings),
         // libsonic has no pkg-config file: the module map links it.
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
         // libebur128: EBU R 128 loudness for `interlude loudness` (ReplayGain values for untagged files).
