@@ -117,20 +117,26 @@ test: build python-tools
 
 # Every engine test under ThreadSanitizer (the ring and writer stress tests, the
 # engine on a real writer thread and over recording outputs, renders, seeks):
-# 56 tests in 16 suites, clean, about 80 s of tests on two shared cores.
+# 71 tests in 23 suites, clean, about 95 s of tests on two shared cores.
 # AllocationCountingTests turns itself off there (TSan's allocator must see every malloc).
 test-tsan: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter 'AudioEngineTests' $(SWIFT_FLAGS)
 
 # The whole suite under AddressSanitizer with LeakSanitizer on, in the test
-# process and in every instrumented player the end-to-end tests start (also
-# in tmux, or told to exit by a signal whose status a test ignores): each
-# process writes its report to $(ASAN_REPORTS)/report.PID, and any report there
-# fails the run after the tests, printed. LeakSanitizer reports only blocks no
-# pointer reaches at exit, so what the runtime still holds is not reported;
-# scripts/lsan.supp names the few leaks inside Foundation and XCTest, each
-# with its stack. Then the engine tests under ThreadSanitizer.
-# Measured: TODO
+# process and in every instrumented player the end-to-end tests start (in
+# tmux too, where no test reads the exit status): each process writes its
+# report to $(ASAN_REPORTS)/report.PID, and any report there fails the run
+# after the tests, printed. LeakSanitizer reports only blocks no pointer
+# reaches at exit, so objects still held when the player or XCTest exits are
+# not reported; a reference cycle is. scripts/lsan.supp names the leaks inside
+# Foundation and XCTest, each with its stack. Then the engine tests under
+# ThreadSanitizer. Measured: 755 tests in 187 suites passed, no report, 7.4
+# minutes of tests (12 minutes in all with the two instrumented builds). The
+# first run with leak checks on found one leak of ours in the player (a
+# notification chime's timer kept the session arbiter in a cycle, `play
+# --notify-at`), two in tests (MixerTests' control block, a test closure
+# holding its harness) and the library ones now suppressed; a deliberate
+# cycle in the full-screen player made 44 reports and failed the run.
 # Not part of `make test`.
 ASAN_REPORTS := build/asan-reports
 test-sanitize: build python-tools
