@@ -71,6 +71,11 @@ static int setup_settled;
 static ElfW(Addr) library_bases[4];
 static int exit_quickly;
 
+/* Not in a sanitizer's build: their checks at exit (LeakSanitizer's among
+   them) run in exit handlers that leaving quickly would skip. */
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && !__has_feature(address_sanitizer) \
+    && !__has_feature(thread_sanitizer)
+#define LEAVES_QUICKLY 1
 /* See interlude_ffmpeg_exit_quickly. Registered once the libraries are loaded,
    so it runs before every exit handler registered earlier and before the
    dynamic loader's destructors; what it leaves undone is theirs. */
@@ -79,6 +84,9 @@ static void leave_quickly(int status, void *unused) {
     fflush(NULL);
     _exit(status);
 }
+#else
+#define LEAVES_QUICKLY 0
+#endif
 
 /* Loading FFmpeg's libraries one object at a time.
 
@@ -434,8 +442,7 @@ static int load_locked(char *message, size_t capacity) {
         dl_iterate_phdr(release_ffmpeg_object, NULL);
     }
     if (staging != NULL) staging_free(staging, 0);
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && !__has_feature(address_sanitizer) \
-    && !__has_feature(thread_sanitizer)
+#if LEAVES_QUICKLY
     if (exit_quickly) on_exit(leave_quickly, NULL);
 #endif
     return 0;

@@ -13,7 +13,9 @@ struct AlarmPreparationTests {
     func preparedFiveSecondsAhead() {
         let harness = AlarmHarness(startUTC: Self.start)
         var prepared: [(AlarmID, MonotonicInstant)] = []
-        harness.scheduler.onPrepare = { alarm in prepared.append((alarm.id, harness.clock.monotonicNow)) }
+        // The clock, not the harness: the harness owns the scheduler that keeps this closure.
+        let clock = harness.clock
+        harness.scheduler.onPrepare = { alarm in prepared.append((alarm.id, clock.monotonicNow)) }
         harness.scheduler.start()
         let begin = harness.clock.monotonicNow
         // 07:00 Berlin is 06:00 UTC: an hour away.

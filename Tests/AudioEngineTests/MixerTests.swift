@@ -12,8 +12,9 @@ import Testing
         let context: UnsafeMutablePointer<WriterContext>
 
         init() {
-            control = .allocate(capacity: 1)
-            control.initialize(to: WriterControl())
+            // Through the control block's own pair: its init allocates the
+            // track-gain marks, which only `WriterControl.deallocate` frees.
+            control = WriterControl.allocate()
             context = WriterContext.allocate(control: control, audio: media.consumer, voice: voice.consumer,
                                              events: events.producer, channels: 1, scratchFrames: 1024, pcm: nil,
                                              periodFrames: 1024)
@@ -21,8 +22,7 @@ import Testing
 
         deinit {
             WriterContext.free(context)
-            control.deinitialize(count: 1)
-            control.deallocate()
+            WriterControl.deallocate(control)
         }
 
         func push(_ samples: [Int16], to ring: SPSCRing) {

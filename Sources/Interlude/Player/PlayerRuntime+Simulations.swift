@@ -15,8 +15,12 @@ extension PlayerRuntime {
         events.emit(.notification)
         engine.startVoice(ToneVoice(repeats: false), exclusive: false, gain: 1,
                           fadeFrames: format.frames(forSeconds: 0.005))
-        // The chime is one pattern cycle long; the session ends with it.
-        _ = clock.schedule(after: .seconds(ToneVoice.cycleSeconds)) { [arbiter] in
+        // The chime is one pattern cycle long; the session ends with it. The
+        // arbiter holds the clock that holds this timer: held weakly, a player
+        // that ends while the chime still sounds frees both (strongly it was a
+        // cycle that LeakSanitizer reported for `play --notify-at`).
+        _ = clock.schedule(after: .seconds(ToneVoice.cycleSeconds)) { [weak arbiter] in
+            guard let arbiter else { return }
             try? chime.setActive(false, notifyOthersOnDeactivation: true)
             arbiter.closeSession(chime.id)
         }
