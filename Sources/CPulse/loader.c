@@ -47,6 +47,7 @@ static struct {
     uint32_t (*stream_get_index)(const pa_stream *);
     void (*stream_set_state_callback)(pa_stream *, pa_stream_notify_cb_t, void *);
     void (*stream_set_write_callback)(pa_stream *, pa_stream_request_cb_t, void *);
+    void (*stream_set_underflow_callback)(pa_stream *, pa_stream_notify_cb_t, void *);
     size_t (*stream_writable_size)(const pa_stream *);
     int (*stream_write)(pa_stream *, const void *, size_t, pa_free_cb_t, int64_t, pa_seek_mode_t);
     int (*stream_get_latency)(pa_stream *, pa_usec_t *, int *);
@@ -103,6 +104,7 @@ int interlude_pulse_load(char *message, size_t capacity) {
         SYMBOL(stream_get_index),
         SYMBOL(stream_set_state_callback),
         SYMBOL(stream_set_write_callback),
+        SYMBOL(stream_set_underflow_callback),
         SYMBOL(stream_writable_size),
         SYMBOL(stream_write),
         SYMBOL(stream_get_latency),
@@ -227,6 +229,12 @@ static void wake(interlude_pa_waker *waker) {
 }
 static void wake_on_context(pa_context *context, void *userdata) { (void)context; wake(userdata); }
 static void wake_on_stream(pa_stream *stream, void *userdata) { (void)stream; wake(userdata); }
+static void count_underflow(pa_stream *stream, void *userdata) {
+    (void)stream;
+    interlude_pa_waker *waker = userdata;
+    waker->underflows += 1;
+    wake(waker);
+}
 static void wake_on_request(pa_stream *stream, size_t bytes, void *userdata) {
     (void)stream;
     (void)bytes;
@@ -244,6 +252,7 @@ void interlude_pa_context_set_waker(pa_context *context, interlude_pa_waker *wak
 void interlude_pa_stream_set_waker(pa_stream *stream, interlude_pa_waker *waker) {
     CALL(stream_set_state_callback)(stream, waker ? wake_on_stream : NULL, waker);
     CALL(stream_set_write_callback)(stream, waker ? wake_on_request : NULL, waker);
+    CALL(stream_set_underflow_callback)(stream, waker ? count_underflow : NULL, waker);
 }
 
 /* Waits, with the main loop locked, until the operation has ended (done, or

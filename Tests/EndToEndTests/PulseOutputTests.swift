@@ -113,6 +113,29 @@ import Glibc
         #expect(changed.isEmpty, "the sink input changed: \(seen.joined(separator: "; "))")
     }
 
+    @Test("a stream that runs dry is reported as an underrun, as an ALSA xrun is (the player stopped for a second, then continued)",
+          arguments: ["pulse", "alsa:pulse"])
+    func aStreamThatRunsDryIsReportedAsAnUnderrun(device: String) throws {
+        let music = try Fixtures.mp3(.tone(frequency: 440), seconds: 60)
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let recorder = try sink.startRecorder()
+        defer { _ = try? recorder.stop() }
+        let player = try Player([music, "--device", device], sink: sink)
+        #expect(player.waitFor("trackStarted"))
+        usleep(1_000_000)
+        #expect(player.count("underrun") == 0, "\(player.process.eventsSoFar().named("underrun"))")
+        // Every thread of the player stopped for a second, three times its 300 ms buffer:
+        // the server plays out what it holds and the stream runs dry.
+        kill(player.process.pid, SIGSTOP)
+        usleep(1_000_000)
+        kill(player.process.pid, SIGCONT)
+        #expect(player.waitFor("underrun"), "\(player.process.eventsSoFar().events)")
+        player.type("quit")
+        let result = player.process.wait(timeout: 10)
+        #expect(result.succeeded, "\(result.summary)")
+    }
+
     @Test("thirty pauses in a row are each heard as the music, then its fade, with no silence between the two; the stream never stops")
     func thirtyPausesAreEachHeardAsMusicThenFadeWithNoSilenceBefore() throws {
         let music = try Fixtures.mp3(.tone(frequency: 440), seconds: 60, sampleRate: Self.rate, channels: 2,

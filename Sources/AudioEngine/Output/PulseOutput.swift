@@ -191,7 +191,7 @@ final class PulseConnection {
             throw PulseAudioError(device: device, operation: "create an eventfd", message: error.description)
         }
         let waker = UnsafeMutablePointer<interlude_pa_waker>.allocate(capacity: 1)
-        waker.initialize(to: interlude_pa_waker(mainloop: mainloop, fd: fd))
+        waker.initialize(to: interlude_pa_waker(mainloop: mainloop, fd: fd, underflows: 0))
         let properties = interlude_pa_proplist_new()
         defer { interlude_pa_proplist_free(properties) }
         _ = interlude_pa_proplist_sets(properties, PA_PROP_APPLICATION_NAME, "Interlude")

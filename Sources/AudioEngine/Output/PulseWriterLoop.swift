@@ -76,6 +76,7 @@ func pulseWriterLoop(_ writer: UnsafeMutablePointer<PulseWriter>) {
     let rate = context.pointee.rate
     let bytesPerFrame = writer.pointee.bytesPerFrame
     let starved = EngineEvent.Kind.starved.rawValue
+    let underrun = EngineEvent.Kind.underrun.rawValue
     let deviceLost = EngineEvent.Kind.deviceLost.rawValue
     let drained = EngineEvent.Kind.drained.rawValue
     let relative = PA_SEEK_RELATIVE
@@ -84,6 +85,9 @@ func pulseWriterLoop(_ writer: UnsafeMutablePointer<PulseWriter>) {
     var wakeup = pollfd(fd: context.pointee.wakeFD, events: Int16(POLLIN), revents: 0)
     let timeout = Int32(max(10, period * 1000 / max(1, rate)))
     var wakeCount: UInt64 = 0
+    // The server's underflow notifications seen so far (counted by the main loop
+    // thread in the waker): each new one is an underrun, as an ALSA xrun is.
+    var underflowsSeen: UInt64 = 0
     var latency: pa_usec_t = 0
     var negative: Int32 = 0
     // The next write replaces what the server holds after its read index.
@@ -106,6 +110,12 @@ func pulseWriterLoop(_ writer: UnsafeMutablePointer<PulseWriter>) {
             context.pointee.deviceLost = true
             interlude_pa_threaded_mainloop_unlock(mainloop)
             break
+        }
+        let underflows = writer.pointee.waker.pointee.underflows
+        while underflowsSeen < underflows {
+            underflowsSeen += 1
+            control.pointee.underruns.add(1, ordering: .relaxed)
+            context.pointee.post(underrun, value: -Int(EPIPE))
         }
         let run = control.pointee.mediaRun.load(ordering: .acquiring)
         if !run && context.pointee.runLatch == true && !context.pointee.isMediaStopped

@@ -57,10 +57,14 @@ const char *interlude_pa_strerror(int error);
 
    A waker is what the output's notifications reach: the writer's eventfd
    (counted on each one) and the main loop (signalled, for a thread in
-   pa_threaded_mainloop_wait). It must outlive the context and stream it is set on. */
+   pa_threaded_mainloop_wait). It must outlive the context and stream it is set on.
+   `underflows` counts the server's underflow notifications (the stream ran dry
+   while playing); it is written by the main loop thread and read with the main
+   loop locked. */
 typedef struct interlude_pa_waker {
     pa_threaded_mainloop *mainloop;
     int fd;
+    uint64_t underflows;
 } interlude_pa_waker;
 
 pa_threaded_mainloop *interlude_pa_threaded_mainloop_new(void);
@@ -91,7 +95,8 @@ int interlude_pa_stream_get_latency(pa_stream *stream, pa_usec_t *latency, int *
 const pa_timing_info *interlude_pa_stream_get_timing_info(pa_stream *stream);
 const pa_buffer_attr *interlude_pa_stream_get_buffer_attr(pa_stream *stream);
 
-/* State changes of the context, of the stream, and the stream's data requests wake `waker` (NULL: no more). */
+/* State changes of the context, of the stream, the stream's data requests and
+   its underflows (counted) wake `waker` (NULL: no more). */
 void interlude_pa_context_set_waker(pa_context *context, interlude_pa_waker *waker);
 void interlude_pa_stream_set_waker(pa_stream *stream, interlude_pa_waker *waker);
 /* Each starts the operation and waits for its end with the main loop locked
