@@ -38,6 +38,25 @@ import Glibc
         withExtendedLifetime(pcm) {}
     }
 
+    /// The native output raises libpulse's main loop thread (it carries the
+    /// writes and the timing a pause waits for), and only that one: threads
+    /// other code starts meanwhile stay as they are.
+    @Test func theNativeOutputRaisesLibpulsesMainLoopThreadOnly() throws {
+        let server = try PulseServer.shared()
+        if let address = server.environment["PULSE_SERVER"] { setenv("PULSE_SERVER", address, 1) }
+        let before = Self.threads()
+        let output = try PulseOutput(format: AudioFormat(rate: 44100, channels: 2), latencyMilliseconds: 300)
+        let raised = Self.threads().subtracting(before).filter { sched_getscheduler($0) == SCHED_FIFO }
+        if Self.realTimeAllowed() {
+            #expect(output.mainLoopThreadsRaised == 1)
+            #expect(!raised.isEmpty && raised.allSatisfy { Self.name(of: $0) == "threaded-ml" },
+                    "raised: \(raised.map { Self.name(of: $0) })")
+        } else {
+            #expect(output.mainLoopThreadsRaised == 0 && raised.isEmpty)
+        }
+        withExtendedLifetime(output) {}
+    }
+
     static func threads() -> Set<pid_t> {
         Set((DirectoryListing.names(in: "/proc/self/task") ?? []).compactMap { pid_t($0) })
     }

@@ -31,11 +31,33 @@ enum PluginThreads {
     /// RLIMIT_RTPRIO of 0) they stay as they are, as the writer does.
     @discardableResult
     static func raiseStarted(since before: Set<pid_t>) -> Int {
+        raise(current().subtracting(before))
+    }
+
+    /// As `raiseStarted(since:)`, only the threads named `name` (`/proc/self/task/TID/comm`):
+    /// in a process where other code starts threads meanwhile (a test process
+    /// running suites in parallel), only the library's own. libpulse names its
+    /// threaded main loop's thread `threaded-ml`.
+    @discardableResult
+    static func raiseStarted(since before: Set<pid_t>, named name: String) -> Int {
+        raise(current().subtracting(before).filter { threadName($0) == name })
+    }
+
+    private static func raise(_ threads: Set<pid_t>) -> Int {
         var parameters = sched_param(sched_priority: priority)
         var raised = 0
-        for thread in current().subtracting(before) where sched_setscheduler(thread, SCHED_FIFO, &parameters) == 0 {
+        for thread in threads where sched_setscheduler(thread, SCHED_FIFO, &parameters) == 0 {
             raised += 1
         }
         return raised
+    }
+
+    static func threadName(_ thread: pid_t) -> String {
+        let fd = open("/proc/self/task/\(thread)/comm", O_RDONLY)
+        guard fd >= 0 else { return "" }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 32)
+        let count = read(fd, &bytes, bytes.count)
+        return String(decoding: bytes.prefix(max(0, count)).filter { $0 != 10 }, as: UTF8.self)
     }
 }

@@ -53,7 +53,9 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         // libpulse's main loop carries every request of the writer to the server and
         // brings back the timing a pause waits for: at the writer's priority, as the
         // ALSA plugin's thread (`PluginThreads`).
-        mainLoopThreadsRaised = PluginThreads.raiseStarted(since: threadsBefore)
+        // By name: a test process starts threads of its own meanwhile, and one of
+        // those at real-time priority could starve the rest.
+        mainLoopThreadsRaised = PluginThreads.raiseStarted(since: threadsBefore, named: "threaded-ml")
         bufferFrames = connection.bufferBytes / format.bytesPerFrame
         periodFrames = max(64, connection.requestBytes / format.bytesPerFrame)
         sinkInputIndex = connection.sinkInputIndex
