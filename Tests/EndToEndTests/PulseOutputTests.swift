@@ -136,6 +136,32 @@ import Glibc
         #expect(result.succeeded, "\(result.summary)")
     }
 
+    @Test("the sink takes at most 5 ms of the stream ahead, at any --latency: a pause on a sink that cannot rewind lands within that",
+          arguments: ["30", "300", "2000"])
+    func theSinkTakesAtMostFiveMillisecondsAhead(latency: String) throws {
+        let music = try Fixtures.mp3(.tone(frequency: 440), seconds: 20)
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let player = try Player([music, "--device", "pulse", "--latency", latency], sink: sink)
+        #expect(player.waitFor("trackStarted"))
+        usleep(300_000)
+        // `pactl list sinks`: "Name: NAME" ... "Latency: 1234 usec, configured 5000 usec" for each sink.
+        let listing = try sink.server.pactl(["list", "sinks"]).stdoutText
+        let section = listing.components(separatedBy: "Sink #").first { $0.contains("Name: \(sink.name)\n") } ?? ""
+        let line = section.split(separator: "\n").first { $0.contains("configured") } ?? ""
+        let configured = line.split(separator: " ").firstIndex(of: "configured").flatMap { index in
+            Int(line.split(separator: " ")[line.split(separator: " ").index(after: index)])
+        }
+        #expect(configured.map { $0 > 0 && $0 <= 5000 } == true, "--latency \(latency): \(line)")
+        // The stream's buffer is still the latency asked for: the rest is queued on the server.
+        let inputs = try sink.server.pactl(["list", "sink-inputs"]).stdoutText
+        let buffer = inputs.split(separator: "\n").first { $0.contains("Buffer Latency:") }
+            .flatMap { Int($0.split(separator: " ").dropFirst(2).first ?? "") }
+        #expect(buffer.map { $0 > (Int(latency)! * 1000) / 3 } == true, "--latency \(latency): \(inputs)")
+        player.type("quit")
+        #expect(player.process.wait(timeout: 10).succeeded)
+    }
+
     @Test("thirty pauses in a row are each heard as the music, then its fade, with no silence between the two; the stream never stops")
     func thirtyPausesAreEachHeardAsMusicThenFadeWithNoSilenceBefore() throws {
         let music = try Fixtures.mp3(.tone(frequency: 440), seconds: 60, sampleRate: Self.rate, channels: 2,

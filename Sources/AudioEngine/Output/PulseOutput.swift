@@ -229,13 +229,9 @@ final class PulseConnection {
         made = interlude_pa_stream_new(context, "Playback", &spec, properties)
         guard let stream = made else { throw failure("create a stream") }
         interlude_pa_stream_set_waker(stream, waker)
-        // The whole latency is the server's buffer; it asks for a third at a time,
-        // as ALSA's three periods. The server sizes the sink's latency from these
-        // (ADJUST_LATENCY); the heard position comes from its timing reports.
-        let bytes = UInt32(max(10, latencyMilliseconds) * format.rate / 1000 * format.bytesPerFrame)
-        var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: bytes, prebuf: UInt32.max,
-                                        minreq: bytes / 3 / UInt32(format.bytesPerFrame) * UInt32(format.bytesPerFrame),
-                                        fragsize: UInt32.max)
+        let (tlength, minreq) = Self.bufferRequest(latencyMilliseconds: latencyMilliseconds, format: format)
+        var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: tlength, prebuf: UInt32.max,
+                                        minreq: minreq, fragsize: UInt32.max)
         let flags = pa_stream_flags_t(rawValue: PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
                                       | PA_STREAM_ADJUST_LATENCY.rawValue)
         guard interlude_pa_stream_connect_playback(stream, &attributes, flags) >= 0 else { throw failure("open a stream") }
@@ -254,6 +250,31 @@ final class PulseConnection {
         self.waker = waker
         self.context = context
         self.stream = stream
+    }
+
+    /// The sink's share of the latency asked for (`sinkMilliseconds`): at most this.
+    static let sinkMilliseconds = 5
+
+    /// `tlength` and `minreq` in bytes. The whole latency is the stream's buffer;
+    /// with `PA_STREAM_ADJUST_LATENCY` the server gives the sink
+    /// (tlength - 2 minreq) / 2 of it, and a sink that cannot rewind (PulseAudio's
+    /// null sink with `norewinds`, some network and Bluetooth sinks) has already
+    /// taken up to that much when a pause's fade is written, so a pause lands
+    /// within a sink block of the frame asked for. A third at a time (ALSA's three
+    /// periods) gave the sink a sixth: 50 ms at the default 300 ms, heard as 25 ms
+    /// blocks, which spread an alarm's latency by up to 25 ms (`make soak`, issue
+    /// 16 point 14) and repeated up to a block under a fade's start. So the sink
+    /// gets `sinkMilliseconds` (a sixth of smaller latencies, as before), and the
+    /// server asks for the rest in halves: the stream's buffer stays the latency
+    /// asked for. The cost: the server's sink wakes every few milliseconds while
+    /// the stream plays (as for a browser's or a call's stream).
+    static func bufferRequest(latencyMilliseconds: Int, format: AudioFormat) -> (tlength: UInt32, minreq: UInt32) {
+        let latency = max(10, latencyMilliseconds)
+        let tlength = latency * format.rate / 1000
+        let sink = min(sinkMilliseconds * format.rate / 1000, tlength / 6)
+        // Rounded up, so the sink's share is never over `sink` frames.
+        let minreq = max(1, (tlength - 2 * sink + 1) / 2)
+        return (UInt32(tlength * format.bytesPerFrame), UInt32(minreq * format.bytesPerFrame))
     }
 
     /// Runs `body` with the main loop locked, as libpulse requires outside its own thread.

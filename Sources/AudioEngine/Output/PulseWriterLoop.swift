@@ -58,8 +58,9 @@ struct PulseWriter {
 ///    index with it. What the sink had already taken plays, then the fade,
 ///    with no gap and no new stream (the sink input keeps its index).
 /// The read index can move on by one sink block between the update and the
-/// write (under a millisecond): then up to a block of music is heard twice
-/// under the fade's start, never a silence.
+/// write (under a millisecond): then up to a block of music (at most 5 ms, see
+/// `PulseConnection.bufferRequest`) is heard twice under the fade's start,
+/// never a silence.
 ///
 /// A resume likewise overwrites what the server holds when it is only the
 /// silence written after the stop (not an alarm's last frames), so the media
