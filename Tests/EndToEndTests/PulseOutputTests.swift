@@ -153,13 +153,27 @@ import Glibc
             Int(line.split(separator: " ")[line.split(separator: " ").index(after: index)])
         }
         #expect(configured.map { $0 > 0 && $0 <= 5000 } == true, "--latency \(latency): \(line)")
-        // The stream's buffer is still the latency asked for: the rest is queued on the server.
-        let inputs = try sink.server.pactl(["list", "sink-inputs"]).stdoutText
-        let buffer = inputs.split(separator: "\n").first { $0.contains("Buffer Latency:") }
-            .flatMap { Int($0.split(separator: " ").dropFirst(2).first ?? "") }
-        #expect(buffer.map { $0 > (Int(latency)! * 1000) / 3 } == true, "--latency \(latency): \(inputs)")
         player.type("quit")
         #expect(player.process.wait(timeout: 10).succeeded)
+    }
+
+    @Test("half a minute of steady playback at the default latency never lets the server's queue run dry")
+    func steadyPlaybackNeverRunsDry() throws {
+        let music = try Fixtures.mp3(.tone(frequency: 440), seconds: 60)
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        // The server asks for 145 ms at a time and plays on with the other 150 ms
+        // queued; `mix` stops at the media ring's end, so most requests are written
+        // in two pieces. Writing whole periods only left the short piece unwritten,
+        // and the queue 5-10 ms from empty: 2-4 underruns in 30 s.
+        let player = try Player([music, "--device", "pulse"], sink: sink)
+        #expect(player.waitFor("trackStarted"))
+        usleep(30_000_000)
+        player.type("quit")
+        let result = player.process.wait(timeout: 10)
+        #expect(result.succeeded, "\(result.summary)")
+        let log = EventLog(stdout: result.stdoutText)
+        #expect(log.underrunCount == 0, "\(log.named("underrun"))")
     }
 
     @Test("thirty pauses in a row are each heard as the music, then its fade, with no silence between the two; the stream never stops")
@@ -173,7 +187,7 @@ import Glibc
         #expect(player.waitFor("trackStarted"))
         let pauses = 30
         for round in 0..<pauses {
-            // Unrelated phases of the sink's 25 ms blocks: 450 ms plus a prime number of milliseconds.
+            // Unrelated phases of the sink's blocks: 450 ms plus a prime number of milliseconds.
             usleep(UInt32(450_000 + (round * 7919) % 50_000))
             player.type("pause")
             #expect(player.waitFor("paused", moreThan: round), "round \(round)")

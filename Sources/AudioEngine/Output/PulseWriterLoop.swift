@@ -139,8 +139,14 @@ func pulseWriterLoop(_ writer: UnsafeMutablePointer<PulseWriter>) {
         // comes through the main loop, which runs once this turn unlocks.
         var room = overwrite ? period : interlude_pa_stream_writable_size(stream) / bytesPerFrame
         if room < period { context.pointee.serviceFlushes() }
-        while room >= period {
-            var frames = context.pointee.mix(maxFrames: period)
+        // All the room the server asked for, in periods and the rest: `mix` stops at
+        // the ring's end, and the server asks again only for what it misses beyond
+        // what it has asked for. Writing whole periods only left the rest of a short
+        // one unwritten for good, the server's queue a period short of its length;
+        // with the 5 ms sink (`bufferRequest`) that was 5-10 ms from running dry
+        // (`make soak`: 66 underruns in 30 minutes).
+        while room > 0 {
+            var frames = context.pointee.mix(maxFrames: min(room, period))
             var isSilence = false
             if frames == 0 {
                 if control.pointee.endOfStream.load(ordering: .acquiring) && context.pointee.unreadMediaFrames() == 0 {
@@ -156,7 +162,7 @@ func pulseWriterLoop(_ writer: UnsafeMutablePointer<PulseWriter>) {
                 }
                 // The decoder fell behind: one period of silence keeps the stream
                 // going, and the engine hears of it.
-                frames = period
+                frames = min(room, period)
                 context.pointee.scratch.update(repeating: 0, count: frames * channels)
                 isSilence = true
                 context.pointee.post(starved)

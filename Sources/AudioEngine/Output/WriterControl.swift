@@ -163,7 +163,9 @@ public struct WriterControl: ~Copyable {
 
     private let trailingPad = CacheLinePad()
 
-    init() {
+    /// Private: a control block made by value would leak its gain marks (nothing
+    /// frees them but `deallocate`); `allocate()` is the one way to make one.
+    private init() {
         trackGainMarks = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: Self.trackGainSlots)
         for slot in 0..<Self.trackGainSlots { (trackGainMarks + slot).initialize(to: Atomic<UInt64>(0)) }
     }
