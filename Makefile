@@ -219,7 +219,7 @@ FUZZ_BIN := .build/fuzz/release/ChapterFuzzer
 # Then the theme, keys, alarms and book state parsers (Sources/ConfigFuzzer),
 # CONFIG_FUZZ_SECONDS each, from the seeds in fuzz/seeds/TARGET into a corpus
 # kept in build/fuzz/TARGET/corpus; a crash is saved as build/fuzz/TARGET-crash-*.
-CONFIG_FUZZ_SECONDS ?= 60
+CONFIG_FUZZ_SECONDS ?= 180
 CONFIG_FUZZ_TARGETS := theme keys alarms book
 CONFIG_FUZZ_BIN := .build/fuzz/release/ConfigFuzzer
 fuzz:
