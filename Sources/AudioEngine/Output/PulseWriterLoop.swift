@@ -160,8 +160,8 @@ func pulseWriterLoop(_ writer: UnsafeMutablePointer<PulseWriter>) {
                     }
                     break
                 }
-                // The decoder fell behind: one period of silence keeps the stream
-                // going, and the engine hears of it.
+                // The decoder fell behind: silence (a period, or the room left) keeps
+                // the stream going, and the engine hears of it.
                 frames = min(room, period)
                 context.pointee.scratch.update(repeating: 0, count: frames * channels)
                 isSilence = true
