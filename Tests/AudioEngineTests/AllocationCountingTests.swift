@@ -60,39 +60,25 @@ struct AllocationCountingTests {
     /// must come from alsa-lib or its pulse plugin (which allocate in the
     /// server protocol); none from our code or the Swift runtime.
     @Test func theAlsaWriterThreadAllocatesNothingOfItsOwn() throws {
-        let mp3 = try Fixtures.mp3(.sweep, seconds: 12)
-        interlude_allocations_count_threads_named("interlude-audio")
-        defer { interlude_allocations_count_threads_named(nil) }
-        interlude_allocations_reset()
-        let scenario = try WriterScenario(mp3: mp3, latencyMilliseconds: 15)
-        try scenario.run(playSeconds: 4, voiceSeconds: 1)
-        interlude_allocations_count_threads_named(nil)
-        let counted = interlude_allocations_counted()
-        let periods = scenario.engine.deviceFramesWritten / max(1, scenario.periodFrames)
-
-        let objects = callerObjects()
-        let ours = objects.indices.filter { !Self.isAlsaLib(objects[$0]) }
-        #expect(Int(counted) <= objects.count, "more allocations than callers recorded: \(counted)")
-        let described = ours.prefix(3).map { "\(objects[$0]) via \(stack($0))" }.joined(separator: "; ")
-        let outside = ours.count
-        #expect(outside == 0, "\(outside) allocations on the writer thread outside alsa-lib, the first: \(described)")
-        #expect(periods >= 2000, "\(periods) periods of \(scenario.periodFrames) frames")
-        #expect(scenario.stops.count == 1 && scenario.finished && !scenario.lost)
-        print("writer thread: \(periods) periods of \(scenario.periodFrames) frames, \(counted) allocations, "
-              + "by \(Dictionary(grouping: objects) { $0 }.mapValues(\.count)); first stacks: "
-              + Set((0..<min(objects.count, 64)).map { stack($0).split(separator: " < ").prefix(3).joined(separator: " < ") })
-                .sorted().joined(separator: " | "))
+        try expectNoAllocationsOfOurOwn(native: false, library: "alsa-lib")
     }
 
     /// The native output's writer thread, the same scenario with 15 ms of server
     /// buffer: every allocation counted on it must come from libpulse (its
     /// packet queue in `pa_stream_write`, timing updates), none from our code.
     @Test func thePulseWriterThreadAllocatesNothingOfItsOwn() throws {
+        try expectNoAllocationsOfOurOwn(native: true, library: "libpulse")
+    }
+
+    /// The writer scenario on the ALSA or the native output, with the allocations
+    /// on the thread named `interlude-audio` counted: each must come from the C
+    /// libraries (`isAlsaLib`), none from our code or the Swift runtime.
+    private func expectNoAllocationsOfOurOwn(native: Bool, library: String) throws {
         let mp3 = try Fixtures.mp3(.sweep, seconds: 12)
         interlude_allocations_count_threads_named("interlude-audio")
         defer { interlude_allocations_count_threads_named(nil) }
         interlude_allocations_reset()
-        let scenario = try WriterScenario(mp3: mp3, latencyMilliseconds: 15, native: true)
+        let scenario = try WriterScenario(mp3: mp3, latencyMilliseconds: 15, native: native)
         try scenario.run(playSeconds: 4, voiceSeconds: 1)
         interlude_allocations_count_threads_named(nil)
         let counted = interlude_allocations_counted()
@@ -102,10 +88,10 @@ struct AllocationCountingTests {
         let ours = objects.indices.filter { !Self.isAlsaLib(objects[$0]) }
         #expect(Int(counted) <= objects.count, "more allocations than callers recorded: \(counted)")
         let described = ours.prefix(3).map { "\(objects[$0]) via \(stack($0))" }.joined(separator: "; ")
-        #expect(ours.isEmpty, "\(ours.count) allocations on the writer thread outside libpulse, the first: \(described)")
+        #expect(ours.isEmpty, "\(ours.count) allocations on the writer thread outside \(library), the first: \(described)")
         #expect(periods >= 2000, "\(periods) periods of \(scenario.periodFrames) frames")
         #expect(scenario.stops.count == 1 && scenario.finished && !scenario.lost)
-        print("pulse writer thread: \(periods) periods of \(scenario.periodFrames) frames, \(counted) allocations, "
+        print("\(library) writer thread: \(periods) periods of \(scenario.periodFrames) frames, \(counted) allocations, "
               + "by \(Dictionary(grouping: objects) { $0 }.mapValues(\.count)); first stacks: "
               + Set((0..<min(objects.count, 64)).map { stack($0).split(separator: " < ").prefix(3).joined(separator: " < ") })
                 .sorted().joined(separator: " | "))
