@@ -148,7 +148,8 @@ enum AlarmFileFormat {
             guard let name = element.value.stringValue, let day = Weekday(rawValue: name) else {
                 throw AlarmFileFormatError("\(element.path) is not a day name (mon...sun)")
             }
-            days.insert(day)
+            // The file writes each day once: a day twice is no set of days a program wrote.
+            guard days.insert(day).inserted else { throw AlarmFileFormatError("\(element.path) is \(name) again") }
         }
         return RepeatDays(days)
     }
