@@ -61,8 +61,9 @@ struct StateMergeTests {
     func lockedReadChangeWriteLosesNothing() throws {
         let file = StateFile(path: temporaryPath("counter"))
         try file.writeAtomically(Array("0".utf8))
-        let perWriter = 150
-        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+        let perWriter = 300
+        let writers = 4
+        DispatchQueue.concurrentPerform(iterations: writers) { _ in
             for _ in 0..<perWriter {
                 _ = try? file.locked {
                     let count = (try? file.read()).flatMap { $0 }.flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? -1
@@ -70,7 +71,7 @@ struct StateMergeTests {
                 }
             }
         }
-        #expect(try file.read() == Array(String(2 * perWriter).utf8))
+        #expect(try file.read() == Array(String(writers * perWriter).utf8))
     }
 
     @Test("a lock held elsewhere for longer than the wait is an error naming the lock, not a hang")
