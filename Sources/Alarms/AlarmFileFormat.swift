@@ -65,7 +65,7 @@ enum AlarmFileFormat {
               label: try field.string("label"),
               isEnabled: try field.bool("isEnabled"),
               sound: try decodeSound(try field.nested("sound")),
-              volume: try field.double("volume", in: 0...1),
+              volume: try field.double("volume", in: .volume),
               ringTimeoutSeconds: try field.int("ringTimeoutSeconds", in: Alarm.ringRange),
               snoozeMinutes: try field.int("snoozeMinutes", in: Alarm.snoozeRange),
               handledThrough: try field.int64("handledThrough", in: Alarm.instantRange),
