@@ -72,4 +72,34 @@ import Glibc
         #expect(Set(marks.compactMap { $0["id"] as? Int }).count == marks.count, "two bookmarks share a number")
         #expect(Set(marks.compactMap { $0["note"] as? String }).count == 2 * perWriter)
     }
+
+    @Test("two players (--new) both restore and save the queue: the volume the first set stays when the second quits last")
+    func twoPlayersSaveTheQueue() throws {
+        let library = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(3)), seconds: 30)
+        let tracks = TaggedLibrary.standard.prefix(3).map { "\(library)/\($0.folder)/\($0.file)" }
+        var stateHome = ""
+        // A folder: the browser opens there and the saved queue comes back.
+        let first = try TUISession(columns: 120, rows: 40, arguments: [library]) { configHome in
+            stateHome = (configHome as NSString).deletingLastPathComponent + "/state"
+            try FileManager.default.createDirectory(atPath: stateHome + "/interlude", withIntermediateDirectories: true)
+            let saved: [String: Any] = ["queue": Array(tracks.prefix(2)), "index": 0, "position": 2.0, "volume": 1.0]
+            try JSONSerialization.data(withJSONObject: saved).write(to: URL(fileURLWithPath: stateHome + "/interlude/player.json"))
+        }
+        let runtime = first.runtimeDirectory
+        #expect(Remote.waitForPlayer(runtime), "\(first.screen())")
+        let second = try TUISession(columns: 120, rows: 40, arguments: ["--new", library],
+                                    environment: ["XDG_STATE_HOME": stateHome, "XDG_RUNTIME_DIR": runtime])
+        #expect(Remote.waitForPlayer(runtime, instance: 2))
+        try Remote.run(runtime, ["--instance", "1", "volume", "0.4"]).check()
+        try Remote.run(runtime, ["--instance", "2", "queue", "add", tracks[2]]).check()
+        try first.press("q")
+        #expect(first.waitFor("EXITED 0").met)
+        try second.press("q")
+        #expect(second.waitFor("EXITED 0").met)
+
+        let data = try Data(contentsOf: URL(fileURLWithPath: stateHome + "/interlude/player.json"))
+        let saved = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(saved["queue"] as? [String] == tracks, "the second player's queue, saved last")
+        #expect(saved["volume"] as? Double == 0.4, "the first player's volume was written over with a stale one: \(saved)")
+    }
 }
