@@ -46,6 +46,35 @@ import Glibc
         #expect(ids() == [1, 2], "quitting wrote a stale list: \(Self.alarmsOnDisk(stateHome))")
     }
 
+    @Test("alarms added and removed by 'interlude alarm' show in a running player's list without anything done in the player")
+    func thePlayerPicksUpAlarmChangesMadeOutsideIt() throws {
+        let library = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(1)), seconds: 30)
+        var stateHome = ""
+        let session = try TUISession(columns: 120, rows: 40, arguments: [library]) { configHome in
+            stateHome = (configHome as NSString).deletingLastPathComponent + "/state"
+            try InterludeBinary.run(["alarm", "add", "07:00"], environment: ["XDG_STATE_HOME": stateHome, "TZ": "UTC"]).check()
+        }
+        let runtime = session.runtimeDirectory
+        #expect(Remote.waitForPlayer(runtime))
+        func listed() -> [Int] {
+            guard let reply = try? Remote.run(runtime, ["alarms", "--json"]).check() else { return [] }
+            let rows = (try? JSONSerialization.jsonObject(with: reply.stdout) as? [[String: Any]]) ?? []
+            return rows.compactMap { $0["id"] as? Int }.sorted()
+        }
+        #expect(Remote.waitUntil(5) { listed() == [1] })
+        let environment = ["XDG_STATE_HOME": stateHome, "TZ": "UTC"]
+        try InterludeBinary.run(["alarm", "add", "09:00"], environment: environment).check()
+        #expect(Remote.waitUntil(5) { listed() == [1, 2] }, "the player did not pick up alarm 2: \(listed())")
+        try InterludeBinary.run(["alarm", "rm", "1"], environment: environment).check()
+        #expect(Remote.waitUntil(5) { listed() == [2] }, "the player still lists alarm 1: \(listed())")
+        // The screen follows: the alarms pane lists 09:00.
+        let pane = session.waitFor(5) { $0.contains("09:00") }
+        #expect(pane.met, "\(pane.screen)")
+        try session.press("q")
+        #expect(session.waitFor("EXITED 0").met)
+        #expect(Self.alarmsOnDisk(stateHome).compactMap { $0["id"] as? Int } == [2], "\(Self.alarmsOnDisk(stateHome))")
+    }
+
     @Test("'interlude bookmark add' from two processes at once while a player saves the book's place: every bookmark is kept")
     func bookmarksFromTwoProcessesAndAPlayer() throws {
         let book = try BookUnderTest.folder("Shared", files: 1, seconds: 60)
