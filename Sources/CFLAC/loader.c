@@ -22,7 +22,9 @@ static void name_the_file(struct interlude_library *library) {
 }
 
 static const char *const files[] = { soname };
-static struct interlude_library library = { .files = files, .file_count = 1, INTERLUDE_LIBRARY_LIST, .before = name_the_file };
+static struct interlude_library library = {
+    .files = files, .file_count = 1, INTERLUDE_LIBRARY_LIST, .before = name_the_file,
+};
 
 int interlude_flac_load(char *message, size_t capacity) { return interlude_library_load(&library, message, capacity); }
 int interlude_flac_loaded(void) { return interlude_library_loaded(&library); }
@@ -121,7 +123,8 @@ static void on_error(const FLAC__StreamDecoder *decoder, FLAC__StreamDecoderErro
 }
 
 static void state_message(const interlude_flac *flac, char *message, size_t capacity) {
-    interlude_copy_message(message, capacity, STRINGS(StreamDecoderStateString)[CALL(stream_decoder_get_state)(flac->decoder)]);
+    FLAC__StreamDecoderState state = CALL(stream_decoder_get_state)(flac->decoder);
+    interlude_copy_message(message, capacity, STRINGS(StreamDecoderStateString)[state]);
 }
 
 void interlude_flac_close(interlude_flac *flac) {
@@ -210,7 +213,9 @@ int interlude_flac_seek(interlude_flac *flac, uint64_t sample, char *message, si
 
 unsigned interlude_flac_take_errors(interlude_flac *flac, char *message, size_t capacity) {
     unsigned count = flac->errors;
-    if (count > 0) interlude_copy_message(message, capacity, STRINGS(StreamDecoderErrorStatusString)[flac->first_error]);
+    if (count > 0) {
+        interlude_copy_message(message, capacity, STRINGS(StreamDecoderErrorStatusString)[flac->first_error]);
+    }
     flac->errors = 0;
     return count;
 }

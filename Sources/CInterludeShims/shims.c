@@ -149,7 +149,10 @@ static int load_locked(struct interlude_library *library, char *message, size_t 
         void *handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
         if (handle == NULL) {
             open_failure(message, capacity, name, dlerror());
-            if (opened == 0 && library->fallback != NULL) handle = dlopen(name = library->fallback, RTLD_NOW | RTLD_LOCAL);
+            if (opened == 0 && library->fallback != NULL) {
+                name = library->fallback;
+                handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+            }
             if (handle == NULL) goto fail;
         }
         library->handles[opened] = handle;
@@ -162,7 +165,6 @@ static int load_locked(struct interlude_library *library, char *message, size_t 
             if (capacity > 0) snprintf(message, capacity, "%s: in no file of the list", library->symbols[i]);
             goto fail;
         }
-        dlerror();
         library->table[i] = dlsym(library->handles[file], library->symbols[i]);
         if (library->table[i] == NULL) {
             if (capacity > 0) snprintf(message, capacity, "%s: undefined symbol: %s", names[file], library->symbols[i]);

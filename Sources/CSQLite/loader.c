@@ -14,7 +14,9 @@ static void configure(struct interlude_library *library, int loaded) {
 }
 
 static const char *const files[] = { "libsqlite3.so.0" };
-static struct interlude_library library = { .files = files, .file_count = 1, INTERLUDE_LIBRARY_LIST, .after = configure };
+static struct interlude_library library = {
+    .files = files, .file_count = 1, INTERLUDE_LIBRARY_LIST, .after = configure,
+};
 
 int interlude_sqlite_load(char *message, size_t capacity) { return interlude_library_load(&library, message, capacity); }
 struct interlude_library *interlude_sqlite_library(void) { return &library; }
