@@ -110,6 +110,20 @@ struct LibraryLoaderTests {
         #expect(library.handlesOpen == 1)
     }
 
+    /// ncursesw's development name, when its soname is not there: a failure
+    /// of both still names the soname; a symbol missing names the file opened.
+    @Test func aFallbackOpensWhenTheFirstFileDoesNot() {
+        let found = TestLibrary(files: ["libinterlude-absent.so.0"], fallback: "libm.so.6", symbols: ["cos"])
+        #expect(found.load() == nil)
+        #expect(found.resolved == 1)
+        let neither = TestLibrary(files: ["libinterlude-absent.so.0"], fallback: "libinterlude-absent.so", symbols: ["cos"])
+        #expect(neither.load() == "libinterlude-absent.so.0: cannot open shared object file: No such file or directory")
+        let missing = TestLibrary(files: ["libinterlude-absent.so.0"], fallback: "libm.so.6",
+                                  symbols: ["cos", "interlude_no_such_symbol"])
+        #expect(missing.load() == "libm.so.6: undefined symbol: interlude_no_such_symbol")
+        #expect(missing.handlesOpen == 0)
+    }
+
     /// Two threads call the load at once: one load. The first, inside the
     /// load (its `before` step), waits for a second to come in too: with the
     /// lock, none does (the second waits for the lock, then finds it loaded),
@@ -144,6 +158,7 @@ final class LoadRace: Sendable {
 final class TestLibrary: @unchecked Sendable {
     private let library = UnsafeMutablePointer<interlude_library>.allocate(capacity: 1)
     private let files: UnsafeMutablePointer<UnsafePointer<CChar>?>
+    private let fallback: UnsafeMutablePointer<CChar>?
     private let symbols: UnsafeMutablePointer<UnsafePointer<CChar>?>
     private let symbolFiles: UnsafeMutablePointer<UInt8>
     private let table: UnsafeMutablePointer<UnsafeMutableRawPointer?>
@@ -151,13 +166,14 @@ final class TestLibrary: @unchecked Sendable {
     private let count: Int
     private let context: AnyObject?
 
-    init(files names: [String], symbols list: [String], symbolFiles fileOfSymbol: [Int]? = nil, context: AnyObject? = nil,
+    init(files names: [String], fallback: String? = nil, symbols list: [String], symbolFiles fileOfSymbol: [Int]? = nil, context: AnyObject? = nil,
          before: (@convention(c) (UnsafeMutablePointer<interlude_library>?) -> Void)? = nil) {
         fileCount = names.count
         count = list.count
         self.context = context
         files = .allocate(capacity: names.count)
         for (index, name) in names.enumerated() { files[index] = UnsafePointer(strdup(name)) }
+        self.fallback = fallback.map { strdup($0) }
         symbols = .allocate(capacity: list.count)
         for (index, name) in list.enumerated() { symbols[index] = UnsafePointer(strdup(name)) }
         symbolFiles = .allocate(capacity: list.count)
@@ -167,6 +183,7 @@ final class TestLibrary: @unchecked Sendable {
         library.initialize(to: interlude_library())
         library.pointee.files = UnsafePointer(files)
         library.pointee.file_count = names.count
+        library.pointee.fallback = UnsafePointer(self.fallback)
         library.pointee.symbols = UnsafePointer(symbols)
         library.pointee.symbol_files = UnsafePointer(symbolFiles)
         library.pointee.table = table
@@ -178,6 +195,7 @@ final class TestLibrary: @unchecked Sendable {
     deinit {
         for handle in handles { if let handle { dlclose(handle) } }
         for index in 0..<fileCount { free(UnsafeMutablePointer(mutating: files[index])) }
+        free(fallback)
         for index in 0..<count { free(UnsafeMutablePointer(mutating: symbols[index])) }
         files.deallocate()
         symbols.deallocate()
