@@ -53,7 +53,7 @@ public enum Decoders {
         }
         // Not reached while libmpg123 takes every file; it keeps the choice
         // total should the last implementation come to recognise its files.
-        throw DecoderError(.notMPEGAudio, path: path, detail: "not an MP3 file (no decoder takes its content)")
+        throw DecoderError(.notMPEGAudio, path: path, detail: "not an audio file any decoder takes (\(AudioFileNames.formatList))")
     }
 }
 
@@ -75,7 +75,7 @@ public struct FileHead: Sendable {
             throw DecoderError(error == .noSuchFile ? .missing : .unreadable, path: path, detail: error.message.lowercased())
         }
         if info.st_mode & S_IFMT == S_IFDIR {
-            throw DecoderError(.directory, path: path, detail: "is a directory, not an MP3 file")
+            throw DecoderError(.directory, path: path, detail: "is a directory, not an audio file")
         }
         if info.st_size == 0 {
             throw DecoderError(.empty, path: path, detail: "empty file")

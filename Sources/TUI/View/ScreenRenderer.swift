@@ -229,7 +229,7 @@ public struct ScreenRenderer {
         let playing = snapshot.currentIndex.flatMap { snapshot.queue.indices.contains($0) ? snapshot.queue[$0].path : nil }
         var line = area.row
         if rows.isEmpty {
-            let text = browser.problem ?? (browser.filter.isEmpty ? "no folders or MP3 files here" : "nothing matches")
+            let text = browser.problem ?? (browser.filter.isEmpty ? "no folders or audio files here" : "nothing matches")
             frame.writePadded(" " + frame.truncated(text, to: area.width - 1), row: line, column: area.column,
                               width: area.width, element: browser.problem == nil ? .secondaryText : .errorText)
             line += 1
