@@ -106,7 +106,7 @@ public enum CommandTable {
         },
         CommandSpec("play-selection", .playback, "play the selection", keys: ["enter"], scope: .screen, offeredBy: .keys,
                     parse: nil),
-        CommandSpec("queue-add", .playback, "add the selection (or PATH...) to the queue", arguments: [paths], keys: ["e"],
+        CommandSpec("queue-add", .playback, "add to the queue (the selection, or PATH...)", arguments: [paths], keys: ["e"],
                     offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
             .perform(.enqueue(try arguments.strings("one or more paths (strings)")))
         },
@@ -122,7 +122,7 @@ public enum CommandTable {
                     mpris: .player("Shuffle", .writableProperty), parse: plain(.toggleShuffle)),
         CommandSpec("repeat-cycle", aliases: ["repeat"], .playback, "repeat: off, all, one (cycles)", keys: ["r"],
                     offeredBy: all, mpris: .player("LoopStatus", .writableProperty), parse: plain(.cycleRepeat)),
-        CommandSpec("queue-save", .playback, "save the queue as a playlist (asks for a name)",
+        CommandSpec("queue-save", .playback, "save the queue as a playlist (the key asks for a name)",
                     arguments: [CommandArgument("PATH|NAME", .text)], keys: ["w"],
                     offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
             .perform(.saveQueue(path: try arguments.string("a playlist path or name (a string)")))
@@ -165,14 +165,14 @@ public enum CommandTable {
                     keys: ["S"], offeredBy: keysAndSocket, parse: plain(.cycleSleepTimer)),
         CommandSpec("skip-back", .audiobooks, "book: back 30 s", keys: [","], offeredBy: all, parse: plain(.skipBack)),
         CommandSpec("skip-forward", .audiobooks, "book: forward 30 s", keys: ["."], offeredBy: all, parse: plain(.skipForward)),
-        CommandSpec("bookmark-add", aliases: ["bookmark"], .audiobooks, "add a bookmark (asks for a note)",
+        CommandSpec("bookmark-add", aliases: ["bookmark"], .audiobooks, "add a bookmark (the key asks for a note)",
                     arguments: [CommandArgument("NOTE", .text, optional: true)], keys: ["m"],
                     offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
             .perform(.addBookmark(note: try arguments.optionalString("a note (a string), or nothing")))
         },
         CommandSpec("bookmark-delete", .audiobooks, "delete the selected bookmark", keys: ["delete"], offeredBy: .keys,
                     parse: nil),
-        CommandSpec("book-open", aliases: ["open-book", "book"], .audiobooks, "open the browser's selection (or PATH) as a book",
+        CommandSpec("book-open", aliases: ["open-book", "book"], .audiobooks, "open a book (the browser's selection, or PATH)",
                     arguments: [CommandArgument("PATH", .path)], keys: ["b"],
                     offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
             .perform(.openBook(try arguments.string("a path (a string)")))
@@ -186,7 +186,7 @@ public enum CommandTable {
         },
         CommandSpec("alarm-edit", .alarms, "change the selected alarm's time", keys: ["E"], offeredBy: .keys, parse: nil),
         CommandSpec("alarm-toggle", .alarms, "enable or disable the selected alarm", keys: ["T"], offeredBy: .keys, parse: nil),
-        CommandSpec("alarm-delete", .alarms, "delete the selected alarm (or alarm ID)", arguments: [alarmID], keys: ["d"],
+        CommandSpec("alarm-delete", .alarms, "delete an alarm (the selected one, or ID)", arguments: [alarmID], keys: ["d"],
                     offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
             .perform(.deleteAlarm(id: try arguments.integer("an alarm id (a positive integer)", in: idRange)))
         },
@@ -204,7 +204,7 @@ public enum CommandTable {
         // Alarm and interruption testing
         CommandSpec("alarm-fire-test", aliases: ["alarm-fire"], .alarmTesting, "fire a test alarm now", keys: ["a"],
                     offeredBy: keysAndSocket, parse: plain(.fireTestAlarm)),
-        CommandSpec("alarm-in", aliases: ["alarm-ask"], .alarmTesting, "alarm in how many seconds?",
+        CommandSpec("alarm-in", aliases: ["alarm-ask"], .alarmTesting, "an alarm in SECONDS (the key asks how many)",
                     arguments: [CommandArgument("SECONDS", .count(alarmDelayRange))], keys: ["A"],
                     offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
             .perform(.addAlarm(afterSeconds: try arguments.integer("whole seconds from 1 to 86400", in: alarmDelayRange)))

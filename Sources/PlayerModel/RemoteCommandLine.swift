@@ -95,7 +95,7 @@ public enum RemoteCommandLine {
             lines += ["", section.rawValue]
             for entry in rows {
                 let text = usage(of: entry)
-                let aliases = entry.aliases.isEmpty ? "" : " (also: \(entry.aliases.joined(separator: ", ")))"
+                let aliases = entry.aliases.isEmpty ? "" : "; also " + entry.aliases.joined(separator: ", ")
                 lines.append("  " + text + String(repeating: " ", count: width - text.count) + "  " + entry.summary + aliases)
             }
         }

@@ -55,8 +55,9 @@ public enum PlayCommand {
 
     \(BookPlayOptions.help)
 
-    Standard input takes one command a line: \(StandardInputVocabulary.words.prefix(6).map(\.word).joined(separator: ", ")),
-    \(StandardInputVocabulary.words.dropFirst(6).map(\.word).joined(separator: ", ")).
+    Standard input takes one command a line:
+      \(StandardInputVocabulary.words.prefix(6).map(\.word).joined(separator: ", ")),
+      \(StandardInputVocabulary.words.dropFirst(6).map(\.word).joined(separator: ", ")).
 
     Files that cannot be played are reported on stderr and skipped. The exit
     status is 0 when anything played, 1 when nothing could be played.
