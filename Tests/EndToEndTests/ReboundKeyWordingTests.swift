@@ -23,6 +23,8 @@ import TestSupport
         let hint = session.waitFor("an alarm is ringing: snooze (Z) or dismiss (x) it first")
         #expect(hint.met, "\(hint.screen)")
         #expect(!hint.screen.contains("snooze (z)"))
+        // The status line's hint too.
+        #expect(hint.screen.contains("alarm ringing (Z snooze, x dismiss)"), "\(hint.screen)")
 
         let reply = try Remote.run(runtime, ["book", book.path])
         #expect(reply.exitStatus == 1, "\(reply.summary)")
