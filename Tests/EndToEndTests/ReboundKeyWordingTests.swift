@@ -46,3 +46,31 @@ import TestSupport
         #expect(session.waitFor("EXITED 0").met)
     }
 }
+
+extension ReboundKeyWordingTests {
+    @Test("play-selection rebound to P: queueing during a book, the screen's hint names P, and the socket's reply names no key")
+    func reboundPlaySelectionIsNamedOnTheScreenOnly() throws {
+        let book = try BookUnderTest.folder("Rebound Queue Book", files: 1, seconds: 30)
+        let root = (book.path as NSString).deletingLastPathComponent
+        let session = try TUISession(columns: 120, rows: 40, arguments: [root], environment: book.environment) { config in
+            try "unbind enter\nbind P play-selection\n".write(toFile: config + "/interlude/keys", atomically: true, encoding: .utf8)
+        }
+        #expect(session.waitFor((book.path as NSString).lastPathComponent + "/").met, "\(session.screen())")
+        let runtime = session.runtimeDirectory
+        #expect(Remote.waitForPlayer(runtime), "no control socket: \(session.screen())")
+        try session.press("G", "b")
+        #expect(session.waitFor("bookOpened").met, "\(session.screen())")
+        #expect(Remote.waitForPlayer(runtime), "no control socket after the switch: \(session.screen())")
+
+        try session.press("e")
+        let hint = session.waitFor("a book is playing: P on a file plays music instead (the book keeps its place)")
+        #expect(hint.met, "\(hint.screen)")
+
+        let reply = try Remote.run(runtime, ["queue", "add", book.path])
+        #expect(reply.exitStatus == 1, "\(reply.summary)")
+        #expect(reply.stderrText.contains("a book is playing: playing a file plays music instead"), "\(reply.stderrText)")
+        for key in ["P on", "enter on"] { #expect(!reply.stderrText.contains(key), "\(reply.stderrText)") }
+        try session.press("q")
+        #expect(session.waitFor("EXITED 0").met)
+    }
+}
