@@ -37,7 +37,8 @@ struct AllocationCountingTests {
         let duck = GainRamp.step(from: 1, to: 0.2, overFrames: 4410).bitPattern
 
         var progress = MixProgress()
-        interlude_allocations_reset()
+        interlude_allocations_begin_window()
+        defer { interlude_allocations_end_window() }
         interlude_allocations_mark_this_thread(1)
         for index in 0..<6000 {
             runPeriod(index, context: context, control: control, media: media.producer, voice: voice.producer,
@@ -75,6 +76,8 @@ struct AllocationCountingTests {
     /// libraries (`isAlsaLib`), none from our code or the Swift runtime.
     private func expectNoAllocationsOfOurOwn(native: Bool, library: String) throws {
         let mp3 = try Fixtures.mp3(.sweep, seconds: 12)
+        interlude_allocations_begin_window()
+        defer { interlude_allocations_end_window() }
         interlude_allocations_count_threads_named("interlude-audio")
         defer { interlude_allocations_count_threads_named(nil) }
         interlude_allocations_reset()

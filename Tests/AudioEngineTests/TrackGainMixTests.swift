@@ -117,7 +117,8 @@ import Glibc
         var next = 0
         var gains: [Float] = [0.5, 2, 0.8, 1.5]
         var out = 0
-        interlude_allocations_reset()
+        interlude_allocations_begin_window()
+        defer { interlude_allocations_end_window() }
         for index in 0..<4000 {
             // The engine's side: a mark every 3,000 frames, and the frames.
             if mixer.media.producer.freeSlots() > 1024 {
