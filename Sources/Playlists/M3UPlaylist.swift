@@ -2,8 +2,10 @@
 /// an optional `#EXTINF:SECONDS,TITLE` line and the file's path. Other `#`
 /// lines are comments (or extensions other players write) and are skipped.
 public enum M3UPlaylist {
-    /// The entries of a playlist stored in `folder`, relative lines resolved against it.
-    public static func parse(_ text: String, folder: String) -> [PlaylistEntry] {
+    /// The entries of a playlist stored in `folder`, relative lines resolved
+    /// against it: the first `limit` of them (the caller refuses a playlist
+    /// that reaches its own limit, without resolving millions of lines first).
+    public static func parse(_ text: String, folder: String, limit: Int = .max) -> [PlaylistEntry] {
         var entries: [PlaylistEntry] = []
         var info: (seconds: Int?, title: String?)?
         // Lines end in LF or CRLF (Windows players; one Character in Swift); a lone CR is not a break any player writes.
@@ -19,6 +21,7 @@ public enum M3UPlaylist {
             entries.append(PlaylistEntry(path: PlaylistPath.resolve(location, against: folder),
                                          seconds: info?.seconds, title: info?.title))
             info = nil
+            if entries.count >= limit { break }
         }
         return entries
     }
