@@ -112,16 +112,16 @@ let package = Package(
         // `make bench`: interlude next to mpg123 and the lean C references in bench/c.
         .executableTarget(name: "interlude-bench", dependencies: ["TestSupport"], path: "bench/Sources/interlude-bench"),
 
-        .testTarget(name: "InterludeCoreTests", dependencies: ["InterludeCore"]),
+        .testTarget(name: "InterludeCoreTests", dependencies: ["InterludeCore", "TestSupport"]),
         // The application's system edge (signals, timers), failing for real in a child process.
         .testTarget(name: "InterludeSystemTests", dependencies: ["Interlude", "InterludeCore"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "InterludeCore"]),
-        .testTarget(name: "BookFormatTests", dependencies: ["BookFormat", "InterludeCore"]),
+        .testTarget(name: "BookFormatTests", dependencies: ["BookFormat", "InterludeCore", "TestSupport"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "BookFormat", "InterludeCore"]),
         .testTarget(name: "AlarmsTests", dependencies: ["Alarms", "AudioSession", "InterludeCore"]),
         .testTarget(name: "ThemesTests", dependencies: ["Themes"]),
         .testTarget(name: "KeyMapTests", dependencies: ["KeyMap"]),
-        .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "InterludeCore"]),
+        .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "InterludeCore", "TestSupport"]),
         .testTarget(name: "ReplayGainTests", dependencies: ["ReplayGain", "BookFormat", "TestSupport"]),
         .testTarget(name: "MusicLibraryTests", dependencies: ["MusicLibrary"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "KeyMap", "PlayerModel", "AudioSession", "MusicLibrary"]),

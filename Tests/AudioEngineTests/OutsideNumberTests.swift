@@ -2,6 +2,7 @@
 import Glibc
 import InterludeCore
 import Testing
+import TestSupport
 
 /// Issue 25, point 2 for the engine: numbers from a state file, a client or
 /// the sound server reach no trapping conversion. A `player.json` position of
@@ -41,10 +42,7 @@ struct OutsideNumberTests {
         let directory = "/tmp/interlude-decoders-fifo-\(UInt64.random(in: 0...UInt64.max))"
         mkdir(directory, 0o700)
         let path = directory + "/00.mp3"
-        try #require(mkfifo(path, 0o600) == 0)
-        // The write end held open, so that an unchecked open fails the test instead of hanging it.
-        let writer = open(path, O_RDWR | O_NONBLOCK)
-        defer { close(writer) }
+        try WritableFIFO.make(path)
         do {
             _ = try Decoders.open(path: path)
             Issue.record("a FIFO opened as audio")

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import InterludeCore
 import Testing
+import TestSupport
 @testable import BookFormat
 
 /// Issue 25, point 1 for the tag and cue sheet readers: a FIFO named like
@@ -15,21 +16,9 @@ struct SpecialFileReadTests {
         return directory
     }
 
-    /// A FIFO whose write end the test holds open with the start of a tag in
-    /// it: an unchecked reader reads that instead of blocking, so the test
-    /// fails rather than hangs.
-    static func fifo(_ path: String) throws -> Int32 {
-        try #require(mkfifo(path, 0o600) == 0)
-        let writer = open(path, O_RDWR | O_NONBLOCK)
-        try #require(writer >= 0)
-        _ = "ID3\u{4}\0\0\0\0\0\0".withCString { write(writer, $0, 10) }
-        return writer
-    }
-
     @Test func theTagOfAFIFOIsRefusedNamingIt() throws {
         let path = Self.scratch() + "/00.mp3"
-        let writer = try Self.fifo(path)
-        defer { close(writer) }
+        try WritableFIFO.make(path)
         #expect(throws: TagFileError.cannotOpen(path: path, reason: "a FIFO (named pipe), not a file")) {
             _ = try TagFileReader.tagBytes(atPath: path)
         }
@@ -58,8 +47,7 @@ struct SpecialFileReadTests {
 
     @Test func aCueSheetThatIsAFIFOIsRefusedNamingIt() throws {
         let path = Self.scratch() + "/album.cue"
-        let writer = try Self.fifo(path)
-        defer { close(writer) }
+        try WritableFIFO.make(path)
         #expect(CueTrack.readSheet(path).failureMessage == "\(path): cannot be read: a FIFO (named pipe), not a file")
         #expect(ContainerTags.read(path: path) == nil)
     }

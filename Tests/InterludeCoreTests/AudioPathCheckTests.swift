@@ -1,6 +1,8 @@
+import Foundation
 import Glibc
 import InterludeCore
 import Testing
+import TestSupport
 
 /// The one check of paths read from: FIFOs, devices, sockets and directories
 /// are refused by what they are, without an open that could block, and the
@@ -12,22 +14,10 @@ struct AudioPathCheckTests {
         return directory
     }
 
-    /// A FIFO with its write end held open by the test (`O_RDWR` never blocks
-    /// on Linux) and a few bytes in it: an unchecked reader opens it and reads
-    /// those bytes instead of blocking, so the test fails rather than hangs.
-    private func fifo(in directory: String) throws -> (path: String, writer: Int32) {
-        let path = directory + "/00.mp3"
-        try #require(mkfifo(path, 0o600) == 0)
-        let writer = open(path, O_RDWR | O_NONBLOCK)
-        try #require(writer >= 0)
-        _ = "ID3\u{4}\0\0\0\0\0\0".withCString { write(writer, $0, 10) }
-        return (path, writer)
-    }
-
     @Test func aFIFOADeviceASocketAndADirectoryAreRefusedByWhatTheyAre() throws {
         let directory = scratch()
-        let (pipe, writer) = try fifo(in: directory)
-        defer { close(writer) }
+        let pipe = directory + "/00.mp3"
+        try WritableFIFO.make(pipe)
         let socketPath = directory + "/s.mp3"
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(listener) }
@@ -61,8 +51,8 @@ struct AudioPathCheckTests {
 
     @Test func aStateFileThatIsAFIFOOrADeviceIsRefusedInOneLine() throws {
         let directory = scratch()
-        let (pipe, writer) = try fifo(in: directory)
-        defer { close(writer) }
+        let pipe = directory + "/00.mp3"
+        try WritableFIFO.make(pipe)
         #expect(throws: StateFileError(path: pipe, operation: "read", systemMessage: "a FIFO (named pipe), not a file")) {
             _ = try StateFile(path: pipe).read()
         }

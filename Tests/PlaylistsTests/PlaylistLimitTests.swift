@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import InterludeCore
 import Testing
+import TestSupport
 @testable import Playlists
 
 /// Issue 25, point 1 for playlists: no read grows without a bound. `/dev/zero`
@@ -27,9 +28,7 @@ struct PlaylistLimitTests {
 
     @Test func aFIFOAsAPlaylistIsRefusedWithoutWaitingForAWriter() throws {
         let path = Self.scratch() + "/pipe.m3u8"
-        try #require(mkfifo(path, 0o600) == 0)
-        let writer = open(path, O_RDWR | O_NONBLOCK)
-        defer { close(writer) }
+        try WritableFIFO.make(path)
         #expect(Self.failure(path) == "cannot read the playlist \(path): a FIFO (named pipe), not a file")
     }
 
