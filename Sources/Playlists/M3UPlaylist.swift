@@ -35,9 +35,30 @@ public enum M3UPlaylist {
                 let title = (entry.title ?? "").map { $0 == "\n" || $0 == "\r" ? " " : $0 }
                 text += "#EXTINF:\(entry.seconds ?? -1),\(String(title))\n"
             }
-            text += PlaylistPath.line(for: entry.path, inFolder: folder) + "\n"
+            text += location(of: entry.path, inFolder: folder) + "\n"
         }
         return text
+    }
+
+    /// The line for `path`: relative under the folder, or absolute; a `file://`
+    /// URL when the plain line would not read back as that path (a name with
+    /// a line break, one that starts with `#`, a blank or `file://`: all
+    /// legal in a Linux file name), with those bytes percent-encoded.
+    static func location(of path: String, inFolder folder: String) -> String {
+        let line = PlaylistPath.line(for: path, inFolder: folder)
+        let readsBack = !line.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+            && !line.hasPrefix("#") && !line.hasPrefix(" ") && !line.hasPrefix("\t") && !line.hasPrefix("file://")
+        if readsBack { return line }
+        var url = Array("file://".utf8)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in PlaylistPath.normalize(path).utf8 {
+            if byte < 0x21 || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "#") || byte == 0x7F {
+                url += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            } else {
+                url.append(byte)
+            }
+        }
+        return String(decoding: url, as: UTF8.self)
     }
 
     /// `SECONDS,TITLE` (attributes such as `tvg-id="x"` before the comma, as IPTV lists write, are skipped).

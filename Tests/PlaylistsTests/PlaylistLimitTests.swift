@@ -54,3 +54,20 @@ struct PlaylistLimitTests {
         #expect(M3UPlaylist.parse(text, folder: "/music").count == 1000)
     }
 }
+
+/// Found by `make fuzz` (m3u, seed `fuzz/seeds/m3u/newline-in-file-url.m3u`):
+/// a path holding a line break (legal in a Linux file name; a `file://` line
+/// with `%0A` gives one) was written as two lines, and the saved playlist
+/// read back as other entries. Such paths, and those starting with `#` or a
+/// blank, are written as `file://` URLs.
+struct PlaylistAwkwardPathTests {
+    @Test func pathsThatAPlainLineCannotHoldReadBackTheSame() {
+        let paths = ["/music/three four.m4a\n# comment", "/music/lists/#1 hit.mp3", "/music/lists/ leading.mp3",
+                     "/music/lists/\tx.mp3", "/music/a\r\nb.mp3", "/music/100% 唐詩.mp3", "/music/lists/plain.mp3"]
+        let entries = paths.map { PlaylistEntry(path: $0, seconds: nil, title: nil) }
+        let text = M3UPlaylist.write(entries, folder: "/music/lists")
+        #expect(M3UPlaylist.parse(text, folder: "/music/lists").map(\.path) == paths, "\(text)")
+        #expect(text.split(separator: "\n").count == paths.count + 1)
+        #expect(text.contains("\nplain.mp3\n") && text.contains("\n/music/100% 唐詩.mp3\n") && text.contains("file:///music/a%0D%0Ab.mp3"))
+    }
+}
