@@ -96,11 +96,17 @@ let package = Package(
         .systemLibrary(name: "CLibFuzzer"),
         // The driver every fuzzer's main hands over to (libFuzzer, or the replayer).
         .target(name: "FuzzDriver", dependencies: ["CLibFuzzer"]),
+        // With INTERLUDE_FUZZ_TARGET=container, over the FLAC/Ogg/MP4 tag reader (`ContainerTags`).
         .executableTarget(name: "ChapterFuzzer", dependencies: ["BookFormat", "FuzzDriver"]),
-        // `make fuzz` also runs libFuzzer over the theme, keys, alarms and book state parsers.
-        .executableTarget(name: "ConfigFuzzer", dependencies: ["Themes", "KeyMap", "Alarms", "Books", "InterludeCore", "FuzzDriver"]),
-        // The same over the control socket's request parser.
-        .executableTarget(name: "RemoteRequestFuzzer", dependencies: ["PlayerModel", "FuzzDriver"]),
+        // `make fuzz` also runs libFuzzer over the theme, keys, alarms and book
+        // state parsers, M3U playlists and `player.json`.
+        .executableTarget(name: "ConfigFuzzer", dependencies: ["Themes", "KeyMap", "Alarms", "Books", "InterludeCore",
+                                                               "Playlists", "Interlude", "FuzzDriver"]),
+        // The same over the control socket's request parser, and (dispatch)
+        // its requests carried out by a running player's dispatcher.
+        .executableTarget(name: "RemoteRequestFuzzer", dependencies: ["PlayerModel", "Interlude", "FuzzDriver"]),
+        // A file decoded whole through `Decoders.open`: libmpg123, libFLAC, FFmpeg's libraries.
+        .executableTarget(name: "DecodeFuzzer", dependencies: ["AudioEngine", "FuzzDriver"]),
         // The same over the cue-sheet parser.
         .executableTarget(name: "CueSheetFuzzer", dependencies: ["BookFormat", "FuzzDriver"]),
 
