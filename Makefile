@@ -209,24 +209,35 @@ soak: release
 python-tools:
 	@scripts/install-python-tools.sh
 
-# libFuzzer over the chapter parser, then the cue-sheet parser, each for FUZZ_SECONDS (default 3 minutes),
+# libFuzzer over the chapter parser, the socket's requests and the cue-sheet parser, each for FUZZ_SECONDS (default 3 minutes),
 # corpus kept in build/fuzz/corpus between runs; crashes land in build/fuzz/.
 # FUZZING swaps the replayer's main for libFuzzer's driver (see
 # Sources/ChapterFuzzer); a separate scratch path keeps the instrumented
 # objects away from the normal build.
 FUZZ_SECONDS ?= 180
 FUZZ_BIN := .build/fuzz/release/ChapterFuzzer
-# Then the theme, keys, alarms and book state parsers (Sources/ConfigFuzzer),
-# CONFIG_FUZZ_SECONDS each, from the seeds in fuzz/seeds/TARGET into a corpus
-# kept in build/fuzz/TARGET/corpus; a crash is saved as build/fuzz/TARGET-crash-*.
+# Then the theme, keys, alarms and book state parsers, M3U and player.json
+# (Sources/ConfigFuzzer), CONFIG_FUZZ_SECONDS each, from the seeds in
+# fuzz/seeds/TARGET into a corpus kept in build/fuzz/TARGET/corpus; a crash
+# is saved as build/fuzz/TARGET-crash-*. The tag reader of FLAC, Ogg and MP4
+# (ChapterFuzzer's container target), a running player's dispatcher
+# (RemoteRequestFuzzer's dispatch target) and the decoders (DecodeFuzzer:
+# mpg123, flac, ffmpeg) run the same way, each INPUT_FUZZ_SECONDS.
 CONFIG_FUZZ_SECONDS ?= 180
-CONFIG_FUZZ_TARGETS := theme keys alarms book
+CONFIG_FUZZ_TARGETS := theme keys alarms book m3u player
 CONFIG_FUZZ_BIN := .build/fuzz/release/ConfigFuzzer
+INPUT_FUZZ_SECONDS ?= 180
+DECODE_FUZZ_TARGETS := mpg123 flac ffmpeg
+# One target: $(call fuzz-target,BINARY,TARGET,SEEDS,DICT,MAX_LEN).
+fuzz-target = mkdir -p build/fuzz/$(2)/corpus && INTERLUDE_FUZZ_TARGET=$(2) .build/fuzz/release/$(1) \
+	build/fuzz/$(2)/corpus $(3) -dict=$(4) -max_total_time=$(INPUT_FUZZ_SECONDS) -max_len=$(5) -timeout=10 \
+	-rss_limit_mb=2048 -artifact_prefix=build/fuzz/$(2)- -print_final_stats=1
 fuzz:
 	$(SWIFT) build -c release --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product ChapterFuzzer $(SWIFT_FLAGS)
 	@mkdir -p build/fuzz/corpus build/fuzz/seeds
 	@for f in build/fixtures/chapters/*.mp3; do [ -e "$$f" ] && head -c 4096 "$$f" > "build/fuzz/seeds/$$(basename "$$f").tag"; done; true
 	$(FUZZ_BIN) build/fuzz/corpus build/fuzz/seeds -dict=fuzz/id3v2.dict -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 -rss_limit_mb=2048 -artifact_prefix=build/fuzz/ -print_final_stats=1
+	$(call fuzz-target,ChapterFuzzer,container,fuzz/seeds/container,fuzz/container.dict,16384)
 	$(SWIFT) build -c release --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product ConfigFuzzer $(SWIFT_FLAGS)
 	@for target in $(CONFIG_FUZZ_TARGETS); do \
 		mkdir -p build/fuzz/$$target/corpus && \
@@ -240,10 +251,13 @@ fuzz:
 	@printf '%s' '{"id":"a","command":"queue-add","args":["/x.mp3","/y.mp3"]}' > build/fuzz/remote-seeds/queue.json
 	@printf '%s' '{"id":2,"command":"seek","args":[-5.5]}' > build/fuzz/remote-seeds/seek.json
 	.build/fuzz/release/RemoteRequestFuzzer build/fuzz/remote-corpus build/fuzz/remote-seeds -dict=fuzz/remote.dict -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 -rss_limit_mb=2048 -artifact_prefix=build/fuzz/remote- -print_final_stats=1
+	$(call fuzz-target,RemoteRequestFuzzer,dispatch,build/fuzz/remote-seeds,fuzz/remote.dict,4096)
 	$(SWIFT) build -c release --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product CueSheetFuzzer $(SWIFT_FLAGS)
 	@mkdir -p build/fuzz/cue-corpus build/fuzz/cue-seeds
 	@printf 'PERFORMER "P"\nTITLE "T"\nFILE "a.flac" WAVE\n  TRACK 01 AUDIO\n    TITLE "One"\n    INDEX 01 00:00:00\n  TRACK 02 AUDIO\n    INDEX 00 01:59:70\n    INDEX 01 02:00:74\n' > build/fuzz/cue-seeds/album.cue
 	.build/fuzz/release/CueSheetFuzzer build/fuzz/cue-corpus build/fuzz/cue-seeds -dict=fuzz/cuesheet.dict -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 -rss_limit_mb=2048 -artifact_prefix=build/fuzz/cue- -print_final_stats=1
+	$(SWIFT) build -c release --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product DecodeFuzzer $(SWIFT_FLAGS)
+	@for target in $(DECODE_FUZZ_TARGETS); do $(call fuzz-target,DecodeFuzzer,$$target,fuzz/seeds/$$target,fuzz/decode.dict,16384) || exit 1; done
 
 
 clean:

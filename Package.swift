@@ -97,11 +97,17 @@ let package = Package(
         .systemLibrary(name: "CLibFuzzer"),
         // The driver every fuzzer's main hands over to (libFuzzer, or the replayer).
         .target(name: "FuzzDriver", dependencies: ["CLibFuzzer"]),
+        // With INTERLUDE_FUZZ_TARGET=container, over the FLAC/Ogg/MP4 tag reader (`ContainerTags`).
         .executableTarget(name: "ChapterFuzzer", dependencies: ["BookFormat", "FuzzDriver"]),
-        // `make fuzz` also runs libFuzzer over the theme, keys, alarms and book state parsers.
-        .executableTarget(name: "ConfigFuzzer", dependencies: ["Themes", "KeyMap", "Alarms", "Books", "InterludeCore", "FuzzDriver"]),
-        // The same over the control socket's request parser.
-        .executableTarget(name: "RemoteRequestFuzzer", dependencies: ["PlayerModel", "FuzzDriver"]),
+        // `make fuzz` also runs libFuzzer over the theme, keys, alarms and book
+        // state parsers, M3U playlists and `player.json`.
+        .executableTarget(name: "ConfigFuzzer", dependencies: ["Themes", "KeyMap", "Alarms", "Books", "InterludeCore",
+                                                               "Playlists", "Interlude", "FuzzDriver"]),
+        // The same over the control socket's request parser, and (dispatch)
+        // its requests carried out by a running player's dispatcher.
+        .executableTarget(name: "RemoteRequestFuzzer", dependencies: ["PlayerModel", "Interlude", "FuzzDriver"]),
+        // A file decoded whole through `Decoders.open`: libmpg123, libFLAC, FFmpeg's libraries.
+        .executableTarget(name: "DecodeFuzzer", dependencies: ["AudioEngine", "FuzzDriver"]),
         // The same over the cue-sheet parser.
         .executableTarget(name: "CueSheetFuzzer", dependencies: ["BookFormat", "FuzzDriver"]),
 
@@ -113,16 +119,16 @@ let package = Package(
         // `make bench`: interlude next to mpg123 and the lean C references in bench/c.
         .executableTarget(name: "interlude-bench", dependencies: ["TestSupport"], path: "bench/Sources/interlude-bench"),
 
-        .testTarget(name: "InterludeCoreTests", dependencies: ["InterludeCore"]),
+        .testTarget(name: "InterludeCoreTests", dependencies: ["InterludeCore", "TestSupport"]),
         // The application's system edge (signals, timers), failing for real in a child process.
         .testTarget(name: "InterludeSystemTests", dependencies: ["Interlude", "InterludeCore"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "InterludeCore"]),
-        .testTarget(name: "BookFormatTests", dependencies: ["BookFormat", "InterludeCore"]),
+        .testTarget(name: "BookFormatTests", dependencies: ["BookFormat", "InterludeCore", "TestSupport"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "BookFormat", "InterludeCore"]),
         .testTarget(name: "AlarmsTests", dependencies: ["Alarms", "AudioSession", "InterludeCore"]),
         .testTarget(name: "ThemesTests", dependencies: ["Themes"]),
         .testTarget(name: "KeyMapTests", dependencies: ["KeyMap", "PlayerModel"]),
-        .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "InterludeCore"]),
+        .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "InterludeCore", "TestSupport"]),
         .testTarget(name: "ReplayGainTests", dependencies: ["ReplayGain", "BookFormat", "TestSupport"]),
         .testTarget(name: "MusicLibraryTests", dependencies: ["MusicLibrary"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "KeyMap", "PlayerModel", "AudioSession", "MusicLibrary"]),

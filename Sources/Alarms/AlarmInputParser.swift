@@ -127,6 +127,10 @@ public enum AlarmInputParser {
     /// A built-in tone name, or the path of an existing, readable file.
     public static func parseSound(_ text: String, fileExists: (String) -> Bool) throws(AlarmCommandError) -> AlarmSound {
         if AlarmSound.builtInTones.contains(text) { return .tone(name: text) }
+        // A FIFO would block the alarm's open when it is due: named now, by what it is.
+        if let kind = AudioPathCheck.specialKind(text), kind != .directory {
+            throw AlarmCommandError("alarm add: --sound \(text) is \(kind.rawValue), not an audio file")
+        }
         guard fileExists(text) else {
             throw AlarmCommandError("alarm add: sound file not found: \(text) (or use a built-in tone: \(AlarmSound.builtInTones.joined(separator: ", ")))")
         }

@@ -26,7 +26,7 @@ public struct ContainerTags: Equatable, Sendable {
     /// The tags of the file at `path` (FLAC, Ogg Vorbis or Opus, MP4/M4A/M4B);
     /// nil for another format, a file it cannot read, or one without tags.
     public static func read(path: String) -> ContainerTags? {
-        guard let file = try? SystemCall.retrying({ open(path, O_RDONLY | O_CLOEXEC) }) else { return nil }
+        guard let file = try? AudioPathCheck.open(path) else { return nil }
         defer { close(file) }
         let head = bytes(file, at: 0, count: 12)
         if head.starts(with: "fLaC".utf8) { return flac(file) }

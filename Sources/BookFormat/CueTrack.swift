@@ -109,8 +109,10 @@ public struct CueTrack: Equatable, Sendable {
     }
 
     static func load(_ sheetPath: String) -> Result<CueSheet, CueTrackError> {
-        guard let bytes = readSmallFile(sheetPath) else {
-            return .failure(CueTrackError(message: "\(sheetPath): cannot be read"))
+        let bytes: [UInt8]
+        switch readSheet(sheetPath) {
+        case .success(let read): bytes = read
+        case .failure(let error): return .failure(error)
         }
         do throws(CueSheetError) {
             return .success(try CueSheet(bytes: bytes))
@@ -119,21 +121,32 @@ public struct CueTrack: Equatable, Sendable {
         }
     }
 
-    /// A cue sheet is text of a few kilobytes; more than 1 MB is not one.
-    private static func readSmallFile(_ path: String) -> [UInt8]? {
-        guard let descriptor = try? SystemCall.retrying({ open(path, O_RDONLY | O_CLOEXEC) }) else { return nil }
+    /// A cue sheet is text of a few kilobytes; more than this is not one.
+    public static let sheetLimit = 1 << 20
+
+    /// The bytes of the sheet at `path`, or one sentence naming it: a FIFO or
+    /// a device is refused without blocking, and a file larger than
+    /// `sheetLimit` (a 2 GB "cue sheet") without reading it whole.
+    public static func readSheet(_ path: String) -> Result<[UInt8], CueTrackError> {
+        let descriptor: Int32
+        do { descriptor = try AudioPathCheck.open(path) } catch {
+            return .failure(CueTrackError(message: "\(path): cannot be read: \(error.reason)"))
+        }
         defer { _ = close(descriptor) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
-        while bytes.count <= 1 << 20 {
+        while bytes.count <= sheetLimit {
             let result = chunk.withUnsafeMutableBytes { buffer in
                 Result { () throws(Errno) in try SystemCall.retrying { Glibc.read(descriptor, buffer.baseAddress, buffer.count) } }
             }
-            guard let count = try? result.get() else { return nil }
-            if count == 0 { return bytes }
+            let count: Int
+            do { count = try result.get() } catch {
+                return .failure(CueTrackError(message: "\(path): cannot be read: \(error.message)"))
+            }
+            if count == 0 { return .success(bytes) }
             bytes += chunk[0..<count]
         }
-        return nil
+        return .failure(CueTrackError(message: "\(path): larger than \(sheetLimit >> 20) MB, which no cue sheet is"))
     }
 }
 

@@ -14,15 +14,16 @@ public enum TagFileReader {
     public static func tagBytes(atPath path: String) throws(TagFileError) -> [UInt8] {
         let descriptor: Int32
         do {
-            descriptor = try SystemCall.retrying { open(path, O_RDONLY | O_CLOEXEC) }
+            descriptor = try AudioPathCheck.open(path)
         } catch {
-            throw .cannotOpen(path: path, reason: error.message)
+            throw .cannotOpen(path: path, reason: error.reason)
         }
         defer { close(descriptor) }
         var bytes = try read(descriptor, count: ID3v2Header.length, path: path)
         guard let header = try? ID3v2Header(bytes: bytes[...]) else {
             return bytes.starts(with: "ID3".utf8) ? bytes : []
         }
+        try checkSize(header, path: path)
         bytes += try read(descriptor, count: header.totalSize - ID3v2Header.length, path: path)
         return bytes
     }
@@ -32,15 +33,16 @@ public enum TagFileReader {
     public static func tagAndAudioHead(atPath path: String, audioBytes: Int) throws(TagFileError) -> (tag: [UInt8], audio: [UInt8]) {
         let descriptor: Int32
         do {
-            descriptor = try SystemCall.retrying { open(path, O_RDONLY | O_CLOEXEC) }
+            descriptor = try AudioPathCheck.open(path)
         } catch {
-            throw .cannotOpen(path: path, reason: error.message)
+            throw .cannotOpen(path: path, reason: error.reason)
         }
         defer { close(descriptor) }
         let head = try read(descriptor, count: ID3v2Header.length, path: path)
         guard let header = try? ID3v2Header(bytes: head[...]) else {
             return ([], head + (try read(descriptor, count: audioBytes - head.count, path: path)))
         }
+        try checkSize(header, path: path)
         let tag = head + (try read(descriptor, count: header.totalSize - ID3v2Header.length, path: path))
         return (tag, try read(descriptor, count: audioBytes, path: path))
     }
@@ -49,6 +51,16 @@ public enum TagFileReader {
     public static func chapters(atPath path: String) throws(TagFileError) -> ChapterList {
         let bytes = try tagBytes(atPath: path)
         return bytes.isEmpty ? .empty : ChapterList(tagBytes: bytes[...])
+    }
+
+    /// The largest tag read: covers and chapter images make tags of a few
+    /// megabytes; the format allows 256 MB, which is no tag anyone wrote.
+    public static let tagLimit = 32 << 20
+
+    private static func checkSize(_ header: ID3v2Header, path: String) throws(TagFileError) {
+        guard header.totalSize <= tagLimit else {
+            throw .cannotRead(path: path, reason: "its ID3v2 tag declares \(header.totalSize) bytes, more than the \(tagLimit >> 20) MB read")
+        }
     }
 
     /// Reads up to `count` bytes, stopping early at end of file. Memory grows

@@ -1,4 +1,5 @@
 import BookFormat
+import FuzzDriver
 
 /// Everything a malformed tag can reach: header, frames, text decoding,
 /// CHAP/CTOC, ordering. libFuzzer and the replayer both call this.
@@ -13,10 +14,27 @@ func exerciseParser(_ bytes: UnsafeBufferPointer<UInt8>) {
     precondition(total != Int.min)
 }
 
+/// The FLAC, Ogg and MP4 tag reader: the bytes as a Vorbis comment block,
+/// an Ogg stream's first pages and an MP4 `udta` box, then as a file, which
+/// `ContainerTags.read` walks by its block and box headers.
+func exerciseContainerTags(_ bytes: UnsafeBufferPointer<UInt8>) {
+    let input = Array(bytes)
+    var found = [ContainerTags.vorbisComments(input[...]), ContainerTags.ogg(input), ContainerTags.userDataTags(input[...])]
+    if let path = FuzzDriver.inputFile(input, name: "container") { found.append(ContainerTags.read(path: path)) }
+    var total = 0
+    for tags in found.compactMap({ $0 }) {
+        total &+= (tags.title?.utf8.count ?? 0) &+ (tags.artist?.utf8.count ?? 0) &+ (tags.album?.utf8.count ?? 0)
+    }
+    precondition(total != Int.min)
+}
+
+/// The parser the run fuzzes (`INTERLUDE_FUZZ_TARGET`); set once, before the driver starts.
+nonisolated(unsafe) var selectedParser: (UnsafeBufferPointer<UInt8>) -> Void = exerciseParser
+
 /// libFuzzer's per-input callback.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     // Sound: libFuzzer hands a buffer of exactly `size` bytes, or nil for 0.
-    exerciseParser(UnsafeBufferPointer(start: data, count: data == nil ? 0 : size))
+    selectedParser(UnsafeBufferPointer(start: data, count: data == nil ? 0 : size))
     return 0
 }

@@ -1,30 +1,17 @@
 import FuzzDriver
-import Glibc
 
 /// libFuzzer over the files a user edits or the player keeps: themes, the
-/// keys file, `alarms.json` and a book's state. One binary, the parser chosen
-/// by `INTERLUDE_FUZZ_TARGET` (theme, keys, alarms, book): libFuzzer's driver
-/// owns the command line, and its callback is a C function that can capture
-/// nothing. In a plain build it replays saved inputs:
-/// `ConfigFuzzer TARGET FILE...`.
+/// keys file, `alarms.json`, a book's state, M3U playlists and `player.json`.
+/// One binary, the parser chosen by `INTERLUDE_FUZZ_TARGET` (theme, keys,
+/// alarms, book, m3u, player): libFuzzer's driver owns the command line, and
+/// its callback is a C function that can capture nothing. In a plain build
+/// it replays saved inputs: `ConfigFuzzer TARGET FILE...`.
 @main
 enum ConfigFuzzerMain {
     static func main() {
-        let names = FuzzTarget.allCases.map(\.rawValue)
-        var files = CommandLine.arguments.dropFirst()
-        let name: String?
-        if FuzzDriver.isFuzzing {
-            name = getenv("INTERLUDE_FUZZ_TARGET").map { String(cString: $0) }
-        } else {
-            name = files.popFirst()
-        }
-        guard let name, let target = FuzzTarget(rawValue: name) else {
-            print(FuzzDriver.isFuzzing ? "ConfigFuzzer: set INTERLUDE_FUZZ_TARGET to one of \(names.joined(separator: ", "))"
-                                       : "usage: ConfigFuzzer \(names.joined(separator: "|")) FILE...")
-            exit(2)
-        }
+        let (target, files) = FuzzDriver.target(FuzzTarget.self, name: "ConfigFuzzer")
         selectedTarget = target
-        FuzzDriver.run(name: "ConfigFuzzer \(name)", replaying: files,
+        FuzzDriver.run(name: "ConfigFuzzer \(target.rawValue)", replaying: files,
                        testOneInput: { data, size in fuzzOneInput(data, size) }, replay: target.exercise)
     }
 }

@@ -1,14 +1,16 @@
 import Alarms
 import Books
+@_spi(Fuzzing) import Interlude
 import InterludeCore
 import KeyMap
+import Playlists
 import Themes
 
 /// The parsers under the fuzzer, and what each run does with what they read:
 /// the arithmetic that follows a load (next ring times, a bookmark, saving
 /// again) is reached too, since a value a parser lets through must not trap there.
 enum FuzzTarget: String, CaseIterable {
-    case theme, keys, alarms, book
+    case theme, keys, alarms, book, m3u, player
 
     func exercise(_ bytes: UnsafeBufferPointer<UInt8>) {
         var total = 0
@@ -37,6 +39,14 @@ enum FuzzTarget: String, CaseIterable {
             // What is saved reads back the same.
             let again = try? BookStateFormat.decode(BookStateFormat.encode(state))
             precondition(again?.bookmarks == state.bookmarks, "a saved book state does not read back")
+        case .m3u:
+            let entries = M3UPlaylist.parse(PlaylistText.decode(Array(bytes)), folder: "/music/lists")
+            total &+= entries.reduce(0) { $0 &+ $1.path.utf8.count &+ ($1.seconds ?? 0) }
+            // What is saved reads back to the same entries.
+            let again = M3UPlaylist.parse(M3UPlaylist.write(entries, folder: "/music/lists"), folder: "/music/lists")
+            precondition(again.map(\.path) == entries.map(\.path), "a saved playlist does not read back")
+        case .player:
+            PlayerStateFuzzing.exercise(Array(bytes))
         }
         precondition(total != Int.min)
     }

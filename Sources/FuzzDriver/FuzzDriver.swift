@@ -29,6 +29,23 @@ public enum FuzzDriver {
         #endif
     }
 
+    /// The target of a binary with several, and the files to replay: the
+    /// target `INTERLUDE_FUZZ_TARGET` names under libFuzzer (its driver owns
+    /// the command line), the first argument in a replay (`NAME TARGET
+    /// FILE...`). Exits with the names when there is none.
+    public static func target<Target: CaseIterable & RawRepresentable>(
+        _ type: Target.Type, name: String
+    ) -> (Target, ArraySlice<String>) where Target.RawValue == String {
+        let names = Target.allCases.map(\.rawValue).joined(separator: ", ")
+        var files = CommandLine.arguments.dropFirst()
+        let chosen = isFuzzing ? getenv("INTERLUDE_FUZZ_TARGET").map { String(cString: $0) } : files.popFirst()
+        guard let chosen, let target = Target(rawValue: chosen) else {
+            print(isFuzzing ? "\(name): set INTERLUDE_FUZZ_TARGET to one of \(names)" : "usage: \(name) TARGET FILE... (TARGET: \(names))")
+            exit(2)
+        }
+        return (target, files)
+    }
+
     /// In a fuzzing build, whether libFuzzer runs (the plain build replays).
     public static var isFuzzing: Bool {
         #if FUZZING
@@ -36,6 +53,25 @@ public enum FuzzDriver {
         #else
         false
         #endif
+    }
+
+    /// `bytes` as a file, for parsers that read paths (the decoders, the tag
+    /// readers): one file per process and `name`, rewritten for every input.
+    /// Nil when it cannot be written.
+    public static func inputFile(_ bytes: [UInt8], name: String) -> String? {
+        let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        let path = "\(directory)/interlude-\(name)-fuzz-\(getpid())"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var written = 0
+        while written < bytes.count {
+            // Sound: the pointer and count stay within `bytes`.
+            let result = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            guard result > 0 else { return nil }
+            written += result
+        }
+        return path
     }
 
     static func readFile(_ path: String, name: String) -> [UInt8] {

@@ -26,17 +26,24 @@ public struct StateFile: Sendable {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// The most `read` takes by default: the largest state file (a queue of
+    /// thousands of paths) is a few megabytes; more is not one of ours.
+    public static let readLimit = 16 << 20
+
     /// The file's bytes, or nil when it does not exist. The first read of a
     /// path in this process removes the temporary files of writers that died
-    /// before their rename (see `removeStaleTemporaries`).
-    public func read() throws(StateFileError) -> [UInt8]? {
+    /// before their rename (see `removeStaleTemporaries`). A FIFO, a device or
+    /// a directory at the path is refused without blocking, and a file larger
+    /// than `limit` bytes is refused (`/dev/zero` renamed, a huge file where a
+    /// small one belongs).
+    public func read(limit: Int = StateFile.readLimit) throws(StateFileError) -> [UInt8]? {
         if Self.swept.withLock({ $0.insert(path).inserted }) { removeStaleTemporaries() }
         let fd: Int32
         do {
-            fd = try SystemCall.retrying { open(path, O_RDONLY | O_CLOEXEC) }
+            fd = try AudioPathCheck.open(path)
         } catch {
-            if error == .noSuchFile { return nil }
-            throw failure("read", error)
+            if error == .failed(.noSuchFile) { return nil }
+            throw StateFileError(path: path, operation: "read", systemMessage: error.reason)
         }
         defer { close(fd) }
         var bytes: [UInt8] = []
@@ -50,6 +57,9 @@ public struct StateFile: Sendable {
             do { count = try result.get() } catch { throw failure("read", error) }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > limit {
+                throw StateFileError(path: path, operation: "read", systemMessage: "larger than \(limit >> 20) MB, more than such a file holds")
+            }
         }
     }
 

@@ -2,8 +2,10 @@
 /// an optional `#EXTINF:SECONDS,TITLE` line and the file's path. Other `#`
 /// lines are comments (or extensions other players write) and are skipped.
 public enum M3UPlaylist {
-    /// The entries of a playlist stored in `folder`, relative lines resolved against it.
-    public static func parse(_ text: String, folder: String) -> [PlaylistEntry] {
+    /// The entries of a playlist stored in `folder`, relative lines resolved
+    /// against it: the first `limit` of them (the caller refuses a playlist
+    /// that reaches its own limit, without resolving millions of lines first).
+    public static func parse(_ text: String, folder: String, limit: Int = .max) -> [PlaylistEntry] {
         var entries: [PlaylistEntry] = []
         var info: (seconds: Int?, title: String?)?
         // Lines end in LF or CRLF (Windows players; one Character in Swift); a lone CR is not a break any player writes.
@@ -19,6 +21,7 @@ public enum M3UPlaylist {
             entries.append(PlaylistEntry(path: PlaylistPath.resolve(location, against: folder),
                                          seconds: info?.seconds, title: info?.title))
             info = nil
+            if entries.count >= limit { break }
         }
         return entries
     }
@@ -32,9 +35,30 @@ public enum M3UPlaylist {
                 let title = (entry.title ?? "").map { $0 == "\n" || $0 == "\r" ? " " : $0 }
                 text += "#EXTINF:\(entry.seconds ?? -1),\(String(title))\n"
             }
-            text += PlaylistPath.line(for: entry.path, inFolder: folder) + "\n"
+            text += location(of: entry.path, inFolder: folder) + "\n"
         }
         return text
+    }
+
+    /// The line for `path`: relative under the folder, or absolute; a `file://`
+    /// URL when the plain line would not read back as that path (a name with
+    /// a line break, one that starts with `#`, a blank or `file://`: all
+    /// legal in a Linux file name), with those bytes percent-encoded.
+    static func location(of path: String, inFolder folder: String) -> String {
+        let line = PlaylistPath.line(for: path, inFolder: folder)
+        let readsBack = !line.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+            && !line.hasPrefix("#") && !line.hasPrefix(" ") && !line.hasPrefix("\t") && !line.hasPrefix("file://")
+        if readsBack { return line }
+        var url = Array("file://".utf8)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in PlaylistPath.normalize(path).utf8 {
+            if byte < 0x21 || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "#") || byte == 0x7F {
+                url += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            } else {
+                url.append(byte)
+            }
+        }
+        return String(decoding: url, as: UTF8.self)
     }
 
     /// `SECONDS,TITLE` (attributes such as `tvg-id="x"` before the comma, as IPTV lists write, are skipped).

@@ -29,13 +29,22 @@ public enum PlaylistFile {
         return lower.hasSuffix(".m3u") || lower.hasSuffix(".m3u8")
     }
 
+    /// The largest playlist read: 16 MB is some 100,000 entries of long paths.
+    public static let byteLimit = 16 << 20
+    /// The most entries a playlist may hold; each is looked up on disk when it loads.
+    public static let entryLimit = 100_000
+
     public static func load(_ path: String) throws(Failure) -> PlaylistLoad {
         let bytes: [UInt8]?
-        do { bytes = try StateFile(path: path).read() } catch {
+        do { bytes = try StateFile(path: path).read(limit: byteLimit) } catch {
             throw .unreadable(path: path, reason: error.systemMessage)
         }
         guard let bytes else { throw .notFound(path: path) }
-        let entries = M3UPlaylist.parse(PlaylistText.decode(bytes), folder: PlaylistPath.folder(of: path))
+        let entries = M3UPlaylist.parse(PlaylistText.decode(bytes), folder: PlaylistPath.folder(of: path),
+                                        limit: entryLimit + 1)
+        guard entries.count <= entryLimit else {
+            throw .unreadable(path: path, reason: "more than \(entryLimit) entries")
+        }
         var load = PlaylistLoad(entries: [], missing: [])
         for entry in entries {
             if StateFile.isReadableFile(entry.path) { load.entries.append(entry) } else { load.missing.append(entry.path) }

@@ -1,3 +1,4 @@
+@_spi(Fuzzing) import Interlude
 import PlayerModel
 
 /// A line as the socket reads it: parsed to a request or one error, and the
@@ -15,10 +16,30 @@ func exerciseParser(_ bytes: UnsafeBufferPointer<UInt8>) {
     precondition(!line.utf8.contains(0x0A))
 }
 
+/// The running player (`dispatch`), set before the driver starts.
+nonisolated(unsafe) var dispatcher: RemoteDispatchFuzzing?
+/// The target `INTERLUDE_FUZZ_TARGET` names; set once, before the driver starts.
+nonisolated(unsafe) var selectedTarget: (UnsafeBufferPointer<UInt8>) -> Void = exerciseParser
+
+/// The input as one request line to the running player, which must answer
+/// within seconds (or close the connection, as a `quit` may) with JSON lines.
+func exerciseDispatcher(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let dispatcher else { return }
+    // One line: a newline inside would make two requests, each answered.
+    let line = bytes.map { $0 == 0x0A ? 0x20 : $0 }
+    guard let reply = dispatcher.request(line, seconds: 5) else {
+        preconditionFailure("the player's socket did not come back within 5 s")
+    }
+    for replyLine in reply.split(separator: 0x0A) {
+        precondition(replyLine.first == UInt8(ascii: "{") && replyLine.last == UInt8(ascii: "}"),
+                     "a reply is not a JSON object: \(String(decoding: replyLine, as: UTF8.self))")
+    }
+}
+
 /// libFuzzer's per-input callback.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     // Sound: libFuzzer hands a buffer of exactly `size` bytes, or nil for 0.
-    exerciseParser(UnsafeBufferPointer(start: data, count: data == nil ? 0 : size))
+    selectedTarget(UnsafeBufferPointer(start: data, count: data == nil ? 0 : size))
     return 0
 }

@@ -54,6 +54,10 @@ struct CueSheetTests {
         ("FILE a.flac WAVE\nTRACK 01 AUDIO\nINDEX 01 00:01:75\n", "line 3: bad time '00:01:75'"),
         ("FILE a.flac WAVE\nTRACK 01 AUDIO\nINDEX 01 1:02\n", "line 3: bad time '1:02'"),
         ("FILE a.flac WAVE\nTRACK 01 AUDIO\nINDEX 01 -1:00:00\n", "line 3: bad time '-1:00:00'"),
+        // Issue 25: impossible times, and a minute count whose frames would overflow.
+        ("FILE a.flac WAVE\nTRACK 01 AUDIO\nINDEX 01 99:99:99\n", "line 3: bad time '99:99:99'"),
+        ("FILE a.flac WAVE\nTRACK 01 AUDIO\nINDEX 01 99999999999999999:00:00\n", "line 3: bad time '99999999999999999:00:00'"),
+        ("FILE a.flac WAVE\nTRACK 01 AUDIO\nINDEX 01 153722867280912931:00:00\n", "line 3: bad time '153722867280912931:00:00'"),
         ("TRACK 01 AUDIO\nINDEX 01 00:00:00\n", "line 1: TRACK before any FILE"),
         ("FILE a.flac WAVE\nINDEX 01 00:00:00\n", "line 2: INDEX before any TRACK"),
         ("FILE a.flac WAVE\nTRACK 01 AUDIO\nINDEX 01 00:05:00\nTRACK 02 AUDIO\nINDEX 01 00:04:00\n",

@@ -15,7 +15,20 @@ public struct AudioFormat: Equatable, Hashable, Sendable, CustomStringConvertibl
     public static let bytesPerSample = 2
     public var bytesPerFrame: Int { channels * Self.bytesPerSample }
 
-    public func frames(forSeconds seconds: Double) -> Int { Int((seconds * Double(rate)).rounded()) }
+    /// The most frames a position or a length is taken to be: 2^48 frames is
+    /// 46 years at 192 kHz, far past any file, and times 16 bytes a frame
+    /// still far from `Int.max`.
+    public static let frameLimit = 1 << 48
+
+    /// Total: a position from a state file or a client (`1e300`, NaN) is
+    /// clamped to `frameLimit` either way (NaN is 0) instead of trapping in
+    /// the conversion.
+    public func frames(forSeconds seconds: Double) -> Int {
+        let frames = seconds * Double(rate)
+        guard !frames.isNaN else { return 0 }
+        let limit = Double(Self.frameLimit)
+        return Int(min(max(frames, -limit), limit).rounded())
+    }
     public func seconds(forFrames frames: Int) -> Double { Double(frames) / Double(rate) }
 
     public var description: String {

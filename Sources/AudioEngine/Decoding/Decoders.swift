@@ -80,16 +80,22 @@ public struct FileHead: Sendable {
         do { _ = try SystemCall.retrying { stat(path, &info) } } catch {
             throw DecoderError(error == .noSuchFile ? .missing : .unreadable, path: path, detail: error.message.lowercased())
         }
-        if info.st_mode & S_IFMT == S_IFDIR {
-            throw DecoderError(.directory, path: path, detail: "is a directory, not an audio file")
+        switch AudioPathCheck.specialKind(path) {
+        case nil: break
+        case .directory: throw DecoderError(.directory, path: path, detail: "is a directory, not an audio file")
+        case let kind?: throw DecoderError(.unreadable, path: path, detail: "is \(kind.rawValue), not an audio file")
         }
         if info.st_size == 0 {
             throw DecoderError(.empty, path: path, detail: "empty file")
         }
         var bytes = [UInt8](repeating: 0, count: Self.capacity)
+        // Opened so that a FIFO put in the file's place since the check cannot block.
+        let descriptor: Int32
+        do { descriptor = try AudioPathCheck.open(path) } catch {
+            throw DecoderError(.unreadable, path: path, detail: error.reason.lowercased())
+        }
+        defer { _ = Glibc.close(descriptor) }
         do throws(Errno) {
-            let descriptor = try SystemCall.retrying { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
-            defer { _ = Glibc.close(descriptor) }
             let count = bytes.withUnsafeMutableBytes { buffer in
                 Result { () throws(Errno) in try SystemCall.retrying { Glibc.read(descriptor, buffer.baseAddress, buffer.count) } }
             }

@@ -1,4 +1,5 @@
 import CFFmpeg
+import InterludeCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -725,8 +726,7 @@ final class FFmpegDecoder: Decoder {
 /// from one damaged otherwise, which libavformat reports in the same words.
 enum MP4Boxes {
     static func lacksMovie(path: String) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
+        guard let descriptor = try? AudioPathCheck.open(path) else { return false }
         defer { _ = Glibc.close(descriptor) }
         var offset: off_t = 0
         var header = [UInt8](repeating: 0, count: 16)

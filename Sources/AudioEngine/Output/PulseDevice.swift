@@ -112,8 +112,20 @@ struct PulseDevice: WriterDevice {
         guard interlude_pa_stream_update_timing_info_wait(stream, waker) == 0,
               let timing = interlude_pa_stream_get_timing_info(stream),
               timing.pointee.write_index_corrupt == 0, timing.pointee.read_index_corrupt == 0 else { return nil }
-        return (max(0, Int(timing.pointee.write_index - timing.pointee.read_index) / bytesPerFrame),
-                Int(timing.pointee.sink_usec) * rate / 1_000_000)
+        return Self.queue(writeIndex: timing.pointee.write_index, readIndex: timing.pointee.read_index,
+                          sinkMicroseconds: timing.pointee.sink_usec, bytesPerFrame: bytesPerFrame, rate: rate)
+    }
+
+    /// The server's timing numbers in frames. They come from outside: a queue
+    /// or a sink latency beyond 10 s is damage, clamped before the arithmetic
+    /// so that it cannot overflow.
+    @_noLocks
+    static func queue(writeIndex: Int64, readIndex: Int64, sinkMicroseconds: UInt64, bytesPerFrame: Int,
+                      rate: Int) -> (afterReadIndex: Int, inSink: Int) {
+        let (queued, overflow) = writeIndex.subtractingReportingOverflow(readIndex)
+        let limit = 10 * rate
+        return (overflow ? 0 : min(max(0, Int(queued) / bytesPerFrame), limit),
+                Int(min(sinkMicroseconds, 10_000_000)) * rate / 1_000_000)
     }
 
     /// With the main loop locked: false once the stream or its connection has failed.

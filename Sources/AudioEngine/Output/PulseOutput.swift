@@ -240,14 +240,21 @@ final class PulseConnection {
             interlude_pa_threaded_mainloop_wait(mainloop)
         }
         let granted = interlude_pa_stream_get_buffer_attr(stream)?.pointee ?? attributes
-        bufferBytes = Int(granted.tlength)
-        requestBytes = Int(granted.minreq)
+        (bufferBytes, requestBytes) = Self.granted(tlength: granted.tlength, minreq: granted.minreq, format: format)
         sinkInputIndex = interlude_pa_stream_get_index(stream)
         interlude_pa_threaded_mainloop_unlock(mainloop)
         self.mainloop = mainloop
         self.waker = waker
         self.context = context
         self.stream = stream
+    }
+
+    /// The buffer the server granted, in bytes. Its numbers size the media
+    /// ring: more than 10 s is no grant of the latency asked for, and is
+    /// clamped rather than allocated.
+    static func granted(tlength: UInt32, minreq: UInt32, format: AudioFormat) -> (buffer: Int, request: Int) {
+        let buffer = min(Int(tlength), 10 * format.rate * format.bytesPerFrame)
+        return (buffer, min(Int(minreq), buffer))
     }
 
     /// The sink's share of the latency asked for (`sinkMilliseconds`): at most this.

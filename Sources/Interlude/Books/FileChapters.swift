@@ -75,29 +75,16 @@ struct FileChapters {
 
     /// A cue sheet read and parsed; one sentence naming it when it cannot be.
     static func load(_ cuePath: String) -> CueLookup {
-        guard let bytes = readSmallFile(cuePath) else { return .failure("\(cuePath): cannot be read") }
+        let bytes: [UInt8]
+        switch CueTrack.readSheet(cuePath) {
+        case .success(let read): bytes = read
+        case .failure(let error): return .failure(error.message)
+        }
         do throws(CueSheetError) {
             return .sheet(try CueSheet(bytes: bytes), path: cuePath)
         } catch {
             return .failure("\(cuePath): not a usable cue sheet: \(error)")
         }
-    }
-
-    /// A cue sheet is text of a few kilobytes; more than 1 MB is not one.
-    private static func readSmallFile(_ path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { _ = close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while bytes.count <= 1 << 20 {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return bytes }
-            bytes += chunk[0..<count]
-        }
-        return nil
     }
 
     /// The audio file a cue sheet plays: the sheet's first FILE, relative to

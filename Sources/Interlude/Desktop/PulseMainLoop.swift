@@ -244,9 +244,19 @@ final class PulseMainLoop {
     /// libpulse's deadlines are on the monotonic clock when it marks them so
     /// (its own timers do), else wall-clock times, moved onto the monotonic clock.
     private static func monotonicMicroseconds(_ timeval: UnsafePointer<timeval>) -> Int64 {
-        let microseconds = interlude_pa_timeval_microseconds(timeval)
-        if interlude_pa_timeval_is_monotonic(timeval) != 0 { return microseconds }
-        return nowMicroseconds() + (microseconds - nowMicroseconds(CLOCK_REALTIME))
+        let now = nowMicroseconds()
+        let clock = interlude_pa_timeval_is_monotonic(timeval) != 0 ? now : nowMicroseconds(CLOCK_REALTIME)
+        return deadline(interlude_pa_timeval_microseconds(timeval), onClockAt: clock, monotonicNow: now)
+    }
+
+    /// A deadline `microseconds` on a clock that reads `clock` now, on the
+    /// monotonic clock that reads `monotonicNow`. libpulse's deadlines are
+    /// seconds away: one beyond a day either way is damage, clamped so that
+    /// the waits computed from it cannot overflow.
+    static func deadline(_ microseconds: Int64, onClockAt clock: Int64, monotonicNow: Int64) -> Int64 {
+        let day: Int64 = 86_400_000_000
+        let (away, overflow) = microseconds.subtractingReportingOverflow(clock)
+        return monotonicNow + (overflow ? (microseconds < 0 ? -day : day) : min(max(away, -day), day))
     }
 
     private static func timeval(microseconds: Int64) -> timeval {

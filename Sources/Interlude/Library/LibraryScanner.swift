@@ -126,10 +126,16 @@ struct LibraryScanner {
                     } else {
                         report("skipped \(path): a link to a folder already scanned (a loop)")
                     }
+                case S_IFIFO, S_IFCHR, S_IFBLK, S_IFSOCK:
+                    // Named like audio, but opening it could block the scan for good (a FIFO).
+                    guard AudioFileNames.isAudio(name) else { break }
+                    state.failed += 1
+                    report("skipped \(path): is \(SpecialFileKind(mode: info.st_mode)?.rawValue ?? "a special file"), not an audio file")
                 case S_IFREG where AudioFileNames.isAudio(name):
                     state.found += 1
                     let stamp = ScanDiff.Stamp(size: Int64(info.st_size),
-                                               modifiedNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+                                               modifiedNanoseconds: FileTime.nanoseconds(seconds: Int64(info.st_mtim.tv_sec),
+                                                                                                nanoseconds: Int64(info.st_mtim.tv_nsec)))
                     let change = diff.observe(path: path, stamp: stamp)
                     switch change {
                     case .unchanged:

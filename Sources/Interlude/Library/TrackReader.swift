@@ -3,6 +3,7 @@ import Glibc
 #endif
 import AudioEngine
 import BookFormat
+import InterludeCore
 import MusicLibrary
 import ReplayGain
 
@@ -83,8 +84,7 @@ enum TrackReader {
     /// ID3v2 tag: ID3v1 is at the end; another container; a tag or first
     /// frame this cannot read), which then goes through the decoder.
     static func readMP3WithTag(path: String, stamp: ScanDiff.Stamp, folder: Int32 = AT_FDCWD, name: String? = nil) -> LibraryTrack? {
-        let descriptor = openat(folder, name ?? path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        guard let descriptor = try? AudioPathCheck.open(name ?? path, relativeTo: folder) else { return nil }
         defer { close(descriptor) }
         // Most tags are a few hundred bytes; the first frame and the next
         // frame's header (which `MPEGAudioLength` checks) fit in 4 KB after it.

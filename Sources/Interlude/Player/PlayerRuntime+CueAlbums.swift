@@ -1,4 +1,5 @@
 import BookFormat
+import InterludeCore
 
 /// Cue sheets in a music queue: whichever front end sent the files (the
 /// browser's enter and `e`, the remote socket's `queue add`, standard input),
@@ -16,14 +17,22 @@ extension PlayerRuntime {
     /// in the same list covers is left out (a folder holds both, and the
     /// sheet's tracks are the image already). A sheet that cannot be used is
     /// left out and named; `startAt` then moves to the entry after it.
+    /// A FIFO, a device or a socket among them is left out and named too,
+    /// before the feeder would open it (`AudioPathCheck`).
     static func expandingCueSheets(_ paths: [String], startAt: Int = 0) -> CueExpansion {
-        guard paths.contains(where: { $0.lowercased().hasSuffix(".cue") }) else {
+        let special = paths.map { path in AudioPathCheck.specialKind(path).flatMap { $0 == .directory ? nil : $0 } }
+        guard paths.contains(where: { $0.lowercased().hasSuffix(".cue") }) || special.contains(where: { $0 != nil }) else {
             return CueExpansion(paths: paths, startAt: startAt, problems: [])
         }
         var expanded: [[String]] = []
         var covered: Set<String> = []
         var problems: [String] = []
-        for path in paths {
+        for (path, kind) in zip(paths, special) {
+            if let kind {
+                expanded.append([])
+                problems.append("\(path): is \(kind.rawValue), not an audio file")
+                continue
+            }
             guard path.lowercased().hasSuffix(".cue") else {
                 expanded.append([path])
                 continue

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+@testable import BookFormat
+
+/// Issue 25, point 2 for container fields: lengths and sizes of 2^32 and
+/// 2^63 in Vorbis comments, MP4 boxes and FLAC blocks give no tags, never a
+/// trap (the reader checks each against what was read before any sum).
+struct ContainerFieldRangeTests {
+    static func be(_ value: UInt64, _ bytes: Int) -> [UInt8] { (0..<bytes).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) } }
+    static func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * UInt32($0))) } }
+
+    @Test func vorbisCommentLengthsOf4GBGiveNoTags() {
+        #expect(ContainerTags.vorbisComments((Self.le32(.max) + [0, 0])[...]) == nil)
+        let entry = Self.le32(.max) + Array("TITLE=x".utf8)
+        #expect(ContainerTags.vorbisComments((Self.le32(0) + Self.le32(.max) + entry)[...]) == nil)
+    }
+
+    @Test func mp4BoxesOfImpossibleSizesGiveNoTags() throws {
+        // A 64-bit size of 2^63 - 1 (the top bits masked), and one of 0xFFFFFFFF, inside `udta`.
+        let huge = Self.be(1, 4) + Array("meta".utf8) + Self.be(.max, 8) + Array("ilst".utf8)
+        #expect(ContainerTags.userDataTags(huge[...]) == nil)
+        let wide = Self.be(0xFFFF_FFFF, 4) + Array("meta".utf8) + [0, 0, 0, 0]
+        #expect(ContainerTags.userDataTags(wide[...]) == nil)
+        // The same at the top of a file: `ftyp`, then a `moov` whose size is all ones.
+        let path = NSTemporaryDirectory() + "interlude-huge-box-\(UInt64.random(in: 0...UInt64.max)).m4a"
+        let file = Self.be(16, 4) + Array("ftypM4A ".utf8) + [0, 0, 0, 0] + Self.be(1, 4) + Array("free".utf8)
+            + Self.be(.max, 8) + Self.be(1, 4) + Array("moov".utf8) + Self.be(.max, 8)
+        try Data(file).write(to: URL(fileURLWithPath: path))
+        #expect(ContainerTags.read(path: path) == nil)
+    }
+
+    @Test func flacBlocksOfTheLargestLengthGiveNoTags() throws {
+        let path = NSTemporaryDirectory() + "interlude-huge-block-\(UInt64.random(in: 0...UInt64.max)).flac"
+        // A STREAMINFO-typed block of 16 MB - 1 in a file of 12 bytes, then a comment block claiming the same.
+        try Data(Array("fLaC".utf8) + [0x00, 0xFF, 0xFF, 0xFF] + [0x04, 0xFF, 0xFF, 0xFF]).write(to: URL(fileURLWithPath: path))
+        #expect(ContainerTags.read(path: path) == nil)
+    }
+}
