@@ -1,6 +1,7 @@
 import Alarms
 import AudioEngine
 import AudioSession
+import Books
 import InterludeCore
 import PlayerModel
 import ReplayGain
@@ -43,14 +44,18 @@ final class PlayerRuntime {
         /// A device that cannot be opened leaves the run waiting, paused with
         /// the device's error, instead of ending it (the full-screen player).
         var waitsForOutput = false
+        /// Where books opened during the run keep their places; nil: the run
+        /// plays what it was started with (headless play), and refuses a switch.
+        var bookStore: BookStateStore?
     }
 
     let configuration: Configuration
     let events: PlayerEventStream
-    let engine: PlaybackEngine
+    /// What plays now: swapped, with its controller, when a book or music takes over (`+Switch`).
+    private(set) var engine: PlaybackEngine
     let clock: any Clock
     let arbiter: AudioSessionArbiter
-    let controller: PlaybackController
+    private(set) var controller: PlaybackController
     let player: PlayerSession
     /// Set on the frame clock (file sinks), nil with a real device.
     let frameClock: VirtualClock?
@@ -78,49 +83,67 @@ final class PlayerRuntime {
     var alarmVoiceError = false
     /// The next alarm's sound, opened before it is due (`AlarmScheduler.onPrepare`).
     var preparedAlarmVoice: FileVoice?
-    /// The book that plays, set by the book's session (which the host owns).
-    weak var book: BookSession?
+    /// The book that plays (`+Switch`), set by its session's `begin`.
+    var book: BookSession?
+    /// Spoken-audio mode: a book plays (or `--spoken`).
+    var isSpokenAudio: Bool
+    /// What the host does as music stops playing for a book (the full-screen
+    /// player keeps music's queue and place in player.json), and as a book opens.
+    var onMusicLeft: (() -> Void)?
+    var onBookOpened: ((BookSession) -> Void)?
     /// Set by `PlayerCommand.quit`: the run ends, and the host ends with it.
     var quitRequested = false
     /// Alarms made for testing (`fireTestAlarm`, `addAlarm(afterSeconds:)`), removed once rung.
     var testAlarms: Set<AlarmID> = []
     /// Shuffle and repeat (`+PlayOrder`).
     var playOrder = PlayOrderState()
-    /// Starts other playback (a book, or music while a book plays) after this
-    /// run ends; nil where the host cannot (headless play), which refuses it.
-    var switchPlayback: ((PlaybackSwitch) -> Void)?
 
     /// Opens the engine (the first playable file fixes the output format).
     /// Reports what went wrong and returns nil when nothing can play.
     /// `signals` must exist before the engine opens, so that its writer thread
-    /// starts with them blocked; the full-screen player keeps one channel for
-    /// all its runtimes, so no signal finds them unblocked between two.
+    /// (and those of the engines later switches open) start with them blocked.
     static func open(configuration: Configuration, paths: [String], events: PlayerEventStream,
                      signals channel: SignalChannel) -> PlayerRuntime? {
-        let engine = PlaybackEngine(paths: paths, output: configuration.scenario.spoken ? configuration.output.forSpokenAudio()
-                                                                                       : configuration.output)
+        switch openEngine(configuration, paths: paths, spoken: configuration.scenario.spoken, speed: configuration.speed) {
+        case .success(let engine):
+            return PlayerRuntime(configuration: configuration, engine: engine, events: events, signals: channel)
+        case .failure(let failure):
+            for problem in failure.problems { events.error(problem) }
+            return nil
+        }
+    }
+
+    /// What went wrong opening an engine, one sentence a line.
+    struct EngineFailure: Error {
+        var problems: [String]
+    }
+
+    /// An engine over the run's output for `paths`, opened (the first
+    /// playable file fixes the output format), at `speed`.
+    static func openEngine(_ configuration: Configuration, paths: [String], spoken: Bool,
+                           speed: PlaybackSpeed) -> Result<PlaybackEngine, EngineFailure> {
+        let engine = PlaybackEngine(paths: paths, output: spoken ? configuration.output.forSpokenAudio()
+                                                                 : configuration.output)
         engine.keepsOutputAtQueueEnd = configuration.keepsRunningWhenQueueEnds
         engine.waitsForOutput = configuration.waitsForOutput
+        var problems: [String] = []
         do {
             try engine.open()
         } catch {
             for event in engine.feeder.takeEvents() {
-                if case .failed(let error) = event { events.error("\(error.description) (skipped)") }
+                if case .failed(let error) = event { problems.append("\(error.description) (skipped)") }
             }
             switch error {
             case .output(let output) where output.isDeviceUnavailable:
-                events.error("\(error.description) (choose another device with --device NAME, "
-                              + "or render with --output wav:PATH or --output null)")
+                problems.append("\(error.description) (choose another device with --device NAME, "
+                                + "or render with --output wav:PATH or --output null)")
             default:
-                events.error(error.description)
+                problems.append(error.description)
             }
-            return nil
+            return .failure(EngineFailure(problems: problems))
         }
-        do { try engine.setSpeed(configuration.speed) } catch {
-            events.error(error.description)
-            return nil
-        }
-        return PlayerRuntime(configuration: configuration, engine: engine, events: events, signals: channel)
+        do { try engine.setSpeed(speed) } catch { return .failure(EngineFailure(problems: [error.description])) }
+        return .success(engine)
     }
 
     private init(configuration: Configuration, engine: PlaybackEngine, events: PlayerEventStream, signals: SignalChannel) {
@@ -128,6 +151,7 @@ final class PlayerRuntime {
         self.engine = engine
         self.events = events
         self.signals = signals
+        isSpokenAudio = configuration.scenario.spoken
         let scenario = configuration.scenario
         // The frame clock starts on a whole wall-clock second, so relative alarms
         // (kept in whole seconds) fall exactly where they were asked for.
@@ -159,6 +183,25 @@ final class PlayerRuntime {
     }
 
     var format: AudioFormat { engine.format }
+
+    /// Other playback takes over (`+Switch`): `next` and a controller of its
+    /// own replace the engine, under the same session, clock and alarms.
+    func replaceEngine(with next: PlaybackEngine, spoken: Bool) {
+        let volume = controller.volume
+        engine = next
+        lastDevice = 0
+        preparedAlarmVoice = nil
+        var scenario = configuration.scenario
+        scenario.spoken = spoken
+        controller = PlaybackController(engine: next, clock: clock, events: events,
+                                        smartRewind: SmartRewind(maxRewindSeconds: scenario.effectiveSmartRewind),
+                                        fadeMilliseconds: scenario.fadeMilliseconds)
+        controller.player = player
+        controller.volume = volume
+        player.setSink(controller)
+        installPlayOrder()
+        installReplayGain()
+    }
 
     // MARK: The user and job control
 
