@@ -73,31 +73,6 @@ final class HeadlessPlayer: PlayerHost {
 
     // MARK: PlayerHost
 
-    /// Commands are read while the player runs in real time. A terminal is read
-    /// only while we are its foreground job: a background read would stop the
-    /// process with SIGTTIN. On the frame clock a render takes no account of
-    /// input, so that it comes out the same every time.
-    var extraDescriptors: [Int32] {
-        guard runtime?.frameClock == nil, input.isOpen, isatty(0) == 0 || tcgetpgrp(0) == getpgrp() else { return [] }
-        return [0]
-    }
-
-    func descriptorsReady(_ fds: [Int32]) {
-        guard let runtime else { return }
-        for word in input.take() {
-            guard let command = StandardInputVocabulary.command(for: word) else {
-                events.error(StandardInputVocabulary.unknown(word))
-                continue
-            }
-            if command.needsBook && runtime.book == nil {
-                events.error("'\(word)' works only while playing a book")
-                continue
-            }
-            // A refused play is reported by the player itself (`playRefused`).
-            runtime.perform(command)
-        }
-    }
-
     func handleSignal(_ number: Int32) -> Bool {
         // SIGINT, SIGTERM, SIGHUP end the run: keep the book's place first.
         book?.save()
@@ -114,7 +89,7 @@ final class HeadlessPlayer: PlayerHost {
     var keepsRunningWhenQueueEnds: Bool { false }
     func willStop() { progress?.clear() }
 
-    var loopSources: [LoopSource] { [control as LoopSource?, hook, mpris, desktop, logind].compactMap { $0 } }
+    var loopSources: [LoopSource] { [self as LoopSource?, control, hook, mpris, desktop, logind].compactMap { $0 } }
 
     func playbackEvent(_ event: PlaybackEvent) {
         switch event {
@@ -122,6 +97,34 @@ final class HeadlessPlayer: PlayerHost {
             progress?.clear()
         default:
             break
+        }
+    }
+}
+
+/// Standard input's words: the loop's first source.
+extension HeadlessPlayer: LoopSource {
+    /// Commands are read while the player runs in real time. A terminal is read
+    /// only while we are its foreground job: a background read would stop the
+    /// process with SIGTTIN. On the frame clock a render takes no account of
+    /// input, so that it comes out the same every time.
+    var pollRequests: [LoopPollRequest] {
+        guard runtime?.frameClock == nil, input.isOpen, isatty(0) == 0 || tcgetpgrp(0) == getpgrp() else { return [] }
+        return [LoopPollRequest(fd: 0)]
+    }
+
+    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
+        guard !ready.isEmpty else { return }
+        for word in input.take() {
+            guard let command = StandardInputVocabulary.command(for: word) else {
+                events.error(StandardInputVocabulary.unknown(word))
+                continue
+            }
+            if command.needsBook && runtime.book == nil {
+                events.error("'\(word)' works only while playing a book")
+                continue
+            }
+            // A refused play is reported by the player itself (`playRefused`).
+            runtime.perform(command)
         }
     }
 }

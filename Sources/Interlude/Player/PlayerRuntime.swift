@@ -370,7 +370,7 @@ final class PlayerRuntime {
     }
 
     /// Sleeps in poll until a refill is due (-1: none needed), a timer (timerfd),
-    /// a signal, the host's input, or a wall-clock change.
+    /// a signal, a source's descriptor (the host's input among them), or a wall-clock change.
     private func waitForEvents(host: PlayerHost, timer: MonotonicTimerDescriptor, wallClock: WallClockChangeDescriptor,
                                refillWait: Int) {
         var wait = refillWait
@@ -388,9 +388,8 @@ final class PlayerRuntime {
             next = nil
         }
         timer.arm(after: next.map { max(.zero, $0) })
-        let extra = host.extraDescriptors
         let requests = sources.map(\.pollRequests)
-        let (ready, occurred) = waitForPoll([signals.fd, timer.fd, wallClock.fd] + extra,
+        let (ready, occurred) = waitForPoll([signals.fd, timer.fd, wallClock.fd],
                                             requests: requests.flatMap { $0 }, timeoutMilliseconds: wait)
         if ready.contains(timer.fd) { timer.acknowledge() }
         if ready.contains(wallClock.fd) && wallClock.clockWasSet() {
@@ -401,20 +400,15 @@ final class PlayerRuntime {
             if arbiter.checkForSystemSleep() { createdScheduler?.wallClockDidChange() }
             if !isSessionSuspended { systemClock.runDueTimers() }
         }
-        let hostReady = ready.filter { extra.contains($0) }
-        if !hostReady.isEmpty { host.descriptorsReady(hostReady) }
         serviceSources(sources, requests: requests, occurred: occurred)
     }
 
-    /// On the frame clock nothing waits, but the host's input and the loop's
-    /// sources are still read.
+    /// On the frame clock nothing waits, but the loop's sources are still read.
     private func pollWithoutWaiting(host: PlayerHost) {
-        let extra = host.extraDescriptors
         let sources = host.loopSources
-        guard !extra.isEmpty || !sources.isEmpty else { return }
+        guard !sources.isEmpty else { return }
         let requests = sources.map(\.pollRequests)
-        let (ready, occurred) = waitForPoll(extra, requests: requests.flatMap { $0 }, timeoutMilliseconds: 0)
-        if !ready.isEmpty { host.descriptorsReady(ready) }
+        let (_, occurred) = waitForPoll([], requests: requests.flatMap { $0 }, timeoutMilliseconds: 0)
         serviceSources(sources, requests: requests, occurred: occurred)
     }
 
