@@ -17,15 +17,6 @@ final class HeadlessPlayer: PlayerHost {
     /// Set when the arguments name a book.
     private var book: BookSession?
     private let input = StandardInputLines()
-    /// `interlude remote` reaches this player here (beside a running one, at the next free name).
-    private var control: ControlSocket?
-    /// `on-event` in the config file.
-    private var hook: EventHook?
-    /// MPRIS2, when a session bus is there.
-    private var mpris: MprisSource?
-    private var logind: LogindSleepSource?
-    /// Other programs' calls, alarms and sounds on the sound server.
-    private var desktop: DesktopInterruptionSource?
 
     init(options: PlayCommand.Options) {
         self.options = options
@@ -53,16 +44,9 @@ final class HeadlessPlayer: PlayerHost {
         guard let runtime = PlayerRuntime.open(configuration: configuration, paths: paths, events: events,
                                                signals: signals)
         else { return 1 }
-        control = ControlSocket.open(instance: 1, events: events)
-        defer { control?.shutDown() }
-        hook = EventHook.fromConfig(events: events)
-        // Not on the frame clock: a render to a file is no player to control.
-        if runtime.frameClock == nil {
-            mpris = MprisSource.open(events: events, quietWithoutBus: true)
-            logind = LogindSleepSource.open(events: events)
-        }
-        desktop = DesktopInterruptionSource.forPlayback(output: options.output, environment: ProcessEnvironment.current(),
-                                                        report: { [events] in events.error($0) })
+        // Beside a running player the socket takes the next free name; a render to a file is no player to control.
+        runtime.startServices(instance: 1, buses: runtime.frameClock == nil)
+        defer { runtime.shutDown() }
         self.runtime = runtime
         book?.begin(with: runtime)
         let status = runtime.run(host: self)
@@ -89,7 +73,7 @@ final class HeadlessPlayer: PlayerHost {
     var keepsRunningWhenQueueEnds: Bool { false }
     func willStop() { progress?.clear() }
 
-    var loopSources: [LoopSource] { [self as LoopSource?, control, hook, mpris, desktop, logind].compactMap { $0 } }
+    var loopSources: [LoopSource] { [self] }
 
     func playbackEvent(_ event: PlaybackEvent) {
         switch event {

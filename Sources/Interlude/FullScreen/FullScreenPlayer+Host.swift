@@ -86,7 +86,7 @@ extension FullScreenPlayer: PlayerHost {
 
     var now: Double { events.now }
 
-    var loopSources: [LoopSource] { [self as LoopSource?, control, hook, mpris, desktop, logind, library].compactMap { $0 } }
+    var loopSources: [LoopSource] { [self] }
 
     func resize() {
         terminal?.resize()

@@ -40,9 +40,6 @@ final class FullScreenPlayer {
     /// The playlists pane's rows: listed at start, when the pane is focused and after a save.
     var playlists: [PlaylistRow] = []
     var lastFocus: Pane?
-    /// Other programs' calls, alarms and sounds on the sound server; it
-    /// outlives the runtimes, each of which gets its own sessions from it.
-    var desktop: DesktopInterruptionSource?
 
     /// What decides the state line and the playing marks, compared after each turn.
     struct PlaybackState: Equatable {
@@ -53,15 +50,8 @@ final class FullScreenPlayer {
     }
     var quitRequested = false
     let keepsRunningWhenQueueEnds = true
-    /// `interlude remote` and the one-player-per-user hand-off reach this player here.
-    var control: ControlSocket?
-    /// `on-event` in the config file.
-    var hook: EventHook?
-    /// MPRIS2 on the session bus.
-    var mpris: MprisSource?
-    var logind: LogindSleepSource?
-    /// The music library's index, scan and folder watches (the library pane).
-    var library: LibraryLiveIndex?
+    /// The music library's index, scan and folder watches (the library pane): one of the runtime's services.
+    var library: LibraryLiveIndex? { runtime?.services?.library }
 
     init(options: FullScreenCommand.Options) { self.options = options }
 
@@ -79,13 +69,6 @@ final class FullScreenPlayer {
             events.error(error.description)
             return 1
         }
-        control = ControlSocket.open(instance: options.newInstance ? 2 : 1, events: events)
-        defer { control?.shutDown() }
-        hook = EventHook.fromConfig(events: events)
-        mpris = MprisSource.open(events: events, quietWithoutBus: true)
-        logind = LogindSleepSource.open(events: events)
-        desktop = DesktopInterruptionSource.forPlayback(output: options.output, environment: ProcessEnvironment.current(),
-                                                        report: { [events] in events.error($0) })
         var configuration = startUp.base
         var paths: [String] = []
         var firstBook: BookSession?
@@ -105,6 +88,8 @@ final class FullScreenPlayer {
             return 1
         }
         self.runtime = runtime
+        runtime.startServices(instance: options.newInstance ? 2 : 1, buses: true)
+        defer { runtime.shutDown() }
         runtime.onMusicLeft = { [unowned self, unowned runtime] in saveState(stateStore, runtime) }
         runtime.onBookOpened = { [unowned self] book in bookOpened(book) }
         // The alarms of alarms.json show (and ring) from the start.

@@ -91,6 +91,8 @@ final class PlayerRuntime {
     /// player keeps music's queue and place in player.json), and as a book opens.
     var onMusicLeft: (() -> Void)?
     var onBookOpened: ((BookSession) -> Void)?
+    /// The socket, the buses, the hook, the sound server: opened once for the run (`startServices`).
+    private(set) var services: PlayerServices?
     /// Set by `PlayerCommand.quit`: the run ends, and the host ends with it.
     var quitRequested = false
     /// Alarms made for testing (`fireTestAlarm`, `addAlarm(afterSeconds:)`), removed once rung.
@@ -201,6 +203,16 @@ final class PlayerRuntime {
         player.setSink(controller)
         installPlayOrder()
         installReplayGain()
+    }
+
+    /// Opens the services for the run; the loop polls them from its next wait,
+    /// and `shutDown` closes them as the host leaves.
+    func startServices(instance: Int, buses: Bool) {
+        services = PlayerServices(events: events, output: configuration.output, instance: instance, buses: buses)
+    }
+
+    func shutDown() {
+        services?.shutDown()
     }
 
     // MARK: The user and job control
@@ -375,7 +387,7 @@ final class PlayerRuntime {
                                refillWait: Int) {
         var wait = refillWait
         if let limit = host.maximumWaitMilliseconds { wait = wait < 0 ? limit : min(wait, limit) }
-        let sources = host.loopSources
+        let sources = host.loopSources + (services?.sources ?? [])
         for limit in sources.compactMap(\.wakeWithinMilliseconds) { wait = wait < 0 ? limit : min(wait, limit) }
         let now = clock.monotonicNow
         var next: Duration? = isSessionSuspended ? nil : systemClock?.timeUntilNextTimer
@@ -405,7 +417,7 @@ final class PlayerRuntime {
 
     /// On the frame clock nothing waits, but the loop's sources are still read.
     private func pollWithoutWaiting(host: PlayerHost) {
-        let sources = host.loopSources
+        let sources = host.loopSources + (services?.sources ?? [])
         guard !sources.isEmpty else { return }
         let requests = sources.map(\.pollRequests)
         let (_, occurred) = waitForPoll([], requests: requests.flatMap { $0 }, timeoutMilliseconds: 0)
