@@ -49,9 +49,8 @@ extension PlayerRuntime {
         case .success(let engine): next = engine
         case .failure(let failure): return .refused(reason: failure.problems.joined(separator: "; "))
         }
-        isSpokenAudio = session != nil
-        player.setContent(isSpokenAudio ? .spokenAudio : .music)
-        replaceEngine(with: next, spoken: isSpokenAudio)
+        player.setContent(session != nil ? .spokenAudio : .music)
+        replacePlayback(with: next, spoken: session != nil)
         if let session {
             session.begin(with: self)
             onBookOpened?(session)
@@ -77,13 +76,7 @@ extension PlayerRuntime {
 
     /// The book keeps its place in its state file; music's queue goes to the host (player.json).
     private func leaveWhatPlays() {
-        if let book {
-            book.close()
-            self.book = nil
-        } else {
-            onMusicLeft?()
-        }
-        playOrder = PlayOrderState(seed: playOrder.seed)
+        if let book { book.close() } else { onMusicLeft?() }
     }
 }
 

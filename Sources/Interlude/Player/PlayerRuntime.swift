@@ -51,11 +51,21 @@ final class PlayerRuntime {
 
     let configuration: Configuration
     let events: PlayerEventStream
-    /// What plays now: swapped, with its controller, when a book or music takes over (`+Switch`).
-    private(set) var engine: PlaybackEngine
+    /// What plays now: replaced when a book or music takes over (`+Switch`).
+    private(set) var playing: Playback
+    var engine: PlaybackEngine { playing.engine }
+    var controller: PlaybackController { playing.controller }
+    var isSpokenAudio: Bool { playing.isSpokenAudio }
+    var book: BookSession? {
+        get { playing.book }
+        set { playing.book = newValue }
+    }
+    var playOrder: PlayOrderState {
+        get { playing.playOrder }
+        set { playing.playOrder = newValue }
+    }
     let clock: any Clock
     let arbiter: AudioSessionArbiter
-    private(set) var controller: PlaybackController
     let player: PlayerSession
     /// Set on the frame clock (file sinks), nil with a real device.
     let frameClock: VirtualClock?
@@ -83,10 +93,6 @@ final class PlayerRuntime {
     var alarmVoiceError = false
     /// The next alarm's sound, opened before it is due (`AlarmScheduler.onPrepare`).
     var preparedAlarmVoice: FileVoice?
-    /// The book that plays (`+Switch`), set by its session's `begin`.
-    var book: BookSession?
-    /// Spoken-audio mode: a book plays (or `--spoken`).
-    var isSpokenAudio: Bool
     /// What the host does as music stops playing for a book (the full-screen
     /// player keeps music's queue and place in player.json), and as a book opens.
     var onMusicLeft: (() -> Void)?
@@ -97,8 +103,6 @@ final class PlayerRuntime {
     var quitRequested = false
     /// Alarms made for testing (`fireTestAlarm`, `addAlarm(afterSeconds:)`), removed once rung.
     var testAlarms: Set<AlarmID> = []
-    /// Shuffle and repeat (`+PlayOrder`).
-    var playOrder = PlayOrderState()
 
     /// Opens the engine (the first playable file fixes the output format).
     /// Reports what went wrong and returns nil when nothing can play.
@@ -150,10 +154,8 @@ final class PlayerRuntime {
 
     private init(configuration: Configuration, engine: PlaybackEngine, events: PlayerEventStream, signals: SignalChannel) {
         self.configuration = configuration
-        self.engine = engine
         self.events = events
         self.signals = signals
-        isSpokenAudio = configuration.scenario.spoken
         let scenario = configuration.scenario
         // The frame clock starts on a whole wall-clock second, so relative alarms
         // (kept in whole seconds) fall exactly where they were asked for.
@@ -164,15 +166,16 @@ final class PlayerRuntime {
         self.clock = clock
         let start = clock.monotonicNow
         self.start = start
-        // The full-screen player runs one runtime after another (music, a book):
-        // the event log's clock goes on from where the last one was.
+        // A stream that served a runtime before (tests run several on one) goes on from where it was.
         let before = events.timeSource?() ?? 0
         events.timeSource = { before + (clock.monotonicNow - start).seconds }
 
         arbiter = AudioSessionArbiter(clock: clock)
-        controller = PlaybackController(engine: engine, clock: clock, events: events,
-                                        smartRewind: SmartRewind(maxRewindSeconds: scenario.effectiveSmartRewind),
-                                        fadeMilliseconds: scenario.fadeMilliseconds)
+        let controller = PlaybackController(engine: engine, clock: clock, events: events,
+                                            smartRewind: SmartRewind(maxRewindSeconds: scenario.effectiveSmartRewind),
+                                            fadeMilliseconds: scenario.fadeMilliseconds)
+        playing = Playback(engine: engine, controller: controller, isSpokenAudio: scenario.spoken,
+                           playOrder: PlayOrderState())
         let settings = ResumeSettings(suspendedResumeDelay: .milliseconds(Int((scenario.resumeDelay * 1000).rounded())),
                                       pauseFade: .milliseconds(scenario.fadeMilliseconds))
         player = PlayerSession(arbiter: arbiter, clock: clock, content: scenario.spoken ? .spokenAudio : .music,
@@ -186,18 +189,19 @@ final class PlayerRuntime {
 
     var format: AudioFormat { engine.format }
 
-    /// Other playback takes over (`+Switch`): `next` and a controller of its
-    /// own replace the engine, under the same session, clock and alarms.
-    func replaceEngine(with next: PlaybackEngine, spoken: Bool) {
+    /// Other playback takes over (`+Switch`): `next`, with a controller of
+    /// its own, replaces what plays, under the same session, clock and alarms.
+    func replacePlayback(with next: PlaybackEngine, spoken: Bool) {
         let volume = controller.volume
-        engine = next
-        lastDevice = 0
-        preparedAlarmVoice = nil
         var scenario = configuration.scenario
         scenario.spoken = spoken
-        controller = PlaybackController(engine: next, clock: clock, events: events,
-                                        smartRewind: SmartRewind(maxRewindSeconds: scenario.effectiveSmartRewind),
-                                        fadeMilliseconds: scenario.fadeMilliseconds)
+        let controller = PlaybackController(engine: next, clock: clock, events: events,
+                                            smartRewind: SmartRewind(maxRewindSeconds: scenario.effectiveSmartRewind),
+                                            fadeMilliseconds: scenario.fadeMilliseconds)
+        playing = Playback(engine: next, controller: controller, isSpokenAudio: spoken,
+                           playOrder: PlayOrderState(seed: playOrder.seed))
+        lastDevice = 0
+        preparedAlarmVoice = nil
         controller.player = player
         controller.volume = volume
         player.setSink(controller)
