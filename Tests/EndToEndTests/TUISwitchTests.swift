@@ -156,4 +156,42 @@ import TUI
         try session.press("q")
         #expect(session.waitFor("EXITED 0").met)
     }
+
+    @Test("a book opened while the session is suspended waits for the continue, then plays from its place after the single delayed resume")
+    func bookOpenedDuringASuspension() throws {
+        let shelf = try Shelf.make()
+        let session = try shelf.player()
+        try session.press("G", "Enter")
+        #expect(session.waitFor { (TUISession.elapsed($0) ?? 0) >= 1 && $0.contains("▶ playing") }.met, "\(session.screen())")
+        try session.press("s")
+        #expect(session.waitFor("session suspended").met, "\(session.screen())")
+        try session.press("G", "Up", "b")
+        #expect(session.waitFor("bookOpened").met, "\(session.screen())")
+        var held: [String: Any] = [:]
+        #expect(Remote.waitUntil {
+            held = Self.status(session)
+            return Self.bookTitle(held) == "Switch Book" && held["suspended"] as? Bool == true
+        }, "\(held)")
+        #expect(held["state"] as? String != "playing", "\(held)")
+        let start = try #require(held["elapsed"] as? Double)
+        #expect(abs(start - (60 - Shelf.rewind)) < 0.2, "held at \(start)")
+        // Nothing of the book sounds while suspended.
+        usleep(1_000_000)
+        #expect(abs((Self.status(session)["elapsed"] as? Double ?? -1) - start) < 0.01)
+
+        try session.press("s")
+        let resumed = session.waitFor { !TUISession.logLines($0, containing: "resumed position=").isEmpty }
+        #expect(resumed.met, "\(resumed.screen)")
+        #expect(resumed.screen.contains("wasSuspended=true"), "\(resumed.screen)")
+        let line = TUISession.logLines(resumed.screen, containing: "resumed position=").last ?? ""
+        let position = line.components(separatedBy: "position=").last?.split(separator: " ").first.flatMap { Double($0) }
+        #expect(position.map { abs($0 - start) < 0.002 } == true, "\(line) against \(start)")
+        var playing: [String: Any] = [:]
+        #expect(Remote.waitUntil {
+            playing = Self.status(session)
+            return playing["state"] as? String == "playing" && (playing["elapsed"] as? Double ?? 0) > start + 0.5
+        }, "\(playing)")
+        try session.press("q")
+        #expect(session.waitFor("EXITED 0").met)
+    }
 }
