@@ -15,7 +15,7 @@ public enum CommandRouter {
 
     commands:
       play FILE...|BOOK   play files or a book without the TUI (see 'interlude play --help')
-      info FILE           format, duration, bitrate and tags of an MP3
+      info FILE           format, duration, bitrate and tags of an audio file
       alarm ...           add, list, remove, enable and disable alarms
       bookmark ...        add, list and delete a book's bookmarks
       remote COMMAND      control the running player (see 'interlude remote --help')

@@ -90,6 +90,12 @@ final class FullScreenPlayer {
         self.runtime = runtime
         runtime.startServices(instance: options.newInstance ? 2 : 1, buses: true)
         defer { runtime.shutDown() }
+        runtime.services?.stateWatch = configuration.alarmStore.flatMap { store in
+            StateFolderWatch.open(folder: store.file.directory, names: [AlarmStore.fileName], events: events) { [unowned self] _, runtime in
+                runtime.createdScheduler?.fileDidChange()
+                redraw.setNeedsDraw()
+            }
+        }
         runtime.onMusicLeft = { [unowned self, unowned runtime] in saveState(stateStore, runtime) }
         runtime.onBookOpened = { [unowned self] book in bookOpened(book) }
         // The alarms of alarms.json show (and ring) from the start.

@@ -17,7 +17,7 @@ extension PlayerRuntime {
     /// or when nothing of it can be decoded.
     func switchPlayback(to target: PlaybackSwitch) -> CommandResult {
         guard let store = configuration.bookStore else {
-            return .refused(reason: "this player plays what it was started with (the full-screen player switches)")
+            return .refused(reason: .cannotSwitch)
         }
         var session: BookSession?
         var paths: [String]
@@ -26,7 +26,7 @@ extension PlayerRuntime {
         case .book(let path, let opened):
             let book: Book
             if let opened { book = opened } else {
-                do { book = try BookOpener.open(path) } catch { return .refused(reason: error.description) }
+                do { book = try BookOpener.open(path) } catch { return .refused(reason: .problem(error.description)) }
             }
             var spoken = configuration.scenario
             spoken.spoken = true
@@ -34,20 +34,20 @@ extension PlayerRuntime {
                 session = try BookSession(book: book, options: BookPlayOptions(),
                                           smartRewind: SmartRewind(maxRewindSeconds: spoken.effectiveSmartRewind),
                                           events: events, store: store)
-            } catch { return .refused(reason: error.message) }
+            } catch { return .refused(reason: .problem(error.message)) }
             paths = session?.paths ?? []
             speed = PlaybackSpeed(session?.state.speed ?? 1) ?? .normal
         case .music(let list, _):
             paths = list
         }
-        guard Self.anyDecodes(paths) else { return .refused(reason: PlaybackEngine.StartError.nothingPlayable.description) }
+        guard Self.anyDecodes(paths) else { return .refused(reason: .problem(PlaybackEngine.StartError.nothingPlayable.description)) }
         leaveWhatPlays()
         // The old engine's device is closed before the new one opens it (an ALSA hw device opens once).
         engine.stop()
         let next: PlaybackEngine
         switch Self.openEngine(configuration, paths: paths, spoken: session != nil, speed: speed) {
         case .success(let engine): next = engine
-        case .failure(let failure): return .refused(reason: failure.problems.joined(separator: "; "))
+        case .failure(let failure): return .refused(reason: .problem(failure.problems.joined(separator: "; ")))
         }
         player.setContent(session != nil ? .spokenAudio : .music)
         replacePlayback(with: next, spoken: session != nil)

@@ -14,6 +14,8 @@ final class PlayerServices {
     let desktop: DesktopInterruptionSource?
     /// The library pane's index, opened by the full-screen player once its screen is up.
     var library: LibraryLiveIndex?
+    /// alarms.json changed by `interlude alarm` or another player: the full-screen player reads the alarms again.
+    var stateWatch: StateFolderWatch?
 
     /// `instance`: the control socket's name (a second player takes the next).
     /// `buses`: MPRIS and logind; a render to a file is no player to control.
@@ -27,7 +29,7 @@ final class PlayerServices {
     }
 
     /// In the order the loop services them.
-    var sources: [LoopSource] { [control as LoopSource?, hook, mpris, desktop, logind, library].compactMap { $0 } }
+    var sources: [LoopSource] { [control as LoopSource?, hook, mpris, desktop, logind, library, stateWatch].compactMap { $0 } }
 
     func shutDown() { control?.shutDown() }
 }

@@ -9,27 +9,8 @@ import Glibc
 /// usage, 3 no player). Also the one-player-per-user hand-off of
 /// `interlude FILE...`.
 enum RemoteCommand {
-    static let usage = """
-    usage: interlude remote [--instance N] COMMAND [ARGS...]
-
-    Controls the interlude that runs (the first one, or instance N as
-    started with --new) through $XDG_RUNTIME_DIR/interlude/control.
-
-      play | pause | toggle | stop | next | previous
-      seek +S | -S | S      relative, or from the start (S: 90, 1:30, 10s)
-      volume 0..1 | speed up|down
-      queue add PATH... | queue clear | queue list | play-files PATH...
-      book PATH | chapter next|previous | skip-back | skip-forward | sleep | bookmark [NOTE]
-      alarm add WHEN | alarm in 30s | alarm fire | alarm list | snooze | dismiss
-      alarm delete|enable|disable ID
-      suspend | continue | call start | call end | notification | device-loss
-      status [--json]       what plays; --json prints the player's own object
-      events                every event as `--events json` prints it, until interrupted
-      quit
-
-    Exit status: 0 done, 1 the player refused (its reason on stderr), 2 usage,
-    3 no interlude is running.
-    """
+    /// From the command table, so it lists what the socket takes.
+    static var usage: String { RemoteCommandLine.usage }
 
     static func run(_ arguments: [String]) -> Int32 {
         var words: [String] = []
@@ -60,7 +41,7 @@ enum RemoteCommand {
             return 2
         }
         var request = translation
-        if ["queue-add", "play-files", "open-book"].contains(request.command) {
+        if ["queue-add", "play-files", "book-open"].contains(request.command) {
             // The player runs elsewhere: it needs paths that do not depend on our directory.
             request.arguments = request.arguments.map { $0.stringValue.map { .string(BookOpener.absolutePath($0)) } ?? $0 }
         }
