@@ -65,6 +65,10 @@ public final class AudioSessionArbiter {
         sessions[id] = nil
     }
 
+    func setMode(_ mode: SessionMode, for id: SessionID) {
+        sessions[id]?.configuration.mode = mode
+    }
+
     func setObserver(_ observer: @escaping (SessionEvent) -> Void, for id: SessionID) {
         sessions[id]?.observer = observer
     }

@@ -67,7 +67,7 @@ public final class PlayerSession {
     public var onSessionEvent: ((SessionEvent) -> Void)?
 
     private let clock: any Clock
-    private unowned let sink: any PlayerActionSink
+    private unowned var sink: any PlayerActionSink
     private var resumeTimer: TimerToken?
     private var duckGains: [InterruptionID: Double] = [:]
 
@@ -107,6 +107,43 @@ public final class PlayerSession {
         isPlaying = true
         sink.perform(.resume(.user))
         return .started
+    }
+
+    /// The user chose other playback (a book while music plays, or music
+    /// while a book plays) and it is to play: at once when nothing holds the
+    /// player (`play()`), else as the interruption that holds it ends, by the
+    /// policy, as if it had been playing when the interruption began.
+    @discardableResult
+    public func playWhenAllowed() -> PlayOutcome {
+        guard interruptionHoldsPlay, var current = interruption else { return play() }
+        guard !isPlaying else { return .alreadyPlaying }
+        current.resumeWhenEnded = true
+        interruption = current
+        waitingForUser = nil
+        return .started
+    }
+
+    /// An interruption under way holds what the user chooses to play until
+    /// it ends (`playWhenAllowed`). A lost route never resumes by itself
+    /// (design.md 3.2): the user's play tries the device.
+    public var interruptionHoldsPlay: Bool {
+        guard let current = interruption, !current.ended || pendingResume != .none else { return false }
+        return current.reason != .routeDisconnected && current.source != .outputDeviceLost
+    }
+
+    /// Other playback took over (a book after music, with a pipeline of its
+    /// own): the actions go to its sink from now on.
+    public func setSink(_ sink: any PlayerActionSink) {
+        self.sink = sink
+    }
+
+    /// The gain the interruptions under way duck the player to, or nil.
+    public var duckGain: Double? { duckGains.values.min() }
+
+    /// What the player plays changed kind (spoken audio after music, or back):
+    /// the next interruptions take the policy's column for it.
+    public func setContent(_ content: SessionContent) {
+        session.setMode(content == .spokenAudio ? .spokenAudio : .default)
     }
 
     /// The user paused: no automatic resume for the current interruption.

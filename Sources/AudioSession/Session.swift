@@ -2,7 +2,7 @@
 /// AVAudioSession's instance API so the player code reads like iOS code.
 public final class Session {
     public let id: SessionID
-    public let configuration: SessionConfiguration
+    public private(set) var configuration: SessionConfiguration
     private unowned let arbiter: AudioSessionArbiter
 
     init(id: SessionID, configuration: SessionConfiguration, arbiter: AudioSessionArbiter) {
@@ -26,6 +26,14 @@ public final class Session {
 
     /// True while any other session is active.
     public var isOtherAudioPlaying: Bool { arbiter.isOtherAudioPlaying(besides: id) }
+
+    /// Changes what the session plays (a book after music): the policy's
+    /// column for the interruptions that begin from now on. One under way
+    /// keeps the effect it began with, as a duck stays a duck.
+    public func setMode(_ mode: SessionMode) {
+        configuration.mode = mode
+        arbiter.setMode(mode, for: id)
+    }
 
     /// Replaces the observer that receives this session's notifications.
     public func observe(_ observer: @escaping (SessionEvent) -> Void) {

@@ -1,3 +1,4 @@
+import Books
 @testable import Interlude
 import PlayerModel
 import TestSupport
@@ -12,11 +13,13 @@ import Testing
         let runtime: PlayerRuntime
         private(set) var events: [PlayerEvent] = []
 
-        init(seconds: Double = 4) throws {
+        init(seconds: Double = 4, bookStore: BookStateStore? = nil) throws {
             let stream = PlayerEventStream(json: false)
             stream.writesErrorsToStandardError = false
             let file = try Fixtures.mp3(.sweep, seconds: seconds)
-            runtime = try #require(PlayerRuntime.open(configuration: .init(output: .null), paths: [file], events: stream,
+            var configuration = PlayerRuntime.Configuration(output: .null)
+            configuration.bookStore = bookStore
+            runtime = try #require(PlayerRuntime.open(configuration: configuration, paths: [file], events: stream,
                                                       signals: SignalChannel([])))
             stream.subscribe { [unowned self] in events.append($0.event) }
         }
@@ -67,8 +70,8 @@ import Testing
         #expect(player.events.contains(.callEnded))
     }
 
-    @Test("opening a book is refused during a call, and where the host cannot switch; else the host is asked")
-    func openBookAsksTheHost() throws {
+    @Test("opening a book is refused where the player keeps no books; with a book store it opens during a call, held by it")
+    func openBookDuringACall() throws {
         let player = try Player()
         let book = try Fixtures.mp3(.sweep, seconds: 2)
         guard case .refused(let reason) = player.perform(.openBook(book)) else {
@@ -77,19 +80,22 @@ import Testing
         }
         #expect(reason == .cannotSwitch)
         #expect(reason.sentence().contains("plays what it was started with"))
-        var asked: [String] = []
-        player.runtime.switchPlayback = { target in
-            if case .book(let path, _) = target { asked.append(path) }
-        }
-        _ = player.perform(.toggleCall)
-        #expect(player.perform(.openBook(book)) == .refused(reason: .callActive))
-        _ = player.perform(.toggleCall)
-        guard case .done(let report?) = player.perform(.openBook(book)) else {
-            Issue.record("the book was not opened")
+        let shelf = try Player(bookStore: BookStateStore(directory: ScratchFiles.makeDirectory("dispatch-books")))
+        #expect(shelf.perform(.play) == .done)
+        _ = shelf.perform(.toggleCall)
+        #expect(shelf.runtime.player.interruption != nil)
+        guard case .done(let report?) = shelf.perform(.openBook(book)) else {
+            Issue.record("the book was not opened during the call")
             return
         }
         #expect(report.sentence.hasPrefix("opening "))
-        #expect(asked == [book])
+        #expect(shelf.runtime.book?.book.path == BookOpener.absolutePath(book))
+        #expect(shelf.runtime.isSpokenAudio)
+        // Held by the call, and to play when it ends.
+        #expect(!shelf.runtime.player.isPlaying)
+        #expect(shelf.runtime.player.interruption?.resumeWhenEnded == true)
+        _ = shelf.perform(.toggleCall)
+        #expect(shelf.runtime.player.isPlaying)
     }
 
     @Test("alarms: in N seconds answers with the screen's message; a time that does not parse is refused")

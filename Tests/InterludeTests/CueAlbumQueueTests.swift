@@ -19,8 +19,6 @@ import Foundation
         let nextAfter: Double?
         var sentNext = false
         init(nextAfter: Double? = nil) { self.nextAfter = nextAfter }
-        var extraDescriptors: [Int32] { [] }
-        func descriptorsReady(_ fds: [Int32]) {}
         func handleSignal(_ number: Int32) -> Bool { false }
         var maximumWaitMilliseconds: Int? { nil }
         var keepsRunningWhenQueueEnds: Bool { false }

@@ -45,8 +45,6 @@ import Testing
     final class Host: PlayerHost {
         let sources: [LoopSource]
         init(_ sources: [LoopSource]) { self.sources = sources }
-        var extraDescriptors: [Int32] { [] }
-        func descriptorsReady(_ fds: [Int32]) {}
         func handleSignal(_ number: Int32) -> Bool { false }
         func afterIteration() {}
         var maximumWaitMilliseconds: Int? { nil }

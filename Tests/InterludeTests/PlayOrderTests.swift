@@ -17,8 +17,6 @@ import Testing
         var started: [String] = []
         weak var runtime: PlayerRuntime?
         init(limit: Int) { self.limit = limit }
-        var extraDescriptors: [Int32] { [] }
-        func descriptorsReady(_ fds: [Int32]) {}
         func handleSignal(_ number: Int32) -> Bool { false }
         func afterIteration() {}
         var maximumWaitMilliseconds: Int? { nil }

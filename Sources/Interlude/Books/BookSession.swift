@@ -25,7 +25,8 @@ final class BookSession {
     let startPosition: Int
     let savedPosition: Int
     private let sleepSetting: SleepTimer.Setting?
-    private var runtime: PlayerRuntime?
+    /// The player that plays the book, and owns this session while it does.
+    private weak var runtime: PlayerRuntime?
     private var sleepTimer: SleepTimer?
     private var lastSave = -Double.infinity
     private var wasPlaying = false
@@ -77,7 +78,8 @@ final class BookSession {
     /// The files the runtime plays, in book order.
     var paths: [String] { book.files.map(\.path) }
 
-    /// Before the runtime runs: start at the place, announce the book, save, set the sleep timer.
+    /// Before the book's engine plays (at start, or as a switch opens the
+    /// book): start at the place, announce the book, save, set the sleep timer.
     func begin(with runtime: PlayerRuntime) {
         self.runtime = runtime
         runtime.book = self
@@ -279,6 +281,13 @@ final class BookSession {
     /// The run ends (quit, a signal, the end of the book).
     func finish() {
         save()
+    }
+
+    /// Other playback replaces the book: its place is kept, its sleep timer ends.
+    func close() {
+        save()
+        sleepTimer?.cancel()
+        sleepTimer = nil
     }
 
     // MARK: Commands

@@ -17,15 +17,6 @@ final class HeadlessPlayer: PlayerHost {
     /// Set when the arguments name a book.
     private var book: BookSession?
     private let input = StandardInputLines()
-    /// `interlude remote` reaches this player here (beside a running one, at the next free name).
-    private var control: ControlSocket?
-    /// `on-event` in the config file.
-    private var hook: EventHook?
-    /// MPRIS2, when a session bus is there.
-    private var mpris: MprisSource?
-    private var logind: LogindSleepSource?
-    /// Other programs' calls, alarms and sounds on the sound server.
-    private var desktop: DesktopInterruptionSource?
 
     init(options: PlayCommand.Options) {
         self.options = options
@@ -53,16 +44,9 @@ final class HeadlessPlayer: PlayerHost {
         guard let runtime = PlayerRuntime.open(configuration: configuration, paths: paths, events: events,
                                                signals: signals)
         else { return 1 }
-        control = ControlSocket.open(instance: 1, events: events)
-        defer { control?.shutDown() }
-        hook = EventHook.fromConfig(events: events)
-        // Not on the frame clock: a render to a file is no player to control.
-        if runtime.frameClock == nil {
-            mpris = MprisSource.open(events: events, quietWithoutBus: true)
-            logind = LogindSleepSource.open(events: events)
-        }
-        desktop = DesktopInterruptionSource.forPlayback(output: options.output, environment: ProcessEnvironment.current(),
-                                                        report: { [events] in events.error($0) })
+        // Beside a running player the socket takes the next free name; a render to a file is no player to control.
+        runtime.startServices(instance: 1, buses: runtime.frameClock == nil)
+        defer { runtime.shutDown() }
         self.runtime = runtime
         book?.begin(with: runtime)
         let status = runtime.run(host: self)
@@ -73,31 +57,6 @@ final class HeadlessPlayer: PlayerHost {
     }
 
     // MARK: PlayerHost
-
-    /// Commands are read while the player runs in real time. A terminal is read
-    /// only while we are its foreground job: a background read would stop the
-    /// process with SIGTTIN. On the frame clock a render takes no account of
-    /// input, so that it comes out the same every time.
-    var extraDescriptors: [Int32] {
-        guard runtime?.frameClock == nil, input.isOpen, isatty(0) == 0 || tcgetpgrp(0) == getpgrp() else { return [] }
-        return [0]
-    }
-
-    func descriptorsReady(_ fds: [Int32]) {
-        guard let runtime else { return }
-        for word in input.take() {
-            guard let command = StandardInputVocabulary.command(for: word) else {
-                events.error(StandardInputVocabulary.unknown(word))
-                continue
-            }
-            if command.needsBook && runtime.book == nil {
-                events.error("'\(word)' works only while playing a book")
-                continue
-            }
-            // A refused play is reported by the player itself (`playRefused`).
-            runtime.perform(command)
-        }
-    }
 
     func handleSignal(_ number: Int32) -> Bool {
         // SIGINT, SIGTERM, SIGHUP end the run: keep the book's place first.
@@ -115,7 +74,7 @@ final class HeadlessPlayer: PlayerHost {
     var keepsRunningWhenQueueEnds: Bool { false }
     func willStop() { progress?.clear() }
 
-    var loopSources: [LoopSource] { [control as LoopSource?, hook, mpris, desktop, logind, events.jsonOutput].compactMap { $0 } }
+    var loopSources: [LoopSource] { [self] }
 
     func playbackEvent(_ event: PlaybackEvent) {
         switch event {
@@ -123,6 +82,34 @@ final class HeadlessPlayer: PlayerHost {
             progress?.clear()
         default:
             break
+        }
+    }
+}
+
+/// Standard input's words: the loop's first source.
+extension HeadlessPlayer: LoopSource {
+    /// Commands are read while the player runs in real time. A terminal is read
+    /// only while we are its foreground job: a background read would stop the
+    /// process with SIGTTIN. On the frame clock a render takes no account of
+    /// input, so that it comes out the same every time.
+    var pollRequests: [LoopPollRequest] {
+        guard runtime?.frameClock == nil, input.isOpen, isatty(0) == 0 || tcgetpgrp(0) == getpgrp() else { return [] }
+        return [LoopPollRequest(fd: 0)]
+    }
+
+    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
+        guard !ready.isEmpty else { return }
+        for word in input.take() {
+            guard let command = StandardInputVocabulary.command(for: word) else {
+                events.error(StandardInputVocabulary.unknown(word))
+                continue
+            }
+            if command.needsBook && runtime.book == nil {
+                events.error("'\(word)' works only while playing a book")
+                continue
+            }
+            // A refused play is reported by the player itself (`playRefused`).
+            runtime.perform(command)
         }
     }
 }

@@ -10,6 +10,7 @@ extension FullScreenPlayer {
         case .cycleTheme:
             applyTheme(catalog.name(after: cycleName))
         case .player(let command):
+            let playing = book
             switch runtime.perform(command) {
             case .done(let report?):
                 ui.message = .init(text: report.sentence, isError: false)
@@ -19,6 +20,10 @@ extension FullScreenPlayer {
             case .done(nil), .refused:
                 // A refused play is in the event log already (`playRefused`).
                 break
+            }
+            // A book the command opened says where it resumed, over "opening ...".
+            if let book, book !== playing, book.savedPosition > 0 {
+                ui.message = .init(text: Self.resumeText(book), isError: false)
             }
         }
     }

@@ -4,17 +4,16 @@ import TUI
 import Glibc
 #endif
 
-/// The runtime's host: keys and resizes in, a frame out after each turn
-/// (only when something changed, or the clock and countdown move).
-extension FullScreenPlayer: PlayerHost {
-    var extraDescriptors: [Int32] {
+/// The keys: the terminal is the loop's first source.
+extension FullScreenPlayer: LoopSource {
+    var pollRequests: [LoopPollRequest] {
         // Read the terminal only while we are its foreground job: a background
         // read would stop the process with SIGTTIN.
-        tcgetpgrp(0) == getpgrp() ? [0] : []
+        tcgetpgrp(0) == getpgrp() ? [LoopPollRequest(fd: 0)] : []
     }
 
-    func descriptorsReady(_ fds: [Int32]) {
-        guard let terminal, let runtime else { return }
+    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
+        guard !ready.isEmpty, let terminal else { return }
         while let input = terminal.readInput() {
             switch input {
             case .resize:
@@ -27,7 +26,11 @@ extension FullScreenPlayer: PlayerHost {
             redraw.setNeedsDraw()
         }
     }
+}
 
+/// The runtime's host: keys and resizes in, a frame out after each turn
+/// (only when something changed, or the clock and countdown move).
+extension FullScreenPlayer: PlayerHost {
     func handleSignal(_ number: Int32) -> Bool {
         if number == SIGWINCH {
             resize()
@@ -87,7 +90,7 @@ extension FullScreenPlayer: PlayerHost {
 
     var now: Double { events.now }
 
-    var loopSources: [LoopSource] { [control as LoopSource?, hook, mpris, desktop, logind, library, stateWatch].compactMap { $0 } }
+    var loopSources: [LoopSource] { [self] }
 
     func resize() {
         terminal?.resize()

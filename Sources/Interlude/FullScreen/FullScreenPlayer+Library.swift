@@ -21,7 +21,7 @@ extension FullScreenPlayer {
             ui.library = pane
             redraw.setNeedsDraw()
         }
-        library = live
+        runtime?.services?.library = live
         ui.library = LibraryPaneModel(source: live)
         // The scan starts after the first frame (`afterIteration`): the screen
         // comes first, and a rescan of 100,000 files needs the CPU for a second.

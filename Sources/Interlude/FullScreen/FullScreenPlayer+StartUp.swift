@@ -16,7 +16,7 @@ extension FullScreenPlayer {
     struct StartUp {
         /// What plays first.
         var first: PlaybackSwitch
-        /// Every runtime's configuration, before the book or music sets its part.
+        /// The runtime's configuration, before the book or music sets its part.
         var base: PlayerRuntime.Configuration
         var stateStore: PlayerStateStore
         var restored: (state: SavedPlayerState?, problem: String?)
@@ -85,6 +85,7 @@ extension FullScreenPlayer {
         // Without a sound card the screen still opens: browse, alarms and books work, and play tries again.
         base.waitsForOutput = true
         base.alarmStore = AlarmStore(directories: directories)
+        base.bookStore = shelf.store
         events.subscribe { [unowned self] timed in
             // A book's periodic saves (every second) would bury everything else.
             if case .positionSaved = timed.event { return }

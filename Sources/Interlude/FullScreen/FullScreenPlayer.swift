@@ -35,19 +35,11 @@ final class FullScreenPlayer {
     var redraw = RedrawPolicy()
     var lastState: PlaybackState?
     /// The book playing, when the runtime plays one (in spoken-audio mode).
-    var book: BookSession?
+    var book: BookSession? { runtime?.book }
     var shelf = BookShelf(store: BookStateStore(directory: ""))
     /// The playlists pane's rows: listed at start, when the pane is focused and after a save.
     var playlists: [PlaylistRow] = []
     var lastFocus: Pane?
-    /// Other programs' calls, alarms and sounds on the sound server; it
-    /// outlives the runtimes, each of which gets its own sessions from it.
-    var desktop: DesktopInterruptionSource?
-
-    /// A book and music each get a runtime of their own (spoken-audio mode is
-    /// the runtime's, and a book's queue is its files): opening a book, or
-    /// playing files while a book plays, ends this runtime and starts the next.
-    var pendingSwitch: PlaybackSwitch?
 
     /// What decides the state line and the playing marks, compared after each turn.
     struct PlaybackState: Equatable {
@@ -58,117 +50,88 @@ final class FullScreenPlayer {
     }
     var quitRequested = false
     let keepsRunningWhenQueueEnds = true
-    /// `interlude remote` and the one-player-per-user hand-off reach this player here.
-    var control: ControlSocket?
-    /// `on-event` in the config file.
-    var hook: EventHook?
-    /// MPRIS2 on the session bus.
-    var mpris: MprisSource?
-    var logind: LogindSleepSource?
-    /// The music library's index, scan and folder watches (the library pane).
-    var library: LibraryLiveIndex?
-    /// alarms.json changed by `interlude alarm` or another player: the alarms are read again.
-    var stateWatch: StateFolderWatch?
+    /// The music library's index, scan and folder watches (the library pane): one of the runtime's services.
+    var library: LibraryLiveIndex? { runtime?.services?.library }
 
     init(options: FullScreenCommand.Options) { self.options = options }
 
     /// The theme the user asked for last (cycling goes on from it, even when it fell back).
     var cycleName = ThemeCatalog.defaultName
 
-    /// Start-up (`startUp`), then one runtime after another: the music or
-    /// book asked for, and whatever the user switches to, until they quit.
+    /// Start-up (`startUp`), then the runtime until the user quits: the
+    /// music or book asked for, and whatever the user switches to, in the
+    /// same runtime (`PlayerRuntime+Switch`).
     func run() -> Int32 {
         guard let startUp = startUp() else { return 2 }
-        let (stateStore, restored, keys, base) = (startUp.stateStore, startUp.restored, startUp.keys, startUp.base)
-        // One channel for every runtime: the signals stay blocked (and pending ones
-        // kept) while one runtime ends and the next starts.
+        let (stateStore, restored, keys) = (startUp.stateStore, startUp.restored, startUp.keys)
         let signals: SignalChannel
         do { signals = try SignalChannel.open([SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH]) } catch {
             events.error(error.description)
             return 1
         }
-        control = ControlSocket.open(instance: options.newInstance ? 2 : 1, events: events)
-        defer { control?.shutDown() }
-        hook = EventHook.fromConfig(events: events)
-        mpris = MprisSource.open(events: events, quietWithoutBus: true)
-        logind = LogindSleepSource.open(events: events)
-        stateWatch = base.alarmStore.flatMap { store in
+        var configuration = startUp.base
+        var paths: [String] = []
+        var firstBook: BookSession?
+        switch startUp.first {
+        case .music(let list, _):
+            paths = list
+            configuration.startsPaused = restored.state != nil
+        case .book(let path, let opened):
+            guard let session = openBook(path, opened: opened, configuration: &configuration,
+                                         speedGiven: !options.speed.isNormal) else { return 1 }
+            firstBook = session
+            paths = session.paths
+        }
+        guard let runtime = PlayerRuntime.open(configuration: configuration, paths: paths, events: events,
+                                               signals: signals) else {
+            terminal?.end()
+            return 1
+        }
+        self.runtime = runtime
+        runtime.startServices(instance: options.newInstance ? 2 : 1, buses: true)
+        defer { runtime.shutDown() }
+        runtime.services?.stateWatch = configuration.alarmStore.flatMap { store in
             StateFolderWatch.open(folder: store.file.directory, names: [AlarmStore.fileName], events: events) { [unowned self] _, runtime in
                 runtime.createdScheduler?.fileDidChange()
                 redraw.setNeedsDraw()
             }
         }
-        desktop = DesktopInterruptionSource.forPlayback(output: options.output, environment: ProcessEnvironment.current(),
-                                                        report: { [events] in events.error($0) })
-        var next = startUp.first
-        var status: Int32 = 0
-        var firstRun = true
-        while true {
-            var configuration = base
-            var paths: [String] = []
-            var startAt = 0
-            book = nil
-            switch next {
-            case .music(let list, let index):
-                paths = list
-                startAt = index
-                configuration.startsPaused = firstRun && restored.state != nil
-            case .book(let path, let opened):
-                if let session = openBook(path, opened: opened, configuration: &configuration,
-                                          speedGiven: firstRun && !options.speed.isNormal) {
-                    book = session
-                    paths = session.paths
-                } else if firstRun {
-                    return 1
-                }
-            }
-            guard let runtime = PlayerRuntime.open(configuration: configuration, paths: paths, events: events,
-                                                   signals: signals) else {
-                terminal?.end()
-                return 1
-            }
-            self.runtime = runtime
-            runtime.switchPlayback = { [unowned self] target in pendingSwitch = target }
-            // The alarms of alarms.json show (and ring) from the start.
-            _ = runtime.alarms
-            if let book {
-                book.begin(with: runtime)
-                shelf.remember(book.book)
-                if book.savedPosition > 0 { ui.message = .init(text: Self.resumeText(book), isError: false) }
-                if firstRun { ui.focus(.nowPlaying) }
-            } else if firstRun, let saved = restored.state {
-                runtime.start(atQueueIndex: saved.index, seconds: saved.seconds)
-                if saved.volume != runtime.volume { runtime.volume = saved.volume }
-            } else if startAt > 0 {
-                runtime.start(atQueueIndex: startAt, seconds: 0)
-            }
-            // The books pane's list is read when the pane shows.
-            lastFocus = nil
-            if firstRun {
-                firstRun = false
-                if let problem = restored.problem { events.error(problem) }
-                guard openScreen(keys: keys, theme: options.theme ?? restored.state?.theme ?? ThemeCatalog.defaultName)
-                else { return 1 }
-                openLibrary()
-            }
-            lastState = nil
-            redraw.setNeedsDraw()
-            status = runtime.run(host: self)
-            quitRequested = runtime.quitRequested
-            // Quit, a signal, or a switch: the book's place is kept in its
-            // state file; music's queue and place in player.json.
-            if let book { book.finish() } else { saveState(stateStore, runtime) }
-            guard let switchTo = pendingSwitch, !quitRequested else { break }
-            pendingSwitch = nil
-            next = switchTo
-            runtime.engine.stop()
-            self.runtime = nil
+        runtime.onMusicLeft = { [unowned self, unowned runtime] in saveState(stateStore, runtime) }
+        runtime.onBookOpened = { [unowned self] book in bookOpened(book) }
+        // The alarms of alarms.json show (and ring) from the start.
+        _ = runtime.alarms
+        if let firstBook {
+            firstBook.begin(with: runtime)
+            bookOpened(firstBook)
+            ui.focus(.nowPlaying)
+        } else if let saved = restored.state {
+            runtime.start(atQueueIndex: saved.index, seconds: saved.seconds)
+            if saved.volume != runtime.volume { runtime.volume = saved.volume }
         }
+        if let problem = restored.problem { events.error(problem) }
+        guard openScreen(keys: keys, theme: options.theme ?? restored.state?.theme ?? ThemeCatalog.defaultName)
+        else { return 1 }
+        openLibrary()
+        lastState = nil
+        redraw.setNeedsDraw()
+        let status = runtime.run(host: self)
+        quitRequested = runtime.quitRequested
+        // Quit or a signal: the book's place is kept in its state file; music's queue and place in player.json.
+        if let book { book.finish() } else { saveState(stateStore, runtime) }
         terminal?.end()
         // Blocked until the terminal is given back.
         withExtendedLifetime(signals) {}
         events.writesErrorsToStandardError = true
         return quitRequested ? 0 : status
+    }
+
+    /// A book opened (at start or by a switch): the shelf, the resume message, the books pane read again.
+    func bookOpened(_ book: BookSession) {
+        shelf.remember(book.book)
+        if book.savedPosition > 0 { ui.message = .init(text: Self.resumeText(book), isError: false) }
+        lastFocus = nil
+        lastState = nil
+        redraw.setNeedsDraw()
     }
 
     /// On the way out (q, SIGINT, SIGTERM, SIGHUP): the queue and the place in it.

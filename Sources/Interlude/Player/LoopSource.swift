@@ -1,13 +1,13 @@
 import Glibc
 
-/// Something outside the player that the main loop's one `poll` waits on,
-/// besides its signals, timers and the host's input: a control socket, the
-/// session bus, the sound server's subscription. Every source is driven on the
-/// main thread, inside the loop's turn, never on an audio thread; it may call
-/// the runtime's `perform` and subscribe to its event stream.
+/// The one way to add a descriptor to the main loop's one `poll` (its own
+/// are the signalfd and the timerfds): the keys or standard input, a control
+/// socket, the session bus, the sound server's subscription, the library's
+/// watches. Every source is driven on the main thread, inside the loop's
+/// turn, never on an audio thread; it may call the runtime's `perform` and
+/// subscribe to its event stream. Timers go through the runtime's `Clock`.
 ///
-/// A host owns its sources (they outlive the runtimes the full-screen player
-/// switches between) and lists them in `PlayerHost.loopSources`.
+/// The host lists its sources in `PlayerHost.loopSources`, its input first.
 protocol LoopSource: AnyObject {
     /// What to poll now, asked before every wait: a library such as sd-bus or
     /// libpulse may want `POLLOUT` too, and its descriptors may change.

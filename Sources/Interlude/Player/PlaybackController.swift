@@ -60,6 +60,17 @@ final class PlaybackController: PlayerActionSink {
 
     var fadeFrames: Int { engine.format.frames(forSeconds: Double(fadeMilliseconds) / 1000) }
 
+    /// A pipeline that takes over from another while an interruption holds
+    /// the player (`PlayerRuntime+Switch`): stopped before its first frame,
+    /// its first resume plays from there, with no rewind for a wait in which
+    /// nothing of it was heard. A resume asked for before the stop lands
+    /// waits for it, as during a fade-out.
+    func holdBeforeFirstFrame() {
+        engine.pauseMedia(fadeFrames: 1)
+        fadingOut = true
+        nothingHeardYet = true
+    }
+
     func perform(_ action: PlayerAction) {
         switch action {
         case .pause(let fade):

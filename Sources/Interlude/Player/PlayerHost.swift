@@ -1,13 +1,10 @@
 import AudioEngine
 
 /// What drives a `PlayerRuntime` from outside: the headless command line or
-/// the full-screen UI. The runtime owns the loop; the host adds descriptors to
-/// its `poll`, reacts to them, and redraws after each turn.
+/// the full-screen UI, input and rendering only. The runtime owns the loop;
+/// the host's input is a `LoopSource` like every other descriptor the loop
+/// waits on (`loopSources`), and the host redraws after each turn.
 protocol PlayerHost: AnyObject {
-    /// Descriptors to wait on besides the runtime's own (fd 0 for keys or commands).
-    var extraDescriptors: [Int32] { get }
-    /// Some of `extraDescriptors` are readable.
-    func descriptorsReady(_ fds: [Int32])
     /// A signal the runtime does not handle itself (SIGWINCH, say). Return
     /// false to treat it as a request to stop (SIGINT, SIGTERM, SIGHUP).
     func handleSignal(_ number: Int32) -> Bool
@@ -23,7 +20,8 @@ protocol PlayerHost: AnyObject {
     /// What the listener heard happen, before it is printed: for a display
     /// outside the event stream (headless play's progress line on stderr).
     func playbackEvent(_ event: PlaybackEvent)
-    /// Sources outside the player polled in the same wait (see `LoopSource`).
+    /// What the loop's one `poll` waits on besides its signals and timers
+    /// (see `LoopSource`): the host's input first, then the services.
     var loopSources: [LoopSource] { get }
 }
 

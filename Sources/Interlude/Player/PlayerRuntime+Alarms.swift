@@ -49,7 +49,7 @@ extension PlayerRuntime {
         preparedAlarmVoice = try? FileVoice(path: path, format: format)
     }
 
-    private func startAlarmVoice(_ sound: AlarmSound) {
+    func startAlarmVoice(_ sound: AlarmSound) {
         var source: VoiceSource = ToneVoice()
         if case .file(let path) = sound, let prepared = preparedAlarmVoice, prepared.path == path {
             source = prepared

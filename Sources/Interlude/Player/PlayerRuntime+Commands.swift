@@ -148,22 +148,8 @@ extension PlayerRuntime {
         return .done(report: .openingBook(title: opened.title))
     }
 
-    /// Ends this runtime at the end of the turn for the host to start the
-    /// next. Not while an interruption holds the session: the next runtime
-    /// starts with a session of its own, so a ringing alarm, a call or a
-    /// suspension would be dropped rather than ended.
     private func requestSwitch(_ target: PlaybackSwitch) -> CommandResult {
-        guard let switchPlayback else {
-            return .refused(reason: .cannotSwitch)
-        }
-        if hasAlarmScheduler && alarms.ringing != nil {
-            return .refused(reason: .alarmRinging)
-        }
-        if isCallActive { return .refused(reason: .callActive) }
-        if isSessionSuspended { return .refused(reason: .sessionSuspended) }
-        switchPlayback(target)
-        requestStop()
-        return .done
+        switchPlayback(to: target)
     }
 
     // MARK: Alarms from what the user typed
@@ -210,12 +196,4 @@ extension PlayerRuntime {
         }
         return removed
     }
-}
-
-/// Playback that needs a runtime of its own: a book (spoken-audio mode, its
-/// files as the queue), or music while a book plays.
-enum PlaybackSwitch {
-    /// A path, and the book when it was opened already (checked before the switch).
-    case book(String, Book?)
-    case music([String], startAt: Int)
 }

@@ -26,7 +26,7 @@ extension PlayerRuntime {
     /// parts of one reading, and a level change between chapters would be heard.
     func installReplayGain() {
         let settings = configuration.replayGain
-        guard settings.mode != .off, !configuration.scenario.spoken else { return }
+        guard settings.mode != .off, !isSpokenAudio else { return }
         let library = LibraryGainLookup(indexPath: LibrarySettings.load(environment: ProcessEnvironment.current()).indexPath)
         engine.setTrackGain { path, decoder in
             var info = Self.replayGainInfo(path: path, decoder: decoder)

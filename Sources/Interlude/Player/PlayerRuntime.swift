@@ -1,6 +1,7 @@
 import Alarms
 import AudioEngine
 import AudioSession
+import Books
 import InterludeCore
 import PlayerModel
 import ReplayGain
@@ -43,14 +44,28 @@ final class PlayerRuntime {
         /// A device that cannot be opened leaves the run waiting, paused with
         /// the device's error, instead of ending it (the full-screen player).
         var waitsForOutput = false
+        /// Where books opened during the run keep their places; nil: the run
+        /// plays what it was started with (headless play), and refuses a switch.
+        var bookStore: BookStateStore?
     }
 
     let configuration: Configuration
     let events: PlayerEventStream
-    let engine: PlaybackEngine
+    /// What plays now: replaced when a book or music takes over (`+Switch`).
+    private(set) var playing: Playback
+    var engine: PlaybackEngine { playing.engine }
+    var controller: PlaybackController { playing.controller }
+    var isSpokenAudio: Bool { playing.isSpokenAudio }
+    var book: BookSession? {
+        get { playing.book }
+        set { playing.book = newValue }
+    }
+    var playOrder: PlayOrderState {
+        get { playing.playOrder }
+        set { playing.playOrder = newValue }
+    }
     let clock: any Clock
     let arbiter: AudioSessionArbiter
-    let controller: PlaybackController
     let player: PlayerSession
     /// Set on the frame clock (file sinks), nil with a real device.
     let frameClock: VirtualClock?
@@ -78,54 +93,67 @@ final class PlayerRuntime {
     var alarmVoiceError = false
     /// The next alarm's sound, opened before it is due (`AlarmScheduler.onPrepare`).
     var preparedAlarmVoice: FileVoice?
-    /// The book that plays, set by the book's session (which the host owns).
-    weak var book: BookSession?
+    /// What the host does as music stops playing for a book (the full-screen
+    /// player keeps music's queue and place in player.json), and as a book opens.
+    var onMusicLeft: (() -> Void)?
+    var onBookOpened: ((BookSession) -> Void)?
+    /// The socket, the buses, the hook, the sound server: opened once for the run (`startServices`).
+    private(set) var services: PlayerServices?
     /// Set by `PlayerCommand.quit`: the run ends, and the host ends with it.
     var quitRequested = false
     /// Alarms made for testing (`fireTestAlarm`, `addAlarm(afterSeconds:)`), removed once rung.
     var testAlarms: Set<AlarmID> = []
-    /// Shuffle and repeat (`+PlayOrder`).
-    var playOrder = PlayOrderState()
-    /// Starts other playback (a book, or music while a book plays) after this
-    /// run ends; nil where the host cannot (headless play), which refuses it.
-    var switchPlayback: ((PlaybackSwitch) -> Void)?
 
     /// Opens the engine (the first playable file fixes the output format).
     /// Reports what went wrong and returns nil when nothing can play.
     /// `signals` must exist before the engine opens, so that its writer thread
-    /// starts with them blocked; the full-screen player keeps one channel for
-    /// all its runtimes, so no signal finds them unblocked between two.
+    /// (and those of the engines later switches open) start with them blocked.
     static func open(configuration: Configuration, paths: [String], events: PlayerEventStream,
                      signals channel: SignalChannel) -> PlayerRuntime? {
-        let engine = PlaybackEngine(paths: paths, output: configuration.scenario.spoken ? configuration.output.forSpokenAudio()
-                                                                                       : configuration.output)
+        switch openEngine(configuration, paths: paths, spoken: configuration.scenario.spoken, speed: configuration.speed) {
+        case .success(let engine):
+            return PlayerRuntime(configuration: configuration, engine: engine, events: events, signals: channel)
+        case .failure(let failure):
+            for problem in failure.problems { events.error(problem) }
+            return nil
+        }
+    }
+
+    /// What went wrong opening an engine, one sentence a line.
+    struct EngineFailure: Error {
+        var problems: [String]
+    }
+
+    /// An engine over the run's output for `paths`, opened (the first
+    /// playable file fixes the output format), at `speed`.
+    static func openEngine(_ configuration: Configuration, paths: [String], spoken: Bool,
+                           speed: PlaybackSpeed) -> Result<PlaybackEngine, EngineFailure> {
+        let engine = PlaybackEngine(paths: paths, output: spoken ? configuration.output.forSpokenAudio()
+                                                                 : configuration.output)
         engine.keepsOutputAtQueueEnd = configuration.keepsRunningWhenQueueEnds
         engine.waitsForOutput = configuration.waitsForOutput
+        var problems: [String] = []
         do {
             try engine.open()
         } catch {
             for event in engine.feeder.takeEvents() {
-                if case .failed(let error) = event { events.error("\(error.description) (skipped)") }
+                if case .failed(let error) = event { problems.append("\(error.description) (skipped)") }
             }
             switch error {
             case .output(let output) where output.isDeviceUnavailable:
-                events.error("\(error.description) (choose another device with --device NAME, "
-                              + "or render with --output wav:PATH or --output null)")
+                problems.append("\(error.description) (choose another device with --device NAME, "
+                                + "or render with --output wav:PATH or --output null)")
             default:
-                events.error(error.description)
+                problems.append(error.description)
             }
-            return nil
+            return .failure(EngineFailure(problems: problems))
         }
-        do { try engine.setSpeed(configuration.speed) } catch {
-            events.error(error.description)
-            return nil
-        }
-        return PlayerRuntime(configuration: configuration, engine: engine, events: events, signals: channel)
+        do { try engine.setSpeed(speed) } catch { return .failure(EngineFailure(problems: [error.description])) }
+        return .success(engine)
     }
 
     private init(configuration: Configuration, engine: PlaybackEngine, events: PlayerEventStream, signals: SignalChannel) {
         self.configuration = configuration
-        self.engine = engine
         self.events = events
         self.signals = signals
         let scenario = configuration.scenario
@@ -138,15 +166,16 @@ final class PlayerRuntime {
         self.clock = clock
         let start = clock.monotonicNow
         self.start = start
-        // The full-screen player runs one runtime after another (music, a book):
-        // the event log's clock goes on from where the last one was.
+        // A stream that served a runtime before (tests run several on one) goes on from where it was.
         let before = events.timeSource?() ?? 0
         events.timeSource = { before + (clock.monotonicNow - start).seconds }
 
         arbiter = AudioSessionArbiter(clock: clock)
-        controller = PlaybackController(engine: engine, clock: clock, events: events,
-                                        smartRewind: SmartRewind(maxRewindSeconds: scenario.effectiveSmartRewind),
-                                        fadeMilliseconds: scenario.fadeMilliseconds)
+        let controller = PlaybackController(engine: engine, clock: clock, events: events,
+                                            smartRewind: SmartRewind(maxRewindSeconds: scenario.effectiveSmartRewind),
+                                            fadeMilliseconds: scenario.fadeMilliseconds)
+        playing = Playback(engine: engine, controller: controller, isSpokenAudio: scenario.spoken,
+                           playOrder: PlayOrderState())
         let settings = ResumeSettings(suspendedResumeDelay: .milliseconds(Int((scenario.resumeDelay * 1000).rounded())),
                                       pauseFade: .milliseconds(scenario.fadeMilliseconds))
         player = PlayerSession(arbiter: arbiter, clock: clock, content: scenario.spoken ? .spokenAudio : .music,
@@ -159,6 +188,36 @@ final class PlayerRuntime {
     }
 
     var format: AudioFormat { engine.format }
+
+    /// Other playback takes over (`+Switch`): `next`, with a controller of
+    /// its own, replaces what plays, under the same session, clock and alarms.
+    func replacePlayback(with next: PlaybackEngine, spoken: Bool) {
+        let volume = controller.volume
+        var scenario = configuration.scenario
+        scenario.spoken = spoken
+        let controller = PlaybackController(engine: next, clock: clock, events: events,
+                                            smartRewind: SmartRewind(maxRewindSeconds: scenario.effectiveSmartRewind),
+                                            fadeMilliseconds: scenario.fadeMilliseconds)
+        playing = Playback(engine: next, controller: controller, isSpokenAudio: spoken,
+                           playOrder: PlayOrderState(seed: playOrder.seed))
+        lastDevice = 0
+        preparedAlarmVoice = nil
+        controller.player = player
+        controller.volume = volume
+        player.setSink(controller)
+        installPlayOrder()
+        installReplayGain()
+    }
+
+    /// Opens the services for the run; the loop polls them from its next wait,
+    /// and `shutDown` closes them as the host leaves.
+    func startServices(instance: Int, buses: Bool) {
+        services = PlayerServices(events: events, output: configuration.output, instance: instance, buses: buses)
+    }
+
+    func shutDown() {
+        services?.shutDown()
+    }
 
     // MARK: The user and job control
 
@@ -327,12 +386,12 @@ final class PlayerRuntime {
     }
 
     /// Sleeps in poll until a refill is due (-1: none needed), a timer (timerfd),
-    /// a signal, the host's input, or a wall-clock change.
+    /// a signal, a source's descriptor (the host's input among them), or a wall-clock change.
     private func waitForEvents(host: PlayerHost, timer: MonotonicTimerDescriptor, wallClock: WallClockChangeDescriptor,
                                refillWait: Int) {
         var wait = refillWait
         if let limit = host.maximumWaitMilliseconds { wait = wait < 0 ? limit : min(wait, limit) }
-        let sources = host.loopSources
+        let sources = host.loopSources + (services?.sources ?? [])
         for limit in sources.compactMap(\.wakeWithinMilliseconds) { wait = wait < 0 ? limit : min(wait, limit) }
         let now = clock.monotonicNow
         var next: Duration? = isSessionSuspended ? nil : systemClock?.timeUntilNextTimer
@@ -345,9 +404,8 @@ final class PlayerRuntime {
             next = nil
         }
         timer.arm(after: next.map { max(.zero, $0) })
-        let extra = host.extraDescriptors
         let requests = sources.map(\.pollRequests)
-        let (ready, occurred) = waitForPoll([signals.fd, timer.fd, wallClock.fd] + extra,
+        let (ready, occurred) = waitForPoll([signals.fd, timer.fd, wallClock.fd],
                                             requests: requests.flatMap { $0 }, timeoutMilliseconds: wait)
         if ready.contains(timer.fd) { timer.acknowledge() }
         if ready.contains(wallClock.fd) && wallClock.clockWasSet() {
@@ -358,20 +416,15 @@ final class PlayerRuntime {
             if arbiter.checkForSystemSleep() { createdScheduler?.wallClockDidChange() }
             if !isSessionSuspended { systemClock.runDueTimers() }
         }
-        let hostReady = ready.filter { extra.contains($0) }
-        if !hostReady.isEmpty { host.descriptorsReady(hostReady) }
         serviceSources(sources, requests: requests, occurred: occurred)
     }
 
-    /// On the frame clock nothing waits, but the host's input and the loop's
-    /// sources are still read.
+    /// On the frame clock nothing waits, but the loop's sources are still read.
     private func pollWithoutWaiting(host: PlayerHost) {
-        let extra = host.extraDescriptors
-        let sources = host.loopSources
-        guard !extra.isEmpty || !sources.isEmpty else { return }
+        let sources = host.loopSources + (services?.sources ?? [])
+        guard !sources.isEmpty else { return }
         let requests = sources.map(\.pollRequests)
-        let (ready, occurred) = waitForPoll(extra, requests: requests.flatMap { $0 }, timeoutMilliseconds: 0)
-        if !ready.isEmpty { host.descriptorsReady(ready) }
+        let (_, occurred) = waitForPoll([], requests: requests.flatMap { $0 }, timeoutMilliseconds: 0)
         serviceSources(sources, requests: requests, occurred: occurred)
     }
 

@@ -1,0 +1,39 @@
+import AudioEngine
+
+/// What the player offers the rest of the system for the whole run, whichever
+/// front end drives it: the control socket (`interlude remote`), the event
+/// hook, MPRIS on the session bus, logind's sleep announcements, other
+/// programs' streams on the sound server, and the full-screen player's live
+/// library index. Opened once, by `PlayerRuntime.startServices`, polled in the
+/// runtime's loop after the host's input, and shut down as the run ends.
+final class PlayerServices {
+    let control: ControlSocket?
+    let hook: EventHook?
+    let mpris: MprisSource?
+    let logind: LogindSleepSource?
+    let desktop: DesktopInterruptionSource?
+    /// The library pane's index, opened by the full-screen player once its screen is up.
+    var library: LibraryLiveIndex?
+    /// alarms.json changed by `interlude alarm` or another player: the full-screen player reads the alarms again.
+    var stateWatch: StateFolderWatch?
+
+    /// `instance`: the control socket's name (a second player takes the next).
+    /// `buses`: MPRIS and logind; a render to a file is no player to control.
+    /// `--events json`'s standard output, written without blocking the loop.
+    let eventOutput: EventLineOutput?
+
+    init(events: PlayerEventStream, output: PlaybackEngine.Output, instance: Int, buses: Bool) {
+        eventOutput = events.jsonOutput
+        control = ControlSocket.open(instance: instance, events: events)
+        hook = EventHook.fromConfig(events: events)
+        mpris = buses ? MprisSource.open(events: events, quietWithoutBus: true) : nil
+        logind = buses ? LogindSleepSource.open(events: events) : nil
+        desktop = DesktopInterruptionSource.forPlayback(output: output, environment: ProcessEnvironment.current(),
+                                                        report: { [events] in events.error($0) })
+    }
+
+    /// In the order the loop services them.
+    var sources: [LoopSource] { [control as LoopSource?, hook, mpris, desktop, logind, library, stateWatch, eventOutput].compactMap { $0 } }
+
+    func shutDown() { control?.shutDown() }
+}
