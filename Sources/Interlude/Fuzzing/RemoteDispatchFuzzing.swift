@@ -45,7 +45,7 @@ import Glibc
     public func request(_ line: [UInt8], seconds: Int) -> [UInt8]? {
         var fd: Int32?
         for _ in 0..<(seconds * 100) {
-            fd = try? UnixSocket.connect(to: socketPath)
+            fd = try? UnixSocket.connect(to: socketPath, timeoutMilliseconds: 1000)
             if fd != nil { break }
             usleep(10_000)
         }
@@ -87,8 +87,6 @@ import Glibc
 private final class FuzzingHost: PlayerHost {
     let socket: ControlSocket
     init(socket: ControlSocket) { self.socket = socket }
-    var extraDescriptors: [Int32] { [] }
-    func descriptorsReady(_ fds: [Int32]) {}
     func handleSignal(_ number: Int32) -> Bool { false }
     func afterIteration() {}
     var maximumWaitMilliseconds: Int? { nil }
