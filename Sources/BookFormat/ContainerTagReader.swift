@@ -1,167 +1,304 @@
 import Glibc
-import InterludeCore
 
-/// Title, artist and album from the tags of the formats beyond MP3, read
-/// without a decoding library: a FLAC's or an Ogg stream's Vorbis comments
-/// and an MP4's `ilst` atoms. The folder browser lists a folder's files with
-/// their titles, and opening FFmpeg's libraries for that (25 MB resident, and
-/// a demuxer per file) would cost more than the listing is worth.
-///
-/// Reads only what it needs: a FLAC's metadata blocks and an MP4's boxes are
-/// walked by their headers (a cover picture or a sample table is skipped, not
-/// read); an Ogg stream's comment packet is read from its first pages. Every
-/// length is checked against what was read, so damage gives no tags, never a
-/// crash; invalid UTF-8 becomes U+FFFD.
-public struct ContainerTags: Equatable, Sendable {
-    public var title: String?
-    public var artist: String?
-    public var album: String?
-
-    public init(title: String? = nil, artist: String? = nil, album: String? = nil) {
-        self.title = title
-        self.artist = artist
-        self.album = album
-    }
-
-    /// The tags of the file at `path` (FLAC, Ogg Vorbis or Opus, MP4/M4A/M4B);
-    /// nil for another format, a file it cannot read, or one without tags.
-    public static func read(path: String) -> ContainerTags? {
-        guard let file = try? SystemCall.retrying({ open(path, O_RDONLY | O_CLOEXEC) }) else { return nil }
-        defer { close(file) }
-        let head = bytes(file, at: 0, count: 12)
-        if head.starts(with: "fLaC".utf8) { return flac(file) }
-        if head.starts(with: "OggS".utf8) { return ogg(bytes(file, at: 0, count: oggLimit)) }
-        if head.count >= 8, Array(head[4..<8]) == Array("ftyp".utf8) { return mp4(file) }
-        return nil
-    }
-
-    /// How far into an Ogg stream the comment packet is looked for: comments
-    /// come right after the identification header, but may carry a picture.
-    static let oggLimit = 1 << 20
-    /// The largest comment block or `udta` box read.
-    static let blockLimit = 1 << 20
-
-    // MARK: Vorbis comments
-
-    /// A Vorbis comment block: vendor string, then `count` entries of
-    /// "NAME=value", each length-prefixed (32-bit little-endian).
-    public static func vorbisComments(_ bytes: ArraySlice<UInt8>) -> ContainerTags? {
-        var cursor = bytes.startIndex
-        func u32() -> Int? {
-            guard bytes.endIndex - cursor >= 4 else { return nil }
-            let value = (0..<4).reduce(0) { $0 | Int(bytes[cursor + $1]) << (8 * $1) }
-            cursor += 4
-            return value
+extension AudioTags {
+    /// The tags of the file at `path`, read without a decoding library: an
+    /// ID3v2 tag at its start (MP3, or before a FLAC) with LAME's ReplayGain
+    /// after it, a FLAC's metadata blocks, an Ogg Vorbis or Opus stream's
+    /// comments, an MP4's `ilst` atoms. `head`: the file's first bytes when
+    /// the caller has read them already (they are not read again). Empty for
+    /// another format, a file that cannot be read, or one without tags. A
+    /// cue sheet's track (`SHEET.cue#N`, where no file has that name) gives
+    /// its image's tags with the sheet's words for the track over them, as
+    /// its decoder does.
+    ///
+    /// The decoders call this when they open a file, and report the result;
+    /// the folder browser calls it directly, since opening FFmpeg's libraries
+    /// for a listing (25 MB resident, a demuxer per file) would cost more than
+    /// the listing is worth.
+    public static func read(path: String, head: [UInt8] = []) -> AudioTags {
+        if let cue = CueTrackPath(path), access(path, F_OK) != 0 {
+            guard case .success(let track) = CueTrack.resolve(cue) else { return AudioTags() }
+            return read(path: track.audioPath).forTrack(track)
         }
-        guard let vendor = u32(), bytes.endIndex - cursor >= vendor else { return nil }
-        cursor += vendor
-        guard let count = u32() else { return nil }
-        var tags = ContainerTags()
-        for _ in 0..<min(count, 100_000) {
-            guard let length = u32(), bytes.endIndex - cursor >= length else { break }
-            let entry = bytes[cursor..<cursor + length]
-            cursor += length
-            guard let equals = entry.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            let name = String(decoding: entry[..<equals], as: UTF8.self).uppercased()
-            let value = String(decoding: entry[(equals + 1)...], as: UTF8.self)
-            guard !value.isEmpty else { continue }
-            switch name {
-            case "TITLE": tags.title = tags.title ?? value
-            case "ARTIST": tags.artist = tags.artist ?? value
-            case "ALBUM": tags.album = tags.album ?? value
-            default: break
+        return ContainerTagReader.read(TagFile(path: path, head: head), loadingPicture: nil).tags
+    }
+
+    /// An image's tags for one of its cue sheet's tracks: the sheet's words
+    /// for the track over them (the image's title is the album's, not the
+    /// track's); a track has no chapters of its own.
+    public func forTrack(_ track: CueTrack) -> AudioTags {
+        var tags = self
+        tags.title = track.title
+        if let performer = track.performer { tags.artists = [performer] }
+        if let album = track.album { tags.album = album }
+        tags.chapters = []
+        return tags
+    }
+
+    /// The file name without folder and audio extension, for files without a title.
+    public static func displayName(ofPath path: String) -> String {
+        AudioFileNames.withoutAudioExtension(path.split(separator: "/").last.map(String.init) ?? path)
+    }
+}
+
+/// What one reading of a file's tags gives.
+struct TagReading {
+    var tags = AudioTags()
+    /// The ordinal of the picture whose bytes are wanted (`EmbeddedPicture.bytes`), and those bytes once met.
+    let wantedPicture: Int?
+    var loadedPicture: [UInt8]?
+
+    init(wantedPicture: Int?) { self.wantedPicture = wantedPicture }
+
+    /// Adds a picture whose bytes are stored transformed: `bytes` makes them,
+    /// called only for the one picture asked for.
+    mutating func addPicture(kind: EmbeddedPicture.Kind, mimeType: String, description: String,
+                             storedAt range: (offset: Int, length: Int)?, length: Int, bytes: () -> [UInt8]?) {
+        guard length > 0, length <= EmbeddedPicture.maximumLength else { return }
+        let ordinal = tags.pictures.count
+        let location: EmbeddedPicture.Location = range.map { .range(offset: $0.offset, length: $0.length) }
+            ?? .transformed(ordinal: ordinal, length: length)
+        tags.pictures.append(EmbeddedPicture(kind: kind, mimeType: mimeType, description: description, location: location))
+        if ordinal == wantedPicture { loadedPicture = bytes() }
+    }
+}
+
+/// Reads the tags of the formats the project plays by their own layout, with
+/// no decoding library. Reads only what it needs: a FLAC's metadata blocks
+/// and an MP4's boxes are walked by their headers (a picture or a sample
+/// table is skipped, its place noted); an Ogg stream's comment packet is read
+/// from its first pages. Every length is checked against what was read, so
+/// damage gives fewer tags, never a crash; invalid UTF-8 becomes U+FFFD.
+enum ContainerTagReader {
+    /// The largest comment block, comment packet, `ilst` item or ID3v2 tag
+    /// read: a picture inside one (an Ogg comment's, an ID3 tag's) can be a
+    /// few MB; more is damage.
+    static let blockLimit = 16 << 20
+
+    static func read(_ file: TagFile, loadingPicture wanted: Int?) -> TagReading {
+        var reading = TagReading(wantedPicture: wanted)
+        let head = file.bytes(at: 0, count: 12)
+        if head.starts(with: "ID3".utf8), head.count >= 10 {
+            // The size is four 7-bit bytes, plus a footer when flagged.
+            let size = head[6..<10].reduce(0) { $0 << 7 | Int($1 & 0x7f) }
+            let tagLength = ID3v2Header.length + size + (head[5] & 0x10 != 0 ? 10 : 0)
+            let tagBytes = file.bytes(at: 0, count: min(tagLength, blockLimit))
+            do throws(ID3v2Error) {
+                ID3v2TagFields.read(try ID3v2Tag(bytes: tagBytes), into: &reading)
+            } catch {
+                reading.tags.damage = "unreadable ID3v2 tag: \(error)"
             }
+            if file.bytes(at: tagLength, count: 4).elementsEqual("fLaC".utf8) {
+                flac(file, at: tagLength, into: &reading)
+            } else {
+                // LAME's Info tag in the first MPEG frame, for what the ID3 tag lacks.
+                let lame = LameReplayGain.info(fromFirstFrame: file.bytes(at: tagLength, count: LameReplayGain.headBytes))
+                reading.tags.replayGain = reading.tags.replayGain.filling(from: lame)
+            }
+        } else if head.starts(with: "fLaC".utf8) {
+            flac(file, at: 0, into: &reading)
+        } else if head.starts(with: "OggS".utf8) {
+            ogg(file, into: &reading)
+        } else if head.count >= 8, head[4..<8].elementsEqual("ftyp".utf8) {
+            mp4(file, into: &reading)
+        } else if !head.starts(with: "RIFF".utf8) {
+            // MPEG audio without an ID3v2 tag: LAME's values alone.
+            reading.tags.replayGain = LameReplayGain.info(fromFirstFrame: file.bytes(at: 0, count: LameReplayGain.headBytes))
         }
-        return tags == ContainerTags() ? nil : tags
+        return reading
     }
+
+    // MARK: FLAC
 
     /// FLAC: "fLaC", then metadata blocks (a byte of last-flag and type, a
-    /// 24-bit length); type 4 holds the Vorbis comments.
-    static func flac(_ file: Int32) -> ContainerTags? {
-        var offset = 4
-        for _ in 0..<128 {
-            let header = bytes(file, at: offset, count: 4)
-            guard header.count == 4 else { return nil }
+    /// 24-bit length); type 4 holds the Vorbis comments, type 6 a picture, of
+    /// which only the fields before the data are read.
+    static func flac(_ file: TagFile, at start: Int, into reading: inout TagReading) {
+        var offset = start + 4
+        var comments = VorbisComments()
+        for _ in 0..<1024 {
+            let header = file.bytes(at: offset, count: 4)
+            guard header.count == 4 else { break }
             let length = Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
-            if header[0] & 0x7f == 4 {
-                guard length <= blockLimit else { return nil }
-                return vorbisComments(bytes(file, at: offset + 4, count: length)[...])
+            let body = offset + 4
+            switch header[0] & 0x7f {
+            case 4 where length <= blockLimit:
+                comments.read(file.bytes(at: body, count: length)[...], into: &reading)
+            case 6:
+                let fields = file.bytes(at: body, count: min(length, FLACPicture.headerLimit))
+                if let picture = FLACPicture(fields[...]), picture.dataStart + picture.dataLength <= length {
+                    let dataOffset = body + picture.dataStart
+                    reading.addPicture(kind: picture.kind, mimeType: picture.mimeType, description: picture.description,
+                                       storedAt: (dataOffset, picture.dataLength), length: picture.dataLength) {
+                        file.bytes(at: dataOffset, count: picture.dataLength)
+                    }
+                }
+            default: break
             }
-            if header[0] & 0x80 != 0 { return nil }
-            offset += 4 + length
+            if header[0] & 0x80 != 0 { break }
+            offset = body + length
         }
-        return nil
+        comments.finish(into: &reading)
     }
 
-    /// Ogg: the first logical stream's second packet, reassembled from the
-    /// pages' segment tables: "\u{3}vorbis" or "OpusTags", then the comments.
-    public static func ogg(_ bytes: [UInt8]) -> ContainerTags? {
+    // MARK: Ogg
+
+    /// Ogg: the first logical stream's second packet, reassembled from its
+    /// pages' segment tables, read page by page: "\u{3}vorbis" or "OpusTags",
+    /// then the comments.
+    static func ogg(_ file: TagFile, into reading: inout TagReading) {
         var offset = 0
-        var serial: ArraySlice<UInt8>?
+        var serial: [UInt8]?
         var packets: [[UInt8]] = [[]]
-        while packets.count <= 2, bytes.count - offset >= 27 {
-            guard bytes[offset..<offset + 4].elementsEqual("OggS".utf8) else { return nil }
-            let segments = Int(bytes[offset + 26])
-            let tableEnd = offset + 27 + segments
-            guard tableEnd <= bytes.count else { return nil }
-            let pageSerial = bytes[offset + 14..<offset + 18]
-            var data = tableEnd
-            let sameStream = serial.map { $0.elementsEqual(pageSerial) } ?? true
+        for _ in 0..<100_000 where packets.count <= 2 {
+            let header = file.bytes(at: offset, count: 27)
+            guard header.count == 27, header[0..<4].elementsEqual("OggS".utf8) else { return }
+            let segments = file.bytes(at: offset + 27, count: Int(header[26]))
+            guard segments.count == Int(header[26]) else { return }
+            let pageSerial = Array(header[14..<18])
+            let sameStream = serial.map { $0 == pageSerial } ?? true
             serial = serial ?? pageSerial
-            for index in offset + 27..<tableEnd {
-                let length = Int(bytes[index])
-                guard data + length <= bytes.count else { return nil }
-                if sameStream {
-                    packets[packets.count - 1] += bytes[data..<data + length]
+            let dataLength = segments.reduce(0) { $0 + Int($1) }
+            let data = offset + 27 + segments.count
+            if sameStream {
+                let bytes = file.bytes(at: data, count: dataLength)
+                guard bytes.count == dataLength else { return }
+                var at = 0
+                for length in segments.map(Int.init) {
+                    packets[packets.count - 1] += bytes[at..<at + length]
+                    at += length
                     // A segment shorter than 255 ends its packet.
                     if length < 255 { packets.append([]) }
                 }
-                data += length
+                guard packets[packets.count - 1].count <= blockLimit else { return }
             }
-            offset = data
+            offset = data + dataLength
         }
-        guard packets.count > 2 else { return nil }
+        guard packets.count > 2 else { return }
         let packet = packets[1]
         for magic in ["\u{3}vorbis", "OpusTags"] where packet.starts(with: magic.utf8) {
-            return vorbisComments(packet[magic.utf8.count...])
+            var comments = VorbisComments()
+            comments.read(packet[magic.utf8.count...], into: &reading)
+            comments.finish(into: &reading)
         }
-        return nil
     }
 
     // MARK: MP4
 
-    /// MP4: `moov` > `udta` > `meta` > `ilst`, whose items (`©nam`, `©ART`,
-    /// `©alb`) each hold a `data` box of UTF-8 text. The `moov` box is found
-    /// by the top-level boxes' headers (muxers often write it last), and only
-    /// its `udta` child is read.
-    static func mp4(_ file: Int32) -> ContainerTags? {
+    /// MP4: `moov` > `udta` > `meta` > `ilst`, walked by the boxes' headers
+    /// (muxers often write `moov` last); each `ilst` item holds `data` boxes
+    /// (a type in the flags: 1 UTF-8, 0 or 21 numbers, 13 JPEG, 14 PNG). A
+    /// `covr` item's pictures are noted by place, not read.
+    static func mp4(_ file: TagFile, into reading: inout TagReading) {
         guard let movie = box("moov", in: file, from: 0, to: Int.max),
               let userData = box("udta", in: file, from: movie.start, to: movie.end),
-              userData.end - userData.start <= blockLimit else { return nil }
-        let data = bytes(file, at: userData.start, count: userData.end - userData.start)
-        return userDataTags(data[...])
+              let meta = box("meta", in: file, from: userData.start, to: userData.end) else { return }
+        // ISO's `meta` is a full box (version and flags first); QuickTime's is not.
+        let first = file.bytes(at: meta.start, count: 8)
+        let children = first.count == 8 && first[4..<8].elementsEqual("hdlr".utf8) ? meta.start : meta.start + 4
+        guard let list = box("ilst", in: file, from: children, to: meta.end) else { return }
+        var fields: [(name: String, value: String)] = []
+        for item in boxes(in: file, from: list.start, to: list.end) {
+            if item.type.elementsEqual("covr".utf8) {
+                for data in boxes(in: file, from: item.start, to: item.end) where data.type.elementsEqual("data".utf8) {
+                    let flags = file.bytes(at: data.start, count: 4)
+                    let length = data.end - data.start - 8
+                    guard flags.count == 4, length > 0 else { continue }
+                    let mime = switch flags[3] { case 13: "image/jpeg"; case 14: "image/png"; case 27: "image/bmp"; default: "" }
+                    let offset = data.start + 8
+                    reading.addPicture(kind: .frontCover, mimeType: mime, description: "", storedAt: (offset, length), length: length) {
+                        file.bytes(at: offset, count: length)
+                    }
+                }
+                continue
+            }
+            guard item.end - item.start <= blockLimit else { continue }
+            let content = file.bytes(at: item.start, count: item.end - item.start)
+            MP4ItemFields.read(type: item.type, content: content[...], into: &reading, freeform: &fields)
+        }
+        reading.tags.replayGain = reading.tags.replayGain.filling(from: ReplayGainInfo(fields: fields))
     }
 
-    /// The tags of a `udta` box's content.
-    public static func userDataTags(_ data: ArraySlice<UInt8>) -> ContainerTags? {
-        guard let meta = child("meta", in: data) else { return nil }
-        // ISO's `meta` is a full box (version and flags first); QuickTime's is not.
-        let content = meta.count >= 8 && meta.dropFirst(4).prefix(4).elementsEqual("hdlr".utf8) ? meta : meta.dropFirst(4)
-        guard let list = child("ilst", in: content) else { return nil }
-        var tags = ContainerTags()
-        forEachChild(in: list) { type, item in
-            guard let value = child("data", in: item), value.count >= 8,
-                  value[value.startIndex + 1..<value.startIndex + 4].elementsEqual([0, 0, 1]) else { return }
-            let text = String(decoding: value.dropFirst(8), as: UTF8.self)
-            guard !text.isEmpty else { return }
-            switch type {
-            case [0xa9] + Array("nam".utf8): tags.title = tags.title ?? text
-            case [0xa9] + Array("ART".utf8): tags.artist = tags.artist ?? text
-            case [0xa9] + Array("alb".utf8): tags.album = tags.album ?? text
-            default: break
+    /// The boxes from `start` to `end` in the file, by their headers only:
+    /// each one's type and its content's range. At most 10,000, so a damaged
+    /// size cannot make the walk endless.
+    static func boxes(in file: TagFile, from start: Int, to end: Int) -> [(type: [UInt8], start: Int, end: Int)] {
+        var found: [(type: [UInt8], start: Int, end: Int)] = []
+        var offset = start
+        for _ in 0..<10_000 where offset < end {
+            let header = file.bytes(at: offset, count: 16)
+            guard header.count >= 8 else { break }
+            var size = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
+            var length = 8
+            if size == 1 {
+                guard header.count == 16 else { break }
+                size = header[8..<16].reduce(0) { $0 << 8 | Int($1 & 0x7f) }
+                length = 16
             }
+            // Size 0: to the end of the file (or of the parent).
+            guard size == 0 || (size >= length && size <= Int.max - offset) else { break }
+            let boxEnd = size == 0 ? end : offset + size
+            found.append((Array(header[4..<8]), offset + length, min(boxEnd, end)))
+            if size == 0 { break }
+            offset = boxEnd
         }
-        return tags == ContainerTags() ? nil : tags
+        return found
+    }
+
+    static func box(_ type: String, in file: TagFile, from start: Int, to end: Int) -> (start: Int, end: Int)? {
+        boxes(in: file, from: start, to: end).first { $0.type.elementsEqual(type.utf8) }.map { ($0.start, $0.end) }
+    }
+}
+
+/// The text and number items of an MP4 `ilst` box.
+enum MP4ItemFields {
+    static func read(type: [UInt8], content: ArraySlice<UInt8>, into reading: inout TagReading,
+                     freeform: inout [(name: String, value: String)]) {
+        var tags = reading.tags
+        defer { reading.tags = tags }
+        if type.elementsEqual("----".utf8) {
+            // Freeform: `mean` (the reverse domain), `name`, `data`; ReplayGain is named here.
+            guard let name = child("name", in: content), name.count > 4, let value = text(in: content) else { return }
+            freeform.append((String(decoding: name.dropFirst(4), as: UTF8.self), value))
+            return
+        }
+        switch type {
+        case [0xa9] + Array("nam".utf8): tags.title = tags.title ?? text(in: content)
+        case [0xa9] + Array("ART".utf8): if tags.artists.isEmpty, let text = text(in: content) { tags.artists = [text] }
+        case [0xa9] + Array("alb".utf8): tags.album = tags.album ?? text(in: content)
+        case Array("aART".utf8): tags.albumArtist = tags.albumArtist ?? text(in: content)
+        case [0xa9] + Array("day".utf8): tags.setDate(text(in: content))
+        case [0xa9] + Array("gen".utf8): if tags.genres.isEmpty, let text = text(in: content) { tags.genres = [text] }
+        case [0xa9] + Array("cmt".utf8): tags.comment = tags.comment ?? text(in: content)
+        case Array("gnre".utf8):
+            // ID3v1's genre number plus one, as a 16-bit number.
+            if tags.genres.isEmpty, let value = numbers(in: content), value.count >= 2 {
+                let index = Int(value[0]) << 8 | Int(value[1])
+                if let name = ID3v2TagFields.genre(number: index - 1) { tags.genres = [name] }
+            }
+        case Array("trkn".utf8), Array("disk".utf8):
+            // Two bytes of padding, then the number and the total, 16 bits each.
+            guard let value = numbers(in: content), value.count >= 6 else { return }
+            let place = AudioTags.Position(number: Int(value[2]) << 8 | Int(value[3]), total: Int(value[4]) << 8 | Int(value[5]))
+            if type.elementsEqual("trkn".utf8) { tags.track = tags.track ?? place } else { tags.disc = tags.disc ?? place }
+        default: break
+        }
+    }
+
+    /// A `data` child: its type (in the flags' last byte) and its value after the locale.
+    static func data(in content: ArraySlice<UInt8>) -> (type: UInt8, value: ArraySlice<UInt8>)? {
+        guard let value = child("data", in: content), value.count >= 8 else { return nil }
+        return (value[value.startIndex + 3], value.dropFirst(8))
+    }
+
+    static func text(in content: ArraySlice<UInt8>) -> String? {
+        guard let (type, value) = data(in: content), type == 1, !value.isEmpty else { return nil }
+        return String(decoding: value, as: UTF8.self)
+    }
+
+    static func numbers(in content: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        guard let (type, value) = data(in: content), type == 0 || type == 21 else { return nil }
+        return value
     }
 
     /// Each box in `data`: its four-byte type and its content.
@@ -189,44 +326,5 @@ public struct ContainerTags: Equatable, Sendable {
             if found == nil, boxType.elementsEqual(type.utf8) { found = content }
         }
         return found
-    }
-
-    /// A box of `type` among the boxes from `start` to `end` in the file, by
-    /// their headers only: its content's range.
-    static func box(_ type: String, in file: Int32, from start: Int, to end: Int) -> (start: Int, end: Int)? {
-        var offset = start
-        for _ in 0..<10_000 where offset < end {
-            let header = bytes(file, at: offset, count: 16)
-            guard header.count >= 8 else { return nil }
-            var size = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
-            var length = 8
-            if size == 1 {
-                guard header.count == 16 else { return nil }
-                size = header[8..<16].reduce(0) { $0 << 8 | Int($1 & 0x7f) }
-                length = 16
-            }
-            // Size 0: to the end of the file (or of the parent).
-            let boxEnd = size == 0 ? end : offset + size
-            if header[4..<8].elementsEqual(type.utf8) {
-                return size == 0 || size >= length ? (offset + length, boxEnd) : nil
-            }
-            guard size >= length else { return nil }
-            offset = boxEnd
-        }
-        return nil
-    }
-
-    /// Up to `count` bytes at `offset`; fewer at the end of the file or on an error.
-    static func bytes(_ file: Int32, at offset: Int, count: Int) -> [UInt8] {
-        guard count > 0, offset >= 0 else { return [] }
-        var buffer = [UInt8](repeating: 0, count: count)
-        var got = 0
-        while got < count {
-            let result = buffer.withUnsafeMutableBytes { pread(file, $0.baseAddress! + got, count - got, off_t(offset + got)) }
-            if result < 0 && errno == EINTR { continue }
-            guard result > 0 else { break }
-            got += result
-        }
-        return Array(buffer[0..<got])
     }
 }

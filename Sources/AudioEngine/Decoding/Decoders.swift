@@ -34,12 +34,12 @@ public enum Decoders {
     public static func open(path: String, target: AudioFormat? = nil) throws(DecoderError) -> any Decoder {
         // A cue sheet's track (`SHEET.cue#N`) is a range of its image, unless a file has that very name.
         if CueTrackPath(path) != nil && access(path, F_OK) != 0 {
-            return try CueTrackDecoder(path: path, target: target)
+            return try CueTrackDecoder(trackPath: path, target: target)
         }
         let head = try FileHead(path: path)
         for implementation in implementations where implementation.accepts(head, target: target) {
             do {
-                return try implementation.init(path: path, target: target)
+                return try implementation.init(path: path, head: head, target: target)
             } catch where error.kind == .notMPEGAudio && implementation == Mpg123Decoder.self {
                 // A name that promises another format (a text file named .m4b): say what
                 // the name promised and that the content is none of the formats we read.

@@ -48,6 +48,9 @@ public final class TrackFeeder {
     /// A track's own gain (ReplayGain), asked each time a file is opened for
     /// decoding; nil plays every file as decoded.
     public var trackGain: ((_ path: String, _ decoder: any Decoder) -> Float)?
+    /// Told each time a file is opened for decoding, before its gain is asked:
+    /// the player records the decoder's tags here, so nothing reads them again.
+    public var fileOpened: ((_ path: String, _ decoder: any Decoder) -> Void)?
     /// Hands the writer a gain from a ring index on (before the frames there
     /// are committed); false when it has no room yet (decoding waits).
     var publishTrackGain: ((_ ringIndex: Int, _ gain: Float) -> Bool)?
@@ -113,7 +116,7 @@ public final class TrackFeeder {
                 let opened = try Decoders.open(path: paths[index], target: format)
                 if format == nil { format = opened.format }
                 decoder = opened
-                decodingGain = trackGain?(paths[index], opened) ?? 1
+                decodingGain = didOpen(opened, path: paths[index])
                 tracks.append(Track(index: index, path: paths[index], startFrame: framesQueued, endFrame: nil,
                                     expectedFrames: opened.lengthInFrames, expectedIsExact: opened.lengthIsExact))
                 return
@@ -262,7 +265,7 @@ extension TrackFeeder {
                 // Kept for the seek that follows (it reuses the decoder of the
                 // last track), so a jump opens its file once.
                 decoder = opened
-                decodingGain = trackGain?(paths[index], opened) ?? 1
+                decodingGain = didOpen(opened, path: paths[index])
                 framesQueued = start
                 nextIndex = index + 1
                 decodingEnded = false
@@ -293,7 +296,7 @@ extension TrackFeeder {
         do {
             let opened = if reused, let decoder { decoder } else { try Decoders.open(path: track.path, target: format) }
             try opened.seek(toFrame: frame - track.startFrame)
-            if !reused { decodingGain = trackGain?(track.path, opened) ?? 1 }
+            if !reused { decodingGain = didOpen(opened, path: track.path) }
             replaceDecoder(opened, keepingTracks: index + 1, framesQueued: frame, nextIndex: track.index + 1)
             restartSpeedStage()
             return true

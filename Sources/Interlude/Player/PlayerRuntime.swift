@@ -48,6 +48,8 @@ final class PlayerRuntime {
     let configuration: Configuration
     let events: PlayerEventStream
     let engine: PlaybackEngine
+    /// Each file's tags as its decoder read them, for every front end.
+    let trackTags = TrackTagStore()
     let clock: any Clock
     let arbiter: AudioSessionArbiter
     let controller: PlaybackController
@@ -155,6 +157,7 @@ final class PlayerRuntime {
         player.onSessionEvent = { [events] event in events.report(event) }
         stageScenario()
         installPlayOrder()
+        engine.setFileOpened { [trackTags] path, decoder in trackTags.record(decoder, path: path) }
         installReplayGain()
     }
 
