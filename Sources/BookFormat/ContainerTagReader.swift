@@ -296,9 +296,10 @@ enum MP4ItemFields {
         return String(decoding: value, as: UTF8.self)
     }
 
-    static func numbers(in content: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+    /// A number item's bytes, indexed from 0.
+    static func numbers(in content: ArraySlice<UInt8>) -> [UInt8]? {
         guard let (type, value) = data(in: content), type == 0 || type == 21 else { return nil }
-        return value
+        return Array(value)
     }
 
     /// Each box in `data`: its four-byte type and its content.

@@ -129,6 +129,9 @@ struct VorbisComments {
 }
 
 extension AudioTags {
+    /// A `CHAPTERnn` comment's time ("HH:MM:SS.mmm") in milliseconds.
+    public static func chapterTime(_ text: String) -> Int? { VorbisComments.milliseconds(text) }
+
     /// The tags of `NAME = VALUE` fields under the Vorbis comment names (in
     /// any case), as libavformat's dictionaries give them; pictures aside.
     public init(fields: [(name: String, value: String)]) {

@@ -274,6 +274,9 @@ final class FLACDecoder: Decoder {
         return tags.endingChapters(atMilliseconds: min(lengthInFrames ?? 0, Int.max / 1000) * 1000 / rate)
     }
 
+    /// The time of a chapter comment, as the tag reader takes it from a FLAC's comments.
+    static func milliseconds(_ text: String) -> Int? { AudioTags.chapterTime(text) }
+
     /// A C string in a buffer, up to its NUL.
     private static func text(_ buffer: [CChar]) -> String {
         let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
