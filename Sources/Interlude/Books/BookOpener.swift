@@ -20,8 +20,7 @@ enum BookOpener {
         if let names = DirectoryListing.names(in: path) {
             return !BookFolderOrder.audioFiles(names).isEmpty
         }
-        if let list = try? TagFileReader.chapters(atPath: path), !list.chapters.isEmpty { return true }
-        // An M4B's or Ogg file's own chapters, or a cue sheet beside the file.
+        // The tag's chapters (ID3v2, Vorbis), an M4B's own, or a cue sheet beside the file.
         return !FileChapters.read(path, exactLength: false).chapters.isEmpty
     }
 

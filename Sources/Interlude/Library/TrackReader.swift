@@ -12,8 +12,14 @@ import MusicLibrary
 enum TrackReader {
     /// `folder` and `name`, when given, open the file relative to its open folder.
     static func read(path: String, stamp: ScanDiff.Stamp, folder: Int32 = AT_FDCWD, name: String? = nil) throws(DecoderError) -> LibraryTrack {
-        if let track = readMP3WithTag(path: path, stamp: stamp, folder: folder, name: name) { return track }
-        let decoder = try Decoders.open(path: path)
+        var head: [UInt8]?
+        switch probe(path: path, stamp: stamp, folder: folder, name: name) {
+        case .track(let track): return track
+        case .other(let bytes): head = bytes
+        case .unreadable: break
+        }
+        // The bytes the probe read are the decoder's head: the file is not read again for them.
+        let decoder = try Decoders.open(path: path, head: head.map { FileHead(bytes: $0) })
         defer { decoder.close() }
         var track = LibraryTrack(path: path, size: stamp.size, modifiedNanoseconds: stamp.modifiedNanoseconds)
         if let frames = decoder.lengthInFrames, decoder.format.rate > 0 {
@@ -52,13 +58,27 @@ enum TrackReader {
     /// ID3v2 tag: ID3v1 is at the end; another container; a tag or first
     /// frame this cannot read), which then goes through the decoder.
     static func readMP3WithTag(path: String, stamp: ScanDiff.Stamp, folder: Int32 = AT_FDCWD, name: String? = nil) -> LibraryTrack? {
+        if case .track(let track) = probe(path: path, stamp: stamp, folder: folder, name: name) { return track }
+        return nil
+    }
+
+    /// What the first read of a file found: the fast path's track, or the
+    /// file's first bytes for the decoder that reads it instead.
+    enum Probe {
+        case track(LibraryTrack)
+        case other(head: [UInt8])
+        case unreadable
+    }
+
+    static func probe(path: String, stamp: ScanDiff.Stamp, folder: Int32, name: String?) -> Probe {
         let descriptor = openat(folder, name ?? path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else { return .unreadable }
         defer { close(descriptor) }
         // Most tags are a few hundred bytes; the first frame and the next
         // frame's header (which `MPEGAudioLength` checks) fit in 4 KB after it.
-        var head = readBytes(descriptor, count: 4096)
-        guard head.count >= 10, head.starts(with: "ID3".utf8) else { return nil }
+        var head = readBytes(descriptor, count: FileHead.capacity)
+        let first = head
+        guard head.count >= 10, head.starts(with: "ID3".utf8) else { return .other(head: first) }
         let declared = Int(head[6] & 0x7F) << 21 | Int(head[7] & 0x7F) << 14 | Int(head[8] & 0x7F) << 7 | Int(head[9] & 0x7F)
         let tagLength = 10 + declared + (head[5] & 0x10 != 0 ? 10 : 0)
         if head.count < tagLength + 3 * 1024, Int64(head.count) < stamp.size {
@@ -67,14 +87,14 @@ enum TrackReader {
         // A header `BookFormat` cannot read (ID3v2.2) goes to the decoder, whose library reads it.
         guard tagLength < head.count, (try? ID3v2Header(bytes: head[...])) != nil,
               let length = MPEGAudioLength(bytes: head[tagLength...], audioBytes: stamp.size - Int64(tagLength)) else {
-            return nil
+            return .other(head: first)
         }
         var track = LibraryTrack(path: path, size: stamp.size, modifiedNanoseconds: stamp.modifiedNanoseconds)
         track.durationSeconds = length.seconds
         track.format = "mp\(length.layer)"
         // The tag and the first frame are in `head`: read from there, not from the file again.
         apply(AudioTags.read(path: path, head: head), to: &track)
-        return track
+        return .track(track)
     }
 
     private static func readBytes(_ descriptor: Int32, count: Int) -> [UInt8] {
