@@ -7,7 +7,7 @@
 final class DecodedFrames {
     /// Converted samples not yet handed out, from `start` on.
     var samples: [Int16] = []
-    private(set) var start = 0
+    private var start = 0
     let channels: Int
     /// Damage met and skipped since the last `takeDamage`, one sentence each.
     private var damage: [String] = []
@@ -20,11 +20,6 @@ final class DecodedFrames {
     func removeAll() {
         samples.removeAll(keepingCapacity: true)
         start = 0
-    }
-
-    /// Drops the first `frames` (a seek's skip within the first frame).
-    func dropFirst(_ frames: Int) {
-        start = min(samples.count, start + max(0, frames) * channels)
     }
 
     /// Copies waiting frames into `buffer`, at most `limit` frames, calling
