@@ -59,14 +59,17 @@ public struct AlarmCommands {
         let ring = try request.ringSeconds.map { text throws(AlarmCommandError) in try AlarmInputParser.parseRingSeconds(text) }
         let label = try AlarmInputParser.parseLabel(request.label ?? "")
 
-        var (contents, warnings) = load()
-        var alarm = Alarm(id: contents.allocateID(), schedule: schedule, label: label,
-                          handledThrough: now.secondsSince1970)
-        if let sound { alarm.sound = sound }
-        if let snooze { alarm.snoozeMinutes = snooze }
-        if let ring { alarm.ringTimeoutSeconds = ring }
-        contents.alarms.append(alarm)
-        try save(contents)
+        var added: Alarm?
+        let warnings = try update { contents in
+            var alarm = Alarm(id: contents.allocateID(), schedule: schedule, label: label,
+                              handledThrough: now.secondsSince1970)
+            if let sound { alarm.sound = sound }
+            if let snooze { alarm.snoozeMinutes = snooze }
+            if let ring { alarm.ringTimeoutSeconds = ring }
+            contents.alarms.append(alarm)
+            added = alarm
+        }
+        let alarm = added!
         let next = calculator.nextFire(of: schedule, after: alarm.handledThrough).map(format.table) ?? "never"
         return Output(standardOutput: "alarm \(alarm.id) added, next at \(next)\n", warnings: warnings)
     }
@@ -92,28 +95,32 @@ public struct AlarmCommands {
 
     public func remove(_ idText: String?) throws(AlarmCommandError) -> Output {
         let id = try AlarmInputParser.parseID(idText, command: "rm")
-        var (contents, warnings) = load()
-        guard contents.alarms.contains(where: { $0.id == id }) else { throw AlarmCommandError("alarm rm: no alarm with id \(id)", isBadInput: false) }
-        contents.alarms.removeAll { $0.id == id }
-        try save(contents)
+        let warnings = try update { contents throws(AlarmCommandError) in
+            guard contents.alarms.contains(where: { $0.id == id }) else {
+                throw AlarmCommandError("alarm rm: no alarm with id \(id)", isBadInput: false)
+            }
+            contents.alarms.removeAll { $0.id == id }
+        }
         return Output(standardOutput: "alarm \(id) removed\n", warnings: warnings)
     }
 
     public func setEnabled(_ idText: String?, _ enabled: Bool) throws(AlarmCommandError) -> Output {
         let command = enabled ? "enable" : "disable"
         let id = try AlarmInputParser.parseID(idText, command: command)
-        var (contents, warnings) = load()
-        guard let index = contents.alarms.firstIndex(where: { $0.id == id }) else {
-            throw AlarmCommandError("alarm \(command): no alarm with id \(id)", isBadInput: false)
+        var changed: Alarm?
+        let warnings = try update { contents throws(AlarmCommandError) in
+            guard let index = contents.alarms.firstIndex(where: { $0.id == id }) else {
+                throw AlarmCommandError("alarm \(command): no alarm with id \(id)", isBadInput: false)
+            }
+            if enabled && !contents.alarms[index].isEnabled {
+                // Occurrences while it was disabled are not missed.
+                contents.alarms[index].handledThrough = now.secondsSince1970
+            }
+            contents.alarms[index].isEnabled = enabled
+            if !enabled { contents.alarms[index].snoozedUntil = nil }
+            changed = contents.alarms[index]
         }
-        if enabled && !contents.alarms[index].isEnabled {
-            // Occurrences while it was disabled are not missed.
-            contents.alarms[index].handledThrough = now.secondsSince1970
-        }
-        contents.alarms[index].isEnabled = enabled
-        if !enabled { contents.alarms[index].snoozedUntil = nil }
-        try save(contents)
-        let next = nextFire(contents.alarms[index]).map { ", next at " + format.table($0) } ?? ""
+        let next = changed.flatMap(nextFire).map { ", next at " + format.table($0) } ?? ""
         return Output(standardOutput: "alarm \(id) \(command)d\(next)\n", warnings: warnings)
     }
 
@@ -128,12 +135,19 @@ public struct AlarmCommands {
         return (result.contents, result.problem.map { [$0] } ?? [])
     }
 
-    private func save(_ contents: AlarmStore.Contents) throws(AlarmCommandError) {
+    /// Read, change, save under the alarm file's lock (`AlarmStore.update`), so
+    /// that a running player's save and this one cannot overwrite each other;
+    /// the player picks the change up from the file. Returns the warnings (a
+    /// damaged file set aside); a rejected change saves nothing.
+    private func update(_ change: (inout AlarmStore.Contents) throws(AlarmCommandError) -> Void) throws(AlarmCommandError) -> [String] {
+        let result: (contents: AlarmStore.Contents, problem: String?, failure: AlarmCommandError?)
         do {
-            try store.save(contents)
+            result = try store.update(now: now, change)
         } catch {
             throw AlarmCommandError("alarms not saved: \(error.description)", isBadInput: false)
         }
+        if let failure = result.failure { throw failure }
+        return result.problem.map { [$0] } ?? []
     }
 
     /// One object per alarm, keys sorted; `nextFire` is left out when it never rings.

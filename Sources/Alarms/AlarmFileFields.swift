@@ -38,10 +38,10 @@ extension AlarmFileFormat {
             return number
         }
 
-        func double(_ key: String, in range: ClosedRange<Double>) throws(AlarmFileFormatError) -> Double {
+        func double(_ key: String, in range: DecimalRange) throws(AlarmFileFormatError) -> Double {
             let number = try double(key)
-            guard number.isFinite, range.contains(number) else {
-                throw AlarmFileFormatError("\(path(key)) is \(number), not a number from \(range.lowerBound) to \(range.upperBound)")
+            guard range.contains(number) else {
+                throw AlarmFileFormatError("\(path(key)) is \(number), not \(range.accepts)")
             }
             return number
         }

@@ -65,7 +65,7 @@ enum AlarmFileFormat {
               label: try field.string("label"),
               isEnabled: try field.bool("isEnabled"),
               sound: try decodeSound(try field.nested("sound")),
-              volume: try field.double("volume", in: 0...1),
+              volume: try field.double("volume", in: .volume),
               ringTimeoutSeconds: try field.int("ringTimeoutSeconds", in: Alarm.ringRange),
               snoozeMinutes: try field.int("snoozeMinutes", in: Alarm.snoozeRange),
               handledThrough: try field.int64("handledThrough", in: Alarm.instantRange),
@@ -148,7 +148,8 @@ enum AlarmFileFormat {
             guard let name = element.value.stringValue, let day = Weekday(rawValue: name) else {
                 throw AlarmFileFormatError("\(element.path) is not a day name (mon...sun)")
             }
-            days.insert(day)
+            // The file writes each day once: a day twice is no set of days a program wrote.
+            guard days.insert(day).inserted else { throw AlarmFileFormatError("\(element.path) is \(name) again") }
         }
         return RepeatDays(days)
     }

@@ -38,6 +38,11 @@ public final class AlarmScheduler {
     private let calculator: NextFireCalculator
     private let store: AlarmStore?
     private var nextID = 1
+    /// The file's alarms as this scheduler last read or wrote them: what
+    /// another process changed since is told from it (`AlarmStore.save(_:since:now:)`).
+    private var onDisk = AlarmStore.Contents.empty
+    /// Alarms added here whose id another process took before the save, by the id given at first.
+    private var renumbered: [AlarmID: AlarmID] = [:]
     private var planTimer: TimerToken?
     private var prepareTimer: TimerToken?
     private var ringTimeoutTimer: TimerToken?
@@ -64,8 +69,54 @@ public final class AlarmScheduler {
             if let problem = result.problem { onEvent(.storeProblem(problem)) }
             alarms = result.contents.alarms
             nextID = result.contents.nextID
+            onDisk = result.contents
         }
         reconcile()
+    }
+
+    /// The alarm file changed on disk (`interlude alarm`, another player):
+    /// its changes are taken in, merged with this run's (an alarm added there
+    /// rings here, one removed there is gone here), and the alarms re-planned.
+    /// The scheduler's own saves change nothing here.
+    public func fileDidChange() {
+        if takeChangesFromFile() { reconcile() }
+    }
+
+    /// Reads the file and merges what changed in it since `onDisk` into the
+    /// alarms; true when that changed them. A damaged file is set aside (and
+    /// said once), and the next save writes this run's alarms whole.
+    private func takeChangesFromFile() -> Bool {
+        guard let store else { return false }
+        let result = store.load(now: clock.wallNow)
+        if let problem = result.problem {
+            onEvent(.storeProblem(problem))
+            // Nothing is known of the file now: this run's alarms are all there is.
+            onDisk = .empty
+            return true
+        }
+        guard result.contents != onDisk else { return false }
+        let mine = AlarmStore.Contents(alarms: alarms, nextID: nextID)
+        let (merged, renumbering) = mine.merged(since: onDisk, over: result.contents)
+        onDisk = result.contents
+        adopt(merged, renumbering)
+        return merged != mine
+    }
+
+    /// Makes `contents` (the file's, merged) the alarms, keeping this run's
+    /// deadlines and ringing under the ids the merge gave.
+    private func adopt(_ contents: AlarmStore.Contents, _ renumbering: [AlarmID: AlarmID]) {
+        for (old, new) in renumbering {
+            monotonicDeadlines[new] = monotonicDeadlines.removeValue(forKey: old)
+            if var current = ringing {
+                current.alarmIDs = current.alarmIDs.map { $0 == old ? new : $0 }
+                ringing = current
+            }
+        }
+        renumbered.merge(renumbering) { _, new in new }
+        alarms = contents.alarms
+        nextID = contents.nextID
+        let kept = Set(alarms.map(\.id))
+        monotonicDeadlines = monotonicDeadlines.filter { kept.contains($0.key) }
     }
 
     /// The wall clock was set (NTP step, manual change, or after a system
@@ -108,13 +159,17 @@ public final class AlarmScheduler {
     /// a relative alarm never rings by its truncated wall time.
     private func insert(schedule: AlarmSchedule, monotonicDeadline: MonotonicInstant?,
                         configure: (inout Alarm) -> Void) -> Alarm {
+        // The next free id is the file's: `interlude alarm add` may have taken one a moment ago.
+        _ = takeChangesFromFile()
+        renumbered = [:]
         var alarm = Alarm(id: AlarmID(rawValue: nextID), schedule: schedule, handledThrough: clock.wallNow.secondsSince1970)
         nextID += 1
         configure(&alarm)
         if let monotonicDeadline { monotonicDeadlines[alarm.id] = monotonicDeadline }
         alarms.append(alarm)
         reconcile()
-        return alarm
+        let id = renumbered[alarm.id] ?? alarm.id
+        return alarms.first { $0.id == id } ?? alarm
     }
 
     /// Gives alarm `id` a new schedule, keeping its id, label, sound, ring and
@@ -340,10 +395,17 @@ public final class AlarmScheduler {
         }
     }
 
+    /// Saves under the file's lock, merged with what others wrote since this
+    /// scheduler last read or wrote it (`AlarmStore.save(_:since:now:)`), and
+    /// takes the merged alarms: nothing another process wrote is lost, and
+    /// nothing stale is written back.
     private func save() {
         guard let store else { return }
         do {
-            try store.save(AlarmStore.Contents(alarms: alarms, nextID: nextID))
+            let merged = try store.save(AlarmStore.Contents(alarms: alarms, nextID: nextID), since: onDisk, now: clock.wallNow)
+            if let problem = merged.problem { onEvent(.storeProblem(problem)) }
+            onDisk = merged.contents
+            adopt(merged.contents, merged.renumbered)
         } catch {
             onEvent(.storeProblem("alarms not saved: \(error.description)"))
         }

@@ -23,6 +23,15 @@ public struct Book: Equatable, Sendable {
     public let skippedFiles: [String]
     /// Problems with tags met while reading, one sentence each.
     public let tagProblems: [String]
+    /// Files left out because they would end past `longestMilliseconds`, one sentence each.
+    public let lengthProblems: [String]
+
+    /// The longest book: a thousand hours, longer than any book made (the
+    /// longest run to about 150 hours). Files that would end later are left
+    /// out, so every place in a book fits its state file
+    /// (`BookStateFormat.positionRange` is this range) and no sum of lengths
+    /// can overflow.
+    public static let longestMilliseconds = 3_600_000_000
 
     public var durationMilliseconds: Int { files.last?.endMilliseconds ?? 0 }
 
@@ -32,6 +41,7 @@ public struct Book: Equatable, Sendable {
         var files: [BookFile] = []
         var chapters: [BookChapter] = []
         var skipped: [String] = []
+        var tooLong: [String] = []
         var start = 0
         for file in source.files {
             guard let decoded = duration(file) else {
@@ -39,6 +49,12 @@ public struct Book: Equatable, Sendable {
                 continue
             }
             let length = max(0, decoded)
+            // By subtraction: `start + length` of a damaged length could overflow.
+            guard length <= Self.longestMilliseconds - start else {
+                tooLong.append("\(file.path): would end past \(Self.longestMilliseconds / 3_600_000) h into the book; "
+                               + "the book plays without it")
+                continue
+            }
             let fileIndex = files.count
             files.append(BookFile(path: file.path, startMilliseconds: start, durationMilliseconds: length))
             let titleOfWhole = source.kind == .file
@@ -68,6 +84,7 @@ public struct Book: Equatable, Sendable {
         self.chapters = chapters
         skippedFiles = skipped
         tagProblems = source.files.compactMap(\.tagProblem)
+        lengthProblems = tooLong
         let first = source.files.first?.tags ?? AudioTags()
         switch source.kind {
         case .folder:

@@ -12,9 +12,9 @@ import InterludeCore
 public enum BookStateFormat {
     public static let currentVersion = 1
 
-    /// Positions and lengths: a thousand hours is longer than any book, and
-    /// keeps every sum of positions far from overflowing.
-    public static let positionRange = CountRange(0...3_600_000_000, unit: "milliseconds")
+    /// Positions and lengths: exactly the places a book can have (`Book`
+    /// leaves out files past its longest), so every place saves and loads.
+    public static let positionRange = CountRange(0...Book.longestMilliseconds, unit: "milliseconds")
     /// Bookmark numbers, small enough to type.
     public static let bookmarkRange = CountRange(1...Int(Int32.max))
     /// Instants, milliseconds since 1970, up to the end of year 9999.
@@ -73,7 +73,9 @@ public enum BookStateFormat {
             offset = value
         }
         let speed = json["speed"]?.doubleValue ?? BookState.defaultSpeed
-        guard speed > 0, speed.isFinite else { throw DecodeError("\"speed\" \(speed) is not a positive number") }
+        guard DecimalRange.playbackSpeed.contains(speed) else {
+            throw DecodeError("\"speed\" \(speed) is not \(DecimalRange.playbackSpeed.accepts)")
+        }
         guard let updated = json["updated"]?.integerValue else { throw DecodeError("\"updated\" is missing") }
         guard instantRange.contains(updated) else { throw DecodeError("\"updated\" is not \(instantRange.accepts)") }
         var bookmarks: [Bookmark] = []

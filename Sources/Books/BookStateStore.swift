@@ -53,8 +53,56 @@ public struct BookStateStore: Sendable {
         name: "book state", fallback: "starting the book from the beginning",
         fallbackAfterSettingAside: "started the book from the beginning")
 
+    /// Writes `state` as it is. Writers that may meet another (a player and
+    /// `interlude bookmark`, two players of one book) use `update` instead.
+    /// A state that `load` would refuse is not written (it would be set aside
+    /// at the next read, and again after every save).
     public func save(_ state: BookState, for id: BookID) throws(StateFileError) {
-        let text = JSONWriter().prettyPrinted(BookStateFormat.encode(state))
-        try file(for: id).writeAtomically(Array(text.utf8) + [0x0A])
+        let json = BookStateFormat.encode(state)
+        do throws(BookStateFormat.DecodeError) { _ = try BookStateFormat.decode(json) } catch {
+            throw StateFileError(path: file(for: id).path, operation: "save",
+                                 systemMessage: "\(error.description), which it would not read back")
+        }
+        try file(for: id).writeAtomically(Array(JSONWriter().prettyPrinted(json).utf8) + [0x0A])
+    }
+
+    /// What `update` did.
+    public struct Update: Sendable {
+        /// The state with the change made: what the file holds now, unless `failure`.
+        public var state: BookState
+        /// One sentence when the file was damaged (set aside; the change was
+        /// made to the caller's state) or unreadable.
+        public var problem: String?
+        /// Why the file was not written (it keeps what it held).
+        public var failure: StateFileError?
+    }
+
+    /// Read, change, write as one step, under the file's lock: `change` is
+    /// made to what the file holds now, so what another process wrote since
+    /// this one last read it (a bookmark added or deleted by `interlude
+    /// bookmark`, another player's place) is kept and nothing stale is written
+    /// back; of two places, the last written wins. A file that holds nothing
+    /// usable is set aside (once: what is written next loads) and `change` is
+    /// made to `fallback`, this writer's last state. A change that leaves
+    /// the state as it was writes nothing.
+    public func update(_ id: BookID, now: WallInstant, fallback: BookState,
+                       _ change: (inout BookState) -> Void) -> Update {
+        do throws(StateFileError) {
+            return try file(for: id).locked {
+                let loaded = load(id, now: now)
+                var next = loaded.problem == nil ? loaded.state : fallback
+                change(&next)
+                var failure: StateFileError?
+                // A change that changed nothing (a bookmark that was not there) writes nothing.
+                if loaded.problem != nil || next != loaded.state {
+                    do throws(StateFileError) { try save(next, for: id) } catch { failure = error }
+                }
+                return Update(state: next, problem: loaded.problem, failure: failure)
+            }
+        } catch {
+            var next = fallback
+            change(&next)
+            return Update(state: next, problem: nil, failure: error)
+        }
     }
 }

@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <link.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,51 +19,13 @@
 #define STRINGIFY2(x) #x
 #define STRINGIFY(x) STRINGIFY2(x)
 
-static struct {
-    int loaded;
-    AVFrame *(*av_frame_alloc)(void);
-    void (*av_frame_free)(AVFrame **);
-    void (*av_frame_unref)(AVFrame *);
-    int (*av_strerror)(int, char *, size_t);
-    AVDictionaryEntry *(*av_dict_get)(const AVDictionary *, const char *, const AVDictionaryEntry *, int);
-    void (*av_channel_layout_default)(AVChannelLayout *, int);
-    int (*av_channel_layout_copy)(AVChannelLayout *, const AVChannelLayout *);
-    void (*av_channel_layout_uninit)(AVChannelLayout *);
-    int64_t (*av_rescale_q)(int64_t, AVRational, AVRational);
-    void (*av_log_set_level)(int);
+#define INTERLUDE_LIST "interlude_ffmpeg_functions.h"
+#include "interlude_list_define.h"
 
-    const AVCodec *(*avcodec_find_decoder)(enum AVCodecID);
-    AVCodecContext *(*avcodec_alloc_context3)(const AVCodec *);
-    void (*avcodec_free_context)(AVCodecContext **);
-    int (*avcodec_parameters_to_context)(AVCodecContext *, const AVCodecParameters *);
-    int (*avcodec_open2)(AVCodecContext *, const AVCodec *, AVDictionary **);
-    int (*avcodec_send_packet)(AVCodecContext *, const AVPacket *);
-    int (*avcodec_receive_frame)(AVCodecContext *, AVFrame *);
-    void (*avcodec_flush_buffers)(AVCodecContext *);
-    const char *(*avcodec_get_name)(enum AVCodecID);
-    AVPacket *(*av_packet_alloc)(void);
-    void (*av_packet_free)(AVPacket **);
-    void (*av_packet_unref)(AVPacket *);
+#define CALL(symbol) INTERLUDE_RESOLVED(symbol)
 
-    int (*avformat_open_input)(AVFormatContext **, const char *, const AVInputFormat *, AVDictionary **);
-    const AVInputFormat *(*av_find_input_format)(const char *);
-    int (*avformat_find_stream_info)(AVFormatContext *, AVDictionary **);
-    int (*av_find_best_stream)(AVFormatContext *, enum AVMediaType, int, int, const AVCodec **, int);
-    void (*avformat_close_input)(AVFormatContext **);
-    int (*av_read_frame)(AVFormatContext *, AVPacket *);
-    int (*avformat_seek_file)(AVFormatContext *, int, int64_t, int64_t, int64_t, int);
-
-    int (*swr_alloc_set_opts2)(SwrContext **, const AVChannelLayout *, enum AVSampleFormat, int,
-                               const AVChannelLayout *, enum AVSampleFormat, int, int, void *);
-    int (*swr_init)(SwrContext *);
-    int (*swr_set_matrix)(SwrContext *, const double *, int);
-    void (*swr_free)(SwrContext **);
-    int (*swr_convert)(SwrContext *, uint8_t **, int, const uint8_t **, int);
-    int64_t (*swr_get_delay)(SwrContext *, int64_t);
-} api;
-
-static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
-/* The load addresses of the objects FFmpeg's load brought in. */
+/* Under the load lock (interlude_library_lock). The load addresses of the
+   objects FFmpeg's load brought in. */
 static ElfW(Addr) *ffmpeg_objects;
 static size_t ffmpeg_object_count;
 static int setup_settled;
@@ -380,178 +341,90 @@ static void staging_free(struct staging *staging, int close_handles) {
     free(staging);
 }
 
-#define SYMBOL(name) { #name, (void **)&api.name }
+/* The sonames of the headers this file was compiled with: a library of
+   another major version has other structure layouts. Dependencies first,
+   so each library finds what it needs already mapped; the list's
+   INTERLUDE_FROM indices are these. */
+static const char *const files[] = {
+    "libavutil.so." STRINGIFY(LIBAVUTIL_VERSION_MAJOR),
+    "libswresample.so." STRINGIFY(LIBSWRESAMPLE_VERSION_MAJOR),
+    "libavcodec.so." STRINGIFY(LIBAVCODEC_VERSION_MAJOR),
+    "libavformat.so." STRINGIFY(LIBAVFORMAT_VERSION_MAJOR),
+};
 
-static int load_locked(char *message, size_t capacity) {
-    /* The sonames of the headers this file was compiled with: a library of
-       another major version has other structure layouts. Dependencies first,
-       so each library finds what it needs already mapped. */
-    static const char *const names[] = {
-        "libavutil.so." STRINGIFY(LIBAVUTIL_VERSION_MAJOR),
-        "libswresample.so." STRINGIFY(LIBSWRESAMPLE_VERSION_MAJOR),
-        "libavcodec.so." STRINGIFY(LIBAVCODEC_VERSION_MAJOR),
-        "libavformat.so." STRINGIFY(LIBAVFORMAT_VERSION_MAJOR),
-    };
-    void *libraries[4] = { NULL, NULL, NULL, NULL };
-    struct staging *staging = calloc(1, sizeof *staging);
-    if (staging != NULL) load_staged(staging, names, 4);
-    for (size_t i = 0; i < 4; i++) {
-        libraries[i] = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-        if (libraries[i] == NULL) {
-            interlude_copy_message(message, capacity, dlerror());
-            goto fail;
-        }
-    }
-    const struct interlude_symbol avutil[] = {
-        SYMBOL(av_frame_alloc), SYMBOL(av_frame_free), SYMBOL(av_frame_unref), SYMBOL(av_strerror),
-        SYMBOL(av_dict_get), SYMBOL(av_channel_layout_default), SYMBOL(av_channel_layout_copy),
-        SYMBOL(av_channel_layout_uninit), SYMBOL(av_rescale_q), SYMBOL(av_log_set_level),
-    };
-    const struct interlude_symbol swresample[] = {
-        SYMBOL(swr_alloc_set_opts2), SYMBOL(swr_init), SYMBOL(swr_set_matrix), SYMBOL(swr_free), SYMBOL(swr_convert), SYMBOL(swr_get_delay),
-    };
-    const struct interlude_symbol avcodec[] = {
-        SYMBOL(avcodec_find_decoder), SYMBOL(avcodec_alloc_context3), SYMBOL(avcodec_free_context),
-        SYMBOL(avcodec_parameters_to_context), SYMBOL(avcodec_open2), SYMBOL(avcodec_send_packet),
-        SYMBOL(avcodec_receive_frame), SYMBOL(avcodec_flush_buffers), SYMBOL(avcodec_get_name),
-        SYMBOL(av_packet_alloc), SYMBOL(av_packet_free), SYMBOL(av_packet_unref),
-    };
-    const struct interlude_symbol avformat[] = {
-        SYMBOL(avformat_open_input), SYMBOL(av_find_input_format), SYMBOL(avformat_find_stream_info), SYMBOL(av_find_best_stream),
-        SYMBOL(avformat_close_input), SYMBOL(av_read_frame), SYMBOL(avformat_seek_file),
-    };
-    if (interlude_resolve_symbols(libraries[0], avutil, sizeof avutil / sizeof avutil[0], message, capacity) != 0
-        || interlude_resolve_symbols(libraries[1], swresample, sizeof swresample / sizeof swresample[0], message, capacity) != 0
-        || interlude_resolve_symbols(libraries[2], avcodec, sizeof avcodec / sizeof avcodec[0], message, capacity) != 0
-        || interlude_resolve_symbols(libraries[3], avformat, sizeof avformat / sizeof avformat[0], message, capacity) != 0) {
-        memset(&api, 0, sizeof api);
-        goto fail;
+/* Between the load's two steps, under the load lock. */
+static struct staging *staging;
+
+static void stage(struct interlude_library *library) {
+    staging = calloc(1, sizeof *staging);
+    if (staging != NULL) load_staged(staging, library->files, library->file_count);
+}
+
+static void settle(struct interlude_library *library, int loaded) {
+    if (!loaded) {
+        if (staging != NULL) staging_free(staging, 1);
+        staging = NULL;
+        return;
     }
     /* We report problems ourselves, one line naming the file; FFmpeg's own
        log would otherwise write to the player's terminal. */
-    api.av_log_set_level(AV_LOG_QUIET);
-    api.loaded = 1;
+    CALL(av_log_set_level)(AV_LOG_QUIET);
     /* What the last steps and the symbol look-ups touched, the pages kept for
        later steps included. */
     if (staging != NULL && (ffmpeg_objects = calloc(STAGED_MAX, sizeof *ffmpeg_objects)) != NULL) {
         dl_iterate_phdr(remember_ffmpeg_object, staging);
         for (size_t i = 0; i < 4; i++) {
             struct link_map *map = NULL;
-            if (dlinfo(libraries[i], RTLD_DI_LINKMAP, &map) == 0 && map != NULL) library_bases[i] = map->l_addr;
+            if (dlinfo(library->handles[i], RTLD_DI_LINKMAP, &map) == 0 && map != NULL) library_bases[i] = map->l_addr;
         }
         dl_iterate_phdr(release_ffmpeg_object, NULL);
     }
     if (staging != NULL) staging_free(staging, 0);
+    staging = NULL;
 #if LEAVES_QUICKLY
     if (exit_quickly) on_exit(leave_quickly, NULL);
 #endif
-    return 0;
-fail:
-    for (size_t i = 0; i < 4; i++) {
-        if (libraries[i] != NULL) dlclose(libraries[i]);
-    }
-    if (staging != NULL) staging_free(staging, 1);
-    return -1;
 }
 
-int interlude_ffmpeg_load(char *message, size_t capacity) {
-    pthread_mutex_lock(&load_lock);
-    int result = api.loaded ? 0 : load_locked(message, capacity);
-    pthread_mutex_unlock(&load_lock);
-    return result;
-}
+static struct interlude_library library = {
+    .files = files, .file_count = 4, INTERLUDE_LIBRARY_LIST, .before = stage, .after = settle,
+};
+
+int interlude_ffmpeg_load(char *message, size_t capacity) { return interlude_library_load(&library, message, capacity); }
+int interlude_ffmpeg_loaded(void) { return interlude_library_loaded(&library); }
+struct interlude_library *interlude_ffmpeg_library(void) { return &library; }
 
 void interlude_ffmpeg_exit_quickly(void) {
-    pthread_mutex_lock(&load_lock);
+    interlude_library_lock();
     exit_quickly = 1;
-    pthread_mutex_unlock(&load_lock);
+    interlude_library_unlock();
 }
 
 void interlude_ffmpeg_release_setup_pages(int done) {
-    pthread_mutex_lock(&load_lock);
+    interlude_library_lock();
     /* After the first set-up, once at the end: what a set-up touches is then
        mostly what the next step reads again, and each pass costs a fresh
        open (acceptance 5's open plus first seek) the faults that read it back. */
-    if (api.loaded && ffmpeg_objects != NULL && (done || !setup_settled)) {
+    if (library.loaded && ffmpeg_objects != NULL && (done || !setup_settled)) {
         dl_iterate_phdr(release_ffmpeg_object, NULL);
         if (done) setup_settled = 1;
     }
-    pthread_mutex_unlock(&load_lock);
+    interlude_library_unlock();
 }
-
-int interlude_ffmpeg_loaded(void) {
-    pthread_mutex_lock(&load_lock);
-    int loaded = api.loaded;
-    pthread_mutex_unlock(&load_lock);
-    return loaded;
-}
-
-#define CALL(field) ((__typeof__(api.field))interlude_need((void *)api.field))
-
-AVFrame *interlude_av_frame_alloc(void) { return CALL(av_frame_alloc)(); }
-void interlude_av_frame_free(AVFrame **frame) { CALL(av_frame_free)(frame); }
-void interlude_av_frame_unref(AVFrame *frame) { CALL(av_frame_unref)(frame); }
-int interlude_av_strerror(int errnum, char *buffer, size_t size) { return CALL(av_strerror)(errnum, buffer, size); }
-AVDictionaryEntry *interlude_av_dict_get(const AVDictionary *dictionary, const char *key,
-                                         const AVDictionaryEntry *previous, int flags) {
-    return CALL(av_dict_get)(dictionary, key, previous, flags);
-}
-void interlude_av_channel_layout_default(AVChannelLayout *layout, int channels) {
-    CALL(av_channel_layout_default)(layout, channels);
-}
-int interlude_av_channel_layout_copy(AVChannelLayout *destination, const AVChannelLayout *source) {
-    return CALL(av_channel_layout_copy)(destination, source);
-}
-void interlude_av_channel_layout_uninit(AVChannelLayout *layout) { CALL(av_channel_layout_uninit)(layout); }
-int64_t interlude_av_rescale_q(int64_t value, AVRational from, AVRational to) {
-    return CALL(av_rescale_q)(value, from, to);
-}
-
-const AVCodec *interlude_avcodec_find_decoder(enum AVCodecID id) { return CALL(avcodec_find_decoder)(id); }
-AVCodecContext *interlude_avcodec_alloc_context3(const AVCodec *codec) { return CALL(avcodec_alloc_context3)(codec); }
-void interlude_avcodec_free_context(AVCodecContext **context) { CALL(avcodec_free_context)(context); }
-int interlude_avcodec_parameters_to_context(AVCodecContext *context, const AVCodecParameters *parameters) {
-    return CALL(avcodec_parameters_to_context)(context, parameters);
-}
-int interlude_avcodec_open2(AVCodecContext *context, const AVCodec *codec, AVDictionary **options) {
-    return CALL(avcodec_open2)(context, codec, options);
-}
-int interlude_avcodec_send_packet(AVCodecContext *context, const AVPacket *packet) {
-    return CALL(avcodec_send_packet)(context, packet);
-}
-int interlude_avcodec_receive_frame(AVCodecContext *context, AVFrame *frame) {
-    return CALL(avcodec_receive_frame)(context, frame);
-}
-void interlude_avcodec_flush_buffers(AVCodecContext *context) { CALL(avcodec_flush_buffers)(context); }
-const char *interlude_avcodec_get_name(enum AVCodecID id) { return CALL(avcodec_get_name)(id); }
-AVPacket *interlude_av_packet_alloc(void) { return CALL(av_packet_alloc)(); }
-void interlude_av_packet_free(AVPacket **packet) { CALL(av_packet_free)(packet); }
-void interlude_av_packet_unref(AVPacket *packet) { CALL(av_packet_unref)(packet); }
 
 int interlude_avformat_open_input(AVFormatContext **context, const char *url, const char *demuxer) {
     const AVInputFormat *format = NULL;
     if (demuxer != NULL && (format = CALL(av_find_input_format)(demuxer)) == NULL) return AVERROR_DEMUXER_NOT_FOUND;
     return CALL(avformat_open_input)(context, url, format, NULL);
 }
-int interlude_avformat_find_stream_info(AVFormatContext *context) {
-    return CALL(avformat_find_stream_info)(context, NULL);
-}
-int interlude_av_find_best_stream(AVFormatContext *context, enum AVMediaType type) {
-    return CALL(av_find_best_stream)(context, type, -1, -1, NULL, 0);
-}
-void interlude_avformat_close_input(AVFormatContext **context) { CALL(avformat_close_input)(context); }
-int interlude_av_read_frame(AVFormatContext *context, AVPacket *packet) { return CALL(av_read_frame)(context, packet); }
-int interlude_avformat_seek_file(AVFormatContext *context, int stream, int64_t minimum, int64_t timestamp,
-                                 int64_t maximum, int flags) {
-    return CALL(avformat_seek_file)(context, stream, minimum, timestamp, maximum, flags);
-}
 
 SwrContext *interlude_swr_create(const AVChannelLayout *out_layout, int out_rate,
                                  const AVChannelLayout *in_layout, enum AVSampleFormat in_format, int in_rate,
                                  int *error) {
     SwrContext *context = NULL;
-    int status = CALL(swr_alloc_set_opts2)(&context, out_layout, AV_SAMPLE_FMT_S16, out_rate,
-                                           in_layout, in_format, in_rate, 0, NULL);
+    /* libswresample 4 declares the layouts without const (5 adds it); it only reads them. */
+    int status = CALL(swr_alloc_set_opts2)(&context, (AVChannelLayout *)out_layout, AV_SAMPLE_FMT_S16, out_rate,
+                                           (AVChannelLayout *)in_layout, in_format, in_rate, 0, NULL);
     /* Mono and stereo meet as libmpg123 meets them, so a queue keeps one level
        whichever library decodes a file: mono is copied to both sides (not at
        -3 dB, libswresample's default), stereo is mixed down as (L + R) / 2. */
@@ -570,9 +443,7 @@ SwrContext *interlude_swr_create(const AVChannelLayout *out_layout, int out_rate
     }
     return context;
 }
-void interlude_swr_free(SwrContext **context) { CALL(swr_free)(context); }
 int interlude_swr_convert(SwrContext *context, uint8_t *output, int out_count, const uint8_t **input, int in_count) {
     uint8_t *planes[1] = { output };
     return CALL(swr_convert)(context, planes, out_count, input, in_count);
 }
-int64_t interlude_swr_get_delay(SwrContext *context, int64_t base) { return CALL(swr_get_delay)(context, base); }

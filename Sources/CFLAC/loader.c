@@ -4,81 +4,31 @@
 
 #include <FLAC/export.h>
 #include <FLAC/stream_decoder.h>
-#include <dlfcn.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define INTERLUDE_LIST "interlude_flac_functions.h"
+#include "interlude_list_define.h"
 
-static struct {
-    int loaded;
-    FLAC__StreamDecoder *(*stream_decoder_new)(void);
-    void (*stream_decoder_delete)(FLAC__StreamDecoder *);
-    FLAC__bool (*stream_decoder_set_md5_checking)(FLAC__StreamDecoder *, FLAC__bool);
-    FLAC__bool (*stream_decoder_set_metadata_respond)(FLAC__StreamDecoder *, FLAC__MetadataType);
-    FLAC__StreamDecoderInitStatus (*stream_decoder_init_file)(FLAC__StreamDecoder *, const char *,
-                                                              FLAC__StreamDecoderWriteCallback,
-                                                              FLAC__StreamDecoderMetadataCallback,
-                                                              FLAC__StreamDecoderErrorCallback, void *);
-    FLAC__bool (*stream_decoder_finish)(FLAC__StreamDecoder *);
-    FLAC__bool (*stream_decoder_flush)(FLAC__StreamDecoder *);
-    FLAC__bool (*stream_decoder_process_single)(FLAC__StreamDecoder *);
-    FLAC__bool (*stream_decoder_process_until_end_of_metadata)(FLAC__StreamDecoder *);
-    FLAC__bool (*stream_decoder_seek_absolute)(FLAC__StreamDecoder *, FLAC__uint64);
-    FLAC__StreamDecoderState (*stream_decoder_get_state)(const FLAC__StreamDecoder *);
-    const char *const *state_strings;
-    const char *const *init_status_strings;
-    const char *const *error_status_strings;
-} api;
+#define CALL(name) INTERLUDE_RESOLVED(FLAC__##name)
+#define STRINGS(name) (*INTERLUDE_RESOLVED(FLAC__##name))
 
-static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
-
-#define CALL(field) ((__typeof__(api.field))interlude_need((void *)api.field))
-
-#define SYMBOL(name) { "FLAC__" #name, (void **)&api.name }
-
-static int load_locked(char *message, size_t capacity) {
-    /* libtool's soname: the interface's current number minus its age. */
-    char name[32];
-    snprintf(name, sizeof name, "libFLAC.so.%d", FLAC_API_VERSION_CURRENT - FLAC_API_VERSION_AGE);
-    void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        interlude_copy_message(message, capacity, dlerror());
-        return -1;
-    }
-    const struct interlude_symbol symbols[] = {
-        SYMBOL(stream_decoder_new), SYMBOL(stream_decoder_delete), SYMBOL(stream_decoder_set_md5_checking),
-        SYMBOL(stream_decoder_set_metadata_respond), SYMBOL(stream_decoder_init_file), SYMBOL(stream_decoder_finish),
-        SYMBOL(stream_decoder_flush), SYMBOL(stream_decoder_process_single),
-        SYMBOL(stream_decoder_process_until_end_of_metadata), SYMBOL(stream_decoder_seek_absolute),
-        SYMBOL(stream_decoder_get_state),
-        { "FLAC__StreamDecoderStateString", (void **)&api.state_strings },
-        { "FLAC__StreamDecoderInitStatusString", (void **)&api.init_status_strings },
-        { "FLAC__StreamDecoderErrorStatusString", (void **)&api.error_status_strings },
-    };
-    if (interlude_resolve_symbols(library, symbols, sizeof symbols / sizeof symbols[0], message, capacity) != 0) {
-        memset(&api, 0, sizeof api);
-        dlclose(library);
-        return -1;
-    }
-    api.loaded = 1;
-    return 0;
+/* libtool's soname: the interface's current number minus its age. */
+static char soname[32];
+static void name_the_file(struct interlude_library *library) {
+    (void)library;
+    snprintf(soname, sizeof soname, "libFLAC.so.%d", FLAC_API_VERSION_CURRENT - FLAC_API_VERSION_AGE);
 }
 
-int interlude_flac_load(char *message, size_t capacity) {
-    pthread_mutex_lock(&load_lock);
-    int result = api.loaded ? 0 : load_locked(message, capacity);
-    pthread_mutex_unlock(&load_lock);
-    return result;
-}
+static const char *const files[] = { soname };
+static struct interlude_library library = {
+    .files = files, .file_count = 1, INTERLUDE_LIBRARY_LIST, .before = name_the_file,
+};
 
-int interlude_flac_loaded(void) {
-    pthread_mutex_lock(&load_lock);
-    int loaded = api.loaded;
-    pthread_mutex_unlock(&load_lock);
-    return loaded;
-}
+int interlude_flac_load(char *message, size_t capacity) { return interlude_library_load(&library, message, capacity); }
+int interlude_flac_loaded(void) { return interlude_library_loaded(&library); }
+struct interlude_library *interlude_flac_library(void) { return &library; }
 
 struct interlude_flac {
     FLAC__StreamDecoder *decoder;
@@ -173,7 +123,8 @@ static void on_error(const FLAC__StreamDecoder *decoder, FLAC__StreamDecoderErro
 }
 
 static void state_message(const interlude_flac *flac, char *message, size_t capacity) {
-    interlude_copy_message(message, capacity, api.state_strings[CALL(stream_decoder_get_state)(flac->decoder)]);
+    FLAC__StreamDecoderState state = CALL(stream_decoder_get_state)(flac->decoder);
+    interlude_copy_message(message, capacity, STRINGS(StreamDecoderStateString)[state]);
 }
 
 void interlude_flac_close(interlude_flac *flac) {
@@ -203,7 +154,7 @@ interlude_flac *interlude_flac_open(const char *path, char *message, size_t capa
     FLAC__StreamDecoderInitStatus status =
         CALL(stream_decoder_init_file)(flac->decoder, path, on_write, on_metadata, on_error, flac);
     if (status != FLAC__STREAM_DECODER_INIT_STATUS_OK) {
-        interlude_copy_message(message, capacity, api.init_status_strings[status]);
+        interlude_copy_message(message, capacity, STRINGS(StreamDecoderInitStatusString)[status]);
         interlude_flac_close(flac);
         return NULL;
     }
@@ -262,7 +213,9 @@ int interlude_flac_seek(interlude_flac *flac, uint64_t sample, char *message, si
 
 unsigned interlude_flac_take_errors(interlude_flac *flac, char *message, size_t capacity) {
     unsigned count = flac->errors;
-    if (count > 0) interlude_copy_message(message, capacity, api.error_status_strings[flac->first_error]);
+    if (count > 0) {
+        interlude_copy_message(message, capacity, STRINGS(StreamDecoderErrorStatusString)[flac->first_error]);
+    }
     flac->errors = 0;
     return count;
 }

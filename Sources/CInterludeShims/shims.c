@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -118,17 +119,88 @@ void interlude_copy_message(char *message, size_t capacity, const char *text) {
     message[capacity - 1] = '\0';
 }
 
-int interlude_resolve_symbols(void *library, const struct interlude_symbol *symbols, size_t count,
-                              char *message, size_t capacity) {
-    for (size_t i = 0; i < count; i++) {
-        dlerror();
-        void *address = dlsym(library, symbols[i].name);
-        if (address == NULL) {
-            const char *error = dlerror();
-            interlude_copy_message(message, capacity, error ? error : symbols[i].name);
-            return -1;
-        }
-        *symbols[i].slot = address;
+/* One lock for every loader's load: dlopen holds glibc's own loader lock
+   (one for the process) for most of a load anyway, so loads of different
+   libraries gain little from running at once. A load's hooks load nothing
+   else (the lock is not recursive). */
+static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void interlude_library_lock(void) { pthread_mutex_lock(&load_lock); }
+void interlude_library_unlock(void) { pthread_mutex_unlock(&load_lock); }
+
+/* "<file>: <dlerror's words>", without the file twice when dlerror starts with it. */
+static void open_failure(char *message, size_t capacity, const char *file, const char *error) {
+    size_t length = strlen(file);
+    if (error == NULL) error = "cannot open shared object file";
+    if (strncmp(error, file, length) == 0 && error[length] == ':') interlude_copy_message(message, capacity, error);
+    else if (capacity > 0) snprintf(message, capacity, "%s: %s", file, error);
+}
+
+static int load_locked(struct interlude_library *library, char *message, size_t capacity) {
+    if (library->before != NULL) library->before(library);
+    size_t opened = 0;
+    const char *names[INTERLUDE_LIBRARY_FILES_MAX];
+    if (library->file_count == 0 || library->file_count > INTERLUDE_LIBRARY_FILES_MAX) {
+        interlude_copy_message(message, capacity, "no library to load");
+        goto fail;
     }
+    for (; opened < library->file_count; opened++) {
+        const char *name = library->files[opened];
+        void *handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+        if (handle == NULL) {
+            open_failure(message, capacity, name, dlerror());
+            if (opened == 0 && library->fallback != NULL) {
+                name = library->fallback;
+                handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+            }
+            if (handle == NULL) goto fail;
+        }
+        library->handles[opened] = handle;
+        names[opened] = name;
+    }
+    for (size_t i = 0; i < library->count; i++) {
+        size_t file = library->symbol_files != NULL ? library->symbol_files[i] : 0;
+        if (file >= opened) {
+            /* A list's mistake; dlsym on a NULL handle would search the whole process. */
+            if (capacity > 0) snprintf(message, capacity, "%s: in no file of the list", library->symbols[i]);
+            goto fail;
+        }
+        library->table[i] = dlsym(library->handles[file], library->symbols[i]);
+        if (library->table[i] == NULL) {
+            if (capacity > 0) snprintf(message, capacity, "%s: undefined symbol: %s", names[file], library->symbols[i]);
+            goto fail;
+        }
+    }
+    library->loaded = 1;
+    if (library->after != NULL) library->after(library, 1);
     return 0;
+fail:
+    memset(library->table, 0, library->count * sizeof *library->table);
+    while (opened > 0) {
+        opened--;
+        dlclose(library->handles[opened]);
+        library->handles[opened] = NULL;
+    }
+    if (library->after != NULL) library->after(library, 0);
+    return -1;
+}
+
+int interlude_library_load(struct interlude_library *library, char *message, size_t capacity) {
+    pthread_mutex_lock(&load_lock);
+    int result = library->loaded ? 0 : load_locked(library, message, capacity);
+    pthread_mutex_unlock(&load_lock);
+    return result;
+}
+
+int interlude_library_loaded(struct interlude_library *library) {
+    pthread_mutex_lock(&load_lock);
+    int loaded = library->loaded;
+    pthread_mutex_unlock(&load_lock);
+    return loaded;
+}
+
+size_t interlude_library_resolved(const struct interlude_library *library) {
+    size_t resolved = 0;
+    for (size_t i = 0; i < library->count; i++) resolved += library->table[i] != NULL;
+    return resolved;
 }

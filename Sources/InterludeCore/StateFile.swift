@@ -153,12 +153,12 @@ public struct StateFile: Sendable {
     }
 
     /// Modes for what `writeAtomically` creates (before the umask, which can only narrow them).
-    private static let fileMode: mode_t = 0o600
+    static let fileMode: mode_t = 0o600
     private static let directoryMode: mode_t = 0o700
 
     /// Creates the missing directories of the path, each 0700; existing ones
     /// keep their mode (a user's own `~/.local/state` is not ours to change).
-    private static func makeDirectories(_ directory: String) throws(StateFileError) {
+    static func makeDirectories(_ directory: String) throws(StateFileError) {
         var prefix = directory.hasPrefix("/") ? "" : "."
         for component in directory.split(separator: "/") {
             prefix += "/" + component

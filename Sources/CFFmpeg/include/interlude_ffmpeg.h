@@ -13,6 +13,7 @@
 #include <libavutil/frame.h>
 #include <libavutil/mathematics.h>
 #include <libswresample/swresample.h>
+#include "interlude_shims.h"
 
 /* FFmpeg's libraries (libavformat, libavcodec, libswresample, libavutil) are
    loaded with dlopen when the first file that is not MPEG audio is opened,
@@ -31,10 +32,8 @@
 /* Loads the four libraries and resolves what the wrappers call: their
    dependency trees one object at a time, each step's touched read-only pages
    given back (see loader.c), so the load does not hold the ~20 MB that one
-   dlopen of the whole tree would touch at once. Returns 0, or
-   -1 with dlopen's or dlsym's own message in `message` (NUL-terminated,
-   truncated to `capacity`). Idempotent once it has succeeded; safe to call
-   from several threads. */
+   dlopen of the whole tree would touch at once. interlude_library_load's rule
+   (0, or -1 with "<file>: <why>" in `message`). */
 int interlude_ffmpeg_load(char *message, size_t capacity);
 
 /* For a file's set-up (opening, reading the stream's parameters, opening the
@@ -63,31 +62,12 @@ void interlude_ffmpeg_exit_quickly(void);
 /* Whether interlude_ffmpeg_load has succeeded in this process. */
 int interlude_ffmpeg_loaded(void);
 
-/* libavutil */
-AVFrame *interlude_av_frame_alloc(void);
-void interlude_av_frame_free(AVFrame **frame);
-void interlude_av_frame_unref(AVFrame *frame);
-int interlude_av_strerror(int errnum, char *buffer, size_t size);
-AVDictionaryEntry *interlude_av_dict_get(const AVDictionary *dictionary, const char *key,
-                                         const AVDictionaryEntry *previous, int flags);
-void interlude_av_channel_layout_default(AVChannelLayout *layout, int channels);
-int interlude_av_channel_layout_copy(AVChannelLayout *destination, const AVChannelLayout *source);
-void interlude_av_channel_layout_uninit(AVChannelLayout *layout);
-int64_t interlude_av_rescale_q(int64_t value, AVRational from, AVRational to);
+/* The library as the loader sees it (its list, whether it loaded): for tests. */
+struct interlude_library *interlude_ffmpeg_library(void);
 
-/* libavcodec */
-const AVCodec *interlude_avcodec_find_decoder(enum AVCodecID id);
-AVCodecContext *interlude_avcodec_alloc_context3(const AVCodec *codec);
-void interlude_avcodec_free_context(AVCodecContext **context);
-int interlude_avcodec_parameters_to_context(AVCodecContext *context, const AVCodecParameters *parameters);
-int interlude_avcodec_open2(AVCodecContext *context, const AVCodec *codec, AVDictionary **options);
-int interlude_avcodec_send_packet(AVCodecContext *context, const AVPacket *packet);
-int interlude_avcodec_receive_frame(AVCodecContext *context, AVFrame *frame);
-void interlude_avcodec_flush_buffers(AVCodecContext *context);
-const char *interlude_avcodec_get_name(enum AVCodecID id);
-AVPacket *interlude_av_packet_alloc(void);
-void interlude_av_packet_free(AVPacket **packet);
-void interlude_av_packet_unref(AVPacket *packet);
+#define INTERLUDE_LIST "interlude_ffmpeg_functions.h"
+#include "interlude_list_declare.h"
+#undef INTERLUDE_LIST
 
 /* libavformat */
 /* `demuxer` names the demuxer (libavformat's short name: "mov", "flac", ...)
@@ -96,12 +76,6 @@ void interlude_av_packet_unref(AVPacket *packet);
    libavformat and of libraries such as libopenmpt (about 2 MB resident).
    NULL probes. */
 int interlude_avformat_open_input(AVFormatContext **context, const char *url, const char *demuxer);
-int interlude_avformat_find_stream_info(AVFormatContext *context);
-int interlude_av_find_best_stream(AVFormatContext *context, enum AVMediaType type);
-void interlude_avformat_close_input(AVFormatContext **context);
-int interlude_av_read_frame(AVFormatContext *context, AVPacket *packet);
-int interlude_avformat_seek_file(AVFormatContext *context, int stream, int64_t minimum, int64_t timestamp,
-                                 int64_t maximum, int flags);
 
 /* libswresample: a converter from the decoder's frames to s16 interleaved,
    with libswresample's defaults (no dither), which is what the `ffmpeg`
@@ -109,10 +83,8 @@ int interlude_avformat_seek_file(AVFormatContext *context, int stream, int64_t m
 SwrContext *interlude_swr_create(const AVChannelLayout *out_layout, int out_rate,
                                  const AVChannelLayout *in_layout, enum AVSampleFormat in_format, int in_rate,
                                  int *error);
-void interlude_swr_free(SwrContext **context);
 int interlude_swr_convert(SwrContext *context, uint8_t *output, int out_count,
                           const uint8_t **input, int in_count);
-int64_t interlude_swr_get_delay(SwrContext *context, int64_t base);
 
 /* Macros Swift cannot import. */
 static inline int interlude_averror_eof(void) { return AVERROR_EOF; }

@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "interlude_shims.h"
 
 /* libFLAC is loaded with dlopen when the first FLAC file is opened, not
    linked: `interlude play` of an MP3 maps none of it. FLAC goes through
@@ -20,13 +21,15 @@
    them before a successful interlude_flac_load is a programming error (it
    traps). */
 
-/* Loads libFLAC and resolves what this file calls. Returns 0, or -1 with
-   dlopen's or dlsym's own message in `message` (NUL-terminated, truncated to
-   `capacity`). Idempotent once it has succeeded; safe from several threads. */
+/* Loads libFLAC and resolves what this file calls (interlude_flac_functions.h):
+   interlude_library_load's rule (0, or -1 with "<file>: <why>" in `message`). */
 int interlude_flac_load(char *message, size_t capacity);
 
 /* Whether interlude_flac_load has succeeded in this process. */
 int interlude_flac_loaded(void);
+
+/* The library as the loader sees it (its list, whether it loaded): for tests. */
+struct interlude_library *interlude_flac_library(void);
 
 typedef struct interlude_flac interlude_flac;
 

@@ -6,18 +6,60 @@
 
 struct dl_phdr_info;
 
-/* For the loaders that dlopen a library and resolve its functions (CNcursesw,
-   CSQLite, CFLAC, CSystemd, CFFmpeg): the parts each would otherwise repeat. */
+/* The loaders that dlopen a library (CNcursesw, CSQLite, CFLAC, CPulse,
+   CSystemd, CFFmpeg) each name a library's functions once, in a list
+   (`interlude_*_functions.h`) that interlude_list_declare.h (the wrappers'
+   prototypes, in the public header) and interlude_list_define.h (the table,
+   the names to resolve, the wrappers, in loader.c) read; and each loads
+   through interlude_library_load, under one lock, failing one way. */
 
-/// One function or variable to resolve: its name and where its address goes.
-struct interlude_symbol { const char *name; void **slot; };
+enum { INTERLUDE_LIBRARY_FILES_MAX = 4 };
 
-/// Resolves `count` symbols from `library` (a dlopen handle) into their slots.
-/// 0, or -1 at the first one missing, with dlerror's message (or the symbol's
-/// name) in `message`; the slots resolved before it are left set, so the
-/// caller clears its table and closes the library.
-int interlude_resolve_symbols(void *library, const struct interlude_symbol *symbols, size_t count,
-                              char *message, size_t capacity);
+/// A library and its functions, as a loader's list describes them. The
+/// fields up to `context` are the loader's; the rest is the load's state,
+/// written under the load lock.
+struct interlude_library {
+    /// Opened in this order (a dependency before what needs it), each by the
+    /// name of the headers' major version; every one must open.
+    const char *const *files;
+    size_t file_count;
+    /// Tried when `files[0]` does not open (NULL: none); a failure still names `files[0]`.
+    const char *fallback;
+    /// The list's names, and for each the index in `files` of the file that
+    /// has it (NULL: all in `files[0]`); `table` gets their addresses.
+    const char *const *symbols;
+    const unsigned char *symbol_files;
+    void **table;
+    size_t count;
+    /// Run with the load lock held: `before` ahead of opening the files,
+    /// `after` once the load has succeeded (`loaded` 1) or failed (0, the
+    /// files closed and the table cleared). Either may be NULL.
+    void (*before)(struct interlude_library *library);
+    void (*after)(struct interlude_library *library, int loaded);
+    void *context;
+    void *handles[INTERLUDE_LIBRARY_FILES_MAX];
+    int loaded;
+};
+
+/// The one load rule: under one lock (a load runs once however many threads
+/// ask at the same time, and a caller returns only after it has ended), opens
+/// the files and resolves every symbol of the list. 0, also when loaded
+/// before; or -1, nothing kept open, with one line in `message`
+/// (NUL-terminated, truncated to `capacity`): "<file>: <why>", the file as
+/// the list names it, `why` dlopen's words when the file did not open (they
+/// may name a dependency of it), "undefined symbol: <name>" when one is
+/// missing. A failed load is tried again by the next call.
+int interlude_library_load(struct interlude_library *library, char *message, size_t capacity);
+
+/// Whether `library` has loaded, read under the load lock.
+int interlude_library_loaded(struct interlude_library *library);
+
+/// How many of the table's slots hold an address: `count` after a load.
+size_t interlude_library_resolved(const struct interlude_library *library);
+
+/// The load lock, for a loader's own state that its `after` writes (FFmpeg's pages).
+void interlude_library_lock(void);
+void interlude_library_unlock(void);
 
 /// Copies `text` ("unknown error" when NULL) into `message`, truncated to
 /// `capacity` and NUL-terminated; nothing when `capacity` is 0.

@@ -9,6 +9,7 @@
 #include <wchar.h>
 #include <sys/ioctl.h>
 #include <ncursesw/curses.h>
+#include "interlude_shims.h"
 
 /* ncursesw is loaded with dlopen by the full-screen player, not linked: the
    headless `interlude play` then maps neither libncursesw nor libtinfo (about
@@ -20,39 +21,23 @@
    Only the full-screen player's terminal (NcursesTerminal) calls these, all
    on the one thread that draws. */
 
-/* Loads libncursesw.so.6 and resolves what the wrappers call. Returns 0, or
-   -1 with dlopen's or dlsym's own message in `message` (NUL-terminated,
-   truncated to `capacity`). Idempotent once it has succeeded. */
+/* Loads libncursesw.so.6 and resolves what the wrappers call:
+   interlude_library_load's rule (0, or -1 with "<file>: <why>" in `message`). */
 int interlude_curses_load(char *message, size_t capacity);
 
-SCREEN *interlude_newterm_stdio(void);
-SCREEN *interlude_set_term(SCREEN *screen);
-void interlude_delscreen(SCREEN *screen);
-int interlude_endwin(void);
-int interlude_reset_prog_mode(void);
-int interlude_cbreak(void);
-int interlude_noecho(void);
-int interlude_nonl(void);
-int interlude_keypad(bool enabled);
-int interlude_nodelay(bool enabled);
-int interlude_set_escdelay(int milliseconds);
-int interlude_curs_set(int visibility);
-bool interlude_has_colors(void);
-int interlude_start_color(void);
-int interlude_use_default_colors(void);
-int interlude_init_pair(short pair, short foreground, short background);
-int interlude_resizeterm(int rows, int columns);
+/* The library as the loader sees it (its list, whether it loaded): for tests. */
+struct interlude_library *interlude_curses_library(void);
+
+#define INTERLUDE_LIST "interlude_curses_functions.h"
+#include "interlude_list_declare.h"
+#undef INTERLUDE_LIST
+
 int interlude_lines(void);
 int interlude_cols(void);
 int interlude_colors(void);
 int interlude_color_pairs(void);
-/* Drawing on the standard screen. */
-int interlude_attr_set(attr_t attributes, short pair);
+/* As curses.h's mvaddnwstr: a failed move skips the write. */
 int interlude_mvaddnwstr(int row, int column, const wchar_t *text, int count);
-int interlude_erase(void);
-int interlude_clearok(bool enabled);
-int interlude_refresh(void);
-int interlude_get_wch(wint_t *character);
 
 static inline attr_t interlude_attr_bold(void) { return A_BOLD; }
 static inline attr_t interlude_attr_dim(void) { return A_DIM; }

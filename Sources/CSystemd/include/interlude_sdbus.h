@@ -9,9 +9,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <systemd/sd-bus.h>
+#include "interlude_shims.h"
 
-/* 0, or -1 with dlerror()'s message (or the missing symbol) in `message`. */
+/* Loads libsystemd.so.0 and resolves what the wrappers call:
+   interlude_library_load's rule (0, or -1 with "<file>: <why>" in `message`).
+   Calling a wrapper before a successful load is a programming error (it traps). */
 int interlude_sdbus_load(char *message, size_t capacity);
+
+/* The library as the loader sees it (its list, whether it loaded): for tests. */
+struct interlude_library *interlude_sdbus_library(void);
 
 /* Gives back the resident pages of libsystemd's read-only segments (code,
    constants, symbol tables; never the relocated ones), for after a
@@ -22,44 +28,12 @@ int interlude_sdbus_load(char *message, size_t capacity);
    from the page cache. Bytes released, or -errno (-ENOTSUP: text relocations). */
 long interlude_sdbus_release_code(void);
 
-int interlude_sdbus_open_user(sd_bus **bus);
-int interlude_sdbus_open_system(sd_bus **bus);
-void interlude_sdbus_close(sd_bus *bus);
-int interlude_sdbus_get_fd(sd_bus *bus);
-int interlude_sdbus_get_events(sd_bus *bus);
-int interlude_sdbus_get_timeout(sd_bus *bus, uint64_t *usec);
-/* One step of the bus's work (reads, dispatches a message); > 0 when more may follow. */
-int interlude_sdbus_process(sd_bus *bus);
-int interlude_sdbus_flush(sd_bus *bus);
-int interlude_sdbus_request_name(sd_bus *bus, const char *name, uint64_t flags);
-int interlude_sdbus_add_match(sd_bus *bus, sd_bus_slot **slot, const char *match,
-                              sd_bus_message_handler_t callback, void *userdata);
-sd_bus_slot *interlude_sdbus_slot_unref(sd_bus_slot *slot);
+#define INTERLUDE_LIST "interlude_sdbus_functions.h"
+#include "interlude_list_declare.h"
+#undef INTERLUDE_LIST
 
-/* Messages. */
-int interlude_sdbus_new_method_call(sd_bus *bus, sd_bus_message **message, const char *destination,
-                                    const char *path, const char *interface, const char *member);
-int interlude_sdbus_call(sd_bus *bus, sd_bus_message *message, uint64_t usec, sd_bus_error *error,
-                         sd_bus_message **reply);
-int interlude_sdbus_new_method_return(sd_bus_message *call, sd_bus_message **message);
-int interlude_sdbus_new_signal(sd_bus *bus, sd_bus_message **message, const char *path, const char *interface,
-                               const char *member);
-int interlude_sdbus_send(sd_bus *bus, sd_bus_message *message);
+void interlude_sdbus_close(sd_bus *bus);
 int interlude_sdbus_reply_error(sd_bus_message *call, const char *name, const char *text);
-sd_bus_message *interlude_sdbus_message_unref(sd_bus_message *message);
-sd_bus *interlude_sdbus_message_get_bus(sd_bus_message *message);
-const char *interlude_sdbus_message_get_member(sd_bus_message *message);
-int interlude_sdbus_append_basic(sd_bus_message *message, char type, const void *pointer);
-int interlude_sdbus_open_container(sd_bus_message *message, char type, const char *contents);
-int interlude_sdbus_close_container(sd_bus_message *message);
-int interlude_sdbus_enter_container(sd_bus_message *message, char type, const char *contents);
-int interlude_sdbus_exit_container(sd_bus_message *message);
-int interlude_sdbus_read_basic(sd_bus_message *message, char type, void *pointer);
-int interlude_sdbus_peek_type(sd_bus_message *message, char *type, const char **contents);
-int interlude_sdbus_skip(sd_bus_message *message, const char *types);
-int interlude_sdbus_error_set(sd_bus_error *error, const char *name, const char *text);
-void interlude_sdbus_error_free(sd_bus_error *error);
-int interlude_sdbus_emit_properties_changed(sd_bus *bus, const char *path, const char *interface, char **names);
 
 /* An object's interface from a plain description, as SD_BUS_METHOD,
    SD_BUS_PROPERTY and SD_BUS_SIGNAL would declare it; every call goes to

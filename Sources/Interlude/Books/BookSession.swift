@@ -54,7 +54,7 @@ final class BookSession {
         if let problem = loaded.problem { events.error(problem) }
         state = loaded.state
         for path in book.skippedFiles { events.error("\(path): cannot be decoded; the book plays without it") }
-        for problem in book.tagProblems { events.error(problem) }
+        for problem in book.tagProblems + book.lengthProblems { events.error(problem) }
 
         if let number = options.bookmark {
             guard let mark = state.bookmark(id: number) else {
@@ -215,29 +215,27 @@ final class BookSession {
         if saved { events.emit(.positionSaved(position: seconds(state.positionMilliseconds))) }
     }
 
-    /// Changes the state file: read, change, write. The file is read again each
-    /// time because `interlude bookmark` may have changed its bookmarks while
-    /// the book plays; a damaged file is set aside and this run's state kept.
+    /// Changes the state file: read, change, write, under its lock
+    /// (`BookStateStore.update`), because `interlude bookmark` or another
+    /// player may have changed it while the book plays; a damaged file is set
+    /// aside and this run's state kept.
     /// True when the file was written. A failure is reported once per outage:
     /// once saving works again (room was made), the next failure is news.
     @discardableResult
     private func update(_ change: (inout BookState) -> Void) -> Bool {
-        let loaded = store.load(book.id, now: wallClock.wallNow)
-        if let problem = loaded.problem { events.error(problem) }
-        var next = loaded.problem == nil ? loaded.state : state
-        change(&next)
-        next.path = book.path
-        var saved = true
-        do throws(StateFileError) {
-            try store.save(next, for: book.id)
-            reportedSaveFailure = false
-        } catch {
+        let updated = store.update(book.id, now: wallClock.wallNow, fallback: state) { [book] next in
+            change(&next)
+            next.path = book.path
+        }
+        if let problem = updated.problem { events.error(problem) }
+        if let error = updated.failure {
             if !reportedSaveFailure { events.error("\(error.description); the book's position is not being kept") }
             reportedSaveFailure = true
-            saved = false
+        } else {
+            reportedSaveFailure = false
         }
-        state = next
-        return saved
+        state = updated.state
+        return updated.failure == nil
     }
 
     private var reportedSaveFailure = false

@@ -57,29 +57,45 @@ public enum BookmarkCommand {
         }
         let store = BookStateStore(directories: XDGDirectories(environment: ProcessEnvironment.current()))
         let now = SystemClock().wallNow
-        let loaded = store.load(book.id, now: now)
-        if let problem = loaded.problem { writeStandardError("interlude: \(problem)\n") }
-        var state = loaded.state
+        /// Read, change, write under the state file's lock: a player of the
+        /// book may be saving its place at the same moment.
+        func update(_ change: (inout BookState) -> Void) -> Bool {
+            let updated = store.update(book.id, now: now, fallback: .start) { state in
+                change(&state)
+                state.path = book.path
+            }
+            if let problem = updated.problem { writeStandardError("interlude: \(problem)\n") }
+            if let failure = updated.failure {
+                writeStandardError("interlude: \(failure.description)\n")
+                return false
+            }
+            return true
+        }
 
         switch subcommand {
         case "add":
-            var position = state.resumePosition(in: book)
+            var at: Int?
             if let text = parsed.value("--at") {
-                guard let at = BookTimeText.parse(text) else {
+                guard let value = BookTimeText.parse(text) else {
                     return usageError("--at '\(text)' is not \(BookTimeText.accepts)")
                 }
-                guard at <= book.durationMilliseconds else {
+                guard value <= book.durationMilliseconds else {
                     return usageError("--at \(text) is past the end of the book (\(BookTimeText.format(book.durationMilliseconds)))")
                 }
-                position = at
+                at = value
             }
             if let note = parsed.value("--note"), let problem = TextLimit.note.problem(note) {
                 return usageError("--note: \(problem)")
             }
-            let mark = state.addBookmark(at: position, note: parsed.value("--note"), now: now)
-            guard save(state, book, store) else { return 1 }
+            var added: Bookmark?
+            guard update({ state in
+                added = state.addBookmark(at: at ?? state.resumePosition(in: book), note: parsed.value("--note"), now: now)
+            }), let mark = added else { return 1 }
             writeStandardOutput("bookmark \(mark.id) at \(describe(mark, in: book))\n")
         case "list":
+            let loaded = store.load(book.id, now: now)
+            if let problem = loaded.problem { writeStandardError("interlude: \(problem)\n") }
+            let state = loaded.state
             if parsed.has("--json") {
                 var items: [JSONValue] = []
                 for mark in state.bookmarks {
@@ -101,11 +117,12 @@ public enum BookmarkCommand {
             guard let id = BookPlayOptions.bookmarkRange.parse(parsed.positionals[1]) else {
                 return usageError("'\(parsed.positionals[1])' is not a bookmark number (\(BookPlayOptions.bookmarkRange.accepts))")
             }
-            guard state.deleteBookmark(id: id, now: now) else {
+            var deleted = false
+            guard update({ state in deleted = state.deleteBookmark(id: id, now: now) }) else { return 1 }
+            guard deleted else {
                 writeStandardError("interlude: \(book.title) has no bookmark \(id) (see 'interlude bookmark list')\n")
                 return 1
             }
-            guard save(state, book, store) else { return 1 }
             writeStandardOutput("deleted bookmark \(id)\n")
         }
         return 0
@@ -116,15 +133,5 @@ public enum BookmarkCommand {
         var text = "\(BookTimeText.format(mark.positionMilliseconds))  \(book.chapter(at: mark.positionMilliseconds).title)"
         if let note = mark.note { text += "  \(note)" }
         return text
-    }
-
-    private static func save(_ state: BookState, _ book: Book, _ store: BookStateStore) -> Bool {
-        var state = state
-        state.path = book.path
-        do { try store.save(state, for: book.id) } catch {
-            writeStandardError("interlude: \(error.description)\n")
-            return false
-        }
-        return true
     }
 }

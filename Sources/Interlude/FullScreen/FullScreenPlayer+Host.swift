@@ -83,7 +83,7 @@ extension FullScreenPlayer: PlayerHost {
 
     var now: Double { events.now }
 
-    var loopSources: [LoopSource] { [control as LoopSource?, hook, mpris, desktop, logind, library].compactMap { $0 } }
+    var loopSources: [LoopSource] { [control as LoopSource?, hook, mpris, desktop, logind, library, stateWatch].compactMap { $0 } }
 
     func resize() {
         terminal?.resize()

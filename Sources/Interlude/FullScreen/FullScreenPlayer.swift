@@ -66,6 +66,8 @@ final class FullScreenPlayer {
     var logind: LogindSleepSource?
     /// The music library's index, scan and folder watches (the library pane).
     var library: LibraryLiveIndex?
+    /// alarms.json changed by `interlude alarm` or another player: the alarms are read again.
+    var stateWatch: StateFolderWatch?
 
     init(options: FullScreenCommand.Options) { self.options = options }
 
@@ -89,6 +91,12 @@ final class FullScreenPlayer {
         hook = EventHook.fromConfig(events: events)
         mpris = MprisSource.open(events: events, quietWithoutBus: true)
         logind = LogindSleepSource.open(events: events)
+        stateWatch = base.alarmStore.flatMap { store in
+            StateFolderWatch.open(folder: store.file.directory, names: [AlarmStore.fileName], events: events) { [unowned self] _, runtime in
+                runtime.createdScheduler?.fileDidChange()
+                redraw.setNeedsDraw()
+            }
+        }
         desktop = DesktopInterruptionSource.forPlayback(output: options.output, environment: ProcessEnvironment.current(),
                                                         report: { [events] in events.error($0) })
         var next = startUp.first

@@ -1,3 +1,4 @@
+import Books
 import InterludeCore
 
 /// What the full-screen player keeps between runs (as cmus does): the queue,
@@ -12,34 +13,82 @@ struct SavedPlayerState: Equatable {
     var theme: String?
 }
 
-struct PlayerStateStore {
+/// `$XDG_STATE_HOME/interlude/player.json`. Two players (`--new`) may both
+/// save it: each save takes the file's lock and keeps what the other saved
+/// since this one read it (`save`).
+final class PlayerStateStore {
     let file: StateFile
+    /// The state as this player last read or wrote it: what another player
+    /// changed since is told from it. Nil until one of them happened.
+    private(set) var base: SavedPlayerState?
+
+    /// A place within a queue entry: no longer than the longest book, which
+    /// keeps its conversion to frames far from overflowing.
+    static let positionRange = DurationRange(seconds: 0...Double(Book.longestMilliseconds) / 1000)
 
     init(directories: XDGDirectories) {
         file = StateFile(path: directories.interludeState + "/player.json")
     }
 
-    /// The saved state, or nil; a file that cannot be used is named in
-    /// `problem` and set aside, so the next save starts clean.
+    private static let wording = StateFileWording(
+        name: "player state", fallback: "starting with an empty queue",
+        fallbackAfterSettingAside: "started with an empty queue")
+
+    /// The saved state, or nil; a file that cannot be used (not JSON, or
+    /// holding values no player writes) is named in `problem` and set aside,
+    /// so the next save starts clean.
     func load() -> (state: SavedPlayerState?, problem: String?) {
-        let bytes: [UInt8]?
-        do { bytes = try file.read() } catch { return (nil, error.description) }
-        guard let bytes else { return (nil, nil) }
-        let reason: String
-        do throws(JSONParseError) {
-            let json = try JSONParser.parse(bytes)
-            if let state = Self.decode(json) { return (state, nil) }
-            reason = "it does not hold a queue, an index and a position"
-        } catch {
-            reason = "it is not valid JSON (\(error.description))"
+        let loaded = file.load(Self.wording, now: SystemClock().wallNow) { bytes throws(StateFileDamage) in
+            try Self.decode(bytes)
         }
-        let aside = (try? file.setAside(suffix: ".corrupt")) ?? file.path
-        return (nil, "player state \(file.path) could not be read: \(reason); moved it to \(aside), starting with an empty queue")
+        base = loaded.value
+        return (loaded.value, loaded.problem)
     }
 
+    /// Saves `state` under the file's lock. What another player saved since
+    /// this one last read or wrote the file is kept where this one changed
+    /// nothing (the place in the queue, the volume and the theme are each one
+    /// field; of a field both changed, the last saved wins), so nothing stale
+    /// is written back. A player that never read the file writes its state whole.
     func save(_ state: SavedPlayerState) throws(StateFileError) {
-        let text = JSONWriter().prettyPrinted(Self.encode(state))
-        try file.writeAtomically(Array(text.utf8) + [0x0A])
+        let bytes = try bytes(of: state)
+        let written: Result<SavedPlayerState, StateFileError> = try file.locked {
+            var merged = state
+            if let base, let onDisk = try? file.read(), let theirs = try? Self.decode(onDisk) {
+                merged = Self.merge(state, since: base, over: theirs)
+            }
+            do throws(StateFileError) {
+                try file.writeAtomically(merged == state ? bytes : try self.bytes(of: merged))
+            } catch {
+                return .failure(error)
+            }
+            return .success(merged)
+        }
+        base = try written.get()
+    }
+
+    /// Field by field (`StateMerge.field`): the queue with its entry and place is one.
+    static func merge(_ mine: SavedPlayerState, since base: SavedPlayerState, over theirs: SavedPlayerState) -> SavedPlayerState {
+        struct Place: Equatable {
+            var queue: [String]
+            var index: Int
+            var seconds: Double
+        }
+        func place(_ state: SavedPlayerState) -> Place { Place(queue: state.queue, index: state.index, seconds: state.seconds) }
+        let merged = StateMerge.field(place(base), mine: place(mine), theirs: place(theirs))
+        return SavedPlayerState(queue: merged.queue, index: merged.index, seconds: merged.seconds,
+                                volume: StateMerge.field(base.volume, mine: mine.volume, theirs: theirs.volume),
+                                theme: StateMerge.field(base.theme, mine: mine.theme, theirs: theirs.theme))
+    }
+
+    /// The file's bytes; a state that `decode` would refuse is not written
+    /// (it would be set aside at the next start).
+    private func bytes(of state: SavedPlayerState) throws(StateFileError) -> [UInt8] {
+        let json = Self.encode(state)
+        do throws(StateFileDamage) { _ = try Self.decode(json) } catch {
+            throw StateFileError(path: file.path, operation: "save", systemMessage: "\(error.reason), which it would not read back")
+        }
+        return Array(JSONWriter().prettyPrinted(json).utf8) + [0x0A]
     }
 
     static func encode(_ state: SavedPlayerState) -> JSONValue {
@@ -53,12 +102,37 @@ struct PlayerStateStore {
         return .object(members)
     }
 
-    static func decode(_ json: JSONValue) -> SavedPlayerState? {
-        guard let queue = json["queue"]?.arrayValue?.compactMap(\.stringValue),
-              let index = json["index"]?.integerValue, index >= 0, Int(index) < max(1, queue.count),
-              let seconds = json["position"]?.doubleValue, seconds.isFinite, seconds >= 0 else { return nil }
-        let volume = json["volume"]?.doubleValue.map { min(1, max(0, $0)) } ?? 1
-        return SavedPlayerState(queue: queue, index: Int(index), seconds: seconds, volume: volume,
-                                theme: json["theme"]?.stringValue)
+    static func decode(_ bytes: [UInt8]) throws(StateFileDamage) -> SavedPlayerState {
+        let json: JSONValue
+        do throws(JSONParseError) { json = try JSONParser.parse(bytes) } catch {
+            throw StateFileDamage(bytes.isEmpty ? "it is empty" : "it is not valid JSON (\(error.description))")
+        }
+        return try decode(json)
+    }
+
+    /// The state, or why the file cannot be one: every value in the range a
+    /// player writes, checked before anything converts it (a position of
+    /// 1e300 seconds would trap where it becomes frames).
+    static func decode(_ json: JSONValue) throws(StateFileDamage) -> SavedPlayerState {
+        guard let entries = json["queue"]?.arrayValue, let index = json["index"]?.integerValue,
+              let seconds = json["position"]?.doubleValue else {
+            throw StateFileDamage("it does not hold a queue, an index and a position")
+        }
+        let queue = entries.compactMap(\.stringValue)
+        guard queue.count == entries.count else { throw StateFileDamage("its queue holds something that is not a path") }
+        let indexRange = CountRange(0...max(0, queue.count - 1))
+        guard let entry = indexRange.checked(index) else {
+            throw StateFileDamage("its index \(index) is not \(indexRange.accepts) (the queue has \(queue.count) entries)")
+        }
+        guard positionRange.contains(seconds) else {
+            throw StateFileDamage("its position \(seconds) s is not a place from 0 to \(Book.longestMilliseconds / 3_600_000) h")
+        }
+        let volume = json["volume"]?.doubleValue ?? 1
+        guard json["volume"] == nil || json["volume"]?.doubleValue != nil, DecimalRange.volume.contains(volume) else {
+            throw StateFileDamage("its volume is not \(DecimalRange.volume.accepts)")
+        }
+        let theme = json["theme"]
+        guard theme == nil || theme?.stringValue != nil else { throw StateFileDamage("its theme is not a name") }
+        return SavedPlayerState(queue: queue, index: entry, seconds: seconds, volume: volume, theme: theme?.stringValue)
     }
 }

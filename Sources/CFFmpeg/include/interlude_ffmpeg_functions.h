@@ -1,0 +1,56 @@
+/* FFmpeg's functions, each named once: see interlude_list_declare.h.
+   INTERLUDE_FROM is the file of those after it, an index in loader.c's
+   `files` (dependencies first). */
+#undef INTERLUDE_FROM
+#define INTERLUDE_FROM 0 /* libavutil */
+INTERLUDE_CALL(AVFrame *, av_frame_alloc, (void), ())
+INTERLUDE_CALL(void, av_frame_free, (AVFrame **frame), (frame))
+INTERLUDE_CALL(void, av_frame_unref, (AVFrame *frame), (frame))
+INTERLUDE_CALL(int, av_strerror, (int errnum, char *buffer, size_t size), (errnum, buffer, size))
+INTERLUDE_CALL(AVDictionaryEntry *, av_dict_get,
+               (const AVDictionary *dictionary, const char *key, const AVDictionaryEntry *previous, int flags),
+               (dictionary, key, previous, flags))
+INTERLUDE_CALL(void, av_channel_layout_default, (AVChannelLayout *layout, int channels), (layout, channels))
+INTERLUDE_CALL(int, av_channel_layout_copy, (AVChannelLayout *destination, const AVChannelLayout *source),
+               (destination, source))
+INTERLUDE_CALL(void, av_channel_layout_uninit, (AVChannelLayout *layout), (layout))
+INTERLUDE_CALL(int64_t, av_rescale_q, (int64_t value, AVRational from, AVRational to), (value, from, to))
+INTERLUDE_USE(av_log_set_level)
+
+#undef INTERLUDE_FROM
+#define INTERLUDE_FROM 1 /* libswresample */
+INTERLUDE_USE(swr_alloc_set_opts2)
+INTERLUDE_USE(swr_init)
+INTERLUDE_USE(swr_set_matrix)
+INTERLUDE_CALL(void, swr_free, (SwrContext **context), (context))
+INTERLUDE_USE(swr_convert)
+INTERLUDE_CALL(int64_t, swr_get_delay, (SwrContext *context, int64_t base), (context, base))
+
+#undef INTERLUDE_FROM
+#define INTERLUDE_FROM 2 /* libavcodec */
+INTERLUDE_CALL(const AVCodec *, avcodec_find_decoder, (enum AVCodecID id), (id))
+INTERLUDE_CALL(AVCodecContext *, avcodec_alloc_context3, (const AVCodec *codec), (codec))
+INTERLUDE_CALL(void, avcodec_free_context, (AVCodecContext **context), (context))
+INTERLUDE_CALL(int, avcodec_parameters_to_context, (AVCodecContext *context, const AVCodecParameters *parameters),
+               (context, parameters))
+INTERLUDE_CALL(int, avcodec_open2, (AVCodecContext *context, const AVCodec *codec, AVDictionary **options),
+               (context, codec, options))
+INTERLUDE_CALL(int, avcodec_send_packet, (AVCodecContext *context, const AVPacket *packet), (context, packet))
+INTERLUDE_CALL(int, avcodec_receive_frame, (AVCodecContext *context, AVFrame *frame), (context, frame))
+INTERLUDE_CALL(void, avcodec_flush_buffers, (AVCodecContext *context), (context))
+INTERLUDE_CALL(const char *, avcodec_get_name, (enum AVCodecID id), (id))
+INTERLUDE_CALL(AVPacket *, av_packet_alloc, (void), ())
+INTERLUDE_CALL(void, av_packet_free, (AVPacket **packet), (packet))
+INTERLUDE_CALL(void, av_packet_unref, (AVPacket *packet), (packet))
+
+#undef INTERLUDE_FROM
+#define INTERLUDE_FROM 3 /* libavformat */
+INTERLUDE_USE(avformat_open_input)
+INTERLUDE_USE(av_find_input_format)
+INTERLUDE_CALL(int, avformat_find_stream_info, (AVFormatContext *context), (context, NULL))
+INTERLUDE_CALL(int, av_find_best_stream, (AVFormatContext *context, enum AVMediaType type), (context, type, -1, -1, NULL, 0))
+INTERLUDE_CALL(void, avformat_close_input, (AVFormatContext **context), (context))
+INTERLUDE_CALL(int, av_read_frame, (AVFormatContext *context, AVPacket *packet), (context, packet))
+INTERLUDE_CALL(int, avformat_seek_file,
+               (AVFormatContext *context, int stream, int64_t minimum, int64_t timestamp, int64_t maximum, int flags),
+               (context, stream, minimum, timestamp, maximum, flags))

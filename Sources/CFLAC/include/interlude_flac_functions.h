@@ -1,0 +1,16 @@
+/* libFLAC's functions and tables, each named once: see interlude_list_declare.h.
+   Only loader.c calls them, so none has a wrapper. */
+INTERLUDE_USE(FLAC__stream_decoder_new)
+INTERLUDE_USE(FLAC__stream_decoder_delete)
+INTERLUDE_USE(FLAC__stream_decoder_set_md5_checking)
+INTERLUDE_USE(FLAC__stream_decoder_set_metadata_respond)
+INTERLUDE_USE(FLAC__stream_decoder_init_file)
+INTERLUDE_USE(FLAC__stream_decoder_finish)
+INTERLUDE_USE(FLAC__stream_decoder_flush)
+INTERLUDE_USE(FLAC__stream_decoder_process_single)
+INTERLUDE_USE(FLAC__stream_decoder_process_until_end_of_metadata)
+INTERLUDE_USE(FLAC__stream_decoder_seek_absolute)
+INTERLUDE_USE(FLAC__stream_decoder_get_state)
+INTERLUDE_USE(FLAC__StreamDecoderStateString)
+INTERLUDE_USE(FLAC__StreamDecoderInitStatusString)
+INTERLUDE_USE(FLAC__StreamDecoderErrorStatusString)
