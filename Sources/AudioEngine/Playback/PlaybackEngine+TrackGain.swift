@@ -22,20 +22,10 @@ extension PlaybackEngine {
     }
 }
 
-extension PlaybackEngine {
-    /// Tells `opened` of each file the feeder opens for decoding from now on,
-    /// and of the one it decodes now (opened when the engine was made).
-    public func setFileOpened(_ opened: @escaping (_ path: String, _ decoder: any Decoder) -> Void) {
-        feeder.fileOpened = opened
-        if let decoder = feeder.currentDecoder { opened(decoder.path, decoder) }
-    }
-}
-
 extension TrackFeeder {
-    /// A file just opened for decoding: reported, and its gain.
+    /// A file just opened for decoding: its gain.
     func didOpen(_ decoder: any Decoder, path: String) -> Float {
-        fileOpened?(path, decoder)
-        return trackGain?(path, decoder) ?? 1
+        trackGain?(path, decoder) ?? 1
     }
 
     /// The file being decoded gets its gain again (the gain function changed).

@@ -48,9 +48,6 @@ public final class TrackFeeder {
     /// A track's own gain (ReplayGain), asked each time a file is opened for
     /// decoding; nil plays every file as decoded.
     public var trackGain: ((_ path: String, _ decoder: any Decoder) -> Float)?
-    /// Told each time a file is opened for decoding, before its gain is asked:
-    /// the player records the decoder's tags here, so nothing reads them again.
-    public var fileOpened: ((_ path: String, _ decoder: any Decoder) -> Void)?
     /// Hands the writer a gain from a ring index on (before the frames there
     /// are committed); false when it has no room yet (decoding waits).
     var publishTrackGain: ((_ ringIndex: Int, _ gain: Float) -> Bool)?

@@ -48,7 +48,7 @@ final class PlayerRuntime {
     let configuration: Configuration
     let events: PlayerEventStream
     let engine: PlaybackEngine
-    /// Each file's tags as its decoder read them, for every front end.
+    /// Each file's tags, read once for every front end.
     let trackTags = TrackTagStore()
     let clock: any Clock
     let arbiter: AudioSessionArbiter
@@ -157,7 +157,6 @@ final class PlayerRuntime {
         player.onSessionEvent = { [events] event in events.report(event) }
         stageScenario()
         installPlayOrder()
-        engine.setFileOpened { [trackTags] path, decoder in trackTags.record(decoder, path: path) }
         installReplayGain()
     }
 
