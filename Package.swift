@@ -57,7 +57,8 @@ let package = Package(
         .target(name: "Alarms", dependencies: ["InterludeCore", "AudioSession"]),
         // Theme files and key bindings: parsers and values the TUI draws and dispatches with.
         .target(name: "Themes", dependencies: ["InterludeCore"]),
-        .target(name: "KeyMap", dependencies: ["InterludeCore"]),
+        // KeyMap reads the command table (PlayerModel) for the names, help and default keys.
+        .target(name: "KeyMap", dependencies: ["InterludeCore", "PlayerModel"]),
         // ID3v2 tags, CHAP/CTOC chapters and book-file order, over bytes; reading
         // a file's tag goes through InterludeCore's system-call layer.
         .target(name: "BookFormat", dependencies: ["InterludeCore"]),
@@ -120,7 +121,7 @@ let package = Package(
         .testTarget(name: "BooksTests", dependencies: ["Books", "BookFormat", "InterludeCore"]),
         .testTarget(name: "AlarmsTests", dependencies: ["Alarms", "AudioSession", "InterludeCore"]),
         .testTarget(name: "ThemesTests", dependencies: ["Themes"]),
-        .testTarget(name: "KeyMapTests", dependencies: ["KeyMap"]),
+        .testTarget(name: "KeyMapTests", dependencies: ["KeyMap", "PlayerModel"]),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "InterludeCore"]),
         .testTarget(name: "ReplayGainTests", dependencies: ["ReplayGain", "BookFormat", "TestSupport"]),
         .testTarget(name: "MusicLibraryTests", dependencies: ["MusicLibrary"]),
@@ -131,7 +132,7 @@ let package = Package(
                                                        "BookFormat"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "AudioEngine", "TUI"]),
         // The player runtime itself (commands through its one dispatcher), over the null output.
-        .testTarget(name: "InterludeTests", dependencies: ["Interlude", "PlayerModel", "TestSupport", "MusicLibrary", "AudioEngine"]),
+        .testTarget(name: "InterludeTests", dependencies: ["Interlude", "PlayerModel", "TestSupport", "MusicLibrary", "AudioEngine", "KeyMap", "TUI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,7 +18,7 @@ packages=(
   # FLAC through libFLAC (dlopen'ed), so playing a FLAC maps none of FFmpeg's libraries.
   libflac-dev
   # Desktop interruptions (libpulse), MPRIS (sd-bus) and its test client, the library index.
-  libpulse-dev libsystemd-dev dbus-daemon playerctl libsqlite3-dev libebur128-dev
+  libpulse-dev libsystemd-dev dbus-daemon dbus-bin playerctl libsqlite3-dev libebur128-dev
   # Counting a file's opens (the tags are read once per file).
   strace
 )

@@ -7,6 +7,9 @@ public enum AudioFileNames {
     /// MP4 (`m4a`, `m4b`, `mp4`), raw AAC, FLAC, Ogg Vorbis and Opus, WAV.
     public static let extensions: Set<String> = ["mp3", "m4a", "m4b", "mp4", "aac", "flac", "ogg", "oga", "opus", "wav"]
 
+    /// The formats as messages name them, where every format is meant.
+    public static let formatList = "MP3, M4A/M4B, FLAC, Ogg Vorbis, Opus or WAV"
+
     public static func isAudio(_ name: String) -> Bool {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
         return extensions.contains(name[name.index(after: dot)...].lowercased())

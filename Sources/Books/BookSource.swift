@@ -95,7 +95,7 @@ public enum BookLoadError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotOpen(let path): "cannot open book \(path): no such folder or readable file"
-        case .noAudioFiles(let path): "\(path) holds no MP3 files, so it is not a book"
+        case .noAudioFiles(let path): "\(path) holds no audio files (\(AudioFileNames.formatList)), so it is not a book"
         case .nothingPlayable(let path): "no file of the book \(path) could be decoded"
         }
     }

@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,16 +16,21 @@ public struct StateFile: Sendable {
 
     public init(path: String) { self.path = path }
 
+    /// Paths whose directory has been swept in this process. The sweep lists
+    /// the whole directory (the books folder holds a file per book), and a
+    /// playing book's state is read and saved every second, on the main loop.
+    private static let swept = Mutex<Set<String>>([])
+
     public var directory: String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    /// The file's bytes, or nil when it does not exist. Removes the temporary
-    /// files of writers that died before their rename first (see
-    /// `removeStaleTemporaries`).
+    /// The file's bytes, or nil when it does not exist. The first read of a
+    /// path in this process removes the temporary files of writers that died
+    /// before their rename (see `removeStaleTemporaries`).
     public func read() throws(StateFileError) -> [UInt8]? {
-        removeStaleTemporaries()
+        if Self.swept.withLock({ $0.insert(path).inserted }) { removeStaleTemporaries() }
         let fd: Int32
         do {
             fd = try SystemCall.retrying { open(path, O_RDONLY | O_CLOEXEC) }

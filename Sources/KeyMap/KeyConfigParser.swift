@@ -26,7 +26,7 @@ public enum KeyConfigParser {
                     continue
                 }
                 let key = parseKey(words[1], report: report)
-                let action = KeyAction(rawValue: words[2].lowercased())
+                let action = KeyAction(named: words[2])
                 if action == nil {
                     report("unknown action '\(words[2])' (the help listing, ?, shows every action's name)")
                 }

@@ -26,7 +26,7 @@ public enum PlayerCommand: Equatable, Sendable {
     /// Paused at the start of what plays (the track; a book's chapter), reported
     /// `stopped` until it plays or moves (MPRIS's Stop, the remote's `stop`).
     case stop
-    /// Play the book at this path (a folder of MP3s or a chaptered MP3).
+    /// Play the book at this path (a folder of audio files, or one chaptered file).
     case openBook(String)
     /// Shuffle on or off: every file of the list once per cycle.
     case toggleShuffle
@@ -86,14 +86,15 @@ public enum PlayerCommand: Equatable, Sendable {
     }
 }
 
-/// The player's answer to a command, for the front end that sent it.
+/// The player's answer to a command, for the front end that sent it: data,
+/// which each front end words (`CommandReport.sentence`, `Refusal.sentence`).
 public enum CommandResult: Equatable, Sendable {
-    /// Carried out; `message` is what the screen's command line says about it, if anything.
-    case done(message: String?)
-    /// Not carried out, and why (the sentence the screen shows).
-    case refused(reason: String)
+    /// Carried out; `report` is what there is to say about it, if anything.
+    case done(report: CommandReport?)
+    /// Not carried out, and why.
+    case refused(reason: Refusal)
 
-    public static let done = CommandResult.done(message: nil)
+    public static let done = CommandResult.done(report: nil)
 }
 
 extension PlayerCommand {

@@ -1,8 +1,8 @@
 import InterludeCore
 
 /// `interlude remote WORDS...` as the request it sends: words a person types
-/// ("alarm in 3s", "seek +10", "call start") become a command name of the
-/// socket's vocabulary and typed `args`. Paths are passed as given: the
+/// ("alarm in 3s", "seek +10", "call start") become the one name of a
+/// command of the socket's vocabulary (`CommandTable`) and typed `args`. Paths are passed as given: the
 /// caller makes them absolute, since the player runs elsewhere.
 public enum RemoteCommandLine {
     public struct Translation: Equatable, Sendable {
@@ -20,13 +20,6 @@ public enum RemoteCommandLine {
         public var message: String
         init(_ message: String) { self.message = message }
     }
-
-    /// Names people type for the socket's own (`chapter next` for `next-chapter`).
-    static let aliases: [String: String] = [
-        "chapter-next": "next-chapter", "chapter-previous": "prev-chapter", "chapter-prev": "prev-chapter",
-        "prev": "previous", "book": "open-book", "play-pause": "toggle", "alarm-snooze": "snooze",
-        "alarm-dismiss": "dismiss", "alarms": "alarm-list", "queue": "queue-list", "events": "subscribe",
-    ]
 
     public static func translate(_ words: [String]) throws(UsageError) -> Translation {
         guard let first = words.first else { throw UsageError("interlude remote: which command? (see 'interlude remote --help')") }
@@ -71,7 +64,7 @@ public enum RemoteCommandLine {
                 throw UsageError("interlude remote: \(name.replacingHyphen()) expects an alarm id")
             }
             return Translation(command: name, arguments: [.integer(id)])
-        case "alarm-add", "bookmark", "queue-save", "playlist-load":
+        case "alarm-add", "bookmark-add", "queue-save", "playlist-load":
             // The words of a time ("tomorrow 07:30"), a note or a playlist's name, as one string.
             return Translation(command: name, arguments: rest.isEmpty ? [] : [.string(rest.joined(separator: " "))])
         default:
@@ -79,9 +72,41 @@ public enum RemoteCommandLine {
         }
     }
 
+    /// The one name of what a person typed (a name or an alias).
     private static func known(_ name: String) -> String? {
-        let name = aliases[name] ?? name
-        return RemoteVocabulary.entry(named: name) == nil ? nil : name
+        RemoteVocabulary.entry(named: name)?.name
+    }
+
+    /// `interlude remote --help`: every command the socket offers, from the table.
+    public static var usage: String {
+        var lines = [
+            "usage: interlude remote [--instance N] COMMAND [ARGS...]",
+            "",
+            "Controls the interlude that runs (the first one, or instance N as",
+            "started with --new) through $XDG_RUNTIME_DIR/interlude/control.",
+            "A name's two words may be written apart (chapter next, queue add, alarm in);",
+            "SECONDS may be 90, 1:30 or 10s, and seek's + or - makes a seek relative.",
+        ]
+        let entries = RemoteVocabulary.entries
+        let width = entries.map { usage(of: $0).count }.max() ?? 0
+        for section in CommandSection.allCases {
+            let rows = entries.filter { $0.section == section }
+            guard !rows.isEmpty else { continue }
+            lines += ["", section.rawValue]
+            for entry in rows {
+                let text = usage(of: entry)
+                let aliases = entry.aliases.isEmpty ? "" : "; also " + entry.aliases.joined(separator: ", ")
+                lines.append("  " + text + String(repeating: " ", count: width - text.count) + "  " + entry.summary + aliases)
+            }
+        }
+        lines += ["", "Exit status: 0 done, 1 the player refused (its reason on stderr), 2 usage,",
+                  "3 no interlude is running."]
+        return lines.joined(separator: "\n")
+    }
+
+    /// A row's usage as the command line writes it (`status [--json]`).
+    private static func usage(of entry: CommandSpec) -> String {
+        entry.name == "status" ? entry.usage + " [--json]" : entry.usage
     }
 
     /// Seconds from "+10", "-5", "90", "1:30", "1:02:03", "30s", "5m", "1h", "1.5".

@@ -6,11 +6,12 @@ import InterludeCore
 /// or with a `result` object (status, lists). Event lines never carry `ok`,
 /// replies never carry `event`, so a subscriber tells them apart.
 public enum RemoteReply {
+    /// A result worded for a client, which has no keys: a refusal names none.
     public static func line(id: RemoteID, _ result: CommandResult) -> String {
         switch result {
-        case .done(let message?): "{\"id\":\(id.json),\"ok\":true,\"message\":\(JSONWriter().quoted(message))}"
+        case .done(let report?): "{\"id\":\(id.json),\"ok\":true,\"message\":\(JSONWriter().quoted(report.sentence))}"
         case .done(nil): "{\"id\":\(id.json),\"ok\":true}"
-        case .refused(let reason): failure(id: id, reason)
+        case .refused(let reason): failure(id: id, reason.sentence())
         }
     }
 

@@ -93,7 +93,8 @@ extension RemoteRequest {
             throw RemoteRequestError(id: id, message: "unknown command '\(name)' (one of: \(RemoteVocabulary.names))")
         }
         do {
-            return RemoteRequest(id: id, action: try entry.action(RemoteArguments(command: entry.name, values: arguments)))
+            // Complaints name the word the script wrote (an alias, perhaps).
+            return RemoteRequest(id: id, action: try entry.action(arguments, calledAs: name))
         } catch {
             throw RemoteRequestError(id: id, message: error.message)
         }
@@ -122,18 +123,32 @@ public struct RemoteArguments: Sendable {
 
     func number(_ what: String, in range: ClosedRange<Double>) throws(RemoteArgumentError) -> Double {
         guard values.count == 1 else { throw RemoteArgumentError("\(command): expects one argument, \(what)") }
-        guard let number = values[0].doubleValue, range.contains(number) else {
+        guard let number = values[0].doubleValue, number.isFinite, range.contains(number) else {
             throw RemoteArgumentError("\(command): expects \(what), not \(Self.describe(values[0]))")
         }
         return number
     }
 
-    func integer(_ what: String, in range: ClosedRange<Int64>) throws(RemoteArgumentError) -> Int {
+    /// Seconds within `range`, checked before anything converts them (MPRIS's `Seek(INT64_MAX)` among them).
+    func seconds(_ what: String, in range: DurationRange) throws(RemoteArgumentError) -> Double {
         guard values.count == 1 else { throw RemoteArgumentError("\(command): expects one argument, \(what)") }
-        guard let number = values[0].integerValue, range.contains(number) else {
+        guard let number = values[0].doubleValue, range.contains(number) else {
+            throw RemoteArgumentError("\(command): expects \(what) within \(Self.bounds(range)), not \(Self.describe(values[0]))")
+        }
+        return number
+    }
+
+    func integer(_ what: String, in range: CountRange) throws(RemoteArgumentError) -> Int {
+        guard values.count == 1 else { throw RemoteArgumentError("\(command): expects one argument, \(what)") }
+        guard let number = values[0].integerValue, let checked = range.checked(number) else {
             throw RemoteArgumentError("\(command): expects \(what), not \(Self.describe(values[0]))")
         }
-        return Int(number)
+        return checked
+    }
+
+    /// "-3600000 to 3600000 s".
+    private static func bounds(_ range: DurationRange) -> String {
+        "\(Int(range.seconds.lowerBound)) to \(Int(range.seconds.upperBound)) s"
     }
 
     func string(_ what: String) throws(RemoteArgumentError) -> String {

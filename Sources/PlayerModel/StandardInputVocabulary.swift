@@ -1,21 +1,15 @@
-/// The words `interlude play` reads on standard input, one per line, and
-/// the player command each stands for.
+/// The words `interlude play` reads on standard input, one per line: the
+/// rows of `CommandTable` that standard input offers, by their one name or
+/// an alias (`toggle`, `next-chapter`, as scripts wrote them before).
 public enum StandardInputVocabulary {
-    /// In the order the complaint about an unknown word lists them.
-    public static let words: [(word: String, command: PlayerCommand)] = [
-        ("play", .play), ("pause", .pause), ("toggle", .togglePlayPause), ("dismiss", .dismissAlarm),
-        ("snooze", .snoozeAlarm), ("quit", .quit),
-        // Books.
-        ("next-chapter", .chapterNext), ("prev-chapter", .chapterPrevious), ("skip-back", .skipBack),
-        ("skip-forward", .skipForward),
-        // Music.
-        ("shuffle", .toggleShuffle), ("repeat", .cycleRepeat),
-    ]
+    /// In the table's order, as the complaint about an unknown word lists them.
+    public static var words: [(word: String, command: PlayerCommand)] {
+        CommandTable.offered(by: .standardInput).compactMap { entry in entry.plainCommand.map { (entry.name, $0) } }
+    }
 
     /// The command a line's first word stands for (any case), or nil.
     public static func command(for word: String) -> PlayerCommand? {
-        let lowered = word.lowercased()
-        return words.first { $0.word == lowered }?.command
+        CommandTable.offered(by: .standardInput).first { $0.isCalled(word) }?.plainCommand
     }
 
     /// "unknown command 'WORD' (play, pause, ...)".

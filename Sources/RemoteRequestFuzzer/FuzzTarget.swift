@@ -6,7 +6,7 @@ func exerciseParser(_ bytes: UnsafeBufferPointer<UInt8>) {
     let line: String
     do {
         let request = try RemoteRequest.parse(Array(bytes))
-        line = RemoteReply.line(id: request.id, .done(message: "\(request.action)"))
+        line = RemoteReply.line(id: request.id, .refused(reason: .problem("\(request.action)")))
     } catch {
         precondition(!error.message.isEmpty)
         line = RemoteReply.failure(id: error.id, error.message)

@@ -14,7 +14,7 @@ import Glibc
 struct AllocationCountingTests {
     /// The writer's mix, commit and heard publication, on this thread (marked),
     /// for 6000 periods of 256 frames: a volume ramp, a duck and its release, a
-    /// pause with the rewind the ALSA loop makes, an exclusive alarm voice, its
+    /// pause with the rewind the writer loop makes, an exclusive alarm voice, its
     /// stop and flush, a resume with the heard reset, all through the control
     /// block as the engine writes it.
     @Test func theMixAllocatesNothingOverThousandsOfPeriods() {
@@ -24,7 +24,7 @@ struct AllocationCountingTests {
         let voice = SPSCRing(minimumCapacity: 8192, slotBytes: 2 * channels)
         let events = SPSCRing(minimumCapacity: 64, slotBytes: EngineEvent.slotBytes)
         let link = WriterLink(media: media, voice: voice, events: events)
-        let context = WriterContext.allocate(link: link, channels: channels, scratchFrames: period, pcm: nil,
+        let context = WriterContext.allocate(link: link, channels: channels, scratchFrames: period,
                                              periodFrames: period)
         defer { WriterContext.free(context) }
         let sourceFrames = 8192
@@ -37,7 +37,8 @@ struct AllocationCountingTests {
         let duck = GainRamp.step(from: 1, to: 0.2, overFrames: 4410).bitPattern
 
         var progress = MixProgress()
-        interlude_allocations_reset()
+        interlude_allocations_begin_window()
+        defer { interlude_allocations_end_window() }
         interlude_allocations_mark_this_thread(1)
         for index in 0..<6000 {
             runPeriod(index, context: context, control: control, media: media.producer, voice: voice.producer,
@@ -75,6 +76,8 @@ struct AllocationCountingTests {
     /// libraries (`isAlsaLib`), none from our code or the Swift runtime.
     private func expectNoAllocationsOfOurOwn(native: Bool, library: String) throws {
         let mp3 = try Fixtures.mp3(.sweep, seconds: 12)
+        interlude_allocations_begin_window()
+        defer { interlude_allocations_end_window() }
         interlude_allocations_count_threads_named("interlude-audio")
         defer { interlude_allocations_count_threads_named(nil) }
         interlude_allocations_reset()
@@ -152,7 +155,7 @@ private func runPeriod(_ index: Int, context: UnsafeMutablePointer<WriterContext
     case 1200:
         control.pointee.duckTargetBits.store(Float(1).bitPattern, ordering: .relaxed)
     case 1500:
-        // As the ALSA loop does after a drop: back to a frame still in the ring.
+        // As the writer loop does after a drop: back to a frame still in the ring.
         let written = control.pointee.mediaFramesWritten.load(ordering: .relaxed)
         _ = context.pointee.rewindMedia(to: written - 300)
         control.pointee.mediaFadeStepBits.store(fade, ordering: .relaxed)

@@ -16,7 +16,7 @@ import Testing
             // track-gain marks, which only `WriterControl.deallocate` frees.
             control = WriterControl.allocate()
             context = WriterContext.allocate(control: control, audio: media.consumer, voice: voice.consumer,
-                                             events: events.producer, channels: 1, scratchFrames: 1024, pcm: nil,
+                                             events: events.producer, channels: 1, scratchFrames: 1024,
                                              periodFrames: 1024)
         }
 

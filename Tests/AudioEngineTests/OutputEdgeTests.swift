@@ -58,8 +58,8 @@ import Glibc
         }
         try engine.open()
         let output = try #require(made)
-        let context = try #require(output.context)
-        context.pointee.waitForDevice = { _, _, _ in
+        let device = try #require(output.device)
+        device.pointee.waitForDevice = { _, _, _ in
             errno = EIO
             return -1
         }

@@ -20,7 +20,7 @@ import Glibc
         init(period: Int) {
             link = WriterLink(media: media, voice: SPSCRing(minimumCapacity: 1024, slotBytes: 4),
                               events: SPSCRing(minimumCapacity: 64, slotBytes: EngineEvent.slotBytes))
-            context = WriterContext.allocate(link: link, channels: 2, scratchFrames: period, pcm: nil, periodFrames: period)
+            context = WriterContext.allocate(link: link, channels: 2, scratchFrames: period, periodFrames: period)
         }
 
         deinit { WriterContext.free(context) }
@@ -78,7 +78,7 @@ import Glibc
         mixer.push(3000)
         let first = mixer.mix(1200, period: 256, delay: 512)
         #expect(first[999] == 1000 && first[1000] == 500)
-        // As the ALSA loop does after dropping the device's queue: back 400 frames (to 800).
+        // As the writer loop does after dropping the device's queue: back 400 frames (to 800).
         let back = mixer.context.pointee.rewindMedia(to: 800)
         #expect(back == 400)
         let again = mixer.mix(400, period: 256)
@@ -117,7 +117,8 @@ import Glibc
         var next = 0
         var gains: [Float] = [0.5, 2, 0.8, 1.5]
         var out = 0
-        interlude_allocations_reset()
+        interlude_allocations_begin_window()
+        defer { interlude_allocations_end_window() }
         for index in 0..<4000 {
             // The engine's side: a mark every 3,000 frames, and the frames.
             if mixer.media.producer.freeSlots() > 1024 {

@@ -52,7 +52,7 @@ import TestSupport
         let link = WriterLink(media: media, voice: SPSCRing(minimumCapacity: 64, slotBytes: 2),
                               events: SPSCRing(minimumCapacity: 16, slotBytes: EngineEvent.slotBytes),
                               startsWithMediaStopped: true)
-        let context = WriterContext.allocate(link: link, channels: 1, scratchFrames: 256, pcm: nil, periodFrames: 256)
+        let context = WriterContext.allocate(link: link, channels: 1, scratchFrames: 256, periodFrames: 256)
         defer { WriterContext.free(context) }
         let control = link.control
         control.pointee.publishHeard(frames: 500, nanoseconds: 123)

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/prctl.h>
 
 #if defined(__has_feature)
@@ -44,6 +45,22 @@ void interlude_allocations_count_threads_named(const char *name) {
     strncpy(armed_name, name, sizeof armed_name - 1);
     armed_name[sizeof armed_name - 1] = 0;
     atomic_store(&armed_by_name, 1);
+}
+
+// One counting window at a time in the process: the count is global, and
+// Swift Testing runs suites side by side, so a window of one suite would
+// count the writer thread another suite's test had armed by name.
+static pthread_mutex_t window = PTHREAD_MUTEX_INITIALIZER;
+
+void interlude_allocations_begin_window(void) {
+    pthread_mutex_lock(&window);
+    interlude_allocations_reset();
+}
+
+void interlude_allocations_end_window(void) {
+    atomic_store(&armed_by_name, 0);
+    marked = 0;
+    pthread_mutex_unlock(&window);
 }
 
 void interlude_allocations_reset(void) {

@@ -43,6 +43,25 @@ struct StateFileTests {
         for path in [live, own, otherFile, file.path] { try StateFile(path: path).remove() }
     }
 
+    /// A book's state is read before every save, each second while it plays:
+    /// the directory is listed at the first read of a path only.
+    @Test func onlyTheFirstReadOfAPathListsItsDirectory() throws {
+        let file = StateFile(path: temporaryPath("state.json"))
+        try file.writeAtomically(Array("kept".utf8))
+        let pidMax = try #require(try StateFile(path: "/proc/sys/kernel/pid_max").read())
+        let dead = try #require(Int32(String(decoding: pidMax, as: UTF8.self).filter(\.isNumber))) + 1
+        let first = file.path + ".tmp-\(dead)"
+        try StateFile(path: first).writeAtomically([1])
+        #expect(try file.read() == Array("kept".utf8))
+        #expect(!StateFile.isReadableFile(first), "the first read sweeps")
+        let second = file.path + ".tmp-\(dead + 1)"
+        try StateFile(path: second).writeAtomically([1])
+        #expect(try file.read() == Array("kept".utf8))
+        #expect(StateFile.isReadableFile(second), "a later read lists nothing")
+        try StateFile(path: second).remove()
+        try file.remove()
+    }
+
     @Test func unwritableLocationIsReportedWithItsPath() {
         let file = StateFile(path: "/proc/interlude-cannot-write/state.json")
         #expect(throws: StateFileError.self) { try file.writeAtomically([1, 2, 3]) }

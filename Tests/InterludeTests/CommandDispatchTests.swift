@@ -39,7 +39,7 @@ import Testing
         let player = try Player()
         for command in [PlayerCommand.chapterNext, .chapterPrevious, .skipBack, .skipForward, .cycleSleepTimer,
                         .addBookmark(note: nil), .jumpToBookmark(id: 1), .deleteBookmark(id: 1), .jumpToChapter(0)] {
-            #expect(player.perform(command) == .refused(reason: "no book is playing"), "\(command)")
+            #expect(player.perform(command) == .refused(reason: .noBook), "\(command)")
         }
         #expect(player.events.isEmpty)
     }
@@ -53,8 +53,12 @@ import Testing
             Issue.record("play during a call was not refused")
             return
         }
-        #expect(!reason.isEmpty)
-        #expect(player.events.contains(.playRefused(reason: reason)))
+        guard case .problem(let sentence) = reason else {
+            Issue.record("not the session's reason: \(reason)")
+            return
+        }
+        #expect(!sentence.isEmpty)
+        #expect(player.events.contains(.playRefused(reason: sentence)))
         #expect(player.perform(.toggleCall) == .done)
         #expect(!player.runtime.isCallActive)
         #expect(player.perform(.togglePlayPause) == .done)
@@ -71,19 +75,20 @@ import Testing
             Issue.record("a headless runtime switched")
             return
         }
-        #expect(reason.contains("plays what it was started with"))
+        #expect(reason == .cannotSwitch)
+        #expect(reason.sentence().contains("plays what it was started with"))
         var asked: [String] = []
         player.runtime.switchPlayback = { target in
             if case .book(let path, _) = target { asked.append(path) }
         }
         _ = player.perform(.toggleCall)
-        #expect(player.perform(.openBook(book)) == .refused(reason: "a call is on: end it (c) first"))
+        #expect(player.perform(.openBook(book)) == .refused(reason: .callActive))
         _ = player.perform(.toggleCall)
-        guard case .done(let message?) = player.perform(.openBook(book)) else {
+        guard case .done(let report?) = player.perform(.openBook(book)) else {
             Issue.record("the book was not opened")
             return
         }
-        #expect(message.hasPrefix("opening "))
+        #expect(report.sentence.hasPrefix("opening "))
         #expect(asked == [book])
     }
 
@@ -91,7 +96,8 @@ import Testing
     func alarms() throws {
         let player = try Player()
         let result = player.perform(.addAlarm(afterSeconds: 5))
-        #expect(result == .done(message: "alarm #1 rings in 5 s"))
+        #expect(result == .done(report: .alarmIn(id: 1, seconds: 5)))
+        #expect(CommandReport.alarmIn(id: 1, seconds: 5).sentence == "alarm #1 rings in 5 s")
         #expect(player.runtime.testAlarms.count == 1)
         guard case .alarmAdded(let id, .inSeconds(5))? = player.events.last else {
             Issue.record("no alarmAdded event: \(player.events)")
@@ -102,7 +108,7 @@ import Testing
             Issue.record("a bad time was accepted")
             return
         }
-        #expect(!reason.isEmpty)
+        #expect(!reason.sentence().isEmpty)
         #expect(player.perform(.deleteAlarm(id: 1)) == .done)
         #expect(player.runtime.alarms.alarms.isEmpty)
     }
@@ -111,7 +117,7 @@ import Testing
     func enqueueAndQuit() throws {
         let player = try Player()
         let second = try Fixtures.mp3(.sweep, seconds: 3)
-        #expect(player.perform(.enqueue([second])) == .done(message: "added 1 file(s) to the queue"))
+        #expect(player.perform(.enqueue([second])) == .done(report: .queued(count: 1)))
         #expect(player.runtime.queue.count == 2)
         #expect(player.events == [.enqueued(count: 1)])
         #expect(player.perform(.quit) == .done)

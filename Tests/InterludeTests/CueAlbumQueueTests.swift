@@ -110,13 +110,13 @@ import Foundation
         #expect(PlayerRuntime.expandingCueSheets([other, album.sheet], startAt: 1).startAt == 1)
 
         let (runtime, _) = try PlayOrderTests.runtime([other])
-        #expect(runtime.perform(.enqueue([album.sheet])) == .done(message: "added 3 file(s) to the queue"))
+        #expect(runtime.perform(.enqueue([album.sheet])) == .done(report: .queued(count: 3)))
         #expect(runtime.queue == [other] + album.trackPaths)
 
         let broken = album.folder + "/broken.cue"
         try "FILE \"album.flac\" WAVE\n  TRACK 01 AUDIO\n    INDEX 01 00:01:80\n".write(toFile: broken, atomically: true, encoding: .utf8)
         let refused = runtime.perform(.enqueue([broken]))
-        #expect(refused == .refused(reason: "\(broken): not a usable cue sheet: line 3: bad time '00:01:80' (minutes:seconds:frames, 75 frames a second)"))
+        #expect(refused == .refused(reason: .problem("\(broken): not a usable cue sheet: line 3: bad time '00:01:80' (minutes:seconds:frames, 75 frames a second)")))
         #expect(runtime.queue == [other] + album.trackPaths)
     }
 }

@@ -39,7 +39,7 @@ import Testing
         let runtime = try #require(PlayerRuntime.open(configuration: .init(output: .null), paths: [file], events: stream,
                                                       signals: SignalChannel([])))
         let added = runtime.perform(.addAlarmSchedule("07:30"))
-        #expect(added != .refused(reason: ""))
+        #expect(added != .refused(reason: .problem("")))
         for value in Self.values {
             let number = Double(value) ?? .nan
             let commands: [PlayerCommand] = [
@@ -49,7 +49,7 @@ import Testing
             ]
             for command in commands {
                 if case .refused(let reason) = runtime.perform(command) {
-                    #expect(!reason.contains("\n") && !reason.isEmpty, "\(command)")
+                    #expect(!reason.sentence().contains("\n") && !reason.sentence().isEmpty, "\(command)")
                 }
             }
         }

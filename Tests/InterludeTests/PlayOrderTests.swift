@@ -47,8 +47,8 @@ import Testing
         let paths = try Self.files(5)
         let (runtime, _) = try Self.runtime(paths)
         runtime.playOrder.seed = seed
-        #expect(runtime.perform(.toggleShuffle) == .done(message: "shuffle on"))
-        #expect(runtime.perform(.cycleRepeat) == .done(message: "repeat all"))
+        #expect(runtime.perform(.toggleShuffle) == .done(report: .shuffle(on: true)))
+        #expect(runtime.perform(.cycleRepeat) == .done(report: .repeatMode("all")))
         let host = Host(limit: 15)
         host.runtime = runtime
         _ = runtime.run(host: host)
@@ -123,7 +123,7 @@ import Testing
         _ = runtime.perform(.toggleShuffle)
         #expect(Set(runtime.queue) == Set(paths) && runtime.queue.count == 6)
         #expect(runtime.queue != paths, "seed 3 left the order as it was")
-        #expect(runtime.perform(.toggleShuffle) == .done(message: "shuffle off"))
+        #expect(runtime.perform(.toggleShuffle) == .done(report: .shuffle(on: false)))
         // The first is playing; the rest in their own order again.
         #expect(runtime.queue == paths)
         // A new list, then shuffle on and off before the jump to it is carried out.
@@ -145,7 +145,7 @@ import Testing
 
         let (one, _) = try Self.runtime(paths)
         _ = one.perform(.cycleRepeat)
-        #expect(one.perform(.cycleRepeat) == .done(message: "repeat one"))
+        #expect(one.perform(.cycleRepeat) == .done(report: .repeatMode("one")))
         let repeating = Host(limit: 4)
         repeating.runtime = one
         _ = one.run(host: repeating)
@@ -166,7 +166,7 @@ import Testing
         let (other, otherStream) = try Self.runtime([paths[0]])
         var otherEvents: [PlayerEvent] = []
         otherStream.subscribe { otherEvents.append($0.event) }
-        #expect(other.perform(.loadPlaylist(path: list)) == .done(message: "loaded 3 file(s) from \(list)"))
+        #expect(other.perform(.loadPlaylist(path: list)) == .done(report: .playlistLoaded(count: 3, path: list, missing: 0)))
         #expect(other.playList == paths)
 
         // One file the playlist names is gone: the rest loads, the missing one is named.
@@ -174,7 +174,7 @@ import Testing
         text += "gone.mp3\n"
         try StateFile(path: list).writeAtomically(Array(text.utf8))
         #expect(other.perform(.loadPlaylist(path: list))
-            == .done(message: "loaded 3 file(s) from \(list), 1 missing"))
+            == .done(report: .playlistLoaded(count: 3, path: list, missing: 1)))
         #expect(otherEvents.contains(.error("\(list): \(folder)/gone.mp3 is missing (skipped)")))
         #expect(otherEvents.contains(.playlistLoaded(path: list, count: 3, missing: 1)))
     }

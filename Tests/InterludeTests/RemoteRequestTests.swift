@@ -57,9 +57,9 @@ struct RemoteRequestTests {
     @Test("replies are one line each, with the id, ok and the message or error")
     func replies() {
         #expect(RemoteReply.line(id: .integer(7), .done) == #"{"id":7,"ok":true}"#)
-        #expect(RemoteReply.line(id: .string("q"), .done(message: "alarm #1 at 07:30"))
+        #expect(RemoteReply.line(id: .string("q"), .done(report: .alarmAt(id: 1, when: "07:30")))
             == #"{"id":"q","ok":true,"message":"alarm #1 at 07:30"}"#)
-        #expect(RemoteReply.line(id: .none, .refused(reason: "an \"alarm\" rings\n"))
+        #expect(RemoteReply.line(id: .none, .refused(reason: .problem("an \"alarm\" rings\n")))
             == #"{"id":null,"ok":false,"error":"an \"alarm\" rings\n"}"#)
         #expect(RemoteReply.result(id: .integer(1), .object(["b": .array([.integer(1), .double(0.5)]), "a": .null]))
             == #"{"id":1,"ok":true,"result":{"a":null,"b":[1,0.5]}}"#)
@@ -70,14 +70,14 @@ struct RemoteRequestTests {
         func translate(_ words: String) throws -> String {
             RemoteCommandLine.requestLine(id: 1, try RemoteCommandLine.translate(words.split(separator: " ").map(String.init)))
         }
-        #expect(try translate("toggle") == #"{"id":1,"command":"toggle"}"#)
+        #expect(try translate("toggle") == #"{"id":1,"command":"play-pause"}"#)
         #expect(try translate("alarm in 3s") == #"{"id":1,"command":"alarm-in","args":[3]}"#)
         #expect(try translate("alarm in 2m") == #"{"id":1,"command":"alarm-in","args":[120]}"#)
         #expect(try translate("seek +10") == #"{"id":1,"command":"seek","args":[10]}"#)
         #expect(try translate("seek -2.5") == #"{"id":1,"command":"seek","args":[-2.5]}"#)
         #expect(try translate("seek 1:30") == #"{"id":1,"command":"seek-to","args":[90]}"#)
         #expect(try translate("call start") == #"{"id":1,"command":"call-start"}"#)
-        #expect(try translate("chapter next") == #"{"id":1,"command":"next-chapter"}"#)
+        #expect(try translate("chapter next") == #"{"id":1,"command":"chapter-next"}"#)
         #expect(try translate("alarm add tomorrow 07:30") == #"{"id":1,"command":"alarm-add","args":["tomorrow 07:30"]}"#)
         #expect(try translate("queue add /a.mp3 /b.mp3") == #"{"id":1,"command":"queue-add","args":["/a.mp3","/b.mp3"]}"#)
         #expect(try translate("events") == #"{"id":1,"command":"subscribe"}"#)

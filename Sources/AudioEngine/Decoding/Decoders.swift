@@ -26,6 +26,8 @@ public enum Decoders {
     /// Extensions of the formats FFmpeg's libraries read, for the message about a
     /// file whose content is not what its name says.
     static let otherFormatExtensions: Set<String> = ["m4a", "m4b", "mp4", "aac", "flac", "ogg", "oga", "opus", "wav"]
+    /// Names of MPEG audio files, whose refusal libmpg123 words.
+    static let mpegExtensions: Set<String> = ["mp3", "mp2", "mp1", "mpa", "mpga"]
 
     /// Opens `path` for reading from its start, in its own format or converted
     /// to `target` (see `Decoder.init`). Missing files, directories, empty and
@@ -47,9 +49,13 @@ public enum Decoders {
             } catch where error.kind == .notMPEGAudio && implementation == Mpg123Decoder.self {
                 // A name that promises another format (a text file named .m4b): say what
                 // the name promised and that the content is none of the formats we read.
-                let suffix = path.split(separator: "/").last?.split(separator: ".").last.map { $0.lowercased() } ?? ""
-                guard path.split(separator: "/").last?.contains(".") == true, Self.otherFormatExtensions.contains(suffix) else {
-                    throw error
+                let named = path.split(separator: "/").last?.contains(".") == true
+                let suffix = named ? path.split(separator: "/").last?.split(separator: ".").last.map { $0.lowercased() } ?? "" : ""
+                guard Self.otherFormatExtensions.contains(suffix) else {
+                    // libmpg123's own words suit a file named as MPEG audio; any other
+                    // name (notes.txt) was tried against every format.
+                    if Self.mpegExtensions.contains(suffix) { throw error }
+                    throw DecoderError(.notMPEGAudio, path: path, detail: "not an audio file any decoder takes (\(AudioFileNames.formatList))")
                 }
                 throw DecoderError(.notMPEGAudio, path: path,
                                    detail: "not a playable \(suffix.uppercased()) file (no MP4, FLAC, Ogg, WAV or MPEG audio in it)")
@@ -57,7 +63,7 @@ public enum Decoders {
         }
         // Not reached while libmpg123 takes every file; it keeps the choice
         // total should the last implementation come to recognise its files.
-        throw DecoderError(.notMPEGAudio, path: path, detail: "not an MP3 file (no decoder takes its content)")
+        throw DecoderError(.notMPEGAudio, path: path, detail: "not an audio file any decoder takes (\(AudioFileNames.formatList))")
     }
 }
 
@@ -84,7 +90,7 @@ public struct FileHead: Sendable {
             throw DecoderError(error == .noSuchFile ? .missing : .unreadable, path: path, detail: error.message.lowercased())
         }
         if info.st_mode & S_IFMT == S_IFDIR {
-            throw DecoderError(.directory, path: path, detail: "is a directory, not an MP3 file")
+            throw DecoderError(.directory, path: path, detail: "is a directory, not an audio file")
         }
         if info.st_size == 0 {
             throw DecoderError(.empty, path: path, detail: "empty file")

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// An ALSA device as an `AudioOutput` on the real-time clock: owns the PCM,
-/// the writer thread (`alsaWriterLoop`) and everything that thread uses.
+/// the writer thread (`writerLoop` over an `AlsaDevice`) and everything that thread uses.
 public final class AlsaOutput: AudioOutput, @unchecked Sendable {
     // @unchecked Sendable: the engine's thread only reads atomics through the
     // control; the PCM is used by the writer thread only while it runs.
@@ -15,6 +15,8 @@ public final class AlsaOutput: AudioOutput, @unchecked Sendable {
     public let clock = OutputClock.realTime
     private var link: WriterLink?
     private(set) var context: UnsafeMutablePointer<WriterContext>?
+    /// The writer thread's device: the PCM, its poll descriptors and the eventfd.
+    private(set) var device: UnsafeMutablePointer<AlsaDevice>?
     private var pollDescriptors: UnsafeMutablePointer<pollfd>?
     private var wakeFD: Int32 = -1
     private var thread: pthread_t?
@@ -47,14 +49,13 @@ public final class AlsaOutput: AudioOutput, @unchecked Sendable {
         wakeFD = fd
         pollDescriptors = descriptors.pointer
         let context = WriterContext.allocate(link: link, channels: pcm.format.channels,
-                                             scratchFrames: pcm.periodFrames, pcm: pcm.handle,
-                                             periodFrames: pcm.periodFrames)
-        context.pointee.pollDescriptors = descriptors.pointer
-        context.pointee.deviceDescriptorCount = descriptors.deviceCount
-        context.pointee.wakeFD = fd
+                                             scratchFrames: pcm.periodFrames, periodFrames: pcm.periodFrames)
         context.pointee.rate = pcm.format.rate
-        context.pointee.dropLeftoverFrames = pcm.dropLeftoverFrames
         self.context = context
+        let device = UnsafeMutablePointer<AlsaDevice>.allocate(capacity: 1)
+        device.initialize(to: AlsaDevice(context: context, pcm: pcm, descriptors: descriptors.pointer,
+                                         deviceDescriptorCount: descriptors.deviceCount, wakeFD: fd))
+        self.device = device
     }
 
     /// The device's poll descriptors, with one slot more for the eventfd.
@@ -80,13 +81,17 @@ public final class AlsaOutput: AudioOutput, @unchecked Sendable {
         stop()
         if wakeFD >= 0 { close(wakeFD) }
         pollDescriptors?.deallocate()
+        if let device {
+            device.deinitialize(count: 1)
+            device.deallocate()
+        }
         if let context { WriterContext.free(context) }
     }
 
     public func start() throws(OutputError) {
         guard thread == nil else { return }
-        guard let context,
-              let started = startRealtimeThread(context: UnsafeMutableRawPointer(context), entry: alsaWriterEntry)
+        guard let device,
+              let started = startRealtimeThread(context: UnsafeMutableRawPointer(device), entry: alsaWriterEntry)
         else { throw .writerThread(reason: nil) }
         thread = started.thread
         isRealtimePriority = started.realtime

@@ -21,7 +21,9 @@
 ///   (SCHED_FIFO when granted) that drains the rings at the device's pace. The
 ///   engine's thread only stores requests in the shared `WriterControl` and
 ///   calls `wake`; the output's thread reports back through the control's
-///   reports and the events ring. `render` does nothing.
+///   reports and the events ring. `render` does nothing. Both run one writer
+///   loop (`writerLoop`: pause, resume, starve, drain, the heard position) over
+///   a small device contract (`WriterDevice`: `AlsaDevice`, `PulseDevice`).
 ///
 /// Both run the same mixer (`WriterContext.mix`/`commit`), so a WAV render is
 /// what the device would have played.

@@ -13,7 +13,7 @@ public final class FrameClockMixer {
         self.format = format
         self.chunkFrames = chunkFrames
         context = WriterContext.allocate(link: link, channels: format.channels, scratchFrames: chunkFrames,
-                                         pcm: nil, periodFrames: chunkFrames)
+                                         periodFrames: chunkFrames)
     }
 
     deinit { WriterContext.free(context) }

@@ -7,7 +7,7 @@ import Glibc
 /// The PulseAudio sound server as an `AudioOutput` on the real-time clock,
 /// through libpulse directly: a threaded main loop and context of its own, one
 /// playback stream for the output's whole life, and the writer thread
-/// (`pulseWriterLoop`) at SCHED_FIFO as ALSA's.
+/// (`writerLoop` over a `PulseDevice`) at SCHED_FIFO as ALSA's.
 ///
 /// Why not ALSA's `pulse` plugin: a pause must drop what the server has queued
 /// and fade from the frame being heard. The plugin can only drop by
@@ -34,7 +34,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     public let mainLoopThreadsRaised: Int
     private let connection: PulseConnection
     private var link: WriterLink?
-    private var writer: UnsafeMutablePointer<PulseWriter>?
+    private var writer: UnsafeMutablePointer<PulseDevice>?
     private var thread: pthread_t?
     public private(set) var isRealtimePriority = false
 
@@ -70,12 +70,10 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         precondition(self.link == nil, "an output is attached once")
         self.link = link
         let context = WriterContext.allocate(link: link, channels: format.channels, scratchFrames: periodFrames,
-                                             pcm: nil, periodFrames: periodFrames)
+                                             periodFrames: periodFrames)
         context.pointee.rate = format.rate
-        context.pointee.wakeFD = connection.waker.pointee.fd
-        let writer = UnsafeMutablePointer<PulseWriter>.allocate(capacity: 1)
-        writer.initialize(to: PulseWriter(context: context, stream: connection.stream, pulseContext: connection.context,
-                                          waker: connection.waker, bytesPerFrame: format.bytesPerFrame))
+        let writer = UnsafeMutablePointer<PulseDevice>.allocate(capacity: 1)
+        writer.initialize(to: PulseDevice(context: context, connection: connection, format: format))
         self.writer = writer
     }
 
@@ -131,7 +129,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         let context = writer.pointee.context
         if !context.pointee.deviceLost {
             connection.locked {
-                if let queue = writer.pointee.measureQueue(rate: format.rate) {
+                if let queue = writer.pointee.serverQueue() {
                     context.pointee.publishHeard(delay: queue.afterReadIndex)
                 }
                 _ = interlude_pa_stream_cork_wait(connection.stream, 1, connection.waker)

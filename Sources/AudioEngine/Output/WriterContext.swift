@@ -5,8 +5,9 @@ import Glibc
 /// Everything a writer loop touches, in one manually allocated block: raw
 /// pointers, ring halves (pointer bundles), plain numbers. No class references,
 /// so passing it to the real-time thread as a raw pointer involves no ARC.
-/// Used by the ALSA writer thread and, on the main thread, by `FileSink`: one
-/// mixer for both, so a WAV render is what the device would have played.
+/// Used by the real-time writer (`writerLoop`, over ALSA or PulseAudio) and, on
+/// the main thread, by `FileSink`: one mixer for all, so a WAV render is what
+/// the device would have played.
 struct WriterContext {
     let control: UnsafeMutablePointer<WriterControl>
     let audio: SPSCRing.Consumer
@@ -16,20 +17,10 @@ struct WriterContext {
     /// Mix buffer of `scratchFrames` frames, allocated and touched before the thread starts.
     let scratch: UnsafeMutablePointer<Int16>
     let scratchFrames: Int
-    /// ALSA only: the PCM handle and its period.
-    let pcm: OpaquePointer?
+    /// The real-time writer's period (the most it mixes at a time) and, set
+    /// before its thread starts, the stream's rate.
     let periodFrames: Int
-    /// ALSA only, set before the thread starts: poll descriptors (the device's
-    /// `deviceDescriptorCount`, then the wake-up eventfd), the stream rate, and
-    /// `AlsaPCM.dropLeftoverFrames`.
-    var pollDescriptors: UnsafeMutablePointer<pollfd>?
-    var deviceDescriptorCount = 0
-    var wakeFD: Int32 = -1
-    /// The loop's wait: `poll` itself. A C function pointer (no ARC), so a test
-    /// can make the wait fail and check that the writer reports the device lost.
-    var waitForDevice: @convention(c) (UnsafeMutablePointer<pollfd>?, nfds_t, Int32) -> Int32 = poll
     var rate = 44100
-    var dropLeftoverFrames = 0
     /// Set by the writer just before it leaves the loop having posted `deviceLost`;
     /// read by the engine's thread only after joining it. A lost device is asked
     /// nothing more (see `AlsaOutput.freezeAtHeardPosition`).
@@ -43,9 +34,9 @@ struct WriterContext {
     /// the frames before it until they are heard (`publishHeard` releases them),
     /// so that after a drop the writer can go back to the frame being heard.
     var mediaCursor = 0
-    /// ALSA: the run request as the writer loop last saw it, so `mix` fades only
-    /// after the loop has dropped the device's queue for that pause (nil: read
-    /// `mediaRun` directly, as the file sinks do).
+    /// The run request as the real-time writer loop last saw it, so `mix` fades
+    /// only after the loop has dropped the device's queue for that pause (nil:
+    /// read `mediaRun` directly, as the file sinks do).
     var runLatch: Bool?
     var voiceGain = GainRamp(current: 0)
     var mediaStopped = false
@@ -406,13 +397,13 @@ struct WriterContext {
 
     static func allocate(control: UnsafeMutablePointer<WriterControl>, audio: SPSCRing.Consumer,
                          voice: SPSCRing.Consumer, events: SPSCRing.Producer, channels: Int, scratchFrames: Int,
-                         pcm: OpaquePointer?, periodFrames: Int) -> UnsafeMutablePointer<WriterContext> {
+                         periodFrames: Int) -> UnsafeMutablePointer<WriterContext> {
         let scratch = UnsafeMutablePointer<Int16>.allocate(capacity: scratchFrames * channels)
         scratch.initialize(repeating: 0, count: scratchFrames * channels)
         let context = UnsafeMutablePointer<WriterContext>.allocate(capacity: 1)
         context.initialize(to: WriterContext(control: control, audio: audio, voice: voice, events: events,
                                              channels: channels, scratch: scratch, scratchFrames: scratchFrames,
-                                             pcm: pcm, periodFrames: periodFrames))
+                                             periodFrames: periodFrames))
         // A writer made for a ring already in use (the device reopened) reads from
         // where it is, with the track gain the last writer had reached.
         context.pointee.mediaCursor = audio.readIndex()
@@ -425,11 +416,11 @@ struct WriterContext {
     }
 
     /// The writer side of `link`, for an output whose mix buffer holds `scratchFrames`.
-    static func allocate(link: WriterLink, channels: Int, scratchFrames: Int, pcm: OpaquePointer?,
+    static func allocate(link: WriterLink, channels: Int, scratchFrames: Int,
                          periodFrames: Int) -> UnsafeMutablePointer<WriterContext> {
         let context = allocate(control: link.control, audio: link.media.consumer, voice: link.voice.consumer,
                                events: link.events.producer, channels: channels, scratchFrames: scratchFrames,
-                               pcm: pcm, periodFrames: periodFrames)
+                               periodFrames: periodFrames)
         if link.startsWithMediaStopped { context.pointee.freezeMedia(at: 0) }
         return context
     }

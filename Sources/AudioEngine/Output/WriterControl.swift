@@ -32,9 +32,9 @@ import Glibc
 /// `mediaFlushAck` empties the media ring (only the consumer may do that in a
 /// single-consumer ring). `mediaRun` true ramps it back in.
 ///
-/// On ALSA the writer also drops the device's queue when a pause arrives and
-/// fades from the frame being heard (see `alsaWriterLoop`); `mediaStoppedAt`
-/// is then that fade's last frame.
+/// On a real-time device the writer also drops the device's queue when a pause
+/// arrives and fades from the frame being heard (see `writerLoop`);
+/// `mediaStoppedAt` is then that fade's last frame.
 ///
 /// The user volume (`volumeTarget`) multiplies the media gain and ramps over
 /// `volumeStep` per frame, so a change never clicks or zippers.
@@ -55,7 +55,7 @@ public struct WriterControl: ~Copyable {
     /// writer's acquire load before it drains: the ring's frames are all committed.
     let endOfStream = Atomic<Bool>(false)
     /// Written by: the engine's thread. Release stores (pause, resume, queue end)
-    /// pair with the acquire loads in `mix` and in the ALSA loop's latch: the
+    /// pair with the acquire loads in `mix` and in the writer loop's latch: the
     /// fade step and `pauseDropsQueue` stored before it are seen with it.
     let mediaRun = Atomic<Bool>(true)
     /// Written by: the engine's thread, relaxed; published by the next `mediaRun` store.

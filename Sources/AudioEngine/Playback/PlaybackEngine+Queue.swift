@@ -29,11 +29,15 @@ extension PlaybackEngine {
     /// media plays, it fades out at the heard frame and goes on from the exact
     /// frame where it stopped, decoded again from the queue as it is now: a
     /// dip of two short fades, nothing skipped or repeated. Paused, or with a
-    /// resume or jump under way, the resume decodes afresh anyway. True when
-    /// the media had to be re-decoded.
+    /// resume or jump not yet carried out, the resume decodes afresh anyway.
+    /// A resume carried out but not yet started by the writer (`mediaRun` set,
+    /// the media still stopped: until the writer's next slice) has filled the
+    /// ring already, so it counts as playing: asked to stop again, the writer
+    /// stays where it was and the resume starts there, from the queue as it is
+    /// now. True when the media had to be re-decoded.
     @discardableResult
     public func forgetDecodedAhead(fadeFrames: Int) -> Bool {
-        guard let control, pendingResume == nil, pendingPauseStep == nil, !isMediaStopped, !queueEndRequested,
+        guard let control, pendingResume == nil, pendingPauseStep == nil, !queueEndRequested, !isOutputLost,
               control.pointee.mediaRun.load(ordering: .relaxed) else { return false }
         guard let heard = feeder.tracks.lastIndex(where: { $0.startFrame <= heardPosition }),
               heard + 1 < feeder.tracks.count else { return false }

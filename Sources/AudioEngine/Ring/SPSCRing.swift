@@ -181,7 +181,7 @@ public final class SPSCRing: @unchecked Sendable {
         }
 
         // Reading ahead of the release point. A consumer that must be able to go
-        // back (the ALSA writer keeps what the device has not yet played, so that
+        // back (the real-time writer keeps what the device has not yet played, so that
         // after dropping the device's queue it can write again from the frame the
         // listener is hearing) reads at its own cursor, an absolute slot index
         // between the read index and the written index, and releases slots later.

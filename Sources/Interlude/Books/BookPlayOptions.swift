@@ -1,5 +1,6 @@
 import Books
 import InterludeCore
+import PlayerModel
 
 /// The options of `interlude play` that concern books.
 public struct BookPlayOptions: Equatable, Sendable {
@@ -23,7 +24,7 @@ public struct BookPlayOptions: Equatable, Sendable {
     static let flags: Set<String> = ["--book"]
 
     static let help = """
-    books (a folder of MP3 files, or one MP3 with ID3v2 chapters; two or more
+    books (a folder of audio files, or one file with chapters; two or more
     files always play as music):
       --book              play the one FILE or FOLDER as a book even without chapters
       --sleep MIN|chapter pause after MIN minutes of listening (1-1440), or at the end
@@ -33,7 +34,7 @@ public struct BookPlayOptions: Equatable, Sendable {
     A book starts where it was left (a little earlier: smart rewind) at the
     speed it was last played at (unless --speed is given), plays as spoken audio, and its position is saved every second while it plays, on
     pause, on quit and on SIGTERM/SIGHUP. Book commands on standard input:
-    next-chapter, prev-chapter, skip-back, skip-forward.
+    \(CommandTable.offered(by: .standardInput).filter { $0.section == .audiobooks }.map(\.name).joined(separator: ", ")).
     """
 
     static func parse(_ parsed: ParsedArguments) throws(UsageError) -> BookPlayOptions {

@@ -340,7 +340,7 @@ extension BookSession {
                         events: PlayerEventStream) -> Preparation {
         guard BookOpener.isBook(options.files, forced: options.book.forced) else {
             if options.book.needsBook {
-                events.error("--sleep, --bookmark and --skip need a book: one folder of MP3 files or one chaptered MP3 (or --book)")
+                events.error("--sleep, --bookmark and --skip need a book: one folder of audio files or one file with chapters (or --book)")
                 return .failed(2)
             }
             return .music

@@ -29,7 +29,7 @@ public enum AlarmCommand {
     options:
       --label L           text shown while it rings
       --repeat DAYS       weekdays, weekends, daily or a list like mon,wed,fri (HH:MM only)
-      --sound PATH|TONE   an MP3 file, or a built-in tone: \(AlarmSound.builtInTones.joined(separator: ", ")) (default classic)
+      --sound PATH|TONE   an audio file, or a built-in tone: \(AlarmSound.builtInTones.joined(separator: ", ")) (default classic)
       --snooze MIN        snooze length, 1-60 minutes (default \(Alarm.defaultSnoozeMinutes))
       --ring SECONDS      stop ringing after this long, 1-3600 (default \(Alarm.defaultRingTimeoutSeconds))
 

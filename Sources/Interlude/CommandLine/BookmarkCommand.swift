@@ -9,7 +9,7 @@ public enum BookmarkCommand {
            interlude bookmark list BOOK [--json]
            interlude bookmark delete BOOK N
 
-    Bookmarks of a book (a folder of MP3 files or a chaptered MP3), kept with
+    Bookmarks of a book (a folder of audio files or a file with chapters), kept with
     its position in $XDG_STATE_HOME/interlude/books/.
       add       marks TIME (h:mm:ss, m:ss or seconds; default: where the book
                 was left) with an optional note, and prints its number

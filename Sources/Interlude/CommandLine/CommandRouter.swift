@@ -15,7 +15,7 @@ public enum CommandRouter {
 
     commands:
       play FILE...|BOOK   play files or a book without the TUI (see 'interlude play --help')
-      info FILE           format, duration, bitrate and tags of an MP3
+      info FILE           format, duration, bitrate and tags of an audio file
       alarm ...           add, list, remove, enable and disable alarms
       bookmark ...        add, list and delete a book's bookmarks
       remote COMMAND      control the running player (see 'interlude remote --help')
@@ -29,6 +29,9 @@ public enum CommandRouter {
 
     /// Runs the command line (without the program name) and returns the exit status.
     public static func run(_ arguments: [String]) -> Int32 {
+        // A reader that left (`interlude play --events json | head -1`) is an
+        // EPIPE for the writer to handle, keeping the place, not a death by signal.
+        signal(SIGPIPE, SIG_IGN)
         guard let command = arguments.first else {
             if isatty(0) != 0 && isatty(1) != 0 { return FullScreenCommand.run([]) }
             writeStandardError(usage + "\n")
@@ -63,14 +66,19 @@ public enum CommandRouter {
     }
 }
 
-/// Unbuffered writes to the standard streams; no Foundation needed.
-public func writeStandardError(_ text: String) {
-    var text = text
+/// Unbuffered writes to the standard streams; no Foundation needed. Every
+/// text printed goes through these two, and what it holds of tags, file
+/// names and labels may hold terminal escapes: control characters are shown
+/// escaped (`TerminalText`), so nothing from a file reaches the terminal raw.
+/// `clearingLine`: the line is first cleared with our own `CR ESC [ K` (a
+/// progress line), sent as it is.
+public func writeStandardError(_ text: String, clearingLine: Bool = false) {
+    var text = (clearingLine ? "\r\u{1B}[K" : "") + TerminalText.escaped(text)
     text.withUTF8 { bytes in writeAll(fd: 2, bytes) }
 }
 
 public func writeStandardOutput(_ text: String) {
-    var text = text
+    var text = TerminalText.escaped(text)
     text.withUTF8 { bytes in writeAll(fd: 1, bytes) }
 }
 

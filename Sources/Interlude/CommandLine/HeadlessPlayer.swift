@@ -68,6 +68,7 @@ final class HeadlessPlayer: PlayerHost {
         let status = runtime.run(host: self)
         book?.finish()
         progress?.clear()
+        events.jsonOutput?.finish()
         return status
     }
 
@@ -114,7 +115,7 @@ final class HeadlessPlayer: PlayerHost {
     var keepsRunningWhenQueueEnds: Bool { false }
     func willStop() { progress?.clear() }
 
-    var loopSources: [LoopSource] { [control as LoopSource?, hook, mpris, desktop, logind].compactMap { $0 } }
+    var loopSources: [LoopSource] { [control as LoopSource?, hook, mpris, desktop, logind, events.jsonOutput].compactMap { $0 } }
 
     func playbackEvent(_ event: PlaybackEvent) {
         switch event {
@@ -153,12 +154,12 @@ final class ProgressLine {
         let text = "\(clockText(elapsed)) / \(total.map(clockText) ?? "?")\(bar) \(name)"
         guard text != lastText else { return }
         lastText = text
-        writeStandardError("\r\u{1B}[K" + text)
+        writeStandardError(text, clearingLine: true)
     }
 
     func clear() {
         guard !lastText.isEmpty else { return }
-        writeStandardError("\r\u{1B}[K")
+        writeStandardError("", clearingLine: true)
         lastText = ""
     }
 }

@@ -12,7 +12,8 @@ public enum PlayCommand {
     public static let help = """
     usage: interlude play FILE...|BOOK [--device D] [--output wav:PATH|null] [--latency MS] [--speed X] [--events json]
 
-    Plays MP3 files one after another, gaplessly, without the full-screen UI.
+    Plays audio files (\(AudioFileNames.formatList)) one after another,
+    gaplessly, without the full-screen UI.
     A cue sheet (ALBUM.cue) plays its tracks, each a queue entry; the audio file
     beside a cue sheet is a book with the sheet's tracks as chapters (see --book).
 
@@ -39,7 +40,7 @@ public enum PlayCommand {
     like 5, 2.5s, 500ms, 1m):
       --alarm-in DUR      an alarm rings after DUR
       --alarm-ring DUR    how long it rings before timing out (default 60s)
-      --alarm-sound PATH  an MP3 to ring with instead of the built-in tone
+      --alarm-sound PATH  an audio file to ring with instead of the built-in tone
       --suspend-at T      suspend the session at T (as Ctrl-Z would) ...
       --continue-at T     ... and continue it at T
       --notify-at T       a notification chime at T (music ducks to -14 dB)
@@ -53,6 +54,10 @@ public enum PlayCommand {
     printed too (interruption, paused, resumeScheduled, resumed, ducked, ...).
 
     \(BookPlayOptions.help)
+
+    Standard input takes one command a line:
+      \(StandardInputVocabulary.words.prefix(6).map(\.word).joined(separator: ", ")),
+      \(StandardInputVocabulary.words.dropFirst(6).map(\.word).joined(separator: ", ")).
 
     Files that cannot be played are reported on stderr and skipped. The exit
     status is 0 when anything played, 1 when nothing could be played.

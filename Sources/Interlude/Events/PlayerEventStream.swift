@@ -15,9 +15,15 @@ final class PlayerEventStream {
     var writesErrorsToStandardError = true
     private var subscribers: [(TimedPlayerEvent) -> Void] = []
 
+    /// `--events json`'s standard output (a `LoopSource` for the host to list).
+    private(set) var jsonOutput: EventLineOutput?
+
     /// `json`: print every event on stdout, one JSON line each.
     init(json: Bool) {
-        if json { subscribe { writeStandardOutput(JSONEventPrinter.line($0) + "\n") } }
+        guard json else { return }
+        let output = EventLineOutput(report: { [weak self] in self?.error($0) })
+        jsonOutput = output
+        subscribe { output.write(JSONEventPrinter.line($0)) }
     }
 
     /// Called for every event from now on, in order, on the player's thread.

@@ -12,10 +12,11 @@ enum FullScreenCommand {
 
     The full-screen player, one per user: while one runs, files given are
     queued in it (played with --play) and this command exits (--new starts
-    another). Files given start playing at once; a folder opens the browser there (its MP3s are queued, paused). Without a path, the music
+    another). Files given start playing at once; a folder opens the browser there (its audio files are queued, paused). Without a path, the music
     folder: XDG_MUSIC_DIR from ~/.config/user-dirs.dirs, else ~/Music.
-    A book plays in spoken-audio mode from where it was left: one MP3 with
-    ID3v2 chapters, or with --book one folder of MP3s (or any one file); in
+    A book plays in spoken-audio mode from where it was left: one file with
+    chapters (an MP3's ID3v2, an M4B's), or with --book one folder of audio
+    files (or any one file); in
     the player, b opens the browser's selection as a book.
 
     options:

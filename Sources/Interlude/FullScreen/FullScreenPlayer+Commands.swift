@@ -11,10 +11,11 @@ extension FullScreenPlayer {
             applyTheme(catalog.name(after: cycleName))
         case .player(let command):
             switch runtime.perform(command) {
-            case .done(let message?):
-                ui.message = .init(text: message, isError: false)
+            case .done(let report?):
+                ui.message = .init(text: report.sentence, isError: false)
             case .refused(let reason) where !command.startsPlayback:
-                ui.message = .init(text: reason, isError: false)
+                // Worded with the keys bound now.
+                ui.message = .init(text: ui.sentence(for: reason), isError: false)
             case .done(nil), .refused:
                 // A refused play is in the event log already (`playRefused`).
                 break

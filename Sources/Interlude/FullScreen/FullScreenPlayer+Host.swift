@@ -41,6 +41,8 @@ extension FullScreenPlayer: PlayerHost {
     func afterIteration() {
         guard let runtime, let presenter, let terminal else { return }
         book?.tick()
+        // A frame the terminal could not take (output stopped) goes once it can.
+        presenter.presentDeferred()
         if ui.focus != lastFocus {
             lastFocus = ui.focus
             // The books pane shows the state files as they are now.
@@ -63,7 +65,9 @@ extension FullScreenPlayer: PlayerHost {
 
     var maximumWaitMilliseconds: Int? {
         guard let runtime else { return nil }
-        return redraw.maximumWaitMilliseconds(moving: isMoving(runtime))
+        let wait = redraw.maximumWaitMilliseconds(moving: isMoving(runtime))
+        // Looks again for a stopped terminal's return: no key says so (Ctrl-Q is the tty's own).
+        return presenter?.deferred == nil ? wait : min(wait ?? 250, 250)
     }
 
     /// Whether the screen changes by itself: the clock while playing, the countdown.

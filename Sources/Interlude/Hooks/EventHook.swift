@@ -11,18 +11,30 @@ import Glibc
 /// scrobblers and desktop notifiers. Never waited for: each child is spawned
 /// and left to run, its pidfd polled in the main loop's wait, and reaped when
 /// it ends. A program that cannot start or fails is reported once, not on
-/// every track; one that hangs only holds its own slot.
+/// every track; one that runs longer than `maximumRunSeconds` is killed with
+/// its process group (said once).
 final class EventHook: LoopSource {
     /// Hooks still running beyond this are not joined by more: an event is
     /// skipped (and that said once) rather than piling up processes.
     static let maximumRunning = 8
+    /// A scrobbler's request or a notification takes a second or two; a run
+    /// this long has hung (a network that never answers, a prompt on stdin).
+    static let maximumRunSeconds = 10.0
 
     let program: String
     private let events: PlayerEventStream
     private var pending: [TimedPlayerEvent] = []
-    private var running: [(pid: pid_t, pidfd: Int32)] = []
+    private var running: [Child] = []
     private var reportedFailure = false
     private var reportedBusy = false
+    private var reportedTimeout = false
+
+    private struct Child {
+        let pid: pid_t
+        let pidfd: Int32
+        let deadline: Double
+        var killed = false
+    }
 
     init(program: String, events: PlayerEventStream) {
         self.program = program
@@ -55,11 +67,18 @@ final class EventHook: LoopSource {
     var pollRequests: [LoopPollRequest] { running.filter { $0.pidfd >= 0 }.map { LoopPollRequest(fd: $0.pidfd) } }
 
     /// Events wait for the end of the turn (the runtime's state is whole then):
-    /// don't sleep past it.
-    var wakeWithinMilliseconds: Int? { pending.isEmpty ? nil : 0 }
+    /// don't sleep past it, nor past a run's deadline.
+    var wakeWithinMilliseconds: Int? {
+        if !pending.isEmpty { return 0 }
+        let now = monotonicSeconds()
+        var wait: Double?
+        for child in running where !child.killed { wait = min(wait ?? .infinity, child.deadline - now) }
+        return wait.map { Int((max(0, min($0, 60)) * 1000).rounded(.up)) }
+    }
 
     func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
         reap()
+        killOverdue()
         let due = pending
         pending.removeAll()
         for timed in due { spawn(for: timed, runtime: runtime) }
@@ -84,13 +103,9 @@ final class EventHook: LoopSource {
         do {
             let pid = try Self.spawn(["/bin/sh", "-c", program, "interlude-on-event", timed.event.name], environment: environment)
             let pidfd = interlude_pidfd_open(pid)
-            if pidfd < 0 {
-                // Without a pidfd the child is reaped on a later turn's waitpid.
-                running.append((pid, -1))
-            } else {
-                _ = fcntl(pidfd, F_SETFD, FD_CLOEXEC)
-                running.append((pid, pidfd))
-            }
+            // Without a pidfd the child is reaped on a later turn's waitpid.
+            if pidfd >= 0 { _ = fcntl(pidfd, F_SETFD, FD_CLOEXEC) }
+            running.append(Child(pid: pid, pidfd: pidfd, deadline: monotonicSeconds() + Self.maximumRunSeconds))
         } catch {
             failedOnce("on-event: cannot run '\(program)': \(error.description)")
         }
@@ -104,7 +119,9 @@ final class EventHook: LoopSource {
             if child.pidfd >= 0 { close(child.pidfd) }
             let exited = status & 0x7F == 0
             let code = (status >> 8) & 0xFF
-            if !exited {
+            if child.killed {
+                // Said when it was killed.
+            } else if !exited {
                 failedOnce("on-event: '\(program)' was killed by signal \(status & 0x7F)")
             } else if code != 0 {
                 failedOnce("on-event: '\(program)' exited \(code)" + (code == 127 ? " (not found?)" : ""))
@@ -112,6 +129,22 @@ final class EventHook: LoopSource {
             return true
         }
         if running.count < Self.maximumRunning { reportedBusy = false }
+    }
+
+    /// Kills the process group of each run past its deadline (the shell and
+    /// what it started); the pidfd then reports its end and `reap` collects it.
+    private func killOverdue() {
+        let now = monotonicSeconds()
+        for index in running.indices where !running[index].killed && now >= running[index].deadline {
+            running[index].killed = true
+            // Its own group (POSIX_SPAWN_SETPGROUP): the pid is the group's id.
+            kill(-running[index].pid, SIGKILL)
+            if !reportedTimeout {
+                reportedTimeout = true
+                events.error("on-event: '\(program)' ran longer than \(Int(Self.maximumRunSeconds)) s and was killed "
+                             + "(further runs that hang are killed without a word)")
+            }
+        }
     }
 
     private func failedOnce(_ message: String) {

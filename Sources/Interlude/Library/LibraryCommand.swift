@@ -124,11 +124,11 @@ public enum LibraryCommand {
         let terminal = showProgress && isatty(2) != 0
         let result = try scanner.run(index: index, progress: { progress in
             guard terminal, !progress.done else { return }
-            writeStandardError("\r\u{1B}[Kscanning: \(progress.found) files, \(Int(progress.filesPerSecond)) files/s")
+            writeStandardError("scanning: \(progress.found) files, \(Int(progress.filesPerSecond)) files/s", clearingLine: true)
         }, problem: { line in
-            writeStandardError((terminal ? "\r\u{1B}[K" : "") + "interlude: library: \(line)\n")
+            writeStandardError("interlude: library: \(line)\n", clearingLine: terminal)
         })
-        if terminal { writeStandardError("\r\u{1B}[K") }
+        if terminal { writeStandardError("", clearingLine: true) }
         return result
     }
 

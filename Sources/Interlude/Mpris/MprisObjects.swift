@@ -1,3 +1,4 @@
+import InterludeCore
 import PlayerModel
 #if canImport(Glibc)
 import Glibc
@@ -75,20 +76,19 @@ final class PlayerObject: BusObjectHandler {
         .property("CanControl", "b", flags: BusMember.constant),
     ]
 
+    /// Each method is a row of the command table (`CommandSpec.mpris`): its
+    /// D-Bus arguments become the row's arguments, checked by the row's
+    /// ranges (a `Seek` of INT64_MAX microseconds is refused, not performed).
     override func dispatchMethod(_ call: BusMessage) -> Int32 {
         guard let runtime = source.runtime else { return call.replyError("org.freedesktop.DBus.Error.Failed", "the player is starting") }
-        let result: CommandResult
+        guard let member = call.member,
+              let entry = CommandTable.entry(mpris: member, interface: CommandSpec.MprisMember.playerInterface) else {
+            return -ENOSYS
+        }
+        let arguments: [JSONValue]
         do {
             switch call.member {
-            case "Next": result = runtime.perform(.next)
-            case "Previous": result = runtime.perform(.previous)
-            case "Pause": result = runtime.perform(.pause)
-            case "PlayPause": result = runtime.perform(.togglePlayPause)
-            case "Play": result = runtime.perform(.play)
-            case "Stop": result = runtime.perform(.stop)
-            case "Seek":
-                let offset = try call.readInt64()
-                result = runtime.perform(.seek(seconds: Double(offset) / 1_000_000))
+            case "Seek": arguments = [.double(Double(try call.readInt64()) / 1_000_000)]
             case "SetPosition":
                 let track = try call.readObjectPath()
                 let position = try call.readInt64()
@@ -96,20 +96,33 @@ final class PlayerObject: BusObjectHandler {
                 let observed = source.observe(runtime)
                 guard track == observed.metadata.trackID, position >= 0,
                       position <= observed.metadata.lengthMicroseconds ?? Int64.max else { return call.reply() }
-                result = runtime.perform(.seek(seconds: Double(position - source.positionMicroseconds(runtime)) / 1_000_000))
+                arguments = [.double(Double(position) / 1_000_000)]
             case "OpenUri":
                 let uri = try call.readString()
                 guard let path = MprisSource.path(ofURI: uri) else {
                     return call.replyError("org.freedesktop.DBus.Error.InvalidArgs", "only file:// URIs are supported: \(uri)")
                 }
-                result = runtime.perform(.playQueue([path], startAt: 0))
-            default: return -ENOSYS
+                arguments = [.string(path)]
+            default: arguments = []
             }
         } catch {
             return call.replyError("org.freedesktop.DBus.Error.InvalidArgs", error.description)
         }
+        let action: RemoteAction
+        do { action = try entry.action(arguments) } catch {
+            return call.replyError("org.freedesktop.DBus.Error.InvalidArgs", error.message)
+        }
+        let result: CommandResult
+        switch action {
+        case .perform(let command): result = runtime.perform(command)
+        case .stop: result = runtime.perform(.stop)
+        case .seekTo(let seconds):
+            result = runtime.perform(.seek(seconds: seconds - Double(source.positionMicroseconds(runtime)) / 1_000_000))
+        default: return -ENOSYS
+        }
         if case .refused(let reason) = result {
-            return call.replyError("org.mpris.MediaPlayer2.Interlude.Refused", reason)
+            // A client has no keys: the reason names none.
+            return call.replyError("org.mpris.MediaPlayer2.Interlude.Refused", reason.sentence())
         }
         return call.reply()
     }

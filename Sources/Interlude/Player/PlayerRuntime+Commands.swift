@@ -11,7 +11,7 @@ import PlayerModel
 extension PlayerRuntime {
     @discardableResult
     func perform(_ command: PlayerCommand) -> CommandResult {
-        if let problem = Self.rangeProblem(command) { return .refused(reason: problem) }
+        if let problem = Self.rangeProblem(command) { return .refused(reason: .problem(problem)) }
         // Someone at the keys is awake whatever the system said: a wake-up announcement that never came must not hold play.
         if command.startsPlayback && arbiter.isSleepAnnounced { systemDidWake() }
         switch command {
@@ -34,33 +34,31 @@ extension PlayerRuntime {
         case .speedDown: return speedResult(setSpeed(engine.speed.slower))
         case .setSpeed(let value):
             guard value.isFinite, let speed = PlaybackSpeed((value * 20).rounded() / 20) else {
-                return .refused(reason: PlaybackSpeed.rejection(String(value)))
+                return .refused(reason: .problem(PlaybackSpeed.rejection(String(value))))
             }
             return speedResult(setSpeed(speed))
         case .playQueue(let given, let chosen):
             let album = Self.expandingCueSheets(given, startAt: chosen)
-            if album.paths.isEmpty, let problem = album.problems.first { return .refused(reason: problem) }
+            if album.paths.isEmpty, let problem = album.problems.first { return .refused(reason: .problem(problem)) }
             for problem in album.problems { events.error(problem) }
             let (paths, index) = (album.paths, album.startAt)
             if book != nil { return requestSwitch(.music(paths, startAt: index)) }
             playQueue(paths, startAt: index)
         case .enqueue(let given):
-            guard book == nil else {
-                return .refused(reason: "a book is playing: enter on a file plays music instead (the book keeps its place)")
-            }
+            guard book == nil else { return .refused(reason: .enqueueDuringBook) }
             let album = Self.expandingCueSheets(given)
-            if album.paths.isEmpty, let problem = album.problems.first { return .refused(reason: problem) }
+            if album.paths.isEmpty, let problem = album.problems.first { return .refused(reason: .problem(problem)) }
             for problem in album.problems { events.error(problem) }
             let paths = album.paths
             enqueue(paths)
-            return .done(message: "added \(paths.count) file(s) to the queue")
+            return .done(report: .queued(count: paths.count))
         case .stop: stop()
         case .clearQueue:
-            guard book == nil else { return .refused(reason: "a book is playing: its files are its queue") }
-            return .done(message: "removed \(clearQueue()) queued file(s)")
+            guard book == nil else { return .refused(reason: .clearQueueDuringBook) }
+            return .done(report: .queueCleared(count: clearQueue()))
         case .openBook(let path): return openBook(path)
         case .toggleShuffle, .cycleRepeat, .saveQueue, .loadPlaylist:
-            guard book == nil else { return .refused(reason: "a book is playing: shuffle, repeat and playlists are for music") }
+            guard book == nil else { return .refused(reason: .playOrderDuringBook) }
             return performPlayOrder(command)
         case .fireTestAlarm:
             testAlarms.insert(addAlarm(after: .zero, label: "test alarm").id)
@@ -68,7 +66,7 @@ extension PlayerRuntime {
             let alarm = addAlarm(after: .seconds(seconds), label: "in \(seconds) s")
             testAlarms.insert(alarm.id)
             events.emit(.alarmAdded(alarm.id, .inSeconds(seconds)))
-            return .done(message: "alarm #\(alarm.id) rings in \(seconds) s")
+            return .done(report: .alarmIn(id: alarm.id.rawValue, seconds: seconds))
         case .addAlarmSchedule(let text): return addAlarm(text)
         case .editAlarm(let id, let text): return editAlarm(AlarmID(rawValue: id), text)
         case .setAlarmEnabled(let id, let enabled): alarms.setEnabled(AlarmID(rawValue: id), enabled)
@@ -84,7 +82,7 @@ extension PlayerRuntime {
             requestStop()
         case .chapterNext, .chapterPrevious, .jumpToChapter, .skipBack, .skipForward, .cycleSleepTimer, .addBookmark,
              .jumpToBookmark, .deleteBookmark:
-            guard let book else { return .refused(reason: "no book is playing") }
+            guard let book else { return .refused(reason: .noBook) }
             return perform(command, book: book)
         }
         return .done
@@ -92,13 +90,13 @@ extension PlayerRuntime {
 
     /// A refused play says why (a higher-priority session is active).
     private func started(_ outcome: PlayerSession.PlayOutcome) -> CommandResult {
-        if case .refused(let reason) = outcome { return .refused(reason: reason) }
+        if case .refused(let reason) = outcome { return .refused(reason: .problem(reason)) }
         stopRequested = false
         return .done
     }
 
     private func speedResult(_ problem: String?) -> CommandResult {
-        problem.map { .refused(reason: $0) } ?? .done
+        problem.map { .refused(reason: .problem($0)) } ?? .done
     }
 
     /// The audiobook commands.
@@ -120,14 +118,14 @@ extension PlayerRuntime {
                 next = choices.first
             }
             book.setSleepTimer(next)
-            return .done(message: next.map { "sleep timer: \($0.description)" } ?? "sleep timer off")
+            return .done(report: .sleepTimer(next?.description))
         case .addBookmark(let note):
             let mark = book.addBookmark(note: note)
-            return .done(message: "bookmark #\(mark.id) at \(BookTimeText.format(mark.positionMilliseconds))")
+            return .done(report: .bookmarkAdded(id: mark.id, at: BookTimeText.format(mark.positionMilliseconds)))
         case .jumpToBookmark(let id):
-            return book.jump(toBookmark: id) ? .done : .refused(reason: "no bookmark #\(id)")
+            return book.jump(toBookmark: id) ? .done : .refused(reason: .noBookmark(id: id))
         case .deleteBookmark(let id):
-            return book.deleteBookmark(id: id) ? .done(message: "bookmark #\(id) deleted") : .refused(reason: "no bookmark #\(id)")
+            return book.deleteBookmark(id: id) ? .done(report: .bookmarkDeleted(id: id)) : .refused(reason: .noBookmark(id: id))
         default: break
         }
         return .done
@@ -137,17 +135,17 @@ extension PlayerRuntime {
 
     private func openBook(_ path: String) -> CommandResult {
         if isDirectory(path) && !BookOpener.isBook([path], forced: false) {
-            return .refused(reason: "\(path): not a book (a folder with MP3 files, or an MP3 file)")
+            return .refused(reason: .notABook(path: path))
         }
         if let book, book.book.path == BookOpener.absolutePath(path) {
-            return .refused(reason: "\(book.book.title) is playing already")
+            return .refused(reason: .bookPlayingAlready(title: book.book.title))
         }
         // Opened here, so that a path that is no book leaves what plays alone.
         let opened: Book
-        do { opened = try BookOpener.open(path) } catch { return .refused(reason: error.description) }
+        do { opened = try BookOpener.open(path) } catch { return .refused(reason: .problem(error.description)) }
         let result = requestSwitch(.book(path, opened))
         guard case .done = result else { return result }
-        return .done(message: "opening \(opened.title)")
+        return .done(report: .openingBook(title: opened.title))
     }
 
     /// Ends this runtime at the end of the turn for the host to start the
@@ -156,13 +154,13 @@ extension PlayerRuntime {
     /// suspension would be dropped rather than ended.
     private func requestSwitch(_ target: PlaybackSwitch) -> CommandResult {
         guard let switchPlayback else {
-            return .refused(reason: "this player plays what it was started with (the full-screen player switches)")
+            return .refused(reason: .cannotSwitch)
         }
         if hasAlarmScheduler && alarms.ringing != nil {
-            return .refused(reason: "an alarm is ringing: snooze (z) or dismiss (x) it first")
+            return .refused(reason: .alarmRinging)
         }
-        if isCallActive { return .refused(reason: "a call is on: end it (c) first") }
-        if isSessionSuspended { return .refused(reason: "the session is suspended: continue it (s) first") }
+        if isCallActive { return .refused(reason: .callActive) }
+        if isSessionSuspended { return .refused(reason: .sessionSuspended) }
         switchPlayback(target)
         requestStop()
         return .done
@@ -182,20 +180,20 @@ extension PlayerRuntime {
             let schedule = try schedule(text)
             let alarm = alarms.add(schedule: schedule) { $0.label = "" }
             events.emit(.alarmAdded(alarm.id, .at(text)))
-            return .done(message: "alarm #\(alarm.id) at \(text)")
+            return .done(report: .alarmAt(id: alarm.id.rawValue, when: text))
         } catch {
-            return .refused(reason: error.message)
+            return .refused(reason: .problem(error.message))
         }
     }
 
     /// A new time for an alarm: the same alarm (id, label, sound), rescheduled.
     private func editAlarm(_ id: AlarmID, _ text: String) -> CommandResult {
         do {
-            guard alarms.reschedule(id, to: try schedule(text)) else { return .refused(reason: "alarm #\(id) is gone") }
+            guard alarms.reschedule(id, to: try schedule(text)) else { return .refused(reason: .alarmGone(id: id.rawValue)) }
             events.emit(.alarmEdited(id, schedule: text))
-            return .done(message: "alarm #\(id) at \(text)")
+            return .done(report: .alarmAt(id: id.rawValue, when: text))
         } catch {
-            return .refused(reason: error.message)
+            return .refused(reason: .problem(error.message))
         }
     }
 

@@ -42,7 +42,7 @@ extension PlayerRuntime {
     func toggleShuffle() -> CommandResult {
         if playOrder.cycle == nil {
             shuffleRest()
-            return .done(message: "shuffle on")
+            return .done(report: .shuffle(on: true))
         }
         playOrder.cycle = nil
         if let unshuffled = playOrder.unshuffled {
@@ -57,12 +57,12 @@ extension PlayerRuntime {
         }
         playOrder.unshuffled = nil
         events.emit(.orderChanged(shuffle: false, repeatMode: playOrder.repeatMode.rawValue))
-        return .done(message: "shuffle off")
+        return .done(report: .shuffle(on: false))
     }
 
     func cycleRepeat() -> CommandResult {
         setRepeat(playOrder.repeatMode.next)
-        return .done(message: "repeat \(playOrder.repeatMode.rawValue)")
+        return .done(report: .repeatMode(playOrder.repeatMode.rawValue))
     }
 
     func setRepeat(_ mode: RepeatMode) {
@@ -141,7 +141,7 @@ extension PlayerRuntime {
     /// The list that plays (from where the last "play these" began), as a playlist.
     func saveQueue(to path: String) -> CommandResult {
         let list = playList
-        guard !list.isEmpty else { return .refused(reason: "the queue is empty: nothing to save") }
+        guard !list.isEmpty else { return .refused(reason: .emptyQueue) }
         let entries = list.map { file -> PlaylistEntry in
             let tags = trackTags.tags(of: file)
             let title = tags.artist.map { "\($0) - " }.map { $0 + (tags.title ?? "") } ?? tags.title
@@ -149,21 +149,20 @@ extension PlayerRuntime {
                 .map { Int(format.seconds(forFrames: $0).rounded()) }
             return PlaylistEntry(path: file, seconds: seconds, title: title ?? AudioTags.displayName(ofPath: file))
         }
-        do { try PlaylistFile.save(entries, to: path) } catch let failure { return .refused(reason: failure.description) }
+        do { try PlaylistFile.save(entries, to: path) } catch let failure { return .refused(reason: .problem(failure.description)) }
         events.emit(.queueSaved(path: path, count: entries.count))
-        return .done(message: "saved \(entries.count) file(s) to \(path)")
+        return .done(report: .queueSaved(count: entries.count, path: path))
     }
 
     /// Plays a playlist: what it names that exists replaces the queue after the
     /// entry that plays; each missing file is named on a line of its own.
     func loadPlaylist(_ path: String) -> CommandResult {
         let load: PlaylistLoad
-        do { load = try PlaylistFile.load(path) } catch let failure { return .refused(reason: failure.description) }
+        do { load = try PlaylistFile.load(path) } catch let failure { return .refused(reason: .problem(failure.description)) }
         for missing in load.missing { events.error("\(path): \(missing) is missing (skipped)") }
         events.emit(.playlistLoaded(path: path, count: load.entries.count, missing: load.missing.count))
-        guard !load.entries.isEmpty else { return .refused(reason: "\(path) names no file that exists") }
+        guard !load.entries.isEmpty else { return .refused(reason: .playlistNamesNoFile(path: path)) }
         playQueue(load.entries.map(\.path), startAt: 0)
-        let skipped = load.missing.isEmpty ? "" : ", \(load.missing.count) missing"
-        return .done(message: "loaded \(load.entries.count) file(s) from \(path)\(skipped)")
+        return .done(report: .playlistLoaded(count: load.entries.count, path: path, missing: load.missing.count))
     }
 }

@@ -51,9 +51,13 @@ struct ControlSocketPlace: Sendable {
 
     /// A live player answers at `path`.
     static func isLive(_ path: String) -> Bool {
-        guard let fd = try? UnixSocket.connect(to: path) else { return false }
-        close(fd)
-        return true
+        do {
+            close(try UnixSocket.connect(to: path, timeoutMilliseconds: 0))
+            return true
+        } catch {
+            // A full backlog: someone listens (a player that is stopped, or busy).
+            return error.errno.code == ETIMEDOUT
+        }
     }
 
     /// Binds the first free instance from `instance` on: a stale socket is

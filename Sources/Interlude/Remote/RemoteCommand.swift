@@ -9,27 +9,8 @@ import Glibc
 /// usage, 3 no player). Also the one-player-per-user hand-off of
 /// `interlude FILE...`.
 enum RemoteCommand {
-    static let usage = """
-    usage: interlude remote [--instance N] COMMAND [ARGS...]
-
-    Controls the interlude that runs (the first one, or instance N as
-    started with --new) through $XDG_RUNTIME_DIR/interlude/control.
-
-      play | pause | toggle | stop | next | previous
-      seek +S | -S | S      relative, or from the start (S: 90, 1:30, 10s)
-      volume 0..1 | speed up|down
-      queue add PATH... | queue clear | queue list | play-files PATH...
-      book PATH | chapter next|previous | skip-back | skip-forward | sleep | bookmark [NOTE]
-      alarm add WHEN | alarm in 30s | alarm fire | alarm list | snooze | dismiss
-      alarm delete|enable|disable ID
-      suspend | continue | call start | call end | notification | device-loss
-      status [--json]       what plays; --json prints the player's own object
-      events                every event as `--events json` prints it, until interrupted
-      quit
-
-    Exit status: 0 done, 1 the player refused (its reason on stderr), 2 usage,
-    3 no interlude is running.
-    """
+    /// From the command table, so it lists what the socket takes.
+    static var usage: String { RemoteCommandLine.usage }
 
     static func run(_ arguments: [String]) -> Int32 {
         var words: [String] = []
@@ -60,7 +41,7 @@ enum RemoteCommand {
             return 2
         }
         var request = translation
-        if ["queue-add", "play-files", "open-book"].contains(request.command) {
+        if ["queue-add", "play-files", "book-open"].contains(request.command) {
             // The player runs elsewhere: it needs paths that do not depend on our directory.
             request.arguments = request.arguments.map { $0.stringValue.map { .string(BookOpener.absolutePath($0)) } ?? $0 }
         }
@@ -74,11 +55,15 @@ enum RemoteCommand {
         if request.command == "subscribe" || words.first == "events" {
             return follow(client)
         }
-        guard let reply = client.request(request) else {
+        switch client.request(request) {
+        case .reply(let reply): return report(reply, command: request.command, json: json)
+        case .closed:
             writeStandardError("interlude remote: the player closed the connection without a reply\n")
             return 1
+        case .timedOut:
+            writeStandardError("interlude remote: \(client.silence)\n")
+            return 3
         }
-        return report(reply, command: request.command, json: json)
     }
 
     /// Prints what the player answered; the exit status.
@@ -127,11 +112,17 @@ enum RemoteCommand {
     /// `events`: the subscription's event lines on stdout until the player goes
     /// (or we are interrupted).
     private static func follow(_ client: ControlClient) -> Int32 {
-        guard let reply = client.request(.init(command: "subscribe", arguments: [])), reply["ok"]?.boolValue == true else {
+        switch client.request(.init(command: "subscribe", arguments: [])) {
+        case .reply(let reply) where reply["ok"]?.boolValue == true: break
+        case .timedOut:
+            writeStandardError("interlude remote: \(client.silence)\n")
+            return 3
+        default:
             writeStandardError("interlude remote: the player refused the subscription\n")
             return 1
         }
-        while let line = client.readLine() {
+        // Events come when they happen: no time limit on the wait for the next.
+        while case .line(let line) = client.readLine(timeoutMilliseconds: -1) {
             writeStandardOutput(line + "\n")
         }
         return 0
@@ -144,9 +135,15 @@ enum RemoteCommand {
         guard !paths.isEmpty, paths.allSatisfy(isRegularFile) else { return nil }
         guard case .success(let client) = ControlClient.connect(instance: 1) else { return nil }
         let absolute = paths.map { JSONValue.string(BookOpener.absolutePath($0)) }
-        guard let reply = client.request(.init(command: play ? "play-files" : "queue-add", arguments: absolute)) else {
+        let reply: JSONValue
+        switch client.request(.init(command: play ? "play-files" : "queue-add", arguments: absolute)) {
+        case .reply(let answered): reply = answered
+        case .closed:
             writeStandardError("interlude: the running player closed the connection without a reply\n")
             return 1
+        case .timedOut:
+            writeStandardError("interlude: the running \(client.silence)\n")
+            return 3
         }
         guard reply["ok"]?.boolValue == true else {
             writeStandardError("interlude: the running player refused: \(reply["error"]?.stringValue ?? "")\n")
@@ -158,14 +155,24 @@ enum RemoteCommand {
     }
 }
 
-/// One connection to a player's control socket, blocking: a request and its
-/// reply, or the lines of a subscription.
+/// One connection to a player's control socket: a request and its reply, or
+/// the lines of a subscription. Every wait has a limit, so a player that is
+/// stopped (SIGSTOP, a debugger) or wedged is said to be so, never waited for.
 final class ControlClient {
+    /// Connecting waits for room in the listener's backlog at most this long.
+    static let connectTimeoutMilliseconds: Int32 = 2_000
+    /// A reply is made in one turn of the player's loop; this is many turns.
+    static let replyTimeoutMilliseconds: Int32 = 5_000
+
     private let fd: Int32
+    private let path: String
     private var buffer: [UInt8] = []
     private var nextID: Int64 = 1
 
-    private init(fd: Int32) { self.fd = fd }
+    private init(fd: Int32, path: String) {
+        self.fd = fd
+        self.path = path
+    }
     deinit { close(fd) }
 
     enum Outcome {
@@ -174,12 +181,37 @@ final class ControlClient {
         case failure(String)
     }
 
+    enum Reply {
+        case reply(JSONValue)
+        /// The player closed the connection first.
+        case closed
+        case timedOut
+    }
+
+    enum Line {
+        case line(String)
+        case closed
+        case timedOut
+    }
+
+    /// What to say when the player did not answer in time.
+    var silence: String {
+        "player at \(path) did not answer within \(Self.replyTimeoutMilliseconds / 1000) s (is it stopped? 'kill -CONT' it)"
+    }
+
     static func connect(instance: Int) -> Outcome {
         guard let place = ControlSocketPlace.current else {
             return .failure("no interlude is running (XDG_RUNTIME_DIR is not set, so no player has a control socket)")
         }
         let path = place.path(instance: instance)
-        do { return .success(ControlClient(fd: try UnixSocket.connect(to: path))) } catch {
+        do {
+            return .success(ControlClient(fd: try UnixSocket.connect(to: path, timeoutMilliseconds: connectTimeoutMilliseconds),
+                                          path: path))
+        } catch {
+            if error.errno.code == ETIMEDOUT {
+                return .failure("the player at \(path) did not take the connection within "
+                                + "\(connectTimeoutMilliseconds / 1000) s (is it stopped? 'kill -CONT' it)")
+            }
             let others = place.existingSockets().filter { $0 != path }
             return .failure("no interlude is running (nothing answers at \(path): \(error.errno.message))"
                             + (others.isEmpty ? "" : "; other sockets: \(others.joined(separator: ", "))"))
@@ -187,43 +219,54 @@ final class ControlClient {
     }
 
     /// Sends one request and returns its reply (event lines before it are skipped).
-    func request(_ translation: RemoteCommandLine.Translation) -> JSONValue? {
+    func request(_ translation: RemoteCommandLine.Translation) -> Reply {
         let id = nextID
         nextID += 1
-        var line = RemoteCommandLine.requestLine(id: id, translation) + "\n"
-        let sent = line.withUTF8 { bytes -> Bool in
-            var offset = 0
-            while offset < bytes.count {
-                guard case .success(let count) = UnixSocket.outcome({
-                    Glibc.send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-                }) else { return false }
-                offset += count
+        let line = Array((RemoteCommandLine.requestLine(id: id, translation) + "\n").utf8)
+        var offset = 0
+        // Even when the send fails, a refusal of the connection may be waiting to be read.
+        sending: while offset < line.count {
+            switch UnixSocket.outcome({ line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) } }) {
+            case .success(let count): offset += count
+            case .failure(let error) where error == .wouldBlock:
+                guard (try? UnixSocket.wait(fd, for: Int16(POLLOUT), timeoutMilliseconds: Self.replyTimeoutMilliseconds)) == true else {
+                    return .timedOut
+                }
+            case .failure: break sending
             }
-            return true
         }
-        // Even when the send failed, a refusal of the connection may be waiting to be read.
-        _ = sent
-        while let text = readLine() {
-            guard let value = try? JSONParser.parse(text) else { continue }
-            // A refusal of the connection itself (another user, too many) has no id.
-            if value["id"]?.integerValue == id || (value["id"] == .null && value["ok"]?.boolValue == false) { return value }
+        while true {
+            switch readLine(timeoutMilliseconds: Self.replyTimeoutMilliseconds) {
+            case .closed: return .closed
+            case .timedOut: return .timedOut
+            case .line(let text):
+                guard let value = try? JSONParser.parse(text) else { continue }
+                // A refusal of the connection itself (another user, too many) has no id.
+                if value["id"]?.integerValue == id || (value["id"] == .null && value["ok"]?.boolValue == false) { return .reply(value) }
+            }
         }
-        return nil
     }
 
-    /// The next line, or nil when the player closed the connection.
-    func readLine() -> String? {
+    /// The next line; waits at most `timeoutMilliseconds` for each read (-1: no limit).
+    func readLine(timeoutMilliseconds: Int32) -> Line {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeFirst(newline + 1)
-                return line
+                return .line(line)
             }
-            guard case .success(let count) = UnixSocket.outcome({
-                chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            }), count > 0 else { return nil }
-            buffer += chunk[0..<count]
+            switch UnixSocket.outcome({ chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }) {
+            case .success(let count):
+                guard count > 0 else { return .closed }
+                buffer += chunk[0..<count]
+            case .failure(let error) where error == .wouldBlock:
+                guard let ready = try? UnixSocket.wait(fd, for: Int16(POLLIN), timeoutMilliseconds: timeoutMilliseconds) else {
+                    return .closed
+                }
+                if !ready { return .timedOut }
+            case .failure: return .closed
+            }
         }
     }
 }

@@ -35,23 +35,47 @@ enum UnixSocket {
         }
     }
 
-    /// A blocking connection to the socket at `path`.
-    static func connect(to path: String) throws(SystemCallError) -> Int32 {
-        let fd = try SystemCall.retrying("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0) }
-        do {
+    /// A non-blocking connection to the socket at `path`, made within
+    /// `timeoutMilliseconds`: a listener whose backlog is full (a player that
+    /// is stopped, or busy for good) refuses with `ETIMEDOUT` rather than
+    /// holding the caller.
+    static func connect(to path: String, timeoutMilliseconds: Int32) throws(SystemCallError) -> Int32 {
+        let fd = try SystemCall.retrying("socket") {
+            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        }
+        do throws(SystemCallError) {
             var address = try Self.address(path)
-            _ = try SystemCall.retrying("connect") {
+            let connected = outcome {
                 withUnsafePointer(to: &address) {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                         Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
                     }
                 }
             }
+            if case .failure(let error) = connected {
+                // A Unix socket says EAGAIN (not EINPROGRESS) while the backlog is full.
+                guard error == .wouldBlock || error.code == EINPROGRESS else { throw SystemCallError(call: "connect", errno: error) }
+                guard try wait(fd, for: Int16(POLLOUT), timeoutMilliseconds: timeoutMilliseconds) else {
+                    throw SystemCallError(call: "connect", errno: Errno(ETIMEDOUT))
+                }
+                var failure: Int32 = 0
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                _ = try SystemCall.retrying("getsockopt(SO_ERROR)") { getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length) }
+                if failure != 0 { throw SystemCallError(call: "connect", errno: Errno(failure)) }
+            }
             return fd
         } catch {
             close(fd)
             throw error
         }
+    }
+
+    /// Waits until `fd` has one of `events` (or a hang-up or error); false when
+    /// `timeoutMilliseconds` passed first.
+    static func wait(_ fd: Int32, for events: Int16, timeoutMilliseconds: Int32) throws(SystemCallError) -> Bool {
+        var request = pollfd(fd: fd, events: events, revents: 0)
+        let ready = try SystemCall.retrying("poll") { poll(&request, 1, timeoutMilliseconds) }
+        return ready > 0
     }
 
     /// The next pending connection, non-blocking, or nil when none waits.

@@ -83,7 +83,8 @@ public struct JSONWriter: Sendable {
             case "\n": output += "\\n"
             case "\r": output += "\\r"
             case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
+            // DEL and C1 too: valid raw in JSON, but a terminal showing the line may act on them.
+            case _ where scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value):
                 let hex = String(scalar.value, radix: 16)
                 output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: output.unicodeScalars.append(scalar)

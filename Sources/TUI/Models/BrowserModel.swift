@@ -25,11 +25,11 @@ public struct BrowserEntry: Equatable, Sendable {
 
 /// Lists a folder: the seam between the browser and the file system.
 public protocol BrowserSource {
-    /// Folders and MP3 files directly in `directory`, in any order; nil when it cannot be read.
+    /// Folders and audio files directly in `directory`, in any order; nil when it cannot be read.
     func entries(in directory: String) -> [BrowserEntry]?
 }
 
-/// The browser pane: a folder's contents (folders first, then MP3s, each in
+/// The browser pane: a folder's contents (folders first, then audio files, each in
 /// natural order: "2" before "10"), the selection, and the `/` filter.
 public struct BrowserModel {
     public private(set) var directory: String

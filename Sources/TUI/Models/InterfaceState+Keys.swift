@@ -22,17 +22,12 @@ extension InterfaceState {
         }
         logKey(action)
         switch action {
-        case .playPause: return [.player(.togglePlayPause)]
-        case .next: return [.player(.next)]
-        case .previous: return [.player(.previous)]
         case .seekBack: return [.player(.seek(seconds: -Self.seekStep))]
         case .seekForward: return [.player(.seek(seconds: Self.seekStep))]
         case .volumeUp: return [.player(.setVolume(min(1, snapshot.volume + Self.volumeStep)))]
         case .volumeDown: return [.player(.setVolume(max(0, snapshot.volume - Self.volumeStep)))]
         case .playSelection: return playSelection(snapshot: snapshot, source: source)
         case .queueAdd: return addSelectionToQueue(source: source)
-        case .shuffleToggle: return [.player(.toggleShuffle)]
-        case .repeatCycle: return [.player(.cycleRepeat)]
         case .queueSave:
             prompt = .playlistName
             input = ""
@@ -78,8 +73,6 @@ extension InterfaceState {
                 message = Message(text: "/ filters the browser, the queue, the event log or the library", isError: false)
             }
             return []
-        case .speedUp: return [.player(.speedUp)]
-        case .speedDown: return [.player(.speedDown)]
         case .chapterNext, .chapterPrevious, .sleepTimer, .skipBack, .skipForward, .bookmarkAdd, .bookmarkDelete:
             guard let book = snapshot.book else {
                 message = Message(text: "\(action.rawValue): no book is playing (b on a book folder in the browser, "
@@ -129,23 +122,27 @@ extension InterfaceState {
             case .alarmToggle: return [.player(.setAlarmEnabled(id: alarm.id, !alarm.isEnabled))]
             default: return [.player(.deleteAlarm(id: alarm.id))]
             }
-        case .alarmFireTest: return [.player(.fireTestAlarm)]
         case .alarmAsk:
             prompt = .alarmSeconds
             input = ""
             return []
-        case .alarmSnooze: return [.player(.snoozeAlarm)]
-        case .alarmDismiss: return [.player(.dismissAlarm)]
-        case .sessionSuspendToggle: return [.player(.toggleSessionSuspended)]
-        case .callToggle: return [.player(.toggleCall)]
-        case .notificationChime: return [.player(.notificationChime)]
-        case .deviceLost: return [.player(.simulateDeviceLoss)]
         case .help:
             showsHelp = true
             helpCursor = ListCursor()
             return []
         case .themeCycle: return [.cycleTheme]
-        case .quit: return [.player(.quit)]
+        case .playPause, .next, .previous, .shuffleToggle, .repeatCycle, .speedUp, .speedDown, .alarmFireTest, .alarmSnooze,
+             .alarmDismiss, .sessionSuspendToggle, .callToggle, .notificationChime, .deviceLost, .quit:
+            // The table's own reading of a command without arguments, as standard input's and the socket's.
+            return action.entry.plainCommand.map { [.player($0)] } ?? []
+        }
+    }
+
+    /// A refusal as the screen words it: with the keys bound now (the first
+    /// of each command's keys), so a rebound snooze is named by its new key.
+    public func sentence(for reason: Refusal) -> String {
+        reason.sentence { name in
+            KeyAction(rawValue: name).flatMap { bindings.keys(for: $0).first?.description }
         }
     }
 

@@ -118,7 +118,7 @@ extension InterfaceState {
         }
     }
 
-    /// `b`: the browser's selection (a folder of MP3s or a chaptered MP3), or the books pane's.
+    /// `b`: the browser's selection (a folder of audio files or a file with chapters), or the books pane's.
     mutating func openSelectionAsBook(snapshot: PlayerSnapshot) -> [InterfaceAction] {
         switch focus {
         case .browser:
@@ -129,7 +129,7 @@ extension InterfaceState {
             guard snapshot.books.indices.contains(booksCursor.selection) else { return [] }
             return [.player(.openBook(snapshot.books[booksCursor.selection].path))]
         default:
-            message = Message(text: "b opens the browser's selection as a book (a folder of MP3s or a chaptered MP3)",
+            message = Message(text: "b opens the browser's selection as a book (a folder of audio files or a file with chapters)",
                               isError: false)
             return []
         }
@@ -151,7 +151,7 @@ extension InterfaceState {
         guard entry.name != ".." else { return [] }
         let files = (source.entries(in: entry.path) ?? []).filter { !$0.isDirectory }
             .sorted { NaturalOrder.areInIncreasingOrder($0.name, $1.name) }
-        if files.isEmpty { message = Message(text: "no MP3 files directly in \(entry.name)", isError: false) }
+        if files.isEmpty { message = Message(text: "no audio files directly in \(entry.name)", isError: false) }
         return files.isEmpty ? [] : [.player(.enqueue(files.map(\.path)))]
     }
 }

@@ -103,11 +103,14 @@ public struct Frame: Equatable, Sendable {
         }
     }
 
-    /// Control characters (a tag may hold a tab or newline) would move the
-    /// cursor; they are shown as U+FFFD instead.
+    /// Control characters (a tag may hold a tab or newline, or a terminal
+    /// escape: ESC, BEL, C1's CSI) would move the cursor or be obeyed, since
+    /// ncurses passes them through; they are shown as U+FFFD instead. Every
+    /// scalar is looked at, not only the first: what a cell holds goes to
+    /// ncurses as it is.
     private static func printable(_ character: Character) -> Character {
-        guard let scalar = character.unicodeScalars.first else { return " " }
-        if scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) { return "\u{FFFD}" }
+        guard !character.unicodeScalars.isEmpty else { return " " }
+        if character.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }) { return "\u{FFFD}" }
         return character
     }
 }

@@ -1,8 +1,15 @@
 /// Sends a frame to the terminal: only the rows and columns that differ
 /// from the frame sent before, and no refresh at all when nothing does.
+///
+/// A terminal that takes no output now (Ctrl-S stopped it, or its reader is
+/// not reading) would block the write in `refresh`, and the main loop with
+/// it: the frame is kept instead, and a later one replaces it (frames are
+/// coalesced, never queued), to be sent once the terminal takes output again.
 public final class ScreenPresenter {
     public let terminal: any Terminal
     private var last: Frame?
+    /// The newest frame not sent because the terminal took no output.
+    public private(set) var deferred: Frame?
 
     public init(terminal: any Terminal) { self.terminal = terminal }
 
@@ -15,7 +22,15 @@ public final class ScreenPresenter {
     /// Returns whether anything was sent.
     @discardableResult
     public func present(_ frame: Frame) -> Bool {
-        guard frame != last else { return false }
+        guard frame != last else {
+            deferred = nil
+            return false
+        }
+        guard terminal.acceptsOutput else {
+            deferred = frame
+            return false
+        }
+        deferred = nil
         let previous = last?.size == frame.size ? last : nil
         if previous == nil { terminal.clear() }
         for row in 0..<frame.size.rows {
@@ -37,6 +52,13 @@ public final class ScreenPresenter {
         terminal.refresh()
         last = frame
         return true
+    }
+
+    /// Sends the frame kept back while the terminal took no output, if it takes output now.
+    @discardableResult
+    public func presentDeferred() -> Bool {
+        guard let deferred else { return false }
+        return present(deferred)
     }
 
     /// One `put` per run of cells in the same element.

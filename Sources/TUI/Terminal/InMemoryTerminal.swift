@@ -56,6 +56,8 @@ public final class InMemoryTerminal: Terminal {
     }
 
     public func refresh() { refreshCount += 1 }
+    /// Set false to stand for a terminal whose output is stopped.
+    public var acceptsOutput = true
 
     public func readInput() -> TerminalInput? {
         pendingInput.isEmpty ? nil : pendingInput.removeFirst()

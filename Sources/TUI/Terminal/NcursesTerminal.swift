@@ -108,6 +108,17 @@ public final class NcursesTerminal: Terminal {
         interlude_refresh()
     }
 
+    /// ncurses writes a refresh with blocking `write`s (and spins on EAGAIN),
+    /// so the player asks first: a tty reports POLLOUT only while its driver
+    /// has room and is not stopped (a pty stopped by Ctrl-S has no room).
+    public var acceptsOutput: Bool {
+        var request = pollfd(fd: 1, events: Int16(POLLOUT), revents: 0)
+        while true {
+            let ready = poll(&request, 1, 0)
+            if ready >= 0 || errno != EINTR { return ready == 1 && request.revents & Int16(POLLOUT) != 0 }
+        }
+    }
+
     public func readInput() -> TerminalInput? {
         while true {
             var character: wint_t = 0

@@ -37,6 +37,9 @@ public protocol Terminal: AnyObject {
     func clear()
     /// Makes what was put visible.
     func refresh()
+    /// Whether a refresh now would be written without waiting: false while the
+    /// terminal's output is stopped (Ctrl-S) or its buffer is full.
+    var acceptsOutput: Bool { get }
     /// The next key or resize without waiting, or nil when none is ready.
     func readInput() -> TerminalInput?
 }

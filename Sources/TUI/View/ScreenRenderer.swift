@@ -55,7 +55,7 @@ public struct ScreenRenderer {
                          rows: arrangement.visibleRows[pane] ?? 0..<0)
             }
         }
-        drawStatus(&frame, row: layout.statusRow, snapshot: snapshot, library: state.library?.status)
+        drawStatus(&frame, row: layout.statusRow, snapshot: snapshot, library: state.library?.status, bindings: state.bindings)
         drawCommandLine(&frame, row: layout.commandRow, state: state)
         return frame
     }
@@ -115,7 +115,7 @@ public struct ScreenRenderer {
         frame.write(times, row: row, column: frame.size.columns - timesWidth, element: .secondaryText)
     }
 
-    private func drawStatus(_ frame: inout Frame, row: Int, snapshot: PlayerSnapshot, library: String?) {
+    private func drawStatus(_ frame: inout Frame, row: Int, snapshot: PlayerSnapshot, library: String?, bindings: KeyBindings) {
         var parts = [snapshot.state.rawValue, "vol \(Int((snapshot.volume * 100).rounded()))%"]
         if let speed = snapshot.speed { parts.append(speed) }
         if snapshot.shuffle { parts.append("shuffle") }
@@ -124,9 +124,14 @@ public struct ScreenRenderer {
             let left = book.sleepRemaining.map { Self.clock($0.rounded(.up)) } ?? "—"
             parts.append(setting == "end of chapter" ? "sleep at chapter end \(left)" : "sleep \(left)")
         }
-        if snapshot.alarmRinging { parts.append("alarm ringing (z snooze, x dismiss)") }
-        if snapshot.sessionSuspended { parts.append("session suspended (s continues)") }
-        if snapshot.callActive { parts.append("call (c ends)") }
+        // The keys bound now ("z snooze, x dismiss"), so a rebound key is the one named.
+        func hinted(_ text: String, _ hints: [(KeyAction, String)]) -> String {
+            let named = hints.compactMap { action, word in bindings.keys(for: action).first.map { "\($0) \(word)" } }
+            return named.isEmpty ? text : "\(text) (\(named.joined(separator: ", ")))"
+        }
+        if snapshot.alarmRinging { parts.append(hinted("alarm ringing", [(.alarmSnooze, "snooze"), (.alarmDismiss, "dismiss")])) }
+        if snapshot.sessionSuspended { parts.append(hinted("session suspended", [(.sessionSuspendToggle, "continues")])) }
+        if snapshot.callActive { parts.append(hinted("call", [(.callToggle, "ends")])) }
         // The library's scan, whichever pane has the focus.
         if let library { parts.append("library " + library) }
         frame.writePadded(" " + parts.joined(separator: " · "), row: row, column: 0, width: frame.size.columns,
@@ -229,7 +234,7 @@ public struct ScreenRenderer {
         let playing = snapshot.currentIndex.flatMap { snapshot.queue.indices.contains($0) ? snapshot.queue[$0].path : nil }
         var line = area.row
         if rows.isEmpty {
-            let text = browser.problem ?? (browser.filter.isEmpty ? "no folders or MP3 files here" : "nothing matches")
+            let text = browser.problem ?? (browser.filter.isEmpty ? "no folders or audio files here" : "nothing matches")
             frame.writePadded(" " + frame.truncated(text, to: area.width - 1), row: line, column: area.column,
                               width: area.width, element: browser.problem == nil ? .secondaryText : .errorText)
             line += 1

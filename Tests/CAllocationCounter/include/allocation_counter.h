@@ -21,6 +21,15 @@ void interlude_allocations_mark_this_thread(int counted);
 /// none when `name` is NULL.
 void interlude_allocations_count_threads_named(const char *name);
 
+/// Waits until no other counting window is open in the process, then opens
+/// one and clears the count: every test that counts holds a window from its
+/// reset to its last read of the count, so two suites running side by side
+/// never count each other's threads.
+void interlude_allocations_begin_window(void);
+
+/// Closes the window (and stops counting by name or on this thread).
+void interlude_allocations_end_window(void);
+
 /// Clears the count and the callers recorded.
 void interlude_allocations_reset(void);
 

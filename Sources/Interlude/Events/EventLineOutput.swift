@@ -1,0 +1,129 @@
+import InterludeCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--events json`'s standard output, written without ever blocking the main
+/// loop: a pipe nobody reads, or a terminal whose output is stopped (Ctrl-S),
+/// must not delay an alarm. Lines wait in a buffer of at most
+/// `maximumPendingBytes`; when it is full, new lines are dropped and counted,
+/// and once the reader has taken everything one `error` event says how many
+/// went. When the reader has gone (`| head -1`: EPIPE, SIGPIPE being ignored)
+/// the run ends as after SIGTERM, the book's place saved, exit status 0.
+///
+/// A pipe or a terminal is written through a second, non-blocking open file
+/// description of the same object (`/proc/self/fd/1`), since setting
+/// `O_NONBLOCK` on fd 1 itself would change it for the shell that shares it;
+/// a socket is sent to with `MSG_DONTWAIT`; a regular file is written as it is
+/// (it does not wait for a reader, and reopening it would lose `O_APPEND`).
+final class EventLineOutput: LoopSource {
+    static let maximumPendingBytes = 1 << 20
+    /// At the end of the run, what waits is given this long to be read.
+    static let finalDrainMilliseconds: Int32 = 2_000
+
+    private enum Writer { case plain, nonBlocking, socket }
+
+    private let fd: Int32
+    private let writer: Writer
+    private var pending: [UInt8] = []
+    private var dropped = 0
+    private var readerLeft = false
+    /// Why writing failed for good, other than the reader's leaving.
+    private var failure: Errno?
+    private var reportedFailure = false
+    private var reportedReaderLeft = false
+    private let report: (String) -> Void
+
+    /// `report`: a problem for the user (an `error` event), said from the loop's turn.
+    init(report: @escaping (String) -> Void) {
+        self.report = report
+        var info = stat()
+        let kind = fstat(1, &info) == 0 ? info.st_mode & S_IFMT : 0
+        switch kind {
+        case S_IFSOCK:
+            (fd, writer) = (1, .socket)
+        case S_IFIFO, S_IFCHR:
+            let reopened = open("/proc/self/fd/1", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+            // Without /proc the writes block as before: the one case left unguarded.
+            (fd, writer) = reopened >= 0 ? (reopened, .nonBlocking) : (1, .plain)
+        default:
+            (fd, writer) = (1, .plain)
+        }
+    }
+
+    deinit { if writer == .nonBlocking { close(fd) } }
+
+    /// Queues one line (its newline added) and writes what the descriptor takes now.
+    func write(_ line: String) {
+        guard !readerLeft, failure == nil else { return }
+        let bytes = Array((line + "\n").utf8)
+        if pending.count + bytes.count > Self.maximumPendingBytes {
+            dropped += 1
+            return
+        }
+        pending += bytes
+        flush()
+    }
+
+    // MARK: LoopSource
+
+    var pollRequests: [LoopPollRequest] {
+        pending.isEmpty ? [] : [LoopPollRequest(fd: fd, events: Int16(POLLOUT))]
+    }
+
+    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
+        if !ready.isEmpty { flush() }
+        if readerLeft && !reportedReaderLeft {
+            reportedReaderLeft = true
+            report("standard output was closed (its reader left): the run ends")
+            runtime.requestStop()
+        }
+        if let failure, !reportedFailure {
+            reportedFailure = true
+            report("cannot print events on standard output: \(failure.message); playback goes on")
+        }
+        if pending.isEmpty && dropped > 0 && failure == nil {
+            let count = dropped
+            dropped = 0
+            report("\(count) event line(s) were not printed: standard output was not read "
+                   + "(\(Self.maximumPendingBytes / 1024) KB waited)")
+        }
+    }
+
+    /// At the end of the run: what waits is written, as long as the reader
+    /// takes some of it within `finalDrainMilliseconds` each time.
+    func finish() {
+        while !pending.isEmpty {
+            var request = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            guard (try? SystemCall.retrying({ poll(&request, 1, Self.finalDrainMilliseconds) })) == 1 else { return }
+            flush()
+        }
+    }
+
+    private func flush() {
+        while !pending.isEmpty {
+            let result = UnixSocket.outcome {
+                pending.withUnsafeBytes { bytes -> Int in
+                    switch writer {
+                    case .socket: send(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+                    case .plain, .nonBlocking: Glibc.write(fd, bytes.baseAddress, bytes.count)
+                    }
+                }
+            }
+            switch result {
+            case .success(let written):
+                pending.removeFirst(written)
+            case .failure(let error):
+                if error == .wouldBlock { return }
+                pending = []
+                if error.code == EPIPE {
+                    readerLeft = true
+                } else if failure == nil {
+                    // A full disk under `> file`: the events stop, the playing does not.
+                    failure = error
+                }
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+/// Why the player did not carry out a command: the reason and its
+/// parameters, never a sentence. Each front end words it: the screen names
+/// the keys the user has bound now (`sentence(keys:)` with its bindings), the
+/// control socket, MPRIS and standard input name none, so a reply never
+/// names a key the user may have rebound.
+public enum Refusal: Equatable, Sendable {
+    case noBook
+    /// Music's queue commands while a book plays.
+    case enqueueDuringBook
+    case clearQueueDuringBook
+    /// Shuffle, repeat and playlists while a book plays.
+    case playOrderDuringBook
+    case emptyQueue
+    case playlistNamesNoFile(path: String)
+    case notABook(path: String)
+    case bookPlayingAlready(title: String)
+    /// The headless player plays what it was started with.
+    case cannotSwitch
+    /// What plays cannot change while an interruption holds the session.
+    case alarmRinging
+    case callActive
+    case sessionSuspended
+    case noBookmark(id: Int)
+    case alarmGone(id: Int)
+    /// A sentence made below the player (a file's error with its path, the
+    /// alarm parser's complaint, the arbiter's refusal, a range), which names no key.
+    case problem(String)
+
+    /// The sentence, naming the key bound to a command where `keys` gives
+    /// one (`keys("alarm-snooze")` is `"z"`, or nil when it is unbound or the
+    /// front end has no keys).
+    public func sentence(keys: (String) -> String? = { _ in nil }) -> String {
+        /// "snooze (z)", or "snooze" with no key to name.
+        func verb(_ word: String, _ command: String) -> String {
+            keys(command).map { "\(word) (\($0))" } ?? word
+        }
+        switch self {
+        case .noBook: return "no book is playing"
+        case .enqueueDuringBook:
+            let play = keys("play-selection").map { "\($0) on a file" } ?? "playing a file"
+            return "a book is playing: \(play) plays music instead (the book keeps its place)"
+        case .clearQueueDuringBook: return "a book is playing: its files are its queue"
+        case .playOrderDuringBook: return "a book is playing: shuffle, repeat and playlists are for music"
+        case .emptyQueue: return "the queue is empty: nothing to save"
+        case .playlistNamesNoFile(let path): return "\(path) names no file that exists"
+        case .notABook(let path): return "\(path): not a book (a folder of audio files, or one audio file)"
+        case .bookPlayingAlready(let title): return "\(title) is playing already"
+        case .cannotSwitch: return "this player plays what it was started with (the full-screen player switches)"
+        case .alarmRinging:
+            return "an alarm is ringing: \(verb("snooze", "alarm-snooze")) or \(verb("dismiss", "alarm-dismiss")) it first"
+        case .callActive: return "a call is on: \(verb("end it", "call-toggle")) first"
+        case .sessionSuspended: return "the session is suspended: \(verb("continue it", "session-suspend-toggle")) first"
+        case .noBookmark(let id): return "no bookmark #\(id)"
+        case .alarmGone(let id): return "alarm #\(id) is gone"
+        case .problem(let text): return text
+        }
+    }
+}
+
+/// What there is to say about a command carried out: data, worded the same
+/// by every front end (none of it names a key).
+public enum CommandReport: Equatable, Sendable {
+    case shuffle(on: Bool)
+    /// "off", "all", "one".
+    case repeatMode(String)
+    case queueSaved(count: Int, path: String)
+    case playlistLoaded(count: Int, path: String, missing: Int)
+    case queued(count: Int)
+    case queueCleared(count: Int)
+    case alarmIn(id: Int, seconds: Int)
+    /// An alarm at the time the user typed.
+    case alarmAt(id: Int, when: String)
+    /// The sleep timer's new setting as shown ("15 min", "end of chapter"), nil when off.
+    case sleepTimer(String?)
+    /// A bookmark at a place in book time as shown ("1:02:03").
+    case bookmarkAdded(id: Int, at: String)
+    case bookmarkDeleted(id: Int)
+    case openingBook(title: String)
+
+    public var sentence: String {
+        switch self {
+        case .shuffle(let on): "shuffle \(on ? "on" : "off")"
+        case .repeatMode(let mode): "repeat \(mode)"
+        case .queueSaved(let count, let path): "saved \(count) file(s) to \(path)"
+        case .playlistLoaded(let count, let path, let missing):
+            "loaded \(count) file(s) from \(path)" + (missing == 0 ? "" : ", \(missing) missing")
+        case .queued(let count): "added \(count) file(s) to the queue"
+        case .queueCleared(let count): "removed \(count) queued file(s)"
+        case .alarmIn(let id, let seconds): "alarm #\(id) rings in \(seconds) s"
+        case .alarmAt(let id, let when): "alarm #\(id) at \(when)"
+        case .sleepTimer(let setting?): "sleep timer: \(setting)"
+        case .sleepTimer(nil): "sleep timer off"
+        case .bookmarkAdded(let id, let at): "bookmark #\(id) at \(at)"
+        case .bookmarkDeleted(let id): "bookmark #\(id) deleted"
+        case .openingBook(let title): "opening \(title)"
+        }
+    }
+}

@@ -1,0 +1,246 @@
+import InterludeCore
+
+/// Every command of the player, once: keys (`KeyAction`, the default
+/// bindings and `?` help), standard input (`StandardInputVocabulary`), the
+/// control socket (`RemoteVocabulary`) and `interlude remote` with its
+/// `--help`, and MPRIS all read these rows, as mpv's front ends read its
+/// `command.c`. The one names are the keys file's, which users' files have
+/// named longest; the socket's and standard input's words live on as aliases.
+///
+/// The screen's own actions (focus, lists, help, theme) are rows too, with
+/// `scope: .screen`: the keys file binds both kinds by name from one
+/// namespace, and `?` help lists both, so one table keeps a name from meaning
+/// two things. The order is help's order (by section).
+public enum CommandTable {
+    /// A seek either way by at most a thousand hours (longer than any book), as the dispatcher allows.
+    public static let seekRange = DurationRange(seconds: -1000 * 3600...1000 * 3600)
+    /// A place from the start of the track or book.
+    public static let placeRange = DurationRange(seconds: 0...1000 * 3600)
+    /// Alarm and bookmark ids are positive and small.
+    public static let idRange = CountRange(1...Int(Int32.max))
+    /// `alarm-in`: whole seconds, at most a day.
+    public static let alarmDelayRange = CountRange(1...86_400, unit: "seconds")
+    public static let volumeRange: ClosedRange<Double> = 0...1
+    public static let speedRange: ClosedRange<Double> = 0.5...3.0
+
+    public static func entry(named word: String) -> CommandSpec? {
+        entries.first { $0.isCalled(word) }
+    }
+
+    /// The command an MPRIS member stands for.
+    public static func entry(mpris name: String, interface: String) -> CommandSpec? {
+        entries.first { $0.mpris?.name == name && $0.mpris?.interface == interface }
+    }
+
+    /// The rows a front end offers, in the table's order.
+    public static func offered(by frontEnd: CommandSpec.FrontEnds) -> [CommandSpec] {
+        entries.filter { $0.frontEnds.contains(frontEnd) }
+    }
+
+    private static func plain(_ command: PlayerCommand) -> @Sendable (RemoteArguments) throws(RemoteArgumentError) -> RemoteAction {
+        { arguments throws(RemoteArgumentError) in
+            try arguments.none()
+            return .perform(command)
+        }
+    }
+
+    private static func reading(_ action: RemoteAction) -> @Sendable (RemoteArguments) throws(RemoteArgumentError) -> RemoteAction {
+        { arguments throws(RemoteArgumentError) in
+            try arguments.none()
+            return action
+        }
+    }
+
+    private static let all: CommandSpec.FrontEnds = [.keys, .standardInput, .socket]
+    private static let keysAndSocket: CommandSpec.FrontEnds = [.keys, .socket]
+    private static let seconds = CommandArgument("SECONDS", .seconds(seekRange))
+    private static let alarmID = CommandArgument("ID", .count(idRange))
+    private static let paths = CommandArgument("PATH", .path, repeats: true)
+
+    public static let entries: [CommandSpec] = [
+        // Playback
+        CommandSpec("play", .playback, "play", offeredBy: [.standardInput, .socket], mpris: .player("Play"),
+                    parse: plain(.play)),
+        CommandSpec("pause", .playback, "pause", offeredBy: [.standardInput, .socket], mpris: .player("Pause"),
+                    parse: plain(.pause)),
+        CommandSpec("play-pause", aliases: ["toggle"], .playback, "play or pause", keys: ["space"], offeredBy: all,
+                    mpris: .player("PlayPause"), parse: plain(.togglePlayPause)),
+        CommandSpec("stop", .playback, "pause at the start of the track (or chapter)", offeredBy: .socket,
+                    mpris: .player("Stop"), parse: reading(.stop)),
+        CommandSpec("next", .playback, "next track", keys: ["n"], offeredBy: keysAndSocket, mpris: .player("Next"),
+                    parse: plain(.next)),
+        CommandSpec("previous", aliases: ["prev"], .playback, "previous track", keys: ["p"], offeredBy: keysAndSocket,
+                    mpris: .player("Previous"), parse: plain(.previous)),
+        CommandSpec("seek", .playback, "seek by SECONDS, back (-) or forward", arguments: [seconds], offeredBy: .socket,
+                    mpris: .player("Seek")) { arguments throws(RemoteArgumentError) in
+            .perform(.seek(seconds: try arguments.seconds("seconds (a number)", in: seekRange)))
+        },
+        CommandSpec("seek-to", .playback, "seek to SECONDS from the start",
+                    arguments: [CommandArgument("SECONDS", .seconds(placeRange))], offeredBy: .socket,
+                    mpris: .player("SetPosition")) { arguments throws(RemoteArgumentError) in
+            .seekTo(seconds: try arguments.seconds("seconds from the start (a number, 0 or more)", in: placeRange))
+        },
+        CommandSpec("seek-back", .playback, "seek back", keys: ["left"], offeredBy: .keys, parse: nil),
+        CommandSpec("seek-forward", .playback, "seek forward", keys: ["right"], offeredBy: .keys, parse: nil),
+        CommandSpec("volume", .playback, "set the volume, 0 to 1", arguments: [CommandArgument("0..1", .number(volumeRange))],
+                    offeredBy: .socket, mpris: .player("Volume", .writableProperty)) { arguments throws(RemoteArgumentError) in
+            .perform(.setVolume(try arguments.number("a number from 0 to 1", in: volumeRange)))
+        },
+        CommandSpec("volume-up", .playback, "volume up", keys: ["+", "="], offeredBy: .keys, parse: nil),
+        CommandSpec("volume-down", .playback, "volume down", keys: ["-"], offeredBy: .keys, parse: nil),
+        CommandSpec("speed", .playback, "speed up or down a step, or set it (0.5 to 3.0, pitch kept)",
+                    arguments: [CommandArgument("up|down|0.5..3.0", .number(speedRange, orWords: ["up", "down"]))],
+                    offeredBy: .socket, mpris: .player("Rate", .writableProperty)) { arguments throws(RemoteArgumentError) in
+            if arguments.values.count == 1, let value = arguments.values[0].doubleValue {
+                guard value.isFinite, speedRange.contains(value) else {
+                    throw RemoteArgumentError("\(arguments.command): expects 0.5 to 3.0, not \(value)")
+                }
+                return .perform(.setSpeed(value))
+            }
+            switch try arguments.string("\"up\", \"down\" or a number from 0.5 to 3.0") {
+            case "up": return .perform(.speedUp)
+            case "down": return .perform(.speedDown)
+            case let other:
+                throw RemoteArgumentError("\(arguments.command): expects \"up\", \"down\" or a number from 0.5 to 3.0, not '\(other)'")
+            }
+        },
+        CommandSpec("play-selection", .playback, "play the selection", keys: ["enter"], scope: .screen, offeredBy: .keys,
+                    parse: nil),
+        CommandSpec("queue-add", .playback, "add to the queue (the selection, or PATH...)", arguments: [paths], keys: ["e"],
+                    offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+            .perform(.enqueue(try arguments.strings("one or more paths (strings)")))
+        },
+        CommandSpec("play-files", .playback, "play PATH... now, in place of what is queued", arguments: [paths],
+                    offeredBy: .socket, mpris: .player("OpenUri")) { arguments throws(RemoteArgumentError) in
+            .perform(.playQueue(try arguments.strings("one or more paths (strings)"), startAt: 0))
+        },
+        CommandSpec("queue-clear", .playback, "drop what is queued after the track that plays", offeredBy: .socket,
+                    parse: plain(.clearQueue)),
+        CommandSpec("queue-list", aliases: ["queue"], .playback, "list the queue", offeredBy: .socket,
+                    parse: reading(.queueList)),
+        CommandSpec("shuffle-toggle", aliases: ["shuffle"], .playback, "shuffle on or off", keys: ["u"], offeredBy: all,
+                    mpris: .player("Shuffle", .writableProperty), parse: plain(.toggleShuffle)),
+        CommandSpec("repeat-cycle", aliases: ["repeat"], .playback, "repeat: off, all, one (cycles)", keys: ["r"],
+                    offeredBy: all, mpris: .player("LoopStatus", .writableProperty), parse: plain(.cycleRepeat)),
+        CommandSpec("queue-save", .playback, "save the queue as a playlist (the key asks for a name)",
+                    arguments: [CommandArgument("PATH|NAME", .text)], keys: ["w"],
+                    offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+            .perform(.saveQueue(path: try arguments.string("a playlist path or name (a string)")))
+        },
+        CommandSpec("playlist-load", .playback, "play a playlist (a path, or a name in the playlists folder)",
+                    arguments: [CommandArgument("PATH|NAME", .text)], offeredBy: .socket) { arguments throws(RemoteArgumentError) in
+            .perform(.loadPlaylist(path: try arguments.string("a playlist path or name (a string)")))
+        },
+
+        // Navigation: the screen's own.
+        screen("up", .navigation, "move up", keys: ["up", "k"]),
+        screen("down", .navigation, "move down", keys: ["down", "j"]),
+        screen("page-up", .navigation, "page up", keys: ["pgup"]),
+        screen("page-down", .navigation, "page down", keys: ["pgdn"]),
+        screen("top", .navigation, "go to the top", keys: ["home", "g"]),
+        screen("bottom", .navigation, "go to the bottom", keys: ["end", "G"]),
+        screen("next-pane", .navigation, "next pane", keys: ["tab"]),
+        screen("pane-1", .navigation, "browser pane", keys: ["1"]),
+        screen("pane-2", .navigation, "queue pane", keys: ["2"]),
+        screen("pane-3", .navigation, "now playing pane", keys: ["3"]),
+        screen("pane-4", .navigation, "alarms pane", keys: ["4"]),
+        screen("pane-5", .navigation, "event log pane", keys: ["5"]),
+        screen("pane-6", .navigation, "books pane", keys: ["6"]),
+        screen("pane-7", .navigation, "chapters pane", keys: ["7"]),
+        screen("pane-8", .navigation, "bookmarks pane", keys: ["8"]),
+        screen("filter", .navigation, "filter the list (the library: search as you type)", keys: ["/"]),
+        screen("pane-9", .navigation, "library pane", keys: ["9"]),
+        screen("pane-0", .navigation, "playlists pane", keys: ["0"]),
+        screen("library-view", .navigation, "library: tree (artist, album, tracks) or all tracks", keys: ["v"]),
+        screen("library-sort", .navigation, "library: sort the tracks by the next column", keys: ["V"]),
+
+        // Audiobooks
+        CommandSpec("chapter-next", aliases: ["next-chapter"], .audiobooks, "next chapter", keys: [">"], offeredBy: all,
+                    parse: plain(.chapterNext)),
+        CommandSpec("chapter-previous", aliases: ["prev-chapter", "chapter-prev"], .audiobooks, "previous chapter",
+                    keys: ["<"], offeredBy: all, parse: plain(.chapterPrevious)),
+        CommandSpec("speed-up", .audiobooks, "faster", keys: ["]"], offeredBy: .keys, parse: plain(.speedUp)),
+        CommandSpec("speed-down", .audiobooks, "slower", keys: ["["], offeredBy: .keys, parse: plain(.speedDown)),
+        CommandSpec("sleep-timer", aliases: ["sleep"], .audiobooks, "sleep timer: off, 5-60 min, end of chapter (cycles)",
+                    keys: ["S"], offeredBy: keysAndSocket, parse: plain(.cycleSleepTimer)),
+        CommandSpec("skip-back", .audiobooks, "book: back 30 s", keys: [","], offeredBy: all, parse: plain(.skipBack)),
+        CommandSpec("skip-forward", .audiobooks, "book: forward 30 s", keys: ["."], offeredBy: all, parse: plain(.skipForward)),
+        CommandSpec("bookmark-add", aliases: ["bookmark"], .audiobooks, "add a bookmark (the key asks for a note)",
+                    arguments: [CommandArgument("NOTE", .text, optional: true)], keys: ["m"],
+                    offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+            .perform(.addBookmark(note: try arguments.optionalString("a note (a string), or nothing")))
+        },
+        CommandSpec("bookmark-delete", .audiobooks, "delete the selected bookmark", keys: ["delete"], offeredBy: .keys,
+                    parse: nil),
+        CommandSpec("book-open", aliases: ["open-book", "book"], .audiobooks, "open a book (the browser's selection, or PATH)",
+                    arguments: [CommandArgument("PATH", .path)], keys: ["b"],
+                    offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+            .perform(.openBook(try arguments.string("a path (a string)")))
+        },
+
+        // Alarms
+        CommandSpec("alarm-add", aliases: ["alarm-new"], .alarms, "new alarm (07:30, in 10m, ...)",
+                    arguments: [CommandArgument("WHEN", .text)], keys: ["o"],
+                    offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+            .perform(.addAlarmSchedule(try arguments.string("when it rings (a string such as \"07:30\")")))
+        },
+        CommandSpec("alarm-edit", .alarms, "change the selected alarm's time", keys: ["E"], offeredBy: .keys, parse: nil),
+        CommandSpec("alarm-toggle", .alarms, "enable or disable the selected alarm", keys: ["T"], offeredBy: .keys, parse: nil),
+        CommandSpec("alarm-delete", .alarms, "delete an alarm (the selected one, or ID)", arguments: [alarmID], keys: ["d"],
+                    offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+            .perform(.deleteAlarm(id: try arguments.integer("an alarm id (a positive integer)", in: idRange)))
+        },
+        CommandSpec("alarm-enable", .alarms, "enable alarm ID", arguments: [alarmID],
+                    offeredBy: .socket) { arguments throws(RemoteArgumentError) in
+            .perform(.setAlarmEnabled(id: try arguments.integer("an alarm id (a positive integer)", in: idRange), true))
+        },
+        CommandSpec("alarm-disable", .alarms, "disable alarm ID", arguments: [alarmID],
+                    offeredBy: .socket) { arguments throws(RemoteArgumentError) in
+            .perform(.setAlarmEnabled(id: try arguments.integer("an alarm id (a positive integer)", in: idRange), false))
+        },
+        CommandSpec("alarm-list", aliases: ["alarms"], .alarms, "list the alarms", offeredBy: .socket,
+                    parse: reading(.alarmList)),
+
+        // Alarm and interruption testing
+        CommandSpec("alarm-fire-test", aliases: ["alarm-fire"], .alarmTesting, "fire a test alarm now", keys: ["a"],
+                    offeredBy: keysAndSocket, parse: plain(.fireTestAlarm)),
+        CommandSpec("alarm-in", aliases: ["alarm-ask"], .alarmTesting, "an alarm in SECONDS (the key asks how many)",
+                    arguments: [CommandArgument("SECONDS", .count(alarmDelayRange))], keys: ["A"],
+                    offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+            .perform(.addAlarm(afterSeconds: try arguments.integer("whole seconds from 1 to 86400", in: alarmDelayRange)))
+        },
+        CommandSpec("alarm-snooze", aliases: ["snooze"], .alarmTesting, "snooze the ringing alarm", keys: ["z"],
+                    offeredBy: all, parse: plain(.snoozeAlarm)),
+        CommandSpec("alarm-dismiss", aliases: ["dismiss"], .alarmTesting, "dismiss the ringing alarm", keys: ["x"],
+                    offeredBy: all, parse: plain(.dismissAlarm)),
+        CommandSpec("session-suspend-toggle", .alarmTesting, "suspend or continue the audio session", keys: ["s"],
+                    offeredBy: .keys, parse: plain(.toggleSessionSuspended)),
+        CommandSpec("suspend", .alarmTesting, "suspend the audio session (as Ctrl-Z would)", offeredBy: .socket,
+                    parse: reading(.suspend)),
+        CommandSpec("continue", .alarmTesting, "continue the suspended session", offeredBy: .socket,
+                    parse: reading(.resumeSession)),
+        CommandSpec("call-toggle", .alarmTesting, "start or end a simulated call", keys: ["c"], offeredBy: .keys,
+                    parse: plain(.toggleCall)),
+        CommandSpec("call-start", .alarmTesting, "start a simulated call", offeredBy: .socket, parse: reading(.callStart)),
+        CommandSpec("call-end", .alarmTesting, "end the simulated call", offeredBy: .socket, parse: reading(.callEnd)),
+        CommandSpec("notification-chime", aliases: ["notification"], .alarmTesting, "play a notification chime (ducks)",
+                    keys: ["N"], offeredBy: keysAndSocket, parse: plain(.notificationChime)),
+        CommandSpec("device-lost", aliases: ["device-loss"], .alarmTesting, "simulate losing the output device",
+                    keys: ["D"], offeredBy: keysAndSocket, parse: plain(.simulateDeviceLoss)),
+
+        // General
+        CommandSpec("status", .general, "what plays (--json: the player's own object)", offeredBy: .socket,
+                    parse: reading(.status)),
+        CommandSpec("subscribe", aliases: ["events"], .general, "every event as `--events json` prints it, until interrupted",
+                    offeredBy: .socket, parse: reading(.subscribe)),
+        screen("help", .general, "this help", keys: ["?"]),
+        screen("theme-cycle", .general, "next theme", keys: ["t"]),
+        CommandSpec("quit", .general, "quit (state is saved)", keys: ["q"], offeredBy: all,
+                    mpris: CommandSpec.MprisMember(interface: CommandSpec.MprisMember.rootInterface, name: "Quit", kind: .method),
+                    parse: plain(.quit)),
+    ]
+
+    private static func screen(_ name: String, _ section: CommandSection, _ summary: String, keys: [String]) -> CommandSpec {
+        CommandSpec(name, section, summary, keys: keys, scope: .screen, offeredBy: .keys, parse: nil)
+    }
+}
