@@ -134,7 +134,8 @@ let package = Package(
         .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "KeyMap", "PlayerModel", "AudioSession", "MusicLibrary"]),
         // Counts heap allocations on chosen threads (it interposes malloc for the test process).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter", cSettings: cWarnings),
-        .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "TestSupport", "InterludeCore", "CAllocationCounter"]),
+        .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "TestSupport", "InterludeCore", "CAllocationCounter",
+                                                       "BookFormat"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "AudioEngine", "TUI"]),
         // The player runtime itself (commands through its one dispatcher), over the null output.
         .testTarget(name: "InterludeTests", dependencies: ["Interlude", "PlayerModel", "TestSupport", "MusicLibrary", "AudioEngine", "KeyMap", "TUI"]),

@@ -19,6 +19,8 @@ packages=(
   libflac-dev
   # Desktop interruptions (libpulse), MPRIS (sd-bus) and its test client, the library index.
   libpulse-dev libsystemd-dev dbus-daemon dbus-bin playerctl libsqlite3-dev libebur128-dev
+  # Counting a file's opens (the tags are read once per file).
+  strace
 )
 # Peers that only `make bench` runs beside interlude (scripts/install-deps.sh --bench).
 bench_packages=(mpv cmus)

@@ -25,7 +25,7 @@ enum EmbeddedFrames {
         return nil
     }
 
-    private static func endOfFirstString(_ bytes: ArraySlice<UInt8>, encoding: ID3v2TextEncoding) -> Int? {
+    static func endOfFirstString(_ bytes: ArraySlice<UInt8>, encoding: ID3v2TextEncoding) -> Int? {
         let width = encoding.terminatorWidth
         var index = bytes.startIndex
         while bytes.endIndex - index >= width {

@@ -7,7 +7,8 @@ struct ID3v2FrameList {
     /// The first problem met; frames read before it are kept.
     var damage: ID3v2Error?
 
-    init(bytes: ArraySlice<UInt8>, majorVersion: UInt8, tagIsUnsynchronised: Bool) {
+    /// `offsetsAreStored`: `bytes` are the tag's own (an ID3v2.3 tag unsynchronised as a whole is decoded first).
+    init(bytes: ArraySlice<UInt8>, majorVersion: UInt8, tagIsUnsynchronised: Bool, offsetsAreStored: Bool = false) {
         let sizes = FrameSizeEncoding.detect(majorVersion: majorVersion, frames: bytes)
         var cursor = TagByteCursor(bytes)
         while cursor.remaining >= ID3v2FrameHeader.length {
@@ -43,7 +44,8 @@ struct ID3v2FrameList {
                 record(.malformedFrame(id: id, reason: "shorter than its flag fields"))
                 continue
             }
-            frames.append(ID3v2Frame(id: id, body: Array(data.dropFirst(flags.extraHeaderLength))))
+            frames.append(ID3v2Frame(id: id, body: Array(data.dropFirst(flags.extraHeaderLength)),
+                                     storedIndex: unsynchronised || !offsetsAreStored ? nil : stored.startIndex + flags.extraHeaderLength))
         }
     }
 

@@ -40,7 +40,7 @@ public struct ID3v2Tag: Equatable, Sendable {
         }
         let list = ID3v2FrameList(
             bytes: body[framesStart...], majorVersion: header.majorVersion,
-            tagIsUnsynchronised: header.isUnsynchronised)
+            tagIsUnsynchronised: header.isUnsynchronised, offsetsAreStored: !(header.majorVersion == 3 && header.isUnsynchronised))
         self.frames = list.frames
         // A truncation explains any frame damage it causes, so report it first.
         self.damage = damage ?? list.damage

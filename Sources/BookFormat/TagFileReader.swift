@@ -4,7 +4,7 @@ import InterludeCore
 /// Reads just the ID3v2 tag at the start of a file: the 10-byte header, then
 /// as many bytes as it declares (plus a 2.4 footer). A three-hour book is
 /// tens of megabytes; its tag is usually a few kilobytes. This,
-/// `ContainerTags.read` and `CueTrack`'s sheet reading are the only code in
+/// `TagFile` and `CueTrack`'s sheet reading are the only code in
 /// the module that touches the system; the parsers see bytes only.
 public enum TagFileReader {
     /// The tag's bytes, or fewer when the file ends early (the parser then
@@ -26,25 +26,6 @@ public enum TagFileReader {
         try checkSize(header, path: path)
         bytes += try read(descriptor, count: header.totalSize - ID3v2Header.length, path: path)
         return bytes
-    }
-
-    /// The ID3v2 tag's bytes (empty without one) and up to `audioBytes` bytes
-    /// of what follows it: the first MPEG frame, where LAME keeps its Info tag.
-    public static func tagAndAudioHead(atPath path: String, audioBytes: Int) throws(TagFileError) -> (tag: [UInt8], audio: [UInt8]) {
-        let descriptor: Int32
-        do {
-            descriptor = try AudioPathCheck.open(path)
-        } catch {
-            throw .cannotOpen(path: path, reason: error.reason)
-        }
-        defer { close(descriptor) }
-        let head = try read(descriptor, count: ID3v2Header.length, path: path)
-        guard let header = try? ID3v2Header(bytes: head[...]) else {
-            return ([], head + (try read(descriptor, count: audioBytes - head.count, path: path)))
-        }
-        try checkSize(header, path: path)
-        let tag = head + (try read(descriptor, count: header.totalSize - ID3v2Header.length, path: path))
-        return (tag, try read(descriptor, count: audioBytes, path: path))
     }
 
     /// The chapters of the file's tag; a file without a tag has none.

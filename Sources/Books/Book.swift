@@ -1,3 +1,4 @@
+import BookFormat
 /// A book laid out in book time: its files one after another, its chapters
 /// tiling the whole, its title and author.
 ///
@@ -84,7 +85,7 @@ public struct Book: Equatable, Sendable {
         skippedFiles = skipped
         tagProblems = source.files.compactMap(\.tagProblem)
         lengthProblems = tooLong
-        let first = source.files.first?.tags ?? BookTags()
+        let first = source.files.first?.tags ?? AudioTags()
         switch source.kind {
         case .folder:
             title = source.files.lazy.compactMap(\.tags.album).first ?? source.baseName

@@ -15,18 +15,34 @@ public struct BookSource: Equatable, Sendable {
 
     public struct File: Equatable, Sendable {
         public let path: String
-        public let tags: BookTags
-        public let chapters: [Chapter]
+        public let tags: AudioTags
         /// One sentence when the tag could not be read or is damaged; the
         /// chapters read before the damage are kept.
         public let tagProblem: String?
 
-        public init(path: String, tags: BookTags = BookTags(), chapters: [Chapter] = [], tagProblem: String? = nil) {
+        /// The tag's damage, if any, is the problem.
+        public init(path: String, tags: AudioTags = AudioTags()) {
             self.path = path
             self.tags = tags
-            self.chapters = chapters
-            self.tagProblem = tagProblem
+            tagProblem = tags.damage.map { "\(path): \($0)" }
         }
+
+        /// `problem`: what reading the file met (its tag's damage, a cue sheet beside it).
+        public init(path: String, tags: AudioTags, problem: String?) {
+            self.path = path
+            self.tags = tags
+            tagProblem = problem
+        }
+
+        /// A file with these chapters and no other tags.
+        public init(path: String, chapters: [Chapter]) {
+            var tags = AudioTags()
+            tags.chapters = chapters
+            self.init(path: path, tags: tags)
+        }
+
+        /// The tag's chapters (ID3v2 CHAP, Vorbis `CHAPTERnn`) or the container's.
+        public var chapters: [Chapter] { tags.chapters }
     }
 
     public let path: String
@@ -53,9 +69,12 @@ public struct BookSource: Equatable, Sendable {
         return String(name[..<dot])
     }
 
-    /// Reads the book at `path`: a folder (its MP3 files in natural order)
-    /// or a single file.
-    public static func load(path: String) throws(BookLoadError) -> BookSource {
+    /// Reads the book at `path`: a folder (its audio files in natural order)
+    /// or a single file. `readFile` gives each file's tags (the application
+    /// reads them with the decoder it opens for the file's length anyway); by
+    /// default `AudioTags.read`'s.
+    public static func load(path: String, readFile: (String) -> File = { File(path: $0, tags: AudioTags.read(path: $0)) })
+        throws(BookLoadError) -> BookSource {
         if let names = DirectoryListing.names(in: path) {
             let audio = BookFolderOrder.audioFiles(names)
             guard !audio.isEmpty else { throw .noAudioFiles(path: path) }
@@ -64,27 +83,6 @@ public struct BookSource: Equatable, Sendable {
         }
         guard StateFile.isReadableFile(path) else { throw .cannotOpen(path: path) }
         return BookSource(path: path, kind: .file, files: [readFile(path)])
-    }
-
-    /// The tags and chapters of one file. Problems are kept, not thrown: the
-    /// file may still play, as one chapter named after it.
-    static func readFile(_ path: String) -> File {
-        let bytes: [UInt8]
-        do {
-            bytes = try TagFileReader.tagBytes(atPath: path)
-        } catch {
-            return File(path: path, tagProblem: error.description)
-        }
-        guard !bytes.isEmpty else { return File(path: path) }
-        let tag: ID3v2Tag
-        do {
-            tag = try ID3v2Tag(bytes: bytes)
-        } catch {
-            return File(path: path, tagProblem: "\(path): unreadable ID3v2 tag: \(error)")
-        }
-        let list = ChapterList(tag: tag)
-        return File(path: path, tags: BookTags(tag: tag), chapters: list.chapters,
-                    tagProblem: list.damage.map { "\(path): damaged ID3v2 tag: \($0)" })
     }
 }
 

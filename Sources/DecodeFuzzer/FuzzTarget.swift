@@ -26,8 +26,8 @@ enum FuzzTarget: String, CaseIterable {
         defer { decoder.close() }
         guard String(describing: type(of: decoder)) == decoderName else { return }
         var total = decoder.format.rate &+ decoder.sourceFormat.channels &+ (decoder.lengthInFrames ?? 0)
-        total &+= decoder.tags().title?.utf8.count ?? 0
-        total &+= decoder.chapters().count
+        total &+= decoder.tags.title?.utf8.count ?? 0
+        total &+= decoder.tags.chapters.count &+ decoder.tags.pictures.count
         decodeAll(decoder, total: &total)
         if let length = decoder.lengthInFrames, length > 0 {
             if (try? decoder.seek(toFrame: length / 2)) != nil { decodeAll(decoder, total: &total) }

@@ -103,22 +103,3 @@ public struct LibraryTrack: Equatable, Hashable, Sendable {
         return LibraryTree.unknownArtist
     }
 }
-
-/// The numbers of tag text as listeners write them: "3", "3/12", "2004-05-01".
-public enum TagNumbers {
-    /// The leading number of "3/12" (3), nil when the text starts otherwise.
-    public static func leadingNumber(_ text: String?) -> Int? {
-        guard let text else { return nil }
-        let digits = text.drop { $0 == " " }.prefix { $0.isASCII && $0.isNumber }
-        guard !digits.isEmpty, digits.count <= 9 else { return nil }
-        return Int(digits)
-    }
-
-    /// The year of "2004", "2004-05-01" or "2004/05": its first four digits.
-    public static func year(_ text: String?) -> Int? {
-        guard let text else { return nil }
-        let digits = text.drop { $0 == " " }.prefix { $0.isASCII && $0.isNumber }
-        guard digits.count >= 4 else { return nil }
-        return Int(digits.prefix(4))
-    }
-}

@@ -1,3 +1,4 @@
+import BookFormat
 import InterludeCore
 import ReplayGain
 
@@ -113,7 +114,7 @@ public enum EventHookEnvironment {
     /// `INTERLUDE_EVENT`, `INTERLUDE_STATUS`, `INTERLUDE_TIME`, the track's
     /// `INTERLUDE_PATH`, `_TITLE`, `_ARTIST`, `_ALBUM`, and each of the event's
     /// own fields as `INTERLUDE_FIELD_<NAME>`.
-    public static func variables(for timed: TimedPlayerEvent, path: String?, tags: TrackTags) -> [String: String] {
+    public static func variables(for timed: TimedPlayerEvent, path: String?, tags: AudioTags) -> [String: String] {
         var variables: [String: String] = [
             "INTERLUDE_EVENT": timed.event.name,
             "INTERLUDE_STATUS": { if case .paused = timed.event { "paused" } else { "playing" } }(),
@@ -121,7 +122,7 @@ public enum EventHookEnvironment {
         ]
         if let path {
             variables["INTERLUDE_PATH"] = path
-            variables["INTERLUDE_TITLE"] = tags.title ?? TrackTags.displayName(ofPath: path)
+            variables["INTERLUDE_TITLE"] = tags.title ?? AudioTags.displayName(ofPath: path)
         }
         if let artist = tags.artist { variables["INTERLUDE_ARTIST"] = artist }
         if let album = tags.album { variables["INTERLUDE_ALBUM"] = album }

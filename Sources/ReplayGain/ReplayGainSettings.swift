@@ -1,3 +1,5 @@
+import BookFormat
+
 /// The listener's ReplayGain choice and the gain it gives a file.
 public struct ReplayGainSettings: Equatable, Sendable {
     public var mode: ReplayGainMode

@@ -1,3 +1,4 @@
+import BookFormat
 import InterludeCore
 import PlayerModel
 import Testing
@@ -29,7 +30,7 @@ struct PlayerConfigFileTests {
         #expect(!EventHookEnvironment.runs(on: .volume(0.5)))
         let variables = EventHookEnvironment.variables(
             for: TimedPlayerEvent(time: 2.5, event: .trackStarted(index: 1, path: "/m/a.mp3")), path: "/m/a.mp3",
-            tags: TrackTags(title: "Noon", artist: "Interlude\0junk", album: nil))
+            tags: AudioTags(title: "Noon", artists: ["Interlude\0junk"]))
         #expect(variables["INTERLUDE_EVENT"] == "trackStarted")
         #expect(variables["INTERLUDE_STATUS"] == "playing")
         #expect(variables["INTERLUDE_TITLE"] == "Noon")
@@ -38,7 +39,7 @@ struct PlayerConfigFileTests {
         #expect(variables["INTERLUDE_FIELD_INDEX"] == "1")
         #expect(variables["INTERLUDE_FIELD_PATH"] == "/m/a.mp3")
         let untitled = EventHookEnvironment.variables(for: TimedPlayerEvent(time: 3, event: .paused(position: 1.5)),
-                                                      path: "/m/b side.mp3", tags: TrackTags())
+                                                      path: "/m/b side.mp3", tags: AudioTags())
         #expect(untitled["INTERLUDE_TITLE"] == "b side" && untitled["INTERLUDE_STATUS"] == "paused")
     }
 }

@@ -19,7 +19,7 @@ import Testing
             stream.subscribe { [unowned self] in events.append($0.event) }
         }
 
-        var state: PlayerSnapshot.State { runtime.snapshot { _ in TrackTags() }.state }
+        var state: PlayerSnapshot.State { runtime.snapshot().state }
     }
 
     @Test("stop is paused at the track's start and reported stopped; a seek makes it paused there, play plays")

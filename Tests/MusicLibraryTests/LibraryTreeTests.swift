@@ -90,11 +90,4 @@ import Testing
         #expect(diff.gone == ["/b"])
         #expect(ScanDiff(known: [:]).gone.isEmpty)
     }
-
-    @Test func tagNumbersTakeTheLeadingNumber() {
-        #expect(TagNumbers.leadingNumber("3/12") == 3)
-        #expect(TagNumbers.leadingNumber("x") == nil)
-        #expect(TagNumbers.year("2004-05-01") == 2004)
-        #expect(TagNumbers.year("04") == nil)
-    }
 }

@@ -78,7 +78,7 @@ struct ReplayGainTests {
         try ProcessRunner.check("ffmpeg", ["-v", "error", "-y", "-i", mp3, "-c", "copy",
                                            "-metadata", "REPLAYGAIN_TRACK_GAIN=-7.10 dB", "-metadata", "REPLAYGAIN_TRACK_PEAK=0.501",
                                            "-metadata", "REPLAYGAIN_ALBUM_GAIN=+1.30 dB", output])
-        let read = ReplayGainReader.read(path: output)
+        let read = AudioTags.read(path: output).replayGain
         #expect(read.trackGain == -7.1 && read.trackPeak == 0.501 && read.albumGain == 1.3)
     }
 
@@ -87,7 +87,7 @@ struct ReplayGainTests {
         let wav = try Fixtures.wav(.tone(frequency: 1000), seconds: 3)
         let mp3 = ScratchFiles.makeDirectory("replaygain-lame") + "/accurate.mp3"
         try ProcessRunner.check("lame", ["--quiet", "--replaygain-accurate", "-b", "192", wav, mp3])
-        let read = ReplayGainReader.read(path: mp3)
+        let read = AudioTags.read(path: mp3).replayGain
         // The tone is -6 dBFS: a peak of 0.5 (lame measures the decoded output).
         let peak = try #require(read.trackPeak)
         #expect(abs(peak - 0.5) < 0.02, "peak \(peak)")

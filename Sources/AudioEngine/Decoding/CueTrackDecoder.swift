@@ -21,7 +21,7 @@ final class CueTrackDecoder: Decoder {
     /// Output frames of the track read so far (or sought to).
     private var position = 0
 
-    init(path: String, target: AudioFormat?) throws(DecoderError) {
+    init(trackPath path: String, target: AudioFormat?) throws(DecoderError) {
         guard let name = CueTrackPath(path) else {
             throw DecoderError(.unreadable, path: path, detail: "not a cue sheet track (SHEET.cue#N)")
         }
@@ -45,6 +45,10 @@ final class CueTrackDecoder: Decoder {
 
     /// Never chosen by content: `Decoders.open` routes a `SHEET.cue#N` path here by its form.
     static func accepts(_ head: FileHead) -> Bool { false }
+
+    convenience init(path: String, head: FileHead, target: AudioFormat?) throws(DecoderError) {
+        try self.init(trackPath: path, target: target)
+    }
 
     var format: AudioFormat { inner.format }
     var sourceFormat: AudioFormat { inner.sourceFormat }
@@ -84,15 +88,8 @@ final class CueTrackDecoder: Decoder {
     var gaplessTrim: GaplessTrim? { inner.gaplessTrim }
     var streamInfo: StreamInfo { inner.streamInfo }
 
-    /// The image's tags, with the sheet's words for this track over them
-    /// (the image's title is the album's, not the track's).
-    func tags() -> Tags {
-        var tags = inner.tags()
-        tags.title = track.title
-        if let performer = track.performer { tags.artist = performer }
-        if let album = track.album { tags.album = album }
-        return tags
-    }
+    /// The image's tags for this track (`AudioTags.forTrack`).
+    var tags: AudioTags { inner.tags.forTrack(track) }
 
     func takeDamage() -> [String] { inner.takeDamage() }
 

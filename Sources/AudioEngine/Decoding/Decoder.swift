@@ -1,3 +1,5 @@
+import BookFormat
+
 /// The decoding contract: one audio file decoded to the pipeline's encoding
 /// (`AudioFormat`: signed 16-bit interleaved), read in order, moved by exact
 /// seeks. Each implementation is one file in this folder that wraps one C
@@ -28,8 +30,9 @@ public protocol Decoder: AnyObject {
     /// duplicated, rate resampled): that is how a queue of mixed files plays
     /// through one open device. Blocks on reading the file's start. Called by
     /// `Decoders.open`, which has already checked that `path` is a readable,
-    /// non-empty file and not a directory.
-    init(path: String, target: AudioFormat?) throws(DecoderError)
+    /// non-empty file and not a directory, and hands over the `head` it read
+    /// (so the file's first bytes are read once, for the choice and the tags).
+    init(path: String, head: FileHead, target: AudioFormat?) throws(DecoderError)
 
     /// Whether this implementation takes the file, from its first bytes.
     /// `Decoders` asks its implementations in order; the first that says yes
@@ -94,16 +97,15 @@ public protocol Decoder: AnyObject {
     /// What the codec and its bitrate are, for `info`; of the most recently
     /// decoded frame where the stream's frames differ (VBR).
     var streamInfo: StreamInfo { get }
-    /// The file's tags; complete after `scan()` (a tag at the file's end may
-    /// be found only by reading there).
-    func tags() -> Tags
-
-    /// Chapters the container carries (MP4's chapter track or Nero `chpl`
-    /// atom, Ogg's `CHAPTERnn` comments), in the stream's order, times in
-    /// milliseconds of output; empty when it has none or the chapters are in
-    /// a tag the decoder does not read (an MP3's ID3v2 CHAP frames: those are
-    /// `BookFormat`'s).
-    func chapters() -> [ChapterMark]
+    /// The file's tags, read once when it was opened (`AudioTags.read`, with
+    /// what the library itself found for what that lacks): the one reading
+    /// that the library's scan, the now-playing title, a book's chapters,
+    /// ReplayGain and `info` take, so none of them reads the file again. The
+    /// chapters are the tag's (ID3v2 CHAP, Vorbis `CHAPTERnn`) or the
+    /// container's (MP4's chapter track or Nero `chpl` atom, FLAC's CUESHEET),
+    /// times in milliseconds of the file; an ID3v1 tag at the file's end may
+    /// be found only after the first read or `scan()`.
+    var tags: AudioTags { get }
 
     /// Damage met and skipped by `read` since the last call (a frame that
     /// failed its checksum or could not be decoded), one sentence each without
@@ -119,21 +121,6 @@ public protocol Decoder: AnyObject {
 extension Decoder {
     public static func accepts(_ head: FileHead, target: AudioFormat?) -> Bool { accepts(head) }
     public func takeDamage() -> [String] { [] }
-    public func chapters() -> [ChapterMark] { [] }
-}
-
-/// A chapter as a container gives it.
-public struct ChapterMark: Equatable, Sendable {
-    public let title: String
-    public let startMilliseconds: Int
-    /// The next chapter's start or the stream's end where the container gives none.
-    public let endMilliseconds: Int
-
-    public init(title: String, startMilliseconds: Int, endMilliseconds: Int) {
-        self.title = title
-        self.startMilliseconds = startMilliseconds
-        self.endMilliseconds = endMilliseconds
-    }
 }
 
 public enum DecoderReadResult: Equatable, Sendable {

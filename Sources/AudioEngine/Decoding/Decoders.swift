@@ -33,15 +33,19 @@ public enum Decoders {
     /// to `target` (see `Decoder.init`). Missing files, directories, empty and
     /// unreadable files are rejected here, in the same words for every
     /// implementation.
-    public static func open(path: String, target: AudioFormat? = nil) throws(DecoderError) -> any Decoder {
+    /// `head`: the file's first bytes when the caller has read them (the
+    /// library's scan, which checks for a tagged MP3 first); they are then not
+    /// read again, and the caller has checked that the file is a non-empty
+    /// regular one.
+    public static func open(path: String, head: FileHead? = nil, target: AudioFormat? = nil) throws(DecoderError) -> any Decoder {
         // A cue sheet's track (`SHEET.cue#N`) is a range of its image, unless a file has that very name.
         if CueTrackPath(path) != nil && access(path, F_OK) != 0 {
-            return try CueTrackDecoder(path: path, target: target)
+            return try CueTrackDecoder(trackPath: path, target: target)
         }
-        let head = try FileHead(path: path)
+        let head = if let head { head } else { try FileHead(path: path) }
         for implementation in implementations where implementation.accepts(head, target: target) {
             do {
-                return try implementation.init(path: path, target: target)
+                return try implementation.init(path: path, head: head, target: target)
             } catch where error.kind == .notMPEGAudio && implementation == Mpg123Decoder.self {
                 // A name that promises another format (a text file named .m4b): say what
                 // the name promised and that the content is none of the formats we read.
@@ -72,6 +76,11 @@ public struct FileHead: Sendable {
 
     /// At most `capacity` bytes: fewer when the file is shorter.
     public let bytes: [UInt8]
+
+    /// The first bytes a caller read itself (at most `capacity` are kept).
+    public init(bytes: [UInt8]) {
+        self.bytes = Array(bytes.prefix(Self.capacity))
+    }
 
     /// Rejects what a library would report only vaguely: missing files,
     /// directories and empty files, and files that cannot be read.

@@ -1,3 +1,4 @@
+import BookFormat
 import CFFmpeg
 import InterludeCore
 #if canImport(Glibc)
@@ -44,9 +45,8 @@ final class FFmpegDecoder: Decoder {
     private let codecID: AVCodecID
     private var closed = false
 
-    /// Converted samples not yet handed out, from `pendingStart` on.
-    private var pending: [Int16] = []
-    private var pendingStart = 0
+    /// Decoded frames not yet handed out, and the damage met.
+    private let frames: DecodedFrames
     /// The source frame (after the gapless trim) the next decoded frame starts at.
     private var sourcePosition = 0
     /// The source timestamp of the first frame a decode from the start gives,
@@ -56,8 +56,8 @@ final class FFmpegDecoder: Decoder {
     private var draining = false
     private var converterFlushed = false
     private var exactLength: Int?
-    /// Packets the codec refused as damaged, skipped (see `takeDamage`).
-    private var damage: [String] = []
+    /// Read at the opening (see `tags`).
+    private var fileTags = AudioTags()
     /// An MP4's `iTunSMPB` comment: priming, remainder and sample count.
     private var iTunSMPB: (priming: Int, remainder: Int, samples: Int)?
 
@@ -109,7 +109,7 @@ final class FFmpegDecoder: Decoder {
         }
     }
 
-    init(path: String, target: AudioFormat?) throws(DecoderError) {
+    init(path: String, head: FileHead, target: AudioFormat?) throws(DecoderError) {
         self.path = path
         self.target = target
         var message = [CChar](repeating: 0, count: 512)
@@ -120,7 +120,7 @@ final class FFmpegDecoder: Decoder {
         var container: UnsafeMutablePointer<AVFormatContext>?
         // The demuxer of the container the file's magic number names: probing
         // every demuxer instead cost 2 MB resident (see `interlude_ffmpeg.h`).
-        let demuxer = (try? FileHead(path: path)).flatMap { Container.sniff($0.bytes) }?.demuxer
+        let demuxer = Container.sniff(head.bytes)?.demuxer
         var status = interlude_avformat_open_input(&container, path, demuxer)
         guard status >= 0, let container else {
             if MP4Boxes.lacksMovie(path: path) {
@@ -173,6 +173,7 @@ final class FFmpegDecoder: Decoder {
         // More than two channels are mixed down to stereo: the pipeline (libsonic,
         // ALSA's default device, the WAV sink's comparisons) is mono or stereo.
         format = target ?? AudioFormat(rate: rate, channels: min(channels, 2))
+        frames = DecodedFrames(channels: format.channels)
 
         // Decode up to the first frame, so a file whose audio cannot be decoded
         // is refused here, and position 0 is the first frame's timestamp.
@@ -183,6 +184,7 @@ final class FFmpegDecoder: Decoder {
             if let start = sourceFrame(of: first) { origin = start }
             try convert(first)
             sourcePosition = Int(first.pointee.nb_samples)
+            fileTags = readTags(head: head)
             interlude_ffmpeg_release_setup_pages(1)
         } catch {
             close()
@@ -233,48 +235,23 @@ final class FFmpegDecoder: Decoder {
     // MARK: Reading
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(DecoderError) -> DecoderReadResult {
-        let channels = format.channels
-        var capacity = buffer.count / format.bytesPerFrame
+        var limit: Int?
         if let declaredLength {
-            let left = declaredLength - position
-            guard left > 0 else { return .end }
-            capacity = min(capacity, left)
+            limit = declaredLength - position
+            guard limit! > 0 else { return .end }
         }
-        guard capacity > 0, let base = buffer.baseAddress else { return .frames(0) }
-        let output = base.assumingMemoryBound(to: Int16.self)
-        var filled = 0
-        while filled < capacity {
-            if pendingStart < pending.count {
-                let frames = min(capacity - filled, (pending.count - pendingStart) / channels)
-                pending.withUnsafeBufferPointer { source in
-                    (output + filled * channels).update(from: source.baseAddress! + pendingStart, count: frames * channels)
-                }
-                pendingStart += frames * channels
-                filled += frames
-                continue
-            }
-            do {
-                guard try refill() else { break }
-            } catch {
-                if filled > 0 { return .frames(filled) }
-                throw error
-            }
-        }
-        return filled == 0 ? .end : .frames(filled)
+        return try frames.read(into: buffer, limit: limit) { () throws(DecoderError) in try refill() }
     }
 
-    /// Decodes and converts the next frame into `pending`; false at the end,
+    /// Decodes and converts the next frame into `frames`; false at the end,
     /// once the converter's tail has been handed out too.
     private func refill() throws(DecoderError) -> Bool {
-        pending.removeAll(keepingCapacity: true)
-        pendingStart = 0
+        frames.removeAll()
         if try decodeNextFrame(), let frame {
             if let start = sourceFrame(of: frame) {
-                // A damaged frame was skipped: its time is kept as silence, so what
-                // follows stays at its place (a book's positions, a chapter's start).
-                if gapAfterDamage, start > sourcePosition, start - sourcePosition <= sourceFormat.rate * 10 {
-                    let frames = (start - sourcePosition) * format.rate / sourceFormat.rate
-                    pending.append(contentsOf: repeatElement(0, count: frames * format.channels))
+                // A damaged frame was skipped: its time is kept as silence.
+                if gapAfterDamage {
+                    frames.appendSilence(from: sourcePosition, to: start, sourceRate: sourceFormat.rate, outputRate: format.rate)
                 }
                 sourcePosition = start
             }
@@ -286,7 +263,7 @@ final class FFmpegDecoder: Decoder {
         guard !converterFlushed else { return false }
         converterFlushed = true
         try convert(nil)
-        return !pending.isEmpty
+        return frames.bufferedFrames > 0
     }
 
     /// The next decoded frame into `frame`; false at the end of the stream.
@@ -330,16 +307,11 @@ final class FFmpegDecoder: Decoder {
 
     private func noteDamage(_ status: Int32) {
         gapAfterDamage = true
-        let seconds = Double(sourcePosition) / Double(sourceFormat.rate)
-        let at = (seconds * 1000).rounded() / 1000
-        damage.append("damaged audio at \(at) s (\(Self.describe(status)))")
+        frames.noteDamage(Self.describe(status), atSourceFrame: sourcePosition, rate: sourceFormat.rate)
     }
 
     /// Damage found since the last call, one sentence each (without the path).
-    func takeDamage() -> [String] {
-        defer { damage.removeAll() }
-        return damage
-    }
+    func takeDamage() -> [String] { frames.takeDamage() }
 
     /// The frame's first sample in source frames from the stream's origin; nil
     /// when the frame carries no timestamp.
@@ -351,7 +323,7 @@ final class FFmpegDecoder: Decoder {
         return Int(frames) - origin
     }
 
-    /// Converts `frame` (nil: the converter's tail) and appends it to `pending`,
+    /// Converts `frame` (nil: the converter's tail) and appends it to `frames`,
     /// from `skip` source frames into the frame on.
     private func convert(_ frame: UnsafeMutablePointer<AVFrame>?, skip: Int = 0) throws(DecoderError) {
         if converter == nil {
@@ -361,9 +333,9 @@ final class FFmpegDecoder: Decoder {
         let channels = format.channels
         let inputCount = frame.map { Int($0.pointee.nb_samples) - skip } ?? 0
         let room = Int(interlude_swr_get_delay(converter, Int64(format.rate))) + inputCount * format.rate / sourceFormat.rate + 64
-        let start = pending.count
-        pending.append(contentsOf: repeatElement(0, count: room * channels))
-        let produced = pending.withUnsafeMutableBytes { bytes -> Int32 in
+        let start = frames.samples.count
+        frames.samples.append(contentsOf: repeatElement(0, count: room * channels))
+        let produced = frames.samples.withUnsafeMutableBytes { bytes -> Int32 in
             let output = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + start * 2
             guard let frame else { return interlude_swr_convert(converter, output, Int32(room), nil, 0) }
             let format = AVSampleFormat(rawValue: frame.pointee.format)
@@ -380,10 +352,10 @@ final class FFmpegDecoder: Decoder {
             }
         }
         guard produced >= 0 else {
-            pending.removeSubrange(start...)
+            frames.samples.removeSubrange(start...)
             throw DecoderError(.library, path: path, detail: "converting failed: \(Self.describe(produced))")
         }
-        pending.removeSubrange((start + Int(produced) * channels)...)
+        frames.samples.removeSubrange((start + Int(produced) * channels)...)
     }
 
     private static func bytesPerSample(_ format: AVSampleFormat) -> Int32 {
@@ -468,11 +440,10 @@ final class FFmpegDecoder: Decoder {
 
     /// Output frames handed out since position 0.
     private var position: Int {
-        let buffered = (pending.count - pendingStart) / format.channels
-        return outputPosition - buffered
+        return outputPosition - frames.bufferedFrames
     }
 
-    /// Output frames produced into `pending` since position 0 (at the source
+    /// Output frames produced into `frames` since position 0 (at the source
     /// rate: the source position; converted otherwise).
     private var outputPosition: Int {
         format.rate == sourceFormat.rate ? sourcePosition
@@ -510,12 +481,12 @@ final class FFmpegDecoder: Decoder {
         // At another rate the resampler's output is counted from here.
         if format.rate != sourceFormat.rate {
             sourcePosition = Int(Int64(frameIndex) * Int64(sourceFormat.rate) / Int64(format.rate))
-                + (pending.count - pendingStart) / format.channels * sourceFormat.rate / format.rate
+                + frames.bufferedFrames * sourceFormat.rate / format.rate
         }
     }
 
     /// Seeks the demuxer to `timestamp` (nil: the start), decodes up to the
-    /// frame holding `target` and keeps `pending` from the target on. False
+    /// frame holding `target` and keeps `frames` from the target on. False
     /// when the landing point cannot be placed before the target.
     private func seekAndSkip(to timestamp: Int64?, target: Int) throws(DecoderError) -> Bool {
         guard let container, let codec = self.codec else { return false }
@@ -536,8 +507,7 @@ final class FFmpegDecoder: Decoder {
             throw DecoderError(.library, path: path, detail: "seek failed: \(Self.describe(opened))")
         }
         if converter != nil { interlude_swr_free(&converter) }
-        pending.removeAll(keepingCapacity: true)
-        pendingStart = 0
+        frames.removeAll()
         draining = false
         converterFlushed = false
         var first = true
@@ -653,39 +623,37 @@ final class FFmpegDecoder: Decoder {
         }
     }
 
-    /// The container's tags and the audio stream's (Ogg keeps its Vorbis
-    /// comments on the stream), the container's first.
-    func tags() -> Tags {
-        var tags = Tags()
+    /// The file's tags, read when it was opened.
+    var tags: AudioTags { fileTags }
+
+    /// `AudioTags.read`'s reading of the containers it knows (MP4, FLAC, Ogg:
+    /// the same mapping as every decoder's), then libavformat's dictionaries
+    /// for what it lacks (WAV's INFO list, an ADTS file's ID3 tag), through
+    /// the same Vorbis-comment names; libavformat's chapters (it reads both
+    /// MP4 forms and Ogg's `CHAPTERnn` comments) before the reader's.
+    private func readTags(head: FileHead) -> AudioTags {
+        var tags = AudioTags.read(path: path, head: head.bytes)
         guard let container else { return tags }
-        let dictionaries = [container.pointee.metadata, container.pointee.streams[Int(streamIndex)]?.pointee.metadata]
-        func value(_ key: String) -> String? {
-            for dictionary in dictionaries {
-                guard let dictionary, let entry = interlude_av_dict_get(dictionary, key, nil, 0),
-                      let text = entry.pointee.value else { continue }
+        var fields: [(name: String, value: String)] = []
+        for dictionary in [container.pointee.metadata, container.pointee.streams[Int(streamIndex)]?.pointee.metadata] {
+            guard let dictionary else { continue }
+            var entry: UnsafeMutablePointer<AVDictionaryEntry>?
+            // An empty key with IGNORE_SUFFIX walks every entry; bounded in case a dictionary is damaged.
+            for _ in 0..<10_000 {
+                entry = interlude_av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX)
+                guard let entry, let key = entry.pointee.key, let value = entry.pointee.value else { break }
                 // libavformat hands the bytes as stored: invalid UTF-8 becomes U+FFFD here.
-                let string = String(decoding: UnsafeRawBufferPointer(start: text, count: strlen(text)), as: UTF8.self)
-                if !string.isEmpty { return string }
+                fields.append((Self.string(key), Self.string(value)))
             }
-            return nil
         }
-        tags.title = value("title")
-        tags.artist = value("artist")
-        tags.album = value("album")
-        tags.year = value("date") ?? value("year")
-        tags.genre = value("genre")
-        tags.comment = value("comment")
-        // libavformat gives MP4's aART, trkn and disk and Vorbis's ALBUMARTIST,
-        // TRACKNUMBER and DISCNUMBER under these names.
-        tags.albumArtist = value("album_artist")
-        tags.track = value("track")
-        tags.disc = value("disc")
-        // Vorbis comments, and MP4's freeform `----:com.apple.iTunes:replaygain_*`
-        // atoms, which libavformat names by their last part; lookups ignore case.
-        for name in ["REPLAYGAIN_TRACK_GAIN", "REPLAYGAIN_TRACK_PEAK", "REPLAYGAIN_ALBUM_GAIN", "REPLAYGAIN_ALBUM_PEAK"] {
-            if let stored = value(name) { tags.replayGain[name] = stored }
-        }
+        tags = tags.filling(from: AudioTags(fields: fields))
+        let chapters = self.containerChapters()
+        if !chapters.isEmpty { tags.chapters = chapters }
         return tags
+    }
+
+    private static func string(_ text: UnsafePointer<CChar>) -> String {
+        String(decoding: UnsafeRawBufferPointer(start: text, count: strlen(text)), as: UTF8.self)
     }
 
     /// A C string in a buffer, up to its NUL.
@@ -697,19 +665,19 @@ final class FFmpegDecoder: Decoder {
     /// libavformat's chapters: it reads both MP4 forms (the QuickTime text
     /// track, preferred, and Nero's `chpl`) and Ogg's `CHAPTERnn`/`CHAPTERnnNAME`
     /// comments into the same list.
-    func chapters() -> [ChapterMark] {
+    private func containerChapters() -> [Chapter] {
         guard let container, let list = container.pointee.chapters else { return [] }
         let milliseconds = AVRational(num: 1, den: 1000)
-        var marks: [ChapterMark] = []
+        var marks: [Chapter] = []
         for index in 0..<Int(container.pointee.nb_chapters) {
             guard let chapter = list[index] else { continue }
             let start = Int(interlude_av_rescale_q(chapter.pointee.start, chapter.pointee.time_base, milliseconds))
             let end = Int(interlude_av_rescale_q(chapter.pointee.end, chapter.pointee.time_base, milliseconds))
             var title = ""
             if let entry = interlude_av_dict_get(chapter.pointee.metadata, "title", nil, 0), let value = entry.pointee.value {
-                title = String(decoding: UnsafeRawBufferPointer(start: value, count: strlen(value)), as: UTF8.self)
+                title = Self.string(value)
             }
-            marks.append(ChapterMark(title: title, startMilliseconds: start, endMilliseconds: max(start, end)))
+            marks.append(Chapter(title: title, startMilliseconds: start, endMilliseconds: max(start, end)))
         }
         return marks
     }

@@ -1,4 +1,5 @@
 import CFLAC
+import BookFormat
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,15 +33,15 @@ final class FLACDecoder: Decoder {
     private let totalSamples: Int?
     private let fileSize: Int
 
-    /// Converted samples not yet handed out, from `pendingStart` on.
-    private var pending: [Int16] = []
-    private var pendingStart = 0
+    /// Decoded frames not yet handed out, and the damage met.
+    private let frames: DecodedFrames
     /// The source frame the next decoded frame should start at.
     private var sourcePosition = 0
     private var atEnd = false
     private var exactLength: Int?
-    private var damage: [String] = []
     private var message = [CChar](repeating: 0, count: 512)
+    /// Read once, at the opening (see `tags`).
+    private var fileTags: AudioTags
 
     /// A FLAC (at the file's start or behind an ID3v2 tag) whose stream
     /// information is in the first bytes, of one or two channels.
@@ -82,8 +83,9 @@ final class FLACDecoder: Decoder {
         }
     }
 
-    init(path: String, target: AudioFormat?) throws(DecoderError) {
+    init(path: String, head: FileHead, target: AudioFormat?) throws(DecoderError) {
         self.path = path
+        fileTags = AudioTags.read(path: path, head: head.bytes)
         guard interlude_flac_load(&message, message.count) == 0 else {
             throw DecoderError(.library, path: path, detail: "cannot load libFLAC: \(Self.text(message))")
         }
@@ -100,6 +102,7 @@ final class FLACDecoder: Decoder {
         fileSize = stat(path, &info) == 0 ? Int(info.st_size) : 0
         sourceFormat = AudioFormat(rate: rate, channels: channels)
         format = target ?? sourceFormat
+        frames = DecodedFrames(channels: format.channels)
         guard channels <= 2, format.rate == rate, format.channels == channels || (channels == 1 && format.channels == 2) else {
             close()
             throw DecoderError(.library, path: path, detail: "libFLAC cannot convert \(sourceFormat) to \(format)")
@@ -126,30 +129,12 @@ final class FLACDecoder: Decoder {
     // MARK: Reading
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(DecoderError) -> DecoderReadResult {
-        let channels = format.channels
-        let capacity = buffer.count / format.bytesPerFrame
-        guard capacity > 0, let base = buffer.baseAddress else { return .frames(0) }
-        let output = base.assumingMemoryBound(to: Int16.self)
-        var filled = 0
-        while filled < capacity {
-            if pendingStart < pending.count {
-                let frames = min(capacity - filled, (pending.count - pendingStart) / channels)
-                pending.withUnsafeBufferPointer { source in
-                    (output + filled * channels).update(from: source.baseAddress! + pendingStart, count: frames * channels)
-                }
-                pendingStart += frames * channels
-                filled += frames
-                continue
-            }
-            guard try refill() else { break }
-        }
-        return filled == 0 ? .end : .frames(filled)
+        try frames.read(into: buffer) { () throws(DecoderError) in try refill() }
     }
 
-    /// Decodes the next frame into `pending`; false at the end.
+    /// Decodes the next frame into `frames`; false at the end.
     private func refill() throws(DecoderError) -> Bool {
-        pending.removeAll(keepingCapacity: true)
-        pendingStart = 0
+        frames.removeAll()
         guard let handle, !atEnd else { return false }
         let status = interlude_flac_next_frame(handle, &message, message.count)
         noteErrors()
@@ -159,32 +144,29 @@ final class FLACDecoder: Decoder {
         }
         if status < 0 {
             // libFLAC cannot go on (its state says why): what was read stands, the rest is lost.
-            noteDamage(Self.text(message).lowercased())
+            frames.noteDamage(Self.text(message).lowercased(), atSourceFrame: sourcePosition, rate: sourceFormat.rate)
             atEnd = true
             return false
         }
         let first = Int(interlude_flac_frame_first_sample(handle))
         let length = Int(interlude_flac_frame_length(handle))
-        // A frame skipped as damaged: its time is kept as silence (at most 10 s, so a
-        // damaged frame number cannot make an hour of it).
-        if first > sourcePosition, first - sourcePosition <= sourceFormat.rate * 10 {
-            pending.append(contentsOf: repeatElement(0, count: (first - sourcePosition) * format.channels))
-        }
+        // A frame skipped as damaged: its time is kept as silence.
+        frames.appendSilence(from: sourcePosition, to: first, sourceRate: sourceFormat.rate, outputRate: format.rate)
         sourcePosition = first + length
         appendConverted(interlude_flac_frame_samples(handle), frames: length)
         return true
     }
 
     /// libFLAC's samples (right-aligned to the stream's bits) as s16 in `format`.
-    private func appendConverted(_ samples: UnsafePointer<Int32>, frames: Int) {
-        let start = pending.count
+    private func appendConverted(_ samples: UnsafePointer<Int32>, frames count: Int) {
+        let start = frames.samples.count
         let sourceChannels = sourceFormat.channels
         let outputChannels = format.channels
-        pending.append(contentsOf: repeatElement(0, count: frames * outputChannels))
+        frames.samples.append(contentsOf: repeatElement(0, count: count * outputChannels))
         let bits = bitsPerSample
-        pending.withUnsafeMutableBufferPointer { output in
+        frames.samples.withUnsafeMutableBufferPointer { output in
             let base = output.baseAddress! + start
-            for frame in 0..<frames {
+            for frame in 0..<count {
                 for channel in 0..<outputChannels {
                     // Mono into stereo: the one channel on both sides, as libmpg123 does.
                     let sample = samples[frame * sourceChannels + min(channel, sourceChannels - 1)]
@@ -208,19 +190,10 @@ final class FLACDecoder: Decoder {
         var text = [CChar](repeating: 0, count: 256)
         let count = interlude_flac_take_errors(handle, &text, text.count)
         guard count > 0 else { return }
-        noteDamage(Self.describe(Self.text(text)))
+        frames.noteDamage(Self.describe(Self.text(text)), atSourceFrame: sourcePosition, rate: sourceFormat.rate)
     }
 
-    private func noteDamage(_ reason: String) {
-        let seconds = Double(sourcePosition) / Double(sourceFormat.rate)
-        let at = (seconds * 1000).rounded() / 1000
-        damage.append("damaged audio at \(at) s (\(reason))")
-    }
-
-    func takeDamage() -> [String] {
-        defer { damage.removeAll() }
-        return damage
-    }
+    func takeDamage() -> [String] { frames.takeDamage() }
 
     /// libFLAC's error names ("FLAC__STREAM_DECODER_ERROR_STATUS_FRAME_CRC_MISMATCH") in words.
     private static func describe(_ status: String) -> String {
@@ -250,15 +223,14 @@ final class FLACDecoder: Decoder {
     }
 
     /// Frames handed out since position 0.
-    private var position: Int { sourcePosition - (pending.count - pendingStart) / format.channels }
+    private var position: Int { sourcePosition - frames.bufferedFrames }
 
     /// libFLAC seeks exactly (by the seek table or a bisection, then decoding
     /// the frame that holds the sample): every FLAC frame decodes on its own,
     /// so no pre-roll is needed.
     func seek(toFrame frame: Int) throws(DecoderError) {
         guard let handle else { return }
-        pending.removeAll(keepingCapacity: true)
-        pendingStart = 0
+        frames.removeAll()
         if let end = lengthInFrames, frame >= end {
             // libFLAC refuses a seek to the end itself: nothing is left to read.
             sourcePosition = frame
@@ -281,96 +253,29 @@ final class FLACDecoder: Decoder {
         return StreamInfo(codec: .other(container: "FLAC", codec: "FLAC"), bitrateKbps: kbps, bitrateMode: .variable)
     }
 
-    // MARK: Tags, chapters
+    // MARK: Tags
 
-    /// The Vorbis comments, as (upper-cased name, value) in the block's order.
-    private func comments() -> [(name: String, value: String)] {
-        guard let handle else { return [] }
-        var entries: [(name: String, value: String)] = []
-        for index in 0..<interlude_flac_comment_count(handle) {
-            var length = 0
-            guard let bytes = interlude_flac_comment(handle, index, &length) else { continue }
-            let entry = UnsafeRawBufferPointer(start: bytes, count: length)
-            guard let equals = entry.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            // Invalid UTF-8 becomes U+FFFD, never a crash.
-            let name = String(decoding: entry[..<equals], as: UTF8.self).uppercased()
-            entries.append((name, String(decoding: entry[(equals + 1)...], as: UTF8.self)))
-        }
-        return entries
-    }
-
-    /// The same fields, under the same Vorbis comment names, as libavformat gives them.
-    func tags() -> Tags {
-        let entries = comments()
-        func value(_ names: String...) -> String? {
-            for name in names {
-                if let entry = entries.first(where: { $0.name == name && !$0.value.isEmpty }) { return entry.value }
+    /// The file's tags as `AudioTags.read` gives them (the same reader and
+    /// mapping as every format's), read when the file was opened; without
+    /// `CHAPTERnn` comments, the CUESHEET block's tracks (untitled, as
+    /// libavformat gives them) are its chapters.
+    var tags: AudioTags {
+        var tags = fileTags
+        let rate = sourceFormat.rate
+        if tags.chapters.isEmpty, let handle {
+            // Clamped so the product cannot overflow: a damaged offset makes a late chapter, not a trap.
+            let starts = (0..<interlude_flac_cue_track_count(handle)).map {
+                min(Int(clamping: interlude_flac_cue_track_start(handle, $0)), Int.max / 1000) * 1000 / rate
             }
-            return nil
-        }
-        var tags = Tags()
-        tags.title = value("TITLE")
-        tags.artist = value("ARTIST")
-        tags.album = value("ALBUM")
-        tags.year = value("DATE", "YEAR")
-        tags.genre = value("GENRE")
-        tags.comment = value("COMMENT", "DESCRIPTION")
-        tags.albumArtist = value("ALBUMARTIST", "ALBUM_ARTIST", "ALBUM ARTIST")
-        tags.track = value("TRACKNUMBER")
-        tags.disc = value("DISCNUMBER")
-        for name in ["REPLAYGAIN_TRACK_GAIN", "REPLAYGAIN_TRACK_PEAK", "REPLAYGAIN_ALBUM_GAIN", "REPLAYGAIN_ALBUM_PEAK"] {
-            if let stored = value(name) { tags.replayGain[name] = stored }
-        }
-        return tags
-    }
-
-    /// `CHAPTERnn=HH:MM:SS.mmm` and `CHAPTERnnNAME` comments, as libavformat
-    /// reads them in Ogg and FLAC; else the CUESHEET block's tracks (untitled,
-    /// as libavformat gives them).
-    func chapters() -> [ChapterMark] {
-        guard let handle else { return [] }
-        let endMilliseconds = (lengthInFrames ?? 0) * 1000 / sourceFormat.rate
-        var starts: [Int: Int] = [:]
-        var titles: [Int: String] = [:]
-        for (name, value) in comments() where name.hasPrefix("CHAPTER") {
-            let rest = name.dropFirst("CHAPTER".count)
-            let digits = rest.prefix { $0.isASCII && $0.isNumber }
-            guard !digits.isEmpty, let number = Int(digits) else { continue }
-            let suffix = rest.dropFirst(digits.count)
-            if suffix == "NAME" {
-                titles[number] = value
-            } else if suffix.isEmpty, let start = Self.milliseconds(value) {
-                starts[number] = start
+            tags.chapters = starts.enumerated().map { index, start in
+                Chapter(title: "", startMilliseconds: start, endMilliseconds: index + 1 < starts.count ? max(start, starts[index + 1]) : start)
             }
         }
-        var marks: [(title: String, start: Int)] = starts.keys.sorted().map { (titles[$0] ?? "", starts[$0]!) }
-        if marks.isEmpty {
-            let rate = sourceFormat.rate
-            marks = (0..<interlude_flac_cue_track_count(handle)).map {
-                ("", Int(interlude_flac_cue_track_start(handle, $0)) * 1000 / rate)
-            }
-        }
-        return marks.enumerated().map { index, mark in
-            let end = index + 1 < marks.count ? marks[index + 1].start : max(endMilliseconds, mark.start)
-            return ChapterMark(title: mark.title, startMilliseconds: mark.start, endMilliseconds: max(mark.start, end))
-        }
+        return tags.endingChapters(atMilliseconds: min(lengthInFrames ?? 0, Int.max / 1000) * 1000 / rate)
     }
 
-    /// "HH:MM:SS.mmm" (the form the Ogg chapter comments use) in milliseconds.
-    static func milliseconds(_ text: String) -> Int? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 3, let hours = Int(parts[0]), let minutes = Int(parts[1]), hours >= 0, minutes >= 0 else { return nil }
-        let seconds = parts[2].split(separator: ".", omittingEmptySubsequences: false)
-        guard seconds.count <= 2, let whole = Int(seconds[0]), whole >= 0 else { return nil }
-        var fraction = 0
-        if seconds.count == 2 {
-            let digits = seconds[1].prefix(3)
-            guard !digits.isEmpty, let value = Int(digits), value >= 0 else { return nil }
-            fraction = value * [1, 100, 10, 1][digits.count]
-        }
-        guard hours < 1_000_000 else { return nil }
-        return ((hours * 60 + minutes) * 60 + whole) * 1000 + fraction
-    }
+    /// The time of a chapter comment, as the tag reader takes it from a FLAC's comments.
+    static func milliseconds(_ text: String) -> Int? { AudioTags.chapterTime(text) }
 
     /// A C string in a buffer, up to its NUL.
     private static func text(_ buffer: [CChar]) -> String {

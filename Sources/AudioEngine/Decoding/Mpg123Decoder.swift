@@ -1,3 +1,4 @@
+import BookFormat
 import CMpg123
 #if canImport(Glibc)
 import Glibc
@@ -21,15 +22,18 @@ final class Mpg123Decoder: Decoder {
     private var handle: OpaquePointer
     private var file: UnsafeMutablePointer<BufferedFile>
     private var closed = false
+    /// Read at the opening (see `tags`).
+    private let fileTags: AudioTags
 
     /// Every file: libmpg123 rejects what is not MPEG audio within its resync
     /// limit (`notMPEGAudio`), and a file with junk before its first frame
     /// still plays, as it always has (a sniff of the first bytes would refuse it).
     static func accepts(_ head: FileHead) -> Bool { true }
 
-    init(path: String, target: AudioFormat?) throws(DecoderError) {
+    init(path: String, head: FileHead, target: AudioFormat?) throws(DecoderError) {
         self.path = path
         self.target = target
+        fileTags = AudioTags.read(path: path, head: head.bytes)
         let (handle, file) = try Self.openHandle(path: path, target: target)
 
         var rate = 0
@@ -264,26 +268,31 @@ final class Mpg123Decoder: Decoder {
                           bitrateKbps: Int(info.bitrate), bitrateMode: mode)
     }
 
-    /// Tags from ID3v2 (preferred) or ID3v1, after the first read or scan.
-    func tags() -> Tags {
-        var tags = Tags()
+    /// The ID3v2 tag and LAME's ReplayGain as `AudioTags.read` gives them
+    /// (read when the file was opened), then what libmpg123 found for what
+    /// they lack: an ID3v1 tag at the file's end (after the first read or a
+    /// scan), an ID3v2.2 tag, which `BookFormat` does not parse.
+    var tags: AudioTags { fileTags.filling(from: libraryTags()) }
+
+    private func libraryTags() -> AudioTags {
+        var tags = AudioTags()
         var v1: UnsafeMutablePointer<mpg123_id3v1>?
         var v2: UnsafeMutablePointer<mpg123_id3v2>?
         guard mpg123_meta_check(handle) & MPG123_ID3 != 0,
               mpg123_id3(handle, &v1, &v2) == MPG123_OK.rawValue else { return tags }
         if let v2 = v2?.pointee {
             tags.title = Self.text(v2.title)
-            tags.artist = Self.text(v2.artist)
+            tags.artists = Self.text(v2.artist).map { [$0] } ?? []
             tags.album = Self.text(v2.album)
-            tags.year = Self.text(v2.year)
-            tags.genre = Self.text(v2.genre)
+            tags.setDate(Self.text(v2.year))
+            tags.genres = Self.text(v2.genre).map { [$0] } ?? []
             tags.comment = Self.text(v2.comment)
         }
         if let v1 = v1?.pointee {
             tags.title = tags.title ?? Self.latin1(v1.title)
-            tags.artist = tags.artist ?? Self.latin1(v1.artist)
+            if tags.artists.isEmpty, let artist = Self.latin1(v1.artist) { tags.artists = [artist] }
             tags.album = tags.album ?? Self.latin1(v1.album)
-            tags.year = tags.year ?? Self.latin1(v1.year)
+            tags.setDate(Self.latin1(v1.year))
         }
         return tags
     }

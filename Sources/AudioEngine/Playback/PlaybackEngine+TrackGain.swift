@@ -23,6 +23,11 @@ extension PlaybackEngine {
 }
 
 extension TrackFeeder {
+    /// A file just opened for decoding: its gain.
+    func didOpen(_ decoder: any Decoder, path: String) -> Float {
+        trackGain?(path, decoder) ?? 1
+    }
+
     /// The file being decoded gets its gain again (the gain function changed).
     func refreshTrackGain() {
         guard let decoder = currentDecoder else { return }

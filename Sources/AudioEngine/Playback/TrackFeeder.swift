@@ -113,7 +113,7 @@ public final class TrackFeeder {
                 let opened = try Decoders.open(path: paths[index], target: format)
                 if format == nil { format = opened.format }
                 decoder = opened
-                decodingGain = trackGain?(paths[index], opened) ?? 1
+                decodingGain = didOpen(opened, path: paths[index])
                 tracks.append(Track(index: index, path: paths[index], startFrame: framesQueued, endFrame: nil,
                                     expectedFrames: opened.lengthInFrames, expectedIsExact: opened.lengthIsExact))
                 return
@@ -262,7 +262,7 @@ extension TrackFeeder {
                 // Kept for the seek that follows (it reuses the decoder of the
                 // last track), so a jump opens its file once.
                 decoder = opened
-                decodingGain = trackGain?(paths[index], opened) ?? 1
+                decodingGain = didOpen(opened, path: paths[index])
                 framesQueued = start
                 nextIndex = index + 1
                 decodingEnded = false
@@ -293,7 +293,7 @@ extension TrackFeeder {
         do {
             let opened = if reused, let decoder { decoder } else { try Decoders.open(path: track.path, target: format) }
             try opened.seek(toFrame: frame - track.startFrame)
-            if !reused { decodingGain = trackGain?(track.path, opened) ?? 1 }
+            if !reused { decodingGain = didOpen(opened, path: track.path) }
             replaceDecoder(opened, keepingTracks: index + 1, framesQueued: frame, nextIndex: track.index + 1)
             restartSpeedStage()
             return true

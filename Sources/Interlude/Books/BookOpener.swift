@@ -20,8 +20,7 @@ enum BookOpener {
         if let names = DirectoryListing.names(in: path) {
             return !BookFolderOrder.audioFiles(names).isEmpty
         }
-        if let list = try? TagFileReader.chapters(atPath: path), !list.chapters.isEmpty { return true }
-        // An M4B's or Ogg file's own chapters, or a cue sheet beside the file.
+        // The tag's chapters (ID3v2, Vorbis), an M4B's own, or a cue sheet beside the file.
         return !FileChapters.read(path, exactLength: false).chapters.isEmpty
     }
 
@@ -30,24 +29,13 @@ enum BookOpener {
     /// Xing/Info header instead of reading it whole (the books pane's percentages).
     static func open(_ path: String, exactLengths: Bool = true) throws(BookLoadError) -> Book {
         let absolute = absolutePath(path)
-        let loaded = try BookSource.load(path: absolute)
-        // Files whose ID3v2 tag has no chapters (every file but a chaptered MP3):
-        // the container's chapters or a cue sheet, and tags that are not ID3v2,
-        // from the one decoder opened for the file's length anyway.
+        // Each file's tags, chapters and length from the one decoder opened for it.
         var lengths: [String: Int] = [:]
-        let files = loaded.files.map { file -> BookSource.File in
-            guard file.chapters.isEmpty else { return file }
-            let found = FileChapters.read(file.path, exactLength: exactLengths)
-            if let length = found.durationMilliseconds { lengths[file.path] = length }
-            var tags = file.tags
-            if tags == BookTags(), let decoded = found.tags {
-                tags = BookTags(album: decoded.album, title: decoded.title, artist: decoded.artist,
-                                albumArtist: decoded.albumArtist)
-            }
-            return BookSource.File(path: file.path, tags: tags, chapters: found.chapters,
-                                   tagProblem: file.tagProblem ?? found.problem)
+        let source = try BookSource.load(path: absolute) { file in
+            let found = FileChapters.read(file, exactLength: exactLengths)
+            if let length = found.durationMilliseconds { lengths[file] = length }
+            return BookSource.File(path: file, tags: found.tags, problem: found.problem)
         }
-        let source = BookSource(path: loaded.path, kind: loaded.kind, files: files)
         return try Book(source: source, absolutePath: absolute) { file in
             lengths[file.path] ?? lengthInMilliseconds(file.path, exact: exactLengths)
         }

@@ -6,54 +6,61 @@ import InterludeCore
 import Glibc
 #endif
 
-/// A file's chapters from wherever it keeps them: an MP3's ID3v2 CHAP frames
-/// (`BookFormat`), the container's own (an M4B's chapter track or `chpl`
-/// atom, Ogg's `CHAPTERnn` comments: the decoder), or else a cue sheet
-/// beside it (`NAME.cue` or `NAME.EXT.cue`). With its tags, for a file whose
-/// tags are not ID3v2.
+/// A file's tags and chapters from wherever it keeps them, read once: the
+/// decoder's reading (an MP3's ID3v2 CHAP frames, an M4B's chapter track or
+/// `chpl` atom, Ogg's and FLAC's `CHAPTERnn` comments, FLAC's CUESHEET), or
+/// else a cue sheet beside it (`NAME.cue` or `NAME.EXT.cue`); with the
+/// length from the same decoder.
 struct FileChapters {
-    var chapters: [Chapter] = []
+    var tags: AudioTags
     /// One sentence naming the file (or its cue sheet) when something could not be read.
     var problem: String?
-    var tags: Tags?
     var durationMilliseconds: Int?
 
-    /// Reads `path`'s chapters. Opens the decoder only for a file whose ID3v2
-    /// tag gives none (so an MP3 with chapters costs no decode).
+    var chapters: [Chapter] { tags.chapters }
+
+    /// Reads `path` with the one decoder opened for it; a file no decoder
+    /// takes still gives what its tag says (the book plays what it can).
     static func read(_ path: String, exactLength: Bool = true) -> FileChapters {
-        var result = FileChapters()
-        if let list = try? TagFileReader.chapters(atPath: path), !list.chapters.isEmpty {
-            result.chapters = list.chapters
-            result.problem = list.damage.map { "\(path): damaged ID3v2 tag: \($0)" }
-            return result
+        guard let decoder = try? Decoders.open(path: path) else {
+            return FileChapters(path: path, tags: AudioTags.read(path: path), durationMilliseconds: nil)
         }
-        if let decoder = try? Decoders.open(path: path) {
-            if exactLength && !decoder.lengthIsExact { try? decoder.scan() }
-            result.durationMilliseconds = decoder.lengthInFrames.map {
-                Int((Double($0) * 1000 / Double(decoder.format.rate)).rounded())
-            }
-            result.tags = decoder.tags()
-            result.chapters = decoder.chapters().enumerated().map { index, mark in
-                Chapter(title: mark.title.isEmpty ? "Chapter \(index + 1)" : mark.title,
-                        startMilliseconds: mark.startMilliseconds, endMilliseconds: mark.endMilliseconds)
-            }
-            decoder.close()
+        defer { decoder.close() }
+        if exactLength && !decoder.lengthIsExact { try? decoder.scan() }
+        let duration = decoder.lengthInFrames.map { Int((Double($0) * 1000 / Double(decoder.format.rate)).rounded()) }
+        return FileChapters(path: path, tags: decoder.tags, durationMilliseconds: duration)
+    }
+
+    /// The chapters of `tags` (a decoder's reading of `path`), each named,
+    /// else those of a cue sheet beside the file.
+    init(path: String, tags: AudioTags, durationMilliseconds: Int?) {
+        var result = FileChapters(tags: tags, durationMilliseconds: durationMilliseconds)
+        result.problem = result.tags.damage.map { "\(path): \($0)" }
+        // Containers may leave a chapter untitled; a book names each one.
+        result.tags.chapters = result.tags.chapters.enumerated().map { index, chapter in
+            chapter.title.isEmpty ? Chapter(title: "Chapter \(index + 1)", startMilliseconds: chapter.startMilliseconds,
+                                            endMilliseconds: chapter.endMilliseconds) : chapter
         }
         // A cue sheet's own track (`SHEET.cue#N`) is music: the sheet beside it is the one it came from.
         if result.chapters.isEmpty && CueTrackPath(path) == nil {
-            switch cueSheet(beside: path) {
+            switch Self.cueSheet(beside: path) {
             case .none: break
             case .failure(let problem): result.problem = problem
             case .sheet(let sheet, let cuePath):
                 let name = path.split(separator: "/").last.map(String.init) ?? path
                 if let file = sheet.file(named: name) {
-                    result.chapters = sheet.chapters(of: file, durationMilliseconds: result.durationMilliseconds)
+                    result.tags.chapters = sheet.chapters(of: file, durationMilliseconds: result.durationMilliseconds)
                 } else {
                     result.problem = "\(cuePath): names no file '\(name)'"
                 }
             }
         }
-        return result
+        self = result
+    }
+
+    private init(tags: AudioTags, durationMilliseconds: Int?) {
+        self.tags = tags
+        self.durationMilliseconds = durationMilliseconds
     }
 
     enum CueLookup {

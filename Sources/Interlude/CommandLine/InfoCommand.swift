@@ -59,7 +59,7 @@ struct FileInfo {
     let bitrateKbps: Int
     let averageKbps: Int
     let bitrateMode: StreamInfo.BitrateMode
-    let tags: Tags
+    let tags: AudioTags
     let chapters: [Chapter]
     /// Why the chapter table could not be read in full, if it could not.
     let chapterProblem: String?
@@ -77,7 +77,7 @@ struct FileInfo {
         codec = stream.codec
         bitrateKbps = stream.bitrateKbps
         bitrateMode = stream.bitrateMode
-        tags = decoder.tags()
+        tags = decoder.tags
         let cueTrack = CueTrackPath(path).flatMap { access(path, F_OK) != 0 ? try? CueTrack.resolve($0).get() : nil }
         if let cueTrack {
             // A range of the image: no chapters of its own, the image's average bitrate.
@@ -87,29 +87,21 @@ struct FileInfo {
             averageKbps = imageInfo.averageKbps
             return
         }
-        // Our own parser over the tag's bytes (libmpg123 does not read CHAP/CTOC).
-        var chapters: [Chapter]
-        var chapterProblem: String?
-        do {
-            let list = try TagFileReader.chapters(atPath: path)
-            chapters = list.chapters
-            chapterProblem = list.damage.map { "\($0)" }
-        } catch {
-            chapters = []
-            chapterProblem = "\(error)"
-        }
-        if chapters.isEmpty, chapterProblem == nil {
-            // The container's chapters (M4B, Ogg) or a cue sheet beside the file.
-            let found = FileChapters.read(path)
-            chapters = found.chapters
-            chapterProblem = found.problem
-        }
-        self.chapters = chapters
-        self.chapterProblem = chapterProblem
+        // The decoder's chapters (ID3v2 CHAP/CTOC, the container's), else a cue sheet beside the file.
+        let found = FileChapters(path: path, tags: tags, durationMilliseconds: Int((format.seconds(forFrames: frames) * 1000).rounded()))
+        chapters = found.chapters
+        chapterProblem = tags.damage ?? found.problem
         var size = 0
         if let fileSize = fileSizeBytes(path) { size = fileSize }
         let seconds = format.seconds(forFrames: frames)
         averageKbps = seconds > 0 ? Int((Double(size) * 8 / seconds / 1000).rounded()) : 0
+    }
+
+    /// The fields `info` prints, numbers and dates as the tag wrote them.
+    static func tagFields(_ tags: AudioTags, albumArtist: String) -> [(String, String?)] {
+        [("title", tags.title), ("artist", tags.artist), ("album", tags.album), (albumArtist, tags.albumArtist),
+         ("track", tags.track?.description), ("disc", tags.disc?.description), ("year", tags.date ?? tags.year.map(String.init)),
+         ("genre", tags.genre), ("comment", tags.comment)]
     }
 
     var codecText: String {
@@ -126,9 +118,7 @@ struct FileInfo {
             "duration:  \(clockText(seconds)) (\(JSONLine.number(seconds, decimals: 3)) s, \(frames) frames)",
             "bitrate:   \(bitrateMode == .constant ? "\(bitrateKbps) kbps CBR" : "\(averageKbps) kbps average, \(bitrateMode.rawValue.uppercased())")",
         ]
-        let tagLines: [(String, String?)] = [("title", tags.title), ("artist", tags.artist), ("album", tags.album),
-                                             ("album artist", tags.albumArtist), ("track", tags.track), ("disc", tags.disc),
-                                             ("year", tags.year), ("genre", tags.genre), ("comment", tags.comment)]
+        let tagLines = Self.tagFields(tags, albumArtist: "album artist")
         for (name, value) in tagLines {
             if let value { lines.append("\(name):\(String(repeating: " ", count: max(1, 10 - name.count)))\(value)") }
         }
@@ -140,7 +130,7 @@ struct FileInfo {
                 lines.append("  \(index + 1). \(start)-\(end)  \(chapter.title)")
             }
         }
-        if let chapterProblem { lines.append("note:      chapter table damaged: \(chapterProblem)") }
+        if let chapterProblem { lines.append("note:      \(chapterProblem)") }
         return lines.joined(separator: "\n")
     }
 
@@ -162,9 +152,7 @@ struct FileInfo {
         line.add("bitrate", bitrateMode == .constant ? bitrateKbps : averageKbps)
         line.add("bitrateMode", bitrateMode.rawValue)
         var tagsLine = JSONLine()
-        let tagFields: [(String, String?)] = [("title", tags.title), ("artist", tags.artist), ("album", tags.album),
-                                              ("albumArtist", tags.albumArtist), ("track", tags.track), ("disc", tags.disc),
-                                              ("year", tags.year), ("genre", tags.genre), ("comment", tags.comment)]
+        let tagFields = Self.tagFields(tags, albumArtist: "albumArtist")
         for (name, value) in tagFields {
             if let value { tagsLine.add(name, value) }
         }

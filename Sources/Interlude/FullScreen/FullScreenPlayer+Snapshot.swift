@@ -5,7 +5,7 @@ import TUI
 /// What the screen shows: the runtime's snapshot, with the books pane's rows.
 extension FullScreenPlayer {
     func snapshot(_ runtime: PlayerRuntime) -> PlayerSnapshot {
-        var snapshot = runtime.snapshot(tags: tags(of:))
+        var snapshot = runtime.snapshot()
         snapshot.books = shelf.rows(current: book)
         snapshot.playlists = playlists
         return snapshot
@@ -16,12 +16,5 @@ extension FullScreenPlayer {
         let directory = PlaylistFile.directory(environment: ProcessEnvironment.current())
         playlists = PlaylistFile.list(in: directory).map { PlaylistRow(name: $0, path: directory + "/" + $0) }
         redraw.setNeedsDraw()
-    }
-
-    func tags(of path: String) -> TrackTags {
-        if let known = tags[path] { return known }
-        let read = TrackTags.read(path: path)
-        tags[path] = read
-        return read
     }
 }

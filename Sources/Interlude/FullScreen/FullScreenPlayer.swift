@@ -31,7 +31,6 @@ final class FullScreenPlayer {
     let source = FileSystemBrowserSource()
     var catalog = ThemeCatalog(directories: [])
     var zone = TimeZoneRules.utc
-    var tags: [String: TrackTags] = [:]
     var redraw = RedrawPolicy()
     var lastState: PlaybackState?
     /// The book playing, when the runtime plays one (in spoken-audio mode).

@@ -1,3 +1,4 @@
+import BookFormat
 import CLinux
 import InterludeCore
 import PlayerModel
@@ -34,7 +35,6 @@ final class EventHook: LoopSource {
         let deadline: Double
         var killed = false
     }
-    private var tags: [String: TrackTags] = [:]
 
     init(program: String, events: PlayerEventStream) {
         self.program = program
@@ -97,7 +97,7 @@ final class EventHook: LoopSource {
         var path: String?
         if case .trackStarted(_, let started) = timed.event { path = started } else { path = runtime.current?.path }
         if let book = runtime.book { path = book.book.path }
-        let trackTags = path.map(tags(of:)) ?? TrackTags()
+        let trackTags = path.map { runtime.trackTags.tags(of: $0) } ?? AudioTags()
         var environment = ProcessEnvironment.current()
         for (key, value) in EventHookEnvironment.variables(for: timed, path: path, tags: trackTags) { environment[key] = value }
         do {
@@ -151,13 +151,6 @@ final class EventHook: LoopSource {
         guard !reportedFailure else { return }
         reportedFailure = true
         events.error(message + " (further failures are not reported)")
-    }
-
-    private func tags(of path: String) -> TrackTags {
-        if let known = tags[path] { return known }
-        let read = TrackTags.read(path: path)
-        tags[path] = read
-        return read
     }
 
     /// posix_spawn with the standard streams on /dev/null, in its own process

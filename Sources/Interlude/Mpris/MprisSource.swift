@@ -29,7 +29,6 @@ final class MprisSource: LoopSource {
     private var changed = false
     private var seeked = false
     private var last: Observed?
-    private var tags: [String: TrackTags] = [:]
     private var mediaFiles: [String: String] = [:]
     private var reportedFailure = false
     /// `sd_bus_process` stopped at its bound with messages left.
@@ -181,7 +180,7 @@ final class MprisSource: LoopSource {
     // MARK: The player's state, as MPRIS names it
 
     func observe(_ runtime: PlayerRuntime) -> Observed {
-        let snapshot = runtime.snapshot(tags: tags(of:))
+        let snapshot = runtime.snapshot()
         let status = switch snapshot.state {
         case .playing: "Playing"
         // Held by an alarm or a call: paused, as the user hears it.
@@ -233,13 +232,6 @@ final class MprisSource: LoopSource {
         let file = (try? CueTrack.resolve(cue).get())?.audioPath ?? path
         mediaFiles[path] = file
         return file
-    }
-
-    private func tags(of path: String) -> TrackTags {
-        if let known = tags[path] { return known }
-        let read = TrackTags.read(path: path)
-        tags[path] = read
-        return read
     }
 
     /// `file://` and the path with every byte outside RFC 3986's unreserved set

@@ -1,4 +1,5 @@
 import AudioEngine
+import BookFormat
 import InterludeCore
 import PlayerModel
 import Playlists
@@ -142,11 +143,11 @@ extension PlayerRuntime {
         let list = playList
         guard !list.isEmpty else { return .refused(reason: .emptyQueue) }
         let entries = list.map { file -> PlaylistEntry in
-            let trackTags = TrackTags.read(path: file)
-            let title = trackTags.artist.map { "\($0) - " }.map { $0 + (trackTags.title ?? "") } ?? trackTags.title
+            let tags = trackTags.tags(of: file)
+            let title = tags.artist.map { "\($0) - " }.map { $0 + (tags.title ?? "") } ?? tags.title
             let seconds = engine.feeder.tracks.last(where: { $0.path == file })?.expectedFrames
                 .map { Int(format.seconds(forFrames: $0).rounded()) }
-            return PlaylistEntry(path: file, seconds: seconds, title: title ?? TrackTags.displayName(ofPath: file))
+            return PlaylistEntry(path: file, seconds: seconds, title: title ?? AudioTags.displayName(ofPath: file))
         }
         do { try PlaylistFile.save(entries, to: path) } catch let failure { return .refused(reason: .problem(failure.description)) }
         events.emit(.queueSaved(path: path, count: entries.count))

@@ -1,4 +1,5 @@
 import AudioEngine
+import BookFormat
 import InterludeCore
 import PlayerModel
 import ReplayGain
@@ -35,11 +36,10 @@ extension PlayerRuntime {
         }
     }
 
-    /// ID3v2 (TXXX, RVA2) and LAME's Info tag from the file's head, then the
-    /// decoder's tags (Vorbis comments, MP4 atoms) for what those lack.
+    /// The decoder's reading of the tags: ID3v2's TXXX and RVA2 with LAME's
+    /// Info tag for what they lack, Vorbis comments, MP4 atoms.
     static func replayGainInfo(path: String, decoder: any Decoder) -> ReplayGainInfo {
-        let fields = decoder.tags().replayGain.map { (name: $0.key, value: $0.value) }
-        return ReplayGainReader.read(path: path).filling(from: ReplayGainInfo(fields: fields))
+        decoder.tags.replayGain
     }
 }
 

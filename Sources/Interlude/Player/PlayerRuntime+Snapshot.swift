@@ -1,15 +1,16 @@
 import AudioEngine
 import Alarms
+import BookFormat
 import PlayerModel
 
 /// The player's state as front ends see it (the screen before each draw;
 /// next, the control socket's `status` and MPRIS), read from the runtime,
 /// its session state machine, the book and the alarm scheduler.
 extension PlayerRuntime {
-    /// `tags`: a queue entry's tags (the host keeps them, read once per file).
-    func snapshot(tags: (String) -> TrackTags) -> PlayerSnapshot {
+    /// The titles are the decoders' readings of the tags (`trackTags`), for every front end.
+    func snapshot() -> PlayerSnapshot {
         var snapshot = PlayerSnapshot()
-        snapshot.queue = queue.map { .init(path: $0, title: tags($0).title ?? TrackTags.displayName(ofPath: $0)) }
+        snapshot.queue = queue.map { .init(path: $0, title: trackTags.tags(of: $0).title ?? AudioTags.displayName(ofPath: $0)) }
         let current = current
         if let book {
             snapshot.currentIndex = current?.index
@@ -33,10 +34,10 @@ extension PlayerRuntime {
                 sleepRemaining: book.sleepRemaining.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 })
         } else if let current {
             snapshot.currentIndex = current.index
-            let trackTags = tags(current.path)
-            snapshot.title = trackTags.title ?? TrackTags.displayName(ofPath: current.path)
-            snapshot.artist = trackTags.artist ?? ""
-            snapshot.album = trackTags.album ?? ""
+            let tags = trackTags.tags(of: current.path)
+            snapshot.title = tags.title ?? AudioTags.displayName(ofPath: current.path)
+            snapshot.artist = tags.artist ?? ""
+            snapshot.album = tags.album ?? ""
             snapshot.elapsed = current.elapsed
             snapshot.duration = current.duration
         }

@@ -64,6 +64,8 @@ final class PlayerRuntime {
         get { playing.playOrder }
         set { playing.playOrder = newValue }
     }
+    /// Each file's tags, read once for every front end.
+    let trackTags = TrackTagStore()
     let clock: any Clock
     let arbiter: AudioSessionArbiter
     let player: PlayerSession

@@ -33,7 +33,6 @@ final class ControlSocket: LoopSource {
     let path: String
     private var listener: Int32
     private var connections: [Connection] = []
-    private var tags: [String: TrackTags] = [:]
     private let owner = getuid()
     private let events: PlayerEventStream
     /// Lines for the event stream, said at the end of the turn: a drop can
@@ -269,12 +268,7 @@ final class ControlSocket: LoopSource {
     }
 
     private func snapshot(_ runtime: PlayerRuntime) -> PlayerSnapshot {
-        runtime.snapshot { path in
-            if let known = tags[path] { return known }
-            let read = TrackTags.read(path: path)
-            tags[path] = read
-            return read
-        }
+        runtime.snapshot()
     }
 
     // MARK: Output

@@ -18,9 +18,9 @@ public struct FileSystemBrowserSource: BrowserSource {
             if Self.isDirectory(path) {
                 entries.append(BrowserEntry(name: name, path: path, isDirectory: true))
             } else if AudioFileNames.isAudio(name) {
-                let tags = TrackTags.read(path: path)
+                let tags = AudioTags.read(path: path)
                 entries.append(BrowserEntry(name: name, path: path, isDirectory: false,
-                                            title: tags.title ?? TrackTags.displayName(ofPath: path),
+                                            title: tags.title ?? AudioTags.displayName(ofPath: path),
                                             artist: tags.artist ?? ""))
             } else if name.lowercased().hasSuffix(".cue") {
                 // A cue sheet is an album: enter or e on it queues its tracks (the dispatcher expands it).

@@ -1,5 +1,3 @@
-import BookFormat
-
 /// ReplayGain in ID3v2 tags, as the tools that write them do: `TXXX` frames
 /// named `REPLAYGAIN_TRACK_GAIN` and the like (foobar2000, mp3gain, loudgain,
 /// beets), and the older `RVA2` frame (id3v2.4's "relative volume adjustment",

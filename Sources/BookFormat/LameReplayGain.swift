@@ -3,6 +3,10 @@
 /// in tenths of a dB and the track's peak, which lame computes while encoding
 /// unless told not to. The layout is LAME's "Info tag" specification (rev 1).
 public enum LameReplayGain {
+    /// Enough for LAME's fields: the Xing/Info tag starts within the frame's
+    /// first 64 bytes and the gains end at most 203 bytes in.
+    public static let headBytes = 512
+
     /// The values in the first frame's bytes, or empty when there is no LAME tag.
     public static func info(fromFirstFrame bytes: [UInt8]) -> ReplayGainInfo {
         var info = ReplayGainInfo()
