@@ -9,6 +9,7 @@ server can show. Paths:
   /status/CODE               an empty reply with that status (404, 500, ...)
   /headers-then-nothing/NAME 200 with the file's headers, then no byte until the client leaves
   /stall/NAME                the request is read and nothing is ever sent
+  http://ANY-HOST/PATH       as a proxy (http_proxy): PATH served as above
 
 A second listening socket (--stall-port-file) accepts connections and never
 reads or writes: a TLS client there waits for a handshake that never comes.
@@ -67,6 +68,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def respond(self, send_body):
         path = self.path.split("?", 1)[0]
+        if path.startswith("http://"):
+            # A proxy's request (absolute URI, as http_proxy makes clients send):
+            # served from the same folder whatever the host, and logged as proxied.
+            self.server.log.write("proxied %s\n" % self.path)
+            self.server.log.flush()
+            path = "/" + path[len("http://"):].partition("/")[2]
         parts = [p for p in path.split("/") if p]
         if parts[:1] == ["status"] and len(parts) == 2 and parts[1].isdigit():
             self.send_response(int(parts[1]))
