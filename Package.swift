@@ -156,3 +156,5 @@ package.targets += [
     .target(name: "Streams", dependencies: ["InterludeCore"]),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "InterludeCore"]),
 ]
+// libFuzzer over ICY metadata and PLS playlists (`make fuzz`).
+package.targets.append(.executableTarget(name: "StreamFuzzer", dependencies: ["Streams", "FuzzDriver"]))
