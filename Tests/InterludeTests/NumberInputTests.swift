@@ -3,7 +3,6 @@ import Books
 import Foundation
 @testable import Interlude
 import InterludeCore
-import KeyMap
 import PlayerModel
 import TestSupport
 import Testing

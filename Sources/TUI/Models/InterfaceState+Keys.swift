@@ -1,4 +1,3 @@
-import KeyMap
 import PlayerModel
 
 /// Key dispatch: each bound action either changes the interface (focus,

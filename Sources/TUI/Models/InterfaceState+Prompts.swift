@@ -1,5 +1,4 @@
 import InterludeCore
-import KeyMap
 import PlayerModel
 
 /// The one-line prompts (filters, alarm times, bookmark notes): typing, and what enter submits.

@@ -1,5 +1,4 @@
 import BookFormat
-import KeyMap
 import PlayerModel
 
 /// The lists: what each shows (filtered), moving in them, and what enter,

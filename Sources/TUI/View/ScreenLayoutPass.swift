@@ -1,4 +1,3 @@
-import KeyMap
 import PlayerModel
 
 /// What the layout pass decided for one frame: where everything goes, the

@@ -1,6 +1,5 @@
 import MusicLibrary
 import InterludeCore
-import KeyMap
 import PlayerModel
 import Themes
 
