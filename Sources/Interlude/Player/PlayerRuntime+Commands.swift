@@ -11,7 +11,6 @@ import PlayerModel
 extension PlayerRuntime {
     @discardableResult
     func perform(_ command: PlayerCommand) -> CommandResult {
-        if let problem = Self.rangeProblem(command) { return .refused(reason: .problem(problem)) }
         // Someone at the keys is awake whatever the system said: a wake-up announcement that never came must not hold play.
         if command.startsPlayback && arbiter.isSleepAnnounced { systemDidWake() }
         switch command {
