@@ -41,6 +41,10 @@ public struct KeyBindings: Sendable, Equatable {
         table.compactMap { $0.value.action == action ? $0.key : nil }.sorted()
     }
 
+    /// The first key bound to `action` now, as the keys file spells it (the
+    /// one help lists first), for a hint to name; nil when it is unbound.
+    public func name(of action: KeyAction) -> String? { keys(for: action).first?.description }
+
     /// Every binding, by action order then key order.
     public var all: [(key: Key, action: KeyAction)] {
         KeyAction.allCases.flatMap { action in keys(for: action).map { (key: $0, action: action) } }

@@ -61,7 +61,8 @@ extension InterfaceState {
             return []
         case .libraryView, .librarySort:
             guard focus == .library, var library else {
-                message = Message(text: "v and V change the library pane's view (9)", isError: false)
+                message = Message(text: "\(named(.libraryView)) and \(named(.librarySort)) change the library pane's view"
+                                  + inParentheses(.pane9), isError: false)
                 return []
             }
             if action == .libraryView { library.toggleView() } else { library.cycleSort() }
@@ -73,13 +74,16 @@ extension InterfaceState {
                 prompt = .filter(focus)
                 input = currentFilter(focus)
             default:
-                message = Message(text: "/ filters the browser, the queue, the event log or the library", isError: false)
+                message = Message(text: "\(named(.filter)) filters the browser, the queue, the event log or the library",
+                                  isError: false)
             }
             return []
         case .chapterNext, .chapterPrevious, .sleepTimer, .skipBack, .skipForward, .bookmarkAdd, .bookmarkDelete:
             guard let book = snapshot().book else {
-                message = Message(text: "\(action.rawValue): no book is playing (b on a book folder in the browser, "
-                                  + "or enter in the books pane, opens one)", isError: false)
+                let ways = [bindings.name(of: .bookOpen).map { "\($0) on a book folder in the browser" },
+                            bindings.name(of: .playSelection).map { "\($0) in the books pane" }].compactMap { $0 }
+                let opens = ways.isEmpty ? "" : " (\(ways.joined(separator: ", or ")), opens one)"
+                message = Message(text: "\(action.rawValue): no book is playing" + opens, isError: false)
                 return []
             }
             switch action {
@@ -91,7 +95,7 @@ extension InterfaceState {
                 return []
             default:
                 guard focus == .bookmarks else {
-                    message = Message(text: "select a bookmark in the bookmarks pane (8) first", isError: false)
+                    message = Message(text: "select a bookmark in the bookmarks pane\(inParentheses(.pane8)) first", isError: false)
                     return []
                 }
                 bookmarksCursor.clamp(count: book.bookmarks.count)
@@ -105,13 +109,14 @@ extension InterfaceState {
             return []
         case .alarmEdit, .alarmToggle, .alarmDelete:
             guard focus == .alarms else {
-                message = Message(text: "select an alarm in the alarms pane (4) first", isError: false)
+                message = Message(text: "select an alarm in the alarms pane\(inParentheses(.pane4)) first", isError: false)
                 return []
             }
             let alarms = snapshot().alarms
             alarmsCursor.clamp(count: alarms.count)
             guard alarms.indices.contains(alarmsCursor.selection) else {
-                message = Message(text: "no alarms; o adds one", isError: false)
+                message = Message(text: "no alarms" + (bindings.name(of: .alarmNew).map { "; \($0) adds one" } ?? ""),
+                                  isError: false)
                 return []
             }
             let alarm = alarms[alarmsCursor.selection]
@@ -141,12 +146,16 @@ extension InterfaceState {
     }
 
     /// A refusal as the screen words it: with the keys bound now (the first
-    /// of each command's keys), so a rebound snooze is named by its new key.
+    /// of each command's keys), so a rebound key is named by its new key.
     public func sentence(for reason: Refusal) -> String {
-        reason.sentence { name in
-            KeyAction(rawValue: name).flatMap { bindings.keys(for: $0).first?.description }
-        }
+        reason.sentence { name in KeyAction(rawValue: name).flatMap(bindings.name(of:)) }
     }
+
+    /// The key bound to `action` now, or its name (as the keys file and `?` write it) when none is.
+    func named(_ action: KeyAction) -> String { bindings.name(of: action) ?? action.rawValue }
+
+    /// " (4)": the key bound to a pane now, or nothing when none is.
+    func inParentheses(_ action: KeyAction) -> String { bindings.name(of: action).map { " (\($0))" } ?? "" }
 
 
     mutating func logKey(_ action: KeyAction) {
