@@ -56,14 +56,15 @@ import TestSupport
         try FileManager.default.copyItem(atPath: mp3, toPath: "\(folder)/station.mp3")
         let proxy = try StreamFileServer.start(root: folder)
         defer { proxy.stop() }
-        let arguments = ["-nostdin", "-v", "error", "-i", "http://station.invalid/station.mp3", "-f", "s16le", "-"]
+        let (ffmpeg, arguments) = LoopbackResolver.command("ffmpeg", ["-nostdin", "-v", "error", "-i", "http://station.invalid/station.mp3",
+                                                                      "-f", "s16le", "-"])
         let local = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", mp3, "-f", "s16le", "-"])
         // station.invalid resolves nowhere: only the proxy can have answered.
-        let proxied = try ProcessRunner.run("ffmpeg", arguments, environment: ["http_proxy": "http://127.0.0.1:\(proxy.port)"])
+        let proxied = try ProcessRunner.run(ffmpeg, arguments, environment: ["http_proxy": "http://127.0.0.1:\(proxy.port)"])
         #expect(proxied.succeeded, "\(proxied.summary)")
         #expect(proxied.stdout == local.stdout)
         #expect(proxy.log.contains("proxied http://station.invalid:80/station.mp3"), "\(proxy.log)")
-        let bypassed = try ProcessRunner.run("ffmpeg", arguments, environment: ["http_proxy": "http://127.0.0.1:\(proxy.port)",
+        let bypassed = try ProcessRunner.run(ffmpeg, arguments, environment: ["http_proxy": "http://127.0.0.1:\(proxy.port)",
                                                                                 "no_proxy": "station.invalid"])
         #expect(!bypassed.succeeded && bypassed.stderrText.contains("Failed to resolve hostname station.invalid"), "\(bypassed.summary)")
     }
