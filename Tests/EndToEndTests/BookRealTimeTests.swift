@@ -15,14 +15,14 @@ import Glibc
         let player: BackgroundProcess
         private let commands: Int32
 
-        init(_ book: BookUnderTest, sink: NullSink, _ extra: [String] = []) throws {
+        init(_ book: BookUnderTest, sink: NullSink, _ extra: [String] = [], environment: [String: String] = [:]) throws {
             let fifo = ScratchFiles.makeDirectory("book-commands") + "/commands"
             #expect(mkfifo(fifo, 0o600) == 0)
             // Both ends held, so the player's open does not block and never sees EOF.
             commands = open(fifo, O_RDWR)
             player = try InterludeBinary.start(
                 ["play", book.path, "--device", "pulse", "--latency", "100", "--events", "json"] + extra,
-                environment: sink.environment.merging(book.environment) { $1 }, stdinPath: fifo)
+                environment: sink.environment.merging(book.environment) { $1 }.merging(environment) { $1 }, stdinPath: fifo)
         }
 
         deinit {
@@ -199,6 +199,37 @@ import Glibc
         let bounds = try #require(SignalAnalysis.signalBounds(capture, threshold: 30))
         let heard = Double(bounds.count) / Double(capture.sampleRate)
         #expect(abs(heard - chapterEnd) < 0.1, "\(heard) s heard, the chapter is \(chapterEnd) s")
+    }
+
+    /// The same with every turn of the player's loop 150 ms late, as under load
+    /// (where the pause fell 52-153 ms late when the loop's turn carried it out):
+    /// the pause is aimed at the chapter's last frame ahead of time, so it falls
+    /// there to the frame.
+    @Test(arguments: [BookUnderTest.Form.mp3, .m4b])
+    func endOfChapterSleepStopsOnTheChapterEndFrameWhenTheLoopIsLate(_ form: BookUnderTest.Form) throws {
+        let chapterEnd = 11.5
+        let book = try BookUnderTest.chaptered("Late", seconds: 20, chapters: [("A", 0), ("B", 11_500)], form: form)
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let recorder = try sink.startRecorder()
+        let listener = try Listener(book, sink: sink, ["--sleep", "chapter", "--latency", "300"],
+                                    environment: ["INTERLUDE_TEST_LATE_TURN_MS": "150"])
+        let paused = try #require(listener.event("paused", timeout: 20), "\(listener.events.events)")
+        let position = try #require(paused.seconds("position"))
+        // Printed to the millisecond: the chapter's end frame is 11.500 s.
+        #expect(abs(position - chapterEnd) < 0.0005, "paused at \(position), the chapter ends at \(chapterEnd)")
+        #expect(try book.savedPosition() == chapterEnd)
+        usleep(800_000)
+        listener.type("quit")
+        #expect(listener.player.wait(timeout: 10).exitStatus == 0)
+        let capture = try recorder.stop()
+        let bounds = try #require(SignalAnalysis.signalBounds(capture, threshold: 30))
+        // What the late turns let run dry (each reported) is silence, not the book.
+        let gaps = SignalAnalysis.silentRuns(capture.frames(bounds), threshold: 30,
+                                             minimumFrames: SignalAnalysis.frames(milliseconds: 5, sampleRate: capture.sampleRate))
+        let heard = Double(bounds.count - gaps.reduce(0) { $0 + $1.count }) / Double(capture.sampleRate)
+        let underruns = listener.events.named("underrun").count
+        #expect(abs(heard - chapterEnd) < 0.1, "\(heard) s heard, the chapter is \(chapterEnd) s; gaps \(gaps), \(underruns) underruns")
     }
 
     @Test("SIGTERM and SIGHUP keep the place heard", arguments: [SIGTERM, SIGHUP])
