@@ -148,13 +148,17 @@ final class ProgressLine {
         let name = current.path.split(separator: "/").last.map(String.init) ?? current.path
         let text = "\(clockText(elapsed)) / \(total.map(clockText) ?? "?")\(bar) \(name)"
         guard text != lastText else { return }
-        lastText = text
-        writeStandardError(text, clearingLine: true)
+        // A terminal that took none or part of it (its output stopped) shows
+        // something else: the next update draws the line again.
+        lastText = LoopStandardError.write(text, clearingLine: true) ? text : Self.partlyShown
     }
+
+    /// No text the line shows: what the terminal holds is unknown.
+    private static let partlyShown = "\u{0}"
 
     func clear() {
         guard !lastText.isEmpty else { return }
-        writeStandardError("", clearingLine: true)
+        LoopStandardError.write("", clearingLine: true)
         lastText = ""
     }
 }
