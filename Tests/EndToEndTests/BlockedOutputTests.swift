@@ -36,17 +36,7 @@ import Glibc
     func alarmRingsWhileOutputIsBlocked(runtime: String, batches: Int) throws {
         #expect(Remote.waitForPlayer(runtime))
         let socket = runtime + "/interlude/control"
-        let flood = try RawControlConnection(socket)
-        var answered = 0
-        batches: for batch in 0..<batches {
-            let lines = (0..<500).map { #"{"id":\#(batch * 500 + $0),"command":"volume","args":[0.\#(($0 % 9) + 1)]}"# + "\n" }
-            #expect(flood.send(Array(lines.joined().utf8)))
-            for _ in 0..<500 {
-                // A player blocked in its write answers nothing more (the read gives up after 10 s).
-                guard flood.readLine() != nil else { break batches }
-                answered += 1
-            }
-        }
+        let answered = try Self.floodWithVolumeChanges(socket, batches: batches)
         #expect(answered == batches * 500, "the player stopped answering after \(answered) requests")
         let subscriber = try RawControlConnection(socket)
         #expect(subscriber.request(#"{"id":1,"command":"subscribe"}"#)?["ok"] as? Bool == true)
@@ -57,16 +47,39 @@ import Glibc
         #expect(try Remote.run(runtime, ["status"]).exitStatus == 0)
     }
 
+    /// Sends `batches` of 500 volume changes, each batch's answers read before
+    /// the next; how many were answered (a player blocked in its write answers
+    /// nothing more, and the read gives up after 10 s).
+    static func floodWithVolumeChanges(_ socket: String, batches: Int) throws -> Int {
+        let flood = try RawControlConnection(socket)
+        var answered = 0
+        for batch in 0..<batches {
+            let lines = (0..<500).map { #"{"id":\#(batch * 500 + $0),"command":"volume","args":[0.\#(($0 % 9) + 1)]}"# + "\n" }
+            #expect(flood.send(Array(lines.joined().utf8)))
+            for _ in 0..<500 {
+                guard flood.readLine() != nil else { return answered }
+                answered += 1
+            }
+        }
+        return answered
+    }
+
+    /// A FIFO for the player's stdout and its reading end, open (so the
+    /// player's open does not wait) and not read until the test says.
+    static func unreadPipe(_ name: String) throws -> (path: String, reader: Int32) {
+        let fifo = ScratchFiles.makeDirectory(name) + "/events.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        try #require(reader >= 0)
+        return (fifo, reader)
+    }
+
     /// 24,000 volume changes, about 1.4 MB of event lines: more than the pipe's
     /// 64 KB and the player's 1 MB of lines waiting together, so lines are
     /// dropped, and one line says how many once the reader has caught up.
     @Test("with stdout a pipe nobody reads, the player answers, an alarm rings, and one line counts the lines dropped")
     func pipeNobodyReads() throws {
-        let fifo = ScratchFiles.makeDirectory("blocked-output") + "/events.fifo"
-        #expect(mkfifo(fifo, 0o600) == 0)
-        // The reading end is open (so the player's open does not wait) and never read until the end.
-        let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        #expect(reader >= 0)
+        let (fifo, reader) = try Self.unreadPipe("blocked-output")
         defer { close(reader) }
         let player = try Player(stdout: fifo)
         defer { _ = player.process.stop() }
@@ -81,21 +94,13 @@ import Glibc
     /// 2 s a time) the count of those dropped comes after them.
     @Test("with stdout a pipe read only after the run ended, the lines dropped are counted in one line at the end")
     func pipeReadAfterTheRun() throws {
-        let fifo = ScratchFiles.makeDirectory("blocked-output-end") + "/events.fifo"
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        #expect(reader >= 0)
+        let (fifo, reader) = try Self.unreadPipe("blocked-output-end")
         defer { close(reader) }
         let player = try Player(stdout: fifo)
         defer { _ = player.process.stop() }
         #expect(Remote.waitForPlayer(player.runtime))
         let flood = 48 * 500
-        let connection = try RawControlConnection(player.socket)
-        for batch in 0..<flood / 500 {
-            let lines = (0..<500).map { #"{"id":\#(batch * 500 + $0),"command":"volume","args":[0.\#(($0 % 9) + 1)]}"# + "\n" }
-            #expect(connection.send(Array(lines.joined().utf8)))
-            for _ in 0..<500 { _ = connection.readLine() }
-        }
+        #expect(try Self.floodWithVolumeChanges(player.socket, batches: flood / 500) == flood)
         player.process.send(SIGTERM)
         try Self.expectDroppedLinesCounted(readingFrom: reader, flood: flood)
         #expect(player.process.wait(timeout: 10).exitStatus == 0)
