@@ -38,13 +38,19 @@ import Glibc
         let socket = runtime + "/interlude/control"
         let answered = try Self.floodWithVolumeChanges(socket, batches: batches)
         #expect(answered == batches * 500, "the player stopped answering after \(answered) requests")
-        let subscriber = try RawControlConnection(socket)
-        #expect(subscriber.request(#"{"id":1,"command":"subscribe"}"#)?["ok"] as? Bool == true)
+        try Self.expectAlarmRings(runtime: runtime)
+    }
+
+    /// Sets an alarm 1 s away and waits for a subscriber on the socket to see
+    /// it ring; the player still answers `status` after.
+    static func expectAlarmRings(runtime: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let subscriber = try RawControlConnection(runtime + "/interlude/control")
+        #expect(subscriber.request(#"{"id":1,"command":"subscribe"}"#)?["ok"] as? Bool == true, sourceLocation: sourceLocation)
         let alarm = try Remote.run(runtime, ["alarm", "in", "1s"])
-        #expect(alarm.exitStatus == 0, "\(alarm.summary)")
+        #expect(alarm.exitStatus == 0, "\(alarm.summary)", sourceLocation: sourceLocation)
         let seen = subscriber.eventNames(until: "alarmRinging")
-        #expect(seen.last == "alarmRinging", "events after the flood: \(seen.suffix(20))")
-        #expect(try Remote.run(runtime, ["status"]).exitStatus == 0)
+        #expect(seen.last == "alarmRinging", "events: \(seen.suffix(20))", sourceLocation: sourceLocation)
+        #expect(try Remote.run(runtime, ["status"]).exitStatus == 0, sourceLocation: sourceLocation)
     }
 
     /// Sends `batches` of 500 volume changes, each batch's answers read before
@@ -158,12 +164,7 @@ import Glibc
         defer { close(pane) }
         // The clock on screen moves each second: redraws with nowhere to go.
         usleep(2_000_000)
-        let subscriber = try RawControlConnection(runtime + "/interlude/control")
-        #expect(subscriber.request(#"{"id":1,"command":"subscribe"}"#)?["ok"] as? Bool == true)
-        let alarm = try Remote.run(runtime, ["alarm", "in", "1s"])
-        #expect(alarm.exitStatus == 0, "\(alarm.summary)")
-        let seen = subscriber.eventNames(until: "alarmRinging")
-        #expect(seen.last == "alarmRinging", "\(seen)")
+        try Self.expectAlarmRings(runtime: runtime)
         #expect(tcflow(pane, TCOON) == 0)
         let shown = session.waitFor(10) { screen in screen.contains("will resume after alarm") }
         #expect(shown.met, "\(shown.screen)")
@@ -188,15 +189,8 @@ import Glibc
         defer { close(pane) }
         // The progress line is redrawn four times a second, with nowhere to go.
         usleep(2_000_000)
-        let subscriber = try RawControlConnection(runtime + "/interlude/control")
-        #expect(subscriber.request(#"{"id":1,"command":"subscribe"}"#)?["ok"] as? Bool == true)
-        let alarm = try Remote.run(runtime, ["alarm", "in", "1s"])
-        #expect(alarm.exitStatus == 0, "\(alarm.summary)")
-        let seen = subscriber.eventNames(until: "alarmRinging")
-        #expect(seen.last == "alarmRinging", "\(seen)")
-        #expect(try Remote.run(runtime, ["status"]).exitStatus == 0)
+        try Self.expectAlarmRings(runtime: runtime)
         #expect(tcflow(pane, TCOON) == 0)
-        // Once output resumes, the line goes on.
         // Once output resumes, the line shows where playback is (the alarm holds it
         // there), not what the stopped terminal last took.
         let stopped = progressLine(session.screen())
