@@ -65,6 +65,13 @@ public struct WriterControl: ~Copyable {
     let duckTargetBits = Atomic<UInt32>(Float(1).bitPattern)
     /// Written by: the engine's thread, relaxed (as `duckTargetBits`).
     let duckStepBits = Atomic<UInt32>(Float(1).bitPattern)
+    /// A pause aimed at a frame (`PlaybackEngine.aimPendingPause`): the writer
+    /// frame where the media must reach silence (-1: none), and the fade's length
+    /// before it (see `WriterContext.aimStop`). Written by: the engine's thread,
+    /// relaxed; published by the `mediaRun` store after them (a later refresh of
+    /// the frame needs no order: a slice late, the fade's slope is recomputed).
+    let mediaStopAim = Atomic<Int>(-1)
+    let mediaStopAimFadeFrames = Atomic<Int>(0)
     /// ALSA: whether `mediaRun` false drops the device's queue (a pause) or lets
     /// it play out (the queue ran out: the last frames must still be heard).
     /// Written by: the engine's thread, relaxed; published by the `mediaRun` store after it.

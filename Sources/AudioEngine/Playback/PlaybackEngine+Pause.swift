@@ -12,6 +12,7 @@ extension PlaybackEngine {
         pendingResume = nil
         stopAnnounced = false
         pendingPauseStep = GainRamp.step(overFrames: fadeFrames)
+        pendingPauseAim = nil
     }
 
     /// Hands a pending pause to the output now rather than at the next `pump()`:
@@ -22,9 +23,10 @@ extension PlaybackEngine {
     func applyPendingPause() {
         guard let step = pendingPauseStep, let control else { return }
         pendingPauseStep = nil
-        control.pointee.mediaFadeStepBits.store(step.bitPattern, ordering: .relaxed)
-        control.pointee.pauseDropsQueue.store(true, ordering: .relaxed)
-        // Release: publishes the step and the drop above to the writer's acquire of `mediaRun`.
+        let pause = takePauseAim(fadeStep: step, control: control)
+        control.pointee.mediaFadeStepBits.store(pause.fadeStep.bitPattern, ordering: .relaxed)
+        control.pointee.pauseDropsQueue.store(pause.dropsQueue, ordering: .relaxed)
+        // Release: publishes the step, the drop and the aim above to the writer's acquire of `mediaRun`.
         control.pointee.mediaRun.store(false, ordering: .releasing)
         sink?.wake()
     }
@@ -65,6 +67,7 @@ extension PlaybackEngine {
         guard control.pointee.mediaStopped.load(ordering: .acquiring) else {
             // Still fading out (or never paused): make sure it is heading for a stop.
             if control.pointee.mediaRun.load(ordering: .relaxed) {
+                disarmStopAim(control)
                 control.pointee.mediaRun.store(false, ordering: .releasing)
             }
             return

@@ -7,6 +7,7 @@ extension PlaybackEngine {
         guard let ring, let sink, let control, !isFinished else { return [] }
         var result: [PlaybackEvent] = []
         applyPendingPause()
+        refreshStopAim()
         carryOutPendingResume()
         if pendingResume == nil { feeder.fill(ring.producer) }
         feeder.forgetPositions(before: control.pointee.readHeard().frames - writerBase)

@@ -85,6 +85,7 @@ extension PlaybackEngine {
         control.pointee.mediaFadeStepBits.store(Float(1).bitPattern, ordering: .relaxed)
         // Not a pause: what the device holds is the end of the last track.
         control.pointee.pauseDropsQueue.store(false, ordering: .relaxed)
+        disarmStopAim(control)
         // Release: publishes the step and the no-drop above to the writer's acquire of `mediaRun`.
         control.pointee.mediaRun.store(false, ordering: .releasing)
         sink?.wake()

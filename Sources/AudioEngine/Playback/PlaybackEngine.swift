@@ -82,6 +82,10 @@ public final class PlaybackEngine {
     }
     var pendingResume: (target: ResumeTarget, fadeStep: Float, flushEpoch: Int)?
     var pendingPauseStep: Float?
+    /// The stream frame the pending pause must reach silence on, and the one the
+    /// writer is aimed at now (`+StopAt`).
+    var pendingPauseAim: Int?
+    var stopAim: Int?
     /// The end of the queue stops the media rather than the output (a player
     /// that stays open waits for more to play).
     public var keepsOutputAtQueueEnd = false
