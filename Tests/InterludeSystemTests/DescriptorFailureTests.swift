@@ -119,3 +119,11 @@ private func isBlocked(_ signal: Int32) -> Bool {
     pthread_sigmask(SIG_BLOCK, nil, &current)
     return sigismember(&current, signal) == 1
 }
+
+/// The descriptors among `fds` that are readable within `timeoutMilliseconds`.
+private func waitReadable(_ fds: [Int32], timeoutMilliseconds: Int) -> [Int32] {
+    var polls = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+    let count = poll(&polls, nfds_t(polls.count), Int32(clamping: timeoutMilliseconds))
+    guard count > 0 else { return [] }
+    return polls.filter { $0.revents != 0 }.map(\.fd)
+}

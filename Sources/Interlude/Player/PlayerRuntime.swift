@@ -407,7 +407,7 @@ final class PlayerRuntime {
         }
         timer.arm(after: next.map { max(.zero, $0) })
         let requests = sources.map(\.pollRequests)
-        let (ready, occurred) = waitForPoll([signals.fd, timer.fd, wallClock.fd],
+        let (ready, occurred) = poll([signals.fd, timer.fd, wallClock.fd],
                                             requests: requests.flatMap { $0 }, timeoutMilliseconds: wait)
         if ready.contains(timer.fd) { timer.acknowledge() }
         if ready.contains(wallClock.fd) && wallClock.clockWasSet() {
@@ -426,8 +426,23 @@ final class PlayerRuntime {
         let sources = host.loopSources + (services?.sources ?? [])
         guard !sources.isEmpty else { return }
         let requests = sources.map(\.pollRequests)
-        let (_, occurred) = waitForPoll([], requests: requests.flatMap { $0 }, timeoutMilliseconds: 0)
+        let (_, occurred) = poll([], requests: requests.flatMap { $0 }, timeoutMilliseconds: 0)
         serviceSources(sources, requests: requests, occurred: occurred)
+    }
+
+    /// The loop's one `poll`: the readable ones among `fds` (each polled for
+    /// input; a negative one is left out by `poll`), and each request's
+    /// descriptor with the events that occurred. `timeoutMilliseconds` -1 waits
+    /// until something is ready.
+    private func poll(_ fds: [Int32], requests: [LoopPollRequest],
+                      timeoutMilliseconds: Int) -> (readable: [Int32], occurred: [LoopPollRequest]) {
+        var polls = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            + requests.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+        let count = Glibc.poll(&polls, nfds_t(polls.count), Int32(clamping: timeoutMilliseconds))
+        guard count > 0 else { return ([], []) }
+        let readable = polls[..<fds.count].filter { $0.revents != 0 }.map(\.fd)
+        let occurred = polls[fds.count...].filter { $0.revents != 0 }.map { LoopPollRequest(fd: $0.fd, events: $0.revents) }
+        return (readable, occurred)
     }
 
     /// Each source gets the events on its own descriptors, in the order listed.
