@@ -32,6 +32,11 @@ public final class AlarmScheduler {
     /// needs (its sound opened) can be ready at the due time instead of being
     /// made then, cold, between the due time and the music's pause.
     public var onPrepare: ((Alarm) -> Void)?
+    /// Called as ringing begins, with the alarms that ring, before their session
+    /// interrupts the player: the sound is started first (an exclusive voice
+    /// waits for the music to stop), so the music's pause that the activation
+    /// causes reaches the output with the sound already there, and goes at once.
+    public var onSound: (([AlarmID]) -> Void)?
     public var preparationLead: Duration = .seconds(5)
 
     private let clock: any Clock
@@ -269,6 +274,7 @@ public final class AlarmScheduler {
             for id in joined { onEvent(.ringingJoined(id)) }
         } else {
             ringing = Ringing(alarmIDs: joined, endsAt: endsAt)
+            onSound?(joined)
             // Nothing outranks an alarm, so activation cannot be refused.
             try? session.setActive(true)
             onEvent(.ringingBegan(joined))

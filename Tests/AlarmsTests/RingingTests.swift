@@ -30,6 +30,21 @@ struct RingingTests {
         #expect(harness.player.automaticResumeAttempts == 1)
     }
 
+    /// Ringing starts the alarm's sound before its session interrupts the
+    /// player: the player's pause, which goes to the output at once, finds the
+    /// sound there already.
+    @Test func theSoundStartsBeforeTheSessionPausesThePlayer() {
+        let harness = AlarmHarness(startUTC: Self.start)
+        harness.scheduler.start()
+        let alarm = harness.scheduler.add(schedule: AlarmHarness.clockTime(7, 0))
+        var sounded: [(ids: [AlarmID], actionsBefore: Int)] = []
+        harness.scheduler.onSound = { ids in sounded.append((ids, harness.actions.count)) }
+        harness.clock.advance(by: .seconds(3600))
+        #expect(sounded.map(\.ids) == [[alarm.id]])
+        #expect(sounded.map(\.actionsBefore) == [0], "the player paused before the sound started")
+        #expect(harness.actions == [.pause(fade: .milliseconds(30))])
+    }
+
     @Test func secondAlarmWhileRingingJoinsTheSameInterruption() {
         let harness = AlarmHarness(startUTC: Self.start)
         harness.scheduler.start()

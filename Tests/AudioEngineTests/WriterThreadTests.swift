@@ -8,6 +8,21 @@ import TestSupport
 /// this suite under ThreadSanitizer with the ring stress tests: a field with a
 /// writer on each side, or an ordering that does not pair, is a reported race.
 @Suite(.serialized) struct WriterThreadTests {
+    /// A pause is the writer's when `pauseMedia` returns: the real-time writer
+    /// fades and stops the media with no `pump()` after the request, so a key's
+    /// pause does not wait for the rest of the loop's turn (its redraw among it).
+    @Test func aPauseReachesTheWriterWithoutAnotherPump() throws {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 3)
+        let scenario = try WriterScenario(mp3: mp3, latencyMilliseconds: 100, native: true)
+        let engine = scenario.engine
+        try scenario.pump { engine.heardPosition >= engine.format.rate / 2 }
+        engine.pauseMedia(fadeFrames: engine.format.rate / 100)
+        let deadline = Date().addingTimeInterval(10)
+        while !engine.isMediaStopped && Date() < deadline { usleep(1000) }
+        #expect(engine.isMediaStopped, "the writer has not stopped the media")
+        engine.stop()
+    }
+
     /// The heard pair is one snapshot: a reader never sees the frames of one
     /// measurement with the time of another.
     @Test func theHeardPairIsReadAsOneSnapshotWhileTheWriterPublishes() {

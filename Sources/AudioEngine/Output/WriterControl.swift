@@ -41,7 +41,8 @@ import Glibc
 ///
 /// The interrupter voice (alarm tone, chime): the same, with its own ring.
 /// When `voiceExclusive`, the voice never sounds while media is audible and
-/// media never restarts while the voice is audible: no overlap.
+/// media never restarts while the voice is audible: no overlap. An exclusive
+/// voice asked for while the media plays waits for the media's pause.
 public struct WriterControl: ~Copyable {
     private let leadingPad = CacheLinePad()
 

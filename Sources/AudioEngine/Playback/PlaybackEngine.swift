@@ -81,7 +81,6 @@ public final class PlaybackEngine {
         case stopFrame
     }
     var pendingResume: (target: ResumeTarget, fadeStep: Float, flushEpoch: Int)?
-    var pendingPauseStep: Float?
     /// The end of the queue stops the media rather than the output (a player
     /// that stays open waits for more to play).
     public var keepsOutputAtQueueEnd = false
