@@ -27,7 +27,6 @@ final class RecordingOutput: AudioOutput {
     }
 
     func start() throws(OutputError) { calls.append("start") }
-    func wake() {}
 
     func render(maxFrames: Int) -> Int {
         guard let mixer, !stopped else { return 0 }

@@ -48,6 +48,13 @@ public struct WriterControl: ~Copyable {
 
     // MARK: Requests: written by the engine's thread only.
 
+    /// The eventfd the writer's wait polls besides the device, or -1 (the frame
+    /// clock, whose writer runs inside `render`): what `wake()` writes to.
+    /// Written by: the engine's thread, once, in the output's `attach` (before
+    /// the writer starts); read by the engine's thread only. The descriptor is
+    /// the output's, closed only after its writer is joined, and the output
+    /// holds this control for as long as it lives.
+    let wakeDescriptor = Atomic<Int32>(-1)
     /// Written by: the engine's thread (`AlsaOutput.stop`, release; `resume`,
     /// relaxed, with no thread running). The loop loads it relaxed once a turn:
     /// nothing is read behind it, and `pthread_join` orders the thread's end.
@@ -188,6 +195,27 @@ public struct WriterControl: ~Copyable {
         control.pointee.trackGainMarks.deallocate()
         control.deinitialize(count: 1)
         UnsafeMutableRawPointer(control).deallocate()
+    }
+
+    /// Makes the writer act on the requests just stored, not a period later:
+    /// one `write` to its eventfd (a counter, never full). The engine's thread
+    /// calls it after every request; nothing on the frame clock.
+    func wake() {
+        let descriptor = wakeDescriptor.load(ordering: .relaxed)
+        guard descriptor >= 0 else { return }
+        var one: UInt64 = 1
+        _ = write(descriptor, &one, 8)
+    }
+
+    /// A pause: the media fades to silence by `fadeStep` a frame, and on a
+    /// real-time device the writer first drops the device's queue and fades
+    /// from the frame being heard. The writer has it when this returns.
+    func requestPause(fadeStep: Float) {
+        mediaFadeStepBits.store(fadeStep.bitPattern, ordering: .relaxed)
+        pauseDropsQueue.store(true, ordering: .relaxed)
+        // Release: publishes the step and the drop above to the writer's acquire of `mediaRun`.
+        mediaRun.store(false, ordering: .releasing)
+        wake()
     }
 
     /// The writer side's one way to publish the heard pair (a seqlock write):

@@ -11,11 +11,7 @@ extension PlaybackEngine {
         guard let control else { return }
         pendingResume = nil
         stopAnnounced = false
-        control.pointee.mediaFadeStepBits.store(GainRamp.step(overFrames: fadeFrames).bitPattern, ordering: .relaxed)
-        control.pointee.pauseDropsQueue.store(true, ordering: .relaxed)
-        // Release: publishes the step and the drop above to the writer's acquire of `mediaRun`.
-        control.pointee.mediaRun.store(false, ordering: .releasing)
-        sink?.wake()
+        control.pointee.requestPause(fadeStep: GainRamp.step(overFrames: fadeFrames))
     }
 
     /// Takes back a pause whose fade has not reached silence: the media ramps
@@ -31,7 +27,7 @@ extension PlaybackEngine {
         // the frame it stopped at; with `mediaRun` set, no stop is announced.
         control.pointee.mediaFadeStepBits.store(GainRamp.step(overFrames: fadeFrames).bitPattern, ordering: .relaxed)
         control.pointee.mediaRun.store(true, ordering: .releasing)
-        sink?.wake()
+        control.pointee.wake()
         return true
     }
 
@@ -56,7 +52,7 @@ extension PlaybackEngine {
         if control.pointee.mediaFlushRequest.load(ordering: .relaxed) < request.flushEpoch {
             // Release: pairs with the acquire load in `serviceFlushes`.
             control.pointee.mediaFlushRequest.store(request.flushEpoch, ordering: .releasing)
-            sink.wake()
+            control.pointee.wake()
         }
         if sink.clock == .frameClock {
             // The frame-clock output's consumer is this thread: let it serve the flush now.
@@ -100,7 +96,7 @@ extension PlaybackEngine {
         // Release: publishes the ring's new frames, the fade step and the heard reset
         // to the writer's acquire of `mediaRun` (in `mix`, or the real-time loop's latch).
         control.pointee.mediaRun.store(true, ordering: .releasing)
-        sink.wake()
+        control.pointee.wake()
         pendingResume = nil
         stopAnnounced = false
     }

@@ -86,7 +86,7 @@ extension PlaybackEngine {
         control.pointee.pauseDropsQueue.store(false, ordering: .relaxed)
         // Release: publishes the step and the no-drop above to the writer's acquire of `mediaRun`.
         control.pointee.mediaRun.store(false, ordering: .releasing)
-        sink?.wake()
+        control.pointee.wake()
     }
 
     /// True once the media stopped because the queue ran out (`keepsOutputAtQueueEnd`).
