@@ -55,10 +55,8 @@ let package = Package(
         .target(name: "InterludeCore", dependencies: ["CLinux"]),
         .target(name: "AudioSession", dependencies: ["InterludeCore"]),
         .target(name: "Alarms", dependencies: ["InterludeCore", "AudioSession"]),
-        // Theme files and key bindings: parsers and values the TUI draws and dispatches with.
+        // Theme files: a parser and values the TUI draws with.
         .target(name: "Themes", dependencies: ["InterludeCore"]),
-        // KeyMap reads the command table (PlayerModel) for the names, help and default keys.
-        .target(name: "KeyMap", dependencies: ["InterludeCore", "PlayerModel"]),
         // ID3v2 tags, CHAP/CTOC chapters and book-file order, over bytes; reading
         // a file's tag goes through InterludeCore's system-call layer.
         .target(name: "BookFormat", dependencies: ["InterludeCore"]),
@@ -82,14 +80,15 @@ let package = Package(
         .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CFFmpeg", "CSonic", "CInterludeShims", "CLinux", "InterludeCore", "CPulse",
                                                    "CEbur128"]),
 
-        // The full-screen player: layout, panes, banner and key dispatch as pure
-        // views over frames; ncursesw only behind the Terminal seam.
-        .target(name: "TUI", dependencies: ["CNcursesw", "Themes", "KeyMap", "BookFormat", "InterludeCore", "PlayerModel",
+        // The full-screen player: its keys (bindings, the keys file, `?` help, read from the
+        // command table), layout, panes, banner and key dispatch as pure views over frames;
+        // ncursesw only behind the Terminal seam.
+        .target(name: "TUI", dependencies: ["CNcursesw", "Themes", "BookFormat", "InterludeCore", "PlayerModel",
                                             "MusicLibrary"]),
 
         // The application: command line, wiring.
         .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books", "CLinux", "CSystemd",
-                                                  "TUI", "Themes", "KeyMap", "PlayerModel", "CPulse",
+                                                  "TUI", "Themes", "PlayerModel", "CPulse",
                                                   "Playlists", "ReplayGain", "CSQLite", "MusicLibrary"]),
         .executableTarget(name: "interlude", dependencies: ["Interlude", "AudioEngine"]),
         // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
@@ -101,7 +100,7 @@ let package = Package(
         .executableTarget(name: "ChapterFuzzer", dependencies: ["BookFormat", "FuzzDriver"]),
         // `make fuzz` also runs libFuzzer over the theme, keys, alarms and book
         // state parsers, M3U playlists and `player.json`.
-        .executableTarget(name: "ConfigFuzzer", dependencies: ["Themes", "KeyMap", "Alarms", "Books", "InterludeCore",
+        .executableTarget(name: "ConfigFuzzer", dependencies: ["Themes", "TUI", "Alarms", "Books", "InterludeCore",
                                                                "Playlists", "Interlude", "FuzzDriver"]),
         // The same over the control socket's request parser, and (dispatch)
         // its requests carried out by a running player's dispatcher.
@@ -127,18 +126,17 @@ let package = Package(
         .testTarget(name: "BooksTests", dependencies: ["Books", "BookFormat", "InterludeCore"]),
         .testTarget(name: "AlarmsTests", dependencies: ["Alarms", "AudioSession", "InterludeCore"]),
         .testTarget(name: "ThemesTests", dependencies: ["Themes"]),
-        .testTarget(name: "KeyMapTests", dependencies: ["KeyMap", "PlayerModel"]),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "InterludeCore", "TestSupport"]),
         .testTarget(name: "ReplayGainTests", dependencies: ["ReplayGain", "BookFormat", "TestSupport"]),
         .testTarget(name: "MusicLibraryTests", dependencies: ["MusicLibrary"]),
-        .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "KeyMap", "PlayerModel", "AudioSession", "MusicLibrary"]),
+        .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "PlayerModel", "AudioSession", "MusicLibrary"]),
         // Counts heap allocations on chosen threads (it interposes malloc for the test process).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter", cSettings: cWarnings),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "TestSupport", "InterludeCore", "CAllocationCounter",
                                                        "BookFormat"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "AudioEngine", "TUI"]),
         // The player runtime itself (commands through its one dispatcher), over the null output.
-        .testTarget(name: "InterludeTests", dependencies: ["Interlude", "PlayerModel", "TestSupport", "MusicLibrary", "AudioEngine", "KeyMap", "TUI"]),
+        .testTarget(name: "InterludeTests", dependencies: ["Interlude", "PlayerModel", "TestSupport", "MusicLibrary", "AudioEngine", "TUI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,7 @@ import Alarms
 import Books
 @_spi(Fuzzing) import Interlude
 import InterludeCore
-import KeyMap
+import TUI
 import Playlists
 import Themes
 

@@ -16,10 +16,6 @@ public enum Refusal: Equatable, Sendable {
     case bookPlayingAlready(title: String)
     /// The headless player plays what it was started with.
     case cannotSwitch
-    /// What plays cannot change while an interruption holds the session.
-    case alarmRinging
-    case callActive
-    case sessionSuspended
     case noBookmark(id: Int)
     case alarmGone(id: Int)
     /// A sentence made below the player (a file's error with its path, the
@@ -27,13 +23,9 @@ public enum Refusal: Equatable, Sendable {
     case problem(String)
 
     /// The sentence, naming the key bound to a command where `keys` gives
-    /// one (`keys("alarm-snooze")` is `"z"`, or nil when it is unbound or the
-    /// front end has no keys).
+    /// one (`keys("play-selection")` is `"enter"`, or nil when it is unbound
+    /// or the front end has no keys).
     public func sentence(keys: (String) -> String? = { _ in nil }) -> String {
-        /// "snooze (z)", or "snooze" with no key to name.
-        func verb(_ word: String, _ command: String) -> String {
-            keys(command).map { "\(word) (\($0))" } ?? word
-        }
         switch self {
         case .noBook: return "no book is playing"
         case .enqueueDuringBook:
@@ -46,10 +38,6 @@ public enum Refusal: Equatable, Sendable {
         case .notABook(let path): return "\(path): not a book (a folder of audio files, or one audio file)"
         case .bookPlayingAlready(let title): return "\(title) is playing already"
         case .cannotSwitch: return "this player plays what it was started with (the full-screen player switches)"
-        case .alarmRinging:
-            return "an alarm is ringing: \(verb("snooze", "alarm-snooze")) or \(verb("dismiss", "alarm-dismiss")) it first"
-        case .callActive: return "a call is on: \(verb("end it", "call-toggle")) first"
-        case .sessionSuspended: return "the session is suspended: \(verb("continue it", "session-suspend-toggle")) first"
         case .noBookmark(let id): return "no bookmark #\(id)"
         case .alarmGone(let id): return "alarm #\(id) is gone"
         case .problem(let text): return text

@@ -94,6 +94,25 @@ public struct CommandSpec: Sendable {
         return try parse(RemoteArguments(command: word ?? name, values: values))
     }
 
+    /// The action for an answer typed at one of the screen's prompts (alarm
+    /// seconds, a new alarm's time, a bookmark's note, a playlist's name),
+    /// read as the row's one argument (a number where the argument is one,
+    /// else the text; nothing for an empty answer) and checked by the same
+    /// parse and ranges as the socket's `args`. A complaint quotes what was typed.
+    public func action(typed text: String) throws(RemoteArgumentError) -> RemoteAction {
+        guard let parse else { throw RemoteArgumentError("\(name): only the full-screen player's keys give it") }
+        let value: JSONValue
+        switch arguments.first?.kind {
+        case .count?, .seconds?, .number?:
+            // JSON's number grammar, as the socket reads one; anything else stays text for the complaint.
+            let number = try? JSONParser.parse(Array(text.utf8))
+            value = number?.doubleValue == nil ? .string(text) : number!
+        default:
+            value = .string(text)
+        }
+        return try parse(RemoteArguments(command: name, values: text.isEmpty ? [] : [value], typed: true))
+    }
+
     /// The player command the command stands for without arguments (a key
     /// press, a line of standard input); nil when it needs arguments or is
     /// not a plain player command.

@@ -18,8 +18,8 @@ public enum CommandTable {
     public static let placeRange = DurationRange(seconds: 0...1000 * 3600)
     /// Alarm and bookmark ids are positive and small.
     public static let idRange = CountRange(1...Int(Int32.max))
-    /// `alarm-in`: whole seconds, at most a day.
-    public static let alarmDelayRange = CountRange(1...86_400, unit: "seconds")
+    /// `alarm-in`: whole seconds, at most a week, as `alarm add in` allows.
+    public static let alarmDelayRange = CountRange(1...7 * 24 * 3600, unit: "seconds")
     public static let volumeRange: ClosedRange<Double> = 0...1
     public static let speedRange: ClosedRange<Double> = 0.5...3.0
 
@@ -168,7 +168,9 @@ public enum CommandTable {
         CommandSpec("bookmark-add", aliases: ["bookmark"], .audiobooks, "add a bookmark (the key asks for a note)",
                     arguments: [CommandArgument("NOTE", .text, optional: true)], keys: ["m"],
                     offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
-            .perform(.addBookmark(note: try arguments.optionalString("a note (a string), or nothing")))
+            let note = try arguments.optionalString("a note (a string), or nothing")
+            if let problem = note.flatMap(TextLimit.note.problem) { throw RemoteArgumentError("\(arguments.command): \(problem)") }
+            return .perform(.addBookmark(note: note))
         },
         CommandSpec("bookmark-delete", .audiobooks, "delete the selected bookmark", keys: ["delete"], offeredBy: .keys,
                     parse: nil),
@@ -207,7 +209,8 @@ public enum CommandTable {
         CommandSpec("alarm-in", aliases: ["alarm-ask"], .alarmTesting, "an alarm in SECONDS (the key asks how many)",
                     arguments: [CommandArgument("SECONDS", .count(alarmDelayRange))], keys: ["A"],
                     offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
-            .perform(.addAlarm(afterSeconds: try arguments.integer("whole seconds from 1 to 86400", in: alarmDelayRange)))
+            .perform(.addAlarm(afterSeconds: try arguments.integer(
+                "whole seconds from \(alarmDelayRange.range.lowerBound) to \(alarmDelayRange.range.upperBound)", in: alarmDelayRange)))
         },
         CommandSpec("alarm-snooze", aliases: ["snooze"], .alarmTesting, "snooze the ringing alarm", keys: ["z"],
                     offeredBy: all, parse: plain(.snoozeAlarm)),

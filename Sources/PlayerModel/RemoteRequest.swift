@@ -111,10 +111,18 @@ public struct RemoteArgumentError: Error, Equatable, Sendable {
 public struct RemoteArguments: Sendable {
     public let command: String
     public let values: [JSONValue]
+    /// Typed at the screen's prompt: a complaint quotes a text as typed
+    /// ("not 'soon'"), where a socket's names its JSON type ("not a string").
+    let typed: Bool
 
     public init(command: String, values: [JSONValue]) {
+        self.init(command: command, values: values, typed: false)
+    }
+
+    init(command: String, values: [JSONValue], typed: Bool) {
         self.command = command
         self.values = values
+        self.typed = typed
     }
 
     func none() throws(RemoteArgumentError) {
@@ -124,7 +132,7 @@ public struct RemoteArguments: Sendable {
     func number(_ what: String, in range: ClosedRange<Double>) throws(RemoteArgumentError) -> Double {
         guard values.count == 1 else { throw RemoteArgumentError("\(command): expects one argument, \(what)") }
         guard let number = values[0].doubleValue, number.isFinite, range.contains(number) else {
-            throw RemoteArgumentError("\(command): expects \(what), not \(Self.describe(values[0]))")
+            throw RemoteArgumentError("\(command): expects \(what), not \(describe(values[0]))")
         }
         return number
     }
@@ -133,7 +141,7 @@ public struct RemoteArguments: Sendable {
     func seconds(_ what: String, in range: DurationRange) throws(RemoteArgumentError) -> Double {
         guard values.count == 1 else { throw RemoteArgumentError("\(command): expects one argument, \(what)") }
         guard let number = values[0].doubleValue, range.contains(number) else {
-            throw RemoteArgumentError("\(command): expects \(what) within \(Self.bounds(range)), not \(Self.describe(values[0]))")
+            throw RemoteArgumentError("\(command): expects \(what) within \(Self.bounds(range)), not \(describe(values[0]))")
         }
         return number
     }
@@ -141,7 +149,7 @@ public struct RemoteArguments: Sendable {
     func integer(_ what: String, in range: CountRange) throws(RemoteArgumentError) -> Int {
         guard values.count == 1 else { throw RemoteArgumentError("\(command): expects one argument, \(what)") }
         guard let number = values[0].integerValue, let checked = range.checked(number) else {
-            throw RemoteArgumentError("\(command): expects \(what), not \(Self.describe(values[0]))")
+            throw RemoteArgumentError("\(command): expects \(what), not \(describe(values[0]))")
         }
         return checked
     }
@@ -154,7 +162,7 @@ public struct RemoteArguments: Sendable {
     func string(_ what: String) throws(RemoteArgumentError) -> String {
         guard values.count == 1 else { throw RemoteArgumentError("\(command): expects one argument, \(what)") }
         guard let text = values[0].stringValue, !text.isEmpty else {
-            throw RemoteArgumentError("\(command): expects \(what), not \(Self.describe(values[0]))")
+            throw RemoteArgumentError("\(command): expects \(what), not \(describe(values[0]))")
         }
         return text
     }
@@ -169,7 +177,7 @@ public struct RemoteArguments: Sendable {
         var texts: [String] = []
         for value in values {
             guard let text = value.stringValue, !text.isEmpty else {
-                throw RemoteArgumentError("\(command): expects \(what), not \(Self.describe(value))")
+                throw RemoteArgumentError("\(command): expects \(what), not \(describe(value))")
             }
             texts.append(text)
         }
@@ -177,6 +185,11 @@ public struct RemoteArguments: Sendable {
     }
 
     /// How a wrong value is named in a complaint: its type, and a short number as itself.
+    func describe(_ value: JSONValue) -> String {
+        if typed, case .string(let text) = value { return "'\(text)'" }
+        return Self.describe(value)
+    }
+
     static func describe(_ value: JSONValue) -> String {
         switch value {
         case .null: "null"

@@ -1,5 +1,4 @@
 import InterludeCore
-import KeyMap
 import PlayerModel
 import Testing
 import TUI

@@ -3,7 +3,6 @@ import Books
 import Foundation
 @testable import Interlude
 import InterludeCore
-import KeyMap
 import PlayerModel
 import TestSupport
 import Testing
@@ -40,25 +39,35 @@ import Testing
                                                       signals: SignalChannel([])))
         let added = runtime.perform(.addAlarmSchedule("07:30"))
         #expect(added != .refused(reason: .problem("")))
+        // Numbers reach the player through the command table's rows, as the
+        // socket's args or as typed at a prompt; its ranges refuse the rest.
+        let seek = try #require(CommandTable.entry(named: "seek"))
+        let volume = try #require(CommandTable.entry(named: "volume"))
+        let alarmIn = try #require(CommandTable.entry(named: "alarm-in"))
         for value in Self.values {
             let number = Double(value) ?? .nan
-            let commands: [PlayerCommand] = [
+            var commands: [PlayerCommand] = [
                 .addAlarmSchedule(value), .addAlarmSchedule("in " + value), .addAlarmSchedule("in" + value),
-                .editAlarm(id: 1, schedule: value), .seek(seconds: number), .setVolume(number),
-                .addAlarm(afterSeconds: Int(exactly: number.rounded(.towardZero)) ?? Int.min),
+                .editAlarm(id: 1, schedule: value),
             ]
+            for entry in [seek, volume, alarmIn] {
+                for action in [try? entry.action([.double(number)]), try? entry.action(typed: value)] {
+                    if case .perform(let command)? = action { commands.append(command) }
+                }
+            }
             for command in commands {
                 if case .refused(let reason) = runtime.perform(command) {
                     #expect(!reason.sentence().contains("\n") && !reason.sentence().isEmpty, "\(command)")
                 }
             }
         }
-        #expect(PlayerRuntime.rangeProblem(.seek(seconds: .infinity)) != nil)
-        #expect(PlayerRuntime.rangeProblem(.setVolume(.nan)) != nil)
-        #expect(PlayerRuntime.rangeProblem(.addAlarm(afterSeconds: Int.max)) != nil)
-        #expect(PlayerRuntime.rangeProblem(.addBookmark(note: String(repeating: "n", count: 1001)))
-                == "the note is 1001 characters long; at most 1000")
-        #expect(PlayerRuntime.rangeProblem(.seek(seconds: -30)) == nil)
+        #expect(throws: RemoteArgumentError.self) { try seek.action([.double(.infinity)]) }
+        #expect(throws: RemoteArgumentError.self) { try volume.action([.double(.nan)]) }
+        #expect(throws: RemoteArgumentError.self) { try alarmIn.action([.integer(Int64.max)]) }
+        #expect(throws: RemoteArgumentError("bookmark-add: the note is 1001 characters long; at most 1000")) {
+            try CommandTable.entry(named: "bookmark-add")?.action([.string(String(repeating: "n", count: 1001))])
+        }
+        #expect(try seek.action([.double(-30)]) == .perform(.seek(seconds: -30)))
     }
 
     @Test("alarm inputs: durations, times, snooze, ring and ids in range or one line naming the value")

@@ -1,4 +1,3 @@
-import KeyMap
 import PlayerModel
 import Testing
 @testable import TUI

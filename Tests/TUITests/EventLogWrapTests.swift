@@ -1,5 +1,4 @@
 import AudioSession
-import KeyMap
 import PlayerModel
 import Testing
 @testable import TUI

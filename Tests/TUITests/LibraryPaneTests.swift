@@ -1,4 +1,3 @@
-import KeyMap
 import MusicLibrary
 import PlayerModel
 import Testing

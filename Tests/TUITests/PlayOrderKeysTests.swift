@@ -1,5 +1,4 @@
 import PlayerModel
-import KeyMap
 import Testing
 @testable import TUI
 

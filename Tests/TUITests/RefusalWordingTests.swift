@@ -1,4 +1,3 @@
-import KeyMap
 import PlayerModel
 import Testing
 @testable import TUI
@@ -9,25 +8,26 @@ struct RefusalWordingTests {
     static let all: [Refusal] = [
         .noBook, .enqueueDuringBook, .clearQueueDuringBook, .playOrderDuringBook, .emptyQueue,
         .playlistNamesNoFile(path: "/p.m3u"), .notABook(path: "/x"), .bookPlayingAlready(title: "T"), .cannotSwitch,
-        .alarmRinging, .callActive, .sessionSuspended, .noBookmark(id: 2), .alarmGone(id: 3), .problem("a file's error"),
+        .noBookmark(id: 2), .alarmGone(id: 3), .problem("a file's error"),
     ]
 
     @Test("with the default keys the screen names them, as it always did")
     func defaultKeys() {
         let ui = InterfaceState(browser: nil)
-        #expect(ui.sentence(for: .alarmRinging) == "an alarm is ringing: snooze (z) or dismiss (x) it first")
-        #expect(ui.sentence(for: .callActive) == "a call is on: end it (c) first")
-        #expect(ui.sentence(for: .sessionSuspended) == "the session is suspended: continue it (s) first")
         #expect(ui.sentence(for: .enqueueDuringBook)
                 == "a book is playing: enter on a file plays music instead (the book keeps its place)")
     }
 
-    @Test("snooze rebound to Z: the screen names Z; unbound dismiss is named without a key")
+    @Test("play-selection rebound to P: the screen names P; unbound, it is named without a key")
     func reboundKeys() {
-        let load = KeyConfigParser.apply("bind Z alarm-snooze\nunbind z\nunbind x", path: "keys")
+        let load = KeyConfigParser.apply("bind P play-selection\nunbind enter", path: "keys")
         #expect(load.problems.isEmpty)
         let ui = InterfaceState(bindings: load.bindings, browser: nil)
-        #expect(ui.sentence(for: .alarmRinging) == "an alarm is ringing: snooze (Z) or dismiss it first")
+        #expect(ui.sentence(for: .enqueueDuringBook)
+                == "a book is playing: P on a file plays music instead (the book keeps its place)")
+        let unbound = InterfaceState(bindings: KeyConfigParser.apply("unbind enter", path: "keys").bindings, browser: nil)
+        #expect(unbound.sentence(for: .enqueueDuringBook)
+                == "a book is playing: playing a file plays music instead (the book keeps its place)")
     }
 
     @Test("without keys (the socket, MPRIS, standard input) no sentence names a key", arguments: all)
@@ -38,6 +38,5 @@ struct RefusalWordingTests {
             #expect(!sentence.contains("(\(key))"), "\(sentence)")
         }
         #expect(!sentence.contains("enter on"), "\(sentence)")
-        if reason == .alarmRinging { #expect(sentence == "an alarm is ringing: snooze or dismiss it first") }
     }
 }

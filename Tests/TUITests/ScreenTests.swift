@@ -1,6 +1,5 @@
 import AudioSession
 import InterludeCore
-import KeyMap
 import PlayerModel
 import Testing
 import Themes

@@ -146,10 +146,11 @@ final class Bus {
                                            let handler = Unmanaged<BusObjectHandler>.fromOpaque(userdata).takeUnretainedValue()
                                            return handler.dispatchGet(String(cString: property), BusMessage(reply))
                                        },
-                                       { property, value, userdata, _ in
+                                       { property, value, userdata, error in
                                            guard let property, let value, let userdata else { return -EINVAL }
                                            let handler = Unmanaged<BusObjectHandler>.fromOpaque(userdata).takeUnretainedValue()
-                                           return handler.dispatchSet(String(cString: property), BusMessage(value))
+                                           return handler.dispatchSet(String(cString: property), BusMessage(value),
+                                                                      BusSetRefusal(error: error))
                                        })
         }
         guard result >= 0, let object else { throw BusError("sd_bus_add_object_vtable(\(interface))", code: result) }
@@ -278,8 +279,21 @@ class BusObjectHandler {
     func dispatchMethod(_ call: BusMessage) -> Int32 { -ENOSYS }
     /// Append the property's value to `reply`.
     func dispatchGet(_ property: String, _ reply: BusMessage) -> Int32 { -ENOSYS }
-    /// Read the new value from `value`.
-    func dispatchSet(_ property: String, _ value: BusMessage) -> Int32 { -EPERM }
+    /// Read the new value from `value`; a value refused is answered through `refusal`.
+    func dispatchSet(_ property: String, _ value: BusMessage, _ refusal: BusSetRefusal) -> Int32 { -EPERM }
+}
+
+/// How a property set is refused with a sentence: sd-bus replies to the
+/// `Properties.Set` call with the error named here, as `replyError` answers a method.
+struct BusSetRefusal {
+    let error: UnsafeMutablePointer<sd_bus_error>?
+
+    /// The D-Bus error (`org.freedesktop.DBus.Error.InvalidArgs`, say) and its
+    /// sentence; returns what the setter returns, the error's negative errno.
+    func refuse(_ name: String, _ text: String) -> Int32 {
+        guard let error else { return -EINVAL }
+        return interlude_sdbus_error_set(error, name, text)
+    }
 }
 
 /// Receives the messages of a match rule.

@@ -4,32 +4,9 @@ import TUI
 import Glibc
 #endif
 
-/// The keys: the terminal is the loop's first source.
-extension FullScreenPlayer: LoopSource {
-    var pollRequests: [LoopPollRequest] {
-        // Read the terminal only while we are its foreground job: a background
-        // read would stop the process with SIGTTIN.
-        tcgetpgrp(0) == getpgrp() ? [LoopPollRequest(fd: 0)] : []
-    }
-
-    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
-        guard !ready.isEmpty, let terminal else { return }
-        while let input = terminal.readInput() {
-            switch input {
-            case .resize:
-                resize()
-            case .key(let key):
-                ui.now = now
-                let snapshot = snapshot(runtime)
-                for action in ui.handle(key, snapshot: snapshot, source: source) { perform(action, runtime) }
-            }
-            redraw.setNeedsDraw()
-        }
-    }
-}
-
-/// The runtime's host: keys and resizes in, a frame out after each turn
-/// (only when something changed, or the clock and countdown move).
+/// The runtime's host: signals (a resize, the end of the run, job control)
+/// in, a frame out after each turn (only when something changed, or the
+/// clock and countdown move). The keys are its loop source (`+Keys`).
 extension FullScreenPlayer: PlayerHost {
     func handleSignal(_ number: Int32) -> Bool {
         if number == SIGWINCH {

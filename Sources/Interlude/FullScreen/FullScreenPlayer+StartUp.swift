@@ -2,7 +2,6 @@ import Alarms
 import AudioEngine
 import Books
 import InterludeCore
-import KeyMap
 import Themes
 import TUI
 #if canImport(Glibc)

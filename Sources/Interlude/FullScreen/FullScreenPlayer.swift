@@ -4,7 +4,6 @@ import AudioSession
 import BookFormat
 import Books
 import InterludeCore
-import KeyMap
 import PlayerModel
 import Themes
 import TUI

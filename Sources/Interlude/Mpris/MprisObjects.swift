@@ -149,20 +149,19 @@ final class PlayerObject: BusObjectHandler {
         return 1
     }
 
-    override func dispatchSet(_ property: String, _ value: BusMessage) -> Int32 {
+    override func dispatchSet(_ property: String, _ value: BusMessage, _ refusal: BusSetRefusal) -> Int32 {
         guard let runtime = source.runtime else { return -EAGAIN }
         do {
             switch property {
-            case "Volume":
-                runtime.perform(.setVolume(min(1, max(0, try value.readDouble()))))
-            case "Rate":
-                let rate = try value.readDouble()
-                // The spec: a rate of 0 is a pause; others are held to the range we play.
-                if rate == 0 {
+            case "Volume", "Rate":
+                var number = try value.readDouble()
+                // The spec: a rate of 0 is a pause, a negative volume is 0.
+                if property == "Rate", number == 0 {
                     runtime.perform(.pause)
-                } else {
-                    runtime.perform(.setSpeed(min(3, max(0.5, rate))))
+                    return 1
                 }
+                if property == "Volume", number < 0 { number = 0 }
+                return set(property, to: number, runtime, refusal)
             case "Shuffle":
                 // A book has no shuffle (the dispatcher refuses it): the value stays false.
                 if try value.readBool() != source.observe(runtime).shuffle { runtime.perform(.toggleShuffle) }
@@ -177,6 +176,25 @@ final class PlayerObject: BusObjectHandler {
             default: return -EPERM
             }
         } catch { return -EINVAL }
+        return 1
+    }
+
+    /// A number written to Volume or Rate, read by its row of the command
+    /// table (`volume`, `speed`) with the row's range, as the socket's `volume
+    /// 1.5` is: out of range, the set is refused with the table's sentence.
+    private func set(_ property: String, to number: Double, _ runtime: PlayerRuntime, _ refusal: BusSetRefusal) -> Int32 {
+        guard let entry = CommandTable.entry(mpris: property, interface: CommandSpec.MprisMember.playerInterface) else {
+            return -EPERM
+        }
+        let action: RemoteAction
+        do { action = try entry.action([.double(number)]) } catch {
+            return refusal.refuse("org.freedesktop.DBus.Error.InvalidArgs", error.message)
+        }
+        guard case .perform(let command) = action else { return -EPERM }
+        if case .refused(let reason) = runtime.perform(command) {
+            // A client has no keys: the reason names none.
+            return refusal.refuse("org.mpris.MediaPlayer2.Interlude.Refused", reason.sentence())
+        }
         return 1
     }
 

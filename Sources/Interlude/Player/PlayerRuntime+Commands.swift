@@ -11,14 +11,11 @@ import PlayerModel
 extension PlayerRuntime {
     @discardableResult
     func perform(_ command: PlayerCommand) -> CommandResult {
-        if let problem = Self.rangeProblem(command) { return .refused(reason: .problem(problem)) }
-        // Someone at the keys is awake whatever the system said: a wake-up announcement that never came must not hold play.
-        if command.startsPlayback && arbiter.isSleepAnnounced { systemDidWake() }
         switch command {
-        case .play: return started(player.play())
+        case .play: return play()
         case .pause: pause()
         case .togglePlayPause:
-            if player.isPlaying { pause() } else { return started(player.play()) }
+            if player.isPlaying { pause() } else { return play() }
         case .next: next()
         case .previous: previous()
         case .seek(let seconds):
@@ -88,9 +85,11 @@ extension PlayerRuntime {
         return .done
     }
 
-    /// A refused play says why (a higher-priority session is active).
-    private func started(_ outcome: PlayerSession.PlayOutcome) -> CommandResult {
-        if case .refused(let reason) = outcome { return .refused(reason: .problem(reason)) }
+    /// The user's play (`startsPlayback`); a refused play says why (a higher-priority session is active).
+    private func play() -> CommandResult {
+        // Someone at the keys is awake whatever the system said: a wake-up announcement that never came must not hold play.
+        if arbiter.isSleepAnnounced { systemDidWake() }
+        if case .refused(let reason) = player.play() { return .refused(reason: .problem(reason)) }
         stopRequested = false
         return .done
     }

@@ -11,7 +11,8 @@ import PlayerModel
 ///   same line with a countdown to it;
 /// - the player waits for the user (the interruption ended without
 ///   `shouldResume`, the attempt failed, the output device went away):
-///   "audio paused — press space to resume" with the reason;
+///   "audio paused — press space to resume" (the key bound to play-pause
+///   now) with the reason;
 /// - otherwise (playing, or paused by the user): nothing.
 public struct Banner: Equatable, Sendable {
     public enum State: Equatable, Sendable {
@@ -24,7 +25,13 @@ public struct Banner: Equatable, Sendable {
     }
 
     public static let willResumeText = "audio paused, will resume after alarm"
-    public static let pressSpaceText = "audio paused — press space to resume"
+    /// With the default key; `pressText(key:)` names the one bound now.
+    public static let pressSpaceText = pressText(key: "space")
+
+    /// "audio paused — press P to resume", or with play-pause unbound no key.
+    public static func pressText(key: String?) -> String {
+        key.map { "audio paused — press \($0) to resume" } ?? "audio paused until you play"
+    }
 
     public let state: State
 
@@ -43,9 +50,10 @@ public struct Banner: Equatable, Sendable {
         }
     }
 
-    /// The banner's text at `now` (event-time seconds); nil when hidden.
-    /// The countdown part is returned separately so it can be styled.
-    public func text(now: Double) -> (message: String, countdown: String)? {
+    /// The banner's text at `now` (event-time seconds), naming `resumeKey`
+    /// (the key bound to play-pause) where the user must resume; nil when
+    /// hidden. The countdown part is returned separately so it can be styled.
+    public func text(now: Double, resumeKey: String?) -> (message: String, countdown: String)? {
         switch state {
         case .hidden:
             return nil
@@ -56,7 +64,7 @@ public struct Banner: Equatable, Sendable {
             let tenths = Int((remaining * 10).rounded(.up))
             return (Self.willResumeMessage(after: after), " — resuming in \(tenths / 10).\(tenths % 10) s")
         case .pressSpace(let reason):
-            return (Self.pressSpaceText, reason.isEmpty ? "" : " (\(reason))")
+            return (Self.pressText(key: resumeKey), reason.isEmpty ? "" : " (\(reason))")
         }
     }
 

@@ -1,16 +1,19 @@
-import KeyMap
 import PlayerModel
 
 /// Key dispatch: each bound action either changes the interface (focus,
 /// lists, prompts, help) or becomes a player command.
 extension InterfaceState {
-    /// Handles one key press; returns what the player should do.
-    public mutating func handle(_ key: Key, snapshot: PlayerSnapshot, source: some BrowserSource) -> [InterfaceAction] {
-        if let prompt { return handlePromptKey(key, prompt: prompt, snapshot: snapshot) }
-        guard let action = bindings.action(for: key) else {
+    /// Handles one key press; returns what the player should do. A bound
+    /// key is one look-up in the bindings' table; the snapshot is taken only
+    /// by the actions that read it (a plain command such as play-pause does not).
+    public mutating func handle(_ key: Key, snapshot: @autoclosure () -> PlayerSnapshot,
+                                source: some BrowserSource) -> [InterfaceAction] {
+        if let prompt { return handlePromptKey(key, prompt: prompt, snapshot: snapshot()) }
+        guard let binding = bindings.table[key] else {
             if showsHelp, key == .named(.escape) { showsHelp = false }
             return []
         }
+        let action = binding.action
         if showsHelp {
             switch action {
             case .help, .quit: showsHelp = false; return []
@@ -24,21 +27,21 @@ extension InterfaceState {
         switch action {
         case .seekBack: return [.player(.seek(seconds: -Self.seekStep))]
         case .seekForward: return [.player(.seek(seconds: Self.seekStep))]
-        case .volumeUp: return [.player(.setVolume(min(1, snapshot.volume + Self.volumeStep)))]
-        case .volumeDown: return [.player(.setVolume(max(0, snapshot.volume - Self.volumeStep)))]
-        case .playSelection: return playSelection(snapshot: snapshot, source: source)
+        case .volumeUp: return [.player(.setVolume(min(1, snapshot().volume + Self.volumeStep)))]
+        case .volumeDown: return [.player(.setVolume(max(0, snapshot().volume - Self.volumeStep)))]
+        case .playSelection: return playSelection(snapshot: snapshot(), source: source)
         case .queueAdd: return addSelectionToQueue(source: source)
         case .queueSave:
             prompt = .playlistName
             input = ""
             return []
         case .up, .down, .pageUp, .pageDown, .top, .bottom:
-            moveInFocusedPane(action, snapshot: snapshot)
+            moveInFocusedPane(action, snapshot: snapshot())
             return []
         case .nextPane:
             // Without a library, Tab goes round the other panes.
             let next = focus.next == .library && library == nil ? Pane.library.next : focus.next
-            focus(next, snapshot: snapshot)
+            focus(next, snapshot: snapshot())
             return []
         case .pane1: focus(.browser); return []
         case .pane2: focus(.queue); return []
@@ -46,7 +49,7 @@ extension InterfaceState {
         case .pane4: focus(.alarms); return []
         case .pane5: focus(.eventLog); return []
         case .pane6: focus(.books); return []
-        case .pane7: focus(.chapters, snapshot: snapshot); return []
+        case .pane7: focus(.chapters, snapshot: snapshot()); return []
         case .pane8: focus(.bookmarks); return []
         case .pane0: focus(.playlists); return []
         case .pane9:
@@ -58,7 +61,8 @@ extension InterfaceState {
             return []
         case .libraryView, .librarySort:
             guard focus == .library, var library else {
-                message = Message(text: "v and V change the library pane's view (9)", isError: false)
+                message = Message(text: "\(named(.libraryView)) and \(named(.librarySort)) change the library pane's view"
+                                  + inParentheses(.pane9), isError: false)
                 return []
             }
             if action == .libraryView { library.toggleView() } else { library.cycleSort() }
@@ -70,50 +74,52 @@ extension InterfaceState {
                 prompt = .filter(focus)
                 input = currentFilter(focus)
             default:
-                message = Message(text: "/ filters the browser, the queue, the event log or the library", isError: false)
+                message = Message(text: "\(named(.filter)) filters the browser, the queue, the event log or the library",
+                                  isError: false)
             }
             return []
         case .chapterNext, .chapterPrevious, .sleepTimer, .skipBack, .skipForward, .bookmarkAdd, .bookmarkDelete:
-            guard let book = snapshot.book else {
-                message = Message(text: "\(action.rawValue): no book is playing (b on a book folder in the browser, "
-                                  + "or enter in the books pane, opens one)", isError: false)
+            guard let book = snapshot().book else {
+                let ways = [bindings.name(of: .bookOpen).map { "\($0) on a book folder in the browser" },
+                            bindings.name(of: .playSelection).map { "\($0) in the books pane" }].compactMap { $0 }
+                let opens = ways.isEmpty ? "" : " (\(ways.joined(separator: ", or ")), opens one)"
+                message = Message(text: "\(action.rawValue): no book is playing" + opens, isError: false)
                 return []
             }
             switch action {
-            case .chapterNext: return [.player(.chapterNext)]
-            case .chapterPrevious: return [.player(.chapterPrevious)]
-            case .sleepTimer: return [.player(.cycleSleepTimer)]
-            case .skipBack: return [.player(.skipBack)]
-            case .skipForward: return [.player(.skipForward)]
+            case .chapterNext, .chapterPrevious, .sleepTimer, .skipBack, .skipForward:
+                return binding.command.map { [.player($0)] } ?? []
             case .bookmarkAdd:
                 prompt = .bookmarkNote
                 input = ""
                 return []
             default:
                 guard focus == .bookmarks else {
-                    message = Message(text: "select a bookmark in the bookmarks pane (8) first", isError: false)
+                    message = Message(text: "select a bookmark in the bookmarks pane\(inParentheses(.pane8)) first", isError: false)
                     return []
                 }
                 bookmarksCursor.clamp(count: book.bookmarks.count)
                 guard book.bookmarks.indices.contains(bookmarksCursor.selection) else { return [] }
                 return [.player(.deleteBookmark(id: book.bookmarks[bookmarksCursor.selection].id))]
             }
-        case .bookOpen: return openSelectionAsBook(snapshot: snapshot)
+        case .bookOpen: return openSelectionAsBook(snapshot: snapshot())
         case .alarmNew:
             prompt = .alarmNew
             input = ""
             return []
         case .alarmEdit, .alarmToggle, .alarmDelete:
             guard focus == .alarms else {
-                message = Message(text: "select an alarm in the alarms pane (4) first", isError: false)
+                message = Message(text: "select an alarm in the alarms pane\(inParentheses(.pane4)) first", isError: false)
                 return []
             }
-            alarmsCursor.clamp(count: snapshot.alarms.count)
-            guard snapshot.alarms.indices.contains(alarmsCursor.selection) else {
-                message = Message(text: "no alarms; o adds one", isError: false)
+            let alarms = snapshot().alarms
+            alarmsCursor.clamp(count: alarms.count)
+            guard alarms.indices.contains(alarmsCursor.selection) else {
+                message = Message(text: "no alarms" + (bindings.name(of: .alarmNew).map { "; \($0) adds one" } ?? ""),
+                                  isError: false)
                 return []
             }
-            let alarm = snapshot.alarms[alarmsCursor.selection]
+            let alarm = alarms[alarmsCursor.selection]
             switch action {
             case .alarmEdit:
                 prompt = .alarmEdit(id: alarm.id)
@@ -133,18 +139,23 @@ extension InterfaceState {
         case .themeCycle: return [.cycleTheme]
         case .playPause, .next, .previous, .shuffleToggle, .repeatCycle, .speedUp, .speedDown, .alarmFireTest, .alarmSnooze,
              .alarmDismiss, .sessionSuspendToggle, .callToggle, .notificationChime, .deviceLost, .quit:
-            // The table's own reading of a command without arguments, as standard input's and the socket's.
-            return action.entry.plainCommand.map { [.player($0)] } ?? []
+            // The table's own reading of a command without arguments (as standard
+            // input's and the socket's), stored in the binding when the key was bound.
+            return binding.command.map { [.player($0)] } ?? []
         }
     }
 
     /// A refusal as the screen words it: with the keys bound now (the first
-    /// of each command's keys), so a rebound snooze is named by its new key.
+    /// of each command's keys), so a rebound key is named by its new key.
     public func sentence(for reason: Refusal) -> String {
-        reason.sentence { name in
-            KeyAction(rawValue: name).flatMap { bindings.keys(for: $0).first?.description }
-        }
+        reason.sentence { name in KeyAction(rawValue: name).flatMap(bindings.name(of:)) }
     }
+
+    /// The key bound to `action` now, or its name (as the keys file and `?` write it) when none is.
+    func named(_ action: KeyAction) -> String { bindings.name(of: action) ?? action.rawValue }
+
+    /// " (4)": the key bound to a pane now, or nothing when none is.
+    func inParentheses(_ action: KeyAction) -> String { bindings.name(of: action).map { " (\($0))" } ?? "" }
 
 
     mutating func logKey(_ action: KeyAction) {

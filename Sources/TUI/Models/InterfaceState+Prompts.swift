@@ -1,5 +1,3 @@
-import InterludeCore
-import KeyMap
 import PlayerModel
 
 /// The one-line prompts (filters, alarm times, bookmark notes): typing, and what enter submits.
@@ -29,30 +27,34 @@ extension InterfaceState {
         return []
     }
 
-    /// A week at most, as `alarm add in` allows.
-    static let alarmSecondsRange = CountRange(1...7 * 24 * 3600, unit: "seconds")
-
     mutating func submit(_ prompt: Prompt, _ text: String) -> [InterfaceAction] {
         switch prompt {
         case .filter(let pane):
             setFilter(text, for: pane)
             return []
         case .alarmSeconds:
-            guard let seconds = Self.alarmSecondsRange.parse(text) else {
-                if !text.isEmpty {
-                    message = Message(text: "'\(text)' is not \(Self.alarmSecondsRange.accepts)", isError: true)
-                }
-                return []
-            }
-            return [.player(.addAlarm(afterSeconds: seconds))]
+            return text.isEmpty ? [] : typed(text, for: .alarmAsk)
         case .alarmNew:
-            return text.isEmpty ? [] : [.player(.addAlarmSchedule(text))]
+            return text.isEmpty ? [] : typed(text, for: .alarmNew)
         case .alarmEdit(let id):
+            // The id is the alarms pane's selection; the runtime's alarm parser reads the time.
             return text.isEmpty ? [] : [.player(.editAlarm(id: id, schedule: text))]
         case .bookmarkNote:
-            return [.player(.addBookmark(note: text.isEmpty ? nil : text))]
+            return typed(text, for: .bookmarkAdd)
         case .playlistName:
-            return text.isEmpty ? [] : [.player(.saveQueue(path: text))]
+            return text.isEmpty ? [] : typed(text, for: .queueSave)
+        }
+    }
+
+    /// What was typed, read by the command table's row for `action` with the
+    /// socket's parse and ranges; a refusal is the table's sentence, and nothing reaches the player.
+    private mutating func typed(_ text: String, for action: KeyAction) -> [InterfaceAction] {
+        do {
+            guard case .perform(let command) = try action.entry.action(typed: text) else { return [] }
+            return [.player(command)]
+        } catch {
+            message = Message(text: error.message, isError: true)
+            return []
         }
     }
 

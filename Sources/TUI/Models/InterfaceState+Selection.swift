@@ -1,5 +1,4 @@
 import BookFormat
-import KeyMap
 import PlayerModel
 
 /// The lists: what each shows (filtered), moving in them, and what enter,
@@ -129,8 +128,8 @@ extension InterfaceState {
             guard snapshot.books.indices.contains(booksCursor.selection) else { return [] }
             return [.player(.openBook(snapshot.books[booksCursor.selection].path))]
         default:
-            message = Message(text: "b opens the browser's selection as a book (a folder of audio files or a file with chapters)",
-                              isError: false)
+            message = Message(text: "\(named(.bookOpen)) opens the browser's selection as a book "
+                              + "(a folder of audio files or a file with chapters)", isError: false)
             return []
         }
     }
@@ -144,7 +143,7 @@ extension InterfaceState {
             return paths.isEmpty ? [] : [.player(.enqueue(paths))]
         }
         guard focus == .browser, let entry = browser?.selected else {
-            message = Message(text: "e adds the browser's selection to the queue", isError: false)
+            message = Message(text: "\(named(.queueAdd)) adds the browser's selection to the queue", isError: false)
             return []
         }
         if !entry.isDirectory { return [.player(.enqueue([entry.path]))] }

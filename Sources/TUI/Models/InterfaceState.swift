@@ -1,5 +1,4 @@
 import BookFormat
-import KeyMap
 import PlayerModel
 
 /// Everything the screen shows that is not playback itself: focus, lists,

@@ -1,4 +1,3 @@
-import KeyMap
 import PlayerModel
 
 /// One line of the event log pane: a player event as the player reported

@@ -1,4 +1,3 @@
-import KeyMap
 import Themes
 
 /// A terminal that is a grid of cells, for tests: what `put` wrote, how

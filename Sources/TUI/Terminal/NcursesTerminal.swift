@@ -1,5 +1,4 @@
 import CNcursesw
-import KeyMap
 import Themes
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,3 @@
-import KeyMap
 import Themes
 
 /// Columns and rows of a terminal.

@@ -1,4 +1,3 @@
-import KeyMap
 import PlayerModel
 
 /// What the layout pass decided for one frame: where everything goes, the
@@ -25,7 +24,7 @@ public struct ScreenLayoutPass {
 
     public func arrange(size: TerminalSize, state: inout InterfaceState, snapshot: PlayerSnapshot,
                         now: Double) -> ScreenArrangement {
-        let banner = Banner(snapshot.session).text(now: now)
+        let banner = Banner(snapshot.session).text(now: now, resumeKey: state.bindings.name(of: .playPause))
         let layout = Layout(size: size, banner: banner != nil, focus: state.focus, topLeft: state.topLeft,
                             topRight: state.topRight)
         var arrangement = ScreenArrangement(layout: layout, banner: banner)

@@ -1,6 +1,5 @@
 import MusicLibrary
 import InterludeCore
-import KeyMap
 import PlayerModel
 import Themes
 
@@ -149,7 +148,7 @@ public struct ScreenRenderer {
             frame.writePadded(frame.truncated(message.text, to: frame.size.columns), row: row, column: 0,
                               width: frame.size.columns, element: message.isError ? .errorText : .commandLine)
         } else {
-            frame.writePadded("? help · tab/0-9 panes · q quit", row: row, column: 0, width: frame.size.columns,
+            frame.writePadded(Self.footer(state.bindings), row: row, column: 0, width: frame.size.columns,
                               element: .secondaryText)
         }
     }
@@ -202,7 +201,8 @@ public struct ScreenRenderer {
         case .bookmarks: drawBookmarks(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
         case .playlists:
             drawRows(&frame, content, cursor: state.playlistsCursor, range: rows, focused: focused,
-                     empty: "no playlists yet: w saves the queue as one (enter here plays it)",
+                     empty: "no playlists yet" + (state.bindings.name(of: .queueSave).map { ": \($0) saves the queue as one" } ?? "")
+                         + (state.bindings.name(of: .playSelection).map { " (\($0) here plays it)" } ?? ""),
                      rows: snapshot.playlists.map { (text: $0.name, playing: false) })
         case .library: drawLibrary(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
         }
@@ -304,7 +304,9 @@ public struct ScreenRenderer {
         let rows = state.visibleQueue(snapshot)
         var line = area.row
         if rows.isEmpty {
-            let text = snapshot.queue.isEmpty ? "empty: enter or e in the browser adds files" : "nothing matches"
+            let adding = [KeyAction.playSelection, .queueAdd].compactMap(state.bindings.name(of:))
+            let text = !snapshot.queue.isEmpty ? "nothing matches"
+                : "empty" + (adding.isEmpty ? "" : ": \(adding.joined(separator: " or ")) in the browser adds files")
             frame.writePadded(" " + frame.truncated(text, to: area.width - 1), row: line, column: area.column,
                               width: area.width, element: .secondaryText)
             line += 1
@@ -380,7 +382,11 @@ public struct ScreenRenderer {
         let rows = snapshot.alarms
         var line = area.row
         if rows.isEmpty {
-            frame.writePadded(" " + frame.truncated("no alarms: o adds one, A asks for seconds", to: area.width - 1),
+            let ways = [(KeyAction.alarmNew, "adds one"), (.alarmAsk, "asks for seconds")].compactMap { action, does in
+                state.bindings.name(of: action).map { "\($0) \(does)" }
+            }
+            let text = "no alarms" + (ways.isEmpty ? "" : ": " + ways.joined(separator: ", "))
+            frame.writePadded(" " + frame.truncated(text, to: area.width - 1),
                               row: line, column: area.column, width: area.width, element: .secondaryText)
             line += 1
         }
@@ -424,7 +430,8 @@ public struct ScreenRenderer {
             (text: BookPaneText.bookRow(book, width: area.width, frame: frame), playing: book.isCurrent)
         }
         drawRows(&frame, area, cursor: state.booksCursor, range: range, focused: focused,
-                 empty: "no books yet: b on a book folder in the browser opens one", rows: rows)
+                 empty: "no books yet" + (state.bindings.name(of: .bookOpen).map { ": \($0) on a book folder in the browser opens one" }
+                     ?? ""), rows: rows)
     }
 
     private func drawChapters(_ frame: inout Frame, _ area: Rect, state: InterfaceState, focused: Bool,
@@ -520,6 +527,17 @@ public struct ScreenRenderer {
         }
         if !current.isEmpty { lines.append(current) }
         return lines
+    }
+
+    /// The command line's line when it has nothing to say: "? help · tab/0-9
+    /// panes · q quit" with the keys bound now (0-9 while the ten pane keys
+    /// are the digits); what is unbound is left out.
+    static func footer(_ bindings: KeyBindings) -> String {
+        let panes: [KeyAction] = [.pane0, .pane1, .pane2, .pane3, .pane4, .pane5, .pane6, .pane7, .pane8, .pane9]
+        let digits = panes.enumerated().allSatisfy { bindings.keys(for: $0.element).contains(.character(Character("\($0.offset)"))) }
+        let paneKeys = [bindings.name(of: .nextPane), digits ? "0-9" : nil].compactMap { $0 }
+        return [bindings.name(of: .help).map { "\($0) help" }, paneKeys.isEmpty ? nil : paneKeys.joined(separator: "/") + " panes",
+                bindings.name(of: .quit).map { "\($0) quit" }].compactMap { $0 }.joined(separator: " · ")
     }
 
     /// The help screen's rows: a heading per section, then a row per action.

@@ -1,5 +1,5 @@
 import Testing
-@testable import KeyMap
+@testable import TUI
 
 /// The `?` listing: grouped by section, deterministic, every binding once.
 struct KeyHelpTests {

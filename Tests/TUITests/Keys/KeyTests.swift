@@ -1,5 +1,5 @@
 import Testing
-@testable import KeyMap
+@testable import TUI
 
 /// Keys as the keys file spells them and as the terminal delivers them.
 struct KeyTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import KeyMap
+@testable import TUI
 
 /// The keys file: `bind KEY ACTION`, `unbind KEY`, comments; bad lines are
 /// reported and skipped while the others apply.

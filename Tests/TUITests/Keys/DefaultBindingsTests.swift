@@ -1,5 +1,5 @@
 import Testing
-@testable import KeyMap
+@testable import TUI
 
 /// The default bindings are the ones issue 5 lists, close to cmus.
 struct DefaultBindingsTests {

@@ -1,0 +1,55 @@
+import PlayerModel
+import TUI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The keys: the terminal is the loop's first source. A press is read, the
+/// interface state turns it into actions, player commands go to the
+/// runtime's dispatcher and what it answers goes to the command line.
+extension FullScreenPlayer: LoopSource {
+    var pollRequests: [LoopPollRequest] {
+        // Read the terminal only while we are its foreground job: a background
+        // read would stop the process with SIGTTIN.
+        tcgetpgrp(0) == getpgrp() ? [LoopPollRequest(fd: 0)] : []
+    }
+
+    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
+        guard !ready.isEmpty, let terminal else { return }
+        while let input = terminal.readInput() {
+            switch input {
+            case .resize:
+                resize()
+            case .key(let key):
+                // The player's time, for the key's line in the event log.
+                ui.now = events.now
+                // Taken only by the actions that read it.
+                for action in ui.handle(key, snapshot: snapshot(runtime), source: source) { perform(action, runtime) }
+            }
+            redraw.setNeedsDraw()
+        }
+    }
+
+    func perform(_ action: InterfaceAction, _ runtime: PlayerRuntime) {
+        switch action {
+        case .cycleTheme:
+            applyTheme(catalog.name(after: cycleName))
+        case .player(let command):
+            let playing = runtime.book
+            switch runtime.perform(command) {
+            case .done(let report?):
+                ui.message = .init(text: report.sentence, isError: false)
+            case .refused(let reason) where !command.startsPlayback:
+                // Worded with the keys bound now.
+                ui.message = .init(text: ui.sentence(for: reason), isError: false)
+            case .done(nil), .refused:
+                // A refused play is in the event log already (`playRefused`).
+                break
+            }
+            // A book the command opened says where it resumed, over "opening ...".
+            if let book = runtime.book, book !== playing, book.savedPosition > 0 {
+                ui.message = .init(text: Self.resumeText(book), isError: false)
+            }
+        }
+    }
+}
