@@ -95,6 +95,23 @@ final class RecordingOutput: AudioOutput {
         }
     }
 
+    /// A 3 s sweep through the recorder, a second of it played, and its `mpg123 -w` decoding.
+    func sweepPlayingOneSecond() throws -> (Run, PCMAudio) {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 3)
+        let source = try WAVFile.read(Fixtures.decodedByMPG123(mp3))
+        let run = try Run([mp3])
+        try run.pump { run.engine.heardPosition >= source.sampleRate }
+        return (run, source)
+    }
+
+    /// The built-in tone's first `frames` frames, as the voice renders them.
+    func toneSamples(frames: Int, rate: Int, channels: Int) -> [Int16] {
+        (0..<frames).flatMap { frame in
+            let sample = Int16((ToneVoice.value(at: Double(frame) / Double(rate)) * 32767).rounded())
+            return [Int16](repeating: sample, count: channels)
+        }
+    }
+
     func frames(_ audio: [Int16], _ range: Range<Int>, channels: Int) -> ArraySlice<Int16> {
         audio[(range.lowerBound * channels)..<(range.upperBound * channels)]
     }
@@ -179,12 +196,9 @@ final class RecordingOutput: AudioOutput {
     /// exclusive voice waits for that pause (the music plays on, unfaded, until
     /// it comes) and the tone follows the stop on the next frame.
     @Test func anExclusiveVoiceStartedBeforeThePauseWaitsForItAndFollowsTheStop() throws {
-        let mp3 = try Fixtures.mp3(.sweep, seconds: 3)
-        let source = try WAVFile.read(Fixtures.decodedByMPG123(mp3))
-        let run = try Run([mp3])
+        let (run, source) = try sweepPlayingOneSecond()
         let rate = source.sampleRate
         let channels = source.channels
-        try run.pump { run.engine.heardPosition >= rate }
         let voiceAt = run.output.frames
         run.engine.startVoice(ToneVoice(), exclusive: true)
         try run.pump { run.output.frames >= voiceAt + rate / 10 }
@@ -199,22 +213,16 @@ final class RecordingOutput: AudioOutput {
         #expect(stop == paused + Self.fade)
         let ring = rate / 10
         try run.pump { run.output.frames >= stop + ring }
-        let tone = (0..<ring).flatMap { frame in
-            let sample = Int16((ToneVoice.value(at: Double(frame) / Double(rate)) * 32767).rounded())
-            return [Int16](repeating: sample, count: channels)
-        }
+        let tone = toneSamples(frames: ring, rate: rate, channels: channels)
         let heard = frames(run.output.samples, stop..<(stop + ring), channels: channels)
         #expect(zip(heard, tone).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "the tone right after the stop")
     }
 
     @Test func alarmVoiceFollowsTheStopOnTheNextFrameAndTheMediaResumesWhereItStopped() throws {
-        let mp3 = try Fixtures.mp3(.sweep, seconds: 3)
-        let source = try WAVFile.read(Fixtures.decodedByMPG123(mp3))
-        let run = try Run([mp3])
+        let (run, source) = try sweepPlayingOneSecond()
         let rate = source.sampleRate
         let channels = source.channels
-        try run.pump { run.engine.heardPosition >= rate }
-        // As the player does it: the pause and the exclusive voice in one turn.
+        // The pause and the exclusive voice in one turn, the voice second.
         run.engine.pauseMedia(fadeFrames: Self.fade)
         run.engine.startVoice(ToneVoice(), exclusive: true)
         try run.pump { run.engine.isMediaStopped }
@@ -228,10 +236,7 @@ final class RecordingOutput: AudioOutput {
         let recorded = run.output.samples
 
         // The tone, from its first sample, on the frame after the media stopped.
-        let tone = (0..<ring).flatMap { frame in
-            let sample = Int16((ToneVoice.value(at: Double(frame) / Double(rate)) * 32767).rounded())
-            return [Int16](repeating: sample, count: channels)
-        }
+        let tone = toneSamples(frames: ring, rate: rate, channels: channels)
         let heard = frames(recorded, stop..<(stop + ring), channels: channels)
         #expect(zip(heard, tone).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "the tone right after the stop")
         let resumed = try #require(find(source, from: stop + Self.fade, count: rate / 2, in: recorded,
