@@ -145,7 +145,11 @@ struct WriterContext {
 
         let exclusive = control.pointee.voiceExclusive.load(ordering: .relaxed)
         let voiceRuns = control.pointee.voiceRun.load(ordering: .acquiring)
-        let voiceAudible = !voiceStopped || voiceRuns
+        // An exclusive voice asked for while the media plays waits for the media's
+        // own pause rather than fading it here: an alarm starts its voice just
+        // before the pause, and a fade begun here would start at the writer's
+        // frame, before the pause drops the device's queue and fades from the heard one.
+        let voiceAudible = !voiceStopped || (voiceRuns && mediaStopped)
         let runRequested = runLatch ?? control.pointee.mediaRun.load(ordering: .acquiring)
         serviceHeardReset()
         var runTarget: Float = runRequested && !(exclusive && voiceAudible) ? 1 : 0

@@ -1,34 +1,39 @@
 extension PlaybackEngine {
-    /// Aims the pause asked for in this turn (`pauseMedia`, not yet handed to the
-    /// writer) at stream frame `frame`: the media plays on and its fade (the
-    /// pause's length) reaches silence on that frame exactly. The writer
-    /// writes the fade ahead of the device (`WriterContext.aimStop`) rather
-    /// than from the frame heard when it gets the request, so neither a late
-    /// turn of the main loop nor the pause path's round trip moves the stop:
-    /// a sleep timer's end of chapter is the chapter's last frame.
+    /// Aims the next pause (`pauseMedia`, asked for next by whoever pauses: a
+    /// sleep timer through the player's session) at stream frame `frame`: the
+    /// media plays on and its fade (the pause's length) reaches silence on that
+    /// frame exactly. The writer writes the fade ahead of the device
+    /// (`WriterContext.aimStop`) rather than from the frame heard when it gets
+    /// the request, so neither a late turn of the main loop nor the pause
+    /// path's round trip moves the stop: a sleep timer's end of chapter is the
+    /// chapter's last frame. Take it back with `cancelPauseAim` once the pause
+    /// was asked for or refused, so that no later pause inherits it.
     ///
-    /// False (an ordinary pause) when no pause is pending or the frame has been
-    /// heard. A frame the writer has already reached, or nearly (within
-    /// `aimMarginFrames`), also gets the ordinary pause, from the frame heard.
+    /// False (the next pause is an ordinary one) when nothing is open or the
+    /// frame has been heard. A frame the writer has already reached, or nearly
+    /// (within `aimMarginFrames`), also gets the ordinary pause, from the frame heard.
     @discardableResult
-    public func aimPendingPause(endingAtStreamFrame frame: Int) -> Bool {
-        guard pendingPauseStep != nil, control != nil, frame > heardPosition else { return false }
-        pendingPauseAim = frame
+    public func aimNextPause(endingAtStreamFrame frame: Int) -> Bool {
+        guard control != nil, frame > heardPosition else { return false }
+        nextPauseAim = frame
         return true
     }
+
+    /// Forgets an aim no pause took (`aimNextPause`).
+    public func cancelPauseAim() { nextPauseAim = nil }
 
     /// The writer sees a request within a turn of its loop (a period, up to 93 ms
     /// at 4096 frames); an aim closer than this to its cursor could be passed first.
     var aimMarginFrames: Int { format.rate / 10 }
 
-    /// For `applyPendingPause`: publishes the pending aim (or none) and says
+    /// For `pauseMedia`: publishes the aim (or none) and says
     /// what the pause's fade step and drop are. An aimed pause drops nothing (the
     /// device plays out the fade it was given) and keeps a short fade of its
     /// own for an alarm's voice, which takes over at once as from any pause.
     func takePauseAim(fadeStep: Float, control: UnsafeMutablePointer<WriterControl>)
         -> (fadeStep: Float, dropsQueue: Bool) {
-        let aim = pendingPauseAim
-        pendingPauseAim = nil
+        let aim = nextPauseAim
+        nextPauseAim = nil
         stopAim = nil
         guard let aim else {
             disarmStopAim(control)

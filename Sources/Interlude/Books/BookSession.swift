@@ -115,12 +115,13 @@ final class BookSession {
         let timer = sleepTimer ?? SleepTimer(clock: runtime.clock)
         timer.onFadeOut = { [unowned self] fade in
             events.emit(.sleepFadeStarted(fade: fade.seconds))
-            // The listener's own pause: nothing resumes it but the listener.
-            self.runtime?.player.pause(fade: fade)
             // The end of a chapter is a frame: the fade ends on it, whenever this turn of the loop came.
             if setting == .endOfChapter, let end = chapterEndFrame() {
-                self.runtime?.engine.aimPendingPause(endingAtStreamFrame: end)
+                self.runtime?.engine.aimNextPause(endingAtStreamFrame: end)
             }
+            // The listener's own pause: nothing resumes it but the listener.
+            self.runtime?.player.pause(fade: fade)
+            self.runtime?.engine.cancelPauseAim()
         }
         timer.onExpired = { [unowned self] in events.emit(.sleepTimerExpired) }
         sleepTimer = timer
