@@ -32,6 +32,11 @@ public final class AlarmScheduler {
     /// needs (its sound opened) can be ready at the due time instead of being
     /// made then, cold, between the due time and the music's pause.
     public var onPrepare: ((Alarm) -> Void)?
+    /// Called as ringing begins, with the alarms that ring, before their session
+    /// interrupts the player: the sound is started first (an exclusive voice
+    /// waits for the music to stop), so the music's pause that the activation
+    /// causes reaches the output with the sound already there, and goes at once.
+    public var onSound: (([AlarmID]) -> Void)?
     public var preparationLead: Duration = .seconds(5)
 
     private let clock: any Clock
@@ -44,6 +49,9 @@ public final class AlarmScheduler {
     /// Alarms added here whose id another process took before the save, by the id given at first.
     private var renumbered: [AlarmID: AlarmID] = [:]
     private var planTimer: TimerToken?
+    /// Every alarm with a next fire when the plan timer was armed, in the
+    /// alarms' order, with that fire (wall seconds): what the timer rings.
+    private var planned: [(id: AlarmID, fire: Int64)] = []
     private var prepareTimer: TimerToken?
     private var ringTimeoutTimer: TimerToken?
     /// Relative alarms and snoozes set in this run, on the monotonic clock.
@@ -253,7 +261,9 @@ public final class AlarmScheduler {
         reconcile()
     }
 
-    private func ring(_ due: [(id: AlarmID, fire: Int64)]) {
+    /// Rings `due`: its sound and its session first, then `bookkeeping` (what
+    /// must be so before anyone hears of the ringing), then the event.
+    private func ring(_ due: [(id: AlarmID, fire: Int64)], bookkeeping: () -> Void = {}) {
         let now = clock.monotonicNow
         var joined: [AlarmID] = []
         var endsAt = ringing?.endsAt ?? now
@@ -266,11 +276,14 @@ public final class AlarmScheduler {
             current.alarmIDs += joined
             current.endsAt = endsAt
             ringing = current
+            bookkeeping()
             for id in joined { onEvent(.ringingJoined(id)) }
         } else {
             ringing = Ringing(alarmIDs: joined, endsAt: endsAt)
+            onSound?(joined)
             // Nothing outranks an alarm, so activation cannot be refused.
             try? session.setActive(true)
+            bookkeeping()
             onEvent(.ringingBegan(joined))
         }
         if let timer = ringTimeoutTimer { clock.cancel(timer) }
@@ -350,6 +363,29 @@ public final class AlarmScheduler {
         plan()
     }
 
+    /// The plan timer fired: what is due of what it was planned for rings
+    /// first, by the fires the plan computed, so nothing is computed, saved or
+    /// re-planned between the due time and the music's pause. The bookkeeping
+    /// follows in the same turn: those fires marked handled (before the
+    /// ringing is reported, as `reconcile` has it), then `reconcile`
+    /// (anything else due or missed, the save, the next plan). An alarm past
+    /// the grace window among them (the process was stopped) goes the way of
+    /// `reconcile` alone, which reports the missed before it rings the rest.
+    private func ringPlanned() {
+        let now = clock.wallNow.secondsSince1970
+        let grace = settings.lateRingGrace.components.seconds
+        let due = planned.filter { entry in
+            alarms.first { $0.id == entry.id }.map { isDue($0, fire: entry.fire, now: now) } ?? false
+        }
+        guard !due.isEmpty, due.allSatisfy({ now - $0.fire <= grace }) else { return reconcile() }
+        ring(due) {
+            for (id, _) in due {
+                if let index = alarms.firstIndex(where: { $0.id == id }) { consumeDueFires(at: index, now: now) }
+            }
+        }
+        reconcile()
+    }
+
     /// Relative alarms and snoozes set in this run keep an exact monotonic
     /// deadline; the stored wall time is whole seconds and would ring up to a
     /// second early. Everything else is due by the wall clock.
@@ -371,20 +407,21 @@ public final class AlarmScheduler {
         if let timer = prepareTimer { clock.cancel(timer) }
         prepareTimer = nil
         let now = clock.wallNow
-        let waits: [(wait: Duration, alarm: Alarm)] = alarms
+        let waits: [(wait: Duration, alarm: Alarm, fire: Int64)] = alarms
             .filter { ringing?.alarmIDs.contains($0.id) != true }
             .compactMap { alarm in
                 guard let fire = nextFire(alarm) else { return nil }
                 if let deadline = monotonicDeadlines[alarm.id], alarm.snoozedUntil != nil || isRelative(alarm) {
-                    return (deadline - clock.monotonicNow, alarm)
+                    return (deadline - clock.monotonicNow, alarm, fire)
                 }
-                return (WallInstant(secondsSince1970: fire) - now, alarm)
+                return (WallInstant(secondsSince1970: fire) - now, alarm, fire)
             }
+        planned = waits.map { ($0.alarm.id, $0.fire) }
         guard let soonest = waits.min(by: { $0.wait < $1.wait }) else { return }
         let wait = max(.zero, soonest.wait)
         planTimer = clock.schedule(after: wait) { [weak self] in
             self?.planTimer = nil
-            self?.reconcile()
+            self?.ringPlanned()
         }
         if let onPrepare {
             let alarm = soonest.alarm

@@ -4,6 +4,8 @@
 #include "interlude_shims.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <link.h>
@@ -412,10 +414,70 @@ void interlude_ffmpeg_release_setup_pages(int done) {
     interlude_library_unlock();
 }
 
-int interlude_avformat_open_input(AVFormatContext **context, const char *url, const char *demuxer) {
+/* The AVIOContext's callbacks: the descriptor travels as the opaque pointer. */
+static int descriptor_read(void *opaque, uint8_t *buffer, int size) {
+    ssize_t count;
+    do count = read((int)(intptr_t)opaque, buffer, (size_t)size); while (count < 0 && errno == EINTR);
+    if (count < 0) return AVERROR(errno);
+    return count == 0 ? AVERROR_EOF : (int)count;
+}
+
+static int64_t descriptor_seek(void *opaque, int64_t offset, int whence) {
+    int fd = (int)(intptr_t)opaque;
+    if (whence & AVSEEK_SIZE) {
+        struct stat info;
+        return fstat(fd, &info) == 0 ? (int64_t)info.st_size : AVERROR(errno);
+    }
+    off_t position = lseek(fd, (off_t)offset, whence & ~AVSEEK_FORCE);
+    return position < 0 ? AVERROR(errno) : (int64_t)position;
+}
+
+/* The I/O buffer: libavformat's own for a file is 32 KB. */
+enum { descriptor_buffer_size = 32768 };
+
+static void free_descriptor_io(AVIOContext **io) {
+    if (*io == NULL) return;
+    close((int)(intptr_t)(*io)->opaque);
+    CALL(av_freep)(&(*io)->buffer);
+    CALL(avio_context_free)(io);
+}
+
+int interlude_avformat_open_input(AVFormatContext **context, int fd, const char *demuxer) {
     const AVInputFormat *format = NULL;
-    if (demuxer != NULL && (format = CALL(av_find_input_format)(demuxer)) == NULL) return AVERROR_DEMUXER_NOT_FOUND;
-    return CALL(avformat_open_input)(context, url, format, NULL);
+    if (demuxer != NULL && (format = CALL(av_find_input_format)(demuxer)) == NULL) {
+        close(fd);
+        return AVERROR_DEMUXER_NOT_FOUND;
+    }
+    unsigned char *buffer = CALL(av_malloc)(descriptor_buffer_size);
+    AVIOContext *io = buffer == NULL ? NULL
+        : CALL(avio_alloc_context)(buffer, descriptor_buffer_size, 0, (void *)(intptr_t)fd, descriptor_read, NULL,
+                                   descriptor_seek);
+    AVFormatContext *opened = io == NULL ? NULL : CALL(avformat_alloc_context)();
+    if (opened == NULL) {
+        if (io != NULL) free_descriptor_io(&io);
+        else {
+            close(fd);
+            CALL(av_freep)(&buffer);
+        }
+        return AVERROR(ENOMEM);
+    }
+    opened->pb = io;
+    opened->flags |= AVFMT_FLAG_CUSTOM_IO;
+    /* On failure avformat_open_input frees the context, not an I/O context of the caller's. */
+    int status = CALL(avformat_open_input)(&opened, "", format, NULL);
+    if (status < 0) {
+        free_descriptor_io(&io);
+        return status;
+    }
+    *context = opened;
+    return status;
+}
+
+void interlude_avformat_close_input(AVFormatContext **context) {
+    if (*context == NULL) return;
+    AVIOContext *io = (*context)->pb;
+    CALL(avformat_close_input)(context);
+    free_descriptor_io(&io);
 }
 
 SwrContext *interlude_swr_create(const AVChannelLayout *out_layout, int out_rate,

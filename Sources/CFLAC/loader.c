@@ -4,9 +4,12 @@
 
 #include <FLAC/export.h>
 #include <FLAC/stream_decoder.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define INTERLUDE_LIST "interlude_flac_functions.h"
 #include "interlude_list_define.h"
@@ -32,6 +35,9 @@ struct interlude_library *interlude_flac_library(void) { return &library; }
 
 struct interlude_flac {
     FLAC__StreamDecoder *decoder;
+    /* The file, read through the stream callbacks below; `at_end` once a read found its end. */
+    int fd;
+    int at_end;
     unsigned rate, channels, bits;
     uint64_t total;
     int has_info;
@@ -122,6 +128,59 @@ static void on_error(const FLAC__StreamDecoder *decoder, FLAC__StreamDecoderErro
     if (flac->errors++ == 0) flac->first_error = status;
 }
 
+/* The stream callbacks over the descriptor: what FLAC__stream_decoder_init_file
+   does over a FILE it opens by name, without the second open. */
+static FLAC__StreamDecoderReadStatus on_read(const FLAC__StreamDecoder *decoder, FLAC__byte buffer[], size_t *bytes,
+                                             void *data) {
+    (void)decoder;
+    interlude_flac *flac = data;
+    if (*bytes == 0) return FLAC__STREAM_DECODER_READ_STATUS_ABORT;
+    ssize_t count;
+    do count = read(flac->fd, buffer, *bytes); while (count < 0 && errno == EINTR);
+    if (count < 0) {
+        *bytes = 0;
+        return FLAC__STREAM_DECODER_READ_STATUS_ABORT;
+    }
+    *bytes = (size_t)count;
+    if (count == 0) {
+        flac->at_end = 1;
+        return FLAC__STREAM_DECODER_READ_STATUS_END_OF_STREAM;
+    }
+    return FLAC__STREAM_DECODER_READ_STATUS_CONTINUE;
+}
+
+static FLAC__StreamDecoderSeekStatus on_seek(const FLAC__StreamDecoder *decoder, FLAC__uint64 offset, void *data) {
+    (void)decoder;
+    interlude_flac *flac = data;
+    if (offset > (FLAC__uint64)INT64_MAX || lseek(flac->fd, (off_t)offset, SEEK_SET) < 0)
+        return FLAC__STREAM_DECODER_SEEK_STATUS_ERROR;
+    flac->at_end = 0;
+    return FLAC__STREAM_DECODER_SEEK_STATUS_OK;
+}
+
+static FLAC__StreamDecoderTellStatus on_tell(const FLAC__StreamDecoder *decoder, FLAC__uint64 *offset, void *data) {
+    (void)decoder;
+    interlude_flac *flac = data;
+    off_t position = lseek(flac->fd, 0, SEEK_CUR);
+    if (position < 0) return FLAC__STREAM_DECODER_TELL_STATUS_ERROR;
+    *offset = (FLAC__uint64)position;
+    return FLAC__STREAM_DECODER_TELL_STATUS_OK;
+}
+
+static FLAC__StreamDecoderLengthStatus on_length(const FLAC__StreamDecoder *decoder, FLAC__uint64 *length, void *data) {
+    (void)decoder;
+    interlude_flac *flac = data;
+    struct stat info;
+    if (fstat(flac->fd, &info) != 0) return FLAC__STREAM_DECODER_LENGTH_STATUS_ERROR;
+    *length = (FLAC__uint64)info.st_size;
+    return FLAC__STREAM_DECODER_LENGTH_STATUS_OK;
+}
+
+static FLAC__bool on_eof(const FLAC__StreamDecoder *decoder, void *data) {
+    (void)decoder;
+    return ((interlude_flac *)data)->at_end;
+}
+
 static void state_message(const interlude_flac *flac, char *message, size_t capacity) {
     FLAC__StreamDecoderState state = CALL(stream_decoder_get_state)(flac->decoder);
     interlude_copy_message(message, capacity, STRINGS(StreamDecoderStateString)[state]);
@@ -133,6 +192,7 @@ void interlude_flac_close(interlude_flac *flac) {
         CALL(stream_decoder_finish)(flac->decoder);
         CALL(stream_decoder_delete)(flac->decoder);
     }
+    if (flac->fd >= 0) close(flac->fd);
     for (size_t i = 0; i < flac->comment_count; i++) free(flac->comments[i]);
     free(flac->comments);
     free(flac->comment_lengths);
@@ -141,8 +201,10 @@ void interlude_flac_close(interlude_flac *flac) {
     free(flac);
 }
 
-interlude_flac *interlude_flac_open(const char *path, char *message, size_t capacity) {
+interlude_flac *interlude_flac_open(int fd, char *message, size_t capacity) {
     interlude_flac *flac = calloc(1, sizeof *flac);
+    if (flac == NULL) close(fd);
+    else flac->fd = fd;
     if (flac == NULL || (flac->decoder = CALL(stream_decoder_new)()) == NULL) {
         interlude_copy_message(message, capacity, "out of memory");
         interlude_flac_close(flac);
@@ -152,7 +214,8 @@ interlude_flac *interlude_flac_open(const char *path, char *message, size_t capa
     CALL(stream_decoder_set_metadata_respond)(flac->decoder, FLAC__METADATA_TYPE_VORBIS_COMMENT);
     CALL(stream_decoder_set_metadata_respond)(flac->decoder, FLAC__METADATA_TYPE_CUESHEET);
     FLAC__StreamDecoderInitStatus status =
-        CALL(stream_decoder_init_file)(flac->decoder, path, on_write, on_metadata, on_error, flac);
+        CALL(stream_decoder_init_stream)(flac->decoder, on_read, on_seek, on_tell, on_length, on_eof, on_write,
+                                         on_metadata, on_error, flac);
     if (status != FLAC__STREAM_DECODER_INIT_STATUS_OK) {
         interlude_copy_message(message, capacity, STRINGS(StreamDecoderInitStatusString)[status]);
         interlude_flac_close(flac);

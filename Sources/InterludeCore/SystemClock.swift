@@ -1,17 +1,31 @@
+#if canImport(CLinux)
+import CLinux
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// The real clocks. Timers are kept in a queue that the application's main
-/// loop drives: it sleeps in `poll` for at most `timeUntilNextTimer` and then
-/// calls `runDueTimers()`. (This is the only C clock access in the pure-Swift
-/// layer; AudioSession and Alarms see time only through `Clock`.)
+/// The real clocks. Timers are kept in a queue that wakes the application's
+/// main loop itself: the loop arms the clock's wake-up (`armWakeUp`, a
+/// CLOCK_MONOTONIC timerfd set for the next deadline), sleeps in `poll` with
+/// its descriptor among the others, and then calls `runDueTimers()`. (This is
+/// the only C clock access in the pure-Swift layer; AudioSession and Alarms
+/// see time only through `Clock`.)
 public final class SystemClock: Clock {
     private var timers = TimerQueue()
+    /// The timerfd that wakes the main loop's `poll` at the next deadline: made
+    /// by the first `armWakeUp`, so a clock that is only read makes none.
+    private var wakeUp: Int32 = -1
+    /// The first failure to make or arm the wake-up, one line naming the call.
+    /// A loop whose timers cannot wake it must report it and stop; nothing is
+    /// tried again after it.
+    public private(set) var wakeUpFailure: SystemCallError?
 
     public init() {}
+
+    deinit { if wakeUp >= 0 { close(wakeUp) } }
 
     public var monotonicNow: MonotonicInstant {
         MonotonicInstant(sinceOrigin: Self.read(CLOCK_MONOTONIC))
@@ -42,7 +56,42 @@ public final class SystemClock: Clock {
         timers.remove(token)
     }
 
-    /// How long the main loop may sleep before a timer is due; nil when no timer is pending.
+    /// The descriptor the main loop polls for input: readable once the deadline
+    /// `armWakeUp` set has passed. -1 before that, or when it could not be made.
+    public var wakeUpDescriptor: Int32 { wakeUp }
+
+    #if canImport(CLinux)
+    /// Sets the wake-up for the next timer, or for `deadline` when that is
+    /// sooner (the loop's own: a staged suspension's); `holdingTimers` leaves
+    /// the timers out (a suspended session runs none, as a stopped process).
+    /// With nothing to wait for, the wake-up is disarmed.
+    public func armWakeUp(orAt deadline: MonotonicInstant? = nil, holdingTimers: Bool = false) {
+        guard wakeUpFailure == nil else { return }
+        var spec = itimerspec()
+        if let next = [holdingTimers ? nil : timers.earliestDeadline, deadline].compactMap({ $0 }).min() {
+            let (seconds, attoseconds) = max(.zero, next - monotonicNow).components
+            // A zero it_value disarms, so a due-now timer gets one nanosecond.
+            let nanoseconds = max(1, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+            spec.it_value = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        }
+        do {
+            if wakeUp < 0 { wakeUp = try SystemCall.timerDescriptor(clock: CLOCK_MONOTONIC) }
+            try SystemCall.setTimer(wakeUp, spec)
+        } catch {
+            wakeUpFailure = error
+        }
+    }
+
+    /// After a wait that found the wake-up readable: consumes its expiry, so it
+    /// stops being readable until it is armed again.
+    public func acknowledgeWakeUp() {
+        var expirations: UInt64 = 0
+        // Non-blocking: EAGAIN only means another wake-up already consumed it.
+        _ = try? SystemCall.retrying { Glibc.read(wakeUp, &expirations, 8) }
+    }
+    #endif
+
+    /// How long until the next timer is due; nil when no timer is pending.
     public var timeUntilNextTimer: Duration? {
         guard let deadline = timers.earliestDeadline else { return nil }
         return max(.zero, deadline - monotonicNow)

@@ -42,7 +42,13 @@ final class AlarmHarness: PlayerActionSink {
         scheduler.start()
     }
 
-    func perform(_ action: PlayerAction) { actions.append(action) }
+    /// Sees each action as the player takes it, before the scheduler goes on.
+    var onAction: ((PlayerAction) -> Void)?
+
+    func perform(_ action: PlayerAction) {
+        actions.append(action)
+        onAction?(action)
+    }
 
     var began: [InterruptionNotification] { interruptions.map(\.notification).filter { $0.kind == .began } }
     var ended: [InterruptionNotification] { interruptions.map(\.notification).filter { $0.kind == .ended } }

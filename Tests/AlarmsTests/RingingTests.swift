@@ -1,5 +1,6 @@
 import Alarms
 import AudioSession
+import FoundationEssentials
 import InterludeCore
 import Testing
 
@@ -28,6 +29,47 @@ struct RingingTests {
         #expect(harness.ended.first?.options == .shouldResume)
         #expect(harness.actions.last == .resume(.automatic))
         #expect(harness.player.automaticResumeAttempts == 1)
+    }
+
+    /// Ringing starts the alarm's sound before its session interrupts the
+    /// player: the player's pause, which goes to the output at once, finds the
+    /// sound there already.
+    @Test func theSoundStartsBeforeTheSessionPausesThePlayer() {
+        let harness = AlarmHarness(startUTC: Self.start)
+        harness.scheduler.start()
+        let alarm = harness.scheduler.add(schedule: AlarmHarness.clockTime(7, 0))
+        var sounded: [(ids: [AlarmID], actionsBefore: Int)] = []
+        harness.scheduler.onSound = { ids in sounded.append((ids, harness.actions.count)) }
+        harness.clock.advance(by: .seconds(3600))
+        #expect(sounded.map(\.ids) == [[alarm.id]])
+        #expect(sounded.map(\.actionsBefore) == [0], "the player paused before the sound started")
+        #expect(harness.actions == [.pause(fade: .milliseconds(30))])
+    }
+
+    /// The due alarm rings first, from the fire its plan computed: the
+    /// player's pause comes before the fire is marked handled (and before the
+    /// next fire is computed, the file saved and the next timer armed), and
+    /// that bookkeeping follows in the same turn.
+    @Test func theAlarmRingsBeforeItsBookkeeping() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let harness = AlarmHarness(startUTC: Self.start, stateDirectory: directory)
+        harness.scheduler.start()
+        let alarm = harness.scheduler.add(schedule: AlarmHarness.clockTime(7, 0, .daily))
+        let fire = try #require(harness.scheduler.nextFire(of: alarm.id))
+        var handledAtPause: [Int64] = []
+        harness.onAction = { action in
+            if case .pause = action {
+                handledAtPause += harness.scheduler.alarms.map(\.handledThrough)
+            }
+        }
+        harness.clock.advance(by: .seconds(3600))
+        #expect(harness.ringingBegan() == [[alarm.id]])
+        #expect(handledAtPause == [alarm.handledThrough], "the fire was marked handled before the pause")
+        #expect(harness.scheduler.alarms.map(\.handledThrough) == [fire])
+        #expect(harness.scheduler.nextFire(of: alarm.id) == fire + 86_400)
+        let saved = AlarmStore(stateDirectory: directory).load(now: harness.clock.wallNow).contents.alarms
+        #expect(saved.map(\.handledThrough) == [fire], "saved in the same turn")
     }
 
     @Test func secondAlarmWhileRingingJoinsTheSameInterruption() {

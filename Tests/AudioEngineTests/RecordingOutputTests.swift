@@ -27,7 +27,6 @@ final class RecordingOutput: AudioOutput {
     }
 
     func start() throws(OutputError) { calls.append("start") }
-    func wake() {}
 
     func render(maxFrames: Int) -> Int {
         guard let mixer, !stopped else { return 0 }
@@ -93,6 +92,23 @@ final class RecordingOutput: AudioOutput {
                 default: nil
                 }
             }
+        }
+    }
+
+    /// A 3 s sweep through the recorder, a second of it played, and its `mpg123 -w` decoding.
+    func sweepPlayingOneSecond() throws -> (Run, PCMAudio) {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 3)
+        let source = try WAVFile.read(Fixtures.decodedByMPG123(mp3))
+        let run = try Run([mp3])
+        try run.pump { run.engine.heardPosition >= source.sampleRate }
+        return (run, source)
+    }
+
+    /// The built-in tone's first `frames` frames, as the voice renders them.
+    func toneSamples(frames: Int, rate: Int, channels: Int) -> [Int16] {
+        (0..<frames).flatMap { frame in
+            let sample = Int16((ToneVoice.value(at: Double(frame) / Double(rate)) * 32767).rounded())
+            return [Int16](repeating: sample, count: channels)
         }
     }
 
@@ -175,14 +191,38 @@ final class RecordingOutput: AudioOutput {
         #expect(run.trackEvents == ["start 0", "end 0", "start 1", "end 1"])
     }
 
-    @Test func alarmVoiceFollowsTheStopOnTheNextFrameAndTheMediaResumesWhereItStopped() throws {
-        let mp3 = try Fixtures.mp3(.sweep, seconds: 3)
-        let source = try WAVFile.read(Fixtures.decodedByMPG123(mp3))
-        let run = try Run([mp3])
+    /// An alarm starts its voice just before its session pauses the music, so
+    /// that the pause goes to the writer at once and finds the voice there: the
+    /// exclusive voice waits for that pause (the music plays on, unfaded, until
+    /// it comes) and the tone follows the stop on the next frame.
+    @Test func anExclusiveVoiceStartedBeforeThePauseWaitsForItAndFollowsTheStop() throws {
+        let (run, source) = try sweepPlayingOneSecond()
         let rate = source.sampleRate
         let channels = source.channels
-        try run.pump { run.engine.heardPosition >= rate }
-        // As the player does it: the pause and the exclusive voice in one turn.
+        let voiceAt = run.output.frames
+        run.engine.startVoice(ToneVoice(), exclusive: true)
+        try run.pump { run.output.frames >= voiceAt + rate / 10 }
+        #expect(!run.engine.isMediaStopped, "the voice stopped the music without a pause")
+        let paused = run.output.frames
+        let unchanged = frames(run.output.samples, voiceAt..<paused, channels: channels)
+            == frames(source.samples, voiceAt..<paused, channels: channels)
+        #expect(unchanged, "the music changed before its pause")
+        run.engine.pauseMedia(fadeFrames: Self.fade)
+        try run.pump { run.engine.isMediaStopped }
+        let stop = try #require(run.engine.stopPosition)
+        #expect(stop == paused + Self.fade)
+        let ring = rate / 10
+        try run.pump { run.output.frames >= stop + ring }
+        let tone = toneSamples(frames: ring, rate: rate, channels: channels)
+        let heard = frames(run.output.samples, stop..<(stop + ring), channels: channels)
+        #expect(zip(heard, tone).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "the tone right after the stop")
+    }
+
+    @Test func alarmVoiceFollowsTheStopOnTheNextFrameAndTheMediaResumesWhereItStopped() throws {
+        let (run, source) = try sweepPlayingOneSecond()
+        let rate = source.sampleRate
+        let channels = source.channels
+        // The pause and the exclusive voice in one turn, the voice second.
         run.engine.pauseMedia(fadeFrames: Self.fade)
         run.engine.startVoice(ToneVoice(), exclusive: true)
         try run.pump { run.engine.isMediaStopped }
@@ -196,10 +236,7 @@ final class RecordingOutput: AudioOutput {
         let recorded = run.output.samples
 
         // The tone, from its first sample, on the frame after the media stopped.
-        let tone = (0..<ring).flatMap { frame in
-            let sample = Int16((ToneVoice.value(at: Double(frame) / Double(rate)) * 32767).rounded())
-            return [Int16](repeating: sample, count: channels)
-        }
+        let tone = toneSamples(frames: ring, rate: rate, channels: channels)
         let heard = frames(recorded, stop..<(stop + ring), channels: channels)
         #expect(zip(heard, tone).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "the tone right after the stop")
         let resumed = try #require(find(source, from: stop + Self.fade, count: rate / 2, in: recorded,

@@ -25,6 +25,19 @@ import Testing
 }
 
 @Suite struct SpeedMapTests {
+    /// The inverse an aimed pause needs: the first output frame that reaches a
+    /// source frame, across a speed change, inside a point's segment and past the last.
+    @Test func theOutputFrameOfASourceFrameIsTheFirstThatReachesIt() throws {
+        var map = SpeedMap()
+        map.change(to: try #require(PlaybackSpeed(1.5)), atOutput: 44100)
+        map.change(to: try #require(PlaybackSpeed(0.75)), atOutput: 88200)
+        for source in [0, 1, 44100, 50_000, 110_250, 110_251, 200_000, 1_000_001] {
+            let output = map.output(atSource: source)
+            #expect(map.source(atOutput: output) >= source, "source \(source) -> output \(output)")
+            #expect(output == 0 || map.source(atOutput: output - 1) < source, "source \(source) -> output \(output)")
+        }
+    }
+
     @Test func atNormalSpeedOutputIsSourceFrameForFrame() {
         let map = SpeedMap()
         for output in [0, 1, 44099, 10_000_000] { #expect(map.source(atOutput: output) == output) }

@@ -1,5 +1,6 @@
 @testable import AudioEngine
 import Foundation
+import InterludeCore
 import Synchronization
 import Testing
 import TestSupport
@@ -8,6 +9,38 @@ import TestSupport
 /// this suite under ThreadSanitizer with the ring stress tests: a field with a
 /// writer on each side, or an ordering that does not pair, is a reported race.
 @Suite(.serialized) struct WriterThreadTests {
+    /// A request and its wake-up are one call on the control: the pause is
+    /// stored and the writer's eventfd counted before `requestPause` returns.
+    @Test func aPauseRequestWakesTheWriterThroughTheControl() throws {
+        let control = WriterControl.allocate()
+        defer { WriterControl.deallocate(control) }
+        let descriptor = try SystemCall.eventDescriptor()
+        defer { close(descriptor) }
+        control.pointee.wakeDescriptor.store(descriptor, ordering: .relaxed)
+        control.pointee.requestPause(fadeStep: 0.01)
+        var count: UInt64 = 0
+        #expect(read(descriptor, &count, 8) == 8)
+        #expect(count == 1)
+        let runs = control.pointee.mediaRun.load(ordering: .acquiring)
+        let drops = control.pointee.pauseDropsQueue.load(ordering: .relaxed)
+        #expect(!runs && drops)
+    }
+
+    /// A pause is the writer's when `pauseMedia` returns: the real-time writer
+    /// fades and stops the media with no `pump()` after the request, so a key's
+    /// pause does not wait for the rest of the loop's turn (its redraw among it).
+    @Test func aPauseReachesTheWriterWithoutAnotherPump() throws {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 3)
+        let scenario = try WriterScenario(mp3: mp3, latencyMilliseconds: 100, native: true)
+        let engine = scenario.engine
+        try scenario.pump { engine.heardPosition >= engine.format.rate / 2 }
+        engine.pauseMedia(fadeFrames: engine.format.rate / 100)
+        let deadline = Date().addingTimeInterval(10)
+        while !engine.isMediaStopped && Date() < deadline { usleep(1000) }
+        #expect(engine.isMediaStopped, "the writer has not stopped the media")
+        engine.stop()
+    }
+
     /// The heard pair is one snapshot: a reader never sees the frames of one
     /// measurement with the time of another.
     @Test func theHeardPairIsReadAsOneSnapshotWhileTheWriterPublishes() {

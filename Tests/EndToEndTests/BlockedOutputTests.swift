@@ -28,58 +28,120 @@ import Glibc
         }
     }
 
-    /// Floods the player with volume changes (an event line each, 3,000 of
-    /// them: about 200 KB, three times a pipe's 64 KB), then sets an alarm 1 s
-    /// away and waits for a subscriber on the socket to see it ring. A player
-    /// blocked in a write answers neither the flood nor the alarm.
-    func alarmRingsWhileOutputIsBlocked(runtime: String) throws {
+    /// Floods the player with volume changes (an event line each, `batches` of
+    /// 500), then sets an alarm 1 s away and waits for a subscriber on the
+    /// socket to see it ring. A player blocked in a write answers neither the
+    /// flood nor the alarm. (The subscriber comes after the flood: one that
+    /// read nothing during it would be dropped, as a client that stops reading is.)
+    func alarmRingsWhileOutputIsBlocked(runtime: String, batches: Int) throws {
         #expect(Remote.waitForPlayer(runtime))
         let socket = runtime + "/interlude/control"
-        let subscriber = try RawControlConnection(socket)
-        #expect(subscriber.request(#"{"id":1,"command":"subscribe"}"#)?["ok"] as? Bool == true)
+        let answered = try Self.floodWithVolumeChanges(socket, batches: batches)
+        #expect(answered == batches * 500, "the player stopped answering after \(answered) requests")
+        try Self.expectAlarmRings(runtime: runtime)
+    }
+
+    /// Sets an alarm 1 s away and waits for a subscriber on the socket to see
+    /// it ring; the player still answers `status` after.
+    static func expectAlarmRings(runtime: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let subscriber = try RawControlConnection(runtime + "/interlude/control")
+        #expect(subscriber.request(#"{"id":1,"command":"subscribe"}"#)?["ok"] as? Bool == true, sourceLocation: sourceLocation)
+        let alarm = try Remote.run(runtime, ["alarm", "in", "1s"])
+        #expect(alarm.exitStatus == 0, "\(alarm.summary)", sourceLocation: sourceLocation)
+        let seen = subscriber.eventNames(until: "alarmRinging")
+        #expect(seen.last == "alarmRinging", "events: \(seen.suffix(20))", sourceLocation: sourceLocation)
+        #expect(try Remote.run(runtime, ["status"]).exitStatus == 0, sourceLocation: sourceLocation)
+    }
+
+    /// Sends `batches` of 500 volume changes, each batch's answers read before
+    /// the next; how many were answered (a player blocked in its write answers
+    /// nothing more, and the read gives up after 10 s).
+    static func floodWithVolumeChanges(_ socket: String, batches: Int) throws -> Int {
         let flood = try RawControlConnection(socket)
         var answered = 0
-        batches: for batch in 0..<6 {
+        for batch in 0..<batches {
             let lines = (0..<500).map { #"{"id":\#(batch * 500 + $0),"command":"volume","args":[0.\#(($0 % 9) + 1)]}"# + "\n" }
             #expect(flood.send(Array(lines.joined().utf8)))
             for _ in 0..<500 {
-                // A player blocked in its write answers nothing more (the read gives up after 10 s).
-                guard flood.readLine() != nil else { break batches }
+                guard flood.readLine() != nil else { return answered }
                 answered += 1
             }
         }
-        #expect(answered == 3000, "the player stopped answering after \(answered) requests")
-        let alarm = try Remote.run(runtime, ["alarm", "in", "1s"])
-        #expect(alarm.exitStatus == 0, "\(alarm.summary)")
-        let seen = subscriber.eventNames(until: "alarmRinging")
-        #expect(seen.last == "alarmRinging", "events after the flood: \(seen.suffix(20))")
-        #expect(try Remote.run(runtime, ["status"]).exitStatus == 0)
+        return answered
     }
 
-    @Test("with stdout a pipe nobody reads, the player answers and an alarm rings")
-    func pipeNobodyReads() throws {
-        let fifo = ScratchFiles.makeDirectory("blocked-output") + "/events.fifo"
+    /// A FIFO for the player's stdout and its reading end, open (so the
+    /// player's open does not wait) and not read until the test says.
+    static func unreadPipe(_ name: String) throws -> (path: String, reader: Int32) {
+        let fifo = ScratchFiles.makeDirectory(name) + "/events.fifo"
         #expect(mkfifo(fifo, 0o600) == 0)
-        // The reading end is open (so the player's open does not wait) and never read until the end.
         let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        #expect(reader >= 0)
+        try #require(reader >= 0)
+        return (fifo, reader)
+    }
+
+    /// 24,000 volume changes, about 1.4 MB of event lines: more than the pipe's
+    /// 64 KB and the player's 1 MB of lines waiting together, so lines are
+    /// dropped, and one line says how many once the reader has caught up.
+    @Test("with stdout a pipe nobody reads, the player answers, an alarm rings, and one line counts the lines dropped")
+    func pipeNobodyReads() throws {
+        let (fifo, reader) = try Self.unreadPipe("blocked-output")
         defer { close(reader) }
         let player = try Player(stdout: fifo)
         defer { _ = player.process.stop() }
-        try alarmRingsWhileOutputIsBlocked(runtime: player.runtime)
+        let flood = 48 * 500
+        try alarmRingsWhileOutputIsBlocked(runtime: player.runtime, batches: flood / 500)
 
-        // What the pipe holds, once read, is whole lines.
+        try Self.expectDroppedLinesCounted(readingFrom: reader, flood: flood)
+    }
+
+    /// The same flood, then SIGTERM before anyone reads: the run ends with the
+    /// lines still waiting, and once the reader takes them (the player gives it
+    /// 2 s a time) the count of those dropped comes after them.
+    @Test("with stdout a pipe read only after the run ended, the lines dropped are counted in one line at the end")
+    func pipeReadAfterTheRun() throws {
+        let (fifo, reader) = try Self.unreadPipe("blocked-output-end")
+        defer { close(reader) }
+        let player = try Player(stdout: fifo)
+        defer { _ = player.process.stop() }
+        #expect(Remote.waitForPlayer(player.runtime))
+        let flood = 48 * 500
+        #expect(try Self.floodWithVolumeChanges(player.socket, batches: flood / 500) == flood)
+        player.process.send(SIGTERM)
+        try Self.expectDroppedLinesCounted(readingFrom: reader, flood: flood)
+        #expect(player.process.wait(timeout: 10).exitStatus == 0)
+    }
+
+    /// Reads what the pipe holds until it is quiet for 1 s: whole lines, and
+    /// one line that counts every volume change the pipe did not get, and the
+    /// few events after the flood (the alarm's, the end's), dropped while the
+    /// lines still waited.
+    static func expectDroppedLinesCounted(readingFrom reader: Int32, flood: Int,
+                                          sourceLocation: SourceLocation = #_sourceLocation) throws {
         var text = Data()
         var chunk = [UInt8](repeating: 0, count: 65536)
         var request = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
-        while poll(&request, 1, 500) > 0 {
+        while poll(&request, 1, 1000) > 0 {
             let count = read(reader, &chunk, chunk.count)
             if count <= 0 { break }
             text.append(contentsOf: chunk[0..<count])
         }
         let lines = String(decoding: text, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count > 1 && lines.dropLast().allSatisfy { InterludeEvent.parse(line: String($0)) != nil },
-                "every line printed is whole: \(lines.suffix(2))")
+                "every line printed is whole: \(lines.suffix(2))", sourceLocation: sourceLocation)
+        let events = lines.compactMap { InterludeEvent.parse(line: String($0)) }
+        let counts = events.filter { $0.event == "error" }.compactMap { event -> Int? in
+            let message = event.fields["message"]?.description ?? ""
+            guard let range = message.range(of: " event line(s) were not printed") else { return nil }
+            return Int(message[..<range.lowerBound])
+        }
+        let missingVolumes = flood - events.filter { $0.event == "volume" }.count
+        #expect(missingVolumes > 0, "nothing was dropped: \(events.count) lines", sourceLocation: sourceLocation)
+        #expect(counts.count == 1, "\(events.filter { $0.event == "error" }), last \(events.suffix(3))",
+                sourceLocation: sourceLocation)
+        let count = try #require(counts.first, sourceLocation: sourceLocation)
+        #expect(count >= missingVolumes && count < missingVolumes + 100, "\(count) counted, \(missingVolumes) volume lines missing",
+                sourceLocation: sourceLocation)
     }
 
     /// The pane's terminal with its output stopped, as Ctrl-S stops it (IXON).
@@ -102,15 +164,38 @@ import Glibc
         defer { close(pane) }
         // The clock on screen moves each second: redraws with nowhere to go.
         usleep(2_000_000)
-        let subscriber = try RawControlConnection(runtime + "/interlude/control")
-        #expect(subscriber.request(#"{"id":1,"command":"subscribe"}"#)?["ok"] as? Bool == true)
-        let alarm = try Remote.run(runtime, ["alarm", "in", "1s"])
-        #expect(alarm.exitStatus == 0, "\(alarm.summary)")
-        let seen = subscriber.eventNames(until: "alarmRinging")
-        #expect(seen.last == "alarmRinging", "\(seen)")
+        try Self.expectAlarmRings(runtime: runtime)
         #expect(tcflow(pane, TCOON) == 0)
         let shown = session.waitFor(10) { screen in screen.contains("will resume after alarm") }
         #expect(shown.met, "\(shown.screen)")
+    }
+
+    /// `interlude play` shows its progress line on a terminal (stderr): with that
+    /// terminal's output stopped, a write would wait until it is started again.
+    /// Standard input elsewhere (here /dev/null): read from the same terminal,
+    /// it would make the terminal's descriptor non-blocking for every write.
+    @Test("the headless player with its terminal's output stopped (Ctrl-S) answers and an alarm rings: the progress line waits, not the loop")
+    func headlessPlayerWithStoppedTerminal() throws {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 30, sampleRate: 44100, channels: 2, encoding: .cbr(kbps: 128))
+        let session = try TUISession(columns: 80, rows: 24, arguments: ["play", mp3], standardInput: "/dev/null")
+        let runtime = session.runtimeDirectory
+        #expect(Remote.waitForPlayer(runtime))
+        func progressLine(_ screen: String) -> String? {
+            screen.split(separator: "\n").first { $0.contains(" / 0:30") }.map(String.init)
+        }
+        let progress = session.waitFor(10) { progressLine($0) != nil }
+        #expect(progress.met, "no progress line: \(progress.screen)")
+        let pane = try Self.stopOutput(of: session)
+        defer { close(pane) }
+        // The progress line is redrawn four times a second, with nowhere to go.
+        usleep(2_000_000)
+        try Self.expectAlarmRings(runtime: runtime)
+        #expect(tcflow(pane, TCOON) == 0)
+        // Once output resumes, the line shows where playback is (the alarm holds it
+        // there), not what the stopped terminal last took.
+        let stopped = progressLine(session.screen())
+        let later = session.waitFor(10) { screen in progressLine(screen).map { $0 != stopped } ?? false }
+        #expect(later.met, "\(later.screen)")
     }
 
     @Test("interlude play BOOK --events json | head -1: the player ends at its next line, exit status 0, the place saved and said in one line")

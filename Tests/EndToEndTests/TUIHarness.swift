@@ -43,7 +43,7 @@ final class TUISession {
     var cachedPlayerPID: Int32?
 
     /// Starts the player at `columns`x`rows` with `arguments`.
-    init(columns: Int, rows: Int, arguments: [String], environment: [String: String] = [:],
+    init(columns: Int, rows: Int, arguments: [String], environment: [String: String] = [:], standardInput: String? = nil,
          sourceLocation: SourceLocation = #_sourceLocation, configure: (String) throws -> Void = { _ in }) throws {
         creation = sourceLocation
         checksEngineAgreement = arguments.first != "play"
@@ -72,6 +72,7 @@ final class TUISession {
         let assignments = variables.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quoted($0.value))" }
         let command = "env " + assignments.joined(separator: " ") + " " + Self.quoted(InterludeBinary.path()) + " "
             + (arguments + ["--device", "pulse"]).map(Self.quoted).joined(separator: " ")
+            + (standardInput.map { " < " + Self.quoted($0) } ?? "")
         commandLine = command
         // -u: the tmux server is told the terminal is UTF-8, so wide characters keep their two columns.
         try tmux(["new-session", "-d", "-x", String(columns), "-y", String(rows), "bash", "--norc", "--noprofile"])

@@ -3,7 +3,7 @@ import Glibc
 import InterludeCore
 import Testing
 
-/// The main loop's descriptors (signals, the timer, the wall-clock watch):
+/// The main loop's descriptors (signals, the clock's wake-up, the wall-clock watch):
 /// each failure becomes one line naming the call and the C library's message,
 /// and a channel that cannot be made leaves the signals unblocked rather than
 /// silently swallowed.
@@ -18,27 +18,24 @@ struct DescriptorFailureTests {
         #expect(report == "signalfd failed: Too many open files|signalfd failed: Too many open files|blocked: false")
     }
 
-    @Test func monotonicTimerOutOfDescriptorsNamesTimerfdCreate() throws {
+    /// The clock's wake-up is made at its first arming: out of descriptors, the
+    /// failure names timerfd_create and stays (nothing is tried again), and the
+    /// clock has no descriptor for the loop to poll.
+    @Test func clockWakeUpOutOfDescriptorsNamesTimerfdCreate() throws {
         let report = try inChildWithoutDescriptors {
-            let timer = MonotonicTimerDescriptor()
-            var thrown = "none"
-            do { _ = try MonotonicTimerDescriptor.open() } catch { thrown = "\(error)" }
-            return "\(timer.failure?.description ?? "none")|\(thrown)"
+            let clock = SystemClock()
+            clock.armWakeUp(orAt: clock.monotonicNow + .seconds(1))
+            clock.armWakeUp()
+            return "\(clock.wakeUpFailure?.description ?? "none")|\(clock.wakeUpDescriptor)"
         }
-        #expect(report == "timerfd_create failed: Too many open files|timerfd_create failed: Too many open files")
+        #expect(report == "timerfd_create failed: Too many open files|-1")
     }
 
-    /// Arming a timer that could not be made fails too: `set` throws naming
-    /// timerfd_settime, `arm` keeps the first failure for the caller.
-    @Test func armingATimerWithoutADescriptorNamesTimerfdSettime() throws {
-        let report = try inChildWithoutDescriptors {
-            let timer = MonotonicTimerDescriptor()
-            var thrown = "none"
-            do { try timer.set(after: .seconds(1)) } catch { thrown = "\(error)" }
-            timer.arm(after: .seconds(1))
-            return "\(thrown)|\(timer.failure?.description ?? "none")"
-        }
-        #expect(report == "timerfd_settime failed: Bad file descriptor|timerfd_create failed: Too many open files")
+    /// Arming a timerfd that is not there names timerfd_settime.
+    @Test func armingATimerWithoutADescriptorNamesTimerfdSettime() {
+        var thrown = "none"
+        do { try SystemCall.setTimer(-1, itimerspec()) } catch { thrown = "\(error)" }
+        #expect(thrown == "timerfd_settime failed: Bad file descriptor")
     }
 
     @Test func wallClockWatchOutOfDescriptorsNamesTimerfdCreate() throws {
@@ -64,14 +61,25 @@ struct DescriptorFailureTests {
         #expect(!isBlocked(SIGURG))
     }
 
-    @Test func timersArmAndAcknowledge() throws {
-        let timer = try MonotonicTimerDescriptor.open()
-        try timer.set(after: .zero)
-        #expect(waitReadable([timer.fd], timeoutMilliseconds: 10_000) == [timer.fd])
-        timer.acknowledge()
-        #expect(waitReadable([timer.fd], timeoutMilliseconds: 0).isEmpty)
-        try timer.set(after: nil)
-        #expect(timer.failure == nil)
+    /// The clock's wake-up is readable at its next timer, or at the loop's own
+    /// deadline when sooner, until acknowledged; held timers and no timers leave it disarmed.
+    @Test func theClockWakesTheLoopAtItsNextDeadlineAndIsAcknowledged() throws {
+        let clock = SystemClock()
+        clock.schedule(at: clock.monotonicNow) {}
+        clock.armWakeUp()
+        let wakeUp = clock.wakeUpDescriptor
+        #expect(waitReadable([wakeUp], timeoutMilliseconds: 10_000) == [wakeUp])
+        clock.acknowledgeWakeUp()
+        #expect(waitReadable([wakeUp], timeoutMilliseconds: 0).isEmpty)
+        clock.armWakeUp(holdingTimers: true)
+        #expect(waitReadable([wakeUp], timeoutMilliseconds: 50).isEmpty, "held timers woke the loop")
+        clock.armWakeUp(orAt: clock.monotonicNow, holdingTimers: true)
+        #expect(waitReadable([wakeUp], timeoutMilliseconds: 10_000) == [wakeUp])
+        clock.acknowledgeWakeUp()
+        clock.runDueTimers()
+        clock.armWakeUp()
+        #expect(waitReadable([wakeUp], timeoutMilliseconds: 50).isEmpty, "no timer left, yet it woke the loop")
+        #expect(clock.wakeUpFailure == nil)
         let watch = try WallClockChangeDescriptor.open()
         #expect(!watch.clockWasSet())
         #expect(watch.failure == nil)
@@ -85,7 +93,7 @@ struct DescriptorFailureTests {
     /// fork fails the test instead of hanging it.
     private func inChildWithoutDescriptors(_ body: () -> String) throws -> String {
         // Instantiated before the fork, so the child takes no runtime lock for them.
-        _ = (SignalChannel.self, MonotonicTimerDescriptor.self, WallClockChangeDescriptor.self, SystemCallError.self)
+        _ = (SignalChannel.self, SystemClock.self, WallClockChangeDescriptor.self, SystemCallError.self)
         var ends: [Int32] = [-1, -1]
         try #require(pipe(&ends) == 0)
         let child = fork()
@@ -118,4 +126,12 @@ private func isBlocked(_ signal: Int32) -> Bool {
     var current = sigset_t()
     pthread_sigmask(SIG_BLOCK, nil, &current)
     return sigismember(&current, signal) == 1
+}
+
+/// The descriptors among `fds` that are readable within `timeoutMilliseconds`.
+private func waitReadable(_ fds: [Int32], timeoutMilliseconds: Int) -> [Int32] {
+    var polls = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+    let count = poll(&polls, nfds_t(polls.count), Int32(clamping: timeoutMilliseconds))
+    guard count > 0 else { return [] }
+    return polls.filter { $0.revents != 0 }.map(\.fd)
 }

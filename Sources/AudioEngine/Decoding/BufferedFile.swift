@@ -32,9 +32,10 @@ struct BufferedFile {
     /// The logical position: what the reader has handed out so far.
     var position: Int { filePosition - length + offset }
 
-    /// Opens `path` for reading.
-    static func open(_ path: String) throws(Errno) -> UnsafeMutablePointer<BufferedFile> {
-        let descriptor = try SystemCall.retrying { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
+    /// Opens `path` for reading, only a regular file (`AudioPathCheck.open`: a
+    /// FIFO put in the checked file's place would block the open).
+    static func open(_ path: String) throws(RegularFileError) -> UnsafeMutablePointer<BufferedFile> {
+        let descriptor = try AudioPathCheck.open(path)
         let file = UnsafeMutablePointer<BufferedFile>.allocate(capacity: 1)
         file.initialize(to: BufferedFile(descriptor: descriptor,
                                          buffer: UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)))

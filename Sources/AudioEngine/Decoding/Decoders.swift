@@ -1,5 +1,6 @@
 import BookFormat
 import InterludeCore
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,12 +38,17 @@ public enum Decoders {
     /// library's scan, which checks for a tagged MP3 first); they are then not
     /// read again, and the caller has checked that the file is a non-empty
     /// regular one.
+    /// Run between a path's check (its head read) and the decoder's open, by
+    /// path: a test puts a FIFO in the file's place there, deterministically.
+    static let afterCheckForTests = Mutex<[String: @Sendable () -> Void]>([:])
+
     public static func open(path: String, head: FileHead? = nil, target: AudioFormat? = nil) throws(DecoderError) -> any Decoder {
         // A cue sheet's track (`SHEET.cue#N`) is a range of its image, unless a file has that very name.
         if CueTrackPath(path) != nil && access(path, F_OK) != 0 {
             return try CueTrackDecoder(trackPath: path, target: target)
         }
         let head = if let head { head } else { try FileHead(path: path) }
+        if let hook = afterCheckForTests.withLock({ $0[path] }) { hook() }
         for implementation in implementations where implementation.accepts(head, target: target) {
             do {
                 return try implementation.init(path: path, head: head, target: target)

@@ -121,7 +121,12 @@ final class FFmpegDecoder: Decoder {
         // The demuxer of the container the file's magic number names: probing
         // every demuxer instead cost 2 MB resident (see `interlude_ffmpeg.h`).
         let demuxer = Container.sniff(head.bytes)?.demuxer
-        var status = interlude_avformat_open_input(&container, path, demuxer)
+        // The descriptor the check opened, not the name again (a FIFO by now would block).
+        let descriptor: Int32
+        do { descriptor = try AudioPathCheck.open(path) } catch {
+            throw DecoderError(.unreadable, path: path, detail: "cannot open: \(error.reason.lowercased())")
+        }
+        var status = interlude_avformat_open_input(&container, descriptor, demuxer)
         guard status >= 0, let container else {
             if MP4Boxes.lacksMovie(path: path) {
                 throw DecoderError(.notMPEGAudio, path: path,

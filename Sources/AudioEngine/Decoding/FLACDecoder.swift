@@ -1,5 +1,6 @@
 import CFLAC
 import BookFormat
+import InterludeCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -89,7 +90,12 @@ final class FLACDecoder: Decoder {
         guard interlude_flac_load(&message, message.count) == 0 else {
             throw DecoderError(.library, path: path, detail: "cannot load libFLAC: \(Self.text(message))")
         }
-        guard let handle = interlude_flac_open(path, &message, message.count) else {
+        // The descriptor the check opened, not the name again (a FIFO by now would block).
+        let descriptor: Int32
+        do { descriptor = try AudioPathCheck.open(path) } catch {
+            throw DecoderError(.unreadable, path: path, detail: "cannot open: \(error.reason.lowercased())")
+        }
+        guard let handle = interlude_flac_open(descriptor, &message, message.count) else {
             throw DecoderError(.notMPEGAudio, path: path, detail: "damaged FLAC file (\(Self.text(message).lowercased()))")
         }
         self.handle = handle

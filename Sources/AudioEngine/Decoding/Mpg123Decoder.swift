@@ -81,7 +81,7 @@ final class Mpg123Decoder: Decoder {
         let file: UnsafeMutablePointer<BufferedFile>
         do { file = try BufferedFile.open(path) } catch {
             mpg123_delete(handle)
-            throw DecoderError(.unreadable, path: path, detail: "cannot open: \(error.message.lowercased())")
+            throw DecoderError(.unreadable, path: path, detail: "cannot open: \(error.reason.lowercased())")
         }
         // No cleanup callback: the file is closed by `closeHandle` after the handle, also
         // when mpg123_open_handle fails.

@@ -47,6 +47,7 @@ public final class AlsaOutput: AudioOutput, @unchecked Sendable {
         }
         self.link = link
         wakeFD = fd
+        link.control.pointee.wakeDescriptor.store(fd, ordering: .relaxed)
         pollDescriptors = descriptors.pointer
         let context = WriterContext.allocate(link: link, channels: pcm.format.channels,
                                              scratchFrames: pcm.periodFrames, periodFrames: pcm.periodFrames)
@@ -97,14 +98,6 @@ public final class AlsaOutput: AudioOutput, @unchecked Sendable {
         isRealtimePriority = started.realtime
     }
 
-    /// Wakes the writer so it acts on a request now rather than at the device's
-    /// next period. Call after storing the request.
-    public func wake() {
-        guard wakeFD >= 0 else { return }
-        var one: UInt64 = 1
-        _ = write(wakeFD, &one, 8)
-    }
-
     public func render(maxFrames: Int) -> Int { 0 }
     public func serviceRequests() {}
 
@@ -112,7 +105,7 @@ public final class AlsaOutput: AudioOutput, @unchecked Sendable {
     public func stop() {
         guard let thread, let link else { return }
         link.control.pointee.stopRequested.store(true, ordering: .releasing)
-        wake()
+        link.control.pointee.wake()
         pthread_join(thread, nil)
         self.thread = nil
     }

@@ -16,11 +16,12 @@
 ///   output mixes and writes on the **engine's thread**, inside `render`, as
 ///   fast as it can; time is the frames rendered, so a render is deterministic
 ///   and the heard position is exactly the frames written. There is no thread,
-///   no `wake`, nothing to suspend.
+///   no wake-up, nothing to suspend.
 /// - `.realTime` (`AlsaOutput`, `PulseOutput`): `start` starts a thread of the output's own
 ///   (SCHED_FIFO when granted) that drains the rings at the device's pace. The
 ///   engine's thread only stores requests in the shared `WriterControl` and
-///   calls `wake`; the output's thread reports back through the control's
+///   wakes the writer through it (`WriterControl.wake`: one `write` to the
+///   eventfd the output gave it in `attach`); the output's thread reports back through the control's
 ///   reports and the events ring. `render` does nothing. Both run one writer
 ///   loop (`writerLoop`: pause, resume, starve, drain, the heard position) over
 ///   a small device contract (`WriterDevice`: `AlsaDevice`, `PulseDevice`).
@@ -37,7 +38,6 @@
 /// |---|---|---|
 /// | `attach(_:)` | once, after the engine made its rings | allocation; ALSA: `eventfd`, poll descriptors |
 /// | `start()` | once before the first frame; realTime: starts the thread | `pthread_create` |
-/// | `wake()` | after every request stored in the control | one `write` to an eventfd (never full: a counter) |
 /// | `render(maxFrames:)` | frameClock: each `pump` | the file's `write`; realTime: returns 0 at once |
 /// | `serviceRequests()` | frameClock: a resume's flush before rendering | nothing |
 /// | `stop()` | quit, end of stream, device lost | realTime: joins the thread (at most one poll timeout, 10 ms or a period); frameClock: finalizes and closes the file (`fsync`) |
@@ -125,8 +125,6 @@ public protocol AudioOutput: AnyObject {
     func start() throws(OutputError)
     /// True when the writer thread runs with real-time priority (always true on the frame clock).
     var isRealtimePriority: Bool { get }
-    /// realTime: makes the writer act on the requests just stored, not a period later.
-    func wake()
     /// frameClock: mixes and writes up to `maxFrames` frames on this thread and
     /// returns how many. realTime: 0.
     func render(maxFrames: Int) -> Int

@@ -56,7 +56,6 @@ public final class FileSink: AudioOutput {
 
     public func start() throws(OutputError) {}
     public var isRealtimePriority: Bool { true }
-    public func wake() {}
 
     /// Renders up to `maxFrames` device frames: while media plays, as much of the
     /// ring as there is; while it is stopped, exactly `maxFrames` of silence and

@@ -38,6 +38,17 @@ public struct GainRamp: Sendable {
         return current
     }
 
+    /// Starts a ramp from the gain now to `target` lasting exactly `frames` frames,
+    /// whatever the step (an aimed pause's fade, which must end on a given frame).
+    @_noLocks
+    @inline(__always)
+    public mutating func ramp(toward target: Float, overFrames frames: Int) {
+        rampTarget = target
+        rampFrom = current
+        rampDone = 0
+        rampFrames = max(1, frames)
+    }
+
     /// True when the gain sits at `target` and will not move.
     @_noLocks
     @inline(__always)

@@ -69,6 +69,8 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     public func attach(_ link: WriterLink) throws(OutputError) {
         precondition(self.link == nil, "an output is attached once")
         self.link = link
+        // The engine's wake-ups go to the eventfd libpulse's main loop counts on too.
+        link.control.pointee.wakeDescriptor.store(connection.waker.pointee.fd, ordering: .relaxed)
         let context = WriterContext.allocate(link: link, channels: format.channels, scratchFrames: periodFrames,
                                              periodFrames: periodFrames)
         context.pointee.rate = format.rate
@@ -95,11 +97,6 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         isRealtimePriority = started.realtime
     }
 
-    public func wake() {
-        var one: UInt64 = 1
-        _ = write(connection.waker.pointee.fd, &one, 8)
-    }
-
     public func render(maxFrames: Int) -> Int { 0 }
     public func serviceRequests() {}
 
@@ -107,7 +104,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     public func stop() {
         guard let thread, let link else { return }
         link.control.pointee.stopRequested.store(true, ordering: .releasing)
-        wake()
+        link.control.pointee.wake()
         pthread_join(thread, nil)
         self.thread = nil
     }

@@ -145,10 +145,14 @@ struct WriterContext {
 
         let exclusive = control.pointee.voiceExclusive.load(ordering: .relaxed)
         let voiceRuns = control.pointee.voiceRun.load(ordering: .acquiring)
-        let voiceAudible = !voiceStopped || voiceRuns
+        // An exclusive voice asked for while the media plays waits for the media's
+        // own pause rather than fading it here: an alarm starts its voice just
+        // before the pause, and a fade begun here would start at the writer's
+        // frame, before the pause drops the device's queue and fades from the heard one.
+        let voiceAudible = !voiceStopped || (voiceRuns && mediaStopped)
         let runRequested = runLatch ?? control.pointee.mediaRun.load(ordering: .acquiring)
         serviceHeardReset()
-        let runTarget: Float = runRequested && !(exclusive && voiceAudible) ? 1 : 0
+        var runTarget: Float = runRequested && !(exclusive && voiceAudible) ? 1 : 0
         let duckTarget = Float(bitPattern: control.pointee.duckTargetBits.load(ordering: .relaxed))
         run.stepPerFrame = Float(bitPattern: control.pointee.mediaFadeStepBits.load(ordering: .relaxed))
         duck.stepPerFrame = Float(bitPattern: control.pointee.duckStepBits.load(ordering: .relaxed))
@@ -168,7 +172,9 @@ struct WriterContext {
         }
 
         // A slice never spans a track's start: it ends there, and the next one takes the new gain.
-        let limit = mediaStopped ? min(maxFrames, scratchFrames) : applyTrackGainMarks(limit: min(maxFrames, scratchFrames))
+        var limit = mediaStopped ? min(maxFrames, scratchFrames) : applyTrackGainMarks(limit: min(maxFrames, scratchFrames))
+        let aimed = aimStop(runRequested: runRequested, voiceWaits: exclusive && voiceAudible, runTarget: &runTarget,
+                            limit: &limit)
         var mediaFrames = 0
         var mediaBase: UnsafePointer<Int16>?
         var frames = limit
@@ -178,7 +184,8 @@ struct WriterContext {
             mediaBase = region.baseAddress?.assumingMemoryBound(to: Int16.self)
             frames = mediaFrames
             if frames == 0 {
-                guard runTarget == 0 else { return 0 }
+                // (Aimed at a frame not reached yet: the decoder fell behind, as while playing.)
+                guard runTarget == 0, !aimed else { return 0 }
                 // Asked to stop with nothing left to fade (the queue ran out): the
                 // media stops where it ended, and the output goes on silent.
                 mediaStopped = true

@@ -41,12 +41,20 @@ import Glibc
 ///
 /// The interrupter voice (alarm tone, chime): the same, with its own ring.
 /// When `voiceExclusive`, the voice never sounds while media is audible and
-/// media never restarts while the voice is audible: no overlap.
+/// media never restarts while the voice is audible: no overlap. An exclusive
+/// voice asked for while the media plays waits for the media's pause.
 public struct WriterControl: ~Copyable {
     private let leadingPad = CacheLinePad()
 
     // MARK: Requests: written by the engine's thread only.
 
+    /// The eventfd the writer's wait polls besides the device, or -1 (the frame
+    /// clock, whose writer runs inside `render`): what `wake()` writes to.
+    /// Written by: the engine's thread, once, in the output's `attach` (before
+    /// the writer starts); read by the engine's thread only. The descriptor is
+    /// the output's, closed only after its writer is joined, and the output
+    /// holds this control for as long as it lives.
+    let wakeDescriptor = Atomic<Int32>(-1)
     /// Written by: the engine's thread (`AlsaOutput.stop`, release; `resume`,
     /// relaxed, with no thread running). The loop loads it relaxed once a turn:
     /// nothing is read behind it, and `pthread_join` orders the thread's end.
@@ -65,6 +73,13 @@ public struct WriterControl: ~Copyable {
     let duckTargetBits = Atomic<UInt32>(Float(1).bitPattern)
     /// Written by: the engine's thread, relaxed (as `duckTargetBits`).
     let duckStepBits = Atomic<UInt32>(Float(1).bitPattern)
+    /// A pause aimed at a frame (`PlaybackEngine.aimNextPause`): the writer
+    /// frame where the media must reach silence (-1: none), and the fade's length
+    /// before it (see `WriterContext.aimStop`). Written by: the engine's thread,
+    /// relaxed; published by the `mediaRun` store after them (a later refresh of
+    /// the frame needs no order: a slice late, the fade's slope is recomputed).
+    let mediaStopAim = Atomic<Int>(-1)
+    let mediaStopAimFadeFrames = Atomic<Int>(0)
     /// ALSA: whether `mediaRun` false drops the device's queue (a pause) or lets
     /// it play out (the queue ran out: the last frames must still be heard).
     /// Written by: the engine's thread, relaxed; published by the `mediaRun` store after it.
@@ -187,6 +202,28 @@ public struct WriterControl: ~Copyable {
         control.pointee.trackGainMarks.deallocate()
         control.deinitialize(count: 1)
         UnsafeMutableRawPointer(control).deallocate()
+    }
+
+    /// Makes the writer act on the requests just stored, not a period later:
+    /// one `write` to its eventfd (a counter, never full). The engine's thread
+    /// calls it after every request; nothing on the frame clock.
+    func wake() {
+        let descriptor = wakeDescriptor.load(ordering: .relaxed)
+        guard descriptor >= 0 else { return }
+        var one: UInt64 = 1
+        _ = write(descriptor, &one, 8)
+    }
+
+    /// A pause: the media fades to silence by `fadeStep` a frame, and on a
+    /// real-time device the writer first drops the device's queue and fades
+    /// from the frame being heard (an aimed pause drops nothing: `dropsQueue`
+    /// false). The writer has it when this returns.
+    func requestPause(fadeStep: Float, dropsQueue: Bool) {
+        mediaFadeStepBits.store(fadeStep.bitPattern, ordering: .relaxed)
+        pauseDropsQueue.store(dropsQueue, ordering: .relaxed)
+        // Release: publishes the step, the drop and an aim (`mediaStopAim`) stored above to the writer's acquire of `mediaRun`.
+        mediaRun.store(false, ordering: .releasing)
+        wake()
     }
 
     /// The writer side's one way to publish the heard pair (a seqlock write):

@@ -16,8 +16,6 @@ extension PlaybackEngine {
 
     public var mediaActivity: MediaActivity {
         guard let control, !isFinished else { return .stopped }
-        // Asked for on this thread, not handed to the writer yet (the next `pump()` does).
-        if pendingPauseStep != nil { return .fading }
         if pendingResume != nil { return .starting }
         // Acquire: pairs with the writer's release store of `mediaStopped`.
         let stopped = control.pointee.mediaStopped.load(ordering: .acquiring)

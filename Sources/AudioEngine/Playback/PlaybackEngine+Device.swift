@@ -4,7 +4,6 @@ extension PlaybackEngine {
     /// Nothing happens on the frame clock, which has no device to release.
     public func suspendOutput() {
         guard let sink, sink.suspend() else { return }
-        pendingPauseStep = nil
         pendingResume = nil
         voice = nil
         voiceHasMore = false

@@ -2,31 +2,17 @@ extension PlaybackEngine {
     /// Fades the media out over `fadeFrames` and stops it at the exact frame the
     /// fade reached silence. `stopPosition` tells where, once it has happened.
     ///
-    /// The request reaches the writer at the start of the next `pump()`, after
-    /// whatever else this turn of the main loop asked for: an alarm starts its
-    /// voice right after pausing the music, and filling that voice takes a
-    /// moment; the writer must see both together, or it would stop the music
-    /// and write silence until the voice arrived.
+    /// The writer has the request when this returns: a key's pause does not
+    /// wait for the rest of the loop's turn (the screen's redraw among it). A
+    /// voice that is to follow the stop (an alarm's) is started before it,
+    /// exclusive: the writer keeps it until the media stops, so it sees the
+    /// pause and the voice together and the voice follows on the next frame.
     public func pauseMedia(fadeFrames: Int) {
-        guard control != nil else { return }
+        guard let control else { return }
         pendingResume = nil
         stopAnnounced = false
-        pendingPauseStep = GainRamp.step(overFrames: fadeFrames)
-    }
-
-    /// Hands a pending pause to the output now rather than at the next `pump()`:
-    /// once the voice that goes with it has started (an alarm's, opened ahead of
-    /// its due time), nothing is gained by waiting for the rest of the loop's turn.
-    public func sendPendingPause() { applyPendingPause() }
-
-    func applyPendingPause() {
-        guard let step = pendingPauseStep, let control else { return }
-        pendingPauseStep = nil
-        control.pointee.mediaFadeStepBits.store(step.bitPattern, ordering: .relaxed)
-        control.pointee.pauseDropsQueue.store(true, ordering: .relaxed)
-        // Release: publishes the step and the drop above to the writer's acquire of `mediaRun`.
-        control.pointee.mediaRun.store(false, ordering: .releasing)
-        sink?.wake()
+        let pause = takePauseAim(fadeStep: GainRamp.step(overFrames: fadeFrames), control: control)
+        control.pointee.requestPause(fadeStep: pause.fadeStep, dropsQueue: pause.dropsQueue)
     }
 
     /// Takes back a pause whose fade has not reached silence: the media ramps
@@ -37,17 +23,12 @@ extension PlaybackEngine {
     /// already stopped (resume it with `resumeMedia`) or is not pausing.
     public func cancelPause(fadeFrames: Int) -> Bool {
         guard let control, pendingResume == nil else { return false }
-        if pendingPauseStep != nil {
-            // Not handed to the writer yet: nothing to take back there.
-            pendingPauseStep = nil
-            return true
-        }
         guard !control.pointee.mediaRun.load(ordering: .relaxed), !isMediaStopped, !queueEndRequested else { return false }
         // If the writer reaches silence before it sees this, it starts again from
         // the frame it stopped at; with `mediaRun` set, no stop is announced.
         control.pointee.mediaFadeStepBits.store(GainRamp.step(overFrames: fadeFrames).bitPattern, ordering: .relaxed)
         control.pointee.mediaRun.store(true, ordering: .releasing)
-        sink?.wake()
+        control.pointee.wake()
         return true
     }
 
@@ -65,6 +46,7 @@ extension PlaybackEngine {
         guard control.pointee.mediaStopped.load(ordering: .acquiring) else {
             // Still fading out (or never paused): make sure it is heading for a stop.
             if control.pointee.mediaRun.load(ordering: .relaxed) {
+                disarmStopAim(control)
                 control.pointee.mediaRun.store(false, ordering: .releasing)
             }
             return
@@ -72,7 +54,7 @@ extension PlaybackEngine {
         if control.pointee.mediaFlushRequest.load(ordering: .relaxed) < request.flushEpoch {
             // Release: pairs with the acquire load in `serviceFlushes`.
             control.pointee.mediaFlushRequest.store(request.flushEpoch, ordering: .releasing)
-            sink.wake()
+            control.pointee.wake()
         }
         if sink.clock == .frameClock {
             // The frame-clock output's consumer is this thread: let it serve the flush now.
@@ -116,7 +98,7 @@ extension PlaybackEngine {
         // Release: publishes the ring's new frames, the fade step and the heard reset
         // to the writer's acquire of `mediaRun` (in `mix`, or the real-time loop's latch).
         control.pointee.mediaRun.store(true, ordering: .releasing)
-        sink.wake()
+        control.pointee.wake()
         pendingResume = nil
         stopAnnounced = false
     }

@@ -6,7 +6,7 @@ extension PlaybackEngine {
     public func pump(maxFrames: Int = 65536) throws(StartError) -> [PlaybackEvent] {
         guard let ring, let sink, let control, !isFinished else { return [] }
         var result: [PlaybackEvent] = []
-        applyPendingPause()
+        refreshStopAim()
         carryOutPendingResume()
         if pendingResume == nil { feeder.fill(ring.producer) }
         feeder.forgetPositions(before: control.pointee.readHeard().frames - writerBase)
@@ -80,7 +80,7 @@ extension PlaybackEngine {
         // Lost, or never opened: nothing to top up until the user plays again.
         if isOutputLost { return -1 }
         guard sink?.clock == .realTime, let ring else { return 0 }
-        if pendingResume != nil || pendingPauseStep != nil { return 10 }
+        if pendingResume != nil { return 10 }
         // A pause in progress: look again soon, so the stop is reported when it happens.
         if let control, !control.pointee.mediaRun.load(ordering: .relaxed),
            !control.pointee.mediaStopped.load(ordering: .relaxed) { return 10 }

@@ -37,7 +37,7 @@ extension PlaybackEngine {
     /// now. True when the media had to be re-decoded.
     @discardableResult
     public func forgetDecodedAhead(fadeFrames: Int) -> Bool {
-        guard let control, pendingResume == nil, pendingPauseStep == nil, !queueEndRequested, !isOutputLost,
+        guard let control, pendingResume == nil, !queueEndRequested, !isOutputLost,
               control.pointee.mediaRun.load(ordering: .relaxed) else { return false }
         guard let heard = feeder.tracks.lastIndex(where: { $0.startFrame <= heardPosition }),
               heard + 1 < feeder.tracks.count else { return false }
@@ -75,8 +75,7 @@ extension PlaybackEngine {
     /// output, the media stops there (no fade: the track ended by itself), and
     /// `mediaStopped` reports the end like a pause.
     func requestStopAtQueueEnd(_ ring: SPSCRing) {
-        guard keepsOutputAtQueueEnd, !queueEndRequested, feeder.isExhausted, pendingResume == nil,
-              pendingPauseStep == nil, let control,
+        guard keepsOutputAtQueueEnd, !queueEndRequested, feeder.isExhausted, pendingResume == nil, let control,
               // Acquire: pairs with the writer's release store of its cursor in `commit`.
               ring.writtenIndex == control.pointee.mediaCursor.load(ordering: .acquiring),
               control.pointee.mediaRun.load(ordering: .relaxed) else { return }
@@ -85,9 +84,10 @@ extension PlaybackEngine {
         control.pointee.mediaFadeStepBits.store(Float(1).bitPattern, ordering: .relaxed)
         // Not a pause: what the device holds is the end of the last track.
         control.pointee.pauseDropsQueue.store(false, ordering: .relaxed)
+        disarmStopAim(control)
         // Release: publishes the step and the no-drop above to the writer's acquire of `mediaRun`.
         control.pointee.mediaRun.store(false, ordering: .releasing)
-        sink?.wake()
+        control.pointee.wake()
     }
 
     /// True once the media stopped because the queue ran out (`keepsOutputAtQueueEnd`).

@@ -40,7 +40,7 @@ extension PlaybackEngine {
         control.pointee.voiceGainBits.store(Float(gain).bitPattern, ordering: .relaxed)
         control.pointee.voiceStepBits.store(GainRamp.step(overFrames: fadeFrames).bitPattern, ordering: .relaxed)
         control.pointee.voiceRun.store(true, ordering: .releasing)
-        sink?.wake()
+        control.pointee.wake()
     }
 
     /// Fades the voice out; what is left in its ring is dropped once it is silent.
@@ -51,7 +51,7 @@ extension PlaybackEngine {
         control.pointee.voiceStepBits.store(GainRamp.step(overFrames: fadeFrames).bitPattern, ordering: .relaxed)
         control.pointee.voiceRun.store(false, ordering: .releasing)
         control.pointee.voiceFlushRequest.add(1, ordering: .releasing)
-        sink?.wake()
+        control.pointee.wake()
     }
 
     public var isVoiceSounding: Bool { !(control?.pointee.voiceStopped.load(ordering: .acquiring) ?? true) }

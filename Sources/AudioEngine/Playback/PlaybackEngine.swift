@@ -81,7 +81,10 @@ public final class PlaybackEngine {
         case stopFrame
     }
     var pendingResume: (target: ResumeTarget, fadeStep: Float, flushEpoch: Int)?
-    var pendingPauseStep: Float?
+    /// The stream frame the next pause must reach silence on (`aimNextPause`),
+    /// and the one the writer is aimed at now (`+StopAt`).
+    var nextPauseAim: Int?
+    var stopAim: Int?
     /// The end of the queue stops the media rather than the output (a player
     /// that stays open waits for more to play).
     public var keepsOutputAtQueueEnd = false

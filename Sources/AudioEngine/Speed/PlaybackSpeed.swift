@@ -44,6 +44,10 @@ public struct PlaybackSpeed: Hashable, Comparable, Sendable, CustomStringConvert
     /// Source frames that `outputFrames` frames at this speed stand for (rounded down).
     public func sourceFrames(forOutput outputFrames: Int) -> Int { outputFrames * twentieths / 20 }
 
+    /// Output frames that play `sourceFrames` source frames at this speed (rounded up):
+    /// the inverse of `sourceFrames(forOutput:)`, the first output frame at or past them.
+    public func outputFrames(forSource sourceFrames: Int) -> Int { (sourceFrames * 20 + twentieths - 1) / twentieths }
+
     public static func < (lhs: PlaybackSpeed, rhs: PlaybackSpeed) -> Bool { lhs.twentieths < rhs.twentieths }
 
     /// "1.0x", "1.25x", "0.5x".

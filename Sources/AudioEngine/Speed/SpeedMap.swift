@@ -37,6 +37,22 @@ public struct SpeedMap: Equatable, Sendable {
         return point.source + point.speed.sourceFrames(forOutput: output - point.output)
     }
 
+    /// The first output frame (relative to the last seek) that reaches source
+    /// frame `source`: the inverse of `source(atOutput:)`, extrapolated at the last
+    /// speed past the last point (what is not decoded yet plays at the speed now).
+    public func output(atSource source: Int) -> Int {
+        guard let index = points.lastIndex(where: { $0.source <= source }) else { return points[0].output }
+        let point = points[index]
+        if index + 1 < points.count {
+            let next = points[index + 1]
+            let span = next.source - point.source
+            guard span > 0 else { return next.output }
+            // Rounded up, as `source(atOutput:)` rounds down: the first output frame that reaches it.
+            return point.output + ((next.output - point.output) * (source - point.source) + span - 1) / span
+        }
+        return point.output + point.speed.outputFrames(forSource: source - point.source)
+    }
+
     /// From output frame `output` on, one output frame stands for `speed` source frames.
     public mutating func change(to speed: PlaybackSpeed, atOutput output: Int) {
         let source = self.source(atOutput: output)

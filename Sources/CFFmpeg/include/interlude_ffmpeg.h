@@ -74,8 +74,14 @@ struct interlude_library *interlude_ffmpeg_library(void);
    that the caller recognised by the file's magic number, so libavformat does not
    probe: probing calls every demuxer's probe function, which maps in pages of
    libavformat and of libraries such as libopenmpt (about 2 MB resident).
-   NULL probes. */
-int interlude_avformat_open_input(AVFormatContext **context, const char *url, const char *demuxer);
+   NULL probes.
+   The file is read from `fd`, the descriptor the caller checked is a regular
+   file (a name opened again could be a FIFO by then), through an AVIOContext
+   of our own; the descriptor is the context's from here on, closed by
+   interlude_avformat_close_input (or at once when this fails). */
+int interlude_avformat_open_input(AVFormatContext **context, int fd, const char *demuxer);
+/* Closes what interlude_avformat_open_input opened: the context, its I/O and the descriptor. */
+void interlude_avformat_close_input(AVFormatContext **context);
 
 /* libswresample: a converter from the decoder's frames to s16 interleaved,
    with libswresample's defaults (no dither), which is what the `ffmpeg`

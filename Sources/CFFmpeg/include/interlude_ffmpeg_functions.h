@@ -16,6 +16,8 @@ INTERLUDE_CALL(int, av_channel_layout_copy, (AVChannelLayout *destination, const
 INTERLUDE_CALL(void, av_channel_layout_uninit, (AVChannelLayout *layout), (layout))
 INTERLUDE_CALL(int64_t, av_rescale_q, (int64_t value, AVRational from, AVRational to), (value, from, to))
 INTERLUDE_USE(av_log_set_level)
+INTERLUDE_USE(av_malloc)
+INTERLUDE_USE(av_freep)
 
 #undef INTERLUDE_FROM
 #define INTERLUDE_FROM 1 /* libswresample */
@@ -46,10 +48,13 @@ INTERLUDE_CALL(void, av_packet_unref, (AVPacket *packet), (packet))
 #undef INTERLUDE_FROM
 #define INTERLUDE_FROM 3 /* libavformat */
 INTERLUDE_USE(avformat_open_input)
+INTERLUDE_USE(avformat_alloc_context)
+INTERLUDE_USE(avio_alloc_context)
+INTERLUDE_USE(avio_context_free)
 INTERLUDE_USE(av_find_input_format)
 INTERLUDE_CALL(int, avformat_find_stream_info, (AVFormatContext *context), (context, NULL))
 INTERLUDE_CALL(int, av_find_best_stream, (AVFormatContext *context, enum AVMediaType type), (context, type, -1, -1, NULL, 0))
-INTERLUDE_CALL(void, avformat_close_input, (AVFormatContext **context), (context))
+INTERLUDE_USE(avformat_close_input)
 INTERLUDE_CALL(int, av_read_frame, (AVFormatContext *context, AVPacket *packet), (context, packet))
 INTERLUDE_CALL(int, avformat_seek_file,
                (AVFormatContext *context, int stream, int64_t minimum, int64_t timestamp, int64_t maximum, int flags),

@@ -33,10 +33,13 @@ struct interlude_library *interlude_flac_library(void);
 
 typedef struct interlude_flac interlude_flac;
 
-/* Opens `path` and reads its metadata up to the first audio frame (an ID3v2
-   tag before it is skipped by libFLAC). NULL, with libFLAC's words in
-   `message`, when the file cannot be opened or has no stream information. */
-interlude_flac *interlude_flac_open(const char *path, char *message, size_t capacity);
+/* Reads the file open on `fd` (the descriptor the caller checked is a regular
+   file: a name opened again could be a FIFO by then) and its metadata up to
+   the first audio frame (an ID3v2 tag before it is skipped by libFLAC). The
+   descriptor is the decoder's from here on, closed with it (or at once when
+   this fails). NULL, with libFLAC's words in `message`, when there is no
+   stream information. */
+interlude_flac *interlude_flac_open(int fd, char *message, size_t capacity);
 void interlude_flac_close(interlude_flac *flac);
 
 unsigned interlude_flac_sample_rate(const interlude_flac *flac);

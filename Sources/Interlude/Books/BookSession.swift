@@ -115,8 +115,13 @@ final class BookSession {
         let timer = sleepTimer ?? SleepTimer(clock: runtime.clock)
         timer.onFadeOut = { [unowned self] fade in
             events.emit(.sleepFadeStarted(fade: fade.seconds))
+            // The end of a chapter is a frame: the fade ends on it, whenever this turn of the loop came.
+            if setting == .endOfChapter, let end = chapterEndFrame() {
+                self.runtime?.engine.aimNextPause(endingAtStreamFrame: end)
+            }
             // The listener's own pause: nothing resumes it but the listener.
             self.runtime?.player.pause(fade: fade)
+            self.runtime?.engine.cancelPauseAim()
         }
         timer.onExpired = { [unowned self] in events.emit(.sleepTimerExpired) }
         sleepTimer = timer
@@ -198,6 +203,18 @@ final class BookSession {
               let (file, seconds) = place(track: track, offset: frame - track.startFrame) else { return nil }
         let chapter = book.chapter(at: file.startMilliseconds + Int((seconds * 1000).rounded()))
         let intoFile = max(0, chapter.startMilliseconds - file.startMilliseconds)
+        return track.startFrame + runtime.format.frames(forSeconds: Double(intoFile) / 1000)
+    }
+
+    /// The stream frame where the chapter heard now ends, when it ends in the
+    /// file heard now (a file's end: where its decoder ended, once known).
+    private func chapterEndFrame() -> Int? {
+        guard let runtime, let (track, offset) = runtime.engine.heardTrack,
+              let (file, seconds) = place(track: track, offset: offset) else { return nil }
+        let chapter = book.chapter(at: file.startMilliseconds + Int((seconds * 1000).rounded()))
+        let intoFile = chapter.endMilliseconds - file.startMilliseconds
+        guard chapter.fileIndex == track.index, intoFile > 0, intoFile <= file.durationMilliseconds else { return nil }
+        if intoFile == file.durationMilliseconds, let end = track.endFrame { return end }
         return track.startFrame + runtime.format.frames(forSeconds: Double(intoFile) / 1000)
     }
 

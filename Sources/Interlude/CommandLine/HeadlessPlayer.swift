@@ -18,10 +18,17 @@ final class HeadlessPlayer: PlayerHost {
     private var book: BookSession?
     private let input = StandardInputLines()
 
+    /// A test's late loop: each turn ends this many milliseconds late
+    /// (`INTERLUDE_TEST_LATE_TURN_MS`, up to a second), as a loaded machine's
+    /// turns may, so that what must not depend on the loop's latency is shown not to.
+    private let lateTurnMicroseconds: UInt32
+
     init(options: PlayCommand.Options) {
         self.options = options
         events = PlayerEventStream(json: options.jsonEvents)
         if isatty(2) != 0 && !options.jsonEvents { progress = ProgressLine() }
+        let late = getenv("INTERLUDE_TEST_LATE_TURN_MS").flatMap { Int(String(cString: $0)) } ?? 0
+        lateTurnMicroseconds = UInt32(min(max(0, late), 1000) * 1000)
     }
 
     func run() -> Int32 {
@@ -68,6 +75,7 @@ final class HeadlessPlayer: PlayerHost {
         guard let runtime else { return }
         book?.tick()
         if let current = runtime.current { progress?.update(current) }
+        if lateTurnMicroseconds > 0 { usleep(lateTurnMicroseconds) }
     }
 
     var maximumWaitMilliseconds: Int? { nil }
@@ -140,13 +148,17 @@ final class ProgressLine {
         let name = current.path.split(separator: "/").last.map(String.init) ?? current.path
         let text = "\(clockText(elapsed)) / \(total.map(clockText) ?? "?")\(bar) \(name)"
         guard text != lastText else { return }
-        lastText = text
-        writeStandardError(text, clearingLine: true)
+        // A terminal that took none or part of it (its output stopped) shows
+        // something else: the next update draws the line again.
+        lastText = LoopStandardError.write(text, clearingLine: true) ? text : Self.partlyShown
     }
+
+    /// No text the line shows: what the terminal holds is unknown.
+    private static let partlyShown = "\u{0}"
 
     func clear() {
         guard !lastText.isEmpty else { return }
-        writeStandardError("", clearingLine: true)
+        LoopStandardError.write("", clearingLine: true)
         lastText = ""
     }
 }

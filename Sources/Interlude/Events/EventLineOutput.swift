@@ -82,21 +82,33 @@ final class EventLineOutput: LoopSource {
             reportedFailure = true
             report("cannot print events on standard output: \(failure.message); playback goes on")
         }
-        if pending.isEmpty && dropped > 0 && failure == nil {
-            let count = dropped
-            dropped = 0
-            report("\(count) event line(s) were not printed: standard output was not read "
-                   + "(\(Self.maximumPendingBytes / 1024) KB waited)")
-        }
+        reportDroppedOnceCaughtUp()
+    }
+
+    /// Once the reader has taken everything, one line says how many went
+    /// (through `report`, so it is an event line itself, queued behind nothing).
+    private func reportDroppedOnceCaughtUp() {
+        guard pending.isEmpty && dropped > 0 && failure == nil && !readerLeft else { return }
+        let count = dropped
+        dropped = 0
+        report("\(count) event line(s) were not printed: standard output was not read "
+               + "(\(Self.maximumPendingBytes / 1024) KB waited)")
     }
 
     /// At the end of the run: what waits is written, as long as the reader
-    /// takes some of it within `finalDrainMilliseconds` each time.
+    /// takes some of it within `finalDrainMilliseconds` each time, and then
+    /// the count of lines dropped, which the loop's turns may not have said
+    /// (the run ended with lines still waiting).
     func finish() {
-        while !pending.isEmpty {
-            var request = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            guard (try? SystemCall.retrying({ poll(&request, 1, Self.finalDrainMilliseconds) })) == 1 else { return }
-            flush()
+        while true {
+            while !pending.isEmpty {
+                var request = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                guard (try? SystemCall.retrying({ poll(&request, 1, Self.finalDrainMilliseconds) })) == 1 else { return }
+                flush()
+            }
+            guard dropped > 0 else { return }
+            reportDroppedOnceCaughtUp()
+            guard !pending.isEmpty else { return }
         }
     }
 

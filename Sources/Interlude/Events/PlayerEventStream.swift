@@ -42,7 +42,8 @@ final class PlayerEventStream {
 
     /// A problem the user should see: stderr, and an `error` event.
     func error(_ message: String) {
-        if writesErrorsToStandardError { writeStandardError("interlude: \(message)\n") }
+        // Never waiting for a stopped terminal: the line is an event as well.
+        if writesErrorsToStandardError { LoopStandardError.write("interlude: \(message)\n") }
         emit(.error(message))
     }
 }

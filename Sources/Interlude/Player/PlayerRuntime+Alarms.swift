@@ -11,18 +11,25 @@ extension PlayerRuntime {
     var alarms: AlarmScheduler {
         if let createdScheduler { return createdScheduler }
         let scheduler = AlarmScheduler(clock: clock, timeZone: configuration.alarmTimeZone, arbiter: arbiter, store: configuration.alarmStore)
-        scheduler.onEvent = { [unowned self, unowned scheduler] event in
+        // A sound file that did not open, said where it was said before the
+        // voice came first: after the ringing's own events.
+        var unreportedVoiceProblem: String?
+        scheduler.onSound = { [unowned self, unowned scheduler] ids in
+            let sound = ids.first.flatMap { id in scheduler.alarms.first { $0.id == id }?.sound } ?? .default
+            unreportedVoiceProblem = startVoice(for: sound)
+        }
+        scheduler.onEvent = { [unowned self] event in
             events.report(event)
             switch event {
-            case .ringingBegan(let ids):
+            case .ringingBegan:
                 // An alarm that rings while the session is suspended without the
                 // process being stopped (the `s` testing key: only the `a` key can
                 // ring one then, as no timer fires) wakes it, as the system wakes
                 // a suspended app for an interruption: the player gets its late
                 // `began` with wasSuspended, and the single delayed resume follows.
                 if isSessionSuspended { continueSession() }
-                let sound = ids.first.flatMap { id in scheduler.alarms.first { $0.id == id }?.sound } ?? .default
-                startAlarmVoice(sound)
+                if let problem = unreportedVoiceProblem { events.error(problem) }
+                unreportedVoiceProblem = nil
             case .ringingEnded:
                 engine.stopVoice(fadeFrames: format.frames(forSeconds: 0.01))
             default:
@@ -49,21 +56,29 @@ extension PlayerRuntime {
         preparedAlarmVoice = try? FileVoice(path: path, format: format)
     }
 
+    /// The alarm's voice on the engine that plays now (it moves with a switch).
     func startAlarmVoice(_ sound: AlarmSound) {
+        if let problem = startVoice(for: sound) { events.error(problem) }
+    }
+
+    /// Starts `sound` as the exclusive voice: it sounds from the frame the media
+    /// stops (at once when it is stopped already). Returns the line to report
+    /// when its file did not open (once a run) and the built-in tone sounds instead.
+    private func startVoice(for sound: AlarmSound) -> String? {
         var source: VoiceSource = ToneVoice()
+        var problem: String?
         if case .file(let path) = sound, let prepared = preparedAlarmVoice, prepared.path == path {
             source = prepared
         } else if case .file(let path) = sound {
             do throws(DecoderError) { source = try FileVoice(path: path, format: format) } catch {
-                if !alarmVoiceError { events.error("\(error.description) (using the built-in tone)") }
+                if !alarmVoiceError { problem = "\(error.description) (using the built-in tone)" }
                 alarmVoiceError = true
             }
         }
         // Used once: the next alarm gets a voice of its own, from the start of its file.
         preparedAlarmVoice = nil
         engine.startVoice(source, exclusive: true, fadeFrames: format.frames(forSeconds: 0.005))
-        // The music's pause (asked for when the interruption began) and the voice reach the writer together, now.
-        engine.sendPendingPause()
+        return problem
     }
 
     /// An alarm `delay` from now (relative: an exact monotonic deadline).

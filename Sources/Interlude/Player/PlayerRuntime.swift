@@ -261,11 +261,10 @@ final class PlayerRuntime {
         } else {
             player.play()
         }
-        let timer = MonotonicTimerDescriptor()
         let wallClock = WallClockChangeDescriptor()
         while !engine.isFinished || host.keepsRunningWhenQueueEnds {
             // A timer that cannot be made or armed would never wake the loop.
-            if let failure = timer.failure ?? wallClock.failure {
+            if let failure = systemClock?.wakeUpFailure ?? wallClock.failure {
                 events.error(failure.description)
                 return 1
             }
@@ -282,7 +281,7 @@ final class PlayerRuntime {
             }
             if engine.isFinished {
                 // The end of the queue in a host that stays: wait for the user.
-                waitForEvents(host: host, timer: timer, wallClock: wallClock, refillWait: -1)
+                waitForEvents(host: host, wallClock: wallClock, refillWait: -1)
                 host.afterIteration()
                 continue
             }
@@ -339,12 +338,12 @@ final class PlayerRuntime {
                     // anything now, so sleep until a key or a signal instead of spinning;
                     // the host draws what this turn changed first.
                     host.afterIteration()
-                    waitForEvents(host: host, timer: timer, wallClock: wallClock, refillWait: -1)
+                    waitForEvents(host: host, wallClock: wallClock, refillWait: -1)
                 } else {
                     pollWithoutWaiting(host: host)
                 }
             } else {
-                waitForEvents(host: host, timer: timer, wallClock: wallClock, refillWait: engine.suggestedWaitMilliseconds)
+                waitForEvents(host: host, wallClock: wallClock, refillWait: engine.suggestedWaitMilliseconds)
             }
             takeSignals(host: host)
             host.afterIteration()
@@ -387,29 +386,24 @@ final class PlayerRuntime {
         }
     }
 
-    /// Sleeps in poll until a refill is due (-1: none needed), a timer (timerfd),
-    /// a signal, a source's descriptor (the host's input among them), or a wall-clock change.
-    private func waitForEvents(host: PlayerHost, timer: MonotonicTimerDescriptor, wallClock: WallClockChangeDescriptor,
-                               refillWait: Int) {
+    /// Sleeps in poll until a refill is due (-1: none needed), a timer (the
+    /// clock's wake-up), a signal, a source's descriptor (the host's input
+    /// among them), or a wall-clock change. On the frame clock virtual time
+    /// does not pass while waiting: only the host can wake it.
+    private func waitForEvents(host: PlayerHost, wallClock: WallClockChangeDescriptor, refillWait: Int) {
         var wait = refillWait
         if let limit = host.maximumWaitMilliseconds { wait = wait < 0 ? limit : min(wait, limit) }
         let sources = host.loopSources + (services?.sources ?? [])
         for limit in sources.compactMap(\.wakeWithinMilliseconds) { wait = wait < 0 ? limit : min(wait, limit) }
-        let now = clock.monotonicNow
-        var next: Duration? = isSessionSuspended ? nil : systemClock?.timeUntilNextTimer
-        for deadline in [suspendDeadline, continueDeadline].compactMap({ $0 }) {
-            let until = deadline - now
-            next = next.map { min($0, until) } ?? until
-        }
-        if frameClock != nil {
-            // Virtual time does not pass while waiting: only the host can wake us.
-            next = nil
-        }
-        timer.arm(after: next.map { max(.zero, $0) })
+        systemClock?.armWakeUp(orAt: [suspendDeadline, continueDeadline].compactMap { $0 }.min(),
+                               holdingTimers: isSessionSuspended)
+        // Unarmed, it would never wake the loop: the loop's next turn reports it and ends.
+        guard systemClock?.wakeUpFailure == nil else { return }
+        let wakeUp = systemClock?.wakeUpDescriptor ?? -1
         let requests = sources.map(\.pollRequests)
-        let (ready, occurred) = waitForPoll([signals.fd, timer.fd, wallClock.fd],
-                                            requests: requests.flatMap { $0 }, timeoutMilliseconds: wait)
-        if ready.contains(timer.fd) { timer.acknowledge() }
+        let (ready, occurred) = poll([signals.fd, wakeUp, wallClock.fd],
+                                     requests: requests.flatMap { $0 }, timeoutMilliseconds: wait)
+        if ready.contains(wakeUp) { systemClock?.acknowledgeWakeUp() }
         if ready.contains(wallClock.fd) && wallClock.clockWasSet() {
             events.emit(.wallClockChanged)
             createdScheduler?.wallClockDidChange()
@@ -426,8 +420,23 @@ final class PlayerRuntime {
         let sources = host.loopSources + (services?.sources ?? [])
         guard !sources.isEmpty else { return }
         let requests = sources.map(\.pollRequests)
-        let (_, occurred) = waitForPoll([], requests: requests.flatMap { $0 }, timeoutMilliseconds: 0)
+        let (_, occurred) = poll([], requests: requests.flatMap { $0 }, timeoutMilliseconds: 0)
         serviceSources(sources, requests: requests, occurred: occurred)
+    }
+
+    /// The loop's one `poll`: the readable ones among `fds` (each polled for
+    /// input; a negative one is left out by `poll`), and each request's
+    /// descriptor with the events that occurred. `timeoutMilliseconds` -1 waits
+    /// until something is ready.
+    private func poll(_ fds: [Int32], requests: [LoopPollRequest],
+                      timeoutMilliseconds: Int) -> (readable: [Int32], occurred: [LoopPollRequest]) {
+        var polls = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            + requests.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+        let count = Glibc.poll(&polls, nfds_t(polls.count), Int32(clamping: timeoutMilliseconds))
+        guard count > 0 else { return ([], []) }
+        let readable = polls[..<fds.count].filter { $0.revents != 0 }.map(\.fd)
+        let occurred = polls[fds.count...].filter { $0.revents != 0 }.map { LoopPollRequest(fd: $0.fd, events: $0.revents) }
+        return (readable, occurred)
     }
 
     /// Each source gets the events on its own descriptors, in the order listed.

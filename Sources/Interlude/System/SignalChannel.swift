@@ -67,25 +67,3 @@ final class SignalChannel {
         return signals
     }
 }
-
-/// Waits until one of `fds` is readable or `timeoutMilliseconds` passes (-1: forever).
-/// Returns the readable descriptors.
-/// One `poll` over readable descriptors and sources' requests: the readable
-/// ones among `fds`, and each request's descriptor with the events that occurred.
-func waitForPoll(_ fds: [Int32], requests: [LoopPollRequest],
-                 timeoutMilliseconds: Int) -> (readable: [Int32], occurred: [LoopPollRequest]) {
-    var polls = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        + requests.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
-    let count = poll(&polls, nfds_t(polls.count), Int32(clamping: timeoutMilliseconds))
-    guard count > 0 else { return ([], []) }
-    let readable = polls[..<fds.count].filter { $0.revents != 0 }.map(\.fd)
-    let occurred = polls[fds.count...].filter { $0.revents != 0 }.map { LoopPollRequest(fd: $0.fd, events: $0.revents) }
-    return (readable, occurred)
-}
-
-func waitReadable(_ fds: [Int32], timeoutMilliseconds: Int) -> [Int32] {
-    var polls = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-    let count = poll(&polls, nfds_t(polls.count), Int32(clamping: timeoutMilliseconds))
-    guard count > 0 else { return [] }
-    return polls.filter { $0.revents != 0 }.map(\.fd)
-}
