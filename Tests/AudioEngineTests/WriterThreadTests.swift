@@ -17,7 +17,7 @@ import TestSupport
         let descriptor = try SystemCall.eventDescriptor()
         defer { close(descriptor) }
         control.pointee.wakeDescriptor.store(descriptor, ordering: .relaxed)
-        control.pointee.requestPause(fadeStep: 0.01)
+        control.pointee.requestPause(fadeStep: 0.01, dropsQueue: true)
         var count: UInt64 = 0
         #expect(read(descriptor, &count, 8) == 8)
         #expect(count == 1)
