@@ -258,6 +258,9 @@ fuzz:
 	.build/fuzz/release/CueSheetFuzzer build/fuzz/cue-corpus build/fuzz/cue-seeds -dict=fuzz/cuesheet.dict -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 -rss_limit_mb=2048 -artifact_prefix=build/fuzz/cue- -print_final_stats=1
 	$(SWIFT) build -c release --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product DecodeFuzzer $(SWIFT_FLAGS)
 	@for target in $(DECODE_FUZZ_TARGETS); do $(call fuzz-target,DecodeFuzzer,$$target,fuzz/seeds/$$target,fuzz/decode.dict,16384) || exit 1; done
+	$(SWIFT) build -c release --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product StreamFuzzer $(SWIFT_FLAGS)
+	$(call fuzz-target,StreamFuzzer,icy,fuzz/seeds/icy,fuzz/icy.dict,8192)
+	$(call fuzz-target,StreamFuzzer,pls,fuzz/seeds/pls,fuzz/pls.dict,8192)
 
 
 clean:

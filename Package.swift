@@ -146,3 +146,13 @@ let package = Package(
 package.targets.first { $0.name == "AudioEngine" }?.dependencies.append("CFLAC")
 // A cue sheet's tracks play as ranges of their image (`CueTrackDecoder`, issue 12).
 package.targets.first { $0.name == "AudioEngine" }?.dependencies.append("BookFormat")
+
+// Live streams' pure logic (issue 26): ICY metadata and headers, PLS and stream URLs,
+// the reconnect policy, the time-shift buffer's bookkeeping. Appended here, apart from
+// the list above, so that the branches reshaping the core merge without conflict.
+package.targets += [
+    .target(name: "Streams", dependencies: ["InterludeCore"]),
+    .testTarget(name: "StreamsTests", dependencies: ["Streams", "InterludeCore"]),
+]
+// libFuzzer over ICY metadata and PLS playlists (`make fuzz`).
+package.targets.append(.executableTarget(name: "StreamFuzzer", dependencies: ["Streams", "FuzzDriver"]))

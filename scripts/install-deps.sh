@@ -21,6 +21,8 @@ packages=(
   libpulse-dev libsystemd-dev dbus-daemon dbus-bin playerctl libsqlite3-dev libebur128-dev
   # Counting a file's opens (the tags are read once per file).
   strace
+  # Streams (issue 26): a real Icecast server for the radio tests (ffmpeg feeds it; openssl makes their test CA).
+  icecast2 openssl
 )
 # Peers that only `make bench` runs beside interlude (scripts/install-deps.sh --bench).
 bench_packages=(mpv cmus)

@@ -1,0 +1,131 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `Tests/Fixtures/stream_server.py` on loopback: the files of a folder over
+/// HTTP, or HTTPS with a certificate, with byte ranges, redirects, statuses,
+/// and the faults a station's server can show (see the script). The kernel
+/// picks its ports, which it writes to files in its scratch directory once it
+/// listens; it is stopped by its PID.
+public final class StreamFileServer: Sendable {
+    public let process: BackgroundProcess
+    public var pid: pid_t { process.pid }
+    public let port: Int
+    /// A port that accepts connections and never reads or writes (TLS included).
+    public let silentPort: Int
+    public let root: String
+    public let isTLS: Bool
+    public let logPath: String
+
+    private init(process: BackgroundProcess, port: Int, silentPort: Int, root: String, isTLS: Bool, logPath: String) {
+        self.process = process
+        self.port = port
+        self.silentPort = silentPort
+        self.root = root
+        self.isTLS = isTLS
+        self.logPath = logPath
+    }
+
+    deinit { stop() }
+
+    /// Serves `root`; over TLS when `certificate` is given.
+    public static func start(root: String, certificate: TestCertificates.Pair? = nil, timeout: Double = 15) throws -> StreamFileServer {
+        guard ProcessRunner.which("python3") != nil else { throw StreamServerError.notInstalled("python3") }
+        let directory = ScratchFiles.makeDirectory("stream-server")
+        let portFile = "\(directory)/port", silentFile = "\(directory)/silent-port", log = "\(directory)/server.log"
+        var arguments = ["\(InterludeBinary.packageRoot)/Tests/Fixtures/stream_server.py", "--root", root,
+                         "--port-file", portFile, "--stall-port-file", silentFile, "--log", log]
+        if let certificate { arguments += ["--cert", certificate.certificate, "--key", certificate.key] }
+        let process = try BackgroundProcess.start("python3", arguments, stdout: .file(log), stderr: .file(log))
+        let deadline = monotonicSeconds() + timeout
+        while true {
+            if let port = readPort(portFile), let silent = readPort(silentFile) {
+                return StreamFileServer(process: process, port: port, silentPort: silent, root: root,
+                                        isTLS: certificate != nil, logPath: log)
+            }
+            guard process.isRunning, monotonicSeconds() < deadline else {
+                process.stop()
+                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                throw StreamServerError.startFailed("stream_server.py did not start: \(process.wait().summary) \(text.suffix(2000))")
+            }
+            usleep(20_000)
+        }
+    }
+
+    /// `http(s)://127.0.0.1:PORT/PATH`.
+    public func url(_ path: String) -> String { "\(isTLS ? "https" : "http")://127.0.0.1:\(port)/\(path)" }
+    /// The same scheme on the port that accepts and stalls.
+    public func silentURL(_ path: String) -> String { "\(isTLS ? "https" : "http")://127.0.0.1:\(silentPort)/\(path)" }
+
+    /// What the server logged (one line a request, with its status).
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// By its PID (SIGTERM, SIGKILL after 5 s). Idempotent.
+    public func stop() { process.stop(signal: SIGTERM, grace: 5) }
+
+    public var isRunning: Bool { process.isRunning }
+
+    private static func readPort(_ path: String) -> Int? {
+        (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+}
+
+/// Live HLS as a station makes it: `ffmpeg -re -f hls` writing one-second AAC
+/// segments of a looped fixture into a folder (a sliding window of six,
+/// older segments deleted), served over HTTP by a `StreamFileServer`.
+public final class LiveHLS: Sendable {
+    public let encoder: BackgroundProcess
+    public let server: StreamFileServer
+    public let folder: String
+    /// `http://127.0.0.1:PORT/live.m3u8`.
+    public var playlistURL: String { server.url("live.m3u8") }
+    public var pids: [pid_t] { [encoder.pid, server.pid] }
+
+    private init(encoder: BackgroundProcess, server: StreamFileServer, folder: String) {
+        self.encoder = encoder
+        self.server = server
+        self.folder = folder
+    }
+
+    deinit { stop() }
+
+    /// Starts the encoder and the server; returns once the playlist lists `segments` segments.
+    public static func start(wav: String, segments: Int = 3, timeout: Double = 20) throws -> LiveHLS {
+        let folder = ScratchFiles.makeDirectory("hls")
+        let encoder = try BackgroundProcess.start(
+            "ffmpeg", ["-nostdin", "-v", "error", "-re", "-stream_loop", "-1", "-i", wav, "-c:a", "aac", "-b:a", "64k",
+                       "-f", "hls", "-hls_time", "1", "-hls_list_size", "6", "-hls_flags", "delete_segments",
+                       "\(folder)/live.m3u8"],
+            stdout: .discard, stderr: .file("\(folder)/../hls-encoder.log"))
+        let server: StreamFileServer
+        do { server = try StreamFileServer.start(root: folder) } catch {
+            encoder.stop()
+            throw error
+        }
+        let live = LiveHLS(encoder: encoder, server: server, folder: folder)
+        let deadline = monotonicSeconds() + timeout
+        while live.playlist.components(separatedBy: "#EXTINF").count - 1 < segments {
+            guard encoder.isRunning, monotonicSeconds() < deadline else {
+                live.stop()
+                throw StreamServerError.startFailed("ffmpeg -f hls wrote no playlist of \(segments) segments: \(encoder.wait().summary)")
+            }
+            usleep(100_000)
+        }
+        return live
+    }
+
+    /// The playlist as it is now.
+    public var playlist: String { (try? String(contentsOfFile: "\(folder)/live.m3u8", encoding: .utf8)) ?? "" }
+
+    /// `#EXT-X-MEDIA-SEQUENCE`: grows as the window slides.
+    public var mediaSequence: Int? {
+        playlist.split(separator: "\n").first { $0.hasPrefix("#EXT-X-MEDIA-SEQUENCE:") }
+            .flatMap { Int($0.dropFirst("#EXT-X-MEDIA-SEQUENCE:".count)) }
+    }
+
+    public func stop() {
+        encoder.stop(signal: SIGTERM, grace: 5)
+        server.stop()
+    }
+}
