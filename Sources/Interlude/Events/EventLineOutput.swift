@@ -11,9 +11,7 @@ import Glibc
 /// went. When the reader has gone (`| head -1`: EPIPE, SIGPIPE being ignored)
 /// the run ends as after SIGTERM, the book's place saved, exit status 0.
 ///
-/// A pipe or a terminal is written through a second, non-blocking open file
-/// description of the same object (`/proc/self/fd/1`), since setting
-/// `O_NONBLOCK` on fd 1 itself would change it for the shell that shares it;
+/// A pipe or a terminal is written through a `NonBlockingDescription` of it;
 /// a socket is sent to with `MSG_DONTWAIT`; a regular file is written as it is
 /// (it does not wait for a reader, and reopening it would lose `O_APPEND`).
 final class EventLineOutput: LoopSource {
@@ -37,16 +35,13 @@ final class EventLineOutput: LoopSource {
     /// `report`: a problem for the user (an `error` event), said from the loop's turn.
     init(report: @escaping (String) -> Void) {
         self.report = report
-        var info = stat()
-        let kind = fstat(1, &info) == 0 ? info.st_mode & S_IFMT : 0
-        switch kind {
-        case S_IFSOCK:
+        switch NonBlockingDescription.kind(of: 1) {
+        case .socket:
             (fd, writer) = (1, .socket)
-        case S_IFIFO, S_IFCHR:
-            let reopened = open("/proc/self/fd/1", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        case .pipeOrTerminal:
             // Without /proc the writes block as before: the one case left unguarded.
-            (fd, writer) = reopened >= 0 ? (reopened, .nonBlocking) : (1, .plain)
-        default:
+            (fd, writer) = NonBlockingDescription.reopen(1).map { ($0, .nonBlocking) } ?? (1, .plain)
+        case .other:
             (fd, writer) = (1, .plain)
         }
     }

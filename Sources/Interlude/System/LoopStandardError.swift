@@ -7,21 +7,14 @@ import Glibc
 /// line, error lines): never waiting. A terminal whose output is stopped
 /// (Ctrl-S) or a pipe nobody reads takes nothing, and a blocking write would
 /// hold the loop, and an alarm with it, until someone reads. As in
-/// `EventLineOutput`, a terminal or a pipe is written through a second,
-/// non-blocking open file description of it (`/proc/self/fd/2`): `O_NONBLOCK`
-/// on fd 2 itself would change it for the shell that shares it. (When stdin
-/// is the same terminal, `StandardInputLines` makes that description
-/// non-blocking anyway; with stdin elsewhere, fd 2 would block.) What does
-/// not fit now is not written, and the caller is told.
+/// `EventLineOutput`, a terminal or a pipe is written through a
+/// `NonBlockingDescription` of it. (When stdin is the same terminal,
+/// `StandardInputLines` makes that description non-blocking anyway; with
+/// stdin elsewhere, fd 2 would block.) What does not fit now is not written,
+/// and the caller is told.
 enum LoopStandardError {
-    private static let fd: Int32 = {
-        var info = stat()
-        let kind = fstat(2, &info) == 0 ? info.st_mode & S_IFMT : 0
-        guard kind == S_IFIFO || kind == S_IFCHR else { return 2 }
-        let reopened = open("/proc/self/fd/2", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        // Without /proc the writes block as before.
-        return reopened >= 0 ? reopened : 2
-    }()
+    private static let fd: Int32 = NonBlockingDescription.kind(of: 2) == .pipeOrTerminal
+        ? NonBlockingDescription.reopen(2) ?? 2 : 2
 
     /// Writes `text`, its control characters escaped (after "\r ESC[K" when
     /// `clearingLine`); false when the descriptor took less than all of it now.
