@@ -72,3 +72,23 @@ extension ReboundKeyWordingTests {
         #expect(session.waitFor("EXITED 0").met)
     }
 }
+
+extension ReboundKeyWordingTests {
+    @Test("play-pause rebound to P, no device at start: the banner names P, and the player's own line about the device names the command, no key")
+    func noDeviceLineNamesNoKey() throws {
+        let music = try Fixtures.mp3(.tone(frequency: 440), seconds: 30)
+        let (_, pulse) = try NoSoundCardTests.absentServer()
+        let session = try TUISession(columns: 200, rows: 40, arguments: [music], environment: pulse) { config in
+            try "unbind space\nbind P play-pause\n".write(toFile: config + "/interlude/keys", atomically: true, encoding: .utf8)
+        }
+        let waiting = session.waitFor { NoSoundCardTests.bannerLine($0).contains("audio device 'pulse'") }
+        #expect(waiting.met, "\(waiting.screen)")
+        #expect(NoSoundCardTests.bannerLine(waiting.screen).hasPrefix(" audio paused — press P to resume ("), "\(waiting.screen)")
+        // The event log wraps the line: it is the player's, so it names the command ("play"), not the key bound to it.
+        let line = session.waitFor("(playback waits: play again to try the")
+        #expect(line.met, "\(line.screen)")
+        for key in ["space", "press P to try", "type 'play'"] { #expect(!line.screen.contains(key), "\(key): \(line.screen)") }
+        try session.press("q")
+        #expect(session.waitFor("EXITED 0").met)
+    }
+}

@@ -250,8 +250,9 @@ final class PlayerRuntime {
     func run(host: PlayerHost) -> Int32 {
         if let unavailable = engine.unavailableOutput {
             // No device: wait, paused with its error, for the user's play to try again.
-            events.error("\(unavailable.description) (playback waits: press space or type 'play' to try the device "
-                          + "again, or choose another with --device NAME)")
+            // Named by its command, as every front end offers it: a key the user may have rebound is the screen's to name.
+            events.error("\(unavailable.description) (playback waits: play again to try the device, "
+                          + "or choose another with --device NAME)")
             player.outputUnavailable(reason: unavailable.description)
             // Shown now: with nothing playing, the loop's first wait lasts until a key.
             host.afterIteration()
@@ -381,7 +382,7 @@ final class PlayerRuntime {
             }
             events.report(event)
             if case .deviceLost = event {
-                events.error("playback paused; when the device is back, type 'play' (or press space in the player)")
+                events.error("playback paused; play again when the device is back")
             }
         }
     }
