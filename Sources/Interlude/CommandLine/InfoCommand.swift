@@ -104,6 +104,46 @@ struct FileInfo {
          ("genre", tags.genre), ("comment", tags.comment)]
     }
 
+    /// The tags as `--json` gives them: each field once as a line (the
+    /// list ones joined by "; ", as `text` shows them) and the list fields
+    /// (`artists`, `albumArtists`, `genres`, MusicBrainz's artist ids) as
+    /// lists; numbers as numbers; a field the file lacks left out.
+    static func tagsJSON(_ tags: AudioTags) -> String {
+        var object = JSONLine()
+        func text(_ name: String, _ value: String?) { if let value { object.add(name, value) } }
+        func list(_ name: String, _ values: [String]) {
+            if !values.isEmpty { object.addRaw(name, "[" + values.map(JSONLine.quoted).joined(separator: ",") + "]") }
+        }
+        func number(_ name: String, _ value: Int?) { if let value { object.add(name, value) } }
+        func gain(_ name: String, _ value: Double?) { if let value { object.add(name, value, decimals: 6) } }
+        text("title", tags.title)
+        text("artist", tags.artist)
+        list("artists", tags.artists)
+        text("album", tags.album)
+        text("albumArtist", tags.albumArtist)
+        list("albumArtists", tags.albumArtists)
+        for (name, place) in [("track", tags.track), ("disc", tags.disc)] {
+            text(name, place?.description)
+            number(name + "Number", place?.number)
+            number(name + "Total", place?.total)
+        }
+        text("date", tags.date)
+        number("year", tags.year)
+        text("genre", tags.genre)
+        list("genres", tags.genres)
+        text("comment", tags.comment)
+        gain("trackGain", tags.replayGain.trackGain)
+        gain("trackPeak", tags.replayGain.trackPeak)
+        gain("albumGain", tags.replayGain.albumGain)
+        gain("albumPeak", tags.replayGain.albumPeak)
+        text("musicBrainzRecordingId", tags.musicBrainz.recordingID)
+        text("musicBrainzAlbumId", tags.musicBrainz.albumID)
+        list("musicBrainzArtistIds", tags.musicBrainz.artistIDs)
+        list("musicBrainzAlbumArtistIds", tags.musicBrainz.albumArtistIDs)
+        text("musicBrainzReleaseGroupId", tags.musicBrainz.releaseGroupID)
+        return object.text
+    }
+
     var codecText: String {
         switch codec {
         case .mpegAudio(let version, let layer): "MPEG \(version.rawValue) layer \(layer)"
@@ -151,12 +191,7 @@ struct FileInfo {
         line.add("frames", frames)
         line.add("bitrate", bitrateMode == .constant ? bitrateKbps : averageKbps)
         line.add("bitrateMode", bitrateMode.rawValue)
-        var tagsLine = JSONLine()
-        let tagFields = Self.tagFields(tags, albumArtist: "albumArtist")
-        for (name, value) in tagFields {
-            if let value { tagsLine.add(name, value) }
-        }
-        line.addRaw("tags", tagsLine.text)
+        line.addRaw("tags", Self.tagsJSON(tags))
         let chapterObjects = chapters.map { chapter -> String in
             var object = JSONLine()
             object.add("title", chapter.title)

@@ -181,14 +181,20 @@ public enum LibraryCommand {
         var fields: [String] = ["\"path\": \(writer.quoted(track.path))"]
         func text(_ name: String, _ value: String?) { if let value { fields.append("\"\(name)\": \(writer.quoted(value))") } }
         func number(_ name: String, _ value: Int?) { if let value { fields.append("\"\(name)\": \(value)") } }
+        func list(_ name: String, _ values: [String]) {
+            if !values.isEmpty { fields.append("\"\(name)\": [\(values.map(writer.quoted).joined(separator: ", "))]") }
+        }
         text("title", track.title)
         text("artist", track.artist)
+        list("artists", track.artists)
         text("album", track.album)
         text("albumArtist", track.albumArtist)
+        list("albumArtists", track.albumArtists)
         number("track", track.trackNumber)
         number("disc", track.discNumber)
         number("year", track.year)
         text("genre", track.genre)
+        list("genres", track.genres)
         text("format", track.format)
         if let duration = track.durationSeconds { fields.append("\"seconds\": \(duration)") }
         for (name, value) in [("trackGain", track.trackGain), ("trackPeak", track.trackPeak),
