@@ -110,37 +110,33 @@ struct FileInfo {
     /// lists; numbers as numbers; a field the file lacks left out.
     static func tagsJSON(_ tags: AudioTags) -> String {
         var object = JSONLine()
-        func text(_ name: String, _ value: String?) { if let value { object.add(name, value) } }
-        func list(_ name: String, _ values: [String]) {
-            if !values.isEmpty { object.addRaw(name, "[" + values.map(JSONLine.quoted).joined(separator: ",") + "]") }
-        }
-        func number(_ name: String, _ value: Int?) { if let value { object.add(name, value) } }
-        func gain(_ name: String, _ value: Double?) { if let value { object.add(name, value, decimals: 6) } }
-        text("title", tags.title)
-        text("artist", tags.artist)
-        list("artists", tags.artists)
-        text("album", tags.album)
-        text("albumArtist", tags.albumArtist)
-        list("albumArtists", tags.albumArtists)
+        object.add("title", ifPresent: tags.title)
+        object.add("artist", ifPresent: tags.artist)
+        object.add("artists", strings: tags.artists)
+        object.add("album", ifPresent: tags.album)
+        object.add("albumArtist", ifPresent: tags.albumArtist)
+        object.add("albumArtists", strings: tags.albumArtists)
         for (name, place) in [("track", tags.track), ("disc", tags.disc)] {
-            text(name, place?.description)
-            number(name + "Number", place?.number)
-            number(name + "Total", place?.total)
+            object.add(name, ifPresent: place?.description)
+            object.add(name + "Number", ifPresent: place?.number)
+            object.add(name + "Total", ifPresent: place?.total)
         }
-        text("date", tags.date)
-        number("year", tags.year)
-        text("genre", tags.genre)
-        list("genres", tags.genres)
-        text("comment", tags.comment)
-        gain("trackGain", tags.replayGain.trackGain)
-        gain("trackPeak", tags.replayGain.trackPeak)
-        gain("albumGain", tags.replayGain.albumGain)
-        gain("albumPeak", tags.replayGain.albumPeak)
-        text("musicBrainzRecordingId", tags.musicBrainz.recordingID)
-        text("musicBrainzAlbumId", tags.musicBrainz.albumID)
-        list("musicBrainzArtistIds", tags.musicBrainz.artistIDs)
-        list("musicBrainzAlbumArtistIds", tags.musicBrainz.albumArtistIDs)
-        text("musicBrainzReleaseGroupId", tags.musicBrainz.releaseGroupID)
+        object.add("date", ifPresent: tags.date)
+        object.add("year", ifPresent: tags.year)
+        object.add("genre", ifPresent: tags.genre)
+        object.add("genres", strings: tags.genres)
+        object.add("comment", ifPresent: tags.comment)
+        let gain = tags.replayGain
+        for (name, value) in [("trackGain", gain.trackGain), ("trackPeak", gain.trackPeak), ("albumGain", gain.albumGain),
+                              ("albumPeak", gain.albumPeak)] {
+            object.add(name, ifPresent: value, decimals: 6)
+        }
+        let ids = tags.musicBrainz
+        object.add("musicBrainzRecordingId", ifPresent: ids.recordingID)
+        object.add("musicBrainzAlbumId", ifPresent: ids.albumID)
+        object.add("musicBrainzArtistIds", strings: ids.artistIDs)
+        object.add("musicBrainzAlbumArtistIds", strings: ids.albumArtistIDs)
+        object.add("musicBrainzReleaseGroupId", ifPresent: ids.releaseGroupID)
         return object.text
     }
 
