@@ -7,13 +7,15 @@ data length indicator, built byte by byte from the specifications; and
 mutagen's own writing of 2.3 and 2.4 with lists. mutagen's reading of the
 result (read_tags.py) is the test's oracle; this script only writes.
 
-Usage: write_id3_variants.py KIND SOURCE.mp3 OUTPUT.mp3
+Usage: write_id3_variants.py KIND SOURCE.mp3 OUTPUT.mp3 [FRAME=VALUE...]
 KIND: mutagen-v23, mutagen-v24, itunes-v24, lists-v24, quirks-v23, v22, v22-unsync
+FRAME=VALUE (v22 only): another value for one of its text frames ("TP1=Mary Shelley"; "TYE=": none).
 """
 import struct
 import sys
 
 kind, source, output = sys.argv[1:4]
+overrides = dict(argument.split("=", 1) for argument in sys.argv[4:])
 audio = open(source, "rb").read()
 if audio.startswith(b"ID3"):
     size = 0
@@ -196,16 +198,14 @@ elif kind == "quirks-v23":
 elif kind in ("v22", "v22-unsync"):
     # ID3v2.2: three-letter frame IDs, 24-bit sizes, no frame flags; what
     # old iTunes versions wrote. Each value ends in its terminator.
-    frames = [
-        frame(2, "TT2", text(["full ÿà title"] if kind == "v22-unsync" else ["full"], 0)),
-        frame(2, "TP1", text(["the artist"], 1)),
-        frame(2, "TP2", text(["the album artist"], 0)),
-        frame(2, "TAL", text(["the album"], 0)),
-        frame(2, "TRK", text(["2/3"], 0)),
-        frame(2, "TPA", text(["4/5"], 0)),
-        frame(2, "TYE", text(["2001"], 0)),
-        frame(2, "TDA", text(["0305"], 0)),
-        frame(2, "TCO", text(["(17)"], 0)),
+    texts = [
+        ("TT2", "full ÿà title" if kind == "v22-unsync" else "full", 0), ("TP1", "the artist", 1),
+        ("TP2", "the album artist", 0), ("TAL", "the album", 0), ("TRK", "2/3", 0), ("TPA", "4/5", 0),
+        ("TYE", "2001", 0), ("TDA", "0305", 0), ("TCO", "(17)", 0),
+    ]
+    # An override replaces a text frame's value; an empty one leaves the frame out.
+    frames = [frame(2, i, text([overrides.get(i, v)], e)) for i, v, e in texts if overrides.get(i, v)]
+    frames += [
         frame(2, "COM", comm("", "a comment", 0)),
         frame(2, "TXX", txxx("REPLAYGAIN_TRACK_GAIN", ["-2.00 dB"], 0)),
         frame(2, "TXX", txxx("MusicBrainz Album Id", [ALBUM_ID], 0)),
