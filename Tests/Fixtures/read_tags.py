@@ -88,6 +88,13 @@ def put_position(prefix, number, total):
         fields[prefix + "Total"] = total
 
 
+def put_names(title, artists, album, album_artists):
+    put_text("title", title)
+    put_list("artists", "artist", artists)
+    put_text("album", album)
+    put_list("albumArtists", "albumArtist", album_artists)
+
+
 def put_date(text):
     if not text:
         return
@@ -126,10 +133,7 @@ if isinstance(audio, ID3FileType):
                 return list(f.text)
         return []
 
-    put_text("title", texts("TIT2"))
-    put_list("artists", "artist", texts("TPE1"))
-    put_text("album", texts("TALB"))
-    put_list("albumArtists", "albumArtist", texts("TPE2"))
+    put_names(texts("TIT2"), texts("TPE1"), texts("TALB"), texts("TPE2"))
     for prefix, name in [("track", "TRCK"), ("disc", "TPOS")]:
         values = clean(texts(name))
         if values:
@@ -171,10 +175,7 @@ elif isinstance(audio, MP4):
                 return strings(key)
         return []
 
-    put_text("title", strings("\xa9nam"))
-    put_list("artists", "artist", strings("\xa9ART"))
-    put_text("album", strings("\xa9alb"))
-    put_list("albumArtists", "albumArtist", strings("aART"))
+    put_names(strings("\xa9nam"), strings("\xa9ART"), strings("\xa9alb"), strings("aART"))
     for prefix, key in [("track", "trkn"), ("disc", "disk")]:
         if tags.get(key):
             number, total = tags[key][0]
@@ -206,10 +207,7 @@ else:
                 return found
         return []
 
-    put_text("title", values("title"))
-    put_list("artists", "artist", values("artist"))
-    put_text("album", values("album"))
-    put_list("albumArtists", "albumArtist", values("albumartist", "album_artist", "album artist"))
+    put_names(values("title"), values("artist"), values("album"), values("albumartist", "album_artist", "album artist"))
     for prefix, number_names, total_names in [("track", ("tracknumber", "track"), ("tracktotal", "totaltracks")),
                                               ("disc", ("discnumber", "disc"), ("disctotal", "totaldiscs"))]:
         number = values(*number_names)
