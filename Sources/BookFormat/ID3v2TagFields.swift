@@ -49,21 +49,30 @@ enum ID3v2TagFields {
     }
 
     /// ID3v2.3's TYER ("2001"), TDAT (day and month, "0305") and TIME
-    /// ("1030") as one date, the way 2.4's TDRC writes it ("2001-05-03T10:30:00",
-    /// as mutagen converts them): a part that is not all digits is left out,
-    /// and so is all after it. nil when the year is not four digits.
+    /// ("1030") as one date in 2.4's TDRC form ("2001-05-03T10:30:00"), as
+    /// mutagen converts them: TYER is four digits, or 2.4's "2001-05-03"
+    /// that some writers put there (TDAT's day and month win over its own);
+    /// TDAT and TIME are four digits or ignored, TIME only after a day. nil
+    /// when TYER is neither.
     static func date(year: String, dayMonth: String?, time: String?) -> String? {
-        func digits(_ text: String?, _ count: Int) -> [Substring]? {
-            guard let text, text.count == count, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-            return stride(from: 0, to: count, by: 2).map { text.dropFirst($0).prefix(2) }
+        func isDigits(_ text: Substring) -> Bool { text.allSatisfy { $0.isASCII && $0.isNumber } }
+        func pairs(_ text: String?) -> (Substring, Substring)? {
+            guard let text, text.count == 4, isDigits(text[...]) else { return nil }
+            return (text.prefix(2), text.dropFirst(2))
         }
-        // "2001-05-03" in TYER (some writers put 2.4's form there) is kept as it is.
-        if year.count == 10, AudioTags.year(of: year) != nil, year.dropFirst(4).first == "-" { return year }
-        guard digits(year, 4) != nil else { return nil }
-        guard let day = digits(dayMonth, 4) else { return year }
-        let date = "\(year)-\(day[1])-\(day[0])"
-        guard let clock = digits(time, 4) else { return date }
-        return "\(date)T\(clock[0]):\(clock[1]):00"
+        let digits = year.prefix(4), rest = year.dropFirst(4)
+        guard digits.count == 4, isDigits(digits) else { return nil }
+        var monthDay: String?
+        if !rest.isEmpty {
+            guard rest.count == 6, rest.first == "-", rest.dropFirst(3).first == "-",
+                  isDigits(rest.dropFirst().prefix(2)), isDigits(rest.suffix(2)) else { return nil }
+            monthDay = String(rest)
+        }
+        if let (day, month) = pairs(dayMonth) { monthDay = "-\(month)-\(day)" }
+        guard let monthDay else { return String(digits) }
+        let date = String(digits) + monthDay
+        guard let (hours, minutes) = pairs(time) else { return date }
+        return "\(date)T\(hours):\(minutes):00"
     }
 
     /// TXXX: encoding, a description, then the value (2.4: values). MusicBrainz's
