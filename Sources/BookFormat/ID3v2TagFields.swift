@@ -13,6 +13,7 @@ enum ID3v2TagFields {
         // 2.3's date is in three frames (year, day and month, time), in any order.
         var year: String?, dayMonth: String?, time: String?
         var comments: [(description: String, text: String)] = []
+        var userTexts: [(name: String, value: String)] = []
         for frame in tag.frames {
             switch frame.id {
             case "TIT2": tags.title = tags.title ?? text(frame).first
@@ -27,7 +28,7 @@ enum ID3v2TagFields {
             case "TIME": time = time ?? text(frame).first
             case "TCON": if tags.genres.isEmpty { tags.genres = ID3Genres.names(text(frame)) }
             case "COMM": if let comment = comment(frame) { comments.append(comment) }
-            case "TXXX": userText(frame, into: &tags.musicBrainz)
+            case "TXXX": if let field = userText(frame, into: &tags.musicBrainz) { userTexts.append(field) }
             case "UFID": if tags.musicBrainz.recordingID == nil { tags.musicBrainz.recordingID = musicBrainzRecording(frame) }
             default: continue
             }
@@ -40,7 +41,7 @@ enum ID3v2TagFields {
         // The comment without a description: iTunes keeps its own data
         // (iTunNORM, iTunSMPB) in described ones.
         tags.comment = tags.comment ?? (comments.first { $0.description.isEmpty } ?? comments.first)?.text
-        tags.replayGain = ID3ReplayGain.info(from: tag)
+        tags.replayGain = ID3ReplayGain.info(userText: userTexts, in: tag)
         let chapters = ChapterList(tag: tag)
         tags.chapters = chapters.chapters
         tags.damage = chapters.damage.map { "damaged ID3v2 tag: \($0)" }
@@ -76,12 +77,14 @@ enum ID3v2TagFields {
     }
 
     /// TXXX: encoding, a description, then the value (2.4: values). MusicBrainz's
-    /// ids are read here; ReplayGain's in `ID3ReplayGain`.
-    static func userText(_ frame: ID3v2Frame, into ids: inout MusicBrainzIDs) {
+    /// ids are read here; the description and first value of another (for
+    /// `ID3ReplayGain`) are returned.
+    static func userText(_ frame: ID3v2Frame, into ids: inout MusicBrainzIDs) -> (name: String, value: String)? {
         let values = text(frame, keepingEmpty: true)
+        guard values.count >= 2 else { return nil }
         // ID3 keeps the recording in UFID; a TXXX of MP4's name for it is another tool's own.
-        guard values.count >= 2, values[0].uppercased() != "MUSICBRAINZ TRACK ID" else { return }
-        _ = ids.set(name: values[0], values: Array(values.dropFirst()))
+        if values[0].uppercased() != "MUSICBRAINZ TRACK ID", ids.set(name: values[0], values: Array(values.dropFirst())) { return nil }
+        return (values[0], values[1])
     }
 
     /// UFID: the owner (Latin-1, ending in 0), then the identifier's bytes;
