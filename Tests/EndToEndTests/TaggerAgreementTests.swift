@@ -37,7 +37,9 @@ import TestSupport
         }
     }
 
-    /// kid3-cli, over TagLib: "|" separates a list's values; its settings
+    /// kid3-cli, over TagLib: "|" separates a list's values (2.4 and 2.3 alike
+    /// get NUL-separated lists; 2.3's genres as "(17)(49)"); every field but
+    /// the recording's UFID, which its frame names do not reach. Its settings
     /// (the ID3v2 version) go to $HOME/.config, here a scratch folder.
     static func kid3(version: UInt8) -> Tagging {
         Tagging(name: "kid3-cli (TagLib) ID3v2.\(version)", version: version,
@@ -56,8 +58,9 @@ import TestSupport
         }
     }
 
-    /// id3v2, over id3lib: ID3v2.3 only; one artist, a numbered genre; no
-    /// date beyond the year (TYER), so no day.
+    /// id3v2, over id3lib: ID3v2.3 only; one value per field (no lists), a
+    /// numbered genre, the date only as a year (TYER), one TXXX (ReplayGain),
+    /// so no MusicBrainz ids.
     static let id3lib = Tagging(name: "id3v2 (id3lib) ID3v2.3", version: 3,
                                 wrote: everyField) { path, _ in
         try ProcessRunner.check("id3v2", ["--id3v2-only", "-t", "Ünïcödé full", "-a", "the artist", "-A", "the album",
@@ -65,7 +68,8 @@ import TestSupport
                                           "--TPOS", "4/5", "--TXXX", "REPLAYGAIN_TRACK_GAIN:-6.50 dB", path])
     }
 
-    /// eyeD3: one artist; the recording date, ReplayGain and MusicBrainz in TXXX, the recording in UFID.
+    /// eyeD3: one value per field (no lists); the recording date (2.3: TYER
+    /// and TDAT), ReplayGain and MusicBrainz's album in TXXX, the recording in UFID.
     static func eyeD3(version: UInt8) -> Tagging {
         Tagging(name: "eyeD3 ID3v2.\(version)", version: version,
                 wrote: everyField + ["musicBrainzAlbumId", "musicBrainzRecordingId"]) { path, _ in
@@ -80,15 +84,17 @@ import TestSupport
     }
 
     /// ffmpeg (libavformat's ID3v2 writer): every value ends in its
-    /// terminator; one artist (its own set: no list); its keys beyond its
-    /// table become TXXX frames.
+    /// terminator (the bug); one value per key (no lists); its keys
+    /// beyond its own table become TXXX frames (ReplayGain, MusicBrainz's
+    /// album, and `comment` too: it writes no COMM, so there is no comment);
+    /// no UFID.
     static func ffmpeg(version: UInt8) -> Tagging {
         Tagging(name: "ffmpeg ID3v2.\(version)", version: version,
                 wrote: everyField.filter { $0 != "comment" } + ["musicBrainzAlbumId"]) { path, _ in
             let source = path + ".source.mp3"
             try FileManager.default.moveItem(atPath: path, toPath: source)
             let metadata = ["title=Ünïcödé full", "artist=the artist", "album=the album", "album_artist=the album artist",
-                            "track=2/3", "disc=4/5", "date=2001-05-03", "genre=Rock", "REPLAYGAIN_TRACK_GAIN=-6.50 dB",
+                            "track=2/3", "disc=4/5", "date=2001-05-03", "genre=Rock", "comment=a comment", "REPLAYGAIN_TRACK_GAIN=-6.50 dB",
                             "MusicBrainz Album Id=f1e2d3c4-0000-4000-8000-00000000a1b1"]
             try ProcessRunner.check("ffmpeg", ["-loglevel", "error", "-y", "-i", source, "-c", "copy"]
                                     + metadata.flatMap { ["-metadata", $0] } + ["-id3v2_version", "\(version)", path])
