@@ -59,8 +59,7 @@ struct AlbumFiling {
     /// Files one row; the index of its album in `albums`. Empty names are no names.
     mutating func add(path: String, album: String?, albumArtists: [String], artists: [String]) -> Int {
         let title = album.flatMap { $0.isEmpty ? nil : $0 }
-        let tagged = albumArtists.filter { !$0.isEmpty }
-        let artists = artists.filter { !$0.isEmpty }
+        let tagged = Self.named(albumArtists), artists = Self.named(artists)
         let folder = LibraryTree.folder(of: path)
         let index: Int
         if let title, let last = previous, LibraryTree.sameBytes(last.album, title), LibraryTree.sameBytes(last.folder, folder) {
@@ -82,6 +81,11 @@ struct AlbumFiling {
         if albums[index].albumArtists.isEmpty, !tagged.isEmpty { albums[index].albumArtists = tagged }
         if albums[index].sameArtist, !Self.sameNames(artists, albums[index].firstArtists) { albums[index].sameArtist = false }
         return index
+    }
+
+    /// The names without empty ones; the same array (no copy) when none is empty, as nearly always.
+    private static func named(_ names: [String]) -> [String] {
+        names.contains(where: \.isEmpty) ? names.filter { !$0.isEmpty } : names
     }
 
     private static func sameNames(_ a: [String], _ b: [String]) -> Bool {
