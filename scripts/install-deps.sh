@@ -23,6 +23,8 @@ packages=(
   strace
   # Streams (issue 26): a real Icecast server for the radio tests (ffmpeg feeds it; openssl makes their test CA).
   icecast2 openssl
+  # Tags written by real taggers with other libraries than mutagen (issue 32): TagLib, id3lib, eyeD3, MP4.
+  kid3-cli id3v2 eyed3 atomicparsley
 )
 # Peers that only `make bench` runs beside interlude (scripts/install-deps.sh --bench).
 bench_packages=(mpv cmus)

@@ -14,16 +14,20 @@ public struct AudioTags: Equatable, Sendable {
     /// list, or one value.
     public var artists: [String] = []
     public var album: String?
-    /// The album's artist where `artists` names a track's (or a narrator).
-    public var albumArtist: String?
+    /// The album's artists where `artists` names a track's (or a narrator),
+    /// in the file's order like `artists`.
+    public var albumArtists: [String] = []
     public var track: Position?
     public var disc: Position?
     /// The date as stored ("1818", "2001-05-03", "2001-05-03T10:00").
     public var date: String?
     /// The year of `date` (or of ID3v2.3's TYER), 1-9999.
     public var year: Int?
+    /// In the file's order, ID3's numbered genres ("(17)", "17") by name.
     public var genres: [String] = []
     public var comment: String?
+    /// MusicBrainz's identifiers, where a tagger (Picard, beets) wrote them.
+    public var musicBrainz = MusicBrainzIDs()
     /// In the stream's order, in milliseconds of the file's own time.
     public var chapters: [Chapter] = []
     public var replayGain = ReplayGainInfo()
@@ -43,10 +47,15 @@ public struct AudioTags: Equatable, Sendable {
     /// The artists as one line, the way taggers join them.
     public var artist: String? { artists.isEmpty ? nil : artists.joined(separator: "; ") }
     public var genre: String? { genres.isEmpty ? nil : genres.joined(separator: "; ") }
+    /// The album artists as one line; setting it sets one album artist (nil: none).
+    public var albumArtist: String? {
+        get { albumArtists.isEmpty ? nil : albumArtists.joined(separator: "; ") }
+        set { albumArtists = newValue.map { [$0] } ?? [] }
+    }
 
     /// Whether no descriptive field is set (chapters, gains and pictures aside).
     public var hasNoText: Bool {
-        title == nil && artists.isEmpty && album == nil && albumArtist == nil && track == nil && disc == nil
+        title == nil && artists.isEmpty && album == nil && albumArtists.isEmpty && track == nil && disc == nil
             && date == nil && year == nil && genres.isEmpty && comment == nil
     }
 
@@ -59,13 +68,14 @@ public struct AudioTags: Equatable, Sendable {
         tags.title = title ?? other.title
         if artists.isEmpty { tags.artists = other.artists }
         tags.album = album ?? other.album
-        tags.albumArtist = albumArtist ?? other.albumArtist
+        if albumArtists.isEmpty { tags.albumArtists = other.albumArtists }
         tags.track = track ?? other.track
         tags.disc = disc ?? other.disc
         tags.date = date ?? other.date
         tags.year = year ?? other.year
         if genres.isEmpty { tags.genres = other.genres }
         tags.comment = comment ?? other.comment
+        tags.musicBrainz = musicBrainz.filling(from: other.musicBrainz)
         if chapters.isEmpty { tags.chapters = other.chapters }
         tags.replayGain = replayGain.filling(from: other.replayGain)
         if pictures.isEmpty { tags.pictures = other.pictures }

@@ -257,24 +257,28 @@ enum MP4ItemFields {
         var tags = reading.tags
         defer { reading.tags = tags }
         if type.elementsEqual("----".utf8) {
-            // Freeform: `mean` (the reverse domain), `name`, `data`; ReplayGain is named here.
-            guard let name = child("name", in: content), name.count > 4, let value = text(in: content) else { return }
-            freeform.append((String(decoding: name.dropFirst(4), as: UTF8.self), value))
+            // Freeform: `mean` (the reverse domain), `name`, `data`; ReplayGain and MusicBrainz are named here.
+            guard let name = child("name", in: content), name.count > 4 else { return }
+            let values = texts(in: content)
+            guard let value = values.first else { return }
+            let field = String(decoding: name.dropFirst(4), as: UTF8.self)
+            if !tags.musicBrainz.set(name: field, values: values) { freeform.append((field, value)) }
             return
         }
+        // A text item may hold several `data` boxes: several artists or genres (as mutagen writes a list).
         switch type {
         case [0xa9] + Array("nam".utf8): tags.title = tags.title ?? text(in: content)
-        case [0xa9] + Array("ART".utf8): if tags.artists.isEmpty, let text = text(in: content) { tags.artists = [text] }
+        case [0xa9] + Array("ART".utf8): if tags.artists.isEmpty { tags.artists = texts(in: content) }
         case [0xa9] + Array("alb".utf8): tags.album = tags.album ?? text(in: content)
-        case Array("aART".utf8): tags.albumArtist = tags.albumArtist ?? text(in: content)
+        case Array("aART".utf8): if tags.albumArtists.isEmpty { tags.albumArtists = texts(in: content) }
         case [0xa9] + Array("day".utf8): tags.setDate(text(in: content))
-        case [0xa9] + Array("gen".utf8): if tags.genres.isEmpty, let text = text(in: content) { tags.genres = [text] }
+        case [0xa9] + Array("gen".utf8): if tags.genres.isEmpty { tags.genres = texts(in: content) }
         case [0xa9] + Array("cmt".utf8): tags.comment = tags.comment ?? text(in: content)
         case Array("gnre".utf8):
             // ID3v1's genre number plus one, as a 16-bit number.
             if tags.genres.isEmpty, let value = numbers(in: content), value.count >= 2 {
                 let index = Int(value[0]) << 8 | Int(value[1])
-                if let name = ID3v2TagFields.genre(number: index - 1) { tags.genres = [name] }
+                if let name = ID3v1Genre.name(number: index - 1) { tags.genres = [name] }
             }
         case Array("trkn".utf8), Array("disk".utf8):
             // Two bytes of padding, then the number and the total, 16 bits each.
@@ -292,8 +296,17 @@ enum MP4ItemFields {
     }
 
     static func text(in content: ArraySlice<UInt8>) -> String? {
-        guard let (type, value) = data(in: content), type == 1, !value.isEmpty else { return nil }
-        return String(decoding: value, as: UTF8.self)
+        texts(in: content).first
+    }
+
+    /// Every UTF-8 `data` child's text, in order, the empty ones left out.
+    static func texts(in content: ArraySlice<UInt8>) -> [String] {
+        var found: [String] = []
+        forEachChild(in: content) { boxType, value in
+            guard boxType.elementsEqual("data".utf8), value.count > 8, value[value.startIndex + 3] == 1 else { return }
+            found.append(String(decoding: value.dropFirst(8), as: UTF8.self))
+        }
+        return found
     }
 
     /// A number item's bytes, indexed from 0.

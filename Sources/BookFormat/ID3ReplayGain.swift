@@ -4,12 +4,17 @@
 /// written by normalize and QuodLibet) with the identification "track" or "album".
 public enum ID3ReplayGain {
     public static func info(from tag: ID3v2Tag) -> ReplayGainInfo {
-        var fields: [(name: String, value: String)] = []
-        for frame in tag.frames(withID: "TXXX") {
+        let fields = tag.frames(withID: "TXXX").compactMap { frame -> (name: String, value: String)? in
             // TXXX: encoding, description, value; the text frame reader splits at the terminator.
-            guard let text = try? ID3v2TextFrame(body: frame.body), text.values.count >= 2 else { continue }
-            fields.append((text.values[0], text.values[1]))
+            guard let text = try? ID3v2TextFrame(body: frame.body), text.values.count >= 2 else { return nil }
+            return (text.values[0], text.values[1])
         }
+        return info(userText: fields, in: tag)
+    }
+
+    /// The gains of TXXX frames already decoded (`fields`: description and
+    /// first value), then of the tag's RVA2 frames for what they lack.
+    static func info(userText fields: [(name: String, value: String)], in tag: ID3v2Tag) -> ReplayGainInfo {
         var info = ReplayGainInfo(fields: fields)
         for frame in tag.frames(withID: "RVA2") {
             guard let (identification, gain, peak) = rva2MasterVolume(frame.body) else { continue }

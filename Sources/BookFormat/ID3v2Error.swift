@@ -6,10 +6,11 @@ public enum ID3v2Error: Error, Equatable, Sendable, CustomStringConvertible {
     case noTag
     /// Fewer than the 10 header bytes are present.
     case truncatedHeader
-    /// ID3v2.2 and older use 3-character frame IDs and have no chapter
-    /// frames; versions above 4 may change the layout, so the spec says to
-    /// ignore them rather than guess.
+    /// Versions above 4 may change the layout, so the spec says to ignore
+    /// them rather than guess; below 2 there is no ID3v2.
     case unsupportedVersion(major: UInt8)
+    /// An ID3v2.2 tag with its compression flag: no scheme was ever defined.
+    case compressedTag
     /// The header's size field has a byte with its high bit set, which a
     /// syncsafe integer never has.
     case invalidSyncsafeSize
@@ -32,7 +33,9 @@ public enum ID3v2Error: Error, Equatable, Sendable, CustomStringConvertible {
         case .truncatedHeader:
             return "the ID3v2 header is cut short (fewer than 10 bytes)"
         case .unsupportedVersion(let major):
-            return "ID3v2.\(major) is not supported (only ID3v2.3 and ID3v2.4 carry chapters)"
+            return "ID3v2.\(major) is not supported (only ID3v2.2, 2.3 and 2.4)"
+        case .compressedTag:
+            return "the ID3v2.2 tag is compressed (a scheme the version never defined)"
         case .invalidSyncsafeSize:
             return "the ID3v2 tag size is not a syncsafe integer"
         case .truncatedTag(let declared, let available):

@@ -1,15 +1,20 @@
 /// The 10-byte header that opens every ID3v2 tag: "ID3", version, flags and
 /// the syncsafe size of everything after the header (excluding a footer).
+/// The same ten bytes in ID3v2.2, 2.3 and 2.4; the flags differ.
 public struct ID3v2Header: Equatable, Sendable {
     public static let length = 10
     static let footerLength = 10
 
-    /// 3 or 4 (ID3v2.3 or ID3v2.4).
+    /// 2, 3 or 4 (ID3v2.2, 2.3 or 2.4).
     public let majorVersion: UInt8
     public let revision: UInt8
-    /// Bit 7: the tag (2.3) or all frames (2.4) are unsynchronised.
+    /// Bit 7: the tag (2.2, 2.3) or all frames (2.4) are unsynchronised.
     public let isUnsynchronised: Bool
+    /// 2.3 and 2.4 only (bit 6).
     public let hasExtendedHeader: Bool
+    /// 2.2 only (bit 6): compressed by a scheme the version never defined,
+    /// so the frames cannot be read (2.2 §3.1: "the whole tag should be ignored").
+    public let isCompressed: Bool
     public let isExperimental: Bool
     /// 2.4 only: a 10-byte "3DI" footer follows the tag.
     public let hasFooter: Bool
@@ -27,7 +32,7 @@ public struct ID3v2Header: Equatable, Sendable {
         guard bytes.count >= Self.length else { throw .truncatedHeader }
         let start = bytes.startIndex
         let major = bytes[start + 3]
-        guard major == 3 || major == 4 else { throw .unsupportedVersion(major: major) }
+        guard (2...4).contains(major) else { throw .unsupportedVersion(major: major) }
         guard let size = SyncsafeInteger.decode(bytes[(start + 6)..<(start + 10)]) else {
             throw .invalidSyncsafeSize
         }
@@ -35,7 +40,8 @@ public struct ID3v2Header: Equatable, Sendable {
         majorVersion = major
         revision = bytes[start + 4]
         isUnsynchronised = flags & 0x80 != 0
-        hasExtendedHeader = flags & 0x40 != 0
+        hasExtendedHeader = major >= 3 && flags & 0x40 != 0
+        isCompressed = major == 2 && flags & 0x40 != 0
         isExperimental = flags & 0x20 != 0
         // The footer flag is defined only for 2.4; in 2.3 the bit is unused
         // and a set bit must not make us expect ten more bytes.

@@ -1,4 +1,4 @@
-/// An ID3v2.3 or ID3v2.4 tag read from bytes: its header and its frames in
+/// An ID3v2.2, 2.3 or 2.4 tag read from bytes: its header and its frames in
 /// tag order. Parsing never reads outside the given bytes and allocates at
 /// most a small multiple of their size, whatever the size fields claim.
 public struct ID3v2Tag: Equatable, Sendable {
@@ -22,10 +22,15 @@ public struct ID3v2Tag: Equatable, Sendable {
         }
         let stored = bytes[bodyStart..<(bodyStart + min(available, header.bodySize))]
 
-        // ID3v2.3 unsynchronises everything after the header, extended
+        if header.isCompressed {
+            self.frames = []
+            self.damage = damage ?? .compressedTag
+            return
+        }
+        // ID3v2.2 and 2.3 unsynchronise everything after the header, extended
         // header included (2.3 §5); 2.4 does it per frame.
-        let body: ArraySlice<UInt8> = header.majorVersion == 3 && header.isUnsynchronised
-            ? Unsynchronisation.decode(stored)[...] : stored
+        let wholeTagUnsynchronised = header.majorVersion < 4 && header.isUnsynchronised
+        let body: ArraySlice<UInt8> = wholeTagUnsynchronised ? Unsynchronisation.decode(stored)[...] : stored
 
         var framesStart = body.startIndex
         if header.hasExtendedHeader {
@@ -40,7 +45,7 @@ public struct ID3v2Tag: Equatable, Sendable {
         }
         let list = ID3v2FrameList(
             bytes: body[framesStart...], majorVersion: header.majorVersion,
-            tagIsUnsynchronised: header.isUnsynchronised, offsetsAreStored: !(header.majorVersion == 3 && header.isUnsynchronised))
+            tagIsUnsynchronised: header.isUnsynchronised, offsetsAreStored: !wholeTagUnsynchronised)
         self.frames = list.frames
         // A truncation explains any frame damage it causes, so report it first.
         self.damage = damage ?? list.damage

@@ -1,28 +1,47 @@
 /// The fields of an ID3v2 tag as `AudioTags`: its text frames (TIT2, TPE1,
-/// TALB, TPE2, TRCK, TPOS, TDRC or TYER, TCON, COMM), ReplayGain (TXXX,
-/// RVA2), CHAP/CTOC chapters and APIC pictures, each frame decoded once.
-/// Text is trimmed of spaces and tabs; an empty or damaged frame leaves its
-/// field empty.
+/// TALB, TPE2, TRCK, TPOS, TDRC or TYER+TDAT+TIME, TCON, COMM), ReplayGain
+/// (TXXX, RVA2), MusicBrainz ids (TXXX, UFID), CHAP/CTOC chapters and APIC
+/// pictures, each frame decoded once. ID3v2.2's three-letter frames arrive
+/// here under their 2.3 names (`ID3v2FrameList`). Text is split at its
+/// terminators (2.4's lists, and the terminator many writers end a value
+/// with), trimmed of spaces and tabs; an empty or damaged frame leaves its
+/// field empty. A list frame (TPE1, TPE2, TCON) keeps every value, the others
+/// take the first.
 enum ID3v2TagFields {
     static func read(_ tag: ID3v2Tag, into reading: inout TagReading) {
         var tags = reading.tags
+        // 2.3's date is in three frames (year, day and month, time), in any order.
+        var year: String?, dayMonth: String?, time: String?
+        var comments: [(description: String, text: String)] = []
+        var userTexts: [(name: String, value: String)] = []
         for frame in tag.frames {
             switch frame.id {
             case "TIT2": tags.title = tags.title ?? text(frame).first
             case "TPE1": if tags.artists.isEmpty { tags.artists = text(frame) }
             case "TALB": tags.album = tags.album ?? text(frame).first
-            case "TPE2": tags.albumArtist = tags.albumArtist ?? text(frame).first
+            case "TPE2": if tags.albumArtists.isEmpty { tags.albumArtists = text(frame) }
             case "TRCK": tags.track = tags.track ?? text(frame).first.flatMap(AudioTags.Position.init)
             case "TPOS": tags.disc = tags.disc ?? text(frame).first.flatMap(AudioTags.Position.init)
-            // 2.4's recording time first, 2.3's year where it is missing (frames come in any order).
             case "TDRC": if let date = text(frame).first { tags.date = date; tags.year = AudioTags.year(of: date) }
-            case "TYER": if tags.date == nil, let year = text(frame).first { tags.date = year; tags.year = AudioTags.year(of: year) }
-            case "TCON": if tags.genres.isEmpty { tags.genres = text(frame).map(genreName) }
-            case "COMM": tags.comment = tags.comment ?? comment(frame)
+            case "TYER": year = year ?? text(frame).first
+            case "TDAT": dayMonth = dayMonth ?? text(frame).first
+            case "TIME": time = time ?? text(frame).first
+            case "TCON": if tags.genres.isEmpty { tags.genres = ID3Genres.names(text(frame)) }
+            case "COMM": if let comment = comment(frame) { comments.append(comment) }
+            case "TXXX": if let field = userText(frame, into: &tags.musicBrainz) { userTexts.append(field) }
+            case "UFID": if tags.musicBrainz.recordingID == nil { tags.musicBrainz.recordingID = musicBrainzRecording(frame) }
             default: continue
             }
         }
-        tags.replayGain = ID3ReplayGain.info(from: tag)
+        // 2.4's recording time first, 2.3's year (with its day and time) where it is missing.
+        if tags.date == nil, let date = year.flatMap({ Self.date(year: $0, dayMonth: dayMonth, time: time) }) {
+            tags.date = date
+            tags.year = AudioTags.year(of: date)
+        }
+        // The comment without a description: iTunes keeps its own data
+        // (iTunNORM, iTunSMPB) in described ones.
+        tags.comment = tags.comment ?? (comments.first { $0.description.isEmpty } ?? comments.first)?.text
+        tags.replayGain = ID3ReplayGain.info(userText: userTexts, in: tag)
         let chapters = ChapterList(tag: tag)
         tags.chapters = chapters.chapters
         tags.damage = chapters.damage.map { "damaged ID3v2 tag: \($0)" }
@@ -30,19 +49,69 @@ enum ID3v2TagFields {
         for frame in tag.frames where frame.id == "APIC" { picture(frame, into: &reading) }
     }
 
-    /// The frame's values, trimmed, the empty ones left out.
-    static func text(_ frame: ID3v2Frame) -> [String] {
-        guard let text = try? ID3v2TextFrame(body: frame.body) else { return [] }
-        return text.values.map(\.trimmingSpaces).filter { !$0.isEmpty }
+    /// ID3v2.3's TYER ("2001"), TDAT (day and month, "0305") and TIME
+    /// ("1030") as one date in 2.4's TDRC form ("2001-05-03T10:30:00"), as
+    /// mutagen converts them: TYER is four digits, or 2.4's "2001-05-03"
+    /// that some writers put there (TDAT's day and month win over its own);
+    /// TDAT and TIME are four digits or ignored, TIME only after a day. nil
+    /// when TYER is neither.
+    static func date(year: String, dayMonth: String?, time: String?) -> String? {
+        func isDigits(_ text: Substring) -> Bool { text.allSatisfy { $0.isASCII && $0.isNumber } }
+        func pairs(_ text: String?) -> (Substring, Substring)? {
+            guard let text, text.count == 4, isDigits(text[...]) else { return nil }
+            return (text.prefix(2), text.dropFirst(2))
+        }
+        let digits = year.prefix(4), rest = year.dropFirst(4)
+        guard digits.count == 4, isDigits(digits) else { return nil }
+        var monthDay: String?
+        if !rest.isEmpty {
+            guard rest.count == 6, rest.first == "-", rest.dropFirst(3).first == "-",
+                  isDigits(rest.dropFirst().prefix(2)), isDigits(rest.suffix(2)) else { return nil }
+            monthDay = String(rest)
+        }
+        if let (day, month) = pairs(dayMonth) { monthDay = "-\(month)-\(day)" }
+        guard let monthDay else { return String(digits) }
+        let date = String(digits) + monthDay
+        guard let (hours, minutes) = pairs(time) else { return date }
+        return "\(date)T\(hours):\(minutes):00"
     }
 
-    /// COMM: encoding, a three-letter language, a short description, the text.
-    static func comment(_ frame: ID3v2Frame) -> String? {
+    /// TXXX: encoding, a description, then the value (2.4: values). MusicBrainz's
+    /// ids are read here; the description and first value of another (for
+    /// `ID3ReplayGain`) are returned.
+    static func userText(_ frame: ID3v2Frame, into ids: inout MusicBrainzIDs) -> (name: String, value: String)? {
+        let values = text(frame, keepingEmpty: true)
+        guard values.count >= 2 else { return nil }
+        // ID3 keeps the recording in UFID; a TXXX of MP4's name for it is another tool's own.
+        if values[0].uppercased() != "MUSICBRAINZ TRACK ID", ids.set(name: values[0], values: Array(values.dropFirst())) { return nil }
+        return (values[0], values[1])
+    }
+
+    /// UFID: the owner (Latin-1, ending in 0), then the identifier's bytes;
+    /// MusicBrainz's owner names a recording's id.
+    static func musicBrainzRecording(_ frame: ID3v2Frame) -> String? {
+        let body = frame.body
+        guard let end = body.firstIndex(of: 0), body[..<end].elementsEqual("http://musicbrainz.org".utf8) else { return nil }
+        let identifier = ID3v2TextEncoding.latin1.decode(body[(end + 1)...].prefix { $0 != 0 }).trimmingSpaces
+        return identifier.isEmpty ? nil : identifier
+    }
+
+    /// The frame's values, trimmed, the empty ones left out (`keepingEmpty`:
+    /// kept, where a value's place matters, as TXXX's description's does).
+    static func text(_ frame: ID3v2Frame, keepingEmpty: Bool = false) -> [String] {
+        guard let text = try? ID3v2TextFrame(body: frame.body) else { return [] }
+        let values = text.values.map(\.trimmingSpaces)
+        return keepingEmpty ? values : values.filter { !$0.isEmpty }
+    }
+
+    /// COMM: encoding, a three-letter language, a short description, the
+    /// text (its first value); nil without text.
+    static func comment(_ frame: ID3v2Frame) -> (description: String, text: String)? {
         guard frame.body.count > 4 else { return nil }
         let fields = [frame.body[0]] + frame.body[4...]
         guard let text = try? ID3v2TextFrame(body: fields), text.values.count >= 2 else { return nil }
-        let value = text.values[1].trimmingSpaces
-        return value.isEmpty ? nil : value
+        guard let value = text.values.dropFirst().lazy.map(\.trimmingSpaces).first(where: { !$0.isEmpty }) else { return nil }
+        return (text.values[0], value)
     }
 
     /// APIC: encoding, a Latin-1 MIME type ending in 0, the picture type, a
@@ -62,33 +131,6 @@ enum ID3v2TagFields {
                            description: description, storedAt: frame.storedIndex.map { ($0 + descriptionEnd, length) },
                            length: length) { Array(body[descriptionEnd...]) }
     }
-
-    /// ID3 writes a few genres as "(17)" or "17", ID3v1's numbers; the common
-    /// ones are spelled out, others kept as written.
-    static func genreName(_ text: String) -> String {
-        var number = Substring(text)
-        if number.hasPrefix("("), number.hasSuffix(")") { number = number.dropFirst().dropLast() }
-        guard number.count <= 3, let index = Int(number), let name = genre(number: index) else { return text }
-        return name
-    }
-
-    /// ID3v1's genre `number`, among the common ones.
-    static func genre(number: Int) -> String? {
-        number >= 0 && number < id3v1Genres.count ? id3v1Genres[number] : nil
-    }
-
-    private static let id3v1Genres = [
-        "Blues", "Classic Rock", "Country", "Dance", "Disco", "Funk", "Grunge", "Hip-Hop", "Jazz", "Metal",
-        "New Age", "Oldies", "Other", "Pop", "R&B", "Rap", "Reggae", "Rock", "Techno", "Industrial",
-        "Alternative", "Ska", "Death Metal", "Pranks", "Soundtrack", "Euro-Techno", "Ambient", "Trip-Hop",
-        "Vocal", "Jazz+Funk", "Fusion", "Trance", "Classical", "Instrumental", "Acid", "House", "Game",
-        "Sound Clip", "Gospel", "Noise", "Alternative Rock", "Bass", "Soul", "Punk", "Space", "Meditative",
-        "Instrumental Pop", "Instrumental Rock", "Ethnic", "Gothic", "Darkwave", "Techno-Industrial",
-        "Electronic", "Pop-Folk", "Eurodance", "Dream", "Southern Rock", "Comedy", "Cult", "Gangsta",
-        "Top 40", "Christian Rap", "Pop/Funk", "Jungle", "Native American", "Cabaret", "New Wave",
-        "Psychedelic", "Rave", "Showtunes", "Trailer", "Lo-Fi", "Tribal", "Acid Punk", "Acid Jazz", "Polka",
-        "Retro", "Musical", "Rock & Roll", "Hard Rock",
-    ]
 }
 
 extension String {

@@ -46,7 +46,7 @@ struct VorbisComments {
         case "TITLE": tags.title = tags.title ?? value
         case "ARTIST": tags.artists.append(value)
         case "ALBUM": tags.album = tags.album ?? value
-        case "ALBUMARTIST", "ALBUM_ARTIST", "ALBUM ARTIST": tags.albumArtist = tags.albumArtist ?? value
+        case "ALBUMARTIST", "ALBUM_ARTIST", "ALBUM ARTIST": tags.albumArtists.append(value)
         // TRACK and DISC: libavformat's names for MP4's trkn and disk and Vorbis's numbers.
         case "TRACKNUMBER", "TRACK": trackNumber = trackNumber ?? value
         case "TRACKTOTAL", "TOTALTRACKS": trackTotal = trackTotal ?? value
@@ -57,6 +57,7 @@ struct VorbisComments {
         case "COMMENT", "DESCRIPTION": tags.comment = tags.comment ?? value
         case let gain where gain.hasPrefix("REPLAYGAIN_"): gains.append((gain, value))
         case let chapter where chapter.hasPrefix("CHAPTER"): addChapter(chapter.dropFirst("CHAPTER".count), value)
+        case let id where id.hasPrefix("MUSICBRAINZ_"): _ = tags.musicBrainz.set(name: id, values: [value])
         default: break
         }
     }

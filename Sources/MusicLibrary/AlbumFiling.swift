@@ -6,17 +6,22 @@
 /// An album is the tracks with the same album title (folded) in the same
 /// folder, so two "Greatest Hits" by different artists stay apart and a
 /// compilation's tracks stay together whatever their artists; tracks without
-/// an album title group by their own artist. An album is filed under its album
-/// artist when a track names one; else under the one artist all its tracks
+/// an album title group by their own artists. An album is filed under its album
+/// artists when a track names them; else under the artists all its tracks
 /// share; else (a compilation without album artist tags) under Various Artists.
+/// Filed under each of several artists (a duet album, ID3v2.4's or Vorbis
+/// comments' lists), an album is in the tree once under each.
 struct AlbumFiling {
     struct Album {
-        var albumArtist: String?
-        let firstArtist: String
-        let firstFilingArtist: String
+        var albumArtists: [String] = []
+        let firstArtists: [String]
+        let firstFilingArtists: [String]
         var sameArtist = true
 
-        var filedUnder: String { albumArtist ?? (sameArtist ? firstFilingArtist : LibraryTree.variousArtists) }
+        var filedUnder: [String] {
+            if !albumArtists.isEmpty { return albumArtists }
+            return sameArtist ? firstFilingArtists : [LibraryTree.variousArtists]
+        }
     }
 
     private struct Key: Hashable {
@@ -51,30 +56,40 @@ struct AlbumFiling {
     /// folder and title joins its album without folding or hashing.
     private var previous: (folder: Substring, album: String, index: Int)?
 
-    /// Files one row; the index of its album in `albums`.
-    mutating func add(path: String, album: String?, albumArtist: String?, artist: String?) -> Int {
+    /// Files one row; the index of its album in `albums`. Empty names are no names.
+    mutating func add(path: String, album: String?, albumArtists: [String], artists: [String]) -> Int {
         let title = album.flatMap { $0.isEmpty ? nil : $0 }
-        let tagged = albumArtist.flatMap { $0.isEmpty ? nil : $0 }
+        let tagged = Self.named(albumArtists), artists = Self.named(artists)
         let folder = LibraryTree.folder(of: path)
         let index: Int
         if let title, let last = previous, LibraryTree.sameBytes(last.album, title), LibraryTree.sameBytes(last.folder, folder) {
             index = last.index
         } else {
-            let filing = tagged ?? artist.flatMap { $0.isEmpty ? nil : $0 } ?? LibraryTree.unknownArtist
+            let filing = !tagged.isEmpty ? tagged : !artists.isEmpty ? artists : [LibraryTree.unknownArtist]
+            // Loose tracks group by their artists as one line (a name never holds the separator's control character).
             let key = title.map { Key(title: SearchText.indexed($0), folder: folder, looseArtist: "") }
-                ?? Key(title: "", folder: "", looseArtist: filing)
+                ?? Key(title: "", folder: "", looseArtist: filing.joined(separator: "\u{1F}"))
             if let found = albumOf[key] {
                 index = found
             } else {
                 index = albums.count
                 albumOf[key] = index
-                albums.append(Album(albumArtist: nil, firstArtist: artist ?? "", firstFilingArtist: filing))
+                albums.append(Album(firstArtists: artists, firstFilingArtists: filing))
             }
         }
         previous = title.map { (folder, $0, index) }
-        if albums[index].albumArtist == nil, let tagged { albums[index].albumArtist = tagged }
-        if albums[index].sameArtist, (artist ?? "") != albums[index].firstArtist { albums[index].sameArtist = false }
+        if albums[index].albumArtists.isEmpty, !tagged.isEmpty { albums[index].albumArtists = tagged }
+        if albums[index].sameArtist, !Self.sameNames(artists, albums[index].firstArtists) { albums[index].sameArtist = false }
         return index
+    }
+
+    /// The names without empty ones; the same array (no copy) when none is empty, as nearly always.
+    private static func named(_ names: [String]) -> [String] {
+        names.contains(where: \.isEmpty) ? names.filter { !$0.isEmpty } : names
+    }
+
+    private static func sameNames(_ a: [String], _ b: [String]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { $0 == $1 }
     }
 
     /// The tree's artist order: by folded name (each folded once, not at every

@@ -25,18 +25,21 @@ public struct LibraryCatalog: Equatable, Sendable {
 
     /// In `LibraryTree`'s order.
     public let artists: [Artist]
-    public var trackCount: Int { artists.reduce(0) { $0 + $1.tracks } }
+    /// Every track once (a track filed under two artists is in both).
+    public let trackCount: Int
 
-    public init(artists: [Artist]) {
+    /// `trackCount`: by default, the artists' tracks summed (each filed under one artist).
+    public init(artists: [Artist], trackCount: Int? = nil) {
         self.artists = artists
+        self.trackCount = trackCount ?? artists.reduce(0) { $0 + $1.tracks }
     }
 
     /// All at once, for callers that have the rows in memory.
     public init(rows: [(id: Int64, track: LibraryTrack)]) {
         var builder = Builder()
         for row in rows {
-            builder.add(id: row.id, path: row.track.path, album: row.track.album, albumArtist: row.track.albumArtist,
-                        artist: row.track.artist)
+            builder.add(id: row.id, path: row.track.path, album: row.track.album, albumArtists: row.track.albumArtists,
+                        artists: row.track.artists)
         }
         self = builder.build()
     }
@@ -50,8 +53,8 @@ public struct LibraryCatalog: Equatable, Sendable {
 
         public init() {}
 
-        public mutating func add(id: Int64, path: String, album: String?, albumArtist: String?, artist: String?) {
-            let index = filing.add(path: path, album: album, albumArtist: albumArtist, artist: artist)
+        public mutating func add(id: Int64, path: String, album: String?, albumArtists: [String], artists: [String]) {
+            let index = filing.add(path: path, album: album, albumArtists: albumArtists, artists: artists)
             if index == ids.count { ids.append([]) }
             ids[index].append(id)
         }
@@ -59,12 +62,14 @@ public struct LibraryCatalog: Equatable, Sendable {
         public func build() -> LibraryCatalog {
             var byArtist: [String: (albums: Int, ids: [Int64])] = [:]
             for (album, albumIDs) in zip(filing.albums, ids) {
-                byArtist[album.filedUnder, default: (0, [])].albums += 1
-                byArtist[album.filedUnder, default: (0, [])].ids += albumIDs
+                for name in LibraryTree.distinct(album.filedUnder) {
+                    byArtist[name, default: (0, [])].albums += 1
+                    byArtist[name, default: (0, [])].ids += albumIDs
+                }
             }
             return LibraryCatalog(artists: AlbumFiling.sortedByArtist(byArtist.map {
                 Artist(name: $0.key, albums: $0.value.albums, tracks: $0.value.ids.count, ids: $0.value.ids)
-            }, name: \.name))
+            }, name: \.name), trackCount: ids.reduce(0) { $0 + $1.count })
         }
     }
 }

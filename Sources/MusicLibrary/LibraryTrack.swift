@@ -16,13 +16,13 @@ public struct LibraryTrack: Equatable, Hashable, Sendable {
         var durationSeconds: Double?
         var format: String?
         var title: String?
-        var artist: String?
+        var artists: [String]
         var album: String?
-        var albumArtist: String?
+        var albumArtists: [String]
         var trackNumber: Int?
         var discNumber: Int?
         var year: Int?
-        var genre: String?
+        var genres: [String]
         var trackGain: Double?
         var trackPeak: Double?
         var albumGain: Double?
@@ -64,13 +64,31 @@ public struct LibraryTrack: Equatable, Hashable, Sendable {
     /// The codec's short name ("mp3", "flac", "aac"...).
     public var format: String? { get { box.fields.format } set { fields.format = newValue } }
     public var title: String? { get { box.fields.title } set { fields.title = newValue } }
-    public var artist: String? { get { box.fields.artist } set { fields.artist = newValue } }
+    /// Each artist the tags name (several ARTIST comments, ID3v2.4's list),
+    /// in their order: the tree files an album under each, search finds it by each.
+    public var artists: [String] { get { box.fields.artists } set { fields.artists = newValue } }
     public var album: String? { get { box.fields.album } set { fields.album = newValue } }
-    public var albumArtist: String? { get { box.fields.albumArtist } set { fields.albumArtist = newValue } }
+    public var albumArtists: [String] { get { box.fields.albumArtists } set { fields.albumArtists = newValue } }
     public var trackNumber: Int? { get { box.fields.trackNumber } set { fields.trackNumber = newValue } }
     public var discNumber: Int? { get { box.fields.discNumber } set { fields.discNumber = newValue } }
     public var year: Int? { get { box.fields.year } set { fields.year = newValue } }
-    public var genre: String? { get { box.fields.genre } set { fields.genre = newValue } }
+    public var genres: [String] { get { box.fields.genres } set { fields.genres = newValue } }
+
+    /// The artists as one line ("A; B", as `AudioTags` joins them); setting
+    /// it sets one artist (nil or empty: none).
+    public var artist: String? { get { Self.joined(box.fields.artists) } set { fields.artists = Self.list(newValue) } }
+    public var albumArtist: String? { get { Self.joined(box.fields.albumArtists) } set { fields.albumArtists = Self.list(newValue) } }
+    public var genre: String? { get { Self.joined(box.fields.genres) } set { fields.genres = Self.list(newValue) } }
+
+    /// One value as it is (no new string for the common case), several joined.
+    static func joined(_ values: [String]) -> String? {
+        values.count <= 1 ? values.first : values.joined(separator: "; ")
+    }
+
+    static func list(_ value: String?) -> [String] {
+        guard let value, !value.isEmpty else { return [] }
+        return [value]
+    }
     /// ReplayGain in dB and peaks as linear sample values (1.0 is full scale).
     public var trackGain: Double? { get { box.fields.trackGain } set { fields.trackGain = newValue } }
     public var trackPeak: Double? { get { box.fields.trackPeak } set { fields.trackPeak = newValue } }
@@ -83,8 +101,9 @@ public struct LibraryTrack: Equatable, Hashable, Sendable {
                 genre: String? = nil, trackGain: Double? = nil, trackPeak: Double? = nil,
                 albumGain: Double? = nil, albumPeak: Double? = nil) {
         box = Box(Fields(path: path, relativePath: relativePath ?? path, size: size, modifiedNanoseconds: modifiedNanoseconds,
-                         durationSeconds: durationSeconds, format: format, title: title, artist: artist, album: album,
-                         albumArtist: albumArtist, trackNumber: trackNumber, discNumber: discNumber, year: year, genre: genre,
+                         durationSeconds: durationSeconds, format: format, title: title, artists: Self.list(artist), album: album,
+                         albumArtists: Self.list(albumArtist), trackNumber: trackNumber, discNumber: discNumber, year: year,
+                         genres: Self.list(genre),
                          trackGain: trackGain, trackPeak: trackPeak, albumGain: albumGain, albumPeak: albumPeak))
     }
 
@@ -94,12 +113,5 @@ public struct LibraryTrack: Equatable, Hashable, Sendable {
         var name = path.split(separator: "/").last.map(String.init) ?? path
         if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
         return name
-    }
-
-    /// Whom the album is filed under: its album artist, else the track's artist.
-    public var filingArtist: String {
-        if let albumArtist, !albumArtist.isEmpty { return albumArtist }
-        if let artist, !artist.isEmpty { return artist }
-        return LibraryTree.unknownArtist
     }
 }

@@ -25,7 +25,7 @@ public struct LibraryTree: Equatable, Sendable {
         // Track indices, not tracks: a track is copied into its album once.
         var groups: [[Int]] = []
         for (index, track) in tracks.enumerated() {
-            let group = filing.add(path: track.path, album: track.album, albumArtist: track.albumArtist, artist: track.artist)
+            let group = filing.add(path: track.path, album: track.album, albumArtists: track.albumArtists, artists: track.artists)
             if group == groups.count { groups.append([]) }
             groups[group].append(index)
         }
@@ -33,11 +33,17 @@ public struct LibraryTree: Equatable, Sendable {
         for (group, members) in zip(filing.albums, groups.lazy.map { $0.map { tracks[$0] } }) {
             let title = members.lazy.compactMap { $0.album }.first { !$0.isEmpty } ?? Self.unknownAlbum
             let year = members.compactMap(\.year).min()
-            byArtist[group.filedUnder, default: []].append(Album(title: title, year: year, tracks: Self.sortedTracks(members)))
+            let album = Album(title: title, year: year, tracks: Self.sortedTracks(members))
+            for name in Self.distinct(group.filedUnder) { byArtist[name, default: []].append(album) }
         }
         artists = AlbumFiling.sortedByArtist(byArtist.map { name, albums in
             Artist(name: name, albums: albums.sorted(by: Self.albumOrder))
         }, name: \.name)
+    }
+
+    /// The names in their order, each once (a tag that names one artist twice files the album once).
+    static func distinct(_ names: [String]) -> [String] {
+        names.count <= 1 ? names : names.enumerated().filter { index, name in !names[..<index].contains(name) }.map(\.element)
     }
 
     /// The path up to its last "/" ("" without one), found in its UTF-8

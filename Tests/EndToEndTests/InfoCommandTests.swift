@@ -21,7 +21,9 @@ import TestSupport
         #expect(tags?["title"] as? String == "Überschrift 歌")
         #expect(tags?["artist"] as? String == "Artist")
         #expect(tags?["album"] as? String == "Album")
-        #expect(tags?["year"] as? String == "2024")
+        #expect(tags?["date"] as? String == "2024")
+        #expect(tags?["year"] as? Int == 2024)
+        #expect(tags?["artists"] as? [String] == ["Artist"])
 
         let text = try InterludeBinary.run(["info", mp3]).stdoutText
         #expect(text.contains("48000 Hz stereo"))

@@ -105,4 +105,38 @@ import TestSupport
         try session.press("e")
         #expect(session.waitFor("2 Queue (\(last.trackCount))").met, "\(session.screen())")
     }
+
+    /// Issue 32, acceptance 2 in the pane: files by seven taggers that spell
+    /// one artist alike (ffmpeg's values end in a NUL) are one artist row,
+    /// its album's tracks in track order; the album of two artists is under
+    /// each, and the filter finds it by either.
+    @Test func oneArtistSpelledByEveryTaggerIsOneRowAndADuetIsUnderBoth() throws {
+        let library = try TaggerLibrary.make()
+        let session = try TUISession(columns: 120, rows: 40, arguments: [library.root]) { config in
+            try "library = \(library.root)\n".write(toFile: config + "/interlude/config", atomically: true, encoding: .utf8)
+        }
+        try session.press("9")
+        let tree = session.waitFor { $0.contains("9 Library (10 tracks)") && $0.contains("▸ Percy Shelley  (1 album, 3)") }
+        #expect(tree.met, "\(tree.screen)")
+        #expect(tree.screen.components(separatedBy: "▸ Mary Shelley").count == 2, "\(tree.screen)")
+        #expect(tree.screen.contains("▸ Mary Shelley  (2 albums, 10)"), "\(tree.screen)")
+        // Mary's albums: Duets, then Frankenstein (undated, by title); open the second.
+        try session.press("Enter")
+        #expect(session.waitFor("▸ Frankenstein  (7)").met, "\(session.screen())")
+        try session.press("j")
+        try session.press("j")
+        try session.press("Enter")
+        let opened = session.waitFor { $0.contains("07 itunes22s") }
+        #expect(opened.met, "\(opened.screen)")
+        let titles = ["01 eyeD3s", "02 kid3s", "03 mutagens", "04 ffmpeg's", "05 metaflacs", "06 id3libs", "07 itunes22s"]
+        let places = titles.map { title in opened.screen.components(separatedBy: "\n").firstIndex { $0.contains(title) } }
+        #expect(places.allSatisfy { $0 != nil } && places == places.sorted { ($0 ?? 0) < ($1 ?? 0) }, "\(opened.screen)")
+        for artist in ["percy", "mary"] {
+            try session.press("/")
+            try session.type("artist:\(artist) duets")
+            let found = session.waitFor { $0.contains("9 Library (3 tracks)") && $0.contains("duet three") }
+            #expect(found.met, "\(artist): \(found.screen)")
+            try session.press("Escape")
+        }
+    }
 }

@@ -271,7 +271,7 @@ final class Mpg123Decoder: Decoder {
     /// The ID3v2 tag and LAME's ReplayGain as `AudioTags.read` gives them
     /// (read when the file was opened), then what libmpg123 found for what
     /// they lack: an ID3v1 tag at the file's end (after the first read or a
-    /// scan), an ID3v2.2 tag, which `BookFormat` does not parse.
+    /// scan), a tag `BookFormat` cannot read (a compressed ID3v2.2 one).
     var tags: AudioTags { fileTags.filling(from: libraryTags()) }
 
     private func libraryTags() -> AudioTags {
@@ -300,8 +300,10 @@ final class Mpg123Decoder: Decoder {
     private static func text(_ string: UnsafeMutablePointer<mpg123_string>?) -> String? {
         // libmpg123 converts every ID3v2 text encoding to UTF-8 in mpg123_string.
         guard let string, let bytes = string.pointee.p, string.pointee.fill > 1 else { return nil }
-        let value = String(decoding: UnsafeRawBufferPointer(start: bytes, count: string.pointee.fill - 1), as: UTF8.self)
-        return value.isEmpty ? nil : value
+        var value = Substring(String(decoding: UnsafeRawBufferPointer(start: bytes, count: string.pointee.fill - 1), as: UTF8.self))
+        // It keeps a value's own terminator (ID3v2.2 as iTunes writes it gave "full\0"): not part of the value.
+        while value.last == "\0" { value = value.dropLast() }
+        return value.isEmpty ? nil : String(value)
     }
 
     private static func latin1<T>(_ field: T) -> String? {

@@ -104,6 +104,42 @@ struct FileInfo {
          ("genre", tags.genre), ("comment", tags.comment)]
     }
 
+    /// The tags as `--json` gives them: each field once as a line (the
+    /// list ones joined by "; ", as `text` shows them) and the list fields
+    /// (`artists`, `albumArtists`, `genres`, MusicBrainz's artist ids) as
+    /// lists; numbers as numbers; a field the file lacks left out.
+    static func tagsJSON(_ tags: AudioTags) -> String {
+        var object = JSONLine()
+        object.add("title", ifPresent: tags.title)
+        object.add("artist", ifPresent: tags.artist)
+        object.add("artists", strings: tags.artists)
+        object.add("album", ifPresent: tags.album)
+        object.add("albumArtist", ifPresent: tags.albumArtist)
+        object.add("albumArtists", strings: tags.albumArtists)
+        for (name, place) in [("track", tags.track), ("disc", tags.disc)] {
+            object.add(name, ifPresent: place?.description)
+            object.add(name + "Number", ifPresent: place?.number)
+            object.add(name + "Total", ifPresent: place?.total)
+        }
+        object.add("date", ifPresent: tags.date)
+        object.add("year", ifPresent: tags.year)
+        object.add("genre", ifPresent: tags.genre)
+        object.add("genres", strings: tags.genres)
+        object.add("comment", ifPresent: tags.comment)
+        let gain = tags.replayGain
+        for (name, value) in [("trackGain", gain.trackGain), ("trackPeak", gain.trackPeak), ("albumGain", gain.albumGain),
+                              ("albumPeak", gain.albumPeak)] {
+            object.add(name, ifPresent: value, decimals: 6)
+        }
+        let ids = tags.musicBrainz
+        object.add("musicBrainzRecordingId", ifPresent: ids.recordingID)
+        object.add("musicBrainzAlbumId", ifPresent: ids.albumID)
+        object.add("musicBrainzArtistIds", strings: ids.artistIDs)
+        object.add("musicBrainzAlbumArtistIds", strings: ids.albumArtistIDs)
+        object.add("musicBrainzReleaseGroupId", ifPresent: ids.releaseGroupID)
+        return object.text
+    }
+
     var codecText: String {
         switch codec {
         case .mpegAudio(let version, let layer): "MPEG \(version.rawValue) layer \(layer)"
@@ -151,12 +187,7 @@ struct FileInfo {
         line.add("frames", frames)
         line.add("bitrate", bitrateMode == .constant ? bitrateKbps : averageKbps)
         line.add("bitrateMode", bitrateMode.rawValue)
-        var tagsLine = JSONLine()
-        let tagFields = Self.tagFields(tags, albumArtist: "albumArtist")
-        for (name, value) in tagFields {
-            if let value { tagsLine.add(name, value) }
-        }
-        line.addRaw("tags", tagsLine.text)
+        line.addRaw("tags", Self.tagsJSON(tags))
         let chapterObjects = chapters.map { chapter -> String in
             var object = JSONLine()
             object.add("title", chapter.title)

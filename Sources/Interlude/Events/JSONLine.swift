@@ -25,6 +25,16 @@ public struct JSONLine: Sendable {
     /// Adds an already-encoded JSON value (an array or object).
     public mutating func addRaw(_ key: String, _ json: String) { append(key, json) }
 
+    // These add nothing for nil or an empty list: a field the value lacks is left out.
+    public mutating func add(_ key: String, ifPresent value: String?) { if let value { add(key, value) } }
+    public mutating func add(_ key: String, ifPresent value: Int?) { if let value { add(key, value) } }
+    public mutating func add(_ key: String, ifPresent value: Double?, decimals: Int) { if let value { add(key, value, decimals: decimals) } }
+
+    /// A list of strings as a JSON array; nothing when empty.
+    public mutating func add(_ key: String, strings values: [String]) {
+        if !values.isEmpty { append(key, "[" + values.map(Self.quoted).joined(separator: ",") + "]") }
+    }
+
     public var text: String { "{" + body + "}" }
 
     private mutating func append(_ key: String, _ encoded: String) {

@@ -177,25 +177,26 @@ public enum LibraryCommand {
     }
 
     static func trackJSON(_ track: LibraryTrack) -> String {
-        let writer = JSONWriter()
-        var fields: [String] = ["\"path\": \(writer.quoted(track.path))"]
-        func text(_ name: String, _ value: String?) { if let value { fields.append("\"\(name)\": \(writer.quoted(value))") } }
-        func number(_ name: String, _ value: Int?) { if let value { fields.append("\"\(name)\": \(value)") } }
-        text("title", track.title)
-        text("artist", track.artist)
-        text("album", track.album)
-        text("albumArtist", track.albumArtist)
-        number("track", track.trackNumber)
-        number("disc", track.discNumber)
-        number("year", track.year)
-        text("genre", track.genre)
-        text("format", track.format)
-        if let duration = track.durationSeconds { fields.append("\"seconds\": \(duration)") }
+        var line = JSONLine()
+        line.add("path", track.path)
+        line.add("title", ifPresent: track.title)
+        line.add("artist", ifPresent: track.artist)
+        line.add("artists", strings: track.artists)
+        line.add("album", ifPresent: track.album)
+        line.add("albumArtist", ifPresent: track.albumArtist)
+        line.add("albumArtists", strings: track.albumArtists)
+        line.add("track", ifPresent: track.trackNumber)
+        line.add("disc", ifPresent: track.discNumber)
+        line.add("year", ifPresent: track.year)
+        line.add("genre", ifPresent: track.genre)
+        line.add("genres", strings: track.genres)
+        line.add("format", ifPresent: track.format)
+        line.add("seconds", ifPresent: track.durationSeconds, decimals: 6)
         for (name, value) in [("trackGain", track.trackGain), ("trackPeak", track.trackPeak),
                               ("albumGain", track.albumGain), ("albumPeak", track.albumPeak)] {
-            if let value { fields.append("\"\(name)\": \(value)") }
+            line.add(name, ifPresent: value, decimals: 6)
         }
-        return "{" + fields.joined(separator: ", ") + "}"
+        return line.text
     }
 
     static func seconds(_ value: Double) -> String {

@@ -12,7 +12,8 @@ extension LibraryIndex {
         var builder = LibraryCatalog.Builder()
         while try statement.step() {
             guard let id = statement.integer(0), let path = statement.text(1) else { continue }
-            builder.add(id: id, path: path, album: statement.text(2), albumArtist: statement.text(3), artist: statement.text(4))
+            builder.add(id: id, path: path, album: statement.text(2), albumArtists: Self.values(statement.text(3)),
+                        artists: Self.values(statement.text(4)))
         }
         return builder.build()
     }

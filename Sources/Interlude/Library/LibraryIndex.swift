@@ -19,7 +19,21 @@ final class LibraryIndex {
     /// Bumped whenever the tables change: an index with another number (or
     /// tables and no number) is removed and rebuilt, never migrated: it holds
     /// nothing that a scan cannot recreate.
-    static let schemaVersion = 1
+    /// 2: the artist, album artist and genre columns hold every value of a
+    /// list (`stored`), not the values joined for showing.
+    static let schemaVersion = 2
+
+    /// A list field's values as its column holds them: joined by U+001F (the
+    /// unit separator, a control character no tag value holds); nil for none.
+    static func stored(_ values: [String]) -> String? {
+        values.isEmpty ? nil : values.joined(separator: "\u{1F}")
+    }
+
+    /// A list column's values (`stored`).
+    static func values(_ text: String?) -> [String] {
+        guard let text, !text.isEmpty else { return [] }
+        return text.split(separator: "\u{1F}").map(String.init)
+    }
 
     let path: String
     let connection: SQLiteConnection
@@ -272,9 +286,10 @@ final class LibraryIndex {
                 let track = row.track
                 let values: [SQLiteStatement.Value] = [
                     .text(track.path), .integer(track.size), .integer(track.modifiedNanoseconds), .real(track.durationSeconds),
-                    .text(track.format), .text(track.title), .text(track.artist), .text(track.album), .text(track.albumArtist),
+                    .text(track.format), .text(track.title), .text(Self.stored(track.artists)), .text(track.album),
+                    .text(Self.stored(track.albumArtists)),
                     .integer(track.trackNumber.map(Int64.init)), .integer(track.discNumber.map(Int64.init)),
-                    .integer(track.year.map(Int64.init)), .text(track.genre),
+                    .integer(track.year.map(Int64.init)), .text(Self.stored(track.genres)),
                     .real(track.trackGain), .real(track.trackPeak), .real(track.albumGain), .real(track.albumPeak),
                     .text(row.artistKey), .text(row.albumKey), .text(row.titleKey), .text(row.genreKey), .text(track.relativePath),
                 ]
@@ -441,9 +456,12 @@ final class LibraryIndex {
         """
 
     private static func shownTrack(_ row: SQLiteStatement) -> LibraryTrack {
-        LibraryTrack(path: row.text(0) ?? "", durationSeconds: row.real(1), title: row.text(2), artist: row.text(3),
-                     album: row.text(4), albumArtist: row.text(5), trackNumber: row.integer(6).map(Int.init),
-                     discNumber: row.integer(7).map(Int.init), year: row.integer(8).map(Int.init))
+        var track = LibraryTrack(path: row.text(0) ?? "", durationSeconds: row.real(1), title: row.text(2), album: row.text(4),
+                                 trackNumber: row.integer(6).map(Int.init), discNumber: row.integer(7).map(Int.init),
+                                 year: row.integer(8).map(Int.init))
+        track.artists = values(row.text(3))
+        track.albumArtists = values(row.text(5))
+        return track
     }
 
     /// Every track, in `sort`'s order.
@@ -455,10 +473,13 @@ final class LibraryIndex {
 
     static func track(_ row: SQLiteStatement) -> LibraryTrack {
         var track = LibraryTrack(path: row.text(0) ?? "", size: row.integer(1) ?? 0, modifiedNanoseconds: row.integer(2) ?? 0,
-                     durationSeconds: row.real(3), format: row.text(4), title: row.text(5), artist: row.text(6),
-                     album: row.text(7), albumArtist: row.text(8), trackNumber: row.integer(9).map(Int.init),
-                     discNumber: row.integer(10).map(Int.init), year: row.integer(11).map(Int.init), genre: row.text(12),
+                     durationSeconds: row.real(3), format: row.text(4), title: row.text(5),
+                     album: row.text(7), trackNumber: row.integer(9).map(Int.init),
+                     discNumber: row.integer(10).map(Int.init), year: row.integer(11).map(Int.init),
                      trackGain: row.real(13), trackPeak: row.real(14), albumGain: row.real(15), albumPeak: row.real(16))
+        track.artists = values(row.text(6))
+        track.albumArtists = values(row.text(8))
+        track.genres = values(row.text(12))
         track.relativePath = row.text(17) ?? track.path
         return track
     }

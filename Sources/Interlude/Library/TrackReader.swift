@@ -39,10 +39,10 @@ enum TrackReader {
     /// to measure.
     static func apply(_ tags: AudioTags, to track: inout LibraryTrack) {
         track.title = tags.title
-        track.artist = tags.artist
+        track.artists = tags.artists
         track.album = tags.album
-        track.albumArtist = tags.albumArtist
-        track.genre = tags.genre
+        track.albumArtists = tags.albumArtists
+        track.genres = tags.genres
         track.year = tags.year
         track.trackNumber = tags.track?.number
         track.discNumber = tags.disc?.number
@@ -84,7 +84,7 @@ enum TrackReader {
         if head.count < tagLength + 3 * 1024, Int64(head.count) < stamp.size {
             head += readBytes(descriptor, count: tagLength + 4096 - head.count)
         }
-        // A header `BookFormat` cannot read (ID3v2.2) goes to the decoder, whose library reads it.
+        // A header `BookFormat` cannot read (ID3v2.5, a damaged size) goes to the decoder, whose library reads it.
         guard tagLength < head.count, (try? ID3v2Header(bytes: head[...])) != nil,
               let length = MPEGAudioLength(bytes: head[tagLength...], audioBytes: stamp.size - Int64(tagLength)) else {
             return .other(head: first)

@@ -96,8 +96,8 @@ public struct LibraryPaneModel {
         if let loaded = loadedAlbums[name] { return loaded }
         guard let entry = catalog.artists.first(where: { $0.name == name }) else { return [] }
         // The catalog filed these albums under this artist by the same rules,
-        // so the tree of its tracks has this one artist.
-        let albums = LibraryTree(tracks: source.tracks(ids: entry.ids)).artists.flatMap(\.albums)
+        // so the tree of its tracks has this artist (and the others an album of several artists is under).
+        let albums = LibraryTree(tracks: source.tracks(ids: entry.ids)).artists.first { $0.name == name }?.albums ?? []
         loadedAlbums[name] = albums
         return albums
     }
