@@ -172,7 +172,7 @@ import TestSupport
     @Test func eachBadFileGetsOneLineAndTheRestOfTheQueuePlays() throws {
         let good = try Fixtures.mp3(.sweep, seconds: 1, sampleRate: 44100, channels: 2, encoding: .cbr(kbps: 128))
         let reasons: [(Fixtures.BrokenFormat, String)] = [
-            (.truncatedM4B, "moov atom) is missing"), (.videoOnlyMP4, "no audio in this MP4 file"),
+            (.truncatedM4B, "moov atom) is missing"), (.videoOnlyMP4, "a video file with no audio stream (MP4)"),
             (.damagedFLAC, "damaged audio at"), (.textM4B, "not a playable M4B file"),
         ]
         let bad = try reasons.map { try Fixtures.broken($0.0) }
