@@ -42,12 +42,23 @@ import Testing
         #expect(Self.starts(Self.frames(1)))
     }
 
+    /// A stream recorded from its middle starts with the tail of a frame:
+    /// less than a frame of other bytes, then a run of four frames or more.
+    @Test func lessThanAFrameOfOtherBytesBeforeARunOfFramesIsMPEGAudio() {
+        let tail = [UInt8](repeating: 0x37, count: 300)
+        #expect(Self.starts(tail + Self.frames(20)))
+        #expect(Self.starts(Self.id3(bodyLength: 30) + [0x01] + Self.frames(20)))
+        // Three frames, then other data: too short a run after other bytes.
+        #expect(!Self.starts(tail + Self.frames(3) + [UInt8](repeating: 0x37, count: 5000)))
+        // A frame's worth of other bytes and more.
+        #expect(!Self.starts([UInt8](repeating: 0x37, count: 3000) + Self.frames(20)))
+    }
+
     @Test func aSyncAfterOtherDataIsNotMPEGAudio() {
-        // An AIFF's header before frames that would sync: libmpg123 would resync to them.
+        // An AIFF's header and PCM before a lone frame header: libmpg123 would resync to it.
         let aiff = Array("FORM".utf8) + [0, 0, 0x20, 0] + Array("AIFFCOMM".utf8) + [UInt8](repeating: 1, count: 42)
-        #expect(!Self.starts(aiff + Self.frames(20)))
-        #expect(!Self.starts([0x01, 0x02, 0x03] + Self.frames(20)))
-        #expect(!Self.starts(Self.id3(bodyLength: 30) + [0x01] + Self.frames(20)))
+        #expect(!Self.starts(aiff + Self.header + [UInt8](repeating: 1, count: 413) + Self.header + [UInt8](repeating: 1, count: 8000)))
+        #expect(!Self.starts(aiff + [UInt8](repeating: 1, count: 3000) + Self.frames(20)))
         // Zero padding past the limit.
         #expect(!Self.starts([UInt8](repeating: 0, count: 5000) + Self.frames(20)))
         // A first header whose next frame is not where it says.
