@@ -1,16 +1,21 @@
-/// The ID3v2 tag that AIFF and WAV files carry in a chunk of their own
-/// (`ID3 `, or `id3 ` in WAV), and DSF files at the place their header
-/// points to, read by the ID3v2 parser every MP3 goes through. The chunks
+/// The ID3v2 tag that AIFF, WAV and DSDIFF (DFF) files carry in a chunk of
+/// their own (`ID3 `, or `id3 ` in WAV), and DSF files at the place their
+/// header points to, read by the ID3v2 parser every MP3 goes through. The chunks
 /// are walked by their headers, every size checked against the file.
 enum ChunkTags {
     /// AIFF and AIFF-C: "FORM", a big-endian size, "AIFF" or "AIFC", chunks.
     static func aiff(_ file: TagFile, into reading: inout TagReading) {
-        chunks(file, bigEndian: true, into: &reading)
+        chunks(file, from: 12, sizeBytes: 4, bigEndian: true, into: &reading)
     }
 
     /// WAV: "RIFF", a little-endian size, "WAVE", chunks.
     static func wav(_ file: TagFile, into reading: inout TagReading) {
-        chunks(file, bigEndian: false, into: &reading)
+        chunks(file, from: 12, sizeBytes: 4, bigEndian: false, into: &reading)
+    }
+
+    /// DSDIFF: "FRM8", a 64-bit big-endian size, "DSD ", chunks with 64-bit sizes.
+    static func dff(_ file: TagFile, into reading: inout TagReading) {
+        chunks(file, from: 16, sizeBytes: 8, bigEndian: true, into: &reading)
     }
 
     /// DSF: the "DSD " chunk's last field, a 64-bit little-endian offset of
@@ -23,20 +28,23 @@ enum ChunkTags {
         id3(file, at: Int(offset), length: ContainerTagReader.blockLimit, into: &reading)
     }
 
-    private static func chunks(_ file: TagFile, bigEndian: Bool, into reading: inout TagReading) {
-        var offset = 12
+    private static func chunks(_ file: TagFile, from start: Int, sizeBytes count: Int, bigEndian: Bool,
+                               into reading: inout TagReading) {
+        var offset = start
         for _ in 0..<10_000 {
-            let header = file.bytes(at: offset, count: 8)
-            guard header.count == 8 else { return }
-            let sizeBytes = bigEndian ? Array(header[4..<8]) : header[4..<8].reversed()
+            let header = file.bytes(at: offset, count: 4 + count)
+            guard header.count == 4 + count else { return }
+            let sizeBytes = bigEndian ? Array(header[4...]) : header[4...].reversed()
+            // A 64-bit size past what a file can hold is damage.
+            guard count == 4 || sizeBytes.prefix(2).allSatisfy({ $0 == 0 }) else { return }
             let size = sizeBytes.reduce(0) { $0 << 8 | Int($1) }
             let id = String(decoding: header[0..<4], as: UTF8.self)
             if id == "ID3 " || id == "id3 " {
-                id3(file, at: offset + 8, length: size, into: &reading)
+                id3(file, at: offset + 4 + count, length: size, into: &reading)
                 return
             }
             // Chunks are padded to an even length.
-            offset += 8 + size + size % 2
+            offset += 4 + count + size + size % 2
         }
     }
 

@@ -77,7 +77,7 @@ enum ContainerTagReader {
 
     static func read(_ file: TagFile, loadingPicture wanted: Int?) -> TagReading {
         var reading = TagReading(wantedPicture: wanted)
-        let head = file.bytes(at: 0, count: 12)
+        let head = file.bytes(at: 0, count: 16)
         if head.starts(with: "ID3".utf8), head.count >= 10 {
             // The size is four 7-bit bytes, plus a footer when flagged.
             let size = head[6..<10].reduce(0) { $0 << 7 | Int($1 & 0x7f) }
@@ -107,6 +107,8 @@ enum ContainerTagReader {
             ChunkTags.aiff(file, into: &reading)
         } else if head.starts(with: "RIFF".utf8), head.count >= 12, head[8..<12].elementsEqual("WAVE".utf8) {
             ChunkTags.wav(file, into: &reading)
+        } else if head.starts(with: "FRM8".utf8), head.count >= 16, head[12..<16].elementsEqual("DSD ".utf8) {
+            ChunkTags.dff(file, into: &reading)
         } else if head.starts(with: "DSD ".utf8) {
             ChunkTags.dsf(file, into: &reading)
         } else if carriesAPEv2(head) {

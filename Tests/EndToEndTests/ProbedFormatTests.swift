@@ -2,6 +2,7 @@ import BookFormat
 import Foundation
 import Testing
 import TestSupport
+import TUI
 
 /// Issue 32, point 3: what no decoder of ours claims by a magic number goes
 /// to FFmpeg's probe, and plays as the `ffmpeg` program decodes it (the same
@@ -15,7 +16,7 @@ import TestSupport
         try Fixtures.wav(.sweep, seconds: 1, sampleRate: 44100, channels: format == .aiff ? 1 : 2)
     }
 
-    static func rate(of format: Fixtures.ProbedFormat) -> Int { format == .dsf ? 352_800 : 44100 }
+    static func rate(of format: Fixtures.ProbedFormat) -> Int { format == .dsf || format == .dff ? 352_800 : 44100 }
 
     @Test(arguments: Fixtures.ProbedFormat.allCases)
     func wavSinkIsSampleIdenticalToFFmpeg(_ format: Fixtures.ProbedFormat) throws {
@@ -75,6 +76,58 @@ import TestSupport
                                          "track": read.track?.description, "year": read.date ?? read.year.map(String.init)]
         for (name, value) in oracle {
             #expect(fields[name] == value, "\(format) \(name) without a decoder: \(String(describing: fields[name])) vs mutagen's \(value)")
+        }
+    }
+}
+
+/// Point 3's last words: the folder browser and the library list these
+/// formats (by their extensions) and show their tags.
+@Suite struct ProbedFormatListingTests {
+    @Test func theBrowserAndTheLibraryListEveryProbedFormatWithItsTitle() throws {
+        let directory = ScratchFiles.makeDirectory("probed-listing")
+        let music = directory + "/music"
+        try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
+        var paths: [Fixtures.ProbedFormat: String] = [:]
+        for format in Fixtures.ProbedFormat.allCases {
+            let file = try Fixtures.probed(ProbedFormatTests.source(for: format), as: format)
+            let path = "\(music)/track-\(format).\((file as NSString).pathExtension)"
+            try FileManager.default.copyItem(atPath: file, toPath: path)
+            paths[format] = path
+        }
+        let entries = try #require(FileSystemBrowserSource().entries(in: music))
+        #expect(entries.count == paths.count, "\(entries.map(\.name))")
+        // The browser reads tags with no decoding library: ASF's are libavformat's alone.
+        for format in Fixtures.ProbedFormat.allCases where format.tagged && format != .wma {
+            let entry = entries.first { $0.path == paths[format] }
+            #expect(entry?.title == Fixtures.probedTags.title, "\(format): \(String(describing: entry?.title))")
+        }
+
+        try FileManager.default.createDirectory(atPath: directory + "/config/interlude", withIntermediateDirectories: true)
+        try "library = \(music)\n".write(toFile: directory + "/config/interlude/config", atomically: true, encoding: .utf8)
+        let environment = ["XDG_CONFIG_HOME": directory + "/config", "XDG_CACHE_HOME": directory + "/cache", "HOME": directory]
+        let scan = try InterludeBinary.run(["library", "scan"], environment: environment)
+        #expect(scan.succeeded, "\(scan.summary)")
+        let search = try InterludeBinary.run(["library", "search", "path:", "--json"], environment: environment)
+        #expect(search.succeeded, "\(search.summary)")
+        var rows: [String: [String: Any]] = [:]
+        for line in search.stdoutText.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            rows[try #require(object["path"] as? String)] = object
+        }
+        #expect(rows.count == paths.count, "\(search.stdoutText)")
+        for (format, path) in paths {
+            // The length the container states, as a scan reads it (no whole decode): a video's is
+            // its longest stream's (the test pattern's last frame ends at 1.1 s); mpcenc's SV8 files
+            // state none that libavformat reads (ffprobe says 0), so none is listed.
+            let seconds = (rows[path]?["seconds"] as? NSNumber)?.doubleValue
+            switch format {
+            case .musepack: #expect(seconds == nil, "\(format): \(rows[path] ?? [:])")
+            case .matroskaVideo, .mp4Video: #expect(seconds.map { $0 >= 1 && $0 <= 1.1 + 1e-9 } == true, "\(format): \(rows[path] ?? [:])")
+            default: #expect(seconds.map { abs($0 - 1) < 0.05 } == true, "\(format): \(rows[path] ?? [:])")
+            }
+            if format.tagged {
+                #expect(rows[path]?["title"] as? String == Fixtures.probedTags.title, "\(format): \(rows[path] ?? [:])")
+            }
         }
     }
 }

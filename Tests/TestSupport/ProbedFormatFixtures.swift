@@ -23,6 +23,8 @@ extension Fixtures {
         case mp4Video
         /// DSD64 in DSF, written here, tagged by mutagen (an ID3v2 tag the header points to).
         case dsf
+        /// DSD64 in DSDIFF, written here, tagged by mutagen (an `ID3 ` chunk).
+        case dff
 
         public var description: String { rawValue }
 
@@ -36,6 +38,7 @@ extension Fixtures {
             case .matroskaVideo: "mkv"
             case .mp4Video: "mp4"
             case .dsf: "dsf"
+            case .dff: "dff"
             }
         }
 
@@ -78,16 +81,17 @@ extension Fixtures {
                 let maps = format == .mp4Video ? ["-map", "0:v", "-map", "0:v", "-map", "1:a"] : ["-map", "0:v", "-map", "1:a"]
                 try run("ffmpeg", ffmpeg + video + ["-i", wavPath] + maps + ["-c:v", "mpeg4"] + audio + ["-shortest", temporary])
                 guard rename(temporary, path) == 0 else { throw ProcessError.notReady("cannot rename \(temporary)") }
-            case .dsf:
+            case .dsf, .dff:
                 let source = try WAVFile.read(wavPath)
-                guard FileManager.default.createFile(atPath: path, contents: dsf(source)) else {
+                guard FileManager.default.createFile(atPath: path, contents: format == .dsf ? dsf(source) : dff(source)) else {
                     throw ProcessError.notReady("cannot write \(path)")
                 }
                 try ProcessRunner.check("python3", ["-c", """
                     import sys
                     from mutagen.dsf import DSF
+                    from mutagen.dsdiff import DSDIFF
                     from mutagen.id3 import TIT2, TPE1, TALB, TRCK, TDRC
-                    f = DSF(sys.argv[1]); f.add_tags()
+                    f = (DSF if sys.argv[1].endswith(".dsf") else DSDIFF)(sys.argv[1]); f.add_tags()
                     for frame, text in ((TIT2, sys.argv[2]), (TPE1, sys.argv[3]), (TALB, sys.argv[4]), (TRCK, sys.argv[5]), (TDRC, sys.argv[6])):
                         f.tags.add(frame(encoding=3, text=[text]))
                     f.save()
@@ -97,19 +101,15 @@ extension Fixtures {
         }
     }
 
-    /// DSD64 (64 times 44.1 kHz, one bit a sample, least significant bit
-    /// first) of `source`, each channel modulated by a first-order
-    /// sigma-delta loop, in DSF's chunks: "DSD " (sizes, no tag), "fmt "
-    /// (version 1, raw DSD, channels, 2,822,400 Hz, 1 bit, samples, 4096-byte
-    /// blocks), "data" (each channel's blocks in turn, the last padded with silence).
-    static func dsf(_ source: PCMAudio) -> Data {
+    /// Each channel of `source` as DSD64 (64 times 44.1 kHz, one bit a
+    /// sample), by a first-order sigma-delta loop, 8 samples a byte in time
+    /// order from the least significant bit (`lsbFirst`) or the most; `length`
+    /// bytes a channel, the rest DSD's silence pattern.
+    static func dsd(_ source: PCMAudio, length: Int, lsbFirst: Bool) -> [[UInt8]] {
         let ratio = 2_822_400 / source.sampleRate
         let channels = source.channels
         let frames = source.frameCount
-        let bitsPerChannel = frames * ratio
-        let blockSize = 4096
-        let blocks = (bitsPerChannel / 8 + blockSize - 1) / blockSize
-        var channelBytes = [[UInt8]](repeating: [UInt8](repeating: 0x69, count: blocks * blockSize), count: channels)
+        var channelBytes = [[UInt8]](repeating: [UInt8](repeating: 0x69, count: length), count: channels)
         for channel in 0..<channels {
             var integrator = 0.0
             var bit = 0
@@ -120,12 +120,25 @@ extension Fixtures {
                         let output = integrator >= 0 ? 1.0 : -1.0
                         integrator += value - output * 0.5
                         if bit % 8 == 0 { bytes[bit / 8] = 0 }
-                        if output > 0 { bytes[bit / 8] |= UInt8(1 << (bit % 8)) }
+                        if output > 0 { bytes[bit / 8] |= UInt8(1 << (lsbFirst ? bit % 8 : 7 - bit % 8)) }
                         bit += 1
                     }
                 }
             }
         }
+        return channelBytes
+    }
+
+    /// `source` in DSF's chunks: "DSD " (sizes, no tag), "fmt " (version 1,
+    /// raw DSD, channels, 2,822,400 Hz, 1 bit least significant first,
+    /// samples, 4096-byte blocks), "data" (each channel's blocks in turn, the
+    /// last padded with silence).
+    static func dsf(_ source: PCMAudio) -> Data {
+        let channels = source.channels
+        let bitsPerChannel = source.frameCount * (2_822_400 / source.sampleRate)
+        let blockSize = 4096
+        let blocks = (bitsPerChannel / 8 + blockSize - 1) / blockSize
+        let channelBytes = dsd(source, length: blocks * blockSize, lsbFirst: true)
         func le(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
         var data: [UInt8] = []
         for block in 0..<blocks {
@@ -137,6 +150,27 @@ extension Fixtures {
             + le(2_822_400, 4) + le(1, 4) + le(bitsPerChannel, 8) + le(blockSize, 4) + le(0, 4)
         bytes += Array("data".utf8) + le(12 + data.count, 8) + data
         return Data(bytes)
+    }
+
+    /// `source` in DSDIFF's chunks (big-endian 64-bit sizes): "FRM8" holding
+    /// "DSD ", "FVER" (1.5), "PROP" "SND " with "FS  " (2,822,400 Hz), "CHNL"
+    /// (the channels' names), "CMPR" ("DSD ", not compressed), then the "DSD "
+    /// data: a byte of each channel in turn, most significant bit first.
+    static func dff(_ source: PCMAudio) -> Data {
+        let channels = source.channels
+        let length = source.frameCount * (2_822_400 / source.sampleRate) / 8
+        let channelBytes = dsd(source, length: length, lsbFirst: false)
+        func be(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        func chunk(_ id: String, _ body: [UInt8]) -> [UInt8] { Array(id.utf8) + be(body.count, 8) + body + (body.count % 2 == 1 ? [0] : []) }
+        let names = channels == 1 ? ["C   "] : ["SLFT", "SRGT"]
+        let compression = Array("DSD ".utf8) + [14] + Array("not compressed".utf8)
+        let properties = Array("SND ".utf8) + chunk("FS  ", be(2_822_400, 4))
+            + chunk("CHNL", be(channels, 2) + names.flatMap { Array($0.utf8) }) + chunk("CMPR", compression)
+        var data = [UInt8]()
+        data.reserveCapacity(length * channels)
+        for index in 0..<length { for channel in 0..<channels { data.append(channelBytes[channel][index]) } }
+        let body = Array("DSD ".utf8) + chunk("FVER", be(0x0105_0000, 4)) + chunk("PROP", properties) + chunk("DSD ", data)
+        return Data(Array("FRM8".utf8) + be(body.count, 8) + body)
     }
 
     /// The tags mutagen reads from `path` (APEv2, the ID3 chunk of an AIFF, a
@@ -152,10 +186,11 @@ extension Fixtures {
                 tag = {k.lower(): v for k, v in APEv2(path).items()}
                 for name, key in (("title", "title"), ("artist", "artist"), ("album", "album"), ("track", "track"), ("year", "year")):
                     if key in tag: out[name] = "\\x00".join(list(tag[key]))
-            elif kind in ("aiff", "dsf"):
+            elif kind in ("aiff", "dsf", "dff"):
                 from mutagen.aiff import AIFF
                 from mutagen.dsf import DSF
-                tags = (AIFF if kind == "aiff" else DSF)(path).tags
+                from mutagen.dsdiff import DSDIFF
+                tags = {"aiff": AIFF, "dsf": DSF, "dff": DSDIFF}[kind](path).tags
                 for name, key in (("title", "TIT2"), ("artist", "TPE1"), ("album", "TALB"), ("track", "TRCK"), ("year", "TDRC")):
                     if key in tags: out[name] = "\\x00".join(str(t) for t in tags[key].text)
             elif kind == "wma":
