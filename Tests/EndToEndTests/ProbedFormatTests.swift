@@ -7,9 +7,8 @@ import TUI
 /// Issue 32, point 3: what no decoder of ours claims by a magic number goes
 /// to FFmpeg's probe, and plays as the `ffmpeg` program decodes it (the same
 /// demuxer and codec, converted to s16 by libswresample's defaults, as
-/// `ffmpeg -f s16le` converts), sample for sample. Monkey's Audio is not
-/// among them: Debian packages no encoder for it (`apt-cache search monkey`:
-/// a Java library only), so no file of it can be made here.
+/// `ffmpeg -f s16le` converts), sample for sample. The files are made by the
+/// formats' own encoders (Monkey's Audio by JMAC, the one Debian packages).
 @Suite struct ProbedFormatTests {
     static func source(for format: Fixtures.ProbedFormat) throws -> String {
         // The issue's case: a one-second mono AIFF, once decoded as two minutes of stereo noise.

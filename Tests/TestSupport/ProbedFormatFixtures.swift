@@ -11,6 +11,9 @@ extension Fixtures {
         case wavpack
         /// Musepack SV8 by `mpcenc`, tagged by its options (APEv2).
         case musepack
+        /// Monkey's Audio by JMAC (`jmac c2`, a Java implementation: Debian has no other
+        /// encoder), tagged by mutagen (APEv2).
+        case monkeysAudio
         /// TTA by ffmpeg, tagged by `-metadata` (ffmpeg's TTA muxer writes APEv2).
         case tta
         /// AIFF by ffmpeg with an `ID3 ` chunk (`-write_id3v2 1`).
@@ -32,6 +35,7 @@ extension Fixtures {
             switch self {
             case .wavpack: "wv"
             case .musepack: "mpc"
+            case .monkeysAudio: "ape"
             case .tta: "tta"
             case .aiff: "aiff"
             case .wma: "wma"
@@ -64,6 +68,16 @@ extension Fixtures {
             case .musepack:
                 try run("mpcenc", ["--silent", "--overwrite", "--title", tags.title, "--artist", tags.artist, "--album", tags.album,
                                    "--track", tags.track, "--year", tags.year, wavPath, path])
+            case .monkeysAudio:
+                try run("jmac", ["c2", wavPath, path])
+                try ProcessRunner.check("python3", ["-c", """
+                    import sys
+                    from mutagen.apev2 import APEv2
+                    t = APEv2()
+                    for key, value in zip(("Title", "Artist", "Album", "Track", "Year"), sys.argv[2:]): t[key] = value
+                    t.save(sys.argv[1])
+                    """, path, tags.title, tags.artist, tags.album, tags.track, tags.year],
+                    environment: ["PYTHONPATH": "\(InterludeBinary.packageRoot)/build/python"])
             case .tta, .wma, .aiff:
                 let codec: [String] = switch format {
                 case .wma: ["-c:a", "wmav2", "-b:a", "128k"]
@@ -181,7 +195,7 @@ extension Fixtures {
             import sys, json
             path, kind = sys.argv[1], sys.argv[2]
             out = {}
-            if kind in ("wavpack", "musepack", "tta"):
+            if kind in ("wavpack", "musepack", "monkeysAudio", "tta"):
                 from mutagen.apev2 import APEv2
                 tag = {k.lower(): v for k, v in APEv2(path).items()}
                 for name, key in (("title", "title"), ("artist", "artist"), ("album", "album"), ("track", "track"), ("year", "year")):
