@@ -59,7 +59,8 @@ import TUI
         let file = try Fixtures.probed(Self.source(for: format), as: format)
         let oracle = try Fixtures.tagsByMutagen(file, format: format)
         // What makes the test able to fail: the tool wrote the tags mutagen reads back.
-        #expect(oracle["title"] == Fixtures.probedTags.title && oracle["artist"] == Fixtures.probedTags.artist, "\(oracle)")
+        #expect(oracle["title"] == Fixtures.probedTags.title && oracle["artist"] == Fixtures.probedTags.artist
+                && oracle["album"] == Fixtures.probedTags.album && oracle["year"] == Fixtures.probedTags.year, "\(oracle)")
         let result = try InterludeBinary.run(["info", file, "--json"])
         #expect(result.succeeded, "\(result.summary)")
         let object = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]

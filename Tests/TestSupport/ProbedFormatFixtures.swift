@@ -198,8 +198,9 @@ extension Fixtures {
             if kind in ("wavpack", "musepack", "monkeysAudio", "tta"):
                 from mutagen.apev2 import APEv2
                 tag = {k.lower(): v for k, v in APEv2(path).items()}
-                for name, key in (("title", "title"), ("artist", "artist"), ("album", "album"), ("track", "track"), ("year", "year")):
-                    if key in tag: out[name] = "\\x00".join(list(tag[key]))
+                # ffmpeg's muxers write "date" where APEv2's name is "Year".
+                for name, key in (("title", "title"), ("artist", "artist"), ("album", "album"), ("track", "track"), ("year", "year"), ("year", "date")):
+                    if key in tag and name not in out: out[name] = "\\x00".join(list(tag[key]))
             elif kind in ("aiff", "dsf", "dff"):
                 from mutagen.aiff import AIFF
                 from mutagen.dsf import DSF
@@ -210,8 +211,9 @@ extension Fixtures {
             elif kind == "wma":
                 from mutagen.asf import ASF
                 tags = ASF(path).tags
-                for name, key in (("title", "Title"), ("artist", "Author"), ("album", "WM/AlbumTitle"), ("track", "WM/TrackNumber"), ("year", "WM/Year")):
-                    if key in tags: out[name] = str(tags[key][0])
+                # ffmpeg writes the year as a "date" attribute, not "WM/Year".
+                for name, key in (("title", "Title"), ("artist", "Author"), ("album", "WM/AlbumTitle"), ("track", "WM/TrackNumber"), ("year", "WM/Year"), ("year", "date")):
+                    if key in tags and name not in out: out[name] = str(tags[key][0])
             print(json.dumps(out))
             """
         let result = try ProcessRunner.check("python3", ["-c", script, path, format.rawValue],
