@@ -80,6 +80,37 @@ import TUI
     }
 }
 
+/// Point 4: a WAV's `id3 ` chunk (mutagen's), read by the ID3v2 parser, by
+/// `info` and without a decoder alike.
+@Suite struct WAVID3ChunkTests {
+    @Test func aWAVsID3ChunkReadsAsMutagenWroteIt() throws {
+        let wav = ScratchFiles.makeDirectory("wav-id3") + "/tagged.wav"
+        try FileManager.default.copyItem(atPath: try Fixtures.wav(.sweep, seconds: 1), toPath: wav)
+        let tags = Fixtures.probedTags
+        try ProcessRunner.check("python3", ["-c", """
+            import sys
+            from mutagen.wave import WAVE
+            from mutagen.id3 import TIT2, TPE1, TALB, TRCK, TDRC
+            f = WAVE(sys.argv[1]); f.add_tags()
+            for frame, text in zip((TIT2, TPE1, TALB, TRCK, TDRC), sys.argv[2:]): f.tags.add(frame(encoding=3, text=[text]))
+            f.save()
+            """, wav, tags.title, tags.artist, tags.album, tags.track, tags.year],
+            environment: ["PYTHONPATH": "\(InterludeBinary.packageRoot)/build/python"])
+        let expected = ["title": tags.title, "artist": tags.artist, "album": tags.album, "track": tags.track, "year": tags.year]
+        let result = try InterludeBinary.run(["info", wav, "--json"])
+        #expect(result.succeeded, "\(result.summary)")
+        let object = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
+        let shown = object?["tags"] as? [String: Any] ?? [:]
+        let read = AudioTags.read(path: wav)
+        let fields: [String: String?] = ["title": read.title, "artist": read.artist, "album": read.album,
+                                         "track": read.track?.description, "year": read.date ?? read.year.map(String.init)]
+        for (name, value) in expected {
+            #expect(shown[name] as? String == value, "info's \(name): \(String(describing: shown[name]))")
+            #expect(fields[name] == value, "\(name) without a decoder: \(String(describing: fields[name]))")
+        }
+    }
+}
+
 /// Point 3's last words: the folder browser and the library list these
 /// formats (by their extensions) and show their tags.
 @Suite struct ProbedFormatListingTests {
