@@ -24,34 +24,45 @@ public enum MPEGAudioStart {
     }
 
     /// `read(offset, count)`: up to `count` of the file's bytes at `offset`,
-    /// fewer at its end.
+    /// fewer at its end. Asked for little at a time (the padding in blocks,
+    /// then a header's four bytes at each frame), so a file whose first frames
+    /// lie in the head already read is not read again.
     public static func isMPEGAudio(_ read: (Int, Int) -> [UInt8]) -> Bool {
         var offset = 0
         for _ in 0..<tagLimit {
             guard let length = id3v2Length(read(offset, 10)) else { break }
             offset += length
         }
-        let wanted = paddingLimit + (junkChain + 1) * MPEGFrameHeader.maximumLength + 4
-        let window = read(offset, wanted)
-        let atEnd = window.count < wanted
-        guard let start = window.prefix(paddingLimit).firstIndex(where: { $0 != 0 }) else { return false }
-        if chain(in: window, from: start, frames: 2, atEnd: atEnd) { return true }
+        // The first byte that is not zero padding.
+        var start: Int?
+        for block in stride(from: 0, to: paddingLimit, by: 512) {
+            let bytes = read(offset + block, 512)
+            if let index = bytes.firstIndex(where: { $0 != 0 }) {
+                start = offset + block + index
+                break
+            }
+            if bytes.count < 512 { return false }
+        }
+        guard let start else { return false }
+        if chain(from: start, frames: 2, read) { return true }
         // Less than a frame of other bytes, then a longer run of frames.
-        for junk in 1..<MPEGFrameHeader.maximumLength where chain(in: window, from: start + junk, frames: junkChain, atEnd: atEnd) {
-            return true
+        let junk = read(start, MPEGFrameHeader.maximumLength + 3)
+        for skip in 1..<max(1, junk.count - 3) where MPEGFrameHeader(junk, at: skip) != nil {
+            if chain(from: start + skip, frames: junkChain, read) { return true }
         }
         return false
     }
 
     /// Whether `frames` frame headers follow one another from `start`, each
-    /// of the same stream; a run that reaches the end of a file (`atEnd`)
-    /// counts as whole.
-    static func chain(in window: [UInt8], from start: Int, frames: Int, atEnd: Bool) -> Bool {
-        guard let first = MPEGFrameHeader(window, at: start) else { return false }
+    /// of the same stream; a run that reaches the end of the file counts as
+    /// whole (a file of one frame, or the last cut short).
+    static func chain(from start: Int, frames: Int, _ read: (Int, Int) -> [UInt8]) -> Bool {
+        guard let first = MPEGFrameHeader(read(start, 4), at: 0) else { return false }
         var at = start + first.frameLength
         for _ in 1..<frames {
-            if atEnd && at > window.count - 4 { return true }
-            guard let next = MPEGFrameHeader(window, at: at), first.continues(with: next) else { return false }
+            let bytes = read(at, 4)
+            if bytes.count < 4 { return true }
+            guard let next = MPEGFrameHeader(bytes, at: 0), first.continues(with: next) else { return false }
             at += next.frameLength
         }
         return true
