@@ -16,11 +16,18 @@ public enum MPEGAudioStart {
     /// Frames in a row, each where the one before says, after other bytes.
     static let junkChain = 4
 
-    /// The file at `path`, whose first bytes `head` holds (read past them only
-    /// where an ID3v2 tag is longer).
-    public static func isMPEGAudio(path: String, head: [UInt8]) -> Bool {
+    /// The file at `path`, whose first bytes `head` holds, and `block` the
+    /// bytes at an offset past them (after a long ID3v2 tag) when the caller
+    /// read those too; the file is read only for what neither holds.
+    public static func isMPEGAudio(path: String, head: [UInt8], block: (offset: Int, bytes: [UInt8])? = nil) -> Bool {
         let file = TagFile(path: path, head: head)
-        return isMPEGAudio { file.bytes(at: $0, count: $1) }
+        return isMPEGAudio { offset, count in
+            if let block, offset >= block.offset, count <= block.offset + block.bytes.count - offset {
+                let start = offset - block.offset
+                return Array(block.bytes[start..<start + count])
+            }
+            return file.bytes(at: offset, count: count)
+        }
     }
 
     /// `read(offset, count)`: up to `count` of the file's bytes at `offset`,
@@ -70,7 +77,7 @@ public enum MPEGAudioStart {
 
     /// The length of the ID3v2 tag these ten bytes start (header, body, footer);
     /// nil where they are not an ID3v2 header.
-    static func id3v2Length(_ header: [UInt8]) -> Int? {
+    public static func id3v2Length(_ header: [UInt8]) -> Int? {
         guard header.count == 10, header.starts(with: "ID3".utf8), header[3] < 0xFF, header[4] < 0xFF,
               header[6..<10].allSatisfy({ $0 < 0x80 }) else { return nil }
         let size = header[6..<10].reduce(0) { $0 << 7 | Int($1) }

@@ -54,7 +54,7 @@ public enum Decoders {
         for implementation in implementations where implementation.accepts(head, target: target) {
             return try implementation.init(path: path, head: head, target: target)
         }
-        if MPEGAudioStart.isMPEGAudio(path: path, head: head.bytes) {
+        if MPEGAudioStart.isMPEGAudio(path: path, head: head.bytes, block: head.afterTag) {
             return try Mpg123Decoder(path: path, head: head, target: target)
         }
         let kind = FileKind.of(head.bytes)
@@ -94,10 +94,17 @@ public struct FileHead: Sendable {
 
     /// At most `capacity` bytes: fewer when the file is shorter.
     public let bytes: [UInt8]
+    /// Where an ID3v2 tag longer than `bytes` ends (an MP3's cover art), the
+    /// bytes there (`afterTagCapacity` at most), read in the same open: where
+    /// `MPEGAudioStart` looks for the first frame, so an MP3 is not opened
+    /// again for it.
+    public let afterTag: (offset: Int, bytes: [UInt8])?
+    static let afterTagCapacity = 8192
 
     /// The first bytes a caller read itself (at most `capacity` are kept).
     public init(bytes: [UInt8]) {
         self.bytes = Array(bytes.prefix(Self.capacity))
+        afterTag = nil
     }
 
     /// Rejects what a library would report only vaguely: missing files,
@@ -131,5 +138,16 @@ public struct FileHead: Sendable {
             throw DecoderError(.unreadable, path: path, detail: error.message.lowercased())
         }
         self.bytes = bytes
+        afterTag = Self.afterTag(head: bytes, descriptor: descriptor)
+    }
+
+    private static func afterTag(head: [UInt8], descriptor: Int32) -> (offset: Int, bytes: [UInt8])? {
+        guard let length = MPEGAudioStart.id3v2Length(Array(head.prefix(10))), length + 8 > head.count else { return nil }
+        var block = [UInt8](repeating: 0, count: afterTagCapacity)
+        let count = block.withUnsafeMutableBytes { buffer in
+            (try? SystemCall.retrying { pread(descriptor, buffer.baseAddress, buffer.count, off_t(length)) }) ?? 0
+        }
+        block.removeSubrange(max(0, count)...)
+        return (length, block)
     }
 }
