@@ -111,6 +111,8 @@ enum ContainerTagReader {
             ChunkTags.dff(file, into: &reading)
         } else if head.starts(with: "DSD ".utf8) {
             ChunkTags.dsf(file, into: &reading)
+        } else if head.starts(with: ASFTags.header) {
+            ASFTags.read(file, into: &reading)
         } else if carriesAPEv2(head) {
             apev2(file, into: &reading)
         } else if !head.starts(with: "RIFF".utf8) {

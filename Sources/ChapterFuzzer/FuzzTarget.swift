@@ -14,7 +14,7 @@ func exerciseParser(_ bytes: UnsafeBufferPointer<UInt8>) {
     precondition(total != Int.min)
 }
 
-/// The FLAC, Ogg, MP4, AIFF/WAV/DSF chunk and APEv2 tag readers: the bytes
+/// The FLAC, Ogg, MP4, AIFF/WAV/DSF/DFF chunk, ASF and APEv2 tag readers: the bytes
 /// as a file's first bytes (read from memory, nothing behind them), then as
 /// a file, which `AudioTags.read` walks by its block and box headers; the
 /// APEv2 parser over the bytes as a whole file (its tag at the end or the
