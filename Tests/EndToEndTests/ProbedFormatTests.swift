@@ -165,19 +165,11 @@ import TUI
             #expect(entry?.title == Fixtures.probedTags.title, "\(format): \(String(describing: entry?.title))")
         }
 
-        try FileManager.default.createDirectory(atPath: directory + "/config/interlude", withIntermediateDirectories: true)
-        try "library = \(music)\n".write(toFile: directory + "/config/interlude/config", atomically: true, encoding: .utf8)
-        let environment = ["XDG_CONFIG_HOME": directory + "/config", "XDG_CACHE_HOME": directory + "/cache", "HOME": directory]
+        let environment = try LibraryHome.environment(directory: directory, music: music)
         let scan = try InterludeBinary.run(["library", "scan"], environment: environment)
         #expect(scan.succeeded, "\(scan.summary)")
-        let search = try InterludeBinary.run(["library", "search", "path:", "--json"], environment: environment)
-        #expect(search.succeeded, "\(search.summary)")
-        var rows: [String: [String: Any]] = [:]
-        for line in search.stdoutText.split(separator: "\n") {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            rows[try #require(object["path"] as? String)] = object
-        }
-        #expect(rows.count == paths.count, "\(search.stdoutText)")
+        let rows = try LibraryHome.rows(environment: environment)
+        #expect(rows.count == paths.count, "\(rows)")
         for (format, path) in paths {
             // The length the container states, as a scan reads it (no whole decode): a video's is
             // its longest stream's (the test pattern's last frame ends at 1.1 s); mpcenc's SV8 files
