@@ -15,6 +15,8 @@ packages=(
   g++ valgrind
   # Formats beyond MP3 (FFmpeg's libraries, dlopen'ed) and their test oracles and encoders.
   libavformat-dev libavcodec-dev libswresample-dev libavutil-dev ffmpeg flac opus-tools vorbis-tools
+  # Issue 32: WavPack, Musepack and Monkey's Audio (JMAC, in Java) encoders for the fixtures FFmpeg's probe decodes.
+  wavpack musepack-tools libjmac-java default-jre-headless
   # FLAC through libFLAC (dlopen'ed), so playing a FLAC maps none of FFmpeg's libraries.
   libflac-dev
   # Desktop interruptions (libpulse), MPRIS (sd-bus) and its test client, the library index.

@@ -77,7 +77,7 @@ enum ContainerTagReader {
 
     static func read(_ file: TagFile, loadingPicture wanted: Int?) -> TagReading {
         var reading = TagReading(wantedPicture: wanted)
-        let head = file.bytes(at: 0, count: 12)
+        let head = file.bytes(at: 0, count: 16)
         if head.starts(with: "ID3".utf8), head.count >= 10 {
             // The size is four 7-bit bytes, plus a footer when flagged.
             let size = head[6..<10].reduce(0) { $0 << 7 | Int($1 & 0x7f) }
@@ -90,6 +90,8 @@ enum ContainerTagReader {
             }
             if file.bytes(at: tagLength, count: 4).elementsEqual("fLaC".utf8) {
                 flac(file, at: tagLength, into: &reading)
+            } else if carriesAPEv2(file.bytes(at: tagLength, count: 4)) {
+                apev2(file, into: &reading)
             } else {
                 // LAME's Info tag in the first MPEG frame, for what the ID3 tag lacks.
                 let lame = LameReplayGain.info(fromFirstFrame: file.bytes(at: tagLength, count: LameReplayGain.headBytes))
@@ -101,11 +103,37 @@ enum ContainerTagReader {
             ogg(file, into: &reading)
         } else if head.count >= 8, head[4..<8].elementsEqual("ftyp".utf8) {
             mp4(file, into: &reading)
+        } else if head.starts(with: "FORM".utf8), head.count >= 12, ["AIFF", "AIFC"].contains(where: { head[8..<12].elementsEqual($0.utf8) }) {
+            ChunkTags.aiff(file, into: &reading)
+        } else if head.starts(with: "RIFF".utf8), head.count >= 12, head[8..<12].elementsEqual("WAVE".utf8) {
+            ChunkTags.wav(file, into: &reading)
+        } else if head.starts(with: "FRM8".utf8), head.count >= 16, head[12..<16].elementsEqual("DSD ".utf8) {
+            ChunkTags.dff(file, into: &reading)
+        } else if head.starts(with: "DSD ".utf8) {
+            ChunkTags.dsf(file, into: &reading)
+        } else if head.starts(with: ASFTags.header) {
+            ASFTags.read(file, into: &reading)
+        } else if carriesAPEv2(head) {
+            apev2(file, into: &reading)
         } else if !head.starts(with: "RIFF".utf8) {
             // MPEG audio without an ID3v2 tag: LAME's values alone.
             reading.tags.replayGain = LameReplayGain.info(fromFirstFrame: file.bytes(at: 0, count: LameReplayGain.headBytes))
         }
         return reading
+    }
+
+    // MARK: APEv2
+
+    /// WavPack, Monkey's Audio, Musepack (SV8 and SV7) and TTA, whose tags are
+    /// APEv2's, and a file that starts with an APEv2 tag.
+    static func carriesAPEv2(_ head: [UInt8]) -> Bool {
+        ["wvpk", "MAC ", "MPCK", "MP+", "TTA1", "APETAGEX"].contains { head.starts(with: $0.utf8) }
+    }
+
+    /// The APEv2 tag's text items, for what the reading lacks.
+    static func apev2(_ file: TagFile, into reading: inout TagReading) {
+        guard let tag = APEv2Tag.read(length: file.length(), { file.bytes(at: $0, count: $1) }) else { return }
+        reading.tags = reading.tags.filling(from: AudioTags(fields: tag.fields))
     }
 
     // MARK: FLAC

@@ -44,6 +44,14 @@ final class TagFile {
         return bytes
     }
 
+    /// The file's length in bytes: the head's where the file cannot be
+    /// opened (a caller's bytes alone, as the fuzz targets give them).
+    func length() -> Int {
+        var info = stat()
+        guard let descriptor = openedDescriptor(), fstat(descriptor, &info) == 0, info.st_size > 0 else { return head.count }
+        return Int(info.st_size)
+    }
+
     private func openedDescriptor() -> Int32? {
         if descriptor >= 0 { return descriptor }
         guard !openFailed else { return nil }

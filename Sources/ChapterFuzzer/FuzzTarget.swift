@@ -14,14 +14,21 @@ func exerciseParser(_ bytes: UnsafeBufferPointer<UInt8>) {
     precondition(total != Int.min)
 }
 
-/// The FLAC, Ogg and MP4 tag reader: the bytes as a file's first bytes
-/// (read from memory, nothing behind them), then as a file, which
-/// `AudioTags.read` walks by its block and box headers.
+/// The FLAC, Ogg, MP4, AIFF/WAV/DSF/DFF chunk, ASF and APEv2 tag readers: the bytes
+/// as a file's first bytes (read from memory, nothing behind them), then as
+/// a file, which `AudioTags.read` walks by its block and box headers; the
+/// APEv2 parser over the bytes as a whole file (its tag at the end or the
+/// start), and the MPEG-audio start check and the file kinds over them.
 func exerciseContainerTags(_ bytes: UnsafeBufferPointer<UInt8>) {
     let input = Array(bytes)
     var found = [AudioTags.read(path: "/nonexistent/interlude-fuzz-container", head: input)]
     if let path = FuzzDriver.inputFile(input, name: "container") { found.append(AudioTags.read(path: path)) }
-    var total = 0
+    func read(_ offset: Int, _ count: Int) -> [UInt8] {
+        offset >= 0 && offset < input.count && count > 0 ? Array(input[offset..<offset + min(count, input.count - offset)]) : []
+    }
+    if let tag = APEv2Tag.read(length: input.count, read) { found.append(AudioTags(fields: tag.fields)) }
+    var total = MPEGAudioStart.isMPEGAudio(read) ? 1 : 0
+    total &+= FileKind.of(Array(input.prefix(4096)))?.name.utf8.count ?? 0
     for tags in found {
         total &+= (tags.title?.utf8.count ?? 0) &+ tags.artists.count &+ (tags.album?.utf8.count ?? 0)
             &+ tags.pictures.count &+ tags.chapters.count

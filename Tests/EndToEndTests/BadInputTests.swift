@@ -32,7 +32,7 @@ import TestSupport
 
     @Test func eachKindOfBadInputIsNamedWithAReason() throws {
         let expectations: [(Fixtures.BrokenInput, String)] = [
-            (.empty, "empty file"), (.randomBytes, "not an MP3 file"), (.image, "not an MP3 file"),
+            (.empty, "empty file"), (.randomBytes, "not an MP3 file"), (.image, "a PNG image, not an MP3 file"),
             (.directory, "is a directory"), (.missing, "no such file"), (.truncated, "truncated"),
         ]
         for (kind, reason) in expectations {

@@ -172,7 +172,7 @@ import TestSupport
     @Test func eachBadFileGetsOneLineAndTheRestOfTheQueuePlays() throws {
         let good = try Fixtures.mp3(.sweep, seconds: 1, sampleRate: 44100, channels: 2, encoding: .cbr(kbps: 128))
         let reasons: [(Fixtures.BrokenFormat, String)] = [
-            (.truncatedM4B, "moov atom) is missing"), (.videoOnlyMP4, "no audio in this MP4 file"),
+            (.truncatedM4B, "moov atom) is missing"), (.videoOnlyMP4, "a video file with no audio stream (MP4)"),
             (.damagedFLAC, "damaged audio at"), (.textM4B, "not a playable M4B file"),
         ]
         let bad = try reasons.map { try Fixtures.broken($0.0) }
@@ -225,6 +225,35 @@ import TestSupport
     @Test func playingAnMP3MapsNoFFmpegLibrary() throws {
         let mp3 = try Fixtures.mp3(.sweep, seconds: 2, sampleRate: 44100, channels: 2, encoding: .cbr(kbps: 128))
         let mapped = try Self.librariesMapped(playing: mp3)
+        #expect(mapped.isEmpty, "MP3 playback maps FFmpeg: \(mapped)")
+    }
+
+    /// Issue 32: an MP3 behind an ID3v2 tag (mutagen's) and 1,000 zero bytes
+    /// of padding past the size the tag declares, as some taggers leave: it is
+    /// MPEG audio from its start (`MPEGAudioStart`), plays as `mpg123`
+    /// decodes it, and the check that says so loads no FFmpeg library.
+    @Test func aTaggedMP3WithPaddingPlaysAndMapsNoFFmpegLibrary() throws {
+        let plain = try Fixtures.mp3(.sweep, seconds: 2, sampleRate: 44100, channels: 2, encoding: .cbr(kbps: 128))
+        let folder = ScratchFiles.makeDirectory("padded-mp3")
+        let tagged = folder + "/tagged.mp3"
+        try FileManager.default.copyItem(atPath: plain, toPath: tagged)
+        try ProcessRunner.check("python3", ["-c", """
+            import sys
+            from mutagen.id3 import ID3, TIT2
+            t = ID3(); t.add(TIT2(encoding=3, text=["Padded"])); t.save(sys.argv[1], padding=lambda info: 0)
+            """, tagged], environment: ["PYTHONPATH": "\(InterludeBinary.packageRoot)/build/python"])
+        let bytes = try #require(FileManager.default.contents(atPath: tagged))
+        #expect(bytes.prefix(3) == Data("ID3".utf8))
+        let tagLength = 10 + bytes[6..<10].reduce(0) { $0 << 7 | Int($1 & 0x7f) }
+        let padded = folder + "/padded.mp3"
+        try (bytes.prefix(tagLength) + Data(count: 1000) + bytes.dropFirst(tagLength)).write(to: URL(fileURLWithPath: padded))
+        let output = folder + "/out.wav"
+        let result = try InterludeBinary.play([padded], output: .wav(output))
+        #expect(result.process.succeeded, "\(result.process.summary)")
+        let expected = try WAVFile.read(Fixtures.decodedByMPG123(plain))
+        let difference = SignalAnalysis.firstDifference(expected: expected, actual: try WAVFile.read(output))
+        #expect(difference == nil, "\(String(describing: difference))")
+        let mapped = try Self.librariesMapped(playing: padded)
         #expect(mapped.isEmpty, "MP3 playback maps FFmpeg: \(mapped)")
     }
 

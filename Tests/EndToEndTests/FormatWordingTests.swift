@@ -1,4 +1,5 @@
 import Foundation
+import BookFormat
 import Testing
 import TestSupport
 
@@ -26,7 +27,7 @@ struct FormatWordingTests {
             let result = try InterludeBinary.run(run.arguments, timeout: 60)
             #expect(result.stderrText.contains(run.says), "\(run.arguments): \(result.stderrText)")
             // MP3 named only beside every other format, never as what was meant.
-            let others = result.stderrText.replacingOccurrences(of: "MP3, M4A/M4B, FLAC, Ogg Vorbis, Opus or WAV", with: "")
+            let others = result.stderrText.replacingOccurrences(of: AudioFileNames.formatList, with: "")
             #expect(!others.contains("MP3"), "\(run.arguments): \(result.stderrText)")
         }
         for help in [["play", "--help"], ["--help"], ["--help-player"], ["bookmark", "--help"], ["alarm", "--help"]] {

@@ -45,24 +45,16 @@ struct LibraryLoudnessTests {
                                                                  "-metadata", "REPLAYGAIN_TRACK_PEAK=0.500000"])
         let before = try [first, second, alone, taggedFile].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
 
-        try FileManager.default.createDirectory(atPath: directory + "/config/interlude", withIntermediateDirectories: true)
-        try "library = \(music)\n".write(toFile: directory + "/config/interlude/config", atomically: true, encoding: .utf8)
-        let environment = ["XDG_CONFIG_HOME": directory + "/config", "XDG_CACHE_HOME": directory + "/cache", "HOME": directory]
+        let environment = try LibraryHome.environment(directory: directory, music: music)
 
         let scan = try InterludeBinary.run(["library", "scan", "--loudness"], environment: environment)
         #expect(scan.succeeded, "\(scan.summary)")
         // Three measured (the tagged file keeps its tag's values), one album.
         #expect(scan.stdoutText.contains("loudness: 3 file(s) measured, 1 album(s), 0 failed"), "\(scan.stdoutText)")
 
-        let search = try InterludeBinary.run(["library", "search", "path:", "--json"], environment: environment)
-        #expect(search.succeeded, "\(search.summary)")
-        var rows: [String: [String: Any]] = [:]
-        for line in search.stdoutText.split(separator: "\n") {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            rows[try #require(object["path"] as? String)] = object
-        }
+        let rows = try LibraryHome.rows(environment: environment)
         func number(_ path: String, _ key: String) -> Double? { (rows[path]?[key] as? NSNumber)?.doubleValue }
-        #expect(rows.count == 4, "\(search.stdoutText)")
+        #expect(rows.count == 4, "\(rows)")
 
         for (path, wav) in [(first, quiet), (second, loud), (alone, single)] {
             let expected = -18 - (try LoudnessCommandTests.oracle(wav))

@@ -6,7 +6,9 @@ import BookFormat
 /// library and is the only file that imports it (`Mpg123Decoder.swift`:
 /// libmpg123, MPEG audio; `FLACDecoder.swift`: libFLAC, FLAC at its own rate;
 /// `FFmpegDecoder.swift`: FFmpeg's libraries, for AAC and ALAC in MP4, Ogg
-/// Vorbis, Opus, WAV and the FLACs that need resampling). Nothing outside this
+/// Vorbis, Opus, WAV and the FLACs that need resampling, and by FFmpeg's probe
+/// whatever else it decodes: WavPack, Musepack, TTA, DSD, AIFF, WMA, a video's
+/// audio). Nothing outside this
 /// folder names an implementation: `Decoders.open(path:target:)` picks one by
 /// the file's content, and the engine, the feeder and the commands hold `any
 /// Decoder`.

@@ -3,6 +3,8 @@
 public struct DecoderError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         case missing, directory, empty, unreadable, notMPEGAudio, library
+        /// No decoder recognised the content (FFmpeg's probe found no format it trusts).
+        case unrecognised
     }
 
     public let kind: Kind

@@ -7,7 +7,9 @@ import Glibc
 
 /// The `Decoder` of everything that is not MPEG audio (AAC and ALAC in
 /// MP4/M4A/M4B, Ogg Vorbis, Opus, WAV, and FLACs that need resampling or
-/// mixing down: the others are `FLACDecoder`'s) over FFmpeg's libraries: the only
+/// mixing down: the others are `FLACDecoder`'s; and, by FFmpeg's probe, what
+/// no other decoder claims: WavPack, Monkey's Audio, Musepack, TTA, DSD, AIFF,
+/// WMA, the best audio stream of a video) over FFmpeg's libraries: the only
 /// file of the project that imports `CFFmpeg`. Its decode is sample for sample
 /// that of the `ffmpeg` program (`ffmpeg -i FILE -f s16le`), the oracle of its
 /// tests: the same demuxer and decoder, and the same libswresample conversion
@@ -64,7 +66,8 @@ final class FFmpegDecoder: Decoder {
     /// What the container says at its start: MP4 (`ftyp` box), FLAC (after an
     /// ID3v2 tag some taggers put before it), Ogg, RIFF WAVE, and the other
     /// containers of the MP4 family. MPEG audio has no magic number of its own
-    /// and goes to libmpg123, which is asked after this.
+    /// and goes to libmpg123, which is asked after this; what neither takes
+    /// comes to `init` with no container named, and FFmpeg's probe decides.
     static func accepts(_ head: FileHead) -> Bool {
         Container.sniff(head.bytes) != nil
     }
@@ -127,6 +130,9 @@ final class FFmpegDecoder: Decoder {
             throw DecoderError(.unreadable, path: path, detail: "cannot open: \(error.reason.lowercased())")
         }
         var status = interlude_avformat_open_input(&container, descriptor, demuxer)
+        if demuxer == nil, status < 0 {
+            throw DecoderError(.unrecognised, path: path, detail: "no format recognised (\(Self.describe(status)))")
+        }
         guard status >= 0, let container else {
             if MP4Boxes.lacksMovie(path: path) {
                 throw DecoderError(.notMPEGAudio, path: path,
@@ -136,6 +142,10 @@ final class FFmpegDecoder: Decoder {
         }
         // From here on `close()` (through deinit) releases what is set.
         self.container = container
+        if demuxer == nil, let doubt = Self.probeDoubt(container) {
+            interlude_avformat_close_input(&self.container)
+            throw DecoderError(.unrecognised, path: path, detail: doubt)
+        }
         // The process's first set-up gives back what each step touched (see
         // `interlude_ffmpeg_release_setup_pages`); later ones return at once.
         interlude_ffmpeg_release_setup_pages(0)
@@ -149,8 +159,10 @@ final class FFmpegDecoder: Decoder {
         }
         let index = interlude_av_find_best_stream(container, AVMEDIA_TYPE_AUDIO)
         guard index >= 0, let stream = container.pointee.streams[Int(index)], let parameters = stream.pointee.codecpar else {
+            let video = interlude_av_find_best_stream(container, AVMEDIA_TYPE_VIDEO) >= 0
             interlude_avformat_close_input(&self.container)
-            throw DecoderError(.notMPEGAudio, path: path, detail: "no audio in this \(containerName) file")
+            throw DecoderError(.notMPEGAudio, path: path,
+                               detail: video ? "a video file with no audio stream (\(containerName))" : "no audio in this \(containerName) file")
         }
         streamIndex = index
         timeBase = stream.pointee.time_base
@@ -195,6 +207,19 @@ final class FFmpegDecoder: Decoder {
             close()
             throw error
         }
+    }
+
+    /// Why a format FFmpeg's probe chose is not trusted: a score below
+    /// `AVPROBE_SCORE_RETRY` (25 of 100: a guess from a few bytes, which the
+    /// probe settles for only at its largest buffer), or MPEG audio, which
+    /// then started nowhere near the file's start (`MPEGAudioStart` refused
+    /// it: the probe finds syncs deep in other data, as libmpg123 did). nil
+    /// where it is trusted.
+    private static func probeDoubt(_ container: UnsafeMutablePointer<AVFormatContext>) -> String? {
+        let name = container.pointee.iformat?.pointee.name.map { String(cString: $0) } ?? ""
+        if name == "mp3" { return "no MPEG audio at its start" }
+        if container.pointee.probe_score < 25 { return "no format recognised with confidence (FFmpeg's guess: \(name))" }
+        return nil
     }
 
     /// A codec context for the stream, opened; replaces `context`'s. A seek
@@ -624,6 +649,15 @@ final class FFmpegDecoder: Decoder {
         case "flac": return "FLAC"
         case "ogg": return "Ogg"
         case "wav": return "WAV"
+        case "wv": return "WavPack"
+        case "ape": return "Monkey's Audio"
+        case "mpc", "mpc8": return "Musepack"
+        case "tta": return "TTA"
+        case "dsf": return "DSF"
+        case "iff": return "DFF"
+        case "aiff": return "AIFF"
+        case "asf": return "ASF"
+        case "matroska,webm": return "Matroska"
         case let other: return other
         }
     }

@@ -25,10 +25,15 @@ final class Mpg123Decoder: Decoder {
     /// Read at the opening (see `tags`).
     private let fileTags: AudioTags
 
-    /// Every file: libmpg123 rejects what is not MPEG audio within its resync
-    /// limit (`notMPEGAudio`), and a file with junk before its first frame
-    /// still plays, as it always has (a sniff of the first bytes would refuse it).
-    static func accepts(_ head: FileHead) -> Bool { true }
+    /// A file whose start is MPEG audio (`MPEGAudioStart`), judged from the
+    /// head alone; `Decoders.open` asks with the path, which reads past an
+    /// ID3v2 tag longer than the head. Never a file whose first frame sync is
+    /// deep in other data: libmpg123 would resync to it and decode noise.
+    static func accepts(_ head: FileHead) -> Bool {
+        MPEGAudioStart.isMPEGAudio { offset, count in
+            offset < head.bytes.count ? Array(head.bytes[offset..<min(head.bytes.count, offset + count)]) : []
+        }
+    }
 
     init(path: String, head: FileHead, target: AudioFormat?) throws(DecoderError) {
         self.path = path
