@@ -66,7 +66,7 @@ import TUI
         let object = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
         let tags = object?["tags"] as? [String: Any] ?? [:]
         for (name, value) in oracle {
-            #expect(tags[name] as? String == value, "\(format) \(name): \(String(describing: tags[name])) vs mutagen's \(value)")
+            #expect(WAVID3ChunkTests.shown(name, in: tags) == value, "\(format) \(name): \(String(describing: tags[name])) vs mutagen's \(value)")
         }
         // The browser's and the library's reading, with no decoding library (libavformat
         // reads these tags itself, so `info` alone would not show this reader).
@@ -115,6 +115,15 @@ import TUI
 /// Point 4: a WAV's `id3 ` chunk (mutagen's), read by the ID3v2 parser, by
 /// `info` and without a decoder alike.
 @Suite struct WAVID3ChunkTests {
+    /// A field as `info --json` shows it, as text: the tag's date (mutagen's
+    /// "year" reading is the date's text) under `date`, with `year` its number.
+    static func shown(_ name: String, in tags: [String: Any]) -> String? {
+        guard name == "year" else { return tags[name] as? String }
+        let date = tags["date"] as? String
+        guard let date, let year = tags["year"] as? Int, date.hasPrefix(String(year)) else { return nil }
+        return date
+    }
+
     @Test func aWAVsID3ChunkReadsAsMutagenWroteIt() throws {
         let wav = ScratchFiles.makeDirectory("wav-id3") + "/tagged.wav"
         try FileManager.default.copyItem(atPath: try Fixtures.wav(.sweep, seconds: 1), toPath: wav)
@@ -137,7 +146,7 @@ import TUI
         let fields: [String: String?] = ["title": read.title, "artist": read.artist, "album": read.album,
                                          "track": read.track?.description, "year": read.date ?? read.year.map(String.init)]
         for (name, value) in expected {
-            #expect(shown[name] as? String == value, "info's \(name): \(String(describing: shown[name]))")
+            #expect(Self.shown(name, in: shown) == value, "info's \(name): \(String(describing: shown[name]))")
             #expect(fields[name] == value, "\(name) without a decoder: \(String(describing: fields[name]))")
         }
     }
