@@ -156,3 +156,8 @@ package.targets += [
 ]
 // libFuzzer over ICY metadata and PLS playlists (`make fuzz`).
 package.targets.append(.executableTarget(name: "StreamFuzzer", dependencies: ["Streams", "FuzzDriver"]))
+// Installing (issue 31): `interlude --version` reads the shims' version string, and
+// interlude-docgen prints the man page, the shells' completions, the desktop entry
+// and the AppStream metainfo from the command line's and the player's tables.
+package.targets.first { $0.name == "Interlude" }?.dependencies.append("CInterludeShims")
+package.targets.append(.executableTarget(name: "interlude-docgen", dependencies: ["Interlude", "PlayerModel"]))

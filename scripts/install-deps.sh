@@ -23,6 +23,9 @@ packages=(
   strace
   # Streams (issue 26): a real Icecast server for the radio tests (ffmpeg feeds it; openssl makes their test CA).
   icecast2 openssl
+  # Installing (issue 31): the man page's and the package's checkers, the shells whose
+  # completions are tested, the Debian package's tools, the AppStream validator.
+  mandoc lintian zsh fish bash-completion dpkg-dev fakeroot appstream desktop-file-utils
 )
 # Peers that only `make bench` runs beside interlude (scripts/install-deps.sh --bench).
 bench_packages=(mpv cmus)

@@ -17,8 +17,9 @@ public enum InfoCommand {
     and the tracks with their times; ALBUM.cue#N is one of its tracks.
     """
 
+    static let spec = ArgumentSpec(command: "info", flags: ["--json"])
+
     public static func run(_ arguments: [String]) -> Int32 {
-        let spec = ArgumentSpec(command: "info", flags: ["--json"])
         let parsed: ParsedArguments
         do { parsed = try spec.parse(arguments) } catch {
             writeStandardError("interlude \(error.message)\n")
