@@ -53,18 +53,22 @@ deps:
 build: deps version
 	$(SWIFT) build $(SWIFT_FLAGS)
 
+# The player and interlude-docgen (which prints what `make install` installs
+# beside it), not the fuzzers or the benchmark: `make test` pays for this build.
+RELEASE_PRODUCTS := interlude interlude-docgen
 release: deps version
 	@mkdir -p $(STATIC_CXX_DIR)
 	@cxx=$$(g++ -print-file-name=libstdc++.a 2>/dev/null); \
 	  case "$$cxx" in /*) ln -sf "$$cxx" $(STATIC_CXX_DIR)/libstdc++.a ;; esac
-	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
+	@for product in $(RELEASE_PRODUCTS); do echo "$(SWIFT) build $(RELEASE_FLAGS) --product $$product $(SWIFT_FLAGS)"; \
+	  $(SWIFT) build $(RELEASE_FLAGS) --product $$product $(SWIFT_FLAGS) || exit 1; done
 
 # With nothing changed, a second build must leave the binary alone (no relink:
 # `make run` would pay for it each time): its inode and modification time are
 # compared around a no-op build. `make bench` runs it after its release build.
 release-noop-check: release
 	@before=$$(stat -c '%i %y' $(BIN_RELEASE)); \
-	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) >/dev/null || exit 1; \
+	$(SWIFT) build $(RELEASE_FLAGS) --product interlude $(SWIFT_FLAGS) >/dev/null || exit 1; \
 	after=$$(stat -c '%i %y' $(BIN_RELEASE)); \
 	if [ "$$before" != "$$after" ]; then \
 		echo "release-noop-check: a build with nothing changed relinked $(BIN_RELEASE) ($$before -> $$after)" >&2; exit 1; fi; \
@@ -77,7 +81,7 @@ link-order: release
 	scripts/link-order.sh $(BIN_RELEASE)
 	@# SwiftPM does not see the ordering file change: remove the binary so it relinks.
 	rm -f $(BIN_RELEASE)
-	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) --product interlude $(SWIFT_FLAGS)
 
 # A demo file made at build time, so nothing copyrighted is committed.
 $(DEMO): | deps
@@ -298,7 +302,10 @@ INSTALLED := $(BINDIR)/interlude $(patsubst themes/%,$(DATADIR)/interlude/themes
 	$(FISH_COMPLETION_DIR)/interlude.fish $(DATADIR)/applications/$(DESKTOP_ID).desktop \
 	$(DATADIR)/metainfo/$(DESKTOP_ID).metainfo.xml
 
-docs: release
+# PREBUILT=1: what the last `make release` built, without building (InstallTests,
+# which run while `swift test` holds the build folder; make deb's own install).
+docs: $(if $(PREBUILT),,release)
+	@test -x $(BIN_RELEASE) -a -x $(DOCGEN) || { echo "install: no release build (make release)" >&2; exit 1; }
 	@mkdir -p $(DOCS)
 	$(DOCGEN) man --version '$(VERSION)' --date '$(VERSION_DATE)' > $(DOCS)/interlude.1
 	$(DOCGEN) bash > $(DOCS)/interlude.bash

@@ -14,7 +14,7 @@ work=build/deb
 root=$work/root
 deb=build/interlude_${version}_${arch}.deb
 rm -rf "$work" && mkdir -p "$root/DEBIAN" "$work/debian"
-make --no-print-directory install DESTDIR="$PWD/$root" PREFIX=/usr ZSH_COMPLETION_DIR=/usr/share/zsh/vendor-completions >/dev/null
+make --no-print-directory install PREBUILT=1 DESTDIR="$PWD/$root" PREFIX=/usr ZSH_COMPLETION_DIR=/usr/share/zsh/vendor-completions >/dev/null
 
 # Debian's policy: binaries stripped, manual pages and changelogs compressed with gzip -9n.
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/interlude"
@@ -26,7 +26,7 @@ date=$(git log -1 --format=%cD)
 {
   echo "interlude ($version) unstable; urgency=medium"
   echo
-  echo "  * Built from $(scripts/version.sh): $(git log -1 --format=%s | cut -c1-60)"
+  echo "  * Built from the Interlude repository at $(scripts/version.sh)."
   echo
   echo " -- $maintainer  $date"
 } | gzip -9n > "$doc/changelog.gz"

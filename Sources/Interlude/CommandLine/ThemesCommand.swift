@@ -8,9 +8,10 @@ enum ThemesCommand {
     static let help = """
     usage: interlude themes [--paths]
 
-    Lists the colour themes --theme takes, one name a line, default first: yours
-    in $XDG_CONFIG_HOME/interlude/themes (a theme there hides a shipped one of
-    the same name), then the shipped ones in PREFIX/share/interlude/themes.
+    Lists the colour themes the full-screen player takes, one name a line,
+    default first: yours in $XDG_CONFIG_HOME/interlude/themes (a theme there
+    hides a shipped one of the same name), then the shipped ones in
+    PREFIX/share/interlude/themes beside the binary (PREFIX/bin/interlude).
       --paths    also the file each name reads, after a tab (default: built in)
     """
 

@@ -94,7 +94,8 @@ extension ShellCompletion {
     }
 
     static func zshFunction(_ path: String) -> String {
-        path.isEmpty ? "_interlude_player" : "_interlude_" + path.split(separator: " ").joined(separator: "_")
+        // Apart from the helpers' names (`_interlude_themes` completes theme names, not `interlude themes`).
+        path.isEmpty ? "_interlude_player" : "_interlude_command_" + path.split(separator: " ").joined(separator: "_")
     }
 
     /// Text for a description inside `[...]` or after `name:`: brackets and colons would end it.
