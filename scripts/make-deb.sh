@@ -13,7 +13,7 @@ multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 work=build/deb
 root=$work/root
 deb=build/interlude_${version}_${arch}.deb
-rm -rf "$work" && mkdir -p "$root/DEBIAN" "$work/debian"
+rm -rf "$work" build/interlude_*.deb && mkdir -p "$root/DEBIAN" "$work/debian"
 make --no-print-directory install PREBUILT=1 DESTDIR="$PWD/$root" PREFIX=/usr ZSH_COMPLETION_DIR=/usr/share/zsh/vendor-completions >/dev/null
 
 # Debian's policy: binaries stripped, manual pages and changelogs compressed with gzip -9n.

@@ -19,13 +19,9 @@ enum ThemesCommand {
 
     static func run(_ arguments: [String]) -> Int32 {
         let parsed: ParsedArguments
-        do { parsed = try spec.parse(arguments) } catch {
-            writeStandardError("interlude \(error.message)\n")
-            return 2
-        }
-        if parsed.has("--help") || parsed.has("-h") {
-            writeStandardOutput(help + "\n")
-            return 0
+        switch spec.start(arguments, help: help) {
+        case .parsed(let arguments): parsed = arguments
+        case .finished(let status): return status
         }
         guard parsed.positionals.isEmpty else {
             writeStandardError("interlude themes: unexpected '\(parsed.positionals[0])' (see 'interlude themes --help')\n")
