@@ -240,13 +240,20 @@ import TestSupport
                  printf '%s\\n' "${COMPREPLY[@]}" | sort; echo @@; }
         comp interlude remote se
         comp interlude --theme ''
+        comp interlude play --replaygain ''
+        interlude alarm add in 10m >/dev/null && interlude alarm add 07:30 >/dev/null || exit 91
+        comp interlude alarm rm ''
         """
         let run = try ProcessRunner.run("/bin/bash", ["-c", script, root + Self.prefix + "/share/bash-completion/completions/interlude"],
                                         environment: Self.shellEnvironment(root), timeout: 30)
         try #require(run.succeeded, "\(run.summary)")
         let answers = run.stdoutText.components(separatedBy: "@@\n").map { $0.split(separator: "\n").map(String.init) }
+        try #require(answers.count == 5, "\(run.stdoutText)")
         #expect(answers[0] == Self.remoteSe && answers[0].contains("seek"), "\(run.stdoutText)")
         #expect(answers[1] == Self.themeNames, "\(run.stdoutText)")
+        #expect(answers[2] == ["album", "off", "track"], "\(run.stdoutText)")
+        // The ids `interlude alarm list` shows, asked of the installed binary.
+        #expect(answers[3] == ["1", "2"], "\(run.stdoutText)")
     }
 
     @Test func zshCompletesRemoteCommandsAndThemes() throws {
