@@ -51,6 +51,7 @@ public enum DesktopFiles {
             <category>Audio</category>
             <category>Player</category>
           </categories>
+          <content_rating type="oars-1.1"/>
           <releases>
             <release version="\(version)" date="\(date)"/>
           </releases>
