@@ -41,7 +41,8 @@ DEMO_LIBRARY := build/demo/library
 MUSIC_DIR := $(shell d=$$(sed -n 's/^XDG_MUSIC_DIR="\(.*\)"/\1/p' "$${XDG_CONFIG_HOME:-$$HOME/.config}/user-dirs.dirs" 2>/dev/null | sed "s|\$$HOME|$$HOME|"); \
 	for c in "$$d" "$$HOME/Music"; do [ -n "$$c" ] && [ -d "$$c" ] && { echo "$$c"; break; }; done)
 
-.PHONY: all deps python-tools build release release-noop-check run soak test test-tsan test-sanitize bench fuzz clean demo demo-library link-order
+.PHONY: all deps python-tools build release release-noop-check run soak test test-tsan test-sanitize bench fuzz clean demo demo-library link-order \
+	version docs install uninstall deb
 
 all: build
 
@@ -49,21 +50,25 @@ all: build
 deps:
 	@scripts/install-deps.sh
 
-build: deps
+build: deps version
 	$(SWIFT) build $(SWIFT_FLAGS)
 
-release: deps
+# The player and interlude-docgen (which prints what `make install` installs
+# beside it), not the fuzzers or the benchmark: `make test` pays for this build.
+RELEASE_PRODUCTS := interlude interlude-docgen
+release: deps version
 	@mkdir -p $(STATIC_CXX_DIR)
 	@cxx=$$(g++ -print-file-name=libstdc++.a 2>/dev/null); \
 	  case "$$cxx" in /*) ln -sf "$$cxx" $(STATIC_CXX_DIR)/libstdc++.a ;; esac
-	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
+	@for product in $(RELEASE_PRODUCTS); do echo "$(SWIFT) build $(RELEASE_FLAGS) --product $$product $(SWIFT_FLAGS)"; \
+	  $(SWIFT) build $(RELEASE_FLAGS) --product $$product $(SWIFT_FLAGS) || exit 1; done
 
 # With nothing changed, a second build must leave the binary alone (no relink:
 # `make run` would pay for it each time): its inode and modification time are
 # compared around a no-op build. `make bench` runs it after its release build.
 release-noop-check: release
 	@before=$$(stat -c '%i %y' $(BIN_RELEASE)); \
-	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) >/dev/null || exit 1; \
+	$(SWIFT) build $(RELEASE_FLAGS) --product interlude $(SWIFT_FLAGS) >/dev/null || exit 1; \
 	after=$$(stat -c '%i %y' $(BIN_RELEASE)); \
 	if [ "$$before" != "$$after" ]; then \
 		echo "release-noop-check: a build with nothing changed relinked $(BIN_RELEASE) ($$before -> $$after)" >&2; exit 1; fi; \
@@ -76,7 +81,7 @@ link-order: release
 	scripts/link-order.sh $(BIN_RELEASE)
 	@# SwiftPM does not see the ordering file change: remove the binary so it relinks.
 	rm -f $(BIN_RELEASE)
-	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) --product interlude $(SWIFT_FLAGS)
 
 # A demo file made at build time, so nothing copyrighted is committed.
 $(DEMO): | deps
@@ -110,7 +115,8 @@ run: release $(DEMO_LIBRARY)/.done
 
 # The whole suite: unit tests, end-to-end tests against the real binary through
 # a private PulseAudio server, and the engine's tests under ThreadSanitizer.
-test: build python-tools
+# The release build comes first, once: InstallTests install it and package it.
+test: release build python-tools
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	INTERLUDE_BIN=$(CURDIR)/$(BIN_DEBUG) $(SWIFT) test --skip-build $(SWIFT_FLAGS)
 	$(MAKE) --no-print-directory test-tsan
@@ -263,5 +269,72 @@ fuzz:
 	$(call fuzz-target,StreamFuzzer,pls,fuzz/seeds/pls,fuzz/pls.dict,8192)
 
 
+# `interlude --version` is `git describe` of the tree built (scripts/version.sh),
+# written into the shims only when it changes, so a build with nothing changed
+# relinks nothing; a plain `swift build` without it says "unknown".
+VERSION := $(shell scripts/version.sh)
+VERSION_DATE := $(shell scripts/version.sh --date)
+VERSION_C := Sources/CInterludeShims/version-generated.c
+version:
+	@printf '#include "interlude_shims.h"\n\nconst char *interlude_version(void) { return "%s"; }\n' '$(VERSION)' > $(VERSION_C).new
+	@if cmp -s $(VERSION_C).new $(VERSION_C); then rm $(VERSION_C).new; else mv $(VERSION_C).new $(VERSION_C); fi
+
+# Installing (issue 31). The man page, the completions, the desktop entry and
+# the AppStream metainfo are printed by interlude-docgen from the command
+# table, so they say what --help says. The themes go to share/interlude/themes,
+# where the binary finds them beside its own prefix.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+BASH_COMPLETION_DIR ?= $(DATADIR)/bash-completion/completions
+# zsh reads site-functions below its own prefix and /usr/local; Debian's zsh
+# reads packages' functions from vendor-completions (make deb).
+ZSH_COMPLETION_DIR ?= $(DATADIR)/zsh/site-functions
+FISH_COMPLETION_DIR ?= $(DATADIR)/fish/vendor_completions.d
+DESKTOP_ID := interlude
+DOCS := build/docs
+DOCGEN := .build/release/interlude-docgen
+THEMES := $(sort $(wildcard themes/*.theme))
+INSTALLED := $(BINDIR)/interlude $(patsubst themes/%,$(DATADIR)/interlude/themes/%,$(THEMES)) \
+	$(MANDIR)/man1/interlude.1 $(BASH_COMPLETION_DIR)/interlude $(ZSH_COMPLETION_DIR)/_interlude \
+	$(FISH_COMPLETION_DIR)/interlude.fish $(DATADIR)/applications/$(DESKTOP_ID).desktop \
+	$(DATADIR)/metainfo/$(DESKTOP_ID).metainfo.xml
+
+# PREBUILT=1: what the last `make release` built, without building (InstallTests,
+# which run while `swift test` holds the build folder; make deb's own install).
+docs: $(if $(PREBUILT),,release)
+	@test -x $(BIN_RELEASE) -a -x $(DOCGEN) || { echo "install: no release build (make release)" >&2; exit 1; }
+	@mkdir -p $(DOCS)
+	$(DOCGEN) man --version '$(VERSION)' --date '$(VERSION_DATE)' > $(DOCS)/interlude.1
+	$(DOCGEN) bash > $(DOCS)/interlude.bash
+	$(DOCGEN) zsh > $(DOCS)/_interlude
+	$(DOCGEN) fish > $(DOCS)/interlude.fish
+	$(DOCGEN) desktop > $(DOCS)/$(DESKTOP_ID).desktop
+	$(DOCGEN) metainfo --version '$(VERSION)' --date '$(VERSION_DATE)' > $(DOCS)/$(DESKTOP_ID).metainfo.xml
+
+install: docs
+	install -d -m 755 $(addprefix $(DESTDIR),$(BINDIR) $(DATADIR)/interlude/themes $(MANDIR)/man1 $(BASH_COMPLETION_DIR) \
+		$(ZSH_COMPLETION_DIR) $(FISH_COMPLETION_DIR) $(DATADIR)/applications $(DATADIR)/metainfo)
+	install -m 755 $(BIN_RELEASE) $(DESTDIR)$(BINDIR)/interlude
+	install -m 644 $(THEMES) $(DESTDIR)$(DATADIR)/interlude/themes/
+	install -m 644 $(DOCS)/interlude.1 $(DESTDIR)$(MANDIR)/man1/interlude.1
+	install -m 644 $(DOCS)/interlude.bash $(DESTDIR)$(BASH_COMPLETION_DIR)/interlude
+	install -m 644 $(DOCS)/_interlude $(DESTDIR)$(ZSH_COMPLETION_DIR)/_interlude
+	install -m 644 $(DOCS)/interlude.fish $(DESTDIR)$(FISH_COMPLETION_DIR)/interlude.fish
+	install -m 644 $(DOCS)/$(DESKTOP_ID).desktop $(DESTDIR)$(DATADIR)/applications/$(DESKTOP_ID).desktop
+	install -m 644 $(DOCS)/$(DESKTOP_ID).metainfo.xml $(DESTDIR)$(DATADIR)/metainfo/$(DESKTOP_ID).metainfo.xml
+
+# Removes what install put there, and the themes' folders when they are left empty.
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	rmdir $(DESTDIR)$(DATADIR)/interlude/themes $(DESTDIR)$(DATADIR)/interlude 2>/dev/null || true
+
+# A Debian package of the release build for this Debian release
+# (scripts/make-deb.sh): build/interlude_VERSION_ARCH.deb.
+deb: docs
+	scripts/make-deb.sh
+
 clean:
-	rm -rf .build build bench/out bench/bin
+	rm -rf .build build bench/out bench/bin $(VERSION_C)

@@ -156,3 +156,11 @@ package.targets += [
 ]
 // libFuzzer over ICY metadata and PLS playlists (`make fuzz`).
 package.targets.append(.executableTarget(name: "StreamFuzzer", dependencies: ["Streams", "FuzzDriver"]))
+// Installing (issue 31): `interlude --version` reads the shims' version string, and
+// interlude-docgen prints the man page, the shells' completions, the desktop entry
+// and the AppStream metainfo from the command line's and the player's tables.
+package.targets.first { $0.name == "Interlude" }?.dependencies.append("CInterludeShims")
+package.targets.append(.executableTarget(name: "interlude-docgen", dependencies: ["Interlude", "PlayerModel"]))
+// `make install`, the installed binary without the build tree, the man page and
+// completions, `make deb` (issue 31): the real make, shells, dpkg, apt and lintian.
+package.targets.append(.testTarget(name: "InstallTests", dependencies: ["TestSupport", "Interlude", "PlayerModel"]))

@@ -27,6 +27,9 @@ packages=(
   icecast2 openssl
   # Tags written by real taggers with other libraries than mutagen (issue 32): TagLib, id3lib, eyeD3, MP4.
   kid3-cli id3v2 eyed3 atomicparsley
+  # Installing (issue 31): the man page's and the package's checkers, the shells whose
+  # completions are tested, the Debian package's tools, the AppStream validator.
+  mandoc lintian zsh fish bash-completion dpkg-dev fakeroot appstream desktop-file-utils
 )
 # Peers that only `make bench` runs beside interlude (scripts/install-deps.sh --bench).
 bench_packages=(mpv cmus)

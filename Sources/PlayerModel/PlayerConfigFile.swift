@@ -1,3 +1,4 @@
+import AudioSession
 import BookFormat
 import InterludeCore
 import ReplayGain
@@ -18,7 +19,22 @@ public struct PlayerConfigFile: Equatable, Sendable {
     public var libraryFolders: [String] = []
     public var problems: [ConfigProblem] = []
 
-    public static let keys = ["on-event", "desktop-interruptions", "desktop-role.ROLE", "replaygain", "replaygain-preamp", "library"]
+    /// Every key, with its value and what it does: the complaint's list and the man page's CONFIGURATION.
+    public static let keyReference: [(key: String, value: String, summary: String)] = [
+        ("on-event", "PROGRAM", "run through /bin/sh -c on track changes, pauses and resumes, with the event in "
+            + "INTERLUDE_EVENT, INTERLUDE_STATUS, INTERLUDE_TIME, the track's INTERLUDE_PATH, INTERLUDE_TITLE, "
+            + "INTERLUDE_ARTIST, INTERLUDE_ALBUM and each of the event's fields as INTERLUDE_FIELD_NAME"),
+        ("desktop-interruptions", "on|off", "whether other programs' sounds on the desktop (PulseAudio streams "
+            + "with a media.role) interrupt the player (default on)"),
+        ("desktop-role.ROLE", "CLASS", "what a desktop stream of media.role ROLE is to the player: "
+            + (PriorityClass.allCases.filter { $0 != .media }.map(\.rawValue) + ["ignore"]).joined(separator: ", ")
+            + " (phone is a call, alarm an alarm, event and notification navigation)"),
+        ("replaygain", "track|album|off", "the ReplayGain mode when --replaygain is not given (default off)"),
+        ("replaygain-preamp", "DB", "added to every tagged file's gain, \(preampAccepts)"),
+        ("library", "PATH", "a folder of the music library; one line each, several allowed (default: the music folder)"),
+    ]
+
+    public static var keys: [String] { keyReference.map(\.key) }
 
     public init(onEvent: String? = nil) { self.onEvent = onEvent }
 

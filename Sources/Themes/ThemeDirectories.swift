@@ -1,8 +1,9 @@
 /// Where themes are looked for, in precedence order: the user's folder,
-/// then the repository's `themes/` when running from a development build,
-/// then the installed copy.
+/// then the shipped themes: the repository's `themes/` when running from a
+/// development build, else the installed copy beside the binary's prefix.
 public enum ThemeDirectories {
-    public static let installed = "/usr/local/share/interlude/themes"
+    /// Below the installation prefix (`make install`'s `PREFIX`, `/usr` in the package).
+    public static let installedBelowPrefix = "share/interlude/themes"
 
     /// `$XDG_CONFIG_HOME/interlude/themes`, given the resolved config home.
     public static func user(configHome: String) -> String {
@@ -24,8 +25,23 @@ public enum ThemeDirectories {
         return root + "/themes"
     }
 
-    /// The folders the app hands to `ThemeCatalog`.
+    /// `PREFIX/share/interlude/themes` for an executable `PREFIX/bin/interlude`
+    /// (`/proc/self/exe`, symlinks resolved): wherever the tree was installed
+    /// or unpacked, its themes are found. Nil for a path without two components
+    /// above the binary.
+    public static func installed(executablePath: String) -> String? {
+        var components = executablePath.split(separator: "/", omittingEmptySubsequences: false)
+        // The binary's own name, then its folder (`bin`): what is left is the prefix.
+        guard components.count >= 3 else { return nil }
+        components.removeLast(2)
+        let prefix = components.joined(separator: "/")
+        return (prefix.isEmpty && executablePath.hasPrefix("/") ? "" : prefix) + "/" + installedBelowPrefix
+    }
+
+    /// The folders the app hands to `ThemeCatalog`: the build tree's themes
+    /// only when running from it, so an installed binary never reads a source tree.
     public static func standard(configHome: String, executablePath: String) -> [String] {
-        [user(configHome: configHome)] + [development(executablePath: executablePath)].compactMap { $0 } + [installed]
+        let shipped = development(executablePath: executablePath) ?? installed(executablePath: executablePath)
+        return [user(configHome: configHome)] + [shipped].compactMap { $0 }
     }
 }

@@ -74,6 +74,10 @@ import Glibc
         #expect(try waitForName(bus) == ["interlude"])
         #expect(try Remote.waitUntil { try output(bus, ["-p", "interlude", "status"]) == "Playing" })
         #expect(try output(bus, ["-p", "interlude", "metadata", "--format", "{{title}}"]) == "Morning")
+        // The desktop entry `make install` puts in share/applications, interlude.desktop (issue 31).
+        let entry = try ProcessRunner.run("busctl", ["--address=\(bus.address)", "get-property", "org.mpris.MediaPlayer2.interlude",
+                                                     "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2", "DesktopEntry"], timeout: 10)
+        #expect(entry.stdoutText == "s \"interlude\"\n", "\(entry.summary)")
         let follow = try BackgroundProcess.start("playerctl", ["-p", "interlude", "metadata", "--format", "{{title}}", "--follow"],
                                                  environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         defer { _ = follow.stop() }

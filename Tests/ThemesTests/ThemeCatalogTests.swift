@@ -120,11 +120,22 @@ struct ThemeCatalogTests {
         #expect(ThemeDirectories.development(executablePath: executable) == expected)
     }
 
-    @Test("the standard folders are the user's, the repository's in development, then the installed one")
+    @Test("an installed binary finds the themes below its own prefix, wherever that is",
+          arguments: [("/usr/local/bin/interlude", "/usr/local/share/interlude/themes"),
+                      ("/usr/bin/interlude", "/usr/share/interlude/themes"),
+                      ("/tmp/root/opt/x/bin/interlude", "/tmp/root/opt/x/share/interlude/themes"),
+                      ("/bin/interlude", "/share/interlude/themes")])
+    func installedFolderFromExecutable(executable: String, expected: String) {
+        #expect(ThemeDirectories.installed(executablePath: executable) == expected)
+    }
+
+    @Test("the standard folders are the user's, then the repository's in development or else the installed one")
     func standardFolders() {
         #expect(ThemeDirectories.standard(configHome: "/home/u/.config", executablePath: "/r/.build/debug/interlude")
-                == ["/home/u/.config/interlude/themes", "/r/themes", "/usr/local/share/interlude/themes"])
+                == ["/home/u/.config/interlude/themes", "/r/themes"])
         #expect(ThemeDirectories.standard(configHome: "/cfg/", executablePath: "/usr/local/bin/interlude")
                 == ["/cfg/interlude/themes", "/usr/local/share/interlude/themes"])
+        #expect(ThemeDirectories.standard(configHome: "/cfg", executablePath: "/opt/i/bin/interlude")
+                == ["/cfg/interlude/themes", "/opt/i/share/interlude/themes"])
     }
 }

@@ -105,4 +105,9 @@ int interlude_name_this_thread(const char *name);
 /// -ENOTSUP (text relocations).
 long interlude_release_clean_segments(const struct dl_phdr_info *object, int keep_lookup_pages);
 
+/// What `interlude --version` prints: `git describe` of the tree built by make
+/// (version.c's weak "unknown" answers for a plain `swift build`; make writes
+/// version-generated.c, which overrides it, only when the description changes).
+const char *interlude_version(void);
+
 #endif

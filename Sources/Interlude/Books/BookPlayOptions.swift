@@ -27,8 +27,8 @@ public struct BookPlayOptions: Equatable, Sendable {
     books (a folder of audio files, or one file with chapters; two or more
     files always play as music):
       --book              play the one FILE or FOLDER as a book even without chapters
-      --sleep MIN|chapter pause after MIN minutes of listening (1-1440), or at the end
-                          of the chapter, fading out over the last 10 seconds
+      --sleep MIN|chapter  pause after MIN minutes of listening (1-1440), or at the
+                           end of the chapter, fading out over the last 10 seconds
       --bookmark N        start at bookmark N (see 'interlude bookmark')
       --skip SECONDS      length of skip-back and skip-forward (default 30)
     A book starts where it was left (a little earlier: smart rewind) at the

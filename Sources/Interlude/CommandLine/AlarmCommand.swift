@@ -45,9 +45,16 @@ public enum AlarmCommand {
       --json              machine-readable output
     """
 
+    /// The subcommands that take one alarm id, and what each does.
+    static let idSubcommands = [("rm", "Removes an alarm"), ("enable", "Enables an alarm again"),
+                                ("disable", "Keeps an alarm but stops it ringing")]
+
     static func idUsage(_ subcommand: String, _ what: String) -> String {
         "usage: interlude alarm \(subcommand) ID\n\n\(what) (ids as shown by 'interlude alarm list')."
     }
+
+    static let addSpec = ArgumentSpec(command: "alarm add", valued: ["--label", "--repeat", "--sound", "--snooze", "--ring"])
+    static let listSpec = ArgumentSpec(command: "alarm list", flags: ["--json"])
 
     public static func run(_ arguments: [String]) -> Int32 {
         guard let subcommand = arguments.first else {
@@ -72,7 +79,7 @@ public enum AlarmCommand {
                 if let index = scanned.firstIndex(of: "in"), index + 1 < scanned.count, scanned[index + 1].hasPrefix("-") {
                     duration = scanned.remove(at: index + 1)
                 }
-                let parsed = try ArgumentSpec(command: "alarm add", valued: ["--label", "--repeat", "--sound", "--snooze", "--ring"]).parse(scanned)
+                let parsed = try addSpec.parse(scanned)
                 if parsed.has("--help") || parsed.has("-h") { return help(addUsage) }
                 var when = parsed.positionals
                 if let duration, let index = when.firstIndex(of: "in") { when.insert(duration, at: index + 1) }
@@ -80,19 +87,19 @@ public enum AlarmCommand {
                     when: when, label: parsed.value("--label"), repeatDays: parsed.value("--repeat"),
                     sound: parsed.value("--sound"), snoozeMinutes: parsed.value("--snooze"), ringSeconds: parsed.value("--ring")))
             case "list", "ls":
-                let parsed = try ArgumentSpec(command: "alarm list", flags: ["--json"]).parse(rest)
+                let parsed = try listSpec.parse(rest)
                 if parsed.has("--help") || parsed.has("-h") { return help(listUsage) }
                 try expectNoPositionals(parsed, "list")
                 output = try commands.list(json: parsed.has("--json"))
             case "rm", "remove":
                 let parsed = try ArgumentSpec(command: "alarm rm").parse(rest)
-                if parsed.has("--help") || parsed.has("-h") { return help(idUsage("rm", "Removes an alarm")) }
+                if parsed.has("--help") || parsed.has("-h") { return help(idUsage("rm", idSubcommands[0].1)) }
                 output = try commands.remove(try singleID(parsed, "rm"))
             case "enable", "disable":
                 let parsed = try ArgumentSpec(command: "alarm \(subcommand)").parse(rest)
                 let enable = subcommand == "enable"
                 if parsed.has("--help") || parsed.has("-h") {
-                    return help(idUsage(subcommand, enable ? "Enables an alarm again" : "Keeps an alarm but stops it ringing"))
+                    return help(idUsage(subcommand, enable ? idSubcommands[1].1 : idSubcommands[2].1))
                 }
                 output = try commands.setEnabled(try singleID(parsed, subcommand), enable)
             case "help", "--help", "-h":

@@ -75,4 +75,24 @@ public struct ArgumentSpec: Sendable {
         }
         return result
     }
+
+    /// What a command's `run` starts with: its arguments, or the exit status
+    /// when nothing is left to do (`--help` printed: 0; a usage error said: 2).
+    public enum Start {
+        case parsed(ParsedArguments)
+        case finished(Int32)
+    }
+
+    public func start(_ arguments: [String], help: String) -> Start {
+        let parsed: ParsedArguments
+        do { parsed = try parse(arguments) } catch {
+            writeStandardError("interlude \(error.message)\n")
+            return .finished(2)
+        }
+        if parsed.has("--help") || parsed.has("-h") {
+            writeStandardOutput(help + "\n")
+            return .finished(0)
+        }
+        return .parsed(parsed)
+    }
 }

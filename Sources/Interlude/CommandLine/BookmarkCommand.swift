@@ -18,6 +18,9 @@ public enum BookmarkCommand {
     'interlude play BOOK --bookmark N' plays from bookmark N.
     """
 
+    /// The options of every subcommand (add takes --at and --note, list --json).
+    static let spec = ArgumentSpec(command: "bookmark", valued: ["--at", "--note"], flags: ["--json"])
+
     public static func run(_ arguments: [String]) -> Int32 {
         guard let subcommand = arguments.first, !["--help", "-h"].contains(subcommand) else {
             if arguments.isEmpty {
@@ -29,7 +32,7 @@ public enum BookmarkCommand {
         }
         let parsed: ParsedArguments
         do {
-            parsed = try ArgumentSpec(command: "bookmark \(subcommand)", valued: ["--at", "--note"], flags: ["--json"])
+            parsed = try ArgumentSpec(command: "bookmark \(subcommand)", valued: spec.valued, flags: spec.flags)
                 .parse(Array(arguments.dropFirst()))
         } catch {
             writeStandardError("interlude \(error.message)\n")

@@ -2,30 +2,28 @@
 import Glibc
 #endif
 import BookFormat
+import CInterludeShims
 import InterludeCore
 
 /// The top-level command line: `interlude COMMAND ...`.
 public enum CommandRouter {
+    /// The command list from `CommandLineReference`, which the man page and completions read too.
     public static let usage = """
     usage: interlude [PATH...] [--theme NAME] [--device D] ...
            interlude COMMAND [ARGS...]
+           interlude --version
 
     Without a command, on a terminal: the full-screen player on the files or
     folder given, or on the music folder (see 'interlude --help-player').
 
     commands:
-      play FILE...|BOOK   play files or a book without the TUI (see 'interlude play --help')
-      info FILE           format, duration, bitrate and tags of an audio file
-      alarm ...           add, list, remove, enable and disable alarms
-      bookmark ...        add, list and delete a book's bookmarks
-      remote COMMAND      control the running player (see 'interlude remote --help')
-      library scan|stats|search QUERY   the music library's index (see 'interlude library --help')
-      bench decode FILE   decode speed in seconds of audio per CPU second
-      loudness FILE...    EBU R 128 loudness and the ReplayGain gain to -18 LUFS (writes nothing)
-      help                this text
+    \(CommandLineReference.commandLines)
 
     'interlude COMMAND --help' describes each command.
     """
+
+    /// `interlude --version`: "interlude " and `git describe` of the tree make built.
+    public static var version: String { "interlude " + String(cString: interlude_version()) }
 
     /// Runs the command line (without the program name) and returns the exit status.
     public static func run(_ arguments: [String]) -> Int32 {
@@ -47,6 +45,10 @@ public enum CommandRouter {
         case "remote": return RemoteCommand.run(rest)
         case "loudness": return LoudnessCommand.run(rest)
         case "library": return LibraryCommand.run(rest)
+        case "themes": return ThemesCommand.run(rest)
+        case "--version":
+            writeStandardOutput(version + "\n")
+            return 0
         case "--help-player":
             writeStandardOutput(FullScreenCommand.help + "\n")
             return 0

@@ -17,16 +17,13 @@ public enum InfoCommand {
     and the tracks with their times; ALBUM.cue#N is one of its tracks.
     """
 
+    static let spec = ArgumentSpec(command: "info", flags: ["--json"])
+
     public static func run(_ arguments: [String]) -> Int32 {
-        let spec = ArgumentSpec(command: "info", flags: ["--json"])
         let parsed: ParsedArguments
-        do { parsed = try spec.parse(arguments) } catch {
-            writeStandardError("interlude \(error.message)\n")
-            return 2
-        }
-        if parsed.has("--help") || parsed.has("-h") {
-            writeStandardOutput(help + "\n")
-            return 0
+        switch spec.start(arguments, help: help) {
+        case .parsed(let arguments): parsed = arguments
+        case .finished(let status): return status
         }
         guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
             writeStandardError("interlude info: give exactly one file (see 'interlude info --help')\n")

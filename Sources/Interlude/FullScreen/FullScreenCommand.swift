@@ -30,6 +30,7 @@ enum FullScreenCommand {
       --resume-delay S    delay of the single resume attempt after a suspension (0.1-5, default 1)
       --fade DUR          the fade before a pause (default 30ms)
       --spoken            spoken audio: paused rather than ducked, smart rewind on resume
+      --smart-rewind MAX  maximum smart rewind in seconds (default 30 with --spoken, else 0)
       --book              play the one FOLDER (or FILE) given as a book
       --new               start another player even when one runs
       --play              files given to a running player play now (else queued)

@@ -30,8 +30,9 @@ public enum LibraryCommand {
       --json   one JSON object (scan, stats) or one per line (search)
     """
 
+    static let spec = ArgumentSpec(command: "library", valued: ["--sort", "--limit"], flags: ["--json", "--reverse", "--loudness"])
+
     public static func run(_ arguments: [String]) -> Int32 {
-        let spec = ArgumentSpec(command: "library", valued: ["--sort", "--limit"], flags: ["--json", "--reverse", "--loudness"])
         let parsed: ParsedArguments
         do { parsed = try spec.parse(arguments) } catch {
             writeStandardError("interlude \(error.message)\n")

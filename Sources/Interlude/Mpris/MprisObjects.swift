@@ -17,6 +17,7 @@ final class RootObject: BusObjectHandler {
         .property("CanRaise", "b", flags: BusMember.constant),
         .property("HasTrackList", "b", flags: BusMember.constant),
         .property("Identity", "s", flags: BusMember.constant),
+        .property("DesktopEntry", "s", flags: BusMember.constant),
         .property("SupportedUriSchemes", "as", flags: BusMember.constant),
         .property("SupportedMimeTypes", "as", flags: BusMember.constant),
     ]
@@ -36,7 +37,9 @@ final class RootObject: BusObjectHandler {
             switch property {
             case "CanQuit": try reply.append(true)
             case "CanRaise", "HasTrackList": try reply.append(false)
-            case "Identity": try reply.append("Interlude")
+            case "Identity": try reply.append(DesktopFiles.identity)
+            // The desktop entry `make install` puts in share/applications, without `.desktop`.
+            case "DesktopEntry": try reply.append(DesktopFiles.desktopEntry)
             case "SupportedUriSchemes": try reply.append(strings: ["file"])
             case "SupportedMimeTypes": try reply.append(strings: ["audio/mpeg", "audio/mp3"])
             default: return -ENOENT

@@ -11,6 +11,8 @@ import Glibc
 enum RemoteCommand {
     /// From the command table, so it lists what the socket takes.
     static var usage: String { RemoteCommandLine.usage }
+    /// The options `run` reads (its own loop: every other word is the command's).
+    static let spec = ArgumentSpec(command: "remote", valued: ["--instance"], flags: ["--json"])
 
     static func run(_ arguments: [String]) -> Int32 {
         var words: [String] = []

@@ -1,0 +1,352 @@
+import Foundation
+import Interlude
+import PlayerModel
+import Testing
+import TestSupport
+
+/// Issue 31: `make install` and `make uninstall`, the installed binary away
+/// from the build tree and the toolchain, the man page and completions as
+/// generated, and `make deb` through dpkg, apt and lintian. One
+/// `make install DESTDIR=...` per run serves the first three. The release
+/// build they install is `make test`'s first step; here make installs it as
+/// built (`PREBUILT=1`), so a release build older than the tree shows as a
+/// man page or `--version` that differs (run `make release`).
+@Suite(.serialized) struct InstallTests {
+    static let prefix = "/usr/local"
+
+    /// The repository: three levels above this file.
+    static let repository: String = {
+        var path = #filePath
+        for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
+        return path
+    }()
+
+    /// The Swift toolchain's root (`/opt/swift` for `/opt/swift/usr/bin/swift`).
+    static let toolchain: String = {
+        guard let swift = ProcessRunner.which("swift"), let real = realpath(swift, nil) else { return "/opt/swift" }
+        defer { free(real) }
+        var path = String(cString: real)
+        for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
+        return path.isEmpty ? "/opt/swift" : path
+    }()
+
+    static var shippedThemes: [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: repository + "/themes")) ?? []
+        return files.filter { $0.hasSuffix(".theme") }.sorted()
+    }
+
+    /// What `make install` must put below PREFIX, each with its mode.
+    static func expectedFiles(prefix: String, zsh: String, manPage: String = "man/man1/interlude.1") -> [String: Int] {
+        var files = [
+            "\(prefix)/bin/interlude": 0o755,
+            "\(prefix)/share/\(manPage)": 0o644,
+            "\(prefix)/share/bash-completion/completions/interlude": 0o644,
+            "\(zsh)/_interlude": 0o644,
+            "\(prefix)/share/fish/vendor_completions.d/interlude.fish": 0o644,
+            "\(prefix)/share/applications/\(DesktopFiles.desktopEntry).desktop": 0o644,
+            "\(prefix)/share/metainfo/\(DesktopFiles.desktopEntry).metainfo.xml": 0o644,
+        ]
+        for theme in shippedThemes { files["\(prefix)/share/interlude/themes/\(theme)"] = 0o644 }
+        return files
+    }
+
+    /// Every regular file below `root` (paths from `root`, with a leading `/`) and its permission bits.
+    static func files(below root: String) -> [String: Int] {
+        var found: [String: Int] = [:]
+        for relative in (try? FileManager.default.subpathsOfDirectory(atPath: root)) ?? [] {
+            var info = stat()
+            guard lstat(root + "/" + relative, &info) == 0 else { continue }
+            if info.st_mode & S_IFMT != S_IFDIR { found["/" + relative] = Int(info.st_mode & 0o7777) }
+        }
+        return found
+    }
+
+    /// `make -C REPOSITORY ...`; the release build is `make test`'s first step
+    /// (PREBUILT=1 installs what it built without building again).
+    static func make(_ arguments: [String], timeout: Double = 600) throws -> ProcessResult {
+        try ProcessRunner.run("/usr/bin/make", ["-C", repository, "--no-print-directory"] + arguments, timeout: timeout)
+    }
+
+    /// `scripts/version.sh`'s answer (no argument: `git describe`; `--date`, `--debian`).
+    static func version(_ argument: String? = nil) throws -> String {
+        let result = try ProcessRunner.check(repository + "/scripts/version.sh", argument.map { [$0] } ?? [])
+        return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The run's one installation into a scratch DESTDIR.
+    static let installation: Result<String, InstallError> = {
+        let root = ScratchFiles.makeDirectory("destdir")
+        do {
+            let result = try make(["install", "PREBUILT=1", "DESTDIR=\(root)"])
+            guard result.succeeded else { return .failure(InstallError("make install: \(result.summary)")) }
+            return .success(root)
+        } catch {
+            return .failure(InstallError("make install: \(error)"))
+        }
+    }()
+
+    static func installedRoot() throws -> String { try installation.get() }
+
+    /// An empty home, so no theme or config of the user's is found.
+    static func emptyHome() -> [String: String] {
+        let home = ScratchFiles.makeDirectory("home")
+        return ["HOME": home, "XDG_CONFIG_HOME": home + "/.config", "XDG_STATE_HOME": home + "/.local/state",
+                "XDG_DATA_HOME": home + "/.local/share", "XDG_CACHE_HOME": home + "/.cache"]
+    }
+
+    // MARK: Acceptance 1
+
+    @Test func installPutsEveryFileInItsPlaceWithItsModeAndUninstallRemovesExactlyThem() throws {
+        let root = try Self.installedRoot()
+        let expected = Self.expectedFiles(prefix: Self.prefix, zsh: Self.prefix + "/share/zsh/site-functions")
+        #expect(Self.files(below: root) == expected)
+        #expect(Self.shippedThemes.count >= 4, "\(Self.shippedThemes)")
+
+        // A second tree for uninstall, with files of other programs beside ours that must stay.
+        let other = ScratchFiles.makeDirectory("uninstall")
+        let install = try Self.make(["install", "PREBUILT=1", "DESTDIR=\(other)"])
+        try #require(install.succeeded, "\(install.summary)")
+        let foreign = ["\(Self.prefix)/bin/other-player", "\(Self.prefix)/share/applications/other.desktop",
+                       "\(Self.prefix)/share/man/man1/other.1"]
+        for path in foreign { #expect(FileManager.default.createFile(atPath: other + path, contents: Data("x\n".utf8))) }
+        let uninstall = try Self.make(["uninstall", "DESTDIR=\(other)"])
+        #expect(uninstall.succeeded, "\(uninstall.summary)")
+        #expect(Set(Self.files(below: other).keys) == Set(foreign))
+        #expect(!FileManager.default.fileExists(atPath: other + Self.prefix + "/share/interlude"))
+    }
+
+    // MARK: Acceptance 2
+
+    @Test func theInstalledBinaryRunsWithTheBuildTreeAndTheToolchainHidden() throws {
+        let root = try Self.installedRoot()
+        #expect(!root.hasPrefix(Self.repository + "/"), "the scratch tree must lie outside the repository")
+        let binary = root + Self.prefix + "/bin/interlude"
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 2)
+        #expect(!mp3.hasPrefix(Self.repository + "/"))
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let recorder = try sink.startRecorder()
+        let separator = "@@interlude-install-test@@"
+        // In a mount namespace of its own, empty tmpfs over the toolchain and the repository:
+        // what the binary needs from either is not there.
+        let script = """
+        set -u
+        mount -t tmpfs none "$TOOLCHAIN" && mount -t tmpfs none "$REPOSITORY" || exit 90
+        [ -e "$REPOSITORY/Package.swift" ] || [ -e "$TOOLCHAIN/usr/bin/swift" ] && exit 91
+        "$BINARY" --version; echo "$SEPARATOR $?"
+        "$BINARY" info "$MP3"; echo "$SEPARATOR $?"
+        "$BINARY" themes --paths; echo "$SEPARATOR $?"
+        ldd "$BINARY"; echo "$SEPARATOR $?"
+        "$BINARY" play --device pulse --events json "$MP3"; echo "$SEPARATOR $?"
+        """
+        var environment = Self.emptyHome().merging(sink.environment) { $1 }
+        environment["REPOSITORY"] = Self.repository
+        environment["TOOLCHAIN"] = Self.toolchain
+        environment["BINARY"] = binary
+        environment["MP3"] = mp3
+        environment["SEPARATOR"] = separator
+        let run = try ProcessRunner.run("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", script],
+                                        environment: environment, timeout: 60)
+        let capture = try recorder.stop()
+        try #require(run.exitStatus == 0, "\(run.summary)")
+        let parts = run.stdoutText.components(separatedBy: separator + " ")
+        try #require(parts.count == 6, "\(run.stdoutText)\n\(run.stderrText)")
+        func output(_ index: Int) -> (text: String, status: String) {
+            let text = index == 0 ? parts[0] : String(parts[index].drop { $0 != "\n" }.dropFirst())
+            let status = parts[index + 1].prefix { $0 != "\n" }
+            return (text, String(status))
+        }
+
+        let version = output(0)
+        #expect(version.status == "0")
+        #expect(version.text == "interlude \(try Self.version())\n", "the release build is older than the tree: make release")
+
+        let info = output(1)
+        #expect(info.status == "0", "\(run.stderrText)")
+        #expect(info.text.contains("44100 Hz stereo"), "\(info.text)")
+
+        // Every shipped theme, found below the binary's own prefix (default first, then by name).
+        let themes = output(2)
+        #expect(themes.status == "0")
+        let lines = themes.text.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        let names = Self.shippedThemes.map { String($0.dropLast(".theme".count)) }
+        #expect(lines.map { $0[0] } == ["default"] + names.filter { $0 != "default" }.sorted())
+        for line in lines {
+            #expect(line.count == 2 && line[1] == "\(root)\(Self.prefix)/share/interlude/themes/\(line[0]).theme", "\(line)")
+        }
+
+        let ldd = output(3)
+        #expect(ldd.status == "0")
+        #expect(!ldd.text.contains(Self.toolchain) && !ldd.text.contains("not found") && !ldd.text.contains(Self.repository),
+                "\(ldd.text)")
+        #expect(!ldd.text.contains("libswift"), "\(ldd.text)")
+
+        // Headless playback into the null sink: the events say it played, the sink heard it.
+        let play = output(4)
+        #expect(play.status == "0", "\(run.stderrText)")
+        #expect(play.text.contains("\"event\":\"trackStarted\"") && play.text.contains("\"event\":\"finished\""), "\(play.text)")
+        let bounds = try #require(SignalAnalysis.signalBounds(capture), "the sink heard nothing")
+        #expect(Double(bounds.count) / Double(capture.sampleRate) > 1.5)
+    }
+
+    // MARK: Acceptance 3
+
+    @Test func theManPageAndCompletionsAsGeneratedNowAreTheInstalledOnes() throws {
+        let root = try Self.installedRoot() + Self.prefix
+        let version = try Self.version()
+        let date = try Self.version("--date")
+        let generated = [
+            "share/man/man1/interlude.1": ManualPage.text(version: version, date: date),
+            "share/bash-completion/completions/interlude": ShellCompletion.bash,
+            "share/zsh/site-functions/_interlude": ShellCompletion.zsh,
+            "share/fish/vendor_completions.d/interlude.fish": ShellCompletion.fish,
+            "share/applications/\(DesktopFiles.desktopEntry).desktop": DesktopFiles.desktopEntryFile,
+            "share/metainfo/\(DesktopFiles.desktopEntry).metainfo.xml": DesktopFiles.metainfo(version: version, date: date),
+        ]
+        for (path, text) in generated {
+            let installed = try String(contentsOfFile: root + "/" + path, encoding: .utf8)
+            #expect(installed == text, "\(path) differs from what the tables make now (was `make release` run after the last change?)")
+        }
+    }
+
+    @Test func theManPageHasEveryCommandOptionRemoteCommandAndConfigKeyAndNoWarnings() throws {
+        let page = try Self.installedRoot() + Self.prefix + "/share/man/man1/interlude.1"
+        let lint = try ProcessRunner.run("mandoc", ["-T", "lint", "-W", "style", page])
+        #expect(lint.succeeded && lint.stdoutText.isEmpty && lint.stderrText.isEmpty, "\(lint.stdoutText)\(lint.stderrText)")
+        let warnings = try ProcessRunner.run("man", ["--warnings", "-l", page], environment: ["MANPAGER": "cat", "MANWIDTH": "80"])
+        #expect(warnings.succeeded && warnings.stderrText.isEmpty, "\(warnings.stderrText)")
+        // What a reader sees (overstrikes removed): every command, option, remote command and config key.
+        let plain = try ProcessRunner.check("mandoc", ["-T", "ascii", "-O", "width=200", page]).stdoutText
+            .replacingOccurrences(of: ".\u{8}", with: "", options: .regularExpression)
+        var missing: [String] = []
+        func visit(_ command: CommandLineCommand) {
+            if !command.name.isEmpty && !plain.contains(command.name) { missing.append(command.name) }
+            for option in command.options where !plain.contains(option.name) { missing.append("\(command.name) \(option.name)") }
+            command.subcommands.forEach(visit)
+        }
+        ([CommandLineReference.fullScreen] + CommandLineReference.commands).forEach(visit)
+        for entry in RemoteVocabulary.entries where !plain.contains(entry.usage) { missing.append("remote \(entry.usage)") }
+        for key in PlayerConfigFile.keys where !plain.contains(key + " = ") { missing.append("config \(key)") }
+        #expect(missing.isEmpty, "not in the man page: \(missing)")
+    }
+
+    /// The socket's commands starting with "se", as the table has them ("seek", "seek-to").
+    static var remoteSe: [String] { RemoteVocabulary.entries.map(\.name).filter { $0.hasPrefix("se") }.sorted() }
+    static var themeNames: [String] { Self.shippedThemes.map { String($0.dropLast(".theme".count)) }.sorted() }
+
+    /// The installed bin folder first on PATH, so the completions ask the installed binary.
+    static func shellEnvironment(_ root: String) -> [String: String] {
+        var environment = emptyHome()
+        environment["PATH"] = root + prefix + "/bin:/usr/bin:/bin"
+        return environment
+    }
+
+    @Test func bashCompletesRemoteCommandsAndThemes() throws {
+        let root = try Self.installedRoot()
+        let script = """
+        source "$0"
+        complete -p interlude >/dev/null || exit 90
+        comp() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+                 COMPREPLY=(); _interlude interlude "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+                 printf '%s\\n' "${COMPREPLY[@]}" | sort; echo @@; }
+        comp interlude remote se
+        comp interlude --theme ''
+        comp interlude play --replaygain ''
+        interlude alarm add in 10m >/dev/null && interlude alarm add 07:30 >/dev/null || exit 91
+        comp interlude alarm rm ''
+        """
+        let run = try ProcessRunner.run("/bin/bash", ["-c", script, root + Self.prefix + "/share/bash-completion/completions/interlude"],
+                                        environment: Self.shellEnvironment(root), timeout: 30)
+        try #require(run.succeeded, "\(run.summary)")
+        let answers = run.stdoutText.components(separatedBy: "@@\n").map { $0.split(separator: "\n").map(String.init) }
+        try #require(answers.count == 5, "\(run.stdoutText)")
+        #expect(answers[0] == Self.remoteSe && answers[0].contains("seek"), "\(run.stdoutText)")
+        #expect(answers[1] == Self.themeNames, "\(run.stdoutText)")
+        #expect(answers[2] == ["album", "off", "track"], "\(run.stdoutText)")
+        // The ids `interlude alarm list` shows, asked of the installed binary.
+        #expect(answers[3] == ["1", "2"], "\(run.stdoutText)")
+    }
+
+    @Test func zshCompletesRemoteCommandsAndThemes() throws {
+        let root = try Self.installedRoot()
+        let capture = Self.repository + "/Tests/Fixtures/zsh_complete.zsh"
+        let functions = root + Self.prefix + "/share/zsh/site-functions"
+        func complete(_ line: String) throws -> [String] {
+            let run = try ProcessRunner.run("/usr/bin/zsh", ["-f", capture, functions, line],
+                                            environment: Self.shellEnvironment(root), timeout: 30)
+            #expect(run.succeeded, "\(run.summary)")
+            return run.stdoutText.split(separator: "\n").map(String.init).sorted()
+        }
+        let remote = try complete("interlude remote se")
+        #expect(remote == Self.remoteSe && remote.contains("seek"), "\(remote)")
+        #expect(try complete("interlude --theme ") == Self.themeNames)
+    }
+
+    @Test func fishCompletesRemoteCommandsAndThemes() throws {
+        let root = try Self.installedRoot()
+        let directory = root + Self.prefix + "/share/fish/vendor_completions.d"
+        func complete(_ line: String) throws -> [String] {
+            let run = try ProcessRunner.run("/usr/bin/fish", ["--no-config", "-c",
+                                                              "set -p fish_complete_path $argv[1]; complete -C $argv[2]",
+                                                              directory, line],
+                                            environment: Self.shellEnvironment(root), timeout: 30)
+            #expect(run.succeeded, "\(run.summary)")
+            // "NAME<tab>description"
+            return run.stdoutText.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }.sorted()
+        }
+        let remote = try complete("interlude remote se")
+        #expect(remote == Self.remoteSe && remote.contains("seek"), "\(remote)")
+        #expect(try complete("interlude --theme ") == Self.themeNames)
+    }
+
+    // MARK: Acceptance 4
+
+    @Test func theDebianPackageInstallsWithItsDependenciesMetAndLintianFindsNoError() throws {
+        let build = try Self.make(["deb", "PREBUILT=1"])
+        try #require(build.succeeded, "\(build.summary)")
+        let deb = Self.repository + "/" + (build.stdoutText.split(separator: "\n").last.map(String.init) ?? "")
+        try #require(deb.hasSuffix(".deb") && FileManager.default.fileExists(atPath: deb), "\(build.stdoutText)")
+        let debianVersion = try Self.version("--debian")
+        #expect(deb.hasSuffix("/interlude_\(debianVersion)_\(try ProcessRunner.check("dpkg", ["--print-architecture"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)).deb"))
+
+        let lintian = try ProcessRunner.run("lintian", ["--no-tag-display-limit", deb], timeout: 600)
+        let errors = lintian.stdoutText.split(separator: "\n").filter { $0.hasPrefix("E: ") }
+        #expect(errors.isEmpty, "\(lintian.stdoutText)")
+        #expect(lintian.exitStatus != nil && !lintian.timedOut, "\(lintian.summary)")
+
+        let status = try ProcessRunner.run("dpkg-query", ["-W", "-f=${Status}", "interlude"])
+        try #require(!status.stdoutText.contains("installed") || status.stdoutText.contains("not-installed"),
+                     "interlude is already installed on this machine: the test would remove it")
+        let install = try ProcessRunner.run("dpkg", ["-i", deb], environment: ["DEBIAN_FRONTEND": "noninteractive"], timeout: 300)
+        defer { _ = try? ProcessRunner.run("dpkg", ["--purge", "interlude"], timeout: 300) }
+        try #require(install.succeeded, "\(install.summary)")
+        let fix = try ProcessRunner.run("apt-get", ["-f", "install", "--simulate"], timeout: 300)
+        #expect(fix.succeeded, "\(fix.summary)")
+        #expect(fix.stdoutText.range(of: #"\b0 upgraded, 0 newly installed, 0 to remove\b"#, options: .regularExpression) != nil,
+                "\(fix.stdoutText)")
+
+        let listed = try ProcessRunner.check("dpkg", ["-L", "interlude"]).stdoutText.split(separator: "\n").map(String.init)
+        let files = Set(listed.filter { path in
+            var info = stat()
+            return lstat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR
+        })
+        var expected = Set(Self.expectedFiles(prefix: "/usr", zsh: "/usr/share/zsh/vendor-completions",
+                                              manPage: "man/man1/interlude.1.gz").keys)
+        expected.formUnion(["/usr/share/doc/interlude/copyright", "/usr/share/doc/interlude/changelog.gz"])
+        #expect(files == expected)
+        let version = try ProcessRunner.run("/usr/bin/interlude", ["--version"])
+        #expect(version.stdoutText == "interlude \(try Self.version())\n", "\(version.summary)")
+        // Debian's zsh finds the function where the package put it.
+        let fpath = try ProcessRunner.check("/usr/bin/zsh", ["-c", "print -l $fpath"]).stdoutText
+        #expect(fpath.split(separator: "\n").contains("/usr/share/zsh/vendor-completions"), "\(fpath)")
+
+        let purge = try ProcessRunner.run("dpkg", ["--purge", "interlude"], timeout: 300)
+        #expect(purge.succeeded, "\(purge.summary)")
+        #expect(!FileManager.default.fileExists(atPath: "/usr/bin/interlude"))
+    }
+}
+
+struct InstallError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
