@@ -156,3 +156,6 @@ package.targets += [
 ]
 // libFuzzer over ICY metadata and PLS playlists (`make fuzz`).
 package.targets.append(.executableTarget(name: "StreamFuzzer", dependencies: ["Streams", "FuzzDriver"]))
+// A station plays where a file does (issue 26): its reader and decoder in AudioEngine, the player's side in Interlude.
+package.targets.first { $0.name == "AudioEngine" }?.dependencies.append("Streams")
+package.targets.first { $0.name == "Interlude" }?.dependencies.append("Streams")

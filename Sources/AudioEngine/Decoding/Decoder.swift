@@ -128,6 +128,12 @@ public enum DecoderReadResult: Equatable, Sendable {
     case frames(Int)
     /// The stream has ended; nothing was written.
     case end
+    /// Nothing has arrived yet, and the stream goes on (a station's packets
+    /// come from the network, `StreamDecoder`); nothing was written. The
+    /// feeder stops filling for this turn and asks again on a later one (the
+    /// loop wakes on the stream's descriptor, `LiveStream.wakeDescriptor`).
+    /// A file's decoder never says it.
+    case notYet
 }
 
 /// What a stream says its encoder added around the audio (the codec's

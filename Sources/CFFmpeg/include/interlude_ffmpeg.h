@@ -12,6 +12,7 @@
 #include <libavutil/error.h>
 #include <libavutil/frame.h>
 #include <libavutil/mathematics.h>
+#include <libavutil/opt.h>
 #include <libswresample/swresample.h>
 #include "interlude_shims.h"
 
@@ -26,8 +27,10 @@
    Swift reads are those of the library loaded. Calling any wrapper below
    before a successful load is a programming error (it traps).
 
-   Only FFmpegDecoder (Sources/AudioEngine/Decoding) calls these, on the thread
-   that owns the decoder. */
+   Only FFmpegDecoder (Sources/AudioEngine/Decoding) and the stream's reader and
+   decoder (Sources/AudioEngine/Streaming) call these, each on the thread that
+   owns the context: a stream's AVFormatContext its reader thread's, its codec the
+   main loop's. */
 
 /* Loads the four libraries and resolves what the wrappers call: their
    dependency trees one object at a time, each step's touched read-only pages

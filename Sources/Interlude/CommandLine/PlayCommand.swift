@@ -134,9 +134,20 @@ public enum PlayCommand {
             guard events == "json" else { throw UsageError("play: --events '\(events)' is not json") }
             options.jsonEvents = true
         }
+        if Self.rendersToFile(options.output), let station = options.files.first(where: PlayerRuntime.isStation) {
+            // A station arrives in real time; a render to a file runs as fast as it can, on the frame clock.
+            throw UsageError("play: \(station) is a live stream, which plays in real time: not with --output wav or null")
+        }
         options.scenario = try ScenarioOptions.parse(parsed)
         options.book = try BookPlayOptions.parse(parsed)
         return options
+    }
+
+    private static func rendersToFile(_ output: PlaybackEngine.Output) -> Bool {
+        switch output {
+        case .wav, .null: true
+        default: false
+        }
     }
 
     public static func run(_ arguments: [String]) -> Int32 {

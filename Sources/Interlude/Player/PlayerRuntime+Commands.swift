@@ -24,6 +24,9 @@ extension PlayerRuntime {
                 book.seek(to: book.currentPosition + Int((seconds * 1000).rounded()),
                           reason: seconds < 0 ? .seekBack : .seekForward)
             } else {
+                if let current, Self.isStation(current.path) {
+                    return .refused(reason: .problem("\(current.path) is a live stream: it cannot seek"))
+                }
                 seek(bySeconds: seconds)
             }
         case .setVolume(let volume): self.volume = volume

@@ -66,6 +66,8 @@ final class PlayerRuntime {
     }
     /// Each file's tags, read once for every front end.
     let trackTags = TrackTagStore()
+    /// The station decoding now, if any: its descriptor in the loop's poll, its titles and reconnections (`+Stream`).
+    let streamWatch = StreamWatch()
     let clock: any Clock
     let arbiter: AudioSessionArbiter
     let player: PlayerSession
@@ -393,7 +395,7 @@ final class PlayerRuntime {
     private func waitForEvents(host: PlayerHost, wallClock: WallClockChangeDescriptor, refillWait: Int) {
         var wait = refillWait
         if let limit = host.maximumWaitMilliseconds { wait = wait < 0 ? limit : min(wait, limit) }
-        let sources = host.loopSources + (services?.sources ?? [])
+        let sources = host.loopSources + (services?.sources ?? []) + [streamWatch]
         for limit in sources.compactMap(\.wakeWithinMilliseconds) { wait = wait < 0 ? limit : min(wait, limit) }
         systemClock?.armWakeUp(orAt: [suspendDeadline, continueDeadline].compactMap { $0 }.min(),
                                holdingTimers: isSessionSuspended)
@@ -417,8 +419,7 @@ final class PlayerRuntime {
 
     /// On the frame clock nothing waits, but the loop's sources are still read.
     private func pollWithoutWaiting(host: PlayerHost) {
-        let sources = host.loopSources + (services?.sources ?? [])
-        guard !sources.isEmpty else { return }
+        let sources = host.loopSources + (services?.sources ?? []) + [streamWatch]
         let requests = sources.map(\.pollRequests)
         let (_, occurred) = poll([], requests: requests.flatMap { $0 }, timeoutMilliseconds: 0)
         serviceSources(sources, requests: requests, occurred: occurred)

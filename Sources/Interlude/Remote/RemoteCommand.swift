@@ -43,7 +43,10 @@ enum RemoteCommand {
         var request = translation
         if ["queue-add", "play-files", "book-open"].contains(request.command) {
             // The player runs elsewhere: it needs paths that do not depend on our directory.
-            request.arguments = request.arguments.map { $0.stringValue.map { .string(BookOpener.absolutePath($0)) } ?? $0 }
+            // A station's URL goes as it is.
+            request.arguments = request.arguments.map { argument in
+                argument.stringValue.map { .string(PlayerRuntime.isStation($0) ? $0 : BookOpener.absolutePath($0)) } ?? argument
+            }
         }
         let client: ControlClient
         switch ControlClient.connect(instance: instance) {
