@@ -67,3 +67,102 @@ import Glibc
         #expect(problems.isEmpty, "\(problems)")
     }
 }
+
+/// Issue 26, point 4 for the first connection, headless: HTTPS verified
+/// against the CA store (`SSL_CERT_FILE` as measured), and each fault told in
+/// one line naming the URL. A single station that cannot be opened ends the
+/// run with status 1, as a file that cannot be decoded does and as mpv does
+/// ("Failed to open URL", exit 2): a headless run has nothing else to play,
+/// and a script sees the failure in the status. Retries are for a station
+/// that played and dropped (`StreamReconnector`), not for one never reached.
+@Suite(.serialized) struct StreamFaultTests {
+    /// A 3-second MP3 (a 440 Hz tone) in a folder a `StreamFileServer` serves.
+    static func servedTone() throws -> String {
+        let folder = ScratchFiles.makeDirectory("stream-files")
+        try FileManager.default.copyItem(atPath: Fixtures.mp3(.tone(frequency: 440), seconds: 3), toPath: "\(folder)/tone.mp3")
+        return folder
+    }
+
+    static func errors(_ result: InterludeBinary.PlayResult) -> [String] {
+        result.events.named("error").compactMap(\.message)
+    }
+
+    @Test("an HTTPS file from a server the test CA signed plays to its end through the null sink (SSL_CERT_FILE)")
+    func httpsWithTheTestCAPlays() throws {
+        let certificates = try TestCertificates.make()
+        let server = try StreamFileServer.start(root: try Self.servedTone(), certificate: certificates.trusted)
+        defer { server.stop() }
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let recorder = try sink.startRecorder()
+        defer { _ = try? recorder.stop() }
+        let url = server.url("tone.mp3")
+        let result = try InterludeBinary.play([url], output: .pulse(sink), environment: certificates.environment, timeout: 60)
+        #expect(result.process.succeeded, "\(result.process.summary)")
+        #expect(result.events.named("streamConnected").count == 1, "\(result.events.events)")
+        #expect(Self.errors(result).isEmpty, "\(Self.errors(result))")
+        // The end of the file is the entry's end, not a drop to reconnect after.
+        #expect(result.events.named("finished").count == 1, "\(result.events.events)")
+        let heard = try recorder.stop()
+        #expect(SignalAnalysis.dBFS(SignalAnalysis.rms(heard)) > -30, "capture of \(heard.frameCount) frames")
+    }
+
+    @Test("a certificate the store does not trust is refused in one line naming the URL, with no fall-back to plain HTTP")
+    func anUntrustedCertificateIsRefused() throws {
+        let certificates = try TestCertificates.make()
+        let server = try StreamFileServer.start(root: try Self.servedTone(), certificate: certificates.untrusted)
+        defer { server.stop() }
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let url = server.url("tone.mp3")
+        let result = try InterludeBinary.play([url], output: .pulse(sink), environment: certificates.environment, timeout: 60)
+        #expect(result.process.exitStatus == 1, "\(result.process.summary)")
+        let errors = Self.errors(result)
+        #expect(errors.count == 1 && errors[0].hasPrefix(url + ": ") && errors[0].lowercased().contains("certificate"), "\(errors)")
+        #expect(result.events.named("streamConnected").isEmpty)
+        // Nothing was served: the handshake failed before any request.
+        #expect(!server.log.contains("GET /tone.mp3"), "\(server.log)")
+    }
+
+    @Test("a 404, a refused connection and a name that does not resolve each give one line naming the URL, and the run ends with status 1")
+    func faultsAtTheFirstConnectionAreToldInOneLine() throws {
+        let server = try StreamFileServer.start(root: try Self.servedTone())
+        defer { server.stop() }
+        let closed = try LoopbackHTTP.freePort()
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let cases = [(server.url("status/404"), "404"),
+                     ("http://127.0.0.1:\(closed)/radio.mp3", "refused"),
+                     ("http://station.invalid/radio.mp3", "resolve")]
+        for (url, words) in cases {
+            let result = try InterludeBinary.play([url], output: .pulse(sink), timeout: 60)
+            #expect(result.process.exitStatus == 1, "\(url): \(result.process.summary)")
+            let errors = Self.errors(result)
+            #expect(errors.count == 1 && errors[0].hasPrefix(url + ": ") && errors[0].lowercased().contains(words),
+                    "\(url): \(errors)")
+        }
+    }
+
+    @Test("while the station's server accepts and sends nothing, the socket answers status; the stall ends in one line")
+    func theLoopAnswersTheSocketWhileTheServerStalls() throws {
+        let server = try StreamFileServer.start(root: try Self.servedTone())
+        defer { server.stop() }
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let url = server.silentURL("radio.mp3")
+        let player = try PulseOutputTests.Player([url, "--device", "pulse"], sink: sink)
+        #expect(player.waitFor("trackStarted"), "\(player.process.eventsSoFar().events)")
+        let status = try player.remote(["status"])
+        // Answered while the server still holds the connection open and has said nothing.
+        let stillStalled = player.process.isRunning && player.process.eventsSoFar().named("error").isEmpty
+            && player.process.eventsSoFar().named("streamConnected").isEmpty
+        #expect(status.succeeded, "\(status.summary)")
+        #expect(stillStalled, "\(player.process.eventsSoFar().events)")
+        // FFmpeg's read timeout (10 s) ends the open: one line, and the run ends.
+        let result = player.process.wait(timeout: 30)
+        #expect(result.exitStatus == 1, "\(result.summary)")
+        let events = EventLog(stdout: result.stdoutText)
+        let errors = events.named("error").compactMap(\.message)
+        #expect(errors.count == 1 && errors[0].hasPrefix(url + ": ") && errors[0].contains("timed out"), "\(events.events)")
+    }
+}

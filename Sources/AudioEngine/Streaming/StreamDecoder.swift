@@ -60,6 +60,8 @@ final class StreamDecoder: Decoder, LiveStream {
     private(set) var stationName: String?
     private(set) var title: String?
     private(set) var isAwaitingData = false
+    /// The connection is to a resource of known length (`StreamMessage.opened`).
+    private var isFinite = false
 
     /// Output frames handed out by `read` since the start (the position of the next live frame).
     private var handedOut = 0
@@ -217,7 +219,8 @@ final class StreamDecoder: Decoder, LiveStream {
             let message = inbox[inboxNext]
             inboxNext += 1
             switch message {
-            case .opened(let parameters, let headers, let container):
+            case .opened(let parameters, let headers, let container, let finite):
+                isFinite = finite
                 defer { StreamChannel.free(message) }
                 try open(parameters, container: container)
                 if channel == nil { return false }
@@ -233,6 +236,11 @@ final class StreamDecoder: Decoder, LiveStream {
                 }
             case .failed(let reason):
                 try connectionEnded(reason)
+                return false
+            case .ended where isFinite:
+                // A file served over HTTP has played to its end: so has the entry.
+                stopReader()
+                phase = .over
                 return false
             case .ended:
                 try connectionEnded("the server ended the stream")

@@ -11,8 +11,10 @@ import Glibc
 enum StreamMessage {
     /// The connection is open and its audio stream found: the codec's
     /// parameters (a copy, the receiver's to free) and the station's
-    /// `icy-*` headers as FFmpeg kept them (empty when it sent none).
-    case opened(parameters: UnsafeMutablePointer<AVCodecParameters>, headers: [UInt8], container: String)
+    /// `icy-*` headers as FFmpeg kept them (empty when it sent none);
+    /// `finite`: a resource of known length (a file served over HTTP, with
+    /// its length), whose end is the entry's end, where a station's is a drop.
+    case opened(parameters: UnsafeMutablePointer<AVCodecParameters>, headers: [UInt8], container: String, finite: Bool)
     /// One packet of the audio stream (the receiver's to free).
     case packet(UnsafeMutablePointer<AVPacket>)
     /// A new ICY metadata block (`StreamTitle='...';`), as FFmpeg split it out.
@@ -129,7 +131,7 @@ final class StreamChannel: @unchecked Sendable {
 
     static func free(_ message: StreamMessage) {
         switch message {
-        case .opened(let parameters, _, _):
+        case .opened(let parameters, _, _, _):
             var owned: UnsafeMutablePointer<AVCodecParameters>? = parameters
             interlude_avcodec_parameters_free(&owned)
         case .packet(let packet):
@@ -151,6 +153,7 @@ enum StreamReader {
     static func start(url: String, channel: StreamChannel) -> String? {
         let failure = BackgroundThread.start {
             _ = interlude_name_this_thread("interlude-stream")
+            interlude_ffmpeg_note_errors()
             run(url: url, channel: channel)
         }
         return failure.map { "cannot start the stream's reader thread (\($0.message))" }
@@ -173,13 +176,13 @@ enum StreamReader {
         var status = interlude_avformat_open_url(&context, url, &options)
         interlude_av_dict_free(&options)
         guard status >= 0, let container = context else {
-            if !channel.isStopping { channel.post(.failed(describe(status))) }
+            if !channel.isStopping { channel.post(.failed(failure(status))) }
             return
         }
         defer { interlude_avformat_close_url(&context) }
         status = interlude_avformat_find_stream_info(container)
         guard status >= 0 else {
-            if !channel.isStopping { channel.post(.failed(describe(status))) }
+            if !channel.isStopping { channel.post(.failed(failure(status))) }
             return
         }
         let index = interlude_av_find_best_stream(container, AVMEDIA_TYPE_AUDIO)
@@ -190,8 +193,10 @@ enum StreamReader {
         }
         _ = interlude_avcodec_parameters_copy(parameters, stream.pointee.codecpar)
         let name = container.pointee.iformat?.pointee.name.map { String(cString: $0) } ?? "stream"
+        // A length from the server (seekable: Content-Length with ranges) or a duration from the container.
+        let finite = (container.pointee.pb?.pointee.seekable ?? 0) != 0 || container.pointee.duration > 0
         guard channel.post(.opened(parameters: parameters, headers: option("icy_metadata_headers", of: container),
-                                   container: name)) else { return }
+                                   container: name, finite: finite)) else { return }
         guard let packet = interlude_av_packet_alloc() else { return }
         defer {
             var owned: UnsafeMutablePointer<AVPacket>? = packet
@@ -201,7 +206,7 @@ enum StreamReader {
         while !channel.isStopping {
             status = interlude_av_read_frame(container, packet)
             guard status >= 0 else {
-                if !channel.isStopping { channel.post(status == interlude_averror_eof() ? .ended : .failed(describe(status))) }
+                if !channel.isStopping { channel.post(status == interlude_averror_eof() ? .ended : .failed(failure(status))) }
                 return
             }
             guard packet.pointee.stream_index == index, let held = interlude_av_packet_alloc() else {
@@ -230,6 +235,18 @@ enum StreamReader {
         let bytes = Array(UnsafeBufferPointer(start: text, count: strlen(UnsafeRawPointer(text).assumingMemoryBound(to: CChar.self))))
         interlude_av_freep(&value)
         return bytes
+    }
+
+    /// What the player says of a failed call: FFmpeg's sentence for `status`,
+    /// after the line it logged when that is a bare "input/output error" (a
+    /// certificate that does not verify, a host name that does not resolve).
+    private static func failure(_ status: Int32) -> String {
+        let code = describe(status)
+        var buffer = [CChar](repeating: 0, count: 256)
+        let length = interlude_ffmpeg_noted_error(&buffer, buffer.count)
+        guard status == -EIO, length > 0 else { return code }
+        let noted = String(decoding: buffer.prefix(min(length, buffer.count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return "\(noted) (\(code))"
     }
 
     /// FFmpeg's sentence for `status`, its first letter lowered to follow "URL: ".

@@ -62,6 +62,14 @@ void interlude_ffmpeg_release_setup_pages(int done);
    whose reports run at exit. */
 void interlude_ffmpeg_exit_quickly(void);
 
+/* A stream's reader thread (after a load): from now on the first error line
+   FFmpeg logs on this thread is kept (the reason behind an EIO: a certificate
+   that does not verify, a name that does not resolve), and read once, into
+   `buffer`, by interlude_ffmpeg_noted_error (its length; 0 when none). Other
+   threads' lines and lower levels stay unprinted, as with AV_LOG_QUIET. */
+void interlude_ffmpeg_note_errors(void);
+size_t interlude_ffmpeg_noted_error(char *buffer, size_t capacity);
+
 /* Whether interlude_ffmpeg_load has succeeded in this process. */
 int interlude_ffmpeg_loaded(void);
 

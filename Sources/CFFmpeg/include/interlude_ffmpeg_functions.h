@@ -16,6 +16,7 @@ INTERLUDE_CALL(int, av_channel_layout_copy, (AVChannelLayout *destination, const
 INTERLUDE_CALL(void, av_channel_layout_uninit, (AVChannelLayout *layout), (layout))
 INTERLUDE_CALL(int64_t, av_rescale_q, (int64_t value, AVRational from, AVRational to), (value, from, to))
 INTERLUDE_USE(av_log_set_level)
+INTERLUDE_USE(av_log_set_callback)
 INTERLUDE_USE(av_malloc)
 INTERLUDE_CALL(void, av_freep, (void *pointer), (pointer))
 INTERLUDE_CALL(int, av_dict_set, (AVDictionary **dictionary, const char *key, const char *value, int flags),

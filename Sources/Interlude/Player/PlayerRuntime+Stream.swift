@@ -45,6 +45,7 @@ final class StreamWatch: LoopSource {
         switch event {
         case .connected(let station, let codec):
             reconnector?.connected()
+            runtime.streamPlayed()
             runtime.trackTags.setStation(stream.url, title: stream.title, name: station)
             events.emit(.streamConnected(url: stream.url, station: station, codec: codec))
         case .title(let title):

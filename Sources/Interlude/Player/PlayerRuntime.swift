@@ -242,6 +242,9 @@ final class PlayerRuntime {
         arbiter.processDidContinue()
     }
 
+    /// A station's audio began (`StreamWatch`): the run played something.
+    func streamPlayed() { played = true }
+
     /// Ends the run at the end of this turn of the loop.
     func requestStop() { interrupted = true }
 
@@ -365,8 +368,9 @@ final class PlayerRuntime {
             book?.playbackEvent(event)
             host.playbackEvent(event)
             switch event {
-            case .trackStarted:
-                played = true
+            case .trackStarted(_, let path):
+                // A station has played once its audio came (`streamPlayed`), not when its entry began.
+                if !Self.isStation(path) { played = true }
             case .mediaStopped(let position):
                 controller.mediaStopped(at: position)
                 if engine.isAtQueueEnd {
