@@ -166,3 +166,38 @@ import Glibc
         #expect(errors.count == 1 && errors[0].hasPrefix(url + ": ") && errors[0].contains("timed out"), "\(events.events)")
     }
 }
+
+/// Issue 26, point 4 while playing: a station that drops is retried with
+/// backoff on the loop's clock, said in a line a try, and plays again once
+/// its server is back; the socket answers meanwhile.
+@Suite(.serialized) struct StreamReconnectTests {
+    @Test("Icecast killed mid-play: 'reconnecting to NAME, attempt N', the socket answers, and the station plays again once restarted")
+    func aDroppedStationIsRetriedAndPlaysAgain() throws {
+        let server = try IcecastServer.start()
+        let wav = try Fixtures.wav(.tone(frequency: 440), seconds: 20)
+        try server.startSource(mount: "radio.mp3", wav: wav, format: .mp3, name: "Interlude Test Radio")
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let url = server.url("radio.mp3")
+        let player = try PulseOutputTests.Player([url, "--device", "pulse"], sink: sink)
+        #expect(player.waitFor("streamConnected", timeout: 20), "\(player.process.eventsSoFar().events)")
+        let port = server.port
+        server.stop()
+        let retrying = player.process.waitForEvent(timeout: 30) {
+            $0.event == "error" && ($0.message ?? "").hasPrefix("reconnecting to Interlude Test Radio, attempt ")
+        }
+        #expect(retrying != nil, "\(player.process.eventsSoFar().events)")
+        let dropped = player.process.eventsSoFar().named("error").compactMap(\.message).filter { $0.hasPrefix(url + ": ") }
+        #expect(dropped.count == 1, "\(player.process.eventsSoFar().events)")
+        let status = try player.remote(["status"])
+        #expect(status.succeeded, "\(status.summary)")
+        let again = try IcecastServer.start(port: port)
+        defer { again.stop() }
+        try again.startSource(mount: "radio.mp3", wav: wav, format: .mp3, name: "Interlude Test Radio")
+        #expect(player.waitFor("streamConnected", moreThan: 1, timeout: 60), "\(player.process.eventsSoFar().events)")
+        #expect(player.process.isRunning)
+        player.type("quit")
+        let result = player.process.wait(timeout: 10)
+        #expect(result.succeeded, "\(result.summary)")
+    }
+}
