@@ -201,3 +201,54 @@ import Glibc
         #expect(result.succeeded, "\(result.summary)")
     }
 }
+
+/// Issue 26, point 1's other sources: live HLS, and the socket's requests.
+@Suite(.serialized) struct StreamSourceTests {
+    @Test("a live HLS playlist written by ffmpeg -f hls plays through the null sink")
+    func liveHLSPlays() throws {
+        let live = try LiveHLS.start(wav: Fixtures.wav(.tone(frequency: 440), seconds: 20))
+        defer { live.stop() }
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let recorder = try sink.startRecorder()
+        defer { _ = try? recorder.stop() }
+        let player = try PulseOutputTests.Player([live.playlistURL, "--device", "pulse"], sink: sink)
+        let connected = player.process.waitForEvent(timeout: 30) { $0.event == "streamConnected" }
+        #expect(connected?.fields["codec"]?.description == "aac", "\(player.process.eventsSoFar().events)")
+        // Past several segments of the window.
+        usleep(4_000_000)
+        player.type("quit")
+        let result = player.process.wait(timeout: 10)
+        #expect(result.succeeded, "\(result.summary)")
+        let heard = try recorder.stop()
+        #expect(SignalAnalysis.dBFS(SignalAnalysis.rms(heard)) > -30, "capture of \(heard.frameCount) frames")
+        let errors = EventLog(stdout: result.stdoutText).named("error")
+        #expect(errors.isEmpty, "\(errors)")
+    }
+
+    @Test("the socket's play-files and queue-add take a station's URL as they take a path")
+    func theSocketPlaysAndQueuesAStation() throws {
+        let server = try IcecastServer.start()
+        defer { server.stop() }
+        try server.startSource(mount: "radio.mp3", wav: Fixtures.wav(.tone(frequency: 440), seconds: 20), format: .mp3)
+        let music = try Fixtures.mp3(.tone(frequency: 660), seconds: 30)
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let player = try PulseOutputTests.Player([music, "--device", "pulse"], sink: sink)
+        #expect(player.waitFor("trackStarted"))
+        let url = server.url("radio.mp3")
+        let queued = try player.remote(["queue-add", url])
+        #expect(queued.succeeded, "\(queued.summary)")
+        let list = try player.remote(["queue-list"])
+        #expect(list.stdoutText.contains(url), "\(list.summary)")
+        let played = try player.remote(["play-files", url])
+        #expect(played.succeeded, "\(played.summary)")
+        #expect(player.waitFor("streamConnected", timeout: 20), "\(player.process.eventsSoFar().events)")
+        // A live stream refuses a seek, in words.
+        let seek = try player.remote(["seek", "+10"])
+        #expect(!seek.succeeded && seek.stderrText.contains("live stream"), "\(seek.summary)")
+        player.type("quit")
+        let result = player.process.wait(timeout: 10)
+        #expect(result.succeeded, "\(result.summary)")
+    }
+}

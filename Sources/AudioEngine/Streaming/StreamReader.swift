@@ -193,8 +193,9 @@ enum StreamReader {
         }
         _ = interlude_avcodec_parameters_copy(parameters, stream.pointee.codecpar)
         let name = container.pointee.iformat?.pointee.name.map { String(cString: $0) } ?? "stream"
-        // A length from the server (seekable: Content-Length with ranges) or a duration from the container.
-        let finite = (container.pointee.pb?.pointee.seekable ?? 0) != 0 || container.pointee.duration > 0
+        // A duration: the container's, or the demuxer's estimate from the length the
+        // server sent (an MP3 file). A station, or a live HLS playlist, has none.
+        let finite = container.pointee.duration != interlude_av_nopts_value() && container.pointee.duration > 0
         guard channel.post(.opened(parameters: parameters, headers: option("icy_metadata_headers", of: container),
                                    container: name, finite: finite)) else { return }
         guard let packet = interlude_av_packet_alloc() else { return }

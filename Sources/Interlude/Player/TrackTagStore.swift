@@ -6,13 +6,15 @@ import Streams
 /// snapshot), one reading per file shared by all of them (each kept a cache
 /// of its own before), with the decoders' mapping (`AudioTags.read`). A
 /// station's are what it sends: its `StreamTitle` as the title and its
-/// `icy-name` as the album (`setStation`), nothing read from a file.
+/// `icy-name` as the album (`setStation`), nothing read from a file; its URL
+/// until it has said anything.
 final class TrackTagStore {
     private var known: [String: AudioTags] = [:]
 
     func tags(of path: String) -> AudioTags {
         if let tags = known[path] { return tags }
-        if case .url = StreamLocation.classify(path) { return AudioTags() }
+        // A station not heard yet is named by its URL.
+        if case .url = StreamLocation.classify(path) { return AudioTags(title: path) }
         let read = AudioTags.read(path: path)
         known[path] = read
         return read
@@ -20,6 +22,6 @@ final class TrackTagStore {
 
     /// What station `url` now says it plays.
     func setStation(_ url: String, title: String?, name: String?) {
-        known[url] = AudioTags(title: title ?? name, album: name)
+        known[url] = AudioTags(title: title ?? name ?? url, album: name)
     }
 }
