@@ -252,3 +252,51 @@ import Glibc
         #expect(result.succeeded, "\(result.summary)")
     }
 }
+
+/// Pausing a station: the reader keeps receiving into its bounded queue and
+/// the resume continues from the frame where the listener stopped hearing
+/// (the decoder serves the frames the pause flushed from the ring again),
+/// not from "now".
+@Suite(.serialized) struct StreamPauseTests {
+    @Test("a 2-second pause of a station resumes where the listener stopped hearing, not 2 seconds later")
+    func aPausedStationResumesWhereItStopped() throws {
+        let server = try IcecastServer.start()
+        defer { server.stop() }
+        let source = try Fixtures.wav(.sweep, seconds: 30)
+        try server.startSource(mount: "radio.mp3", wav: source, format: .mp3)
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let recorder = try sink.startRecorder()
+        defer { _ = try? recorder.stop() }
+        let player = try PulseOutputTests.Player([server.url("radio.mp3"), "--device", "pulse"], sink: sink)
+        #expect(player.waitFor("streamConnected", timeout: 20), "\(player.process.eventsSoFar().events)")
+        usleep(3_000_000)
+        player.type("pause")
+        #expect(player.waitFor("paused"))
+        usleep(2_000_000)
+        player.type("play")
+        #expect(player.waitFor("resumed"))
+        usleep(2_000_000)
+        player.type("quit")
+        let result = player.process.wait(timeout: 10)
+        #expect(result.succeeded, "\(result.summary)")
+        #expect(EventLog(stdout: result.stdoutText).named("streamConnected").count == 1, "no reconnection")
+
+        let heard = try recorder.stop()
+        let rate = heard.sampleRate
+        let pause = try #require(SignalAnalysis.longestSilentRun(heard, threshold: 16))
+        #expect(pause.count > rate, "the pause's silence: \(pause.count) frames")
+        // Windows clear of the pause's fades (30 ms each).
+        let window = rate * 3 / 10, margin = rate / 20
+        let before = pause.lowerBound - margin - window, after = pause.upperBound + margin
+        try #require(before > 0 && after + window <= heard.frameCount)
+        let reference = try WAVFile.read(source)
+        let placeBefore = -SignalAnalysis.align(reference: reference, signal: heard.frames(before..<before + window)).lag
+        let placeAfter = -SignalAnalysis.align(reference: reference, signal: heard.frames(after..<after + window)).lag
+        // Resumed exactly: the source ran on by what was heard between the windows, the pause's silence not counted.
+        let heardBetween = after - before - pause.count
+        let ranOn = placeAfter - placeBefore
+        #expect(abs(ranOn - heardBetween) < rate / 10,
+                "the source ran on \(ranOn) frames between the windows, \(heardBetween) were heard (pause \(pause.count))")
+    }
+}
