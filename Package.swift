@@ -159,3 +159,4 @@ package.targets.append(.executableTarget(name: "StreamFuzzer", dependencies: ["S
 // A station plays where a file does (issue 26): its reader and decoder in AudioEngine, the player's side in Interlude.
 package.targets.first { $0.name == "AudioEngine" }?.dependencies.append("Streams")
 package.targets.first { $0.name == "Interlude" }?.dependencies.append("Streams")
+package.targets.first { $0.name == "Playlists" }?.dependencies.append("Streams")

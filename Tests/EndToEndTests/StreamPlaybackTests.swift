@@ -300,3 +300,24 @@ import Glibc
                 "the source ran on \(ranOn) frames between the windows, \(heardBetween) were heard (pause \(pause.count))")
     }
 }
+
+extension StreamSourceTests {
+    @Test("a PLS playlist naming a station plays it: interlude play stations.pls")
+    func aPLSPlaylistPlaysItsStation() throws {
+        let server = try IcecastServer.start()
+        defer { server.stop() }
+        try server.startSource(mount: "radio.mp3", wav: Fixtures.wav(.tone(frequency: 440), seconds: 20), format: .mp3)
+        let folder = ScratchFiles.makeDirectory("pls")
+        let playlist = "\(folder)/stations.pls"
+        try Data("[playlist]\nFile1=\(server.url("radio.mp3"))\nTitle1=Test\nLength1=-1\nNumberOfEntries=1\nVersion=2\n".utf8)
+            .write(to: URL(fileURLWithPath: playlist))
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let player = try PulseOutputTests.Player([playlist, "--device", "pulse"], sink: sink)
+        let connected = player.process.waitForEvent(timeout: 20) { $0.event == "streamConnected" }
+        #expect(connected?.fields["url"]?.description == server.url("radio.mp3"), "\(player.process.eventsSoFar().events)")
+        player.type("quit")
+        let result = player.process.wait(timeout: 10)
+        #expect(result.succeeded, "\(result.summary)")
+    }
+}

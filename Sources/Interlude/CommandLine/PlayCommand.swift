@@ -2,6 +2,7 @@ import AudioEngine
 import BookFormat
 import InterludeCore
 import PlayerModel
+import Playlists
 import ReplayGain
 #if canImport(Glibc)
 import Glibc
@@ -160,12 +161,30 @@ public enum PlayCommand {
             writeStandardError("interlude \(error.message)\n")
             return 2
         }
-        options.files = resolvingCueSheets(options.files, asBook: options.book.forced)
+        options.files = resolvingCueSheets(resolvingPlaylists(options.files), asBook: options.book.forced)
         guard !options.files.isEmpty else {
             writeStandardError("interlude: nothing to play\n")
             return 1
         }
         return HeadlessPlayer(options: options).run()
+    }
+
+    /// A playlist given to play (M3U, M3U8, PLS) stands for what it names,
+    /// files and stations' URLs alike; each entry that cannot be played is
+    /// named on a line of its own and left out, as is a playlist that cannot
+    /// be read.
+    static func resolvingPlaylists(_ files: [String]) -> [String] {
+        files.flatMap { path -> [String] in
+            guard PlaylistFile.isPlaylist(path), !PlayerRuntime.isStation(path) else { return [path] }
+            let load: PlaylistLoad
+            do throws(PlaylistFile.Failure) { load = try PlaylistFile.load(path) } catch let failure {
+                writeStandardError("interlude: \(failure.description) (skipped)\n")
+                return []
+            }
+            for missing in load.missing { writeStandardError("interlude: \(path): \(missing) is missing (skipped)\n") }
+            for refused in load.refused { writeStandardError("interlude: \(path): \(refused) (skipped)\n") }
+            return load.entries.map(\.path)
+        }
     }
 
     /// A cue sheet given to play is music: its tracks, each a queue entry
