@@ -321,3 +321,32 @@ extension StreamSourceTests {
         #expect(result.succeeded, "\(result.summary)")
     }
 }
+
+extension StreamPlaybackTests {
+    @Test("the on-event hook runs on a station's title change, the title and the station's name in its environment")
+    func theHookRunsOnATitleChange() throws {
+        let server = try IcecastServer.start()
+        defer { server.stop() }
+        try server.startSource(mount: "radio.mp3", wav: Fixtures.wav(.tone(frequency: 440), seconds: 20), format: .mp3,
+                               name: "Interlude Test Radio")
+        try server.setTitle("First Artist - First Title", mount: "radio.mp3")
+        let directory = ScratchFiles.makeDirectory("stream-hook")
+        try FileManager.default.createDirectory(atPath: directory + "/config/interlude", withIntermediateDirectories: true)
+        try "on-event = echo \"$INTERLUDE_EVENT|$INTERLUDE_TITLE|$INTERLUDE_ALBUM\" >> \(directory)/hook.log\n"
+            .write(toFile: directory + "/config/interlude/config", atomically: true, encoding: .utf8)
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let player = try Player([server.url("radio.mp3"), "--device", "pulse"], sink: sink,
+                                environment: ["XDG_CONFIG_HOME": directory + "/config", "XDG_STATE_HOME": directory + "/state"])
+        #expect(Self.waitForEvent(player, "streamTitle", "title", "First Artist - First Title"), "\(player.process.eventsSoFar().events)")
+        try server.setTitle("Second Title", mount: "radio.mp3")
+        #expect(Self.waitForEvent(player, "streamTitle", "title", "Second Title"), "\(player.process.eventsSoFar().events)")
+        player.type("quit")
+        let result = player.process.wait(timeout: 10)
+        #expect(result.succeeded, "\(result.summary)")
+        let log = (try? String(contentsOfFile: directory + "/hook.log", encoding: .utf8)) ?? ""
+        let lines = log.split(separator: "\n").map(String.init)
+        #expect(lines.contains("streamTitle|First Artist - First Title|Interlude Test Radio"), "\(log)")
+        #expect(lines.contains("streamTitle|Second Title|Interlude Test Radio"), "\(log)")
+    }
+}
