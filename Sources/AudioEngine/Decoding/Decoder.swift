@@ -11,6 +11,10 @@ import BookFormat
 /// the file's content, and the engine, the feeder and the commands hold `any
 /// Decoder`.
 ///
+/// A station (`StreamDecoder`, in `Streaming/`) is a decoder too: its network
+/// reads run on a reader thread of its own, so none of its calls waits for the
+/// network, and its `read` says `.notYet` when nothing has arrived.
+///
 /// Threads: a decoder is used by one thread at a time, the thread that opened
 /// it (it is not `Sendable`, so the compiler keeps it there); in the player that is the main loop (`TrackFeeder`, `FileVoice`), in
 /// `info` and `bench` the command's own thread. Never the real-time writer:

@@ -11,12 +11,14 @@ import Glibc
 /// `interlude play FILE...`: plays without the TUI.
 public enum PlayCommand {
     public static let help = """
-    usage: interlude play FILE...|BOOK [--device D] [--output wav:PATH|null] [--latency MS] [--speed X] [--events json]
+    usage: interlude play FILE...|URL...|BOOK [--device D] [--output wav:PATH|null] [--latency MS] [--speed X] [--events json]
 
     Plays audio files (\(AudioFileNames.formatList)) one after another,
     gaplessly, without the full-screen UI.
     A cue sheet (ALBUM.cue) plays its tracks, each a queue entry; the audio file
     beside a cue sheet is a book with the sheet's tracks as chapters (see --book).
+    A URL (http, https, a live HLS playlist) plays a station, in real time, its
+    titles as streamTitle events; a playlist (M3U, M3U8, PLS) plays what it names.
 
     options:
       --device D          where to play: pulse (the PulseAudio server, through
