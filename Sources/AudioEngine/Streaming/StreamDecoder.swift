@@ -341,21 +341,9 @@ final class StreamDecoder: Decoder, LiveStream {
     }
 
     private func makeConverter(for frame: UnsafeMutablePointer<AVFrame>) throws(DecoderError) -> OpaquePointer? {
-        var outputLayout = AVChannelLayout()
-        interlude_av_channel_layout_default(&outputLayout, Int32(format.channels))
-        var inputLayout = AVChannelLayout()
-        if frame.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
-            interlude_av_channel_layout_default(&inputLayout, frame.pointee.ch_layout.nb_channels)
-        } else {
-            _ = interlude_av_channel_layout_copy(&inputLayout, &frame.pointee.ch_layout)
-        }
-        defer {
-            interlude_av_channel_layout_uninit(&outputLayout)
-            interlude_av_channel_layout_uninit(&inputLayout)
-        }
         var error: Int32 = 0
-        guard let made = interlude_swr_create(&outputLayout, Int32(format.rate), &inputLayout,
-                                              AVSampleFormat(rawValue: frame.pointee.format), frame.pointee.sample_rate, &error)
+        guard let made = FFmpegDecoder.converter(to: format, from: frame, channels: Int(frame.pointee.ch_layout.nb_channels),
+                                                 error: &error)
         else {
             try connectionEnded("cannot convert to \(format): \(StreamReader.describe(error))")
             return nil
