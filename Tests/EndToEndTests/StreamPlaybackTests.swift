@@ -350,3 +350,39 @@ extension StreamPlaybackTests {
         #expect(lines.contains("streamTitle|Second Title|Interlude Test Radio"), "\(log)")
     }
 }
+
+extension StreamSourceTests {
+    @Test("MPRIS OpenUri with a station's URL plays it, and playerctl's title follows the station's title changes",
+          .enabled(if: MprisTests.available))
+    func mprisOpensAStationAndShowsItsTitle() throws {
+        let server = try IcecastServer.start()
+        defer { server.stop() }
+        try server.startSource(mount: "radio.mp3", wav: Fixtures.wav(.tone(frequency: 440), seconds: 20), format: .mp3)
+        try server.setTitle("First Artist - First Title", mount: "radio.mp3")
+        let mpris = MprisTests()
+        let bus = try MprisTests.SessionBus()
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let music = try Fixtures.mp3(.tone(frequency: 660), seconds: 30)
+        let player = try PulseOutputTests.Player([music, "--device", "pulse"], sink: sink,
+                                                 environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        _ = try mpris.waitForName(bus)
+        let url = server.url("radio.mp3")
+        try mpris.playerctl(bus, ["-p", "interlude", "open", url]).check()
+        #expect(player.waitFor("streamConnected", timeout: 20), "\(player.process.eventsSoFar().events)")
+        var title = ""
+        #expect(try Remote.waitUntil(15) {
+            title = try mpris.output(bus, ["-p", "interlude", "metadata", "title"])
+            return title == "First Artist - First Title"
+        }, "playerctl's title: \(title)")
+        #expect(try mpris.output(bus, ["-p", "interlude", "metadata", "xesam:url"]) == url)
+        try server.setTitle("Second Title", mount: "radio.mp3")
+        #expect(try Remote.waitUntil(15) {
+            title = try mpris.output(bus, ["-p", "interlude", "metadata", "title"])
+            return title == "Second Title"
+        }, "playerctl's title: \(title)")
+        player.type("quit")
+        let result = player.process.wait(timeout: 10)
+        #expect(result.succeeded, "\(result.summary)")
+    }
+}
