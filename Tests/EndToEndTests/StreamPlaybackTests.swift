@@ -83,8 +83,36 @@ import Glibc
         return folder
     }
 
-    static func errors(_ result: InterludeBinary.PlayResult) -> [String] {
-        result.events.named("error").compactMap(\.message)
+    struct Run {
+        var process: ProcessResult
+        var events: EventLog
+    }
+
+    static func errors(_ result: InterludeBinary.PlayResult) -> [String] { result.events.named("error").compactMap(\.message) }
+    static func errors(_ result: Run) -> [String] { result.events.named("error").compactMap(\.message) }
+
+    /// `interlude play URL` on `sink`, its name look-ups kept on the machine (`LoopbackResolver`).
+    static func play(_ url: String, sink: NullSink, environment extra: [String: String] = [:]) throws -> Run {
+        let (program, arguments) = LoopbackResolver.command(InterludeBinary.path(), ["play", url, "--device", "pulse", "--events", "json"])
+        let result = try ProcessRunner.run(program, arguments, environment: sink.environment.merging(extra) { _, new in new }, timeout: 60)
+        return Run(process: result, events: EventLog(stdout: result.stdoutText))
+    }
+
+    @Test("http_proxy carries a station's request (a name only the proxy can reach), and no_proxy bypasses it")
+    func httpProxyIsHonoured() throws {
+        let server = try StreamFileServer.start(root: try Self.servedTone())
+        defer { server.stop() }
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let url = "http://station.invalid/tone.mp3"
+        let proxy = ["http_proxy": "http://127.0.0.1:\(server.port)"]
+        let proxied = try Self.play(url, sink: sink, environment: proxy)
+        #expect(proxied.process.succeeded, "\(proxied.process.summary)")
+        #expect(proxied.events.named("streamConnected").count == 1, "\(proxied.events.events)")
+        #expect(server.log.contains("proxied http://station.invalid:80/tone.mp3"), "\(server.log)")
+        let bypassed = try Self.play(url, sink: sink, environment: proxy.merging(["no_proxy": "station.invalid"]) { _, new in new })
+        #expect(bypassed.process.exitStatus == 1)
+        #expect(Self.errors(bypassed).first?.lowercased().contains("resolve") == true, "\(Self.errors(bypassed))")
     }
 
     @Test("an HTTPS file from a server the test CA signed plays to its end through the null sink (SSL_CERT_FILE)")
@@ -135,7 +163,7 @@ import Glibc
                      ("http://127.0.0.1:\(closed)/radio.mp3", "refused"),
                      ("http://station.invalid/radio.mp3", "resolve")]
         for (url, words) in cases {
-            let result = try InterludeBinary.play([url], output: .pulse(sink), timeout: 60)
+            let result = try Self.play(url, sink: sink)
             #expect(result.process.exitStatus == 1, "\(url): \(result.process.summary)")
             let errors = Self.errors(result)
             #expect(errors.count == 1 && errors[0].hasPrefix(url + ": ") && errors[0].lowercased().contains(words),
