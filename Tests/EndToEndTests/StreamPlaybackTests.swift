@@ -414,3 +414,32 @@ extension StreamSourceTests {
         #expect(result.succeeded, "\(result.summary)")
     }
 }
+
+extension StreamReconnectTests {
+    @Test("a station that comes back in another format (MP3, then AAC on the same mount) plays on in it")
+    func aStationWhoseFormatChangedPlaysOn() throws {
+        let server = try IcecastServer.start()
+        let wav = try Fixtures.wav(.tone(frequency: 440), seconds: 20)
+        try server.startSource(mount: "radio", wav: wav, format: .mp3)
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let player = try PulseOutputTests.Player([server.url("radio"), "--device", "pulse"], sink: sink)
+        let first = player.process.waitForEvent(timeout: 20) { $0.event == "streamConnected" }
+        #expect(first?.fields["codec"]?.description == "mp3", "\(player.process.eventsSoFar().events)")
+        let port = server.port
+        server.stop()
+        let again = try IcecastServer.start(port: port)
+        defer { again.stop() }
+        try again.startSource(mount: "radio", wav: wav, format: .aac)
+        let second = player.process.waitForEvent(timeout: 60) { $0.event == "streamConnected" && $0.fields["codec"]?.description == "aac" }
+        #expect(second != nil, "\(player.process.eventsSoFar().events)")
+        // Seconds of it play in the output's format, converted.
+        let recorder = try sink.startRecorder()
+        usleep(2_000_000)
+        let heard = try recorder.stop()
+        #expect(SignalAnalysis.dBFS(SignalAnalysis.rms(heard)) > -30, "capture of \(heard.frameCount) frames")
+        player.type("quit")
+        let result = player.process.wait(timeout: 10)
+        #expect(result.succeeded, "\(result.summary)")
+    }
+}
