@@ -443,3 +443,22 @@ extension StreamReconnectTests {
         #expect(result.succeeded, "\(result.summary)")
     }
 }
+
+/// The full-screen player on a station: `interlude URL` plays it and the
+/// screen shows the station's title as the now-playing title.
+@Suite(.serialized) struct StreamScreenTests {
+    @Test("interlude URL shows the station's title, and a changed title replaces it on the screen")
+    func theScreenShowsTheStationsTitle() throws {
+        let server = try IcecastServer.start()
+        defer { server.stop() }
+        try server.startSource(mount: "radio.mp3", wav: Fixtures.wav(.tone(frequency: 440), seconds: 20), format: .mp3)
+        try server.setTitle("First Artist - First Title", mount: "radio.mp3")
+        let session = try TUISession(columns: 120, rows: 30, arguments: [server.url("radio.mp3")])
+        let first = session.waitFor("First Artist - First Title", timeout: 20)
+        #expect(first.met, "\(first.screen)")
+        try server.setTitle("Second Title", mount: "radio.mp3")
+        let second = session.waitFor("Second Title", timeout: 20)
+        #expect(second.met, "\(second.screen)")
+        try session.press("q")
+    }
+}

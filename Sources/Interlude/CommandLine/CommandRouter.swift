@@ -14,7 +14,7 @@ public enum CommandRouter {
     folder given, or on the music folder (see 'interlude --help-player').
 
     commands:
-      play FILE...|BOOK   play files or a book without the TUI (see 'interlude play --help')
+      play FILE...|URL|BOOK   play files, a station or a book without the TUI (see 'interlude play --help')
       info FILE           format, duration, bitrate and tags of an audio file
       alarm ...           add, list, remove, enable and disable alarms
       bookmark ...        add, list and delete a book's bookmarks
