@@ -164,3 +164,7 @@ package.targets.append(.executableTarget(name: "interlude-docgen", dependencies:
 // `make install`, the installed binary without the build tree, the man page and
 // completions, `make deb` (issue 31): the real make, shells, dpkg, apt and lintian.
 package.targets.append(.testTarget(name: "InstallTests", dependencies: ["TestSupport", "Interlude", "PlayerModel"]))
+// A station plays where a file does (issue 26): its reader and decoder in AudioEngine, the player's side in Interlude.
+package.targets.first { $0.name == "AudioEngine" }?.dependencies.append("Streams")
+package.targets.first { $0.name == "Interlude" }?.dependencies.append("Streams")
+package.targets.first { $0.name == "Playlists" }?.dependencies.append("Streams")

@@ -4,6 +4,8 @@
 #include "interlude_shims.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <sys/stat.h>
 #include <fcntl.h>
@@ -508,4 +510,35 @@ SwrContext *interlude_swr_create(const AVChannelLayout *out_layout, int out_rate
 int interlude_swr_convert(SwrContext *context, uint8_t *output, int out_count, const uint8_t **input, int in_count) {
     uint8_t *planes[1] = { output };
     return CALL(swr_convert)(context, planes, out_count, input, in_count);
+}
+
+/* A stream's reader thread: FFmpeg gives the reason a TLS handshake or a
+   name look-up failed only in its log (the call itself returns EIO), so the
+   first error line logged on the thread since it began noting is kept for
+   the player's one line. Thread-local: each reader notes its own. */
+static _Thread_local char noted_error[256];
+static _Thread_local int noting_errors;
+
+static void note_error(void *context, int level, const char *format, va_list arguments) {
+    (void)context;
+    if (!noting_errors || level > AV_LOG_ERROR || noted_error[0] != 0) return;
+    vsnprintf(noted_error, sizeof noted_error, format, arguments);
+    size_t length = strlen(noted_error);
+    while (length > 0 && (noted_error[length - 1] == '\n' || noted_error[length - 1] == ' ')) noted_error[--length] = 0;
+}
+
+static void install_error_note(void) { CALL(av_log_set_callback)(note_error); }
+
+void interlude_ffmpeg_note_errors(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, install_error_note);
+    noted_error[0] = 0;
+    noting_errors = 1;
+}
+
+size_t interlude_ffmpeg_noted_error(char *buffer, size_t capacity) {
+    if (capacity == 0) return 0;
+    snprintf(buffer, capacity, "%s", noted_error);
+    noted_error[0] = 0;
+    return strlen(buffer);
 }

@@ -122,7 +122,7 @@ public enum EventHookEnvironment {
     /// The events the hook runs on.
     public static func runs(on event: PlayerEvent) -> Bool {
         switch event {
-        case .trackStarted, .paused, .resumed: true
+        case .trackStarted, .paused, .resumed, .streamTitle: true
         default: false
         }
     }

@@ -61,6 +61,8 @@ extension PlayerEvent {
         case .sleepTimerExpired: "sleepTimerExpired"
         case .systemWillSleep: "systemWillSleep"
         case .systemDidWake: "systemDidWake"
+        case .streamConnected: "streamConnected"
+        case .streamTitle: "streamTitle"
         }
     }
 
@@ -175,6 +177,16 @@ extension PlayerEvent {
             return reason.map { [.init("reason", .string($0.rawValue))] } ?? []
         case .sleepFadeStarted(let fade):
             return [.init("fade", .number(fade, decimals: 3))]
+        case .streamConnected(let url, let station, let codec):
+            var fields: [EventField] = [.init("url", .string(url))]
+            if let station { fields.append(.init("station", .string(station))) }
+            fields.append(.init("codec", .string(codec)))
+            return fields
+        case .streamTitle(let url, let station, let title):
+            var fields: [EventField] = [.init("url", .string(url))]
+            if let station { fields.append(.init("station", .string(station))) }
+            fields.append(.init("title", .string(title)))
+            return fields
         case .unducked, .resumePostponed, .stayPaused, .notification, .callStarted, .callEnded, .suspended,
              .suspending, .continued, .deviceLostSimulated, .queueEnded, .wallClockChanged, .stopped,
              .sleepTimerExpired, .systemWillSleep, .systemDidWake:

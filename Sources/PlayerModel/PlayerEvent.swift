@@ -83,6 +83,14 @@ public enum PlayerEvent: Sendable, Equatable {
     /// The system woke up (`PrepareForSleep(false)`).
     case systemDidWake
 
+    // MARK: Streams
+
+    /// A station's audio began on a connection (the first, or after a drop):
+    /// `station` is its `icy-name`, `codec` what it sends.
+    case streamConnected(url: String, station: String?, codec: String)
+    /// The station's title changed (ICY `StreamTitle`): the now-playing title.
+    case streamTitle(url: String, station: String?, title: String)
+
     // MARK: Books
 
     case bookOpened(BookOpening)

@@ -1,3 +1,5 @@
+import Streams
+
 /// Extended M3U (and M3U8): `#EXTM3U` on the first line, then for each file
 /// an optional `#EXTINF:SECONDS,TITLE` line and the file's path. Other `#`
 /// lines are comments (or extensions other players write) and are skipped.
@@ -18,8 +20,10 @@ public enum M3UPlaylist {
             }
             var location = String(trimmed)
             if location.hasPrefix("file://") { location = percentDecoded(String(location.dropFirst("file://".count))) }
-            entries.append(PlaylistEntry(path: PlaylistPath.resolve(location, against: folder),
-                                         seconds: info?.seconds, title: info?.title))
+            // A station's URL is kept as it is; every other line is a path.
+            let path = if case .url = StreamLocation.classify(location) { location }
+                else { PlaylistPath.resolve(location, against: folder) }
+            entries.append(PlaylistEntry(path: path, seconds: info?.seconds, title: info?.title))
             info = nil
             if entries.count >= limit { break }
         }
@@ -45,6 +49,7 @@ public enum M3UPlaylist {
     /// a line break, one that starts with `#`, a blank or `file://`: all
     /// legal in a Linux file name), with those bytes percent-encoded.
     static func location(of path: String, inFolder folder: String) -> String {
+        if case .url = StreamLocation.classify(path) { return path }
         let line = PlaylistPath.line(for: path, inFolder: folder)
         let readsBack = !line.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
             && !line.hasPrefix("#") && !line.hasPrefix(" ") && !line.hasPrefix("\t") && !line.hasPrefix("file://")

@@ -1,13 +1,17 @@
 import InterludeCore
+import Streams
 
-/// A playlist read from disk: the entries whose files exist, and the paths of
-/// those that do not (the rest still loads; the caller names the missing ones).
+/// A playlist read from disk: the entries whose files exist (and the
+/// stations' URLs it holds), the paths of those that do not, and the lines
+/// refused with the reason (a PLS entry of another scheme, a line not
+/// `KEY=VALUE`): the rest still loads; the caller names the others.
 public struct PlaylistLoad: Equatable, Sendable {
     public var entries: [PlaylistEntry]
     public var missing: [String]
+    public var refused: [String] = []
 }
 
-/// Reading and writing `.m3u`/`.m3u8` files.
+/// Reading `.m3u`/`.m3u8` and `.pls` files, writing M3U.
 public enum PlaylistFile {
     public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
         case unreadable(path: String, reason: String)
@@ -26,7 +30,7 @@ public enum PlaylistFile {
     /// Whether `path` names a playlist by its extension (the playlists pane and the command line).
     public static func isPlaylist(_ path: String) -> Bool {
         let lower = path.lowercased()
-        return lower.hasSuffix(".m3u") || lower.hasSuffix(".m3u8")
+        return lower.hasSuffix(".m3u") || lower.hasSuffix(".m3u8") || lower.hasSuffix(".pls")
     }
 
     /// The largest playlist read: 16 MB is some 100,000 entries of long paths.
@@ -40,14 +44,36 @@ public enum PlaylistFile {
             throw .unreadable(path: path, reason: error.systemMessage)
         }
         guard let bytes else { throw .notFound(path: path) }
-        let entries = M3UPlaylist.parse(PlaylistText.decode(bytes), folder: PlaylistPath.folder(of: path),
-                                        limit: entryLimit + 1)
+        let folder = PlaylistPath.folder(of: path)
+        var load = PlaylistLoad(entries: [], missing: [])
+        var entries: [PlaylistEntry]
+        if path.lowercased().hasSuffix(".pls") {
+            let pls = PLSPlaylist.parse(bytes)
+            load.refused = pls.problems
+            entries = []
+            for entry in pls.entries.prefix(entryLimit + 1) {
+                switch entry.location {
+                case .url(let url): entries.append(PlaylistEntry(path: url.text, seconds: entry.lengthSeconds, title: entry.title))
+                case .path(let file):
+                    entries.append(PlaylistEntry(path: PlaylistPath.resolve(file, against: folder), seconds: entry.lengthSeconds,
+                                                 title: entry.title))
+                case .refused(let reason): load.refused.append("\(entry.file): \(reason)")
+                }
+            }
+        } else {
+            entries = M3UPlaylist.parse(PlaylistText.decode(bytes), folder: folder, limit: entryLimit + 1)
+        }
         guard entries.count <= entryLimit else {
             throw .unreadable(path: path, reason: "more than \(entryLimit) entries")
         }
-        var load = PlaylistLoad(entries: [], missing: [])
         for entry in entries {
-            if StateFile.isReadableFile(entry.path) { load.entries.append(entry) } else { load.missing.append(entry.path) }
+            if case .url = StreamLocation.classify(entry.path) {
+                load.entries.append(entry)
+            } else if StateFile.isReadableFile(entry.path) {
+                load.entries.append(entry)
+            } else {
+                load.missing.append(entry.path)
+            }
         }
         return load
     }

@@ -20,10 +20,13 @@ struct DecoderImportTests {
         #expect(Set(importing) == Self.mpg123Files, "files importing CMpg123: \(importing.sorted())")
     }
 
-    /// Issue 12: FFmpeg's libraries likewise, behind `FFmpegDecoder`.
-    @Test func onlyTheFFmpegDecoderImportsCFFmpeg() throws {
+    /// Issue 12: FFmpeg's libraries likewise, behind `FFmpegDecoder`; and a
+    /// station's reader thread and decoder (issue 26), behind `Decoders.open` too.
+    @Test func onlyTheFFmpegDecodersImportCFFmpeg() throws {
         let importing = try Self.importsBySourceFile().filter { $0.modules.contains("CFFmpeg") }.map(\.file)
-        #expect(Set(importing) == ["AudioEngine/Decoding/FFmpegDecoder.swift"], "files importing CFFmpeg: \(importing.sorted())")
+        #expect(Set(importing) == ["AudioEngine/Decoding/FFmpegDecoder.swift", "AudioEngine/Streaming/StreamReader.swift",
+                                   "AudioEngine/Streaming/StreamDecoder.swift"],
+                "files importing CFFmpeg: \(importing.sorted())")
     }
 
     /// And libFLAC, behind `FLACDecoder`.

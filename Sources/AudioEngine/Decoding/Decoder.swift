@@ -13,6 +13,10 @@ import BookFormat
 /// the file's content, and the engine, the feeder and the commands hold `any
 /// Decoder`.
 ///
+/// A station (`StreamDecoder`, in `Streaming/`) is a decoder too: its network
+/// reads run on a reader thread of its own, so none of its calls waits for the
+/// network, and its `read` says `.notYet` when nothing has arrived.
+///
 /// Threads: a decoder is used by one thread at a time, the thread that opened
 /// it (it is not `Sendable`, so the compiler keeps it there); in the player that is the main loop (`TrackFeeder`, `FileVoice`), in
 /// `info` and `bench` the command's own thread. Never the real-time writer:
@@ -130,6 +134,12 @@ public enum DecoderReadResult: Equatable, Sendable {
     case frames(Int)
     /// The stream has ended; nothing was written.
     case end
+    /// Nothing has arrived yet, and the stream goes on (a station's packets
+    /// come from the network, `StreamDecoder`); nothing was written. The
+    /// feeder stops filling for this turn and asks again on a later one (the
+    /// loop wakes on the stream's descriptor, `LiveStream.wakeDescriptor`).
+    /// A file's decoder never says it.
+    case notYet
 }
 
 /// What a stream says its encoder added around the audio (the codec's

@@ -1,5 +1,6 @@
 import BookFormat
 import InterludeCore
+import Streams
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -45,6 +46,10 @@ public enum Decoders {
     static let afterCheckForTests = Mutex<[String: @Sendable () -> Void]>([:])
 
     public static func open(path: String, head: FileHead? = nil, target: AudioFormat? = nil) throws(DecoderError) -> any Decoder {
+        // A station's URL (`StreamLocation`: http and https only), unless a file has that very name.
+        if case .url = StreamLocation.classify(path), access(path, F_OK) != 0 {
+            return try StreamDecoder(url: path, target: target)
+        }
         // A cue sheet's track (`SHEET.cue#N`) is a range of its image, unless a file has that very name.
         if CueTrackPath(path) != nil && access(path, F_OK) != 0 {
             return try CueTrackDecoder(trackPath: path, target: target)

@@ -398,11 +398,23 @@ final class FFmpegDecoder: Decoder {
     }
 
     private func makeConverter(for frame: UnsafeMutablePointer<AVFrame>) throws(DecoderError) -> OpaquePointer {
+        var error: Int32 = 0
+        guard let converter = Self.converter(to: format, from: frame, channels: sourceFormat.channels, error: &error) else {
+            throw DecoderError(.library, path: path, detail: "cannot convert to \(format): \(Self.describe(error))")
+        }
+        return converter
+    }
+
+    /// A converter from `frame`'s sample format, layout and rate to `format`;
+    /// a frame that gives no channel order is taken as `channels`' default
+    /// layout. Nil with libswresample's status in `error`. `StreamDecoder`'s too.
+    static func converter(to format: AudioFormat, from frame: UnsafeMutablePointer<AVFrame>, channels: Int,
+                          error: inout Int32) -> OpaquePointer? {
         var outputLayout = AVChannelLayout()
         interlude_av_channel_layout_default(&outputLayout, Int32(format.channels))
         var inputLayout = AVChannelLayout()
         if frame.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || frame.pointee.ch_layout.nb_channels == 0 {
-            interlude_av_channel_layout_default(&inputLayout, Int32(sourceFormat.channels))
+            interlude_av_channel_layout_default(&inputLayout, Int32(channels))
         } else {
             _ = interlude_av_channel_layout_copy(&inputLayout, &frame.pointee.ch_layout)
         }
@@ -410,13 +422,8 @@ final class FFmpegDecoder: Decoder {
             interlude_av_channel_layout_uninit(&outputLayout)
             interlude_av_channel_layout_uninit(&inputLayout)
         }
-        var error: Int32 = 0
-        guard let converter = interlude_swr_create(&outputLayout, Int32(format.rate), &inputLayout,
-                                                   AVSampleFormat(rawValue: frame.pointee.format), frame.pointee.sample_rate,
-                                                   &error) else {
-            throw DecoderError(.library, path: path, detail: "cannot convert to \(format): \(Self.describe(error))")
-        }
-        return converter
+        return interlude_swr_create(&outputLayout, Int32(format.rate), &inputLayout,
+                                    AVSampleFormat(rawValue: frame.pointee.format), frame.pointee.sample_rate, &error)
     }
 
     // MARK: Length, seeking

@@ -74,7 +74,7 @@ public enum Loudness {
             switch result {
             case .frames(let count) where count > 0:
                 try meter.add(buffer.baseAddress!.assumingMemoryBound(to: Int16.self), frames: count)
-            case .frames, .end:
+            case .frames, .end, .notYet:
                 break reading
             }
         }

@@ -60,7 +60,11 @@ extension PlaybackEngine {
             case .starved:
                 // At the end of a queue that keeps the output, the writer may run dry
                 // before the media stop reaches it: that is not an underrun.
-                if !(keepsOutputAtQueueEnd && feeder.isExhausted) { result.append(.starved) }
+                // Nor is a station's: its packets come at the pace it sends them, and
+                // a ring run dry waits for the network (a drop has its own lines).
+                if !(keepsOutputAtQueueEnd && feeder.isExhausted) && feeder.liveStream == nil {
+                    result.append(.starved)
+                }
             case .deviceLost:
                 lost = true
                 result.append(.deviceLost(message: sink.describeLoss(event)))

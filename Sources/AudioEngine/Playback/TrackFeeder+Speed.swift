@@ -125,6 +125,9 @@ extension TrackFeeder {
                 framesQueued += frames
             case .frames, .end:
                 advanceToNextTrack()
+            case .notYet:
+                // A stream with nothing arrived yet: the stretcher waits with it.
+                return nil
             }
         } catch {
             appendEvent(.failed(error))

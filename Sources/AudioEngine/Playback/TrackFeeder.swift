@@ -129,7 +129,7 @@ public final class TrackFeeder {
     @discardableResult
     public func fill(_ producer: SPSCRing.Producer, maxFrames: Int = .max) -> Int {
         var added = 0
-        while added < maxFrames {
+        filling: while added < maxFrames {
             // At the speed stage's 1.0x the mark is the track's first frame exactly;
             // at other speeds it is where the new file's frames enter the stretcher.
             if decodingGain != publishedGain {
@@ -166,6 +166,9 @@ public final class TrackFeeder {
                 if frames == 0 { finishTrack() }
             case .end:
                 finishTrack()
+            case .notYet:
+                // A stream waiting for the network: again on a later turn.
+                break filling
             }
         }
         return added
@@ -190,6 +193,8 @@ public final class TrackFeeder {
     }
 
     var isDecodingEnded: Bool { decodingEnded }
+    /// The stream being decoded, when the current entry is a station.
+    public var liveStream: (any LiveStream)? { decoder as? any LiveStream }
     var currentDecoder: (any Decoder)? { decoder }
     func advanceToNextTrack() { finishTrack() }
 

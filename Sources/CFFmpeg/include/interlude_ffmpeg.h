@@ -12,6 +12,7 @@
 #include <libavutil/error.h>
 #include <libavutil/frame.h>
 #include <libavutil/mathematics.h>
+#include <libavutil/opt.h>
 #include <libswresample/swresample.h>
 #include "interlude_shims.h"
 
@@ -26,8 +27,10 @@
    Swift reads are those of the library loaded. Calling any wrapper below
    before a successful load is a programming error (it traps).
 
-   Only FFmpegDecoder (Sources/AudioEngine/Decoding) calls these, on the thread
-   that owns the decoder. */
+   Only FFmpegDecoder (Sources/AudioEngine/Decoding) and the stream's reader and
+   decoder (Sources/AudioEngine/Streaming) call these, each on the thread that
+   owns the context: a stream's AVFormatContext its reader thread's, its codec the
+   main loop's. */
 
 /* Loads the four libraries and resolves what the wrappers call: their
    dependency trees one object at a time, each step's touched read-only pages
@@ -58,6 +61,14 @@ void interlude_ffmpeg_release_setup_pages(int done);
    closes files and sockets. Set before the load; not under a sanitizer,
    whose reports run at exit. */
 void interlude_ffmpeg_exit_quickly(void);
+
+/* A stream's reader thread (after a load): from now on the first error line
+   FFmpeg logs on this thread is kept (the reason behind an EIO: a certificate
+   that does not verify, a name that does not resolve), and read once, into
+   `buffer`, by interlude_ffmpeg_noted_error (its length; 0 when none). Other
+   threads' lines and lower levels stay unprinted, as with AV_LOG_QUIET. */
+void interlude_ffmpeg_note_errors(void);
+size_t interlude_ffmpeg_noted_error(char *buffer, size_t capacity);
 
 /* Whether interlude_ffmpeg_load has succeeded in this process. */
 int interlude_ffmpeg_loaded(void);

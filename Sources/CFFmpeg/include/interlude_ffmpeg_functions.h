@@ -16,8 +16,13 @@ INTERLUDE_CALL(int, av_channel_layout_copy, (AVChannelLayout *destination, const
 INTERLUDE_CALL(void, av_channel_layout_uninit, (AVChannelLayout *layout), (layout))
 INTERLUDE_CALL(int64_t, av_rescale_q, (int64_t value, AVRational from, AVRational to), (value, from, to))
 INTERLUDE_USE(av_log_set_level)
+INTERLUDE_USE(av_log_set_callback)
 INTERLUDE_USE(av_malloc)
-INTERLUDE_USE(av_freep)
+INTERLUDE_CALL(void, av_freep, (void *pointer), (pointer))
+INTERLUDE_CALL(int, av_dict_set, (AVDictionary **dictionary, const char *key, const char *value, int flags),
+               (dictionary, key, value, flags))
+INTERLUDE_CALL(void, av_dict_free, (AVDictionary **dictionary), (dictionary))
+INTERLUDE_CALL(int, av_opt_get, (void *object, const char *name, int flags, uint8_t **value), (object, name, flags, value))
 
 #undef INTERLUDE_FROM
 #define INTERLUDE_FROM 1 /* libswresample */
@@ -44,17 +49,25 @@ INTERLUDE_CALL(const char *, avcodec_get_name, (enum AVCodecID id), (id))
 INTERLUDE_CALL(AVPacket *, av_packet_alloc, (void), ())
 INTERLUDE_CALL(void, av_packet_free, (AVPacket **packet), (packet))
 INTERLUDE_CALL(void, av_packet_unref, (AVPacket *packet), (packet))
+INTERLUDE_CALL(void, av_packet_move_ref, (AVPacket *destination, AVPacket *source), (destination, source))
+INTERLUDE_CALL(AVCodecParameters *, avcodec_parameters_alloc, (void), ())
+INTERLUDE_CALL(void, avcodec_parameters_free, (AVCodecParameters **parameters), (parameters))
+INTERLUDE_CALL(int, avcodec_parameters_copy, (AVCodecParameters *destination, const AVCodecParameters *source),
+               (destination, source))
 
 #undef INTERLUDE_FROM
 #define INTERLUDE_FROM 3 /* libavformat */
-INTERLUDE_USE(avformat_open_input)
-INTERLUDE_USE(avformat_alloc_context)
+/* A stream's URL (StreamReader): the context made by avformat_alloc_context, with its interrupt callback set. */
+INTERLUDE_CALL_AS(int, avformat_open_url, (AVFormatContext **context, const char *url, AVDictionary **options),
+                  avformat_open_input, (context, url, NULL, options))
+INTERLUDE_CALL(AVFormatContext *, avformat_alloc_context, (void), ())
+INTERLUDE_CALL(int, avformat_network_init, (void), ())
 INTERLUDE_USE(avio_alloc_context)
 INTERLUDE_USE(avio_context_free)
 INTERLUDE_USE(av_find_input_format)
 INTERLUDE_CALL(int, avformat_find_stream_info, (AVFormatContext *context), (context, NULL))
 INTERLUDE_CALL(int, av_find_best_stream, (AVFormatContext *context, enum AVMediaType type), (context, type, -1, -1, NULL, 0))
-INTERLUDE_USE(avformat_close_input)
+INTERLUDE_CALL_AS(void, avformat_close_url, (AVFormatContext **context), avformat_close_input, (context))
 INTERLUDE_CALL(int, av_read_frame, (AVFormatContext *context, AVPacket *packet), (context, packet))
 INTERLUDE_CALL(int, avformat_seek_file,
                (AVFormatContext *context, int stream, int64_t minimum, int64_t timestamp, int64_t maximum, int flags),

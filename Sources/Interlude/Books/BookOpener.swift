@@ -2,6 +2,7 @@ import AudioEngine
 import BookFormat
 import Books
 import InterludeCore
+import Streams
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,6 +18,8 @@ enum BookOpener {
     static func isBook(_ paths: [String], forced: Bool) -> Bool {
         guard paths.count == 1, let path = paths.first else { return false }
         if forced { return true }
+        // A station is no book, and is not opened to look for chapters.
+        if case .url = StreamLocation.classify(path) { return false }
         if let names = DirectoryListing.names(in: path) {
             return !BookFolderOrder.audioFiles(names).isEmpty
         }

@@ -93,7 +93,7 @@ public enum CommandLineReference {
 
     public static var commands: [CommandLineCommand] {
         [
-            CommandLineCommand("play", "FILE...|BOOK", "play files or a book without the TUI (see 'interlude play --help')",
+            CommandLineCommand("play", "FILE...|URL|BOOK", "play files, a station or a book without the TUI (see 'interlude play --help')",
                                help: PlayCommand.help, spec: PlayCommand.spec, operands: .files()),
             CommandLineCommand("info", "FILE", "format, duration, bitrate and tags of an audio file",
                                help: InfoCommand.help, spec: InfoCommand.spec, operands: .files()),

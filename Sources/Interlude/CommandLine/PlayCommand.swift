@@ -2,6 +2,7 @@ import AudioEngine
 import BookFormat
 import InterludeCore
 import PlayerModel
+import Playlists
 import ReplayGain
 #if canImport(Glibc)
 import Glibc
@@ -10,12 +11,14 @@ import Glibc
 /// `interlude play FILE...`: plays without the TUI.
 public enum PlayCommand {
     public static let help = """
-    usage: interlude play FILE...|BOOK [--device D] [--output wav:PATH|null] [--latency MS] [--speed X] [--events json]
+    usage: interlude play FILE...|URL...|BOOK [--device D] [--output wav:PATH|null] [--latency MS] [--speed X] [--events json]
 
     Plays audio files (\(AudioFileNames.formatList)) one after another,
     gaplessly, without the full-screen UI.
     A cue sheet (ALBUM.cue) plays its tracks, each a queue entry; the audio file
     beside a cue sheet is a book with the sheet's tracks as chapters (see --book).
+    A URL (http, https, a live HLS playlist) plays a station, in real time, its
+    titles as streamTitle events; a playlist (M3U, M3U8, PLS) plays what it names.
 
     options:
       --device D          where to play: pulse (the PulseAudio server, through
@@ -134,9 +137,20 @@ public enum PlayCommand {
             guard events == "json" else { throw UsageError("play: --events '\(events)' is not json") }
             options.jsonEvents = true
         }
+        if Self.rendersToFile(options.output), let station = options.files.first(where: PlayerRuntime.isStation) {
+            // A station arrives in real time; a render to a file runs as fast as it can, on the frame clock.
+            throw UsageError("play: \(station) is a live stream, which plays in real time: not with --output wav or null")
+        }
         options.scenario = try ScenarioOptions.parse(parsed)
         options.book = try BookPlayOptions.parse(parsed)
         return options
+    }
+
+    private static func rendersToFile(_ output: PlaybackEngine.Output) -> Bool {
+        switch output {
+        case .wav, .null: true
+        default: false
+        }
     }
 
     public static func run(_ arguments: [String]) -> Int32 {
@@ -149,12 +163,30 @@ public enum PlayCommand {
             writeStandardError("interlude \(error.message)\n")
             return 2
         }
-        options.files = resolvingCueSheets(options.files, asBook: options.book.forced)
+        options.files = resolvingCueSheets(resolvingPlaylists(options.files), asBook: options.book.forced)
         guard !options.files.isEmpty else {
             writeStandardError("interlude: nothing to play\n")
             return 1
         }
         return HeadlessPlayer(options: options).run()
+    }
+
+    /// A playlist given to play (M3U, M3U8, PLS) stands for what it names,
+    /// files and stations' URLs alike; each entry that cannot be played is
+    /// named on a line of its own and left out, as is a playlist that cannot
+    /// be read.
+    static func resolvingPlaylists(_ files: [String]) -> [String] {
+        files.flatMap { path -> [String] in
+            guard PlaylistFile.isPlaylist(path), !PlayerRuntime.isStation(path) else { return [path] }
+            let load: PlaylistLoad
+            do throws(PlaylistFile.Failure) { load = try PlaylistFile.load(path) } catch let failure {
+                writeStandardError("interlude: \(failure.description) (skipped)\n")
+                return []
+            }
+            for missing in load.missing { writeStandardError("interlude: \(path): \(missing) is missing (skipped)\n") }
+            for refused in load.refused { writeStandardError("interlude: \(path): \(refused) (skipped)\n") }
+            return load.entries.map(\.path)
+        }
     }
 
     /// A cue sheet given to play is music: its tracks, each a queue entry

@@ -40,7 +40,7 @@ final class RootObject: BusObjectHandler {
             case "Identity": try reply.append(DesktopFiles.identity)
             // The desktop entry `make install` puts in share/applications, without `.desktop`.
             case "DesktopEntry": try reply.append(DesktopFiles.desktopEntry)
-            case "SupportedUriSchemes": try reply.append(strings: ["file"])
+            case "SupportedUriSchemes": try reply.append(strings: ["file", "http", "https"])
             case "SupportedMimeTypes": try reply.append(strings: ["audio/mpeg", "audio/mp3"])
             default: return -ENOENT
             }
@@ -103,7 +103,7 @@ final class PlayerObject: BusObjectHandler {
             case "OpenUri":
                 let uri = try call.readString()
                 guard let path = MprisSource.path(ofURI: uri) else {
-                    return call.replyError("org.freedesktop.DBus.Error.InvalidArgs", "only file:// URIs are supported: \(uri)")
+                    return call.replyError("org.freedesktop.DBus.Error.InvalidArgs", "only file://, http:// and https:// URIs are supported: \(uri)")
                 }
                 arguments = [.string(path)]
             default: arguments = []

@@ -237,6 +237,8 @@ final class MprisSource: LoopSource {
     /// `file://` and the path with every byte outside RFC 3986's unreserved set
     /// escaped: ASCII, so always valid UTF-8 on the bus.
     static func fileURL(_ path: String) -> String {
+        // A station's URL is its own (StreamLocation refused control characters and spaces in it).
+        if PlayerRuntime.isStation(path) { return path }
         let absolute = path.hasPrefix("/") ? path : BookOpener.absolutePath(path)
         var url = "file://"
         for byte in absolute.utf8 {
@@ -252,8 +254,10 @@ final class MprisSource: LoopSource {
         return url
     }
 
-    /// The path of a `file://` URI, or nil for another scheme.
+    /// The path of a `file://` URI, a station's `http`/`https` URL as it is
+    /// (issue 26), or nil for another scheme.
     static func path(ofURI uri: String) -> String? {
+        if PlayerRuntime.isStation(uri) { return uri }
         guard uri.hasPrefix("file://") else { return uri.hasPrefix("/") ? uri : nil }
         var bytes: [UInt8] = []
         var utf8 = Array(uri.utf8.dropFirst("file://".count))

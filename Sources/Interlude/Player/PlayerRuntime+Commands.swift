@@ -24,6 +24,9 @@ extension PlayerRuntime {
                 book.seek(to: book.currentPosition + Int((seconds * 1000).rounded()),
                           reason: seconds < 0 ? .seekBack : .seekForward)
             } else {
+                if let current, Self.isStation(current.path) {
+                    return .refused(reason: .problem("\(current.path) is a live stream: it cannot seek"))
+                }
                 seek(bySeconds: seconds)
             }
         case .setVolume(let volume): self.volume = volume
@@ -34,6 +37,10 @@ extension PlayerRuntime {
                 return .refused(reason: .problem(PlaybackSpeed.rejection(String(value))))
             }
             return speedResult(setSpeed(speed))
+        case .playQueue(let given, _) where frameClock != nil && given.contains(where: Self.isStation),
+             .enqueue(let given) where frameClock != nil && given.contains(where: Self.isStation):
+            // A render on the frame clock runs as fast as it can; a station arrives in real time.
+            return .refused(reason: .problem("a live stream plays in real time, not in a render to a file"))
         case .playQueue(let given, let chosen):
             let album = Self.expandingCueSheets(given, startAt: chosen)
             if album.paths.isEmpty, let problem = album.problems.first { return .refused(reason: .problem(problem)) }

@@ -160,6 +160,7 @@ extension PlayerRuntime {
         let load: PlaylistLoad
         do { load = try PlaylistFile.load(path) } catch let failure { return .refused(reason: .problem(failure.description)) }
         for missing in load.missing { events.error("\(path): \(missing) is missing (skipped)") }
+        for refused in load.refused { events.error("\(path): \(refused) (skipped)") }
         events.emit(.playlistLoaded(path: path, count: load.entries.count, missing: load.missing.count))
         guard !load.entries.isEmpty else { return .refused(reason: .playlistNamesNoFile(path: path)) }
         playQueue(load.entries.map(\.path), startAt: 0)

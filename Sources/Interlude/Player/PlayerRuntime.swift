@@ -66,6 +66,8 @@ final class PlayerRuntime {
     }
     /// Each file's tags, read once for every front end.
     let trackTags = TrackTagStore()
+    /// The station decoding now, if any: its descriptor in the loop's poll, its titles and reconnections (`+Stream`).
+    let streamWatch = StreamWatch()
     let clock: any Clock
     let arbiter: AudioSessionArbiter
     let player: PlayerSession
@@ -240,6 +242,9 @@ final class PlayerRuntime {
         arbiter.processDidContinue()
     }
 
+    /// A station's audio began (`StreamWatch`): the run played something.
+    func streamPlayed() { played = true }
+
     /// Ends the run at the end of this turn of the loop.
     func requestStop() { interrupted = true }
 
@@ -364,8 +369,9 @@ final class PlayerRuntime {
             book?.playbackEvent(event)
             host.playbackEvent(event)
             switch event {
-            case .trackStarted:
-                played = true
+            case .trackStarted(_, let path):
+                // A station has played once its audio came (`streamPlayed`), not when its entry began.
+                if !Self.isStation(path) { played = true }
             case .mediaStopped(let position):
                 controller.mediaStopped(at: position)
                 if engine.isAtQueueEnd {
@@ -394,7 +400,7 @@ final class PlayerRuntime {
     private func waitForEvents(host: PlayerHost, wallClock: WallClockChangeDescriptor, refillWait: Int) {
         var wait = refillWait
         if let limit = host.maximumWaitMilliseconds { wait = wait < 0 ? limit : min(wait, limit) }
-        let sources = host.loopSources + (services?.sources ?? [])
+        let sources = host.loopSources + (services?.sources ?? []) + [streamWatch]
         for limit in sources.compactMap(\.wakeWithinMilliseconds) { wait = wait < 0 ? limit : min(wait, limit) }
         systemClock?.armWakeUp(orAt: [suspendDeadline, continueDeadline].compactMap { $0 }.min(),
                                holdingTimers: isSessionSuspended)
@@ -418,8 +424,7 @@ final class PlayerRuntime {
 
     /// On the frame clock nothing waits, but the loop's sources are still read.
     private func pollWithoutWaiting(host: PlayerHost) {
-        let sources = host.loopSources + (services?.sources ?? [])
-        guard !sources.isEmpty else { return }
+        let sources = host.loopSources + (services?.sources ?? []) + [streamWatch]
         let requests = sources.map(\.pollRequests)
         let (_, occurred) = poll([], requests: requests.flatMap { $0 }, timeoutMilliseconds: 0)
         serviceSources(sources, requests: requests, occurred: occurred)

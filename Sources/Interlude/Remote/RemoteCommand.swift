@@ -45,7 +45,7 @@ enum RemoteCommand {
         var request = translation
         if ["queue-add", "play-files", "book-open"].contains(request.command) {
             // The player runs elsewhere: it needs paths that do not depend on our directory.
-            request.arguments = request.arguments.map { $0.stringValue.map { .string(BookOpener.absolutePath($0)) } ?? $0 }
+            request.arguments = request.arguments.map { $0.stringValue.map { .string(entryForPlayer($0)) } ?? $0 }
         }
         let client: ControlClient
         switch ControlClient.connect(instance: instance) {
@@ -130,13 +130,19 @@ enum RemoteCommand {
         return 0
     }
 
+    /// A path or a station's URL as the player, which runs elsewhere, needs it:
+    /// a path made absolute, a URL as it is.
+    static func entryForPlayer(_ entry: String) -> String {
+        PlayerRuntime.isStation(entry) ? entry : BookOpener.absolutePath(entry)
+    }
+
     /// `interlude FILE...` while a player runs: the files go to it (queued, or
     /// played with `play`) and the status is returned; nil when this command
     /// should start a player itself (none runs, no files, or a folder given).
     static func handOff(_ paths: [String], play: Bool) -> Int32? {
-        guard !paths.isEmpty, paths.allSatisfy(isRegularFile) else { return nil }
+        guard !paths.isEmpty, paths.allSatisfy({ isRegularFile($0) || PlayerRuntime.isStation($0) }) else { return nil }
         guard case .success(let client) = ControlClient.connect(instance: 1) else { return nil }
-        let absolute = paths.map { JSONValue.string(BookOpener.absolutePath($0)) }
+        let absolute = paths.map { JSONValue.string(entryForPlayer($0)) }
         let reply: JSONValue
         switch client.request(.init(command: play ? "play-files" : "queue-add", arguments: absolute)) {
         case .reply(let answered): reply = answered

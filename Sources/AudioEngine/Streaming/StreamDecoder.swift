@@ -1,0 +1,374 @@
+import BookFormat
+import CFFmpeg
+import InterludeCore
+import Streams
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A station (an `http`/`https` URL, `StreamLocation`) as a `Decoder`: the
+/// network on a `StreamReader` thread, the decoding here on the main loop
+/// (libavcodec and libswresample over the packets handed over, in memory).
+/// `read` never waits: with nothing arrived it says `.notYet`, and the loop
+/// polls `wakeDescriptor` until something does.
+///
+/// The output format is fixed before the server has answered (so opening
+/// never waits for the network): `target` when a queue plays already, else
+/// CD format, 44.1 kHz stereo, as an empty queue's output opens; whatever
+/// the station sends, and whatever a reconnection brings, is converted to it.
+///
+/// Seeks: a stream cannot go back, but a pause and its resume do (the
+/// engine resumes by seeking to the frame where the media stopped, behind
+/// what was decoded into the ring). The last `historySeconds` handed out
+/// are kept and served again from the frame asked for; a frame before them
+/// is the oldest kept. Meanwhile the reader goes on reading into its bounded
+/// queue (`StreamChannel.maximumQueuedBytes`), so a short pause resumes
+/// where the listener stopped hearing; a longer one where the queue filled
+/// (the server may drop the connection then, and the reconnection is live).
+final class StreamDecoder: Decoder, LiveStream {
+    let path: String
+    let format: AudioFormat
+    private(set) var sourceFormat: AudioFormat
+    var url: String { path }
+
+    private enum Phase: Equatable {
+        /// A reader is connecting; `first`: the stream's first connection,
+        /// whose failure is the track's (thrown), not a drop.
+        case connecting(first: Bool)
+        case playing
+        /// Dropped: no reader runs until `reconnect`.
+        case waiting
+        /// Given up or closed: `read` ends.
+        case over
+    }
+
+    private var phase = Phase.connecting(first: true)
+    private var channel: StreamChannel?
+    private var inbox: [StreamMessage] = []
+    private var inboxNext = 0
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var converter: OpaquePointer?
+    /// The decoder's frames the converter was made for: sample format, rate, channels.
+    private var converterInput: (format: Int32, rate: Int32, channels: Int32)?
+    private let frames: DecodedFrames
+    private var failure: DecoderError?
+    private var events: [StreamEvent] = []
+    private var codecName = "audio"
+    private var containerName = "stream"
+    private var bitrateKbps = 0
+    private(set) var stationName: String?
+    private(set) var title: String?
+    private(set) var isAwaitingData = false
+    /// The connection is to a resource of known length (`StreamMessage.opened`).
+    private var isFinite = false
+
+    /// Output frames handed out by `read` since the start (the position of the next live frame).
+    private var handedOut = 0
+    /// The last frames handed out, from `historyStart` on, for a resume's seek back.
+    private var history: [Int16] = []
+    private var historyStart = 0
+    /// Where `read` serves from while it replays `history` (a resume); nil: live.
+    private var replayAt: Int?
+    static let historySeconds = 5
+
+    init(url: String, target: AudioFormat?) throws(DecoderError) {
+        path = url
+        format = target ?? AudioFormat(rate: 44100, channels: 2)
+        sourceFormat = format
+        frames = DecodedFrames(channels: format.channels)
+        var message = [CChar](repeating: 0, count: 512)
+        guard interlude_ffmpeg_load(&message, message.count) == 0 else {
+            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw DecoderError(.library, path: url, detail: "cannot load FFmpeg's libraries: \(text)")
+        }
+        _ = Self.initialiseNetwork
+        frame = interlude_av_frame_alloc()
+        guard frame != nil else { throw DecoderError(.library, path: url, detail: "out of memory") }
+        if let problem = connect() { throw DecoderError(.library, path: url, detail: problem) }
+    }
+
+    /// `Decoders.open` sends URLs here itself, by `StreamLocation`; no file's head names a stream.
+    convenience init(path: String, head: FileHead, target: AudioFormat?) throws(DecoderError) {
+        try self.init(url: path, target: target)
+    }
+
+    static func accepts(_ head: FileHead) -> Bool { false }
+
+    /// TLS's global set-up, once a process, before the first reader thread.
+    private static let initialiseNetwork: Void = { _ = interlude_avformat_network_init() }()
+
+    deinit { close() }
+
+    private var closed = false
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        phase = .over
+        stopReader()
+        if converter != nil { interlude_swr_free(&converter) }
+        if codec != nil { interlude_avcodec_free_context(&codec) }
+        if frame != nil { interlude_av_frame_free(&frame) }
+    }
+
+    // MARK: The connection
+
+    /// Starts a reader on a new channel; the reason when none could start.
+    private func connect() -> String? {
+        let fresh: StreamChannel
+        do { fresh = try StreamChannel() } catch { return "cannot make the stream's eventfd (\(error.description))" }
+        if let problem = StreamReader.start(url: path, channel: fresh) { return problem }
+        channel = fresh
+        return nil
+    }
+
+    private func stopReader() {
+        channel?.stop()
+        for message in inbox[inboxNext...] { StreamChannel.free(message) }
+        inbox.removeAll()
+        inboxNext = 0
+        channel = nil
+    }
+
+    var wakeDescriptor: Int32 { channel?.wake ?? -1 }
+
+    func takeStreamEvents() -> [StreamEvent] {
+        defer { events.removeAll() }
+        return events
+    }
+
+    func reconnect() {
+        guard phase == .waiting else { return }
+        stopReader()
+        phase = .connecting(first: false)
+        if let problem = connect() {
+            phase = .waiting
+            events.append(.attemptFailed(reason: problem))
+        }
+    }
+
+    func giveUp() {
+        stopReader()
+        phase = .over
+    }
+
+    // MARK: Reading
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(DecoderError) -> DecoderReadResult {
+        if let failure { throw failure }
+        let capacity = buffer.count / format.bytesPerFrame
+        guard capacity > 0, let base = buffer.baseAddress else { return .frames(0) }
+        var filled = replay(into: base.assumingMemoryBound(to: Int16.self), capacity: capacity)
+        if filled < capacity && phase != .over {
+            let rest = UnsafeMutableRawBufferPointer(start: base + filled * format.bytesPerFrame,
+                                                     count: (capacity - filled) * format.bytesPerFrame)
+            let live: DecoderReadResult
+            do {
+                live = try frames.read(into: rest) { () throws(DecoderError) in try refill() }
+            } catch {
+                if filled > 0 { return .frames(filled) }
+                throw error
+            }
+            if case .frames(let count) = live, count > 0 {
+                keep(rest.baseAddress!.assumingMemoryBound(to: Int16.self), frames: count)
+                filled += count
+            }
+        }
+        isAwaitingData = filled == 0 && phase != .over
+        if filled > 0 { return .frames(filled) }
+        return phase == .over ? .end : .notYet
+    }
+
+    /// Serves kept frames from `replayAt` on, while it is behind the live position.
+    private func replay(into output: UnsafeMutablePointer<Int16>, capacity: Int) -> Int {
+        guard let from = replayAt else { return 0 }
+        let count = min(capacity, handedOut - from)
+        if count > 0 {
+            let channels = format.channels
+            history.withUnsafeBufferPointer { kept in
+                output.update(from: kept.baseAddress! + (from - historyStart) * channels, count: count * channels)
+            }
+        }
+        replayAt = from + count < handedOut ? from + count : nil
+        return max(0, count)
+    }
+
+    /// Keeps what was just handed out, for a seek back; the oldest beyond the limit goes.
+    private func keep(_ samples: UnsafeMutablePointer<Int16>, frames count: Int) {
+        history.append(contentsOf: UnsafeBufferPointer(start: samples, count: count * format.channels))
+        handedOut += count
+        let limit = Self.historySeconds * format.rate
+        let kept = history.count / format.channels
+        // Trimmed a second at a time, not on every read.
+        if kept > limit + format.rate {
+            let drop = kept - limit
+            history.removeFirst(drop * format.channels)
+            historyStart += drop
+        }
+    }
+
+    /// Takes the reader's messages until a packet gave frames (true) or none is left (false).
+    private func refill() throws(DecoderError) -> Bool {
+        while true {
+            if inboxNext >= inbox.count {
+                inbox = channel?.take() ?? []
+                inboxNext = 0
+                if inbox.isEmpty { return false }
+            }
+            let message = inbox[inboxNext]
+            inboxNext += 1
+            switch message {
+            case .opened(let parameters, let headers, let container, let finite):
+                isFinite = finite
+                defer { StreamChannel.free(message) }
+                try open(parameters, container: container)
+                if channel == nil { return false }
+                let station = ICYHeaders.parse(headers)
+                if let name = station.name, !name.isEmpty { stationName = name }
+            case .packet(let packet):
+                defer { StreamChannel.free(message) }
+                if try decode(packet) { return true }
+            case .metadata(let block):
+                if let title = ICYMetadata.parse(block).title, title != self.title {
+                    self.title = title
+                    events.append(.title(title))
+                }
+            case .failed(let reason):
+                try connectionEnded(reason)
+                return false
+            case .ended where isFinite:
+                // A file served over HTTP has played to its end: so has the entry.
+                stopReader()
+                phase = .over
+                return false
+            case .ended:
+                try connectionEnded("the server ended the stream")
+                return false
+            }
+        }
+    }
+
+    /// This connection is over: at the stream's first connection the
+    /// track's failure (thrown), after it a drop the player reconnects after.
+    private func connectionEnded(_ reason: String) throws(DecoderError) {
+        stopReader()
+        switch phase {
+        case .connecting(first: true):
+            phase = .over
+            let error = DecoderError(.library, path: path, detail: reason)
+            failure = error
+            throw error
+        case .connecting(first: false):
+            phase = .waiting
+            events.append(.attemptFailed(reason: reason))
+        case .playing:
+            phase = .waiting
+            events.append(.dropped(reason: reason))
+        case .waiting, .over:
+            break
+        }
+    }
+
+    /// A codec for the connection's stream (a reconnection may bring another).
+    private func open(_ parameters: UnsafeMutablePointer<AVCodecParameters>, container: String) throws(DecoderError) {
+        if codec != nil { interlude_avcodec_free_context(&codec) }
+        let id = parameters.pointee.codec_id
+        codecName = String(cString: interlude_avcodec_get_name(id))
+        containerName = container
+        bitrateKbps = Int(clamping: max(0, parameters.pointee.bit_rate) / 1000)
+        guard let decoder = interlude_avcodec_find_decoder(id), let context = interlude_avcodec_alloc_context3(decoder) else {
+            return try connectionEnded("no decoder for its \(codecName) audio")
+        }
+        codec = context
+        var status = interlude_avcodec_parameters_to_context(context, parameters)
+        if status >= 0 { status = interlude_avcodec_open2(context, decoder, nil) }
+        if status < 0 { try connectionEnded("cannot decode its \(codecName) audio: \(StreamReader.describe(status))") }
+    }
+
+    /// Decodes one packet into `frames`; true when it gave frames.
+    private func decode(_ packet: UnsafeMutablePointer<AVPacket>) throws(DecoderError) -> Bool {
+        guard let codec, let frame else { return false }
+        let sent = interlude_avcodec_send_packet(codec, packet)
+        if sent < 0 && sent != interlude_averror_eagain() {
+            // A damaged packet: noted, and the stream goes on with the next.
+            frames.noteDamage(StreamReader.describe(sent), atSourceFrame: handedOut, rate: format.rate)
+            return false
+        }
+        var gave = false
+        while true {
+            let status = interlude_avcodec_receive_frame(codec, frame)
+            guard status >= 0 else { break }
+            defer { interlude_av_frame_unref(frame) }
+            try convert(frame)
+            gave = gave || frames.bufferedFrames > 0
+        }
+        if gave, case .connecting = phase {
+            phase = .playing
+            events.append(.connected(station: stationName, codec: codecName))
+        }
+        return gave
+    }
+
+    private func convert(_ frame: UnsafeMutablePointer<AVFrame>) throws(DecoderError) {
+        let input = (format: frame.pointee.format, rate: frame.pointee.sample_rate,
+                     channels: frame.pointee.ch_layout.nb_channels)
+        guard input.rate > 0, input.rate <= 768_000, input.channels > 0, input.channels <= 64,
+              frame.pointee.nb_samples > 0 else { return }
+        if let made = converterInput, made != input, converter != nil { interlude_swr_free(&converter) }
+        if converter == nil {
+            guard let made = try makeConverter(for: frame) else { return }
+            converter = made
+            converterInput = input
+            sourceFormat = AudioFormat(rate: Int(input.rate), channels: Int(input.channels))
+        }
+        let channels = format.channels
+        let count = Int(frame.pointee.nb_samples)
+        let room = Int(interlude_swr_get_delay(converter, Int64(format.rate))) + count * format.rate / Int(input.rate) + 64
+        let start = frames.samples.count
+        frames.samples.append(contentsOf: repeatElement(0, count: room * channels))
+        let produced = frames.samples.withUnsafeMutableBytes { bytes -> Int32 in
+            let output = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + start * AudioFormat.bytesPerSample
+            // The frame's planes as libswresample takes them, planar or packed alike.
+            let planes = UnsafeMutableRawPointer(frame.pointee.extended_data!).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
+            return interlude_swr_convert(converter, output, Int32(room), planes, Int32(count))
+        }
+        guard produced >= 0 else {
+            frames.samples.removeSubrange(start...)
+            return try connectionEnded("converting failed: \(StreamReader.describe(produced))")
+        }
+        frames.samples.removeSubrange((start + Int(produced) * channels)...)
+    }
+
+    private func makeConverter(for frame: UnsafeMutablePointer<AVFrame>) throws(DecoderError) -> OpaquePointer? {
+        var error: Int32 = 0
+        guard let made = FFmpegDecoder.converter(to: format, from: frame, channels: Int(frame.pointee.ch_layout.nb_channels),
+                                                 error: &error)
+        else {
+            try connectionEnded("cannot convert to \(format): \(StreamReader.describe(error))")
+            return nil
+        }
+        return made
+    }
+
+    // MARK: Position
+
+    /// Back within what was kept (a resume), or to where it is; never ahead.
+    func seek(toFrame target: Int) throws(DecoderError) {
+        let live = handedOut
+        guard target <= live else {
+            throw DecoderError(.library, path: path, detail: "a live stream cannot skip ahead")
+        }
+        replayAt = target == live ? nil : max(historyStart, target)
+    }
+
+    var lengthInFrames: Int? { nil }
+    var lengthIsExact: Bool { false }
+    func scan() throws(DecoderError) {}
+    var gaplessTrim: GaplessTrim? { nil }
+    var streamInfo: StreamInfo {
+        StreamInfo(codec: .other(container: containerName, codec: codecName), bitrateKbps: bitrateKbps, bitrateMode: .constant)
+    }
+    var tags: AudioTags { AudioTags() }
+    func takeDamage() -> [String] { frames.takeDamage() }
+}

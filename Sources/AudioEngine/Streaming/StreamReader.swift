@@ -1,0 +1,268 @@
+import CFFmpeg
+import CInterludeShims
+import InterludeCore
+import Streams
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a stream's reader thread hands the main loop, in the order it happened.
+enum StreamMessage {
+    /// The connection is open and its audio stream found: the codec's
+    /// parameters (a copy, the receiver's to free) and the station's
+    /// `icy-*` headers as FFmpeg kept them (empty when it sent none);
+    /// `finite`: a resource of known length (a file served over HTTP, with
+    /// its length), whose end is the entry's end, where a station's is a drop.
+    case opened(parameters: UnsafeMutablePointer<AVCodecParameters>, headers: [UInt8], container: String, finite: Bool)
+    /// One packet of the audio stream (the receiver's to free).
+    case packet(UnsafeMutablePointer<AVPacket>)
+    /// A new ICY metadata block (`StreamTitle='...';`), as FFmpeg split it out.
+    case metadata([UInt8])
+    /// The connection could not be opened, or a read failed: FFmpeg's words.
+    case failed(String)
+    /// The server ended the stream.
+    case ended
+}
+
+/// Between one reader thread and the main loop: a bounded queue of
+/// `StreamMessage`s under a lock, an eventfd that the loop polls (written
+/// when the queue was empty, so a loop that keeps up is woken once per
+/// batch), and the stop flag FFmpeg's interrupt callback reads.
+///
+/// `@unchecked Sendable`: `messages` and `queuedBytes` are touched only with
+/// `lock` held; the rest is immutable or atomic. The lock is held for an
+/// append or a swap, never across a network call, so the main loop's `take`
+/// waits for no more than that.
+final class StreamChannel: @unchecked Sendable {
+    /// The loop polls it; a reader posting after the loop let go writes to a
+    /// descriptor that is still this channel's (closed in `deinit`).
+    let wake: Int32
+    private let lock: UnsafeMutablePointer<pthread_mutex_t>
+    private let room: UnsafeMutablePointer<pthread_cond_t>
+    private var messages: [StreamMessage] = []
+    private var queuedBytes = 0
+    private let stopping = Atomic<Bool>(false)
+
+    /// Packets wait here while the decoder takes none (paused: the ring is
+    /// full): 1 MiB, 65 s of a 128 kbit/s station, after which the reader
+    /// stops reading and TCP holds the server back.
+    static let maximumQueuedBytes = 1 << 20
+
+    init() throws(SystemCallError) {
+        wake = try SystemCall.eventDescriptor()
+        lock = .allocate(capacity: 1)
+        lock.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(lock, nil)
+        room = .allocate(capacity: 1)
+        room.initialize(to: pthread_cond_t())
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(room, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        for message in messages { Self.free(message) }
+        pthread_cond_destroy(room)
+        room.deallocate()
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
+        close(wake)
+    }
+
+    /// Ends the reader: FFmpeg's next interrupt check (between its 100 ms
+    /// socket polls) makes the call under way return, and a wait for room ends.
+    func stop() {
+        stopping.store(true, ordering: .relaxed)
+        pthread_mutex_lock(lock)
+        pthread_cond_broadcast(room)
+        pthread_mutex_unlock(lock)
+    }
+
+    var isStopping: Bool { stopping.load(ordering: .relaxed) }
+
+    /// Queues `message` (a packet waits while the queue is full); false, with
+    /// the message freed, once the channel is stopping.
+    @discardableResult
+    func post(_ message: StreamMessage) -> Bool {
+        var bytes = 0
+        if case .packet(let packet) = message { bytes = Int(max(0, packet.pointee.size)) }
+        pthread_mutex_lock(lock)
+        while bytes > 0 && queuedBytes + bytes > Self.maximumQueuedBytes && !isStopping {
+            var deadline = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &deadline)
+            deadline.tv_nsec += 100_000_000
+            if deadline.tv_nsec >= 1_000_000_000 {
+                deadline.tv_sec += 1
+                deadline.tv_nsec -= 1_000_000_000
+            }
+            pthread_cond_timedwait(room, lock, &deadline)
+        }
+        guard !isStopping else {
+            pthread_mutex_unlock(lock)
+            Self.free(message)
+            return false
+        }
+        let wasEmpty = messages.isEmpty
+        messages.append(message)
+        queuedBytes += bytes
+        pthread_mutex_unlock(lock)
+        if wasEmpty {
+            var one: UInt64 = 1
+            _ = write(wake, &one, 8)
+        }
+        return true
+    }
+
+    /// Everything queued, oldest first (the caller frees what it takes).
+    func take() -> [StreamMessage] {
+        var counter: UInt64 = 0
+        _ = read(wake, &counter, 8)
+        pthread_mutex_lock(lock)
+        let taken = messages
+        messages.removeAll(keepingCapacity: true)
+        queuedBytes = 0
+        pthread_cond_broadcast(room)
+        pthread_mutex_unlock(lock)
+        return taken
+    }
+
+    static func free(_ message: StreamMessage) {
+        switch message {
+        case .opened(let parameters, _, _, _):
+            var owned: UnsafeMutablePointer<AVCodecParameters>? = parameters
+            interlude_avcodec_parameters_free(&owned)
+        case .packet(let packet):
+            var owned: UnsafeMutablePointer<AVPacket>? = packet
+            interlude_av_packet_free(&owned)
+        case .metadata, .failed, .ended:
+            break
+        }
+    }
+}
+
+/// A stream's network side, on a thread of its own (design.md 2: no network
+/// read on the main loop or the real-time writer): opens the URL with
+/// libavformat (`StreamOpenOptions`, the interrupt callback on the channel's
+/// stop flag), finds the audio stream, then reads packets and hands them
+/// over until the server ends, a read fails, or the channel is stopped.
+enum StreamReader {
+    /// Starts the thread; the reason when it could not be started.
+    static func start(url: String, channel: StreamChannel) -> String? {
+        let failure = BackgroundThread.start {
+            _ = interlude_name_this_thread("interlude-stream")
+            interlude_ffmpeg_note_errors()
+            run(url: url, channel: channel)
+        }
+        return failure.map { "cannot start the stream's reader thread (\($0.message))" }
+    }
+
+    private static func run(url: String, channel: StreamChannel) {
+        guard let allocated = interlude_avformat_alloc_context() else {
+            channel.post(.failed("out of memory"))
+            return
+        }
+        allocated.pointee.interrupt_callback = AVIOInterruptCB(callback: streamInterrupted,
+                                                               opaque: Unmanaged.passUnretained(channel).toOpaque())
+        var options: OpaquePointer?
+        let certificates = getenv("SSL_CERT_FILE").map { String(cString: $0) }
+        for option in StreamOpenOptions.values(certificateFile: certificates) {
+            _ = interlude_av_dict_set(&options, option.key, option.value, 0)
+        }
+        var context: UnsafeMutablePointer<AVFormatContext>? = allocated
+        // On failure FFmpeg frees the context and sets it to NULL.
+        var status = interlude_avformat_open_url(&context, url, &options)
+        interlude_av_dict_free(&options)
+        guard status >= 0, let container = context else {
+            if !channel.isStopping { channel.post(.failed(failure(status))) }
+            return
+        }
+        defer { interlude_avformat_close_url(&context) }
+        status = interlude_avformat_find_stream_info(container)
+        guard status >= 0 else {
+            if !channel.isStopping { channel.post(.failed(failure(status))) }
+            return
+        }
+        let index = interlude_av_find_best_stream(container, AVMEDIA_TYPE_AUDIO)
+        guard index >= 0, index < container.pointee.nb_streams, let stream = container.pointee.streams[Int(index)],
+              let parameters = interlude_avcodec_parameters_alloc() else {
+            channel.post(.failed("no audio stream in what the server sends"))
+            return
+        }
+        _ = interlude_avcodec_parameters_copy(parameters, stream.pointee.codecpar)
+        let name = container.pointee.iformat?.pointee.name.map { String(cString: $0) } ?? "stream"
+        // A duration: the container's, or the demuxer's estimate from the length the
+        // server sent (an MP3 file). A station, or a live HLS playlist, has none.
+        let finite = container.pointee.duration != interlude_av_nopts_value() && container.pointee.duration > 0
+        guard channel.post(.opened(parameters: parameters, headers: option("icy_metadata_headers", of: container),
+                                   container: name, finite: finite)) else { return }
+        guard let packet = interlude_av_packet_alloc() else { return }
+        defer {
+            var owned: UnsafeMutablePointer<AVPacket>? = packet
+            interlude_av_packet_free(&owned)
+        }
+        var lastBlock: [UInt8] = []
+        while !channel.isStopping {
+            status = interlude_av_read_frame(container, packet)
+            guard status >= 0 else {
+                if !channel.isStopping { channel.post(status == interlude_averror_eof() ? .ended : .failed(failure(status))) }
+                return
+            }
+            guard packet.pointee.stream_index == index, let held = interlude_av_packet_alloc() else {
+                interlude_av_packet_unref(packet)
+                continue
+            }
+            // The read packet is left empty, to be read into again.
+            interlude_av_packet_move_ref(held, packet)
+            guard channel.post(.packet(held)) else { return }
+            // FFmpeg keeps the last block it split out of the interleaved stream;
+            // a new one is a new title (or the same title sent again, skipped).
+            let block = option("icy_metadata_packet", of: container)
+            if !block.isEmpty && block != lastBlock {
+                lastBlock = block
+                channel.post(.metadata(block))
+            }
+        }
+    }
+
+    /// An option of the HTTP context under the container's I/O, as bytes (FFmpeg's string, copied).
+    private static func option(_ name: String, of container: UnsafeMutablePointer<AVFormatContext>) -> [UInt8] {
+        guard let io = container.pointee.pb else { return [] }
+        var value: UnsafeMutablePointer<UInt8>?
+        guard interlude_av_opt_get(UnsafeMutableRawPointer(io), name, AV_OPT_SEARCH_CHILDREN, &value) >= 0,
+              let text = value else { return [] }
+        let bytes = Array(UnsafeBufferPointer(start: text, count: strlen(UnsafeRawPointer(text).assumingMemoryBound(to: CChar.self))))
+        interlude_av_freep(&value)
+        return bytes
+    }
+
+    /// What the player says of a failed call: FFmpeg's sentence for `status`,
+    /// after the line it logged when that is a bare "input/output error" (a
+    /// certificate that does not verify, a host name that does not resolve).
+    private static func failure(_ status: Int32) -> String {
+        let code = describe(status)
+        var buffer = [CChar](repeating: 0, count: 256)
+        let length = interlude_ffmpeg_noted_error(&buffer, buffer.count)
+        guard status == -EIO, length > 0 else { return code }
+        let noted = String(decoding: buffer.prefix(min(length, buffer.count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return "\(noted) (\(code))"
+    }
+
+    /// FFmpeg's sentence for `status`, its first letter lowered to follow "URL: ".
+    static func describe(_ status: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard interlude_av_strerror(status, &buffer, buffer.count) >= 0 else { return "error \(status)" }
+        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let first = text.first else { return "error \(status)" }
+        return first.lowercased() + text.dropFirst()
+    }
+}
+
+/// FFmpeg's interrupt callback: non-zero ends the blocking call under way
+/// (`AVERROR_EXIT`). `opaque` is the channel, kept alive by the reader thread.
+private let streamInterrupted: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
+    guard let opaque else { return 0 }
+    return Unmanaged<StreamChannel>.fromOpaque(opaque).takeUnretainedValue().isStopping ? 1 : 0
+}

@@ -1,0 +1,31 @@
+/// The options every stream's open is given (FFmpeg's names and values), as
+/// measured on this machine: see docs/architecture.md, "Streams". Pure data,
+/// so a test reads what the reader thread will hand `avformat_open_input`.
+public enum StreamOpenOptions {
+    /// Protocols a stream (and an HLS playlist's segments and keys, which
+    /// inherit it) may open: never `file`, `pipe`, `concat`, `data` or `udp`.
+    public static let protocolWhitelist = "http,https,tls,tcp,crypto,httpproxy"
+    /// A read that waits this long for a byte ends with "Connection timed out".
+    public static let readTimeoutMicroseconds = 10_000_000
+
+    /// The options in the order they are set. `certificateFile` is
+    /// `SSL_CERT_FILE` when set: GnuTLS reads the system's store and ignores
+    /// the variable, so the player hands the file on itself; an empty value
+    /// is no file.
+    public static func values(certificateFile: String?) -> [(key: String, value: String)] {
+        var values: [(key: String, value: String)] = [
+            // FFmpeg verifies no certificate unless asked.
+            ("tls_verify", "1"),
+            ("rw_timeout", String(readTimeoutMicroseconds)),
+            // One silent reopen of a dropped connection; the player's own backoff after that.
+            ("reconnect", "1"),
+            ("reconnect_streamed", "1"),
+            ("reconnect_on_network_error", "1"),
+            ("reconnect_delay_max", "0"),
+            ("icy", "1"),
+            ("protocol_whitelist", protocolWhitelist),
+        ]
+        if let certificateFile, !certificateFile.isEmpty { values.insert(("ca_file", certificateFile), at: 1) }
+        return values
+    }
+}
