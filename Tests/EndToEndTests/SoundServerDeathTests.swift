@@ -27,7 +27,7 @@ import Glibc
             let lost = listener.event("interruption", round, where: { $0.fields["source"]?.description == "outputDeviceLost" })
             #expect(lost != nil, "round \(round): \(listener.events.events)")
             let paused = try #require(listener.event("paused", round), "round \(round): \(listener.events.events)")
-            let message = listener.event("error", where: { $0.fields["message"]?.description.contains("type 'play'") == true })
+            let message = listener.event("error", where: { $0.fields["message"]?.description.contains("play again when the device is back") == true })
             #expect(message != nil, "round \(round): no message: \(listener.events.events)")
             // Waiting: the player sleeps in poll (the desktop source's reconnection
             // attempts aside); 2 s here, 10 s a round in `make soak`.
