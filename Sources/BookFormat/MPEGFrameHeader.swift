@@ -16,6 +16,8 @@ public struct MPEGFrameHeader: Equatable, Sendable {
     /// kbit/s.
     public let bitrate: Int
     public let padding: Bool
+    /// The channel mode says one channel.
+    public let mono: Bool
     /// Bytes from this header to the next frame's.
     public let frameLength: Int
 
@@ -23,13 +25,16 @@ public struct MPEGFrameHeader: Equatable, Sendable {
     public init?(_ bytes: some RandomAccessCollection<UInt8>, at offset: Int) {
         guard offset >= 0, bytes.count >= 4, offset <= bytes.count - 4 else { return nil }
         let start = bytes.index(bytes.startIndex, offsetBy: offset)
-        let b = (0..<4).map { bytes[bytes.index(start, offsetBy: $0)] }
-        guard b[0] == 0xFF, b[1] & 0xE0 == 0xE0 else { return nil }
-        let version = Int(b[1] >> 3) & 3
-        let layerBits = Int(b[1] >> 1) & 3
-        let bitrateIndex = Int(b[2] >> 4)
-        let rateIndex = Int(b[2] >> 2) & 3
-        guard version != 1, layerBits != 0, bitrateIndex != 0, bitrateIndex != 15, rateIndex != 3, b[3] & 3 != 2 else {
+        // The sync first: a scan asks at every byte, and most are not one.
+        guard bytes[start] == 0xFF else { return nil }
+        let b = (bytes[start], bytes[bytes.index(start, offsetBy: 1)], bytes[bytes.index(start, offsetBy: 2)],
+                 bytes[bytes.index(start, offsetBy: 3)])
+        guard b.1 & 0xE0 == 0xE0 else { return nil }
+        let version = Int(b.1 >> 3) & 3
+        let layerBits = Int(b.1 >> 1) & 3
+        let bitrateIndex = Int(b.2 >> 4)
+        let rateIndex = Int(b.2 >> 2) & 3
+        guard version != 1, layerBits != 0, bitrateIndex != 0, bitrateIndex != 15, rateIndex != 3, b.3 & 3 != 2 else {
             return nil
         }
         self.version = version
@@ -44,14 +49,23 @@ public struct MPEGFrameHeader: Equatable, Sendable {
         case (false, _): [8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160]
         }
         bitrate = table[bitrateIndex - 1]
-        padding = b[2] & 2 != 0
+        padding = b.2 & 2 != 0
+        mono = b.3 >> 6 == 3
         let pad = padding ? 1 : 0
         if layer == 1 {
             frameLength = (12 * bitrate * 1000 / sampleRate + pad) * 4
         } else {
-            let samples = layer == 3 && !mpeg1 ? 576 : 1152
-            frameLength = samples / 8 * bitrate * 1000 / sampleRate + pad
+            frameLength = (layer == 3 && !mpeg1 ? 576 : 1152) / 8 * bitrate * 1000 / sampleRate + pad
         }
+    }
+
+    /// Samples per channel in one frame.
+    public var samplesPerFrame: Int { layer == 1 ? 384 : (layer == 3 && version != 3) ? 576 : 1152 }
+
+    /// Layer III's side information, after which a Xing/Info tag sits.
+    public var sideInformationLength: Int {
+        guard layer == 3 else { return 0 }
+        return version == 3 ? (mono ? 17 : 32) : (mono ? 9 : 17)
     }
 
     /// Whether `other` can be the next frame of the same stream: the same

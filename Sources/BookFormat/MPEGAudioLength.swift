@@ -16,7 +16,7 @@ public struct MPEGAudioLength: Equatable, Sendable {
         var index = bytes.startIndex
         // A frame sync within the first 4 KB (some encoders leave padding).
         while index + 4 <= bytes.endIndex, index - bytes.startIndex < 4096 {
-            if let header = Header(bytes[index], bytes[index + 1], bytes[index + 2], bytes[index + 3]),
+            if let header = MPEGFrameHeader(bytes, at: index - bytes.startIndex),
                Self.nextFrameAgrees(bytes, at: index, header: header) {
                 self.init(header: header, frame: bytes[index...], audioBytes: audioBytes - Int64(index - bytes.startIndex))
                 return
@@ -26,7 +26,7 @@ public struct MPEGAudioLength: Equatable, Sendable {
         return nil
     }
 
-    private init(header: Header, frame: ArraySlice<UInt8>, audioBytes: Int64) {
+    private init(header: MPEGFrameHeader, frame: ArraySlice<UInt8>, audioBytes: Int64) {
         layer = header.layer
         sampleRate = header.sampleRate
         if let counted = Self.frameCount(frame, header: header) {
@@ -39,16 +39,16 @@ public struct MPEGAudioLength: Equatable, Sendable {
 
     /// A false sync in the data is rare but real: where the buffer holds the
     /// next frame's start, it must be a header of the same stream.
-    private static func nextFrameAgrees(_ bytes: ArraySlice<UInt8>, at index: Int, header: Header) -> Bool {
+    private static func nextFrameAgrees(_ bytes: ArraySlice<UInt8>, at index: Int, header: MPEGFrameHeader) -> Bool {
         let next = index + header.frameLength
         guard next + 4 <= bytes.endIndex else { return true }
-        guard let following = Header(bytes[next], bytes[next + 1], bytes[next + 2], bytes[next + 3]) else { return false }
+        guard let following = MPEGFrameHeader(bytes, at: next - bytes.startIndex) else { return false }
         return following.layer == header.layer && following.sampleRate == header.sampleRate
     }
 
     /// The Xing/Info or VBRI frame count, and the samples LAME's tag says the
     /// encoder added (delay + padding), when the first frame carries them.
-    private static func frameCount(_ frame: ArraySlice<UInt8>, header: Header) -> (frames: Int, trimmed: Int)? {
+    private static func frameCount(_ frame: ArraySlice<UInt8>, header: MPEGFrameHeader) -> (frames: Int, trimmed: Int)? {
         func word(_ at: Int) -> Int? {
             let start = frame.startIndex + at
             guard start + 4 <= frame.endIndex else { return nil }
@@ -79,51 +79,5 @@ public struct MPEGAudioLength: Equatable, Sendable {
         }
         if tag(36) == "VBRI", let frames = word(36 + 14) { return (frames, 0) }
         return nil
-    }
-
-    struct Header {
-        let layer: Int
-        let isMPEG1: Bool
-        let sampleRate: Int
-        /// kbit/s.
-        let bitrate: Int
-        let padding: Bool
-        let mono: Bool
-
-        init?(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8, _ b3: UInt8) {
-            guard b0 == 0xFF, b1 & 0xE0 == 0xE0 else { return nil }
-            let version = Int(b1 >> 3) & 3  // 0: MPEG-2.5, 2: MPEG-2, 3: MPEG-1
-            let layerBits = Int(b1 >> 1) & 3
-            let bitrateIndex = Int(b2 >> 4)
-            let rateIndex = Int(b2 >> 2) & 3
-            guard version != 1, layerBits != 0, bitrateIndex != 0, bitrateIndex != 15, rateIndex != 3 else { return nil }
-            layer = 4 - layerBits
-            isMPEG1 = version == 3
-            let rates = [44100, 48000, 32000]
-            sampleRate = rates[rateIndex] / (version == 3 ? 1 : version == 2 ? 2 : 4)
-            let table: [Int] = switch (isMPEG1, layer) {
-            case (true, 1): [32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448]
-            case (true, 2): [32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384]
-            case (true, _): [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320]
-            case (false, 1): [32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256]
-            case (false, _): [8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160]
-            }
-            bitrate = table[bitrateIndex - 1]
-            padding = b2 & 2 != 0
-            mono = b3 >> 6 == 3
-        }
-
-        var samplesPerFrame: Int { layer == 1 ? 384 : (layer == 3 && !isMPEG1) ? 576 : 1152 }
-
-        var frameLength: Int {
-            if layer == 1 { return (12 * bitrate * 1000 / sampleRate + (padding ? 1 : 0)) * 4 }
-            return samplesPerFrame / 8 * bitrate * 1000 / sampleRate + (padding ? 1 : 0)
-        }
-
-        /// Layer III's side information, after which the Xing/Info tag sits.
-        var sideInformationLength: Int {
-            guard layer == 3 else { return 0 }
-            return isMPEG1 ? (mono ? 17 : 32) : (mono ? 9 : 17)
-        }
     }
 }
