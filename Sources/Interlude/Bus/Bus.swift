@@ -206,6 +206,42 @@ final class Bus {
         try read(BusMessage(reply))
     }
 
+    /// A method call that does not wait: `done` gets the reply (nil and the
+    /// peer's error, or sd-bus's, when it failed or timed out) from a later
+    /// `process()`, on the main thread. A bus closed first drops it unanswered.
+    func callAsync(destination: String, path: String, interface: String, member: String, timeoutMicroseconds: UInt64 = 2_000_000,
+                   arguments: (BusMessage) throws(BusError) -> Void = { _ throws(BusError) in },
+                   done: @escaping (BusMessage?, BusError?) -> Void) throws(BusError) {
+        asked = nil
+        guard let handle else { throw BusError("sd_bus_call_async", code: -ENOTCONN) }
+        var message: OpaquePointer?
+        let made = interlude_sdbus_new_method_call(handle, &message, destination, path, interface, member)
+        guard made >= 0, let message else { throw BusError("sd_bus_message_new_method_call(\(member))", code: made) }
+        defer { interlude_sdbus_message_unref(message) }
+        try arguments(BusMessage(message))
+        let box = Unmanaged.passRetained(BusReply(call: "\(interface).\(member)", done: done)).toOpaque()
+        let result = interlude_sdbus_call_async(handle, message, { reply, userdata, _ in
+            guard let userdata else { return 0 }
+            let pending = Unmanaged<BusReply>.fromOpaque(userdata).takeRetainedValue()
+            guard let reply else {
+                pending.done(nil, BusError(pending.call, code: -EIO))
+                return 0
+            }
+            if let error = interlude_sdbus_message_get_error(reply), error.pointee.name != nil {
+                let text = error.pointee.message.map { String(cString: $0) }
+                    ?? error.pointee.name.map { String(cString: $0) } ?? "error"
+                pending.done(nil, BusError(pending.call, message: text))
+            } else {
+                pending.done(BusMessage(reply), nil)
+            }
+            return 0
+        }, box, timeoutMicroseconds)
+        if result < 0 {
+            Unmanaged<BusReply>.fromOpaque(box).release()
+            throw BusError("sd_bus_call_async(\(member))", code: result)
+        }
+    }
+
     /// Calls `handler` for every message matching `rule` (a D-Bus match rule) until the bus closes.
     func addMatch(_ rule: String, handler: BusMatchHandler) throws(BusError) {
         asked = nil
@@ -293,6 +329,17 @@ struct BusSetRefusal {
     func refuse(_ name: String, _ text: String) -> Int32 {
         guard let error else { return -EINVAL }
         return interlude_sdbus_error_set(error, name, text)
+    }
+}
+
+/// An asynchronous call waiting for its reply (`Bus.callAsync`).
+private final class BusReply {
+    let call: String
+    let done: (BusMessage?, BusError?) -> Void
+
+    init(call: String, done: @escaping (BusMessage?, BusError?) -> Void) {
+        self.call = call
+        self.done = done
     }
 }
 

@@ -1,3 +1,4 @@
+import Alarms
 import BookFormat
 import InterludeCore
 import PlayerModel
@@ -31,6 +32,8 @@ final class MprisSource: LoopSource {
     private var last: Observed?
     private var mediaFiles: [String: String] = [:]
     private var reportedFailure = false
+    /// The desktop's other players, paused while an alarm rings.
+    private(set) var otherPlayers: OtherPlayers?
     /// `sd_bus_process` stopped at its bound with messages left.
     private var workLeft = false
 
@@ -111,14 +114,24 @@ final class MprisSource: LoopSource {
             name = "\(Self.baseName).instance\(getpid())"
             try bus.requestName(name)
         }
+        otherPlayers = try OtherPlayers(bus: bus, ownName: { [unowned self] in name },
+                                        report: { [events] in events.error($0) })
         events.subscribe { [weak self] timed in
             guard let self else { return }
             switch timed.event {
             case .jump, .bookSeek: seeked = true
+            case .alarmRinging: otherPlayers?.alarmBegan()
+            // Snoozed: they stay paused until the alarm it snoozed ends.
+            case .alarmEnded(let end) where !Self.isSnooze(end): otherPlayers?.alarmEnded()
             default: break
             }
             changed = true
         }
+    }
+
+    private static func isSnooze(_ end: RingingEnd) -> Bool {
+        if case .snoozed = end { return true }
+        return false
     }
 
     deinit { bus.close() }
