@@ -133,10 +133,11 @@ import Glibc
         // A server of its own: the cork module acts on every client of a server.
         let server = try PulseServer.start()
         defer { server.stop() }
-        let desk = try server.makeSink(name: "desk")
+        // Its defaults, as PulseAudio's default.pa loads it: a phone stream corks music and video on its sink.
         try server.pactl(["load-module", "module-role-cork"]).check()
         let tone = try Fixtures.wav(.tone(frequency: 550), seconds: 40, sampleRate: 44100, channels: 1)
-        let music = try BackgroundProcess.start("paplay", ["--property=media.role=music", tone], environment: desk.environment)
+        let music = try BackgroundProcess.start("paplay", ["--property=media.role=music", tone],
+                                                environment: server.defaultSink.environment)
         defer { _ = music.stop(signal: SIGKILL, grace: 1) }
         func corked() throws -> Bool? {
             let listing = try server.pactl(["list", "sink-inputs"]).stdoutText
