@@ -9,6 +9,8 @@ import Glibc
 struct BusError: Error, CustomStringConvertible, Equatable {
     let call: String
     let message: String
+    /// The D-Bus error's name a peer answered with (`org.freedesktop.DBus.Error.AccessDenied`), if any.
+    var name: String?
 
     init(_ call: String, code: Int32) {
         self.call = call
@@ -228,9 +230,10 @@ final class Bus {
                 return 0
             }
             if let error = interlude_sdbus_message_get_error(reply), error.pointee.name != nil {
-                let text = error.pointee.message.map { String(cString: $0) }
-                    ?? error.pointee.name.map { String(cString: $0) } ?? "error"
-                pending.done(nil, BusError(pending.call, message: text))
+                let name = error.pointee.name.map { String(cString: $0) }
+                var failure = BusError(pending.call, message: error.pointee.message.map { String(cString: $0) } ?? name ?? "error")
+                failure.name = name
+                pending.done(nil, failure)
             } else {
                 pending.done(BusMessage(reply), nil)
             }

@@ -39,6 +39,11 @@ struct BusMessage {
         try check("append int64", interlude_sdbus_append_basic(pointer, CChar(UInt8(ascii: "x")), &number))
     }
 
+    func append(unsigned value: UInt64) throws(BusError) {
+        var number = value
+        try check("append uint64", interlude_sdbus_append_basic(pointer, CChar(UInt8(ascii: "t")), &number))
+    }
+
     func append(strings: [String]) throws(BusError) {
         try container("a", "s") { () throws(BusError) in for text in strings { try append(text) } }
     }

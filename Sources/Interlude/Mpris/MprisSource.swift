@@ -34,6 +34,8 @@ final class MprisSource: LoopSource {
     private var reportedFailure = false
     /// The desktop's other players, paused while an alarm rings.
     private(set) var otherPlayers: OtherPlayers?
+    /// The next alarm's wake of the computer, through the user manager on this bus.
+    private(set) var wakeTimer: WakeTimer?
     /// `sd_bus_process` stopped at its bound with messages left.
     private var workLeft = false
 
@@ -116,10 +118,12 @@ final class MprisSource: LoopSource {
         }
         otherPlayers = try OtherPlayers(bus: bus, ownName: { [unowned self] in name },
                                         report: { [events] in events.error($0) })
+        wakeTimer = WakeTimer(bus: bus, events: events)
         events.subscribe { [weak self] timed in
             guard let self else { return }
             switch timed.event {
             case .jump, .bookSeek: seeked = true
+            case .alarmAdded, .alarmEdited, .systemWillSleep, .systemDidWake: wakeTimer?.rearmSoon()
             case .alarmRinging: otherPlayers?.alarmBegan()
             // Snoozed: they stay paused until the alarm it snoozed ends.
             case .alarmEnded(let end) where !Self.isSnooze(end): otherPlayers?.alarmEnded()
@@ -143,7 +147,9 @@ final class MprisSource: LoopSource {
     var wakeWithinMilliseconds: Int? {
         // Changes go out at the end of the turn they happened in.
         if changed || seeked || workLeft { return 0 }
-        return bus.wakeWithinMilliseconds
+        let wake = runtime?.hasAlarmScheduler == true ? wakeTimer?.wantsTurnWithin : nil
+        guard let wake else { return bus.wakeWithinMilliseconds }
+        return min(wake, bus.wakeWithinMilliseconds ?? wake)
     }
 
     func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
@@ -154,6 +160,7 @@ final class MprisSource: LoopSource {
             if !ready.isEmpty || workLeft || (bus.wakeWithinMilliseconds ?? 1) == 0 {
                 workLeft = try bus.process()
             }
+            wakeTimer?.tend(runtime)
             if changed || last == nil { try announceChanges(runtime) }
             if seeked {
                 seeked = false

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 28, point 2 (acceptance 2): the next enabled alarm's wake, armed
+/// through the systemd user manager's D-Bus API. python-dbusmock's `systemd`
+/// template stands in for the user manager on a private session bus
+/// (`dbus-daemon`, stopped by its PID); its call log is the oracle.
+@Suite(.serialized) struct AlarmWakeTests {
+    /// Debian's python3-dbusmock is the system Python's (python3-gi, python3-dbus beside it).
+    static let python = "/usr/bin/python3"
+    static let available = ["dbus-daemon", "dbus-send", "python3"].allSatisfy { ProcessRunner.which($0) != nil }
+        && ((try? ProcessRunner.run(python, ["-c", "import dbusmock"], timeout: 20).succeeded) ?? false)
+
+    /// `python3 -m dbusmock --template systemd` on the session bus, logging every call.
+    final class UserManager {
+        let process: BackgroundProcess
+        let log = ScratchFiles.makeDirectory("systemd-mock") + "/calls.log"
+        let bus: MprisTests.SessionBus
+
+        init(_ bus: MprisTests.SessionBus) throws {
+            self.bus = bus
+            process = try BackgroundProcess.start(AlarmWakeTests.python, ["-m", "dbusmock", "--session", "--template", "systemd", "-l", log],
+                                                  environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+            guard Remote.waitUntil(15, { Self.owned(bus) }) else {
+                throw ProcessError.notReady("systemd mock: \(process.stop().summary)")
+            }
+        }
+
+        deinit { _ = process.stop(signal: SIGKILL, grace: 1) }
+
+        static func owned(_ bus: MprisTests.SessionBus) -> Bool {
+            (try? ProcessRunner.run("dbus-send", ["--bus=\(bus.address)", "--print-reply", "--dest=org.freedesktop.DBus", "/",
+                                                  "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.systemd1"],
+                                    timeout: 10).stdoutText.contains("true")) ?? false
+        }
+
+        var calls: [String] { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
+
+        /// From now on StartTransientUnit answers AccessDenied, as a manager whose policy says no.
+        func refuse() throws {
+            try ProcessRunner.run("dbus-send", ["--bus=\(bus.address)", "--print-reply", "--dest=org.freedesktop.systemd1",
+                                                "/org/freedesktop/systemd1", "org.freedesktop.DBus.Mock.AddMethod",
+                                                "string:org.freedesktop.systemd1.Manager", "string:StartTransientUnit",
+                                                "string:ssa(sv)a(sa(sv))", "string:o",
+                                                "string:raise dbus.exceptions.DBusException('Access denied', name='org.freedesktop.DBus.Error.AccessDenied')"],
+                                  timeout: 10).check()
+        }
+    }
+
+    /// `OnCalendar=` as the player writes it for a wall second.
+    static func calendar(_ instant: Int) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(instant))) + " UTC"
+    }
+
+    static func wakes(_ player: BackgroundProcess) -> [InterludeEvent] {
+        player.eventsSoFar().events.filter { $0.event == "alarmWake" }
+    }
+
+    @Test("acceptance 2: the wake is armed for the next enabled alarm and re-armed at each change, at the right time; refused, the alarm rings only while awake")
+    func wakeFollowsTheNextAlarm() throws {
+        guard Self.available else { return }
+        let bus = try MprisTests.SessionBus()
+        let manager = try UserManager(bus)
+        let library = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(1)), seconds: 30)
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        var environment = sink.environment
+        let runtime = try Remote.makeRuntimeDirectory()
+        environment["XDG_RUNTIME_DIR"] = runtime
+        environment["XDG_STATE_HOME"] = ScratchFiles.makeDirectory("wake-state")
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let before = Int(Date().timeIntervalSince1970)
+        let player = try InterludeBinary.start(["play", "\(library)/Tones/1 Morning.mp3", "--device", "pulse", "--events", "json",
+                                                "--alarm-in", "600s"], environment: environment)
+        defer { _ = player.stop() }
+        let first = try #require(player.waitForEvent(timeout: 20) { $0.event == "alarmWake" })
+        let after = Int(Date().timeIntervalSince1970)
+        #expect(first.fields["wakes"] == .string("wakes the computer"), "\(first)")
+        let late = try #require(first.number("at").map { Int($0) })
+        #expect(late >= before + 599 && late <= after + 601, "the wake is not the alarm's time: \(late), started \(before)...\(after)")
+        func started(_ instant: Int) -> [String] {
+            manager.calls.filter { $0.contains("StartTransientUnit") && $0.contains(Self.calendar(instant)) }
+        }
+        #expect(started(late).count == 1, "\(manager.calls)")
+        #expect(manager.calls.contains { $0.contains("StartTransientUnit") && $0.contains("WakeSystem") && $0.contains("interlude-wake") },
+                "\(manager.calls)")
+
+        // An earlier alarm: re-armed for it, the old timer stopped.
+        #expect(Remote.waitForPlayer(runtime))
+        try Remote.run(runtime, ["alarm", "in", "300s"]).check()
+        #expect(Remote.waitUntil { Self.wakes(player).count >= 2 }, "\(Self.wakes(player))")
+        let soon = try #require(Self.wakes(player).last?.number("at").map { Int($0) })
+        #expect(soon <= late - 299 && soon >= late - 301, "\(soon) vs \(late)")
+        #expect(Remote.waitUntil { started(soon).count == 1 }, "\(manager.calls)")
+        #expect(manager.calls.contains { $0.contains("StopUnit") && $0.contains("interlude-wake-") }, "\(manager.calls)")
+
+        // That alarm disabled: back to the first alarm's time.
+        let listed = try Remote.run(runtime, ["alarm", "list"]).check().stdoutText
+        let id = try #require(listed.split(separator: "\n").compactMap { line -> String? in
+            line.contains("300") || line.contains("in 29") || line.contains("in 30") ? line.split(separator: " ").first.map(String.init) : nil
+        }.last, "\(listed)")
+        try Remote.run(runtime, ["alarm", "disable", id.trimmingCharacters(in: CharacterSet(charactersIn: "#"))]).check()
+        #expect(Remote.waitUntil { Self.wakes(player).count >= 3 }, "\(Self.wakes(player))")
+        #expect(Self.wakes(player).last?.number("at").map { Int($0) } == late)
+        #expect(Remote.waitUntil { started(late).count == 2 }, "\(manager.calls)")
+
+        // The manager refuses: the alarm rings only while the computer is awake, and says why.
+        try manager.refuse()
+        try Remote.run(runtime, ["alarm", "in", "100s"]).check()
+        #expect(Remote.waitUntil { Self.wakes(player).count >= 4 }, "\(Self.wakes(player))")
+        let refused = try #require(Self.wakes(player).last)
+        #expect(refused.fields["wakes"] == .string("rings only while the computer is awake"), "\(refused)")
+        #expect(refused.fields["reason"] == .string("no permission to wake the computer"), "\(refused)")
+    }
+
+    @Test("acceptance 2: without a user manager on the bus, the alarm rings only while the computer is awake")
+    func noUserManager() throws {
+        guard Self.available else { return }
+        let bus = try MprisTests.SessionBus()
+        let library = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(1)), seconds: 30)
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        var environment = sink.environment
+        environment["XDG_RUNTIME_DIR"] = try Remote.makeRuntimeDirectory()
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let player = try InterludeBinary.start(["play", "\(library)/Tones/1 Morning.mp3", "--device", "pulse", "--events", "json",
+                                                "--alarm-in", "600s"], environment: environment)
+        defer { _ = player.stop() }
+        let wake = try #require(player.waitForEvent(timeout: 20) { $0.event == "alarmWake" })
+        #expect(wake.fields["wakes"] == .string("rings only while the computer is awake"), "\(wake)")
+        #expect(wake.fields["reason"] == .string("no user manager on the session bus"), "\(wake)")
+    }
+}
