@@ -138,4 +138,49 @@ import Glibc
         #expect(wake.fields["wakes"] == .string("rings only while the computer is awake"), "\(wake)")
         #expect(wake.fields["reason"] == .string("no user manager on the session bus"), "\(wake)")
     }
+
+    /// The wall second at the end of a fake logind's line ("... at SECONDS").
+    static func stamp(_ line: String) -> Double? { line.components(separatedBy: " at ").last.flatMap(Double.init) }
+
+    /// The wall second python-dbusmock logged a call at (its lines start with time.time()).
+    static func logged(_ line: String) -> Double? { line.split(separator: " ").first.flatMap { Double($0) } }
+
+    @Test("acceptance 2: on PrepareForSleep(true) the wake is re-armed and the delay lock given back within 1 s; after the wake-up, re-armed again")
+    func sleepReArmsAndReleasesTheDelayLock() throws {
+        guard Self.available else { return }
+        let session = try MprisTests.SessionBus()
+        let system = try MprisTests.SessionBus()
+        let manager = try UserManager(session)
+        let logind = try SystemSleepTests.FakeLogind(system)
+        let library = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(1)), seconds: 30)
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        var environment = sink.environment
+        environment["XDG_RUNTIME_DIR"] = try Remote.makeRuntimeDirectory()
+        environment["DBUS_SESSION_BUS_ADDRESS"] = session.address
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = system.address
+        let player = try InterludeBinary.start(["play", "\(library)/Tones/1 Morning.mp3", "--device", "pulse", "--events", "json",
+                                                "--alarm-in", "600s"], environment: environment)
+        defer { _ = player.stop() }
+        let first = try #require(player.waitForEvent(timeout: 20) { $0.event == "alarmWake" })
+        let at = try #require(first.number("at").map { Int($0) })
+        #expect(Remote.waitUntil(10) { logind.count("inhibited sleep delay") == 1 }, "\(logind.output)")
+        func arms() -> [String] { manager.calls.filter { $0.contains("StartTransientUnit") && $0.contains(Self.calendar(at)) } }
+        #expect(Remote.waitUntil { arms().count == 1 }, "\(manager.calls)")
+
+        logind.prepareForSleep(true)
+        #expect(Remote.waitUntil(10) { logind.count("released") == 1 }, "\(logind.output)")
+        let lines = logind.output.split(separator: "\n").map(String.init)
+        let announced = try #require(lines.first { $0.hasPrefix("sent true") }.flatMap(Self.stamp))
+        let released = try #require(lines.first { $0.hasPrefix("released") }.flatMap(Self.stamp))
+        #expect(released - announced <= 1, "the delay lock was held \(released - announced) s after PrepareForSleep(true)")
+        // Re-armed before the lock went back: the manager was asked before the machine may sleep.
+        #expect(Remote.waitUntil { arms().count == 2 }, "\(manager.calls)")
+        let rearmed = try #require(arms().last.flatMap(Self.logged))
+        #expect(rearmed >= announced && rearmed <= released, "re-armed at \(rearmed), announced \(announced), released \(released)")
+
+        logind.prepareForSleep(false)
+        #expect(Remote.waitUntil { arms().count == 3 }, "re-armed after the wake-up: \(manager.calls)")
+        #expect(Remote.waitUntil(10) { logind.count("inhibited sleep delay") == 2 }, "taken again after the wake-up")
+    }
 }
