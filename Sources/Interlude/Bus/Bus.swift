@@ -184,18 +184,30 @@ final class Bus {
         if sent < 0 { throw BusError("sd_bus_send(\(member))", code: sent) }
     }
 
+    /// A new method call with its arguments appended; the caller unrefs it.
+    private func methodCall(destination: String, path: String, interface: String, member: String,
+                            arguments: (BusMessage) throws(BusError) -> Void,
+                            name: String) throws(BusError) -> (OpaquePointer, OpaquePointer) {
+        asked = nil
+        guard let handle else { throw BusError(name, code: -ENOTCONN) }
+        var message: OpaquePointer?
+        let made = interlude_sdbus_new_method_call(handle, &message, destination, path, interface, member)
+        guard made >= 0, let message else { throw BusError("sd_bus_message_new_method_call(\(member))", code: made) }
+        do { try arguments(BusMessage(message)) } catch {
+            interlude_sdbus_message_unref(message)
+            throw error
+        }
+        return (handle, message)
+    }
+
     /// A method call that waits for its reply (start-up and tools only: it blocks
     /// for at most `timeoutMicroseconds`). The reply is read inside `read`.
     func call(destination: String, path: String, interface: String, member: String, timeoutMicroseconds: UInt64 = 2_000_000,
               arguments: (BusMessage) throws(BusError) -> Void = { _ throws(BusError) in },
               read: (BusMessage) throws(BusError) -> Void = { _ throws(BusError) in }) throws(BusError) {
-        asked = nil
-        guard let handle else { throw BusError("sd_bus_call", code: -ENOTCONN) }
-        var message: OpaquePointer?
-        let made = interlude_sdbus_new_method_call(handle, &message, destination, path, interface, member)
-        guard made >= 0, let message else { throw BusError("sd_bus_message_new_method_call(\(member))", code: made) }
+        let (handle, message) = try methodCall(destination: destination, path: path, interface: interface, member: member,
+                                               arguments: arguments, name: "sd_bus_call")
         defer { interlude_sdbus_message_unref(message) }
-        try arguments(BusMessage(message))
         var error = sd_bus_error()
         defer { interlude_sdbus_error_free(&error) }
         var reply: OpaquePointer?
@@ -214,13 +226,9 @@ final class Bus {
     func callAsync(destination: String, path: String, interface: String, member: String, timeoutMicroseconds: UInt64 = 2_000_000,
                    arguments: (BusMessage) throws(BusError) -> Void = { _ throws(BusError) in },
                    done: @escaping (BusMessage?, BusError?) -> Void) throws(BusError) {
-        asked = nil
-        guard let handle else { throw BusError("sd_bus_call_async", code: -ENOTCONN) }
-        var message: OpaquePointer?
-        let made = interlude_sdbus_new_method_call(handle, &message, destination, path, interface, member)
-        guard made >= 0, let message else { throw BusError("sd_bus_message_new_method_call(\(member))", code: made) }
+        let (handle, message) = try methodCall(destination: destination, path: path, interface: interface, member: member,
+                                               arguments: arguments, name: "sd_bus_call_async")
         defer { interlude_sdbus_message_unref(message) }
-        try arguments(BusMessage(message))
         let box = Unmanaged.passRetained(BusReply(call: "\(interface).\(member)", done: done)).toOpaque()
         let result = interlude_sdbus_call_async(handle, message, { reply, userdata, _ in
             guard let userdata else { return 0 }

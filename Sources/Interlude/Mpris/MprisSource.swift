@@ -123,7 +123,11 @@ final class MprisSource: LoopSource {
             guard let self else { return }
             switch timed.event {
             case .jump, .bookSeek: seeked = true
-            case .alarmAdded, .alarmEdited, .systemWillSleep, .systemDidWake: wakeTimer?.rearmSoon()
+            case .alarmAdded, .alarmEdited, .systemDidWake: wakeTimer?.rearmSoon()
+            case .systemWillSleep:
+                // At once: sent before the delay lock goes back, and with it the machine to sleep.
+                wakeTimer?.rearmSoon()
+                if let runtime { wakeTimer?.tend(runtime) }
             case .alarmRinging: otherPlayers?.alarmBegan()
             // Snoozed: they stay paused until the alarm it snoozed ends.
             case .alarmEnded(let end) where !Self.isSnooze(end): otherPlayers?.alarmEnded()
