@@ -110,9 +110,11 @@ import Glibc
         #expect(armed(late).count == 1, "\(manager.calls)")
         #expect(manager.calls.contains { $0.contains("StartTransientUnit") && $0.contains("WakeSystem") && $0.contains("interlude-wake") },
                 "\(manager.calls)")
+        #expect(Remote.waitForPlayer(runtime))
+        let listed = try Remote.run(runtime, ["alarm", "list"]).check().stdoutText
+        #expect(listed.hasSuffix(", wakes the computer\n"), "\(listed)")
 
         // An earlier alarm: re-armed for it, the old timer stopped.
-        #expect(Remote.waitForPlayer(runtime))
         try Remote.run(runtime, ["alarm", "in", "300s"]).check()
         #expect(Remote.waitUntil { Self.wakes(player).count >= 2 }, "\(Self.wakes(player))")
         let soon = try #require(Self.wakes(player).last?.number("at").map { Int($0) })
@@ -121,10 +123,10 @@ import Glibc
         #expect(manager.calls.contains { $0.contains("StopUnit") && $0.contains("interlude-wake-") }, "\(manager.calls)")
 
         // That alarm disabled: back to the first alarm's time.
-        let listed = try Remote.run(runtime, ["alarm", "list"]).check().stdoutText
-        let id = try #require(listed.split(separator: "\n").compactMap { line -> String? in
+        let both = try Remote.run(runtime, ["alarm", "list"]).check().stdoutText
+        let id = try #require(both.split(separator: "\n").compactMap { line -> String? in
             line.contains("300") || line.contains("in 29") || line.contains("in 30") ? line.split(separator: " ").first.map(String.init) : nil
-        }.last, "\(listed)")
+        }.last, "\(both)")
         try Remote.run(runtime, ["alarm", "disable", id.trimmingCharacters(in: CharacterSet(charactersIn: "#"))]).check()
         #expect(Remote.waitUntil { Self.wakes(player).count >= 3 }, "\(Self.wakes(player))")
         #expect(Self.wakes(player).last?.number("at").map { Int($0) } == late)
@@ -137,6 +139,13 @@ import Glibc
         let refused = try #require(Self.wakes(player).last)
         #expect(refused.fields["wakes"] == .string("rings only while the computer is awake"), "\(refused)")
         #expect(refused.fields["reason"] == .string("no permission to wake the computer"), "\(refused)")
+        // Each enabled alarm says so in the list; the disabled one says nothing of waking.
+        let rows = try Remote.run(runtime, ["alarm", "list"]).check().stdoutText.split(separator: "\n").map(String.init)
+        #expect(rows.count == 3, "\(rows)")
+        let enabled = rows.filter { $0.contains("(on)") }
+        #expect(enabled.count == 2 && enabled.allSatisfy { $0.hasSuffix(", rings only while the computer is awake (no permission to wake the computer)") },
+                "\(rows)")
+        #expect(rows.filter { $0.contains("(off)") }.allSatisfy { !$0.contains("computer") }, "\(rows)")
     }
 
     @Test("acceptance 2: without a user manager on the bus, the alarm rings only while the computer is awake")
@@ -149,6 +158,9 @@ import Glibc
         let wake = try #require(player.waitForEvent(timeout: 20) { $0.event == "alarmWake" })
         #expect(wake.fields["wakes"] == .string("rings only while the computer is awake"), "\(wake)")
         #expect(wake.fields["reason"] == .string("no user manager on the session bus"), "\(wake)")
+        #expect(Remote.waitForPlayer(started.runtime))
+        let listed = try Remote.run(started.runtime, ["alarm", "list"]).check().stdoutText
+        #expect(listed.hasSuffix(", rings only while the computer is awake (no user manager on the session bus)\n"), "\(listed)")
     }
 
     /// The wall second at the end of a fake logind's line ("... at SECONDS").

@@ -34,6 +34,12 @@ final class WakeTimer {
     private var lastLook = -Double.infinity
     private var forced = true
     private var counter = 0
+    /// What the alarms pane and the socket's `alarm list` say of an enabled alarm: "" until the manager answered.
+    private(set) var label = ""
+
+    static let wakes = "wakes the computer"
+
+    static func awakeOnly(_ reason: String) -> String { "rings only while the computer is awake (\(reason))" }
 
     init(bus: Bus, events: PlayerEventStream) {
         self.bus = bus
@@ -83,12 +89,16 @@ final class WakeTimer {
                                   guard let self else { return }
                                   if reply != nil {
                                       armed = (instant, base + ".timer")
+                                      label = Self.wakes
                                       events.emit(.alarmWake(at: instant, reason: nil))
                                   } else {
-                                      events.emit(.alarmWake(at: nil, reason: Self.reason(error)))
+                                      let reason = Self.reason(error)
+                                      label = Self.awakeOnly(reason)
+                                      events.emit(.alarmWake(at: nil, reason: reason))
                                   }
                               })
         } catch {
+            label = Self.awakeOnly(error.description)
             events.emit(.alarmWake(at: nil, reason: error.description))
         }
     }
