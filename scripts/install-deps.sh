@@ -30,9 +30,12 @@ packages=(
   # Installing (issue 31): the man page's and the package's checkers, the shells whose
   # completions are tested, the Debian package's tools, the AppStream validator.
   mandoc lintian zsh fish bash-completion dpkg-dev fakeroot appstream desktop-file-utils
+  # Alarms (issue 28): a real MPRIS player that an alarm pauses and resumes (mpv with its
+  # MPRIS plugin), and python-dbusmock's logind and systemd templates on private buses.
+  mpv mpv-mpris python3-dbusmock
 )
 # Peers that only `make bench` runs beside interlude (scripts/install-deps.sh --bench).
-bench_packages=(mpv cmus)
+bench_packages=(cmus)
 [ "${1:-}" = "--bench" ] && packages+=("${bench_packages[@]}")
 missing=()
 for p in "${packages[@]}"; do

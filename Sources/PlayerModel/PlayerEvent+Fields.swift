@@ -33,6 +33,7 @@ extension PlayerEvent {
         case .alarmEnded: "alarmEnded"
         case .alarmAdded: "alarmAdded"
         case .alarmEdited: "alarmEdited"
+        case .alarmWake: "alarmWake"
         case .notification: "notification"
         case .callStarted: "callStarted"
         case .callEnded: "callEnded"
@@ -98,6 +99,9 @@ extension PlayerEvent {
             return [.init("gain", .number(gain, decimals: 3))]
         case .resumeScheduled(let delay):
             return [.init("delay", .number(delay, decimals: 3))]
+        case .alarmWake(let at, let reason):
+            if let at { return [.init("wakes", .string("wakes the computer")), .init("at", .integer(Int(at)))] }
+            return [.init("wakes", .string("rings only while the computer is awake")), .init("reason", .string(reason ?? ""))]
         case .resumeFailed(let reason), .playRefused(let reason), .bookSeekRefused(let reason):
             return [.init("reason", .string(reason))]
         case .jump(let index, let offset, let whilePaused):

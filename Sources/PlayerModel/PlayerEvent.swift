@@ -53,6 +53,10 @@ public enum PlayerEvent: Sendable, Equatable {
     case alarmEnded(RingingEnd)
     case alarmAdded(AlarmID, AlarmAddition)
     case alarmEdited(AlarmID, schedule: String)
+    /// The wake armed for the next enabled alarm: `at` (wall seconds) when the
+    /// system wakes the computer for it, else nil and why it rings only while
+    /// the computer is awake (no user manager, no permission).
+    case alarmWake(at: Int64?, reason: String?)
 
     // MARK: The player's own actions and simulations
 

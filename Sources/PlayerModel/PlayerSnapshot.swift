@@ -146,8 +146,13 @@ public struct AlarmRow: Equatable, Sendable {
     public var schedule: String
     public var isEnabled: Bool
     public var isRinging: Bool
+    /// "wakes the computer", or "rings only while the computer is awake (why)";
+    /// "" while not known yet (the user manager has not answered) and for a disabled alarm.
+    public var wake: String
 
-    public init(id: Int, label: String, nextFire: String, schedule: String, isEnabled: Bool, isRinging: Bool = false) {
+    public init(id: Int, label: String, nextFire: String, schedule: String, isEnabled: Bool, isRinging: Bool = false,
+                wake: String = "") {
+        self.wake = wake
         self.id = id
         self.label = label
         self.nextFire = nextFire

@@ -93,7 +93,8 @@ public enum RemoteReply {
     public static func alarms(_ snapshot: PlayerSnapshot) -> JSONValue {
         .array(snapshot.alarms.map { row in
             .object(["id": .integer(Int64(row.id)), "label": .string(row.label), "nextFire": .string(row.nextFire),
-                     "schedule": .string(row.schedule), "enabled": .bool(row.isEnabled), "ringing": .bool(row.isRinging)])
+                     "schedule": .string(row.schedule), "enabled": .bool(row.isEnabled), "ringing": .bool(row.isRinging),
+                     "wake": .string(row.wake)])
         })
     }
 }

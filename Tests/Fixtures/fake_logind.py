@@ -8,12 +8,15 @@ org.freedesktop.login1.Manager.PrepareForSleep(b) from /org/freedesktop/login1,
 as logind does before and after a sleep, and prints "sent LINE".
 It answers Manager.Inhibit as logind does, with the write end of a pipe as
 the lock, printing "inhibited WHAT MODE"; when every copy of that descriptor
-is closed (the lock given back) it prints "released". Ends at the end of its input.
+is closed (the lock given back) it prints "released". "sent" and "released"
+end with " at SECONDS", the wall clock's time.time() (python-dbusmock's log
+clock) when it happened. Ends at the end of its input.
 """
 import collections
 import os
 import select
 import sys
+import time
 
 from jeepney import DBusAddress, MatchRule, new_error, new_method_return, new_signal
 from jeepney.bus_messages import message_bus
@@ -61,7 +64,7 @@ def main():
             if os.read(lock, 1) == b"":
                 locks.remove(lock)
                 os.close(lock)
-                print("released", flush=True)
+                print(f"released at {time.time():.3f}", flush=True)
         if 0 in ready:
             chunk = os.read(0, 4096)
             if not chunk:
@@ -72,10 +75,11 @@ def main():
                 word = line.decode().strip()
                 if word not in ("true", "false"):
                     continue
+                sent = time.time()
                 connection.send(new_signal(manager, "PrepareForSleep", "b", (word == "true",)))
                 # A round trip to the bus daemon: the signal has left before we say so.
                 connection.send_and_get_reply(message_bus.GetId())
-                print(f"sent {word}", flush=True)
+                print(f"sent {word} at {sent:.3f}", flush=True)
     handle.close()
     connection.close()
 

@@ -30,6 +30,21 @@ struct ScreenTests {
         return terminal
     }
 
+    @Test("issue 28: each enabled alarm in the pane says whether it wakes the computer, and why not")
+    func alarmRowsSayWhetherTheyWake() {
+        var ui = InterfaceState(browser: BrowserModel(root: "/music", source: MemoryBrowserSource.library))
+        var snapshot = snapshot()
+        snapshot.alarms = [AlarmRow(id: 1, label: "work", nextFire: "07:30", schedule: "07:30", isEnabled: true, wake: "wakes the computer"),
+                           AlarmRow(id: 2, label: "nap", nextFire: "15:00", schedule: "15:00", isEnabled: true,
+                                    wake: "rings only while the computer is awake (no permission to wake the computer)"),
+                           AlarmRow(id: 3, label: "off", nextFire: "", schedule: "09:00", isEnabled: false)]
+        let screen = draw(TerminalSize(columns: 200, rows: 60), &ui, snapshot).screenText
+        #expect(screen.contains("#1 on   07:30  work  · wakes the computer"), "\(screen)")
+        // The pane is narrower than the reason: truncated at its edge.
+        #expect(screen.contains("#2 on   15:00  nap  · rings only while the computer is awake (no permission"), "\(screen)")
+        #expect(screen.contains("#3 off  —  off "), "\(screen)")
+    }
+
     @Test("at 120x40 every pane's title and content is on screen", arguments: [(200, 60), (120, 40), (80, 24)])
     func everyPaneAtLargeSizes(columns: Int, rows: Int) {
         var ui = InterfaceState(browser: BrowserModel(root: "/music", source: MemoryBrowserSource.library))

@@ -145,6 +145,14 @@ public protocol AudioOutput: AnyObject {
     var failure: OutputError? { get }
     /// One line for a `deviceLost` event this output's writer posted.
     func describeLoss(_ event: EngineEvent) -> String
+    /// An alarm began (true) or ended sounding through the output: a sound
+    /// server's stream says so in its `media.role` (`PulseOutput.alarmRole`),
+    /// for the desktop's policy; a device or a file has no role.
+    func setAlarmRole(_ ringing: Bool)
+}
+
+extension AudioOutput {
+    public func setAlarmRole(_ ringing: Bool) {}
 }
 
 public enum OutputClock: Sendable {

@@ -109,6 +109,27 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         self.thread = nil
     }
 
+    /// The `media.role` the stream carries while an alarm sounds through it:
+    /// `phone`, the one role a stock PulseAudio's `module-role-cork` and
+    /// `module-role-ducking` act on (their default `trigger_roles`); PulseAudio
+    /// documents no `alarm` role, and no policy of its own reads one. See
+    /// docs/architecture.md, "The alarm's media role".
+    public static let alarmRole = "phone"
+
+    /// While an alarm rings, the stream says `alarmRole`; after, its own role
+    /// again. Sent without waiting for the server's answer.
+    public func setAlarmRole(_ ringing: Bool) {
+        let role = ringing ? Self.alarmRole : connection.role
+        connection.locked {
+            let properties = interlude_pa_proplist_new()
+            defer { interlude_pa_proplist_free(properties) }
+            _ = interlude_pa_proplist_sets(properties, PA_PROP_MEDIA_ROLE, role)
+            if let operation = interlude_pa_stream_proplist_update(connection.stream, PA_UPDATE_REPLACE, properties, nil, nil) {
+                interlude_pa_operation_unref(operation)
+            }
+        }
+    }
+
     /// Ctrl-Z: stops the writer, corks the stream and flushes what the server
     /// holds, the media frozen at the frame the listener heard last.
     public func suspend() -> Bool {
@@ -170,9 +191,12 @@ final class PulseConnection {
     let bufferBytes: Int
     let requestBytes: Int
     let sinkInputIndex: UInt32
+    /// The stream's own `media.role`.
+    let role: String
 
     init(device: String, format: AudioFormat, latencyMilliseconds: Int, role: String,
          startsServer: Bool) throws(PulseAudioError) {
+        self.role = role
         var message = [CChar](repeating: 0, count: 512)
         guard interlude_pulse_load(&message, message.count) == 0 else {
             throw PulseAudioError(device: device, operation: "load libpulse",

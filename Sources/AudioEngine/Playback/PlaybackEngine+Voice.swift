@@ -43,6 +43,10 @@ extension PlaybackEngine {
         control.pointee.wake()
     }
 
+    /// An alarm sounds (true) or no longer does: the output's stream carries
+    /// the alarm's media role meanwhile (`AudioOutput.setAlarmRole`).
+    public func setAlarmRole(_ ringing: Bool) { sink?.setAlarmRole(ringing) }
+
     /// Fades the voice out; what is left in its ring is dropped once it is silent.
     public func stopVoice(fadeFrames: Int) {
         guard let control else { return }

@@ -63,6 +63,10 @@ INTERLUDE_CALL(int, pa_stream_get_latency, (pa_stream *stream, pa_usec_t *latenc
 INTERLUDE_CALL(const pa_timing_info *, pa_stream_get_timing_info, (pa_stream *stream), (stream))
 INTERLUDE_USE(pa_stream_update_timing_info)
 INTERLUDE_USE(pa_stream_cork)
+/* A live stream's properties (its media.role while an alarm rings): the server's policy modules see the change. */
+INTERLUDE_CALL(pa_operation *, pa_stream_proplist_update,
+               (pa_stream *stream, pa_update_mode_t mode, pa_proplist *proplist, pa_stream_success_cb_t callback, void *userdata),
+               (stream, mode, proplist, callback, userdata))
 INTERLUDE_USE(pa_stream_flush)
 INTERLUDE_USE(pa_stream_drain)
 INTERLUDE_CALL(const pa_buffer_attr *, pa_stream_get_buffer_attr, (pa_stream *stream), (stream))

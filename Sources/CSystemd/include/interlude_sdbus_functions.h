@@ -24,6 +24,14 @@ INTERLUDE_CALL_AS(int, sdbus_new_method_call,
 INTERLUDE_CALL_AS(int, sdbus_call,
                   (sd_bus *bus, sd_bus_message *message, uint64_t usec, sd_bus_error *error, sd_bus_message **reply),
                   sd_bus_call, (bus, message, usec, error, reply))
+/* A call whose reply (or error, or timeout) reaches `callback` from sdbus_process; the slot floats (the bus owns it). */
+INTERLUDE_CALL_AS(int, sdbus_call_async,
+                  (sd_bus *bus, sd_bus_message *message, sd_bus_message_handler_t callback, void *userdata, uint64_t usec),
+                  sd_bus_call_async, (bus, NULL, message, callback, userdata, usec))
+INTERLUDE_CALL_AS(const sd_bus_error *, sdbus_message_get_error, (sd_bus_message *message), sd_bus_message_get_error,
+                  (message))
+INTERLUDE_CALL_AS(const char *, sdbus_message_get_sender, (sd_bus_message *message), sd_bus_message_get_sender,
+                  (message))
 INTERLUDE_CALL_AS(int, sdbus_new_method_return, (sd_bus_message *call, sd_bus_message **message),
                   sd_bus_message_new_method_return, (call, message))
 INTERLUDE_CALL_AS(int, sdbus_new_signal,

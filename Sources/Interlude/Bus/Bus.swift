@@ -9,6 +9,8 @@ import Glibc
 struct BusError: Error, CustomStringConvertible, Equatable {
     let call: String
     let message: String
+    /// The D-Bus error's name a peer answered with (`org.freedesktop.DBus.Error.AccessDenied`), if any.
+    var name: String?
 
     init(_ call: String, code: Int32) {
         self.call = call
@@ -182,18 +184,30 @@ final class Bus {
         if sent < 0 { throw BusError("sd_bus_send(\(member))", code: sent) }
     }
 
+    /// A new method call with its arguments appended; the caller unrefs it.
+    private func methodCall(destination: String, path: String, interface: String, member: String,
+                            arguments: (BusMessage) throws(BusError) -> Void,
+                            name: String) throws(BusError) -> (OpaquePointer, OpaquePointer) {
+        asked = nil
+        guard let handle else { throw BusError(name, code: -ENOTCONN) }
+        var message: OpaquePointer?
+        let made = interlude_sdbus_new_method_call(handle, &message, destination, path, interface, member)
+        guard made >= 0, let message else { throw BusError("sd_bus_message_new_method_call(\(member))", code: made) }
+        do { try arguments(BusMessage(message)) } catch {
+            interlude_sdbus_message_unref(message)
+            throw error
+        }
+        return (handle, message)
+    }
+
     /// A method call that waits for its reply (start-up and tools only: it blocks
     /// for at most `timeoutMicroseconds`). The reply is read inside `read`.
     func call(destination: String, path: String, interface: String, member: String, timeoutMicroseconds: UInt64 = 2_000_000,
               arguments: (BusMessage) throws(BusError) -> Void = { _ throws(BusError) in },
               read: (BusMessage) throws(BusError) -> Void = { _ throws(BusError) in }) throws(BusError) {
-        asked = nil
-        guard let handle else { throw BusError("sd_bus_call", code: -ENOTCONN) }
-        var message: OpaquePointer?
-        let made = interlude_sdbus_new_method_call(handle, &message, destination, path, interface, member)
-        guard made >= 0, let message else { throw BusError("sd_bus_message_new_method_call(\(member))", code: made) }
+        let (handle, message) = try methodCall(destination: destination, path: path, interface: interface, member: member,
+                                               arguments: arguments, name: "sd_bus_call")
         defer { interlude_sdbus_message_unref(message) }
-        try arguments(BusMessage(message))
         var error = sd_bus_error()
         defer { interlude_sdbus_error_free(&error) }
         var reply: OpaquePointer?
@@ -204,6 +218,39 @@ final class Bus {
         }
         defer { interlude_sdbus_message_unref(reply) }
         try read(BusMessage(reply))
+    }
+
+    /// A method call that does not wait: `done` gets the reply (nil and the
+    /// peer's error, or sd-bus's, when it failed or timed out) from a later
+    /// `process()`, on the main thread. A bus closed first drops it unanswered.
+    func callAsync(destination: String, path: String, interface: String, member: String, timeoutMicroseconds: UInt64 = 2_000_000,
+                   arguments: (BusMessage) throws(BusError) -> Void = { _ throws(BusError) in },
+                   done: @escaping (BusMessage?, BusError?) -> Void) throws(BusError) {
+        let (handle, message) = try methodCall(destination: destination, path: path, interface: interface, member: member,
+                                               arguments: arguments, name: "sd_bus_call_async")
+        defer { interlude_sdbus_message_unref(message) }
+        let box = Unmanaged.passRetained(BusReply(call: "\(interface).\(member)", done: done)).toOpaque()
+        let result = interlude_sdbus_call_async(handle, message, { reply, userdata, _ in
+            guard let userdata else { return 0 }
+            let pending = Unmanaged<BusReply>.fromOpaque(userdata).takeRetainedValue()
+            guard let reply else {
+                pending.done(nil, BusError(pending.call, code: -EIO))
+                return 0
+            }
+            if let error = interlude_sdbus_message_get_error(reply), error.pointee.name != nil {
+                let name = error.pointee.name.map { String(cString: $0) }
+                var failure = BusError(pending.call, message: error.pointee.message.map { String(cString: $0) } ?? name ?? "error")
+                failure.name = name
+                pending.done(nil, failure)
+            } else {
+                pending.done(BusMessage(reply), nil)
+            }
+            return 0
+        }, box, timeoutMicroseconds)
+        if result < 0 {
+            Unmanaged<BusReply>.fromOpaque(box).release()
+            throw BusError("sd_bus_call_async(\(member))", code: result)
+        }
     }
 
     /// Calls `handler` for every message matching `rule` (a D-Bus match rule) until the bus closes.
@@ -293,6 +340,17 @@ struct BusSetRefusal {
     func refuse(_ name: String, _ text: String) -> Int32 {
         guard let error else { return -EINVAL }
         return interlude_sdbus_error_set(error, name, text)
+    }
+}
+
+/// An asynchronous call waiting for its reply (`Bus.callAsync`).
+private final class BusReply {
+    let call: String
+    let done: (BusMessage?, BusError?) -> Void
+
+    init(call: String, done: @escaping (BusMessage?, BusError?) -> Void) {
+        self.call = call
+        self.done = done
     }
 }
 

@@ -11,6 +11,8 @@ struct BusMessage {
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
 
     var member: String? { interlude_sdbus_message_get_member(pointer).map { String(cString: $0) } }
+    /// The unique name (`:1.42`) of the connection that sent it.
+    var sender: String? { interlude_sdbus_message_get_sender(pointer).map { String(cString: $0) } }
 
     // MARK: Appending
 
@@ -35,6 +37,11 @@ struct BusMessage {
     func append(_ value: Int64) throws(BusError) {
         var number = value
         try check("append int64", interlude_sdbus_append_basic(pointer, CChar(UInt8(ascii: "x")), &number))
+    }
+
+    func append(unsigned value: UInt64) throws(BusError) {
+        var number = value
+        try check("append uint64", interlude_sdbus_append_basic(pointer, CChar(UInt8(ascii: "t")), &number))
     }
 
     func append(strings: [String]) throws(BusError) {
@@ -97,6 +104,54 @@ struct BusMessage {
         var value: Int32 = 0
         try check("read boolean", interlude_sdbus_read_basic(pointer, CChar(UInt8(ascii: "b")), &value))
         return value != 0
+    }
+
+    /// Enters a container (`a`, `v`, `e`, `r`) of `contents`, reads it with `body`, leaves it.
+    func enter<T>(_ type: Character, _ contents: String, _ body: () throws(BusError) -> T) throws(BusError) -> T {
+        let code = CChar(type.asciiValue ?? 0)
+        try check("enter container", contents.withCString { interlude_sdbus_enter_container(pointer, code, $0) })
+        let value = try body()
+        try check("exit container", interlude_sdbus_exit_container(pointer))
+        return value
+    }
+
+    /// The strings of an `as`.
+    func readStrings() throws(BusError) -> [String] {
+        try enter("a", "s") { () throws(BusError) in
+            var strings: [String] = []
+            while try !atEnd() { strings.append(try readString()) }
+            return strings
+        }
+    }
+
+    /// True at the end of the container being read.
+    func atEnd() throws(BusError) -> Bool {
+        var type: CChar = 0
+        var contents: UnsafePointer<CChar>?
+        let result = interlude_sdbus_peek_type(pointer, &type, &contents)
+        try check("peek type", result)
+        return result == 0
+    }
+
+    /// The string values in an `a{sv}` dictionary (others skipped), by key.
+    func readStringEntries() throws(BusError) -> [String: String] {
+        try enter("a", "{sv}") { () throws(BusError) in
+            var entries: [String: String] = [:]
+            while try !atEnd() {
+                try enter("e", "sv") { () throws(BusError) in
+                    let key = try readString()
+                    var type: CChar = 0
+                    var contents: UnsafePointer<CChar>?
+                    try check("peek type", interlude_sdbus_peek_type(pointer, &type, &contents))
+                    if let contents, String(cString: contents) == "s" {
+                        entries[key] = try enter("v", "s") { () throws(BusError) in try readString() }
+                    } else {
+                        try check("skip", interlude_sdbus_skip(pointer, "v"))
+                    }
+                }
+            }
+            return entries
+        }
     }
 
     // MARK: Replies

@@ -1,3 +1,4 @@
+import Alarms
 import BookFormat
 import InterludeCore
 import PlayerModel
@@ -31,6 +32,10 @@ final class MprisSource: LoopSource {
     private var last: Observed?
     private var mediaFiles: [String: String] = [:]
     private var reportedFailure = false
+    /// The desktop's other players, paused while an alarm rings.
+    private(set) var otherPlayers: OtherPlayers?
+    /// The next alarm's wake of the computer, through the user manager on this bus.
+    private(set) var wakeTimer: WakeTimer?
     /// `sd_bus_process` stopped at its bound with messages left.
     private var workLeft = false
 
@@ -111,14 +116,30 @@ final class MprisSource: LoopSource {
             name = "\(Self.baseName).instance\(getpid())"
             try bus.requestName(name)
         }
+        otherPlayers = try OtherPlayers(bus: bus, ownName: { [unowned self] in name },
+                                        report: { [events] in events.error($0) })
+        wakeTimer = WakeTimer(bus: bus, events: events)
         events.subscribe { [weak self] timed in
             guard let self else { return }
             switch timed.event {
             case .jump, .bookSeek: seeked = true
+            case .alarmAdded, .alarmEdited, .systemDidWake: wakeTimer?.rearmSoon()
+            case .systemWillSleep:
+                // At once: sent before the delay lock goes back, and with it the machine to sleep.
+                wakeTimer?.rearmSoon()
+                if let runtime { wakeTimer?.tend(runtime) }
+            case .alarmRinging: otherPlayers?.alarmBegan()
+            // Snoozed: they stay paused until the alarm it snoozed ends.
+            case .alarmEnded(let end) where !Self.isSnooze(end): otherPlayers?.alarmEnded()
             default: break
             }
             changed = true
         }
+    }
+
+    private static func isSnooze(_ end: RingingEnd) -> Bool {
+        if case .snoozed = end { return true }
+        return false
     }
 
     deinit { bus.close() }
@@ -130,7 +151,9 @@ final class MprisSource: LoopSource {
     var wakeWithinMilliseconds: Int? {
         // Changes go out at the end of the turn they happened in.
         if changed || seeked || workLeft { return 0 }
-        return bus.wakeWithinMilliseconds
+        let wake = runtime?.hasAlarmScheduler == true ? wakeTimer?.wantsTurnWithin : nil
+        guard let wake else { return bus.wakeWithinMilliseconds }
+        return min(wake, bus.wakeWithinMilliseconds ?? wake)
     }
 
     func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
@@ -141,6 +164,7 @@ final class MprisSource: LoopSource {
             if !ready.isEmpty || workLeft || (bus.wakeWithinMilliseconds ?? 1) == 0 {
                 workLeft = try bus.process()
             }
+            wakeTimer?.tend(runtime)
             if changed || last == nil { try announceChanges(runtime) }
             if seeked {
                 seeked = false

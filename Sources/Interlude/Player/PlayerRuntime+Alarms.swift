@@ -32,6 +32,7 @@ extension PlayerRuntime {
                 unreportedVoiceProblem = nil
             case .ringingEnded:
                 engine.stopVoice(fadeFrames: format.frames(forSeconds: 0.01))
+                engine.setAlarmRole(false)
             default:
                 break
             }
@@ -78,6 +79,8 @@ extension PlayerRuntime {
         // Used once: the next alarm gets a voice of its own, from the start of its file.
         preparedAlarmVoice = nil
         engine.startVoice(source, exclusive: true, fadeFrames: format.frames(forSeconds: 0.005))
+        // The desktop's role policy quiets other programs' music meanwhile (PulseOutput.alarmRole).
+        engine.setAlarmRole(true)
         return problem
     }
 

@@ -53,11 +53,13 @@ extension PlayerRuntime {
             let ringing = scheduler.ringing?.alarmIDs ?? []
             let now = clock.wallNow.secondsSince1970
             let text = AlarmRowText(zone: configuration.alarmTimeZone)
+            // No session bus, no user manager to ask.
+            let wake = services.map { $0.mpris?.wakeTimer?.label ?? WakeTimer.awakeOnly("no session bus") } ?? ""
             snapshot.alarms = scheduler.alarms.map { alarm in
                 AlarmRow(id: alarm.id.rawValue, label: alarm.label,
                          nextFire: scheduler.nextFire(of: alarm.id).map { text.nextFire($0, now: now) } ?? "",
                          schedule: text.schedule(alarm.schedule, now: now),
-                         isEnabled: alarm.isEnabled, isRinging: ringing.contains(alarm.id))
+                         isEnabled: alarm.isEnabled, isRinging: ringing.contains(alarm.id), wake: alarm.isEnabled ? wake : "")
             }
         }
         return snapshot

@@ -91,7 +91,8 @@ enum RemoteCommand {
             for alarm in result.arrayValue ?? [] {
                 let state = alarm["ringing"]?.boolValue == true ? "ringing" : alarm["enabled"]?.boolValue == true ? "on" : "off"
                 writeStandardOutput("#\(alarm["id"]?.integerValue ?? 0) \(alarm["schedule"]?.stringValue ?? "") "
-                                    + "(\(state)) \(alarm["nextFire"]?.stringValue ?? "")\n")
+                                    + "(\(state)) \(alarm["nextFire"]?.stringValue ?? "")"
+                                    + (alarm["wake"]?.stringValue.map { $0.isEmpty ? "" : ", \($0)" } ?? "") + "\n")
             }
         default: writeStandardOutput(RemoteReply.compact(result) + "\n")
         }

@@ -397,7 +397,7 @@ public struct ScreenRenderer {
             let element = rowElement(selected: selected, focused: focused, playing: false, plain: plain)
             let flag = alarm.isRinging ? "RING" : alarm.isEnabled ? "on  " : "off "
             let when = alarm.nextFire.isEmpty ? "—" : alarm.nextFire
-            let text = " #\(alarm.id) \(flag) \(when)  \(alarm.label)"
+            let text = " #\(alarm.id) \(flag) \(when)  \(alarm.label)" + (alarm.wake.isEmpty ? "" : "  · \(alarm.wake)")
             frame.writePadded(frame.truncated(text, to: area.width), row: line, column: area.column, width: area.width,
                               element: element)
             line += 1
