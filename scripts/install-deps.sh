@@ -30,6 +30,8 @@ packages=(
   # Installing (issue 31): the man page's and the package's checkers, the shells whose
   # completions are tested, the Debian package's tools, the AppStream validator.
   mandoc lintian zsh fish bash-completion dpkg-dev fakeroot appstream desktop-file-utils
+  # The MPD front end (issue 29): MPD itself as the reference, mpc and python-mpd2 as its clients.
+  mpd mpc python3-mpd
 )
 # Peers that only `make bench` runs beside interlude (scripts/install-deps.sh --bench).
 bench_packages=(mpv cmus)
