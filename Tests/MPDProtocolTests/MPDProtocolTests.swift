@@ -13,9 +13,9 @@ import Testing
     }
 
     @Test func refusesWhatMPDsTokenizerRefuses() {
-        #expect(throws: MPDFailure(.argument, "Missing closing '\"'", command: "add")) { try parse(#"add "open"#) }
-        #expect(throws: MPDFailure(.argument, "Space expected after closing '\"'", command: "add")) { try parse(#"add "a"b"#) }
-        #expect(throws: MPDFailure(.argument, "Invalid unquoted character", command: "add")) { try parse("add it's") }
+        #expect(throws: MPDFailure(.unknown, "Missing closing '\"'")) { try parse(#"add "open"#) }
+        #expect(throws: MPDFailure(.unknown, "Space expected after closing '\"'")) { try parse(#"add "a"b"#) }
+        #expect(throws: MPDFailure(.unknown, "Invalid unquoted character")) { try parse("add it's") }
         #expect(throws: MPDFailure(.unknown, "Letter expected", closes: true)) { try parse("1play") }
         #expect(throws: MPDFailure(.unknown, "No command given", closes: true)) { try parse("   ") }
         #expect(throws: MPDFailure(.unknown, "Invalid word character", closes: true)) { try parse("play-x") }
@@ -23,7 +23,9 @@ import Testing
 
     @Test func ackLinesAreWordedAsMPDWordsThem() {
         #expect(MPDFailure.unknownCommand("x").line(index: 0) == "ACK [5@0] {} unknown command \"x\"\n")
-        #expect(MPDFailure.wrongArgumentCount("play").line(index: 2) == "ACK [2@2] {play} wrong number of arguments for \"play\"\n")
+        #expect(MPDFailure.argumentCount("play", expected: 0...1, given: 2).line(index: 2) == "ACK [2@2] {play} too many arguments for \"play\"\n")
+        #expect(MPDFailure.argumentCount("seek", expected: 2...2, given: 1).line(index: 0) == "ACK [2@0] {seek} wrong number of arguments for \"seek\"\n")
+        #expect(MPDFailure.argumentCount("add", expected: 1...2, given: 0).line(index: 0) == "ACK [2@0] {add} too few arguments for \"add\"\n")
         #expect(MPDRequest.quoted(#"a"b\c"#) == #""a\"b\\c""#)
     }
 

@@ -19,18 +19,18 @@ struct MPDCommands {
         "decoders": 0...0, "getvol": 0...0, "next": 0...0, "notcommands": 0...0, "outputs": 0...0, "pause": 0...1,
         "ping": 0...0, "play": 0...1, "playid": 0...1, "playlistid": 0...1, "playlistinfo": 0...1, "plchanges": 1...2,
         "previous": 0...0, "random": 1...1, "repeat": 1...1, "seek": 2...2, "seekcur": 1...1, "seekid": 2...2,
-        "setvol": 1...1, "single": 1...1, "stats": 0...0, "status": 0...0, "stop": 0...0, "tagtypes": 0...1,
+        "setvol": 1...1, "single": 1...1, "stats": 0...0, "status": 0...0, "stop": 0...0, "tagtypes": 0...64,
         "urlhandlers": 0...0, "volume": 1...1,
     ]
 
     /// `commands`' list: these and the connection's own.
-    static var names: [String] { (Array(arity.keys) + ["close", "idle", "noidle"]).sorted() }
+    static var names: [String] { (Array(arity.keys) + ["close", "idle"]).sorted() }
 
     func run(_ request: MPDRequest) throws(MPDFailure) -> String {
         let name = request.command
         let arguments = request.arguments
         guard let counts = Self.arity[name] else { throw .unknownCommand(name) }
-        guard counts.contains(arguments.count) else { throw .wrongArgumentCount(name) }
+        guard counts.contains(arguments.count) else { throw .argumentCount(name, expected: counts, given: arguments.count) }
         var failure = MPDFailure(.argument, "", command: name)
         do throws(MPDFailure) {
             return try carryOut(name, arguments)
@@ -54,16 +54,17 @@ struct MPDCommands {
             response.add("playtime", 0)
             return response.text
         case "play", "playid":
-            if let argument = arguments.first {
+            // A negative position (mpc's -1) is the current song, as no argument is.
+            if let argument = arguments.first, (try Self.integer(argument, allowNegative: true)) >= 0 {
                 let number = try Self.integer(argument)
                 let index = name == "play" ? number : server.queueIDs.position(ofID: number)
                 guard let index, server.queueIDs.paths.indices.contains(index) else {
                     throw name == "play" ? MPDFailure(.argument, "Bad song index") : MPDFailure(.noExist, "No such song")
                 }
-                try table(name)
+                try table("play")
                 runtime.jump(toQueueIndex: index, seconds: 0, play: true)
             } else {
-                try table(name)
+                try table("play")
             }
         case "pause":
             if let argument = arguments.first {
@@ -152,6 +153,8 @@ struct MPDCommands {
             return response.text
         case "notcommands": break
         case "tagtypes":
+            // `tagtypes clear|all|enable|disable ...`: every song's tags are sent whatever a client chose.
+            guard arguments.isEmpty else { break }
             for tag in ["Artist", "Album", "Title", "Track", "Genre", "Date"] { response.add("tagtype", tag) }
             return response.text
         case "urlhandlers":
@@ -229,9 +232,13 @@ struct MPDCommands {
             response.add("elapsed", milliseconds: snapshot.elapsed)
             if snapshot.duration != nil { response.add("duration", milliseconds: duration) }
         }
-        if let index, index + 1 < ids.paths.count {
-            response.add("nextsong", index + 1)
-            response.add("nextsongid", ids.ids[index + 1])
+        // What plays next: the same song under repeat one, the first again at the end under repeat all.
+        let next: Int? = index.flatMap { index in
+            snapshot.repeatMode == "one" ? index : index + 1 < ids.paths.count ? index + 1 : snapshot.repeatMode == "all" ? 0 : nil
+        }
+        if let next {
+            response.add("nextsong", next)
+            response.add("nextsongid", ids.ids[next])
         }
         return response
     }
@@ -241,9 +248,11 @@ struct MPDCommands {
         let path = server.queueIDs.paths[index]
         response.add("file", relative(path))
         let tags = runtime.trackTags.tags(of: path)
+        // MPD's order (its ID3 scan's).
         if let artist = tags.artist { response.add("Artist", artist) }
-        if let album = tags.album { response.add("Album", album) }
+        if let albumArtist = tags.albumArtist { response.add("AlbumArtist", albumArtist) }
         if let title = tags.title { response.add("Title", title) }
+        if let album = tags.album { response.add("Album", album) }
         if let number = tags.track?.number { response.add("Track", number) }
         if let date = tags.date { response.add("Date", date) }
         if let genre = tags.genre { response.add("Genre", genre) }

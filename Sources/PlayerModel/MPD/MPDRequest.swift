@@ -16,6 +16,7 @@ public struct MPDRequest: Equatable, Sendable {
     public static let maximumArguments = 4096
 
     /// The line without its newline.
+    /// (A malformed argument is answered as MPD answers it: code 5, no command named, the client kept.)
     public static func parse(_ line: [UInt8]) throws(MPDFailure) -> MPDRequest {
         var index = 0
         func skipSpace() {
@@ -34,7 +35,7 @@ public struct MPDRequest: Equatable, Sendable {
         while true {
             skipSpace()
             guard index < line.count else { break }
-            guard arguments.count < maximumArguments else { throw MPDFailure(.argument, "Too many arguments", command: command) }
+            guard arguments.count < maximumArguments else { throw MPDFailure(.unknown, "Too many arguments") }
             if line[index] == UInt8(ascii: "\"") {
                 index += 1
                 var bytes: [UInt8] = []
@@ -51,9 +52,9 @@ public struct MPDRequest: Equatable, Sendable {
                         bytes.append(byte)
                     }
                 }
-                guard closed else { throw MPDFailure(.argument, "Missing closing '\"'", command: command) }
+                guard closed else { throw MPDFailure(.unknown, "Missing closing '\"'") }
                 if index < line.count, line[index] != 0x20, line[index] != 0x09 {
-                    throw MPDFailure(.argument, "Space expected after closing '\"'", command: command)
+                    throw MPDFailure(.unknown, "Space expected after closing '\"'")
                 }
                 arguments.append(String(decoding: bytes, as: UTF8.self))
             } else {
@@ -61,7 +62,7 @@ public struct MPDRequest: Equatable, Sendable {
                 while index < line.count, line[index] != 0x20, line[index] != 0x09 {
                     let byte = line[index]
                     guard byte > 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "'") else {
-                        throw MPDFailure(.argument, "Invalid unquoted character", command: command)
+                        throw MPDFailure(.unknown, "Invalid unquoted character")
                     }
                     index += 1
                 }
@@ -124,8 +125,10 @@ public struct MPDFailure: Error, Equatable, Sendable {
         MPDFailure(.unknown, "unknown command \(MPDRequest.quoted(name))")
     }
 
-    public static func wrongArgumentCount(_ name: String) -> MPDFailure {
-        MPDFailure(.argument, "wrong number of arguments for \(MPDRequest.quoted(name))", command: name)
+    /// MPD's three wordings: `wrong number` where the count is fixed, else too few or too many.
+    public static func argumentCount(_ name: String, expected: ClosedRange<Int>, given: Int) -> MPDFailure {
+        let problem = expected.lowerBound == expected.upperBound ? "wrong number of" : given < expected.lowerBound ? "too few" : "too many"
+        return MPDFailure(.argument, "\(problem) arguments for \(MPDRequest.quoted(name))", command: name)
     }
 
     /// `ACK [2@0] {play} wrong number of arguments for "play"`; `index` is the command's place in a list.
