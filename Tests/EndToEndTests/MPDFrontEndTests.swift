@@ -251,6 +251,72 @@ import Glibc
     }
 }
 
+extension MPDFrontEndTests {
+    /// A port nobody listens on now.
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = in_addr_t(0x7f00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    @Test("python-mpd2 over TCP at the configured loopback port: status, playlistinfo, a command list, idle and a refusal")
+    func pythonMPD2OverTCP() throws {
+        let library = try MPDLibrary.make()
+        let port = Self.freePort()
+        let player = try InterludeMPDPlayer(music: library.folder, files: library.files, config: "mpd = 127.0.0.1:\(port)\n")
+        let connection = try player.connect()
+        #expect(Remote.waitUntil { connection.value("status", "state") == "play" })
+        let script = """
+        import mpd, sys
+        client = mpd.MPDClient(); client.connect("127.0.0.1", \(port))
+        other = mpd.MPDClient(); other.connect("127.0.0.1", \(port))
+        print(client.mpd_version)
+        print(client.status()["state"])
+        songs = client.playlistinfo()
+        print(len(songs), songs[1]["file"], songs[1]["title"], songs[1]["artist"])
+        client.command_list_ok_begin(); client.status(); client.currentsong(); client.ping()
+        print(len(client.command_list_end()))
+        other.setvol(20); print(client.idle("mixer"))
+        print(other.status()["volume"])
+        try:
+            client.consume(1)
+        except mpd.CommandError as error:
+            print("refused:", error)
+        client.close(); other.close()
+        """
+        let result = try ProcessRunner.run("/usr/bin/python3", ["-c", script], timeout: 20)
+        #expect(result.stdoutText == """
+        0.23.5
+        play
+        3 b.mp3 Song b Artist b
+        3
+        ['mixer']
+        20
+        refused: [2@0] {consume} consume is not a mode of this player
+
+        """, "\(result.summary)")
+        // Another host's address reaches nothing: the port is bound to the loopback address alone.
+        let addresses = (try? ProcessRunner.run("/usr/bin/hostname", ["-I"]).stdoutText) ?? ""
+        if let outside = addresses.split(separator: " ").first(where: { $0.contains(".") && !$0.hasPrefix("127.") }) {
+            let probe = try ProcessRunner.run("/usr/bin/python3", ["-c", """
+            import socket
+            try:
+                socket.create_connection(("\(outside)", \(port)), timeout=5); print("connected")
+            except OSError as error:
+                print("refused")
+            """])
+            #expect(probe.stdoutText == "refused\n", "\(outside):\(port) \(probe.summary)")
+        }
+        _ = player.process.stop()
+    }
+}
+
 extension InterludeMPDPlayer {
     /// Connections the player's process holds to its MPD socket (sockets it has open beyond its own).
     var connectionCount: Int {

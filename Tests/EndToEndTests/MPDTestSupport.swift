@@ -92,11 +92,11 @@ struct InterludeMPDPlayer {
     let runtime: String
     let process: BackgroundProcess
 
-    init(music: String, files: [String]) throws {
+    init(music: String, files: [String], config extra: String = "") throws {
         runtime = try Remote.makeRuntimeDirectory()
         let config = ScratchFiles.makeDirectory("mpd-config")
         try FileManager.default.createDirectory(atPath: config + "/interlude", withIntermediateDirectories: true)
-        try "library = \(music)\n".write(toFile: config + "/interlude/config", atomically: true, encoding: .utf8)
+        try "library = \(music)\n\(extra)".write(toFile: config + "/interlude/config", atomically: true, encoding: .utf8)
         var environment = try PulseServer.shared().makeSink().environment
         environment["XDG_RUNTIME_DIR"] = runtime
         environment["XDG_CONFIG_HOME"] = config

@@ -7,7 +7,10 @@ import Glibc
 /// The MPD protocol's front end (issue 29): a `LoopSource` listening at
 /// `$XDG_RUNTIME_DIR/interlude/mpd` (0600 in the 0700 directory, the same
 /// user only, as the control socket), speaking MPD 0.23's text protocol to
-/// mpc, ncmpcpp and python-mpd2. The protocol's pure parts (the tokenizer,
+/// mpc, ncmpcpp and python-mpd2, and over TCP when the config names an
+/// address (`mpd = 127.0.0.1:6600`; a TCP client is not checked for its
+/// user, so only the loopback address unless the user writes another).
+/// `mpd = off` turns both off. The protocol's pure parts (the tokenizer,
 /// command lists, ACK lines, idle, song ids) are `PlayerModel/MPD`; the
 /// commands are `MPDCommands`. Bounded as the control socket is: a line
 /// longer than `maximumLineBytes` closes the client (as MPD does), requests
@@ -23,6 +26,8 @@ final class MPDServer: LoopSource {
 
     let path: String
     private var listener: Int32
+    /// The TCP listener, when configured.
+    private var tcpListener: Int32 = -1
     var connections: [Connection] = []
     private let owner = getuid()
     /// Song ids and the playlist's version, read from the queue.
@@ -60,7 +65,8 @@ final class MPDServer: LoopSource {
     /// On by default on the local socket (only this user reaches it); nil
     /// without `XDG_RUNTIME_DIR`, or with one line saying why it is off.
     static func open(instance: Int, events: PlayerEventStream, environment: [String: String]) -> MPDServer? {
-        guard environment["INTERLUDE_MPD"] != "off", let place = ControlSocketPlace(environment: environment) else { return nil }
+        let setting = PlayerConfigFile.read(environment: environment)?.mpd ?? .local
+        guard setting != .off, let place = ControlSocketPlace(environment: environment) else { return nil }
         let path = place.directory + (instance <= 1 ? "/mpd" : "/mpd.\(instance)")
         do throws(ControlSocketError) {
             try place.prepareDirectory()
@@ -70,8 +76,14 @@ final class MPDServer: LoopSource {
             }
             let fd: Int32
             do { fd = try UnixSocket.listen(at: path) } catch { throw .socket(path, error.description) }
-            return MPDServer(path: path, listener: fd, events: events,
-                             musicFolders: LibrarySettings.load(environment: environment).folders)
+            let server = MPDServer(path: path, listener: fd, events: events,
+                                   musicFolders: LibrarySettings.load(environment: environment).folders)
+            if case .tcp(let host, let port) = setting {
+                do { server.tcpListener = try TCPListener.listen(host: host, port: port) } catch {
+                    events.error("MPD over TCP off: \(host):\(port): \(error.description)")
+                }
+            }
+            return server
         } catch {
             switch error {
             case .directory(let where_, let problem), .socket(let where_, let problem):
@@ -87,6 +99,8 @@ final class MPDServer: LoopSource {
         connections.removeAll()
         close(listener)
         listener = -1
+        if tcpListener >= 0 { close(tcpListener) }
+        tcpListener = -1
         unlink(path)
     }
 
@@ -94,7 +108,7 @@ final class MPDServer: LoopSource {
 
     var pollRequests: [LoopPollRequest] {
         guard listener >= 0 else { return [] }
-        return [LoopPollRequest(fd: listener)] + connections.map { connection in
+        return [LoopPollRequest(fd: listener)] + (tcpListener >= 0 ? [LoopPollRequest(fd: tcpListener)] : []) + connections.map { connection in
             LoopPollRequest(fd: connection.fd, events: (connection.readsRequests ? Int16(POLLIN) : 0)
                                                         | (connection.output.isEmpty ? 0 : Int16(POLLOUT)))
         }
@@ -102,7 +116,7 @@ final class MPDServer: LoopSource {
 
     func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
         if !changed.isEmpty || queueIDs.paths.count != runtime.queue.count { noteChanges(runtime) }
-        for event in ready where event.fd != listener {
+        for event in ready where event.fd != listener && event.fd != tcpListener {
             guard let connection = connections.first(where: { $0.fd == event.fd }) else { continue }
             if event.events & Int16(POLLOUT | POLLHUP | POLLERR) != 0 { flush(connection) }
             if connection.readsRequests && event.events & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
@@ -111,7 +125,8 @@ final class MPDServer: LoopSource {
                 drop(connection)
             }
         }
-        if ready.contains(where: { $0.fd == listener }) { acceptPending() }
+        if ready.contains(where: { $0.fd == listener }) { acceptPending(from: listener, local: true) }
+        if tcpListener >= 0, ready.contains(where: { $0.fd == tcpListener }) { acceptPending(from: tcpListener, local: false) }
         for connection in connections where connection.readsRequests || connection.peerClosed {
             handleLines(connection, runtime: runtime)
         }
@@ -147,13 +162,13 @@ final class MPDServer: LoopSource {
 
     // MARK: Connections
 
-    private func acceptPending() {
+    private func acceptPending(from listener: Int32, local: Bool) {
         for _ in 0..<16 {
             let fd: Int32?
             do { fd = try UnixSocket.accept(listener) } catch { return }
             guard let fd else { return }
             let connection = Connection(fd: fd)
-            if (try? UnixSocket.peerUserID(fd)) != owner || connections.count >= Self.maximumConnections {
+            if (local && (try? UnixSocket.peerUserID(fd)) != owner) || connections.count >= Self.maximumConnections {
                 // MPD's answer to a client it will not serve: the connection closes.
                 drop(connection)
                 continue
