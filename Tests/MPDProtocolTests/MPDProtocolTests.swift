@@ -121,3 +121,19 @@ import Testing
         #expect(ids.changed(since: ids.version + 5) == [0, 1])
     }
 }
+
+@Suite struct MPDEndpointSettingTests {
+    @Test func theConfigNamesTheEndpointsAndLoopbackIsTheDefaultAddress() {
+        #expect(MPDEndpointSetting("off") == .off)
+        #expect(MPDEndpointSetting("on") == .local)
+        #expect(MPDEndpointSetting("6600") == .tcp(host: "127.0.0.1", port: 6600))
+        #expect(MPDEndpointSetting("localhost:6601") == .tcp(host: "127.0.0.1", port: 6601))
+        #expect(MPDEndpointSetting("192.168.1.5:6600") == .tcp(host: "192.168.1.5", port: 6600))
+        for bad in ["", "0", "65536", "99999999999999999999", "1.2.3:6600", "1.2.3.256:6600", "host:6600", ":6600:1", "-1", "x"] {
+            #expect(MPDEndpointSetting(bad) == nil, "\(bad)")
+        }
+        let config = PlayerConfigFile.parse("mpd = 127.0.0.1:6600\nmpd = loud\n", path: "/c/config")
+        #expect(config.mpd == .tcp(host: "127.0.0.1", port: 6600))
+        #expect(config.problems.map(\.description) == ["/c/config:2: mpd must be \(MPDEndpointSetting.accepts), not 'loud'"])
+    }
+}
