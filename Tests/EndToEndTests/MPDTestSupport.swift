@@ -101,6 +101,9 @@ struct InterludeMPDPlayer {
         environment["XDG_RUNTIME_DIR"] = runtime
         environment["XDG_CONFIG_HOME"] = config
         environment["XDG_STATE_HOME"] = config + "/state"
+        environment["XDG_CACHE_HOME"] = config + "/cache"
+        // The library index that lsinfo, find and search read.
+        try ProcessRunner.run(InterludeBinary.path(), ["library", "scan"], environment: environment, timeout: 60).check()
         process = try BackgroundProcess.start(InterludeBinary.path(), ["play"] + files + ["--device", "pulse"],
                                               environment: environment)
     }
@@ -118,7 +121,7 @@ struct InterludeMPDPlayer {
     }
 }
 
-/// A small library both servers read: three tagged MP3s.
+/// A small library both servers read: three tagged MP3s, and a fourth in a folder.
 enum MPDLibrary {
     static func make() throws -> (folder: String, files: [String]) {
         let folder = ScratchFiles.makeDirectory("mpd-music")
@@ -131,6 +134,9 @@ enum MPDLibrary {
                                             "--track", String(index + 1), "--year", "2001", "--genre", "Jazz", path]).check()
             files.append(path)
         }
+        try FileManager.default.createDirectory(atPath: folder + "/more", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: files[0], toPath: folder + "/more/d.mp3")
+        try ProcessRunner.run("id3v2", ["--artist", "Other", "--song", "Song d", "--album", "More", folder + "/more/d.mp3"]).check()
         return (folder, files)
     }
 }

@@ -20,7 +20,7 @@ struct MPDCommands {
         "ping": 0...0, "play": 0...1, "playid": 0...1, "playlistid": 0...1, "playlistinfo": 0...1, "plchanges": 1...2,
         "previous": 0...0, "random": 1...1, "repeat": 1...1, "seek": 2...2, "seekcur": 1...1, "seekid": 2...2,
         "setvol": 1...1, "single": 1...1, "stats": 0...0, "status": 0...0, "stop": 0...0, "tagtypes": 0...64,
-        "urlhandlers": 0...0, "volume": 1...1,
+        "urlhandlers": 0...0, "volume": 1...1, "lsinfo": 0...1, "find": 1...64, "search": 1...64,
     ]
 
     /// `commands`' list: these and the connection's own.
@@ -152,6 +152,8 @@ struct MPDCommands {
             for command in Self.names { response.add("command", command) }
             return response.text
         case "notcommands": break
+        case "lsinfo": return try server.database.lsinfo(arguments.first ?? "").text
+        case "find", "search": return try server.database.find(arguments, exact: name == "find").text
         case "tagtypes":
             // `tagtypes clear|all|enable|disable ...`: every song's tags are sent whatever a client chose.
             guard arguments.isEmpty else { break }

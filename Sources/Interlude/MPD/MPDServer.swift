@@ -36,6 +36,8 @@ final class MPDServer: LoopSource {
     private var changed: Set<MPDSubsystem> = []
     /// The library folders: songs' `file` is relative to them, as MPD's are to its music directory.
     let musicFolders: [String]
+    /// `lsinfo`, `find`, `search`: the library index.
+    let database: MPDDatabase
     let startedAt = monotonicSeconds()
 
     final class Connection {
@@ -53,10 +55,11 @@ final class MPDServer: LoopSource {
         var readsRequests: Bool { !closing && !closed && !peerClosed && output.count <= MPDServer.readPauseBytes }
     }
 
-    init(path: String, listener: Int32, events: PlayerEventStream, musicFolders: [String]) {
+    init(path: String, listener: Int32, events: PlayerEventStream, library: LibrarySettings) {
         self.path = path
         self.listener = listener
-        self.musicFolders = musicFolders
+        musicFolders = library.folders
+        database = MPDDatabase(indexPath: library.indexPath)
         events.subscribe { [weak self] timed in self?.changed.formUnion(Self.subsystems(of: timed.event)) }
     }
 
@@ -76,8 +79,7 @@ final class MPDServer: LoopSource {
             }
             let fd: Int32
             do { fd = try UnixSocket.listen(at: path) } catch { throw .socket(path, error.description) }
-            let server = MPDServer(path: path, listener: fd, events: events,
-                                   musicFolders: LibrarySettings.load(environment: environment).folders)
+            let server = MPDServer(path: path, listener: fd, events: events, library: LibrarySettings.load(environment: environment))
             if case .tcp(let host, let port) = setting {
                 do { server.tcpListener = try TCPListener.listen(host: host, port: port) } catch {
                     events.error("MPD over TCP off: \(host):\(port): \(error.description)")
