@@ -323,10 +323,9 @@ extension MPDFrontEndTests {
 }
 
 extension InterludeMPDPlayer {
-    /// Connections the player's process holds to its MPD socket (sockets it has open beyond its own).
+    /// Clients connected to the player's MPD socket now: the accepted ends name its path in /proc/net/unix, as the listener does.
     var connectionCount: Int {
-        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/fd")) ?? []
-        return fds.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.pid)/fd/\($0)"))?
-            .hasPrefix("socket:") == true }.count
+        let table = (try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8)) ?? ""
+        return table.split(separator: "\n").filter { $0.hasSuffix(" " + socket) }.count - 1
     }
 }
