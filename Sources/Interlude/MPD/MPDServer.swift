@@ -181,21 +181,22 @@ final class MPDServer: LoopSource {
     }
 
     private func receive(_ connection: Connection, runtime: PlayerRuntime) {
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        let count: Int
-        switch UnixSocket.outcome({ chunk.withUnsafeMutableBytes { recv(connection.fd, $0.baseAddress, $0.count, 0) } }) {
-        case .success(let received): count = received
-        case .failure(let error):
-            if error != .wouldBlock { drop(connection) }
+        let bytes: ArraySlice<UInt8>
+        switch UnixSocket.receive(connection.fd) {
+        case .bytes(let received): bytes = received
+        case .end: bytes = []
+        case .nothing: return
+        case .failed:
+            drop(connection)
             return
         }
-        if count == 0 {
+        if bytes.isEmpty {
             connection.peerClosed = true
             handleLines(connection, runtime: runtime)
             if connection.output.isEmpty { drop(connection) }
             return
         }
-        connection.input += chunk[0..<count]
+        connection.input += bytes
         handleLines(connection, runtime: runtime)
         if connection.input.count > Self.maximumLineBytes && connection.input.firstIndex(of: UInt8(ascii: "\n")) == nil {
             // MPD closes a client whose line overflows its input buffer, without a reply.
@@ -284,20 +285,8 @@ final class MPDServer: LoopSource {
     }
 
     private func flush(_ connection: Connection) {
-        while !connection.output.isEmpty && !connection.closed {
-            let written: Int
-            switch UnixSocket.outcome({
-                connection.output.withUnsafeBytes { Glibc.send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            }) {
-            case .success(let count): written = count
-            case .failure(let error):
-                if error == .wouldBlock { return }
-                connection.output = []
-                drop(connection)
-                return
-            }
-            connection.output.removeFirst(written)
-        }
+        guard !connection.closed, !connection.output.isEmpty else { return }
+        if UnixSocket.sendPending(connection.fd, &connection.output) == nil { drop(connection) }
     }
 
     private func drop(_ connection: Connection) {
