@@ -52,6 +52,7 @@ struct MPDCommands {
         case "stats":
             response.add("uptime", Int(max(0, monotonicSeconds() - server.startedAt)))
             response.add("playtime", 0)
+            try server.database.statistics(into: &response)
             return response.text
         case "play", "playid":
             // A negative position (mpc's -1) is the current song, as no argument is.

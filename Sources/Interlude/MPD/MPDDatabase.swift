@@ -44,6 +44,16 @@ final class MPDDatabase {
         return response
     }
 
+    /// `stats`' database part: artists, albums, songs and their total time, as MPD counts them.
+    func statistics(into response: inout MPDResponse) throws(MPDFailure) {
+        let all = try tracks()
+        response.add("artists", Set(all.flatMap(\.artists)).count)
+        response.add("albums", Set(all.compactMap(\.album)).count)
+        response.add("songs", all.count)
+        let seconds = all.compactMap(\.durationSeconds).filter { $0.isFinite && $0 >= 0 }.reduce(0, +)
+        response.add("db_playtime", MPDCommands.wholeSeconds(seconds))
+    }
+
     /// `find`/`search TAG VALUE [TAG VALUE...]`.
     func find(_ arguments: [String], exact: Bool) throws(MPDFailure) -> MPDResponse {
         guard !arguments.isEmpty, arguments.count % 2 == 0 else { throw MPDFailure(.argument, "Incorrect number of filter arguments") }
