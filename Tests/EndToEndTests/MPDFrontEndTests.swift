@@ -236,6 +236,32 @@ import Glibc
         _ = player.process.stop()
     }
 
+    @Test("100 clients at once are greeted and a 101st is closed; one that sends and never reads leaves others answered")
+    func manyClientsAndOneThatNeverReads() throws {
+        let library = try MPDLibrary.make()
+        let player = try InterludeMPDPlayer(music: library.folder, files: library.files)
+        let steady = try player.connect()
+        var clients: [MPDConnection] = []
+        for _ in 1..<MPDFrontEndTests.maximumClients { clients.append(try MPDConnection(player.socket)) }
+        #expect(clients.allSatisfy { $0.greeting == "OK MPD 0.23.5" })
+        let extra = try MPDConnection(player.socket)
+        #expect(extra.greeting == nil, "the 101st client is closed at once, as MPD closes one past max_connections")
+        #expect(clients.last?.command("ping") == ["OK"])
+        clients.removeAll()
+        #expect(Remote.waitUntil { player.connectionCount == 1 }, "the 99 that left are closed: \(player.connectionCount)")
+        // Ten thousand requests, never a reply read: the replies wait in its socket, not in the player.
+        let flood = try MPDConnection(player.socket)
+        flood.raw.send(Array(String(repeating: "playlistinfo\n", count: 10_000).utf8))
+        #expect(steady.command("status").last == "OK")
+        // Held, not dropped: once it reads, its replies come.
+        #expect(flood.readReply()?.last == "OK")
+        let other = try MPDConnection(player.socket)
+        #expect(other.command("currentsong").last == "OK")
+        _ = player.process.stop()
+    }
+
+    static let maximumClients = 100
+
     @Test("during a call status says pause, idle player wakes, and play is refused with the player's reason")
     func interruptionsAreVisible() throws {
         let library = try MPDLibrary.make()
