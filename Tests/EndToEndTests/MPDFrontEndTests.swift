@@ -26,7 +26,7 @@ import Glibc
 
     /// The same script, line by line, against MPD and the player: each reply's
     /// fields in order and its last line the same but for `differing`.
-    @Test("the same 98 command lines give MPD 0.23's replies field for field, but for times, ids and fields the player lacks")
+    @Test("the same 103 command lines give MPD 0.23's replies field for field, but for times, ids and fields the player lacks")
     func sideBySideWithMPD() throws {
         let library = try MPDLibrary.make()
         let reference = try ReferenceMPD(music: library.folder)
@@ -68,6 +68,7 @@ import Glibc
             ["lsinfo"], ["lsinfo more"], ["lsinfo more/"], ["lsinfo nowhere"],
             ["find artist \"Artist b\""], ["find artist \"artist b\""], ["search title song"], ["search any OTHER"],
             ["search artist \"Artist\" album Album"], ["search bogus x"], ["search artist"],
+            ["listall"], ["listall more"], ["listall more/d.mp3"], ["listall nowhere"], ["plchangesposid 0"],
             ["stats"], ["stop"], ["status"],
         ]
         var compared = 0

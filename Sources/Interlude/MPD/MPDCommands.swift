@@ -21,6 +21,7 @@ struct MPDCommands {
         "previous": 0...0, "random": 1...1, "repeat": 1...1, "seek": 2...2, "seekcur": 1...1, "seekid": 2...2,
         "setvol": 1...1, "single": 1...1, "stats": 0...0, "status": 0...0, "stop": 0...0, "tagtypes": 0...64,
         "urlhandlers": 0...0, "volume": 1...1, "lsinfo": 0...1, "find": 1...64, "search": 1...64,
+        "listall": 0...1, "plchangesposid": 1...2,
     ]
 
     /// `commands`' list: these and the connection's own.
@@ -139,6 +140,14 @@ struct MPDCommands {
             let since = try Self.integer(arguments[0], allowNegative: true)
             for index in server.queueIDs.changed(since: since) { response.append(song(at: index, snapshot)) }
             return response.text
+        case "plchangesposid":
+            let since = try Self.integer(arguments[0], allowNegative: true)
+            for index in server.queueIDs.changed(since: since) {
+                response.add("cpos", index)
+                response.add("Id", server.queueIDs.ids[index])
+            }
+            return response.text
+        case "listall": return try server.database.listall(arguments.first ?? "").text
         case "add", "addid":
             guard arguments.count == 1 || name == "addid" else { throw MPDFailure(.argument, "add takes one URI") }
             let path = try resolve(arguments[0])

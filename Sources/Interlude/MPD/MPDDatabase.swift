@@ -54,6 +54,37 @@ final class MPDDatabase {
         response.add("db_playtime", MPDCommands.wholeSeconds(seconds))
     }
 
+    /// `listall [URI]`: every song and folder below `uri`, walked as MPD walks
+    /// its database (a folder's songs, then each folder followed by what is in it).
+    func listall(_ uri: String) throws(MPDFailure) -> MPDResponse {
+        let prefix = uri.isEmpty ? "" : uri + "/"
+        let paths = try tracks().map(\.relativePath).filter { uri.isEmpty || $0 == uri || $0.hasPrefix(prefix) }
+        guard !paths.isEmpty else { throw MPDFailure(.noExist, "No such directory") }
+        var response = MPDResponse()
+        func walk(_ folder: String, _ below: [String]) {
+            let start = folder.isEmpty ? "" : folder + "/"
+            var children: [String: [String]] = [:]
+            for path in below.sorted() {
+                let rest = path.dropFirst(start.count)
+                if let slash = rest.firstIndex(of: "/") {
+                    children[start + rest[..<slash], default: []].append(path)
+                } else {
+                    response.add("file", path)
+                }
+            }
+            for child in children.keys.sorted() {
+                response.add("directory", child)
+                walk(child, children[child]!)
+            }
+        }
+        // A folder named is listed first, itself, as MPD does.
+        if paths == [uri] { response.add("file", uri) } else {
+            if !uri.isEmpty { response.add("directory", uri) }
+            walk(uri, paths)
+        }
+        return response
+    }
+
     /// `find`/`search TAG VALUE [TAG VALUE...]`.
     func find(_ arguments: [String], exact: Bool) throws(MPDFailure) -> MPDResponse {
         guard !arguments.isEmpty, arguments.count % 2 == 0 else { throw MPDFailure(.argument, "Incorrect number of filter arguments") }
