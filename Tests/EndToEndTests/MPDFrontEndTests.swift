@@ -88,6 +88,16 @@ import Glibc
         print("MPD side by side: \(compared) command lines compared")
         #expect(compared >= 40)
 
+        // The longest line: 8192 bytes with the newline are answered, 8193 close the client, on both.
+        for (name, path) in [("MPD", reference.socket), ("the player", player.socket)] {
+            for (length, answered) in [(8192, true), (8193, false)] {
+                let client = try MPDConnection(path)
+                client.raw.send(Array(("ping " + String(repeating: "a", count: length - 6) + "\n").utf8))
+                let reply = client.readReply()
+                #expect((reply == ["ACK [2@0] {ping} wrong number of arguments for \"ping\""]) == answered && (reply == nil) == !answered,
+                        "\(name), a line of \(length) bytes: \(reply ?? ["(closed)"])")
+            }
+        }
         // Subsets: the player offers fewer, each of them as MPD names it.
         for (command, key) in [("commands", "command"), ("tagtypes", "tagtype"), ("urlhandlers", "handler")] {
             let theirs = Set(MPDConnection.pairs(mpd.command(command)).filter { $0.key == key }.map(\.value))

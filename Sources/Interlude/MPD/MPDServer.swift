@@ -18,7 +18,8 @@ import Glibc
 /// client that never reads what `idle` told it is closed once
 /// `maximumPendingOutputBytes` wait for it.
 final class MPDServer: LoopSource {
-    static let maximumLineBytes = 4096
+    /// MPD 0.23 answers a line of 8192 bytes with its newline and closes the client at 8193 (measured).
+    static let maximumLineBytes = 8191
     static let readPauseBytes = 64 * 1024
     static let maximumPendingOutputBytes = 4 << 20
     static let maximumConnections = 100
@@ -210,6 +211,13 @@ final class MPDServer: LoopSource {
         var start = 0
         while !connection.closed, !connection.closing, connection.output.count <= Self.readPauseBytes,
               let newline = connection.input[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            guard newline - start <= Self.maximumLineBytes else {
+                // Past MPD's input buffer, however it arrived: closed without a reply, as MPD closes it.
+                connection.input = []
+                connection.output = []
+                drop(connection)
+                return
+            }
             var line = Array(connection.input[start..<newline])
             start = newline + 1
             if line.last == UInt8(ascii: "\r") { line.removeLast() }
