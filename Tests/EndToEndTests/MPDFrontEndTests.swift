@@ -217,11 +217,14 @@ import Glibc
         _ = player.process.stop()
     }
 
-    @Test("a half-closed client, an unknown command and an endless line leave another client's status answered")
+    @Test("the socket is 0600 in a 0700 directory; a half-closed client, an unknown command and an endless line leave another client's status answered")
     func badClientsLeaveOthersAnswered() throws {
         let library = try MPDLibrary.make()
         let player = try InterludeMPDPlayer(music: library.folder, files: library.files)
         let steady = try player.connect()
+        var directory = stat(), socket = stat()
+        #expect(stat(player.runtime + "/interlude", &directory) == 0 && stat(player.socket, &socket) == 0)
+        #expect(directory.st_mode & 0o777 == 0o700 && socket.st_mode & 0o777 == 0o600 && socket.st_mode & S_IFMT == S_IFSOCK)
         let halfClosed = try MPDConnection(player.socket)
         halfClosed.send(["status"])
         shutdown(halfClosed.raw.fd, Int32(SHUT_WR))
