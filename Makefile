@@ -258,6 +258,7 @@ fuzz:
 	@printf '%s' '{"id":2,"command":"seek","args":[-5.5]}' > build/fuzz/remote-seeds/seek.json
 	.build/fuzz/release/RemoteRequestFuzzer build/fuzz/remote-corpus build/fuzz/remote-seeds -dict=fuzz/remote.dict -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 -rss_limit_mb=2048 -artifact_prefix=build/fuzz/remote- -print_final_stats=1
 	$(call fuzz-target,RemoteRequestFuzzer,dispatch,build/fuzz/remote-seeds,fuzz/remote.dict,4096)
+	$(call fuzz-target,RemoteRequestFuzzer,mpd,fuzz/seeds/mpd,fuzz/mpd.dict,8192)
 	$(SWIFT) build -c release --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product CueSheetFuzzer $(SWIFT_FLAGS)
 	@mkdir -p build/fuzz/cue-corpus build/fuzz/cue-seeds
 	@printf 'PERFORMER "P"\nTITLE "T"\nFILE "a.flac" WAVE\n  TRACK 01 AUDIO\n    TITLE "One"\n    INDEX 01 00:00:00\n  TRACK 02 AUDIO\n    INDEX 00 01:59:70\n    INDEX 01 02:00:74\n' > build/fuzz/cue-seeds/album.cue

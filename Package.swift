@@ -168,3 +168,6 @@ package.targets.append(.testTarget(name: "InstallTests", dependencies: ["TestSup
 package.targets.first { $0.name == "AudioEngine" }?.dependencies.append("Streams")
 package.targets.first { $0.name == "Interlude" }?.dependencies.append("Streams")
 package.targets.first { $0.name == "Playlists" }?.dependencies.append("Streams")
+
+// The MPD protocol's pure parts (issue 29): the tokenizer, command lists, ACK lines, idle, song ids.
+package.targets.append(.testTarget(name: "MPDProtocolTests", dependencies: ["PlayerModel"]))

@@ -33,6 +33,8 @@ packages=(
   # Alarms (issue 28): a real MPRIS player that an alarm pauses and resumes (mpv with its
   # MPRIS plugin), and python-dbusmock's logind and systemd templates on private buses.
   mpv mpv-mpris python3-dbusmock
+  # The MPD front end (issue 29): MPD itself as the reference, mpc and python-mpd2 as its clients.
+  mpd mpc python3-mpd
 )
 # Peers that only `make bench` runs beside interlude (scripts/install-deps.sh --bench).
 bench_packages=(cmus)

@@ -60,6 +60,9 @@ public struct CommandSpec: Sendable {
     public let scope: Scope
     public let frontEnds: FrontEnds
     public let mpris: MprisMember?
+    /// The MPD protocol's commands that stand for this one (`setvol` for
+    /// `volume`): the MPD front end turns their arguments into this row's.
+    public let mpd: [String]
     /// The socket's (and standard input's, MPRIS's, the keys') reading of the
     /// arguments; nil for a command only the screen can give, whose arguments
     /// are its selection or a prompt's text.
@@ -67,7 +70,7 @@ public struct CommandSpec: Sendable {
 
     init(_ name: String, aliases: [String] = [], _ section: CommandSection, _ summary: String,
          arguments: [CommandArgument] = [], keys: [String] = [], scope: Scope = .player, offeredBy frontEnds: FrontEnds,
-         mpris: MprisMember? = nil,
+         mpris: MprisMember? = nil, mpd: [String] = [],
          parse: (@Sendable (RemoteArguments) throws(RemoteArgumentError) -> RemoteAction)?) {
         self.name = name
         self.aliases = aliases
@@ -78,6 +81,7 @@ public struct CommandSpec: Sendable {
         self.scope = scope
         self.frontEnds = frontEnds
         self.mpris = mpris
+        self.mpd = mpd
         self.parse = parse
     }
 

@@ -32,6 +32,11 @@ public enum CommandTable {
         entries.first { $0.mpris?.name == name && $0.mpris?.interface == interface }
     }
 
+    /// The command an MPD protocol command stands for (`setvol` is `volume`).
+    public static func entry(mpd name: String) -> CommandSpec? {
+        entries.first { $0.mpd.contains(name) }
+    }
+
     /// The rows a front end offers, in the table's order.
     public static func offered(by frontEnd: CommandSpec.FrontEnds) -> [CommandSpec] {
         entries.filter { $0.frontEnds.contains(frontEnd) }
@@ -59,31 +64,31 @@ public enum CommandTable {
 
     public static let entries: [CommandSpec] = [
         // Playback
-        CommandSpec("play", .playback, "play", offeredBy: [.standardInput, .socket], mpris: .player("Play"),
+        CommandSpec("play", .playback, "play", offeredBy: [.standardInput, .socket], mpris: .player("Play"), mpd: ["play"],
                     parse: plain(.play)),
-        CommandSpec("pause", .playback, "pause", offeredBy: [.standardInput, .socket], mpris: .player("Pause"),
+        CommandSpec("pause", .playback, "pause", offeredBy: [.standardInput, .socket], mpris: .player("Pause"), mpd: ["pause"],
                     parse: plain(.pause)),
         CommandSpec("play-pause", aliases: ["toggle"], .playback, "play or pause", keys: ["space"], offeredBy: all,
                     mpris: .player("PlayPause"), parse: plain(.togglePlayPause)),
         CommandSpec("stop", .playback, "pause at the start of the track (or chapter)", offeredBy: .socket,
-                    mpris: .player("Stop"), parse: reading(.stop)),
-        CommandSpec("next", .playback, "next track", keys: ["n"], offeredBy: keysAndSocket, mpris: .player("Next"),
+                    mpris: .player("Stop"), mpd: ["stop"], parse: reading(.stop)),
+        CommandSpec("next", .playback, "next track", keys: ["n"], offeredBy: keysAndSocket, mpris: .player("Next"), mpd: ["next"],
                     parse: plain(.next)),
         CommandSpec("previous", aliases: ["prev"], .playback, "previous track", keys: ["p"], offeredBy: keysAndSocket,
-                    mpris: .player("Previous"), parse: plain(.previous)),
+                    mpris: .player("Previous"), mpd: ["previous"], parse: plain(.previous)),
         CommandSpec("seek", .playback, "seek by SECONDS, back (-) or forward", arguments: [seconds], offeredBy: .socket,
-                    mpris: .player("Seek")) { arguments throws(RemoteArgumentError) in
+                    mpris: .player("Seek"), mpd: ["seekcur"]) { arguments throws(RemoteArgumentError) in
             .perform(.seek(seconds: try arguments.seconds("seconds (a number)", in: seekRange)))
         },
         CommandSpec("seek-to", .playback, "seek to SECONDS from the start",
                     arguments: [CommandArgument("SECONDS", .seconds(placeRange))], offeredBy: .socket,
-                    mpris: .player("SetPosition")) { arguments throws(RemoteArgumentError) in
+                    mpris: .player("SetPosition"), mpd: ["seek", "seekid"]) { arguments throws(RemoteArgumentError) in
             .seekTo(seconds: try arguments.seconds("seconds from the start (a number, 0 or more)", in: placeRange))
         },
         CommandSpec("seek-back", .playback, "seek back", keys: ["left"], offeredBy: .keys, parse: nil),
         CommandSpec("seek-forward", .playback, "seek forward", keys: ["right"], offeredBy: .keys, parse: nil),
         CommandSpec("volume", .playback, "set the volume, 0 to 1", arguments: [CommandArgument("0..1", .number(volumeRange))],
-                    offeredBy: .socket, mpris: .player("Volume", .writableProperty)) { arguments throws(RemoteArgumentError) in
+                    offeredBy: .socket, mpris: .player("Volume", .writableProperty), mpd: ["setvol", "volume"]) { arguments throws(RemoteArgumentError) in
             .perform(.setVolume(try arguments.number("a number from 0 to 1", in: volumeRange)))
         },
         CommandSpec("volume-up", .playback, "volume up", keys: ["+", "="], offeredBy: .keys, parse: nil),
@@ -107,7 +112,7 @@ public enum CommandTable {
         CommandSpec("play-selection", .playback, "play the selection", keys: ["enter"], scope: .screen, offeredBy: .keys,
                     parse: nil),
         CommandSpec("queue-add", .playback, "add to the queue (the selection, or PATH...)", arguments: [paths], keys: ["e"],
-                    offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+                    offeredBy: keysAndSocket, mpd: ["add", "addid"]) { arguments throws(RemoteArgumentError) in
             .perform(.enqueue(try arguments.strings("one or more paths (strings)")))
         },
         CommandSpec("play-files", .playback, "play PATH... now, in place of what is queued", arguments: [paths],
@@ -115,13 +120,13 @@ public enum CommandTable {
             .perform(.playQueue(try arguments.strings("one or more paths (strings)"), startAt: 0))
         },
         CommandSpec("queue-clear", .playback, "drop what is queued after the track that plays", offeredBy: .socket,
-                    parse: plain(.clearQueue)),
+                    mpd: ["clear"], parse: plain(.clearQueue)),
         CommandSpec("queue-list", aliases: ["queue"], .playback, "list the queue", offeredBy: .socket,
                     parse: reading(.queueList)),
         CommandSpec("shuffle-toggle", aliases: ["shuffle"], .playback, "shuffle on or off", keys: ["u"], offeredBy: all,
-                    mpris: .player("Shuffle", .writableProperty), parse: plain(.toggleShuffle)),
+                    mpris: .player("Shuffle", .writableProperty), mpd: ["random"], parse: plain(.toggleShuffle)),
         CommandSpec("repeat-cycle", aliases: ["repeat"], .playback, "repeat: off, all, one (cycles)", keys: ["r"],
-                    offeredBy: all, mpris: .player("LoopStatus", .writableProperty), parse: plain(.cycleRepeat)),
+                    offeredBy: all, mpris: .player("LoopStatus", .writableProperty), mpd: ["repeat", "single"], parse: plain(.cycleRepeat)),
         CommandSpec("queue-save", .playback, "save the queue as a playlist (the key asks for a name)",
                     arguments: [CommandArgument("PATH|NAME", .text)], keys: ["w"],
                     offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
@@ -233,7 +238,7 @@ public enum CommandTable {
 
         // General
         CommandSpec("status", .general, "what plays (--json: the player's own object)", offeredBy: .socket,
-                    parse: reading(.status)),
+                    mpd: ["status"], parse: reading(.status)),
         CommandSpec("subscribe", aliases: ["events"], .general, "every event as `--events json` prints it, until interrupted",
                     offeredBy: .socket, parse: reading(.subscribe)),
         screen("help", .general, "this help", keys: ["?"]),

@@ -17,6 +17,8 @@ public struct PlayerConfigFile: Equatable, Sendable {
     public var replayGainPreamp: Double?
     /// The music library's folders, in the order written (`~/` not yet expanded).
     public var libraryFolders: [String] = []
+    /// `mpd = off|on|PORT|IPV4:PORT`: the MPD front end's endpoints (default: the local socket alone).
+    public var mpd: MPDEndpointSetting?
     public var problems: [ConfigProblem] = []
 
     /// Every key, with its value and what it does: the complaint's list and the man page's CONFIGURATION.
@@ -32,6 +34,8 @@ public struct PlayerConfigFile: Equatable, Sendable {
         ("replaygain", "track|album|off", "the ReplayGain mode when --replaygain is not given (default off)"),
         ("replaygain-preamp", "DB", "added to every tagged file's gain, \(preampAccepts)"),
         ("library", "PATH", "a folder of the music library; one line each, several allowed (default: the music folder)"),
+        ("mpd", "off|on|IPV4:PORT", "the MPD protocol's front end: on the local socket $XDG_RUNTIME_DIR/interlude/mpd "
+            + "by default; with an address such as 127.0.0.1:6600 also over TCP there (another host only when named); off"),
     ]
 
     public static var keys: [String] { keyReference.map(\.key) }
@@ -78,6 +82,12 @@ public struct PlayerConfigFile: Equatable, Sendable {
                     continue
                 }
                 config.libraryFolders.append(String(value))
+            case "mpd":
+                guard let setting = MPDEndpointSetting(String(value)) else {
+                    problem("mpd must be \(MPDEndpointSetting.accepts), not '\(value)'")
+                    continue
+                }
+                config.mpd = setting
             case "desktop-interruptions":
                 // Read, and its problems reported, by the desktop interruption settings.
                 continue

@@ -16,6 +16,33 @@ func exerciseParser(_ bytes: UnsafeBufferPointer<UInt8>) {
     precondition(!line.utf8.contains(0x0A))
 }
 
+/// The MPD front end's request reader (`mpd`): the input as a client's
+/// bytes, cut into lines as the server cuts them, each through the command
+/// list and the tokenizer; every failure is one `ACK` line, and a list
+/// answers only at its end.
+func exerciseMPDReader(_ bytes: UnsafeBufferPointer<UInt8>) {
+    var list = MPDCommandList()
+    for line in Array(bytes).split(separator: 0x0A, omittingEmptySubsequences: false) {
+        var lines: [[UInt8]] = []
+        switch list.take(Array(line)) {
+        case .single(let one): lines = [one]
+        case .run(let many, _): lines = many
+        case .collected, .tooLong: continue
+        }
+        for (index, line) in lines.enumerated() {
+            do {
+                let request = try MPDRequest.parse(line)
+                precondition(!request.command.isEmpty && request.arguments.count <= MPDRequest.maximumArguments)
+                let ack = MPDFailure.argumentCount(request.command, expected: 0...1, given: request.arguments.count).line(index: index)
+                precondition(ack.utf8.filter { $0 == 0x0A }.count == 1)
+            } catch {
+                let ack = error.line(index: index)
+                precondition(ack.hasPrefix("ACK [") && ack.utf8.filter { $0 == 0x0A }.count == 1, ack)
+            }
+        }
+    }
+}
+
 /// The running player (`dispatch`), set before the driver starts.
 nonisolated(unsafe) var dispatcher: RemoteDispatchFuzzing?
 /// The target `INTERLUDE_FUZZ_TARGET` names; set once, before the driver starts.

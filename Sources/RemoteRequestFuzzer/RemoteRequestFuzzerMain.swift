@@ -4,7 +4,7 @@ import Glibc
 
 /// libFuzzer over the control socket (`make fuzz`): its request parser, or
 /// with `INTERLUDE_FUZZ_TARGET=dispatch` a running player that each input
-/// reaches as a client's request. In a plain build a replayer of saved
+/// reaches as a client's request, or with `mpd` the MPD front end's request reader. In a plain build a replayer of saved
 /// inputs (`RemoteRequestFuzzer file...`, the same variable choosing).
 @main
 enum RemoteRequestFuzzerMain {
@@ -12,11 +12,12 @@ enum RemoteRequestFuzzerMain {
         let name = getenv("INTERLUDE_FUZZ_TARGET").map { String(cString: $0) } ?? "parse"
         switch name {
         case "parse": selectedTarget = exerciseParser
+        case "mpd": selectedTarget = exerciseMPDReader
         case "dispatch":
             startPlayer()
             selectedTarget = exerciseDispatcher
         default:
-            print("RemoteRequestFuzzer: INTERLUDE_FUZZ_TARGET is parse (the default) or dispatch")
+            print("RemoteRequestFuzzer: INTERLUDE_FUZZ_TARGET is parse (the default), dispatch or mpd")
             exit(2)
         }
         FuzzDriver.run(name: "RemoteRequestFuzzer \(name)", replaying: CommandLine.arguments.dropFirst(),

@@ -14,12 +14,9 @@ struct LibrarySettings {
     var problems: [String] = []
 
     static func load(environment: [String: String]) -> LibrarySettings {
-        let directories = XDGDirectories(environment: environment)
-        let path = directories.interludeConfig + "/config"
         var folders: [String] = []
         var problems: [String] = []
-        if access(path, F_OK) == 0, let bytes = try? StateFile(path: path).read() {
-            let config = PlayerConfigFile.parse(String(decoding: bytes, as: UTF8.self), path: path)
+        if let config = PlayerConfigFile.read(environment: environment) {
             problems = config.problems.map(\.description)
             let home = environment["HOME"] ?? ""
             folders = config.libraryFolders.map { folder in
@@ -32,5 +29,14 @@ struct LibrarySettings {
             folders = [music]
         }
         return LibrarySettings(folders: folders, indexPath: LibraryIndex.defaultPath(environment: environment), problems: problems)
+    }
+}
+
+extension PlayerConfigFile {
+    /// `$XDG_CONFIG_HOME/interlude/config` read, or nil when there is none.
+    static func read(environment: [String: String]) -> PlayerConfigFile? {
+        let path = XDGDirectories(environment: environment).interludeConfig + "/config"
+        guard access(path, F_OK) == 0, let bytes = try? StateFile(path: path).read() else { return nil }
+        return PlayerConfigFile.parse(String(decoding: bytes, as: UTF8.self), path: path)
     }
 }

@@ -8,6 +8,8 @@ import AudioEngine
 /// runtime's loop after the host's input, and shut down as the run ends.
 final class PlayerServices {
     let control: ControlSocket?
+    /// The MPD protocol's socket, for mpc, ncmpcpp and phone apps.
+    let mpd: MPDServer?
     let hook: EventHook?
     let mpris: MprisSource?
     let logind: LogindSleepSource?
@@ -25,6 +27,7 @@ final class PlayerServices {
     init(events: PlayerEventStream, output: PlaybackEngine.Output, instance: Int, buses: Bool) {
         eventOutput = events.jsonOutput
         control = ControlSocket.open(instance: instance, events: events)
+        mpd = MPDServer.open(instance: instance, events: events, environment: ProcessEnvironment.current())
         hook = EventHook.fromConfig(events: events)
         mpris = buses ? MprisSource.open(events: events, quietWithoutBus: true) : nil
         logind = buses ? LogindSleepSource.open(events: events) : nil
@@ -33,7 +36,10 @@ final class PlayerServices {
     }
 
     /// In the order the loop services them.
-    var sources: [LoopSource] { [control as LoopSource?, hook, mpris, desktop, logind, library, stateWatch, eventOutput].compactMap { $0 } }
+    var sources: [LoopSource] { [control as LoopSource?, mpd, hook, mpris, desktop, logind, library, stateWatch, eventOutput].compactMap { $0 } }
 
-    func shutDown() { control?.shutDown() }
+    func shutDown() {
+        control?.shutDown()
+        mpd?.shutDown()
+    }
 }

@@ -184,16 +184,17 @@ final class ControlSocket: LoopSource {
 
     private func receive(_ connection: Connection, runtime: PlayerRuntime) {
         guard connection.readsRequests else { return }
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        let count: Int
-        switch UnixSocket.outcome({ chunk.withUnsafeMutableBytes { recv(connection.fd, $0.baseAddress, $0.count, 0) } }) {
-        case .success(let received): count = received
-        case .failure(let error):
-            if error != .wouldBlock { drop(connection) }
+        let bytes: ArraySlice<UInt8>
+        switch UnixSocket.receive(connection.fd) {
+        case .bytes(let received): bytes = received
+        case .end: bytes = []
+        case .nothing: return
+        case .failed:
+            drop(connection)
             return
         }
         connection.lastActive = monotonicSeconds()
-        if count == 0 {
+        if bytes.isEmpty {
             // The client closed its side: what it sent whole is still answered, as
             // the pause allows; the rest of its requests wait for room as before.
             connection.peerClosed = true
@@ -202,7 +203,7 @@ final class ControlSocket: LoopSource {
             if connection.output.isEmpty && !connection.hasWholeRequest { drop(connection) }
             return
         }
-        connection.input += chunk[0..<count]
+        connection.input += bytes
         handleLines(connection, runtime: runtime)
         if connection.input.count > Self.maximumLineBytes && connection.input.firstIndex(of: UInt8(ascii: "\n")) == nil {
             connection.input = []
@@ -300,23 +301,14 @@ final class ControlSocket: LoopSource {
     }
 
     private func flush(_ connection: Connection) {
-        while !connection.output.isEmpty && !connection.closed {
-            let written: Int
-            // MSG_NOSIGNAL: a client that left must not kill the player with SIGPIPE.
-            switch UnixSocket.outcome({
-                connection.output.withUnsafeBytes { Glibc.send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            }) {
-            case .success(let count): written = count
-            case .failure(let error):
-                if error == .wouldBlock { return }
-                connection.output = []
-                drop(connection)
-                return
-            }
-            connection.output.removeFirst(written)
-            connection.allowance = max(Self.maximumPendingOutputBytes, connection.allowance - written)
-            connection.lastActive = monotonicSeconds()
+        guard !connection.closed, !connection.output.isEmpty else { return }
+        guard let written = UnixSocket.sendPending(connection.fd, &connection.output) else {
+            drop(connection)
+            return
         }
+        guard written > 0 else { return }
+        connection.allowance = max(Self.maximumPendingOutputBytes, connection.allowance - written)
+        connection.lastActive = monotonicSeconds()
     }
 
     private func drop(_ connection: Connection) {

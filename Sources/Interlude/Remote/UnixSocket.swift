@@ -94,6 +94,45 @@ enum UnixSocket {
         }
     }
 
+    /// What a non-blocking read of a connected socket found.
+    enum Received {
+        case bytes(ArraySlice<UInt8>)
+        /// The peer closed its side.
+        case end
+        /// Nothing to read now.
+        case nothing
+        /// The connection failed.
+        case failed
+    }
+
+    /// One read of at most 16 KB.
+    static func receive(_ fd: Int32) -> Received {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        switch outcome({ chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }) {
+        case .success(let count): return count == 0 ? .end : .bytes(chunk[0..<count])
+        case .failure(let error): return error == .wouldBlock ? .nothing : .failed
+        }
+    }
+
+    /// Writes what `output` holds until the socket takes no more, removing what
+    /// was written; the bytes written, or nil when the peer is gone (`output`
+    /// emptied). `MSG_NOSIGNAL`: a client that left must not kill the player with SIGPIPE.
+    static func sendPending(_ fd: Int32, _ output: inout [UInt8]) -> Int? {
+        var total = 0
+        while !output.isEmpty {
+            switch outcome({ output.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }) {
+            case .success(let count):
+                output.removeFirst(count)
+                total += count
+            case .failure(let error):
+                if error == .wouldBlock { return total }
+                output = []
+                return nil
+            }
+        }
+        return total
+    }
+
     /// A call's result or its errno (EINTR retried), for callers that branch on EAGAIN.
     static func outcome<R: SignedInteger>(_ call: () -> R) -> Result<R, Errno> {
         do { return .success(try SystemCall.retrying(call)) } catch { return .failure(error) }

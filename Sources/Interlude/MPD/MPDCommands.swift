@@ -1,0 +1,347 @@
+import BookFormat
+import InterludeCore
+import PlayerModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// MPD's commands over the player: those that stand for a row of the one
+/// command table (`CommandSpec.mpd`) become that row's action with the
+/// row's own checks; the rest read the snapshot and the queue. A refusal is
+/// an `ACK` whose message is the player's reason, worded without keys.
+struct MPDCommands {
+    let server: MPDServer
+    let runtime: PlayerRuntime
+
+    /// Each command's argument counts, as MPD checks them before running it.
+    static let arity: [String: ClosedRange<Int>] = [
+        "add": 1...2, "addid": 1...2, "clear": 0...0, "commands": 0...0, "consume": 1...1, "currentsong": 0...0,
+        "decoders": 0...0, "getvol": 0...0, "next": 0...0, "notcommands": 0...0, "outputs": 0...0, "pause": 0...1,
+        "ping": 0...0, "play": 0...1, "playid": 0...1, "playlistid": 0...1, "playlistinfo": 0...1, "plchanges": 1...2,
+        "previous": 0...0, "random": 1...1, "repeat": 1...1, "seek": 2...2, "seekcur": 1...1, "seekid": 2...2,
+        "setvol": 1...1, "single": 1...1, "stats": 0...0, "status": 0...0, "stop": 0...0, "tagtypes": 0...64,
+        "urlhandlers": 0...0, "volume": 1...1, "lsinfo": 0...1, "find": 1...64, "search": 1...64,
+        "listall": 0...1, "plchangesposid": 1...2,
+    ]
+
+    /// `commands`' list: these and the connection's own.
+    static var names: [String] { (Array(arity.keys) + ["close", "idle"]).sorted() }
+
+    func run(_ request: MPDRequest) throws(MPDFailure) -> String {
+        let name = request.command
+        let arguments = request.arguments
+        guard let counts = Self.arity[name] else { throw .unknownCommand(name) }
+        guard counts.contains(arguments.count) else { throw .argumentCount(name, expected: counts, given: arguments.count) }
+        var failure = MPDFailure(.argument, "", command: name)
+        do throws(MPDFailure) {
+            return try carryOut(name, arguments)
+        } catch {
+            failure = error
+            failure.command = name
+            throw failure
+        }
+    }
+
+    private func carryOut(_ name: String, _ arguments: [String]) throws(MPDFailure) -> String {
+        var response = MPDResponse()
+        let snapshot = runtime.snapshot()
+        switch name {
+        case "ping": break
+        case "status": return status(snapshot).text
+        case "currentsong":
+            if let index = snapshot.currentIndex, index < server.queueIDs.paths.count { return song(at: index, snapshot).text }
+        case "stats":
+            response.add("uptime", Int(max(0, monotonicSeconds() - server.startedAt)))
+            response.add("playtime", 0)
+            try server.database.statistics(into: &response)
+            return response.text
+        case "play", "playid":
+            // A negative position (mpc's -1) is the current song, as no argument is.
+            if let argument = arguments.first, (try Self.integer(argument, allowNegative: true)) >= 0 {
+                let number = try Self.integer(argument)
+                let index = name == "play" ? number : server.queueIDs.position(ofID: number)
+                guard let index, server.queueIDs.paths.indices.contains(index) else {
+                    throw name == "play" ? MPDFailure(.argument, "Bad song index") : MPDFailure(.noExist, "No such song")
+                }
+                try table("play")
+                runtime.jump(toQueueIndex: index, seconds: 0, play: true)
+            } else {
+                try table("play")
+            }
+        case "pause":
+            if let argument = arguments.first {
+                try table(try Self.boolean(argument) ? "pause" : "play")
+            } else {
+                try perform(.togglePlayPause)
+            }
+        case "stop", "next", "previous": try table(name)
+        case "seek", "seekid":
+            let number = try Self.integer(arguments[0])
+            let index = name == "seek" ? number : server.queueIDs.position(ofID: number)
+            guard let index, server.queueIDs.paths.indices.contains(index) else {
+                throw name == "seek" ? MPDFailure(.argument, "Bad song index") : MPDFailure(.noExist, "No such song")
+            }
+            let seconds = try Self.seconds(arguments[1])
+            if index != snapshot.currentIndex { runtime.jump(toQueueIndex: index, seconds: 0, play: false) }
+            try table(name, [.double(seconds)])
+        case "seekcur":
+            let text = arguments[0]
+            let seconds = try Self.seconds(text.hasPrefix("+") || text.hasPrefix("-") ? String(text.dropFirst()) : text)
+            if text.hasPrefix("+") || text.hasPrefix("-") {
+                try table(name, [.double(text.hasPrefix("-") ? -seconds : seconds)])
+            } else {
+                try table("seek", [.double(seconds)])
+            }
+        case "setvol":
+            let value = try Self.integer(arguments[0])
+            guard value <= 100 else { throw MPDFailure(.argument, "Number too large: \(arguments[0])") }
+            try table(name, [.double(Double(value) / 100)])
+        case "volume":
+            let delta = try Self.integer(arguments[0])
+            guard (-100...100).contains(delta) else { throw MPDFailure(.argument, "Number too large: \(arguments[0])") }
+            try table(name, [.double(Double(max(0, min(100, Self.percent(snapshot.volume) + delta))) / 100)])
+        case "getvol":
+            response.add("volume", Self.percent(snapshot.volume))
+            return response.text
+        case "random":
+            let on = try Self.boolean(arguments[0])
+            if on != snapshot.shuffle { try table(name) }
+        case "repeat", "single":
+            let on = try Self.boolean(arguments[0])
+            let repeatOn = snapshot.repeatMode != "off"
+            let singleOn = snapshot.repeatMode == "one"
+            // Interlude's modes: off, all (repeat), one (repeat and single); single alone it has not.
+            let wanted = name == "repeat" ? (on ? (singleOn ? "one" : "all") : "off") : (on ? "one" : (repeatOn ? "all" : "off"))
+            if name == "single" && on && !repeatOn {
+                throw MPDFailure(.argument, "single without repeat is not a mode of this player (repeat one is)")
+            }
+            var mode = snapshot.repeatMode
+            for _ in 0..<3 where mode != wanted {
+                try table(name)
+                mode = runtime.snapshot().repeatMode
+            }
+        case "consume":
+            if try Self.boolean(arguments[0]) { throw MPDFailure(.argument, "consume is not a mode of this player") }
+        case "playlistinfo", "playlistid":
+            var indices = Array(server.queueIDs.paths.indices)
+            if let argument = arguments.first {
+                if name == "playlistid" {
+                    guard let index = server.queueIDs.position(ofID: try Self.integer(argument)) else {
+                        throw MPDFailure(.noExist, "No such song")
+                    }
+                    indices = [index]
+                } else {
+                    indices = try Self.range(argument, count: indices.count)
+                }
+            }
+            for index in indices { response.append(song(at: index, snapshot)) }
+            return response.text
+        case "plchanges":
+            let since = try Self.integer(arguments[0], allowNegative: true)
+            for index in server.queueIDs.changed(since: since) { response.append(song(at: index, snapshot)) }
+            return response.text
+        case "plchangesposid":
+            let since = try Self.integer(arguments[0], allowNegative: true)
+            for index in server.queueIDs.changed(since: since) {
+                response.add("cpos", index)
+                response.add("Id", server.queueIDs.ids[index])
+            }
+            return response.text
+        case "listall": return try server.database.listall(arguments.first ?? "").text
+        case "add", "addid":
+            guard arguments.count == 1 || name == "addid" else { throw MPDFailure(.argument, "add takes one URI") }
+            let path = try resolve(arguments[0])
+            try table(name, [.string(path)])
+            if name == "addid" {
+                server.queueIDs.update(runtime.queue)
+                if let id = server.queueIDs.ids.last { response.add("Id", id) }
+                return response.text
+            }
+        case "clear": try table(name)
+        case "commands":
+            for command in Self.names { response.add("command", command) }
+            return response.text
+        case "notcommands": break
+        case "lsinfo": return try server.database.lsinfo(arguments.first ?? "").text
+        case "find", "search": return try server.database.find(arguments, exact: name == "find").text
+        case "tagtypes":
+            // `tagtypes clear|all|enable|disable ...`: every song's tags are sent whatever a client chose.
+            guard arguments.isEmpty else { break }
+            for tag in ["Artist", "Album", "Title", "Track", "Genre", "Date"] { response.add("tagtype", tag) }
+            return response.text
+        case "urlhandlers":
+            for scheme in ["http://", "https://"] { response.add("handler", scheme) }
+            return response.text
+        case "decoders":
+            response.add("plugin", "mpg123")
+            response.add("suffix", "mp3")
+            response.add("plugin", "flac")
+            response.add("suffix", "flac")
+            response.add("plugin", "ffmpeg")
+            for suffix in ["ogg", "opus", "m4a", "m4b", "wav", "wv", "ape", "mpc"] { response.add("suffix", suffix) }
+            return response.text
+        case "outputs":
+            response.add("outputid", 0)
+            response.add("outputname", "interlude")
+            response.add("plugin", "interlude")
+            response.add("outputenabled", 1)
+            return response.text
+        default: throw .unknownCommand(name)
+        }
+        return response.text
+    }
+
+    // MARK: Through the command table
+
+    /// Carries out the command table's row for the MPD command `name`, with the row's own reading of `values`.
+    private func table(_ name: String, _ values: [JSONValue] = []) throws(MPDFailure) {
+        guard let entry = CommandTable.entry(mpd: name) else { throw .unknownCommand(name) }
+        let action: RemoteAction
+        do { action = try entry.action(values, calledAs: name) } catch { throw MPDFailure(.argument, error.message) }
+        switch action {
+        case .perform(let command): try perform(command)
+        case .stop: try perform(.stop)
+        case .seekTo(let seconds):
+            guard let heard = runtime.current?.elapsed else { throw MPDFailure(.playerSync, "Not playing") }
+            try perform(.seek(seconds: seconds - heard))
+        default: throw .unknownCommand(name)
+        }
+    }
+
+    private func perform(_ command: PlayerCommand) throws(MPDFailure) {
+        if case .refused(let reason) = runtime.perform(command) { throw MPDFailure(.system, reason.sentence()) }
+    }
+
+    // MARK: Replies
+
+    private func status(_ snapshot: PlayerSnapshot) -> MPDResponse {
+        var response = MPDResponse()
+        let ids = server.queueIDs
+        response.add("volume", Self.percent(snapshot.volume))
+        response.add("repeat", snapshot.repeatMode == "off" ? 0 : 1)
+        response.add("random", snapshot.shuffle ? 1 : 0)
+        response.add("single", snapshot.repeatMode == "one" ? 1 : 0)
+        response.add("consume", 0)
+        response.add("partition", "default")
+        response.add("playlist", ids.version)
+        response.add("playlistlength", ids.paths.count)
+        response.add("mixrampdb", "0")
+        // An alarm or a call holds playback: MPD's clients see a pause.
+        let state = switch snapshot.state {
+        case .playing: "play"
+        case .paused, .interrupted: "pause"
+        case .stopped: "stop"
+        }
+        response.add("state", state)
+        let index = snapshot.currentIndex.flatMap { ids.paths.indices.contains($0) ? $0 : nil }
+        if let index {
+            response.add("song", index)
+            response.add("songid", ids.ids[index])
+        }
+        if state != "stop" {
+            let duration = snapshot.duration ?? 0
+            response.add("time", "\(Self.wholeSeconds(snapshot.elapsed)):\(Self.wholeSeconds(duration))")
+            response.add("elapsed", milliseconds: snapshot.elapsed)
+            if snapshot.duration != nil { response.add("duration", milliseconds: duration) }
+        }
+        // What plays next: the same song under repeat one, the first again at the end under repeat all.
+        let next: Int? = index.flatMap { index in
+            snapshot.repeatMode == "one" ? index : index + 1 < ids.paths.count ? index + 1 : snapshot.repeatMode == "all" ? 0 : nil
+        }
+        if let next {
+            response.add("nextsong", next)
+            response.add("nextsongid", ids.ids[next])
+        }
+        return response
+    }
+
+    private func song(at index: Int, _ snapshot: PlayerSnapshot) -> MPDResponse {
+        var response = MPDResponse()
+        let path = server.queueIDs.paths[index]
+        response.add("file", relative(path))
+        let tags = runtime.trackTags.tags(of: path)
+        // MPD's order (its ID3 scan's).
+        if let artist = tags.artist { response.add("Artist", artist) }
+        if let albumArtist = tags.albumArtist { response.add("AlbumArtist", albumArtist) }
+        if let title = tags.title { response.add("Title", title) }
+        if let album = tags.album { response.add("Album", album) }
+        if let number = tags.track?.number { response.add("Track", number) }
+        if let date = tags.date { response.add("Date", date) }
+        if let genre = tags.genre { response.add("Genre", genre) }
+        if index == snapshot.currentIndex, let duration = snapshot.duration {
+            response.add("Time", Self.wholeSeconds(duration))
+            response.add("duration", milliseconds: duration)
+        }
+        response.add("Pos", index)
+        response.add("Id", server.queueIDs.ids[index])
+        return response
+    }
+
+    /// A path in a library folder as MPD names it (relative to its music directory); others whole.
+    private func relative(_ path: String) -> String {
+        for folder in server.musicFolders {
+            let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+            if path.hasPrefix(prefix) { return String(path.dropFirst(prefix.count)) }
+        }
+        return path
+    }
+
+    /// An MPD URI: relative to a library folder, or a whole path or URL.
+    private func resolve(_ uri: String) throws(MPDFailure) -> String {
+        if uri.hasPrefix("/") || uri.hasPrefix("http://") || uri.hasPrefix("https://") { return uri }
+        let local = uri.hasPrefix("file://") ? String(uri.dropFirst("file://".count)) : nil
+        if let local { return local }
+        for folder in server.musicFolders {
+            let path = (folder.hasSuffix("/") ? folder : folder + "/") + uri
+            if access(path, F_OK) == 0 { return path }
+        }
+        throw MPDFailure(.noExist, "No such directory")
+    }
+
+    // MARK: Arguments, read as MPD reads them
+
+    static func integer(_ text: String, allowNegative: Bool = false) throws(MPDFailure) -> Int {
+        guard let value = Int(text) else { throw MPDFailure(.argument, "Integer expected: \(text)") }
+        guard allowNegative || value >= 0 else { throw MPDFailure(.argument, "Number is negative: \(text)") }
+        guard value <= Int(Int32.max) else { throw MPDFailure(.argument, "Number too large: \(text)") }
+        return value
+    }
+
+    static func boolean(_ text: String) throws(MPDFailure) -> Bool {
+        switch text {
+        case "0": return false
+        case "1": return true
+        default: throw MPDFailure(.argument, "Boolean (0/1) expected: \(text)")
+        }
+    }
+
+    static func seconds(_ text: String) throws(MPDFailure) -> Double {
+        guard let value = Double(text), value.isFinite, value >= 0, value <= 1000 * 3600 else {
+            throw MPDFailure(.argument, "Float expected: \(text)")
+        }
+        return value
+    }
+
+    /// `START:END` (END optional) or one position.
+    static func range(_ text: String, count: Int) throws(MPDFailure) -> [Int] {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let start = try integer(String(parts[0]))
+        if parts.count == 1 {
+            guard start < count else { throw MPDFailure(.argument, "Bad song index") }
+            return [start]
+        }
+        let end = parts[1].isEmpty ? count : try integer(String(parts[1]))
+        guard start <= end else { throw MPDFailure(.argument, "Bad song index") }
+        return start >= count ? [] : Array(start..<min(end, count))
+    }
+
+    static func percent(_ volume: Double) -> Int {
+        guard volume.isFinite else { return 0 }
+        return Int((max(0, min(1, volume)) * 100).rounded())
+    }
+
+    static func wholeSeconds(_ seconds: Double) -> Int {
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        return Int(min(seconds, 1e9).rounded())
+    }
+}

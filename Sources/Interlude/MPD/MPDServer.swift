@@ -1,0 +1,305 @@
+import InterludeCore
+import PlayerModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The MPD protocol's front end (issue 29): a `LoopSource` listening at
+/// `$XDG_RUNTIME_DIR/interlude/mpd` (0600 in the 0700 directory, the same
+/// user only, as the control socket), speaking MPD 0.23's text protocol to
+/// mpc, ncmpcpp and python-mpd2, and over TCP when the config names an
+/// address (`mpd = 127.0.0.1:6600`; a TCP client is not checked for its
+/// user, so only the loopback address unless the user writes another).
+/// `mpd = off` turns both off. The protocol's pure parts (the tokenizer,
+/// command lists, ACK lines, idle, song ids) are `PlayerModel/MPD`; the
+/// commands are `MPDCommands`. Bounded as the control socket is: a line
+/// longer than `maximumLineBytes` closes the client (as MPD does), requests
+/// are not read while more than `readPauseBytes` of replies wait, and a
+/// client that never reads what `idle` told it is closed once
+/// `maximumPendingOutputBytes` wait for it.
+final class MPDServer: LoopSource {
+    /// MPD 0.23 answers a line of 8192 bytes with its newline and closes the client at 8193 (measured).
+    static let maximumLineBytes = 8191
+    static let readPauseBytes = 64 * 1024
+    static let maximumPendingOutputBytes = 4 << 20
+    static let maximumConnections = 100
+    static let greeting = "OK MPD 0.23.5\n"
+
+    let path: String
+    private var listener: Int32
+    /// The TCP listener, when configured.
+    private var tcpListener: Int32 = -1
+    var connections: [Connection] = []
+    private let owner = getuid()
+    /// Song ids and the playlist's version, read from the queue.
+    var queueIDs = MPDQueueIDs()
+    /// Subsystems changed since the last turn, from the event stream.
+    private var changed: Set<MPDSubsystem> = []
+    /// The library folders: songs' `file` is relative to them, as MPD's are to its music directory.
+    let musicFolders: [String]
+    /// `lsinfo`, `find`, `search`: the library index.
+    let database: MPDDatabase
+    let startedAt = monotonicSeconds()
+
+    final class Connection {
+        let fd: Int32
+        var input: [UInt8] = []
+        var output: [UInt8] = []
+        var list = MPDCommandList()
+        var idle = MPDIdleState()
+        var closing = false
+        var peerClosed = false
+        var closed = false
+
+        init(fd: Int32) { self.fd = fd }
+
+        var readsRequests: Bool { !closing && !closed && !peerClosed && output.count <= MPDServer.readPauseBytes }
+    }
+
+    init(path: String, listener: Int32, events: PlayerEventStream, library: LibrarySettings) {
+        self.path = path
+        self.listener = listener
+        musicFolders = library.folders
+        database = MPDDatabase(indexPath: library.indexPath)
+        events.subscribe { [weak self] timed in self?.changed.formUnion(Self.subsystems(of: timed.event)) }
+    }
+
+    deinit { shutDown() }
+
+    /// On by default on the local socket (only this user reaches it); nil
+    /// without `XDG_RUNTIME_DIR`, or with one line saying why it is off.
+    static func open(instance: Int, events: PlayerEventStream, environment: [String: String]) -> MPDServer? {
+        let setting = PlayerConfigFile.read(environment: environment)?.mpd ?? .local
+        guard setting != .off, let place = ControlSocketPlace(environment: environment) else { return nil }
+        let path = place.directory + (instance <= 1 ? "/mpd" : "/mpd.\(instance)")
+        do throws(ControlSocketError) {
+            try place.prepareDirectory()
+            if access(path, F_OK) == 0 {
+                if ControlSocketPlace.isLive(path) { throw .socket(path, "another player answers there") }
+                unlink(path)
+            }
+            let fd: Int32
+            do { fd = try UnixSocket.listen(at: path) } catch { throw .socket(path, error.description) }
+            let server = MPDServer(path: path, listener: fd, events: events, library: LibrarySettings.load(environment: environment))
+            if case .tcp(let host, let port) = setting {
+                do { server.tcpListener = try TCPListener.listen(host: host, port: port) } catch {
+                    events.error("MPD over TCP off: \(host):\(port): \(error.description)")
+                }
+            }
+            return server
+        } catch {
+            switch error {
+            case .directory(let where_, let problem), .socket(let where_, let problem):
+                events.error("MPD socket off: \(where_): \(problem)")
+            }
+            return nil
+        }
+    }
+
+    func shutDown() {
+        guard listener >= 0 else { return }
+        for connection in connections { drop(connection) }
+        connections.removeAll()
+        close(listener)
+        listener = -1
+        if tcpListener >= 0 { close(tcpListener) }
+        tcpListener = -1
+        unlink(path)
+    }
+
+    // MARK: LoopSource
+
+    var pollRequests: [LoopPollRequest] {
+        guard listener >= 0 else { return [] }
+        return [LoopPollRequest(fd: listener)] + (tcpListener >= 0 ? [LoopPollRequest(fd: tcpListener)] : []) + connections.map { connection in
+            LoopPollRequest(fd: connection.fd, events: (connection.readsRequests ? Int16(POLLIN) : 0)
+                                                        | (connection.output.isEmpty ? 0 : Int16(POLLOUT)))
+        }
+    }
+
+    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
+        if !changed.isEmpty || queueIDs.paths.count != runtime.queue.count { noteChanges(runtime) }
+        for event in ready where event.fd != listener && event.fd != tcpListener {
+            guard let connection = connections.first(where: { $0.fd == event.fd }) else { continue }
+            if event.events & Int16(POLLOUT | POLLHUP | POLLERR) != 0 { flush(connection) }
+            if connection.readsRequests && event.events & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                receive(connection, runtime: runtime)
+            } else if event.events & Int16(POLLHUP | POLLERR) != 0 {
+                drop(connection)
+            }
+        }
+        if ready.contains(where: { $0.fd == listener }) { acceptPending(from: listener, local: true) }
+        if tcpListener >= 0, ready.contains(where: { $0.fd == tcpListener }) { acceptPending(from: tcpListener, local: false) }
+        for connection in connections where connection.readsRequests || connection.peerClosed {
+            handleLines(connection, runtime: runtime)
+        }
+        noteChanges(runtime)
+        connections.removeAll { connection in
+            if (connection.closing || connection.peerClosed) && connection.output.isEmpty { drop(connection) }
+            return connection.closed
+        }
+    }
+
+    /// Tells the idle clients what changed: the events' subsystems, and the playlist when the queue did.
+    private func noteChanges(_ runtime: PlayerRuntime) {
+        var due = changed
+        changed = []
+        if queueIDs.update(runtime.queue) { due.insert(.playlist) }
+        guard !due.isEmpty else { return }
+        for connection in connections where !connection.closed {
+            if let reply = connection.idle.changed(due) { send(reply, to: connection) }
+        }
+    }
+
+    static func subsystems(of event: PlayerEvent) -> Set<MPDSubsystem> {
+        switch event {
+        case .volume: [.mixer]
+        case .orderChanged: [.options, .playlist]
+        case .enqueued, .playlistLoaded: [.playlist]
+        case .trackStarted, .paused, .resumed, .jump, .stopped, .finished, .queueEnded, .callStarted, .callEnded,
+             .alarmRinging, .alarmEnded, .playRefused, .suspended, .continued, .bookOpened, .bookSeek, .streamTitle:
+            [.player]
+        default: []
+        }
+    }
+
+    // MARK: Connections
+
+    private func acceptPending(from listener: Int32, local: Bool) {
+        for _ in 0..<16 {
+            let fd: Int32?
+            do { fd = try UnixSocket.accept(listener) } catch { return }
+            guard let fd else { return }
+            let connection = Connection(fd: fd)
+            if (local && (try? UnixSocket.peerUserID(fd)) != owner) || connections.count >= Self.maximumConnections {
+                // MPD's answer to a client it will not serve: the connection closes.
+                drop(connection)
+                continue
+            }
+            connections.append(connection)
+            send(Self.greeting, to: connection)
+        }
+    }
+
+    private func receive(_ connection: Connection, runtime: PlayerRuntime) {
+        let bytes: ArraySlice<UInt8>
+        switch UnixSocket.receive(connection.fd) {
+        case .bytes(let received): bytes = received
+        case .end: bytes = []
+        case .nothing: return
+        case .failed:
+            drop(connection)
+            return
+        }
+        if bytes.isEmpty {
+            connection.peerClosed = true
+            handleLines(connection, runtime: runtime)
+            if connection.output.isEmpty { drop(connection) }
+            return
+        }
+        connection.input += bytes
+        handleLines(connection, runtime: runtime)
+        if connection.input.count > Self.maximumLineBytes && connection.input.firstIndex(of: UInt8(ascii: "\n")) == nil {
+            // MPD closes a client whose line overflows its input buffer, without a reply.
+            connection.input = []
+            connection.output = []
+            drop(connection)
+        }
+    }
+
+    private func handleLines(_ connection: Connection, runtime: PlayerRuntime) {
+        var start = 0
+        while !connection.closed, !connection.closing, connection.output.count <= Self.readPauseBytes,
+              let newline = connection.input[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            guard newline - start <= Self.maximumLineBytes else {
+                // Past MPD's input buffer, however it arrived: closed without a reply, as MPD closes it.
+                connection.input = []
+                connection.output = []
+                drop(connection)
+                return
+            }
+            var line = Array(connection.input[start..<newline])
+            start = newline + 1
+            if line.last == UInt8(ascii: "\r") { line.removeLast() }
+            handle(line, from: connection, runtime: runtime)
+        }
+        if start > 0 { connection.input.removeFirst(min(start, connection.input.count)) }
+    }
+
+    /// One line, as MPD's client reads it: during `idle` only `noidle` is
+    /// allowed (anything else closes the client), `noidle` outside it is ignored.
+    private func handle(_ line: [UInt8], from connection: Connection, runtime: PlayerRuntime) {
+        if connection.idle.isWaiting {
+            if line == Array("noidle".utf8), let reply = connection.idle.cancel() { send(reply, to: connection) } else { connection.closing = true }
+            return
+        }
+        if line == Array("noidle".utf8) && !connection.list.isOpen { return }
+        switch connection.list.take(line) {
+        case .collected: return
+        case .tooLong:
+            connection.closing = true
+        case .single(let line):
+            send(run(line, index: 0, from: connection, runtime: runtime).text, to: connection)
+        case .run(let lines, let okEach):
+            var text = ""
+            for (index, line) in lines.enumerated() {
+                let outcome = run(line, index: index, from: connection, runtime: runtime, inList: true)
+                text += outcome.text
+                if outcome.finished == .failed || connection.closing { send(text, to: connection); return }
+                if okEach { text += "list_OK\n" }
+            }
+            send(text + "OK\n", to: connection)
+        }
+    }
+
+    enum Finish { case done, failed, idle }
+
+    /// A command's reply: its body and `OK` (in a list, the body alone), or its `ACK`.
+    private func run(_ line: [UInt8], index: Int, from connection: Connection, runtime: PlayerRuntime,
+                     inList: Bool = false) -> (text: String, finished: Finish) {
+        do throws(MPDFailure) {
+            let request = try MPDRequest.parse(line)
+            if request.command == "idle" {
+                let wanted = try MPDIdleState.subsystems(request.arguments)
+                noteChanges(runtime)
+                if inList { return ("", .done) }
+                return (connection.idle.wait(on: wanted) ?? "", .idle)
+            }
+            if request.command == "close" {
+                connection.closing = true
+                return ("", .done)
+            }
+            let body = try MPDCommands(server: self, runtime: runtime).run(request)
+            noteChanges(runtime)
+            return (inList ? body : body + "OK\n", .done)
+        } catch {
+            if error.closes { connection.closing = true }
+            return (error.line(index: index), .failed)
+        }
+    }
+
+    // MARK: Output
+
+    private func send(_ text: String, to connection: Connection) {
+        guard !connection.closed, !text.isEmpty else { return }
+        connection.output += Array(text.utf8)
+        if connection.output.count > Self.maximumPendingOutputBytes {
+            // It stopped reading: close it rather than hold the player's memory (MPD's max_output_buffer_size).
+            connection.output = []
+            drop(connection)
+            return
+        }
+        flush(connection)
+    }
+
+    private func flush(_ connection: Connection) {
+        guard !connection.closed, !connection.output.isEmpty else { return }
+        if UnixSocket.sendPending(connection.fd, &connection.output) == nil { drop(connection) }
+    }
+
+    private func drop(_ connection: Connection) {
+        guard !connection.closed else { return }
+        connection.closed = true
+        close(connection.fd)
+    }
+}

@@ -1,0 +1,41 @@
+/// Song ids as MPD gives them: one per queue entry for as long as the entry
+/// stays, a new one for each entry added, and the playlist's version, which
+/// grows with every change (`plchanges`). The player's queue is read after
+/// each command and event; the entries that stay in place keep their ids.
+public struct MPDQueueIDs: Sendable {
+    public private(set) var paths: [String] = []
+    public private(set) var ids: [Int] = []
+    /// The version each entry last changed in (for `plchanges`).
+    public private(set) var changedIn: [Int] = []
+    /// MPD starts a fresh queue at version 1 and makes it 2 with the first change... and so on.
+    public private(set) var version = 1
+    private var nextID = 1
+
+    public init() {}
+
+    /// Reads the queue now; true when it changed.
+    @discardableResult
+    public mutating func update(_ queue: [String]) -> Bool {
+        guard queue != paths else { return false }
+        version = version >= Int(Int32.max) ? 1 : version + 1
+        var kept = 0
+        while kept < min(queue.count, paths.count), queue[kept] == paths[kept] { kept += 1 }
+        ids.removeLast(ids.count - kept)
+        changedIn.removeLast(changedIn.count - kept)
+        for _ in kept..<queue.count {
+            ids.append(nextID)
+            changedIn.append(version)
+            nextID = nextID >= Int(Int32.max) ? 1 : nextID + 1
+        }
+        paths = queue
+        return true
+    }
+
+    public func position(ofID id: Int) -> Int? { ids.firstIndex(of: id) }
+
+    /// The positions changed after `version` (all of them for a version from another run).
+    public func changed(since: Int) -> [Int] {
+        guard since <= version else { return Array(paths.indices) }
+        return paths.indices.filter { changedIn[$0] > since }
+    }
+}

@@ -1,0 +1,370 @@
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The MPD front end (issue 29) against Debian's `mpd` itself, `mpc` and raw clients.
+@Suite(.serialized) struct MPDFrontEndTests {
+    /// Fields whose values must differ, and why (printed when a reply differs in them).
+    static let differing: [String: String] = [
+        "elapsed": "the time heard depends on when the command arrived",
+        "time": "elapsed:duration, whose elapsed depends on timing",
+        "duration": "measured by the player once it decodes; MPD reads it from its database",
+        "Time": "the same, in whole seconds",
+        "songid": "ids are each server's own", "nextsongid": "ids are each server's own", "Id": "ids are each server's own",
+        "playlist": "the version counts each server's own changes",
+        "bitrate": "MPD's decoder reports it; the player does not",
+        "audio": "MPD's output format; the player's is its sound server's",
+        "Last-Modified": "MPD's database has it; the player reads no mtime",
+        "Format": "MPD's database has it; the player reads no format per song",
+        "mixrampdb": "MixRamp is MPD's only",
+        "uptime": "each server's own", "playtime": "each server's own",
+        "db_update": "when each server's database was last updated",
+    ]
+
+    /// The same script, line by line, against MPD and the player: each reply's
+    /// fields in order and its last line the same but for `differing`.
+    @Test("the same 103 command lines give MPD 0.23's replies field for field, but for times, ids and fields the player lacks")
+    func sideBySideWithMPD() throws {
+        let library = try MPDLibrary.make()
+        let reference = try ReferenceMPD(music: library.folder)
+        let mpd = try reference.connect()
+        let player = try InterludeMPDPlayer(music: library.folder, files: library.files)
+        let interlude = try player.connect()
+        #expect(mpd.greeting?.hasPrefix("OK MPD 0.23") == true && interlude.greeting == "OK MPD 0.23.5")
+        for name in ["a", "b", "c"] { _ = mpd.command("add \(name).mp3") }
+        _ = mpd.command("play 0")
+        // The player started playing its first file; both are at song 0.
+        for connection in [mpd, interlude] {
+            #expect(Remote.waitUntil { connection.value("status", "state") == "play" })
+        }
+        func ids(_ connection: MPDConnection) -> [String] {
+            MPDConnection.pairs(connection.command("playlistinfo")).filter { $0.key == "Id" }.map(\.value)
+        }
+        let mpdIDs = ids(mpd), interludeIDs = ids(interlude)
+        #expect(mpdIDs.count == 3 && interludeIDs.count == 3)
+
+        let script: [[String]] = [
+            ["status"], ["currentsong"], ["playlistinfo"], ["playlistinfo 1"], ["playlistinfo 1:3"], ["playlistid {id1}"],
+            ["pause 1"], ["status"], ["pause 0"], ["status"], ["pause"], ["status"], ["pause"],
+            ["setvol 50"], ["getvol"], ["volume +10"], ["getvol"], ["status"], ["setvol 101"], ["setvol abc"],
+            ["random 1"], ["status"], ["random 0"], ["random 2"],
+            ["repeat 1"], ["status"], ["single 1"], ["status"], ["single 0"], ["repeat 0"], ["status"],
+            ["consume 0"],
+            ["next"], ["currentsong"], ["status"], ["previous"], ["currentsong"],
+            ["play 2"], ["currentsong"], ["playid {id0}"], ["currentsong"], ["play 9"], ["playid 9999"], ["play -1"], ["seek 1"], ["add"],
+            ["seek 0 5"], ["seekcur +2"], ["seekcur 1"], ["seekid {id0} 3"], ["status"], ["seek 7 1"],
+            ["bogus"], ["play 1 2"], ["status extra"], ["ping"], ["ping 1"],
+            ["command_list_begin", "status", "currentsong", "command_list_end"],
+            ["command_list_ok_begin", "ping", "getvol", "ping", "command_list_end"],
+            ["command_list_begin", "ping", "bogus", "ping", "command_list_end"],
+            ["command_list_ok_begin", "ping", "play 1 2", "command_list_end"],
+            ["command_list_end"],
+            ["add b.mp3"], ["playlistinfo"], ["addid c.mp3"], ["add nothing-here.mp3"],
+            ["idle bogus"], ["notcommands"],
+            ["add \"a.mp3"], ["add \"a.mp3\"x"],
+            ["lsinfo"], ["lsinfo more"], ["lsinfo more/"], ["lsinfo nowhere"],
+            ["find artist \"Artist b\""], ["find artist \"artist b\""], ["search title song"], ["search any OTHER"],
+            ["search artist \"Artist\" album Album"], ["search bogus x"], ["search artist"],
+            ["listall"], ["listall more"], ["listall more/d.mp3"], ["listall nowhere"], ["plchangesposid 0"],
+            ["stats"], ["stop"], ["status"],
+        ]
+        var compared = 0
+        for lines in script {
+            let send = { (connection: MPDConnection, ids: [String]) -> [String] in
+                let filled = lines.map { line in
+                    ids.enumerated().reduce(line) { $0.replacingOccurrences(of: "{id\($1.offset)}", with: $1.element) }
+                }
+                connection.send(filled)
+                return connection.readReply() ?? ["(connection closed)"]
+            }
+            let expected = send(mpd, mpdIDs)
+            let got = send(interlude, interludeIDs)
+            compared += lines.count
+            compare(lines.joined(separator: " / "), expected: expected, got: got)
+        }
+        print("MPD side by side: \(compared) command lines compared")
+        #expect(compared >= 40)
+
+        // The longest line: 8192 bytes with the newline are answered, 8193 close the client, on both.
+        for (name, path) in [("MPD", reference.socket), ("the player", player.socket)] {
+            for (length, answered) in [(8192, true), (8193, false)] {
+                let client = try MPDConnection(path)
+                client.raw.send(Array(("ping " + String(repeating: "a", count: length - 6) + "\n").utf8))
+                let reply = client.readReply()
+                #expect((reply == ["ACK [2@0] {ping} wrong number of arguments for \"ping\""]) == answered && (reply == nil) == !answered,
+                        "\(name), a line of \(length) bytes: \(reply ?? ["(closed)"])")
+            }
+        }
+        // Subsets: the player offers fewer, each of them as MPD names it.
+        for (command, key) in [("commands", "command"), ("tagtypes", "tagtype"), ("urlhandlers", "handler")] {
+            let theirs = Set(MPDConnection.pairs(mpd.command(command)).filter { $0.key == key }.map(\.value))
+            let ours = MPDConnection.pairs(interlude.command(command)).filter { $0.key == key }.map(\.value)
+            #expect(!ours.isEmpty && Set(ours).isSubset(of: theirs), "\(command): \(Set(ours).subtracting(theirs)) not MPD's")
+        }
+        // What must differ: printed, not compared.
+        print("MPD allowed difference: consume 1 is refused (\(interlude.command("consume 1").last ?? "")), MPD: \(mpd.command("consume 1").last ?? "")"
+              + " - the player has no consume mode")
+        print("MPD allowed difference: clear keeps the track that plays (the player's queue-clear); MPD empties the queue")
+        #expect(interlude.command("clear").last == "OK")
+        _ = player.process.stop()
+    }
+
+    private func compare(_ what: String, expected: [String], got: [String]) {
+        // Shuffled, what plays next is each server's own draw.
+        let shuffled = expected.contains("random: 1")
+        if shuffled { print("MPD allowed difference in \(what): nextsong (each server's own shuffle)") }
+        let mpdPairs = MPDConnection.pairs(expected).filter { Self.differing[$0.key] == nil && !(shuffled && $0.key == "nextsong") }
+        let ourPairs = MPDConnection.pairs(got).filter { Self.differing[$0.key] == nil && !(shuffled && $0.key == "nextsong") }
+        for key in Set(MPDConnection.pairs(expected).map(\.key) + MPDConnection.pairs(got).map(\.key)) {
+            if let reason = Self.differing[key],
+               MPDConnection.pairs(expected).filter({ $0.key == key }).map(\.value)
+                   != MPDConnection.pairs(got).filter({ $0.key == key }).map(\.value) {
+                print("MPD allowed difference in \(what): \(key) (\(reason))")
+            }
+        }
+        #expect(mpdPairs.map { "\($0.key): \($0.value)" } == ourPairs.map { "\($0.key): \($0.value)" }, "\(what)")
+        #expect(expected.last == got.last, "\(what): MPD ended with \(expected.last ?? "-"), the player with \(got.last ?? "-")")
+    }
+
+    @Test("idle tells the subsystem that changed, noidle ends a wait, and a change between idles is told at once")
+    func idleAgreesWithMPD() throws {
+        let library = try MPDLibrary.make()
+        let reference = try ReferenceMPD(music: library.folder)
+        let mpdCommands = try reference.connect()
+        for name in ["a", "b", "c"] { _ = mpdCommands.command("add \(name).mp3") }
+        _ = mpdCommands.command("play 0")
+        let player = try InterludeMPDPlayer(music: library.folder, files: library.files)
+        let interludeCommands = try player.connect()
+        #expect(Remote.waitUntil { interludeCommands.value("status", "state") == "play" })
+        for (name, commands, path) in [("MPD", mpdCommands, reference.socket), ("the player", interludeCommands, player.socket)] {
+            let waiter = try MPDConnection(path)
+            waiter.send(["idle mixer"])
+            _ = commands.command("setvol 30")
+            #expect(waiter.readReply() == ["changed: mixer", "OK"], "\(name)")
+            waiter.send(["idle player playlist"])
+            _ = commands.command("pause 1")
+            #expect(waiter.readReply() == ["changed: player", "OK"], "\(name)")
+            // Changed while it was not waiting: the next idle says so at once.
+            _ = commands.command("add a.mp3")
+            #expect(waiter.command("idle playlist") == ["changed: playlist", "OK"], "\(name)")
+            _ = commands.command("random 1")
+            #expect(waiter.command("idle options") == ["changed: options", "OK"], "\(name)")
+            _ = commands.command("random 0")
+            waiter.send(["idle player"])
+            #expect(waiter.command("noidle") == ["OK"], "\(name)")
+            // noidle when not waiting is ignored: the next reply is ping's.
+            waiter.send(["noidle"])
+            #expect(waiter.command("ping") == ["OK"], "\(name)")
+            // Anything but noidle during idle closes the client.
+            waiter.send(["idle player"])
+            #expect(waiter.command("status") == ["(connection closed)"], "\(name)")
+            #expect(commands.command("ping") == ["OK"], "\(name)")
+        }
+        _ = player.process.stop()
+    }
+
+    @Test("mpc drives play, pause, next, seek, volume, add, clear, playlist, search, ls, status, idle and idleloop")
+    func mpcDrivesThePlayer() throws {
+        let library = try MPDLibrary.make()
+        let player = try InterludeMPDPlayer(music: library.folder, files: library.files)
+        let connection = try player.connect()
+        #expect(Remote.waitUntil { connection.value("status", "state") == "play" })
+        func mpc(_ arguments: [String]) throws -> String {
+            try ProcessRunner.run("/usr/bin/mpc", arguments, environment: ["MPD_HOST": player.socket], timeout: 15).check().stdoutText
+        }
+        #expect(try mpc(["status"]).contains("[playing] #1/3"))
+        #expect(try mpc(["pause"]).contains("[paused]"))
+        #expect(connection.value("status", "state") == "pause")
+        #expect(try mpc(["play"]).contains("[playing]"))
+        #expect(try mpc(["next"]).contains("Artist b - Song b"))
+        #expect(connection.value("status", "song") == "1")
+        _ = try mpc(["seek", "10"])
+        #expect(Double(connection.value("status", "elapsed") ?? "") ?? 0 >= 9.9)
+        #expect(try mpc(["volume", "40"]).contains("volume: 40%"))
+        #expect(connection.value("getvol", "volume") == "40")
+        _ = try mpc(["add", "a.mp3"])
+        #expect(try mpc(["playlist"]) == "Artist a - Song a\nArtist b - Song b\nArtist c - Song c\nArtist a - Song a\n")
+        #expect(try mpc(["play", "3"]).contains("#3/4"))
+        #expect(try mpc(["random", "on"]).contains("random: on"))
+        _ = try mpc(["random", "off"])
+        #expect(try mpc(["repeat", "on"]).contains("repeat: on"))
+        #expect(try mpc(["search", "artist", "other"]) == "more/d.mp3\n")
+        #expect(try mpc(["ls", "more"]) == "more/d.mp3\n")
+
+        // `mpc idle` returns with the one event; `mpc idleloop` prints each.
+        var sockets = player.connectionCount
+        let idle = try BackgroundProcess.start("/usr/bin/mpc", ["idle", "player"], environment: ["MPD_HOST": player.socket])
+        _ = Remote.waitUntil { player.connectionCount > sockets }
+        _ = try mpc(["pause"])
+        let idled = idle.wait(timeout: 15)
+        sockets = player.connectionCount
+        #expect(idled.stdoutText == "player\n", "\(idled.summary)")
+        let loop = ScratchFiles.directory + "/idleloop-\(UUID().uuidString)"
+        let idleloop = try BackgroundProcess.start("/usr/bin/mpc", ["idleloop", "mixer"], environment: ["MPD_HOST": player.socket],
+                                                   stdout: .file(loop))
+        _ = Remote.waitUntil { player.connectionCount > sockets }
+        _ = try mpc(["volume", "55"])
+        #expect(Remote.waitUntil { (try? String(contentsOfFile: loop, encoding: .utf8)) == "mixer\n" })
+        _ = idleloop.stop()
+
+        _ = try mpc(["clear"])
+        let left = try mpc(["playlist"])
+        // The player's queue-clear keeps what was heard and the track that plays (#3), and drops what follows.
+        #expect(left == "Artist a - Song a\nArtist b - Song b\nArtist c - Song c\n", "\(left)")
+        _ = player.process.stop()
+    }
+
+    @Test("the socket is 0600 in a 0700 directory; a half-closed client, an unknown command and an endless line leave another client's status answered")
+    func badClientsLeaveOthersAnswered() throws {
+        let library = try MPDLibrary.make()
+        let player = try InterludeMPDPlayer(music: library.folder, files: library.files)
+        let steady = try player.connect()
+        var directory = stat(), socket = stat()
+        #expect(stat(player.runtime + "/interlude", &directory) == 0 && stat(player.socket, &socket) == 0)
+        #expect(directory.st_mode & 0o777 == 0o700 && socket.st_mode & 0o777 == 0o600 && socket.st_mode & S_IFMT == S_IFSOCK)
+        let halfClosed = try MPDConnection(player.socket)
+        halfClosed.send(["status"])
+        shutdown(halfClosed.raw.fd, Int32(SHUT_WR))
+        #expect(halfClosed.readReply()?.last == "OK")
+        #expect(halfClosed.raw.readLine() == nil, "closed after its last reply")
+        let unknown = try MPDConnection(player.socket)
+        #expect(unknown.command("x") == ["ACK [5@0] {} unknown command \"x\""])
+        #expect(unknown.command("play 1 2") == ["ACK [2@0] {play} too many arguments for \"play\""])
+        #expect(unknown.command("seek 1") == ["ACK [2@0] {seek} wrong number of arguments for \"seek\""])
+        let endless = try MPDConnection(player.socket)
+        endless.raw.send(Array(repeating: UInt8(ascii: "a"), count: 64 * 1024))
+        #expect(endless.raw.readLine() == nil, "a line past the limit closes the client")
+        let unbalanced = try MPDConnection(player.socket)
+        unbalanced.send(["command_list_begin", "status"])
+        let neverReads = try MPDConnection(player.socket)
+        neverReads.send(["idle"])
+        for volume in stride(from: 10, through: 90, by: 10) { _ = steady.command("setvol \(volume)") }
+        #expect(steady.command("status").last == "OK")
+        #expect(unknown.command("status").last == "OK")
+        // The list answers only at its end.
+        unbalanced.send(["command_list_end"])
+        #expect(unbalanced.readReply()?.last == "OK")
+        _ = player.process.stop()
+    }
+
+    @Test("100 clients at once are greeted and a 101st is closed; one that sends and never reads leaves others answered")
+    func manyClientsAndOneThatNeverReads() throws {
+        let library = try MPDLibrary.make()
+        let player = try InterludeMPDPlayer(music: library.folder, files: library.files)
+        let steady = try player.connect()
+        var clients: [MPDConnection] = []
+        for _ in 1..<MPDFrontEndTests.maximumClients { clients.append(try MPDConnection(player.socket)) }
+        #expect(clients.allSatisfy { $0.greeting == "OK MPD 0.23.5" })
+        let extra = try MPDConnection(player.socket)
+        #expect(extra.greeting == nil, "the 101st client is closed at once, as MPD closes one past max_connections")
+        #expect(clients.last?.command("ping") == ["OK"])
+        clients.removeAll()
+        #expect(Remote.waitUntil { player.connectionCount == 1 }, "the 99 that left are closed: \(player.connectionCount)")
+        // Ten thousand requests, never a reply read: the replies wait in its socket, not in the player.
+        let flood = try MPDConnection(player.socket)
+        flood.raw.send(Array(String(repeating: "playlistinfo\n", count: 10_000).utf8))
+        #expect(steady.command("status").last == "OK")
+        // Held, not dropped: once it reads, its replies come.
+        #expect(flood.readReply()?.last == "OK")
+        let other = try MPDConnection(player.socket)
+        #expect(other.command("currentsong").last == "OK")
+        _ = player.process.stop()
+    }
+
+    static let maximumClients = 100
+
+    @Test("during a call status says pause, idle player wakes, and play is refused with the player's reason")
+    func interruptionsAreVisible() throws {
+        let library = try MPDLibrary.make()
+        let player = try InterludeMPDPlayer(music: library.folder, files: library.files)
+        let connection = try player.connect()
+        #expect(Remote.waitUntil { connection.value("status", "state") == "play" })
+        let waiter = try MPDConnection(player.socket)
+        waiter.send(["idle player"])
+        _ = try Remote.run(player.runtime, ["call", "start"]).check()
+        #expect(waiter.readReply() == ["changed: player", "OK"])
+        #expect(connection.value("status", "state") == "pause")
+        let refused = connection.command("play")
+        print("MPD play during a call: \(refused)")
+        #expect(refused.count == 1 && refused[0].hasPrefix("ACK [52@0] {play} ") && refused[0].contains("call"))
+        _ = try Remote.run(player.runtime, ["call", "end"]).check()
+        _ = player.process.stop()
+    }
+}
+
+extension MPDFrontEndTests {
+    /// A port nobody listens on now.
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = in_addr_t(0x7f00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    @Test("python-mpd2 over TCP at the configured loopback port: status, playlistinfo, a command list, idle and a refusal")
+    func pythonMPD2OverTCP() throws {
+        let library = try MPDLibrary.make()
+        let port = Self.freePort()
+        let player = try InterludeMPDPlayer(music: library.folder, files: library.files, config: "mpd = 127.0.0.1:\(port)\n")
+        let connection = try player.connect()
+        #expect(Remote.waitUntil { connection.value("status", "state") == "play" })
+        let script = """
+        import mpd, sys
+        client = mpd.MPDClient(); client.connect("127.0.0.1", \(port))
+        other = mpd.MPDClient(); other.connect("127.0.0.1", \(port))
+        print(client.mpd_version)
+        print(client.status()["state"])
+        songs = client.playlistinfo()
+        print(len(songs), songs[1]["file"], songs[1]["title"], songs[1]["artist"])
+        client.command_list_ok_begin(); client.status(); client.currentsong(); client.ping()
+        print(len(client.command_list_end()))
+        other.setvol(20); print(client.idle("mixer"))
+        print(other.status()["volume"])
+        try:
+            client.consume(1)
+        except mpd.CommandError as error:
+            print("refused:", error)
+        client.close(); other.close()
+        """
+        let result = try ProcessRunner.run("/usr/bin/python3", ["-c", script], timeout: 20)
+        #expect(result.stdoutText == """
+        0.23.5
+        play
+        3 b.mp3 Song b Artist b
+        3
+        ['mixer']
+        20
+        refused: [2@0] {consume} consume is not a mode of this player
+
+        """, "\(result.summary)")
+        // Another host's address reaches nothing: the port is bound to the loopback address alone.
+        let addresses = (try? ProcessRunner.run("/usr/bin/hostname", ["-I"]).stdoutText) ?? ""
+        if let outside = addresses.split(separator: " ").first(where: { $0.contains(".") && !$0.hasPrefix("127.") }) {
+            let probe = try ProcessRunner.run("/usr/bin/python3", ["-c", """
+            import socket
+            try:
+                socket.create_connection(("\(outside)", \(port)), timeout=5); print("connected")
+            except OSError as error:
+                print("refused")
+            """])
+            #expect(probe.stdoutText == "refused\n", "\(outside):\(port) \(probe.summary)")
+        }
+        _ = player.process.stop()
+    }
+}
+
+extension InterludeMPDPlayer {
+    /// Clients connected to the player's MPD socket now: the accepted ends name its path in /proc/net/unix, as the listener does.
+    var connectionCount: Int {
+        let table = (try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8)) ?? ""
+        return table.split(separator: "\n").filter { $0.hasSuffix(" " + socket) }.count - 1
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An MPD protocol client over a Unix socket, line by line, for the MPD front end's tests.
+final class MPDConnection {
+    let raw: RawControlConnection
+    let greeting: String?
+
+    init(_ path: String) throws {
+        raw = try RawControlConnection(path)
+        greeting = raw.readLine()
+    }
+
+    /// One reply: its lines up to and including `OK` or `ACK ...` (nil when the connection ended).
+    func readReply() -> [String]? {
+        var lines: [String] = []
+        while let line = raw.readLine() {
+            lines.append(line)
+            if line == "OK" || line.hasPrefix("ACK ") { return lines }
+        }
+        return lines.isEmpty ? nil : lines
+    }
+
+    func send(_ lines: [String]) { raw.send(Array(lines.map { $0 + "\n" }.joined().utf8)) }
+
+    func command(_ line: String) -> [String] {
+        send([line])
+        return readReply() ?? ["(connection closed)"]
+    }
+
+    /// The `key: value` pairs of a reply.
+    static func pairs(_ reply: [String]) -> [(key: String, value: String)] {
+        reply.compactMap { line in
+            guard let colon = line.range(of: ": ") else { return nil }
+            return (String(line[..<colon.lowerBound]), String(line[colon.upperBound...]))
+        }
+    }
+
+    func value(_ command: String, _ key: String) -> String? {
+        Self.pairs(self.command(command)).first { $0.key == key }?.value
+    }
+}
+
+/// Debian's `mpd` as the reference: a private daemon over `music`, its own
+/// config, database and socket in a scratch directory, no state file, in the
+/// foreground, stopped by its PID.
+final class ReferenceMPD {
+    let socket: String
+    let process: BackgroundProcess
+
+    init(music: String) throws {
+        let directory = ScratchFiles.makeDirectory("reference-mpd")
+        socket = directory + "/mpd.sock"
+        let config = """
+        music_directory "\(music)"
+        db_file "\(directory)/database"
+        log_file "\(directory)/log"
+        bind_to_address "\(socket)"
+        zeroconf_enabled "no"
+        audio_output {
+            type "null"
+            name "null"
+            mixer_type "software"
+        }
+        """
+        try config.write(toFile: directory + "/mpd.conf", atomically: true, encoding: .utf8)
+        process = try BackgroundProcess.start("/usr/bin/mpd", ["--no-daemon", directory + "/mpd.conf"],
+                                              environment: ["HOME": directory, "XDG_RUNTIME_DIR": directory])
+    }
+
+    deinit { _ = process.stop() }
+
+    /// Connects once the daemon listens, and has it read the library.
+    func connect() throws -> MPDConnection {
+        var connection: MPDConnection?
+        _ = Remote.waitUntil(20) {
+            connection = try? MPDConnection(socket)
+            return connection != nil
+        }
+        guard let connection else { throw ProcessError.notReady("mpd did not listen at \(socket)") }
+        _ = connection.command("update")
+        _ = Remote.waitUntil(20) { !connection.command("status").contains { $0.hasPrefix("updating_db") } }
+        return connection
+    }
+}
+
+/// The player's MPD socket under a private runtime directory, over the files of `music` (its library folder).
+struct InterludeMPDPlayer {
+    let runtime: String
+    let process: BackgroundProcess
+
+    init(music: String, files: [String], config extra: String = "") throws {
+        runtime = try Remote.makeRuntimeDirectory()
+        let config = ScratchFiles.makeDirectory("mpd-config")
+        try FileManager.default.createDirectory(atPath: config + "/interlude", withIntermediateDirectories: true)
+        try "library = \(music)\n\(extra)".write(toFile: config + "/interlude/config", atomically: true, encoding: .utf8)
+        var environment = try PulseServer.shared().makeSink().environment
+        environment["XDG_RUNTIME_DIR"] = runtime
+        environment["XDG_CONFIG_HOME"] = config
+        environment["XDG_STATE_HOME"] = config + "/state"
+        environment["XDG_CACHE_HOME"] = config + "/cache"
+        // The library index that lsinfo, find and search read.
+        try ProcessRunner.run(InterludeBinary.path(), ["library", "scan"], environment: environment, timeout: 60).check()
+        process = try BackgroundProcess.start(InterludeBinary.path(), ["play"] + files + ["--device", "pulse"],
+                                              environment: environment)
+    }
+
+    var socket: String { runtime + "/interlude/mpd" }
+
+    func connect() throws -> MPDConnection {
+        var connection: MPDConnection?
+        _ = Remote.waitUntil(20) {
+            connection = try? MPDConnection(socket)
+            return connection?.greeting != nil
+        }
+        guard let connection else { throw ProcessError.notReady("no MPD socket at \(socket)") }
+        return connection
+    }
+}
+
+/// A small library both servers read: three tagged MP3s, and a fourth in a folder.
+enum MPDLibrary {
+    static func make() throws -> (folder: String, files: [String]) {
+        let folder = ScratchFiles.makeDirectory("mpd-music")
+        var files: [String] = []
+        for (index, name) in ["a", "b", "c"].enumerated() {
+            let source = try Fixtures.mp3(.tone(frequency: 330 + 110 * Double(index)), seconds: 20 + Double(index))
+            let path = "\(folder)/\(name).mp3"
+            try FileManager.default.copyItem(atPath: source, toPath: path)
+            try ProcessRunner.run("id3v2", ["--artist", "Artist \(name)", "--album", "Album", "--song", "Song \(name)",
+                                            "--track", String(index + 1), "--year", "2001", "--genre", "Jazz", path]).check()
+            files.append(path)
+        }
+        try FileManager.default.createDirectory(atPath: folder + "/more", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: files[0], toPath: folder + "/more/d.mp3")
+        try ProcessRunner.run("id3v2", ["--artist", "Other", "--song", "Song d", "--album", "More", folder + "/more/d.mp3"]).check()
+        return (folder, files)
+    }
+}

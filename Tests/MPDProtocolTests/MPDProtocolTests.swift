@@ -1,0 +1,139 @@
+import PlayerModel
+import Testing
+
+@Suite struct MPDRequestTests {
+    private func parse(_ line: String) throws(MPDFailure) -> MPDRequest { try MPDRequest.parse(Array(line.utf8)) }
+
+    @Test func readsUnquotedAndQuotedArgumentsWithEscapes() throws {
+        let request = try parse(#"add "a dir/with \"quote\" and \\ slash.mp3" 3:5"#)
+        #expect(request.command == "add")
+        #expect(request.arguments == [#"a dir/with "quote" and \ slash.mp3"#, "3:5"])
+        #expect(try parse("  status\t").arguments.isEmpty)
+        #expect(try parse(#"find "" x"#).arguments == ["", "x"])
+    }
+
+    @Test func refusesWhatMPDsTokenizerRefuses() {
+        #expect(throws: MPDFailure(.unknown, "Missing closing '\"'")) { try parse(#"add "open"#) }
+        #expect(throws: MPDFailure(.unknown, "Space expected after closing '\"'")) { try parse(#"add "a"b"#) }
+        #expect(throws: MPDFailure(.unknown, "Invalid unquoted character")) { try parse("add it's") }
+        #expect(throws: MPDFailure(.unknown, "Letter expected", closes: true)) { try parse("1play") }
+        #expect(throws: MPDFailure(.unknown, "No command given", closes: true)) { try parse("   ") }
+        #expect(throws: MPDFailure(.unknown, "Invalid word character", closes: true)) { try parse("play-x") }
+    }
+
+    @Test func ackLinesAreWordedAsMPDWordsThem() {
+        #expect(MPDFailure.unknownCommand("x").line(index: 0) == "ACK [5@0] {} unknown command \"x\"\n")
+        #expect(MPDFailure.argumentCount("play", expected: 0...1, given: 2).line(index: 2) == "ACK [2@2] {play} too many arguments for \"play\"\n")
+        #expect(MPDFailure.argumentCount("seek", expected: 2...2, given: 1).line(index: 0) == "ACK [2@0] {seek} wrong number of arguments for \"seek\"\n")
+        #expect(MPDFailure.argumentCount("add", expected: 1...2, given: 0).line(index: 0) == "ACK [2@0] {add} too few arguments for \"add\"\n")
+        #expect(MPDRequest.quoted(#"a"b\c"#) == #""a\"b\\c""#)
+    }
+
+    @Test func responseValuesCannotForgeALine() {
+        var response = MPDResponse()
+        response.add("Title", "one\nOK")
+        response.add("elapsed", milliseconds: 1.23456)
+        response.add("duration", milliseconds: .nan)
+        #expect(response.text == "Title: one OK\nelapsed: 1.235\nduration: 0.000\n")
+        #expect(MPDResponse.threeDecimals(-4) == "0.000")
+        #expect(MPDResponse.threeDecimals(.infinity) == "0.000")
+        #expect(MPDResponse.threeDecimals(59.9996) == "60.000")
+    }
+}
+
+@Suite struct MPDCommandListTests {
+    @Test func collectsUntilTheEndAndSaysWhetherEachIsAcknowledged() {
+        var list = MPDCommandList()
+        func take(_ line: [UInt8]) -> MPDCommandList.Line { list.take(line) }
+        #expect(take(Array("status".utf8)) == .single(Array("status".utf8)))
+        #expect(take(Array("command_list_ok_begin".utf8)) == .collected)
+        #expect(list.isOpen)
+        #expect(take(Array("play".utf8)) == .collected)
+        #expect(take(Array("command_list_begin".utf8)) == .collected)
+        #expect(take(Array("command_list_end".utf8)) == .run([Array("play".utf8), Array("command_list_begin".utf8)], okEach: true))
+        #expect(!list.isOpen)
+        #expect(take(Array("command_list_begin".utf8)) == .collected)
+        #expect(take(Array("command_list_end".utf8)) == .run([], okEach: false))
+        // An end without a begin is an ordinary (unknown) command.
+        #expect(take(Array("command_list_end".utf8)) == .single(Array("command_list_end".utf8)))
+    }
+
+    @Test func aListPastTheLimitIsRefused() {
+        var list = MPDCommandList()
+        func take(_ line: [UInt8]) -> MPDCommandList.Line { list.take(line) }
+        _ = take(Array("command_list_begin".utf8))
+        let line = [UInt8](repeating: UInt8(ascii: "a"), count: 4000)
+        var last = MPDCommandList.Line.collected
+        for _ in 0..<(MPDCommandList.maximumBytes / 4000 + 2) where last == .collected { last = take(line) }
+        #expect(last == .tooLong)
+        #expect(!list.isOpen)
+    }
+}
+
+@Suite struct MPDIdleTests {
+    @Test func aChangeBeforeIdleIsToldAtOnceAndOnlyOnce() throws {
+        var idle = MPDIdleState()
+        func changed(_ set: Set<MPDSubsystem>) -> String? { idle.changed(set) }
+        func wait(_ set: Set<MPDSubsystem>) -> String? { idle.wait(on: set) }
+        func cancel() -> String? { idle.cancel() }
+        #expect(changed([.mixer, .player]) == nil)
+        #expect(wait(try MPDIdleState.subsystems([])) == "changed: player\nchanged: mixer\nOK\n")
+        #expect(!idle.isWaiting)
+        #expect(wait(try MPDIdleState.subsystems(["player"])) == nil)
+        #expect(changed([.mixer]) == nil)
+        #expect(changed([.player, .options]) == "changed: player\nOK\n")
+        // The mixer and options changes wait for an idle that asks for them.
+        #expect(wait([.options, .mixer]) == "changed: mixer\nchanged: options\nOK\n")
+    }
+
+    @Test func noidleEndsTheWaitAndIsIgnoredOutsideIt() throws {
+        var idle = MPDIdleState()
+        func changed(_ set: Set<MPDSubsystem>) -> String? { idle.changed(set) }
+        func wait(_ set: Set<MPDSubsystem>) -> String? { idle.wait(on: set) }
+        func cancel() -> String? { idle.cancel() }
+        #expect(cancel() == nil)
+        #expect(wait([.playlist]) == nil)
+        #expect(cancel() == "OK\n")
+        #expect(cancel() == nil)
+        #expect(throws: MPDFailure(.argument, "Unrecognized idle event: bogus", command: "idle")) {
+            try MPDIdleState.subsystems(["player", "bogus"])
+        }
+    }
+}
+
+@Suite struct MPDQueueIDTests {
+    @Test func idsStayWithTheirEntriesAndTheVersionGrows() {
+        var ids = MPDQueueIDs()
+        func update(_ queue: [String]) -> Bool { ids.update(queue) }
+        #expect(update(["a", "b"]))
+        let first = ids.ids
+        let version = ids.version
+        #expect(!update(["a", "b"]))
+        #expect(update(["a", "b", "c"]))
+        #expect(Array(ids.ids.prefix(2)) == first)
+        #expect(ids.version == version + 1)
+        #expect(ids.changed(since: version) == [2])
+        #expect(update(["a", "x"]))
+        #expect(ids.ids[0] == first[0] && ids.ids[1] != first[1])
+        #expect(Set(ids.ids).count == 2)
+        #expect(ids.position(ofID: first[0]) == 0)
+        #expect(ids.position(ofID: first[1]) == nil)
+        #expect(ids.changed(since: ids.version + 5) == [0, 1])
+    }
+}
+
+@Suite struct MPDEndpointSettingTests {
+    @Test func theConfigNamesTheEndpointsAndLoopbackIsTheDefaultAddress() {
+        #expect(MPDEndpointSetting("off") == .off)
+        #expect(MPDEndpointSetting("on") == .local)
+        #expect(MPDEndpointSetting("6600") == .tcp(host: "127.0.0.1", port: 6600))
+        #expect(MPDEndpointSetting("localhost:6601") == .tcp(host: "127.0.0.1", port: 6601))
+        #expect(MPDEndpointSetting("192.168.1.5:6600") == .tcp(host: "192.168.1.5", port: 6600))
+        for bad in ["", "0", "65536", "99999999999999999999", "1.2.3:6600", "1.2.3.256:6600", "host:6600", ":6600:1", "-1", "x"] {
+            #expect(MPDEndpointSetting(bad) == nil, "\(bad)")
+        }
+        let config = PlayerConfigFile.parse("mpd = 127.0.0.1:6600\nmpd = loud\n", path: "/c/config")
+        #expect(config.mpd == .tcp(host: "127.0.0.1", port: 6600))
+        #expect(config.problems.map(\.description) == ["/c/config:2: mpd must be \(MPDEndpointSetting.accepts), not 'loud'"])
+    }
+}
