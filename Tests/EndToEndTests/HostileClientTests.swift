@@ -42,10 +42,11 @@ import Glibc
         // on a machine with about ten busy processes per core (a whole core when
         // alone). 0.3 s is a tenth of a core: fifteen times the idle player.
         let idle = Self.cpuOver(pid, seconds: 3)
-        let descriptors = Remote.descriptorCount(pid)
+        var playerEnd: UInt64?
 
         do {
             let client = try RawControlConnection(player.socket)
+            playerEnd = Remote.playerEnd(of: client)
             // About 0.6 MB of replies: more than the kernel's socket buffer holds.
             let requests = (0..<1000).map { #"{"id":\#($0),"command":"status"}"# + "\n" }.joined()
             #expect(client.send(Array(requests.utf8)))
@@ -54,10 +55,11 @@ import Glibc
             let busy = Self.cpuOver(pid, seconds: 3)
             #expect(busy < 0.3, "CPU over 3 s with the half-closed client: \(busy) s (idle: \(idle) s)")
             #expect(try Remote.run(player.runtime, ["status"]).exitStatus == 0)
+            #expect(playerEnd.map { Remote.holdsSocket(pid, inode: $0) } == true, "the player's end: \(String(describing: playerEnd))")
         }
         // It has left (closed at the end of the block): the player closes its side too.
-        #expect(Remote.waitUntil { Remote.descriptorCount(pid) <= descriptors },
-                "descriptors: \(descriptors) before, \(Remote.descriptorCount(pid)) after the client left")
+        let end = try #require(playerEnd)
+        #expect(Remote.waitUntil { !Remote.holdsSocket(pid, inode: end) }, "the player still holds socket:[\(end)]")
     }
 
     @Test("64 idle clients: a 65th gets its answer, an alarm rings and is reported to a subscriber, and the eviction is said once")
@@ -105,14 +107,13 @@ import Glibc
         let player = try Player()
         #expect(Remote.waitForPlayer(player.runtime))
         let pid = player.process.pid
-        let probe = try RawControlConnection(player.socket)
-        _ = probe.request(#"{"id":0,"command":"status"}"#)
-        let descriptors = Remote.descriptorCount(pid)
-
         let stuck = try RawControlConnection(player.socket)
         #expect(stuck.request(#"{"id":1,"command":"subscribe"}"#)?["ok"] as? Bool == true)
+        let stuckEnd = try #require(Remote.playerEnd(of: stuck))
+        #expect(Remote.holdsSocket(pid, inode: stuckEnd))
         // Each volume change is an event line of about 60 bytes for the subscriber.
         let flood = try RawControlConnection(player.socket)
+        let floodEnd = try #require(Remote.playerEnd(of: flood))
         var sent = 0
         while !player.eventLines.contains(where: { $0.contains("dropped a subscriber") }) && sent < 60_000 {
             let batch = (0..<500).map { #"{"id":\#(sent + $0),"command":"volume","args":[0.\#(($0 % 9) + 1)]}"# + "\n" }.joined()
@@ -121,8 +122,9 @@ import Glibc
             for _ in 0..<500 { guard flood.readLine() != nil else { sent = .max; break } }
         }
         #expect(player.eventLines.filter { $0.contains("dropped a subscriber") }.count == 1)
-        #expect(Remote.waitUntil { Remote.descriptorCount(pid) <= descriptors + 1 },
-                "descriptors: \(descriptors) with the probe, \(Remote.descriptorCount(pid)) after the drop (the flood still open)")
+        // The subscriber's socket is closed by the player; the flood's, still open, is kept.
+        #expect(Remote.waitUntil { !Remote.holdsSocket(pid, inode: stuckEnd) }, "the player still holds socket:[\(stuckEnd)]")
+        #expect(Remote.holdsSocket(pid, inode: floodEnd))
 
         // A request written a byte at a time is answered once whole.
         let slow = try RawControlConnection(player.socket)

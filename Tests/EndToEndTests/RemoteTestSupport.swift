@@ -48,9 +48,30 @@ enum Remote {
         }
     }
 
-    /// Open descriptors of `pid`.
-    static func descriptorCount(_ pid: pid_t) -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+    /// The player's end of a client's connection: the socket `ss -x` names as
+    /// the peer of the client's own (the inode `fstat` gives). It is made when
+    /// the client connects, and is the one the player's `accept` returns.
+    /// Counting the player's descriptors instead also counts what it opens on
+    /// its own meanwhile (a reconnection, a bus), which under load made a
+    /// count one higher after the client left than before it came.
+    static func playerEnd(of client: RawControlConnection) -> UInt64? {
+        var info = stat()
+        guard fstat(client.fd, &info) == 0,
+              let listing = try? ProcessRunner.run("ss", ["-x", "-a", "-H"]), listing.succeeded else { return nil }
+        for line in listing.stdoutText.split(separator: "\n") {
+            // ... Local-Address Port Peer-Address Port: the client's port is its inode.
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard fields.count >= 4, UInt64(fields[fields.count - 3]) == UInt64(info.st_ino) else { continue }
+            return UInt64(fields[fields.count - 1])
+        }
+        return nil
+    }
+
+    /// Whether `pid` holds the socket with this inode among its descriptors.
+    static func holdsSocket(_ pid: pid_t, inode: UInt64) -> Bool {
+        let directory = "/proc/\(pid)/fd"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\($0)")) == "socket:[\(inode)]" }
     }
 
     /// Resident set size of `pid`, in kilobytes.
