@@ -200,6 +200,10 @@ public enum CommandTable {
                     offeredBy: .socket) { arguments throws(RemoteArgumentError) in
             .perform(.setAlarmEnabled(id: try arguments.integer("an alarm id (a positive integer)", in: idRange), false))
         },
+        CommandSpec("alarm-skip", .alarms, "skip the next occurrence of repeating alarm ID (the one after rings)",
+                    arguments: [alarmID], offeredBy: .socket) { arguments throws(RemoteArgumentError) in
+            .perform(.skipAlarm(id: try arguments.integer("an alarm id (a positive integer)", in: idRange)))
+        },
         CommandSpec("alarm-list", aliases: ["alarms"], .alarms, "list the alarms", offeredBy: .socket,
                     parse: reading(.alarmList)),
 

@@ -17,6 +17,8 @@ public struct PlayerConfigFile: Equatable, Sendable {
     public var replayGainPreamp: Double?
     /// The music library's folders, in the order written (`~/` not yet expanded).
     public var libraryFolders: [String] = []
+    /// `alarm-grace = DURATION`: how late an alarm found after its time may still ring (seconds).
+    public var alarmGrace: Double?
     public var problems: [ConfigProblem] = []
 
     /// Every key, with its value and what it does: the complaint's list and the man page's CONFIGURATION.
@@ -32,6 +34,9 @@ public struct PlayerConfigFile: Equatable, Sendable {
         ("replaygain", "track|album|off", "the ReplayGain mode when --replaygain is not given (default off)"),
         ("replaygain-preamp", "DB", "added to every tagged file's gain, \(preampAccepts)"),
         ("library", "PATH", "a folder of the music library; one line each, several allowed (default: the music folder)"),
+        ("alarm-grace", "DURATION", "how late an alarm found after its time (the computer asleep, the player stopped "
+            + "or not running, the clock changed) may still ring, saying how late and why; later it is shown missed "
+            + "instead (default 10m, \(alarmGraceRange.accepts))"),
     ]
 
     public static var keys: [String] { keyReference.map(\.key) }
@@ -78,6 +83,12 @@ public struct PlayerConfigFile: Equatable, Sendable {
                     continue
                 }
                 config.libraryFolders.append(String(value))
+            case "alarm-grace":
+                guard let seconds = Self.alarmGraceRange.parse(String(value)) else {
+                    problem("alarm-grace must be \(Self.alarmGraceRange.accepts), not '\(value)'")
+                    continue
+                }
+                config.alarmGrace = seconds
             case "desktop-interruptions":
                 // Read, and its problems reported, by the desktop interruption settings.
                 continue
@@ -92,6 +103,9 @@ public struct PlayerConfigFile: Equatable, Sendable {
 }
 
 extension PlayerConfigFile {
+    /// `alarm-grace`: from on time only to an hour late.
+    public static let alarmGraceRange = DurationRange(seconds: 0...3600)
+
     public static let preampAccepts = "a number of dB from -20 to 20 (\"6\", \"-3.5 dB\")"
 
     /// "6", "+6", "-3.5 dB": the preamp in dB, within `ReplayGainSettings.preampRange`.

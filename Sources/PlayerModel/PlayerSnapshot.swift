@@ -34,6 +34,11 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var repeatMode = "off"
     public var state = State.stopped
     public var alarms: [AlarmRow] = []
+    /// "next alarm Wed 07:00 (in 7 h 12 min)" for the status line; nil when no alarm will ring.
+    public var nextAlarm: String?
+    /// The missed alarms the listener has not seen ("missed alarm 3 wake: 3 h late, ..."):
+    /// the banner shows them until dismissed.
+    public var missedAlarms: [String] = []
     /// The session and what holds playback: the banner is drawn from it.
     public var session = SessionSnapshot()
     /// True while an alarm rings (z and x act on it).
@@ -146,13 +151,17 @@ public struct AlarmRow: Equatable, Sendable {
     public var schedule: String
     public var isEnabled: Bool
     public var isRinging: Bool
+    /// After the time: "missed 3 h late, the computer was asleep" (until seen), or "skips Wed 07:00"; else "".
+    public var note: String
 
-    public init(id: Int, label: String, nextFire: String, schedule: String, isEnabled: Bool, isRinging: Bool = false) {
+    public init(id: Int, label: String, nextFire: String, schedule: String, isEnabled: Bool, isRinging: Bool = false,
+                note: String = "") {
         self.id = id
         self.label = label
         self.nextFire = nextFire
         self.schedule = schedule
         self.isEnabled = isEnabled
         self.isRinging = isRinging
+        self.note = note
     }
 }
