@@ -96,8 +96,7 @@ public final class AlarmScheduler {
     /// The system woke: what fell due while it slept rings late or is missed now.
     public func systemDidWake() {
         sleepSeen = true
-        reconcile(cause: .asleep)
-        sleepSeen = false
+        wallClockDidChange(reason: .asleep)
     }
 
     /// The alarm file changed on disk (`interlude alarm`, another player):
@@ -150,11 +149,23 @@ public final class AlarmScheduler {
     /// too long ago. Relative alarms and snoozes keep their monotonic deadlines.
     /// `reason` is what the late ones say: a step of the clock, or a sleep
     /// that the boot clock showed.
+    ///
+    /// After a sleep it is the other way round: the monotonic clock stood
+    /// still while the machine slept, so a snooze or a relative alarm keeps
+    /// its wall time (it is late or missed like any other alarm), and its
+    /// deadline moves back by the sleep.
     public func wallClockDidChange(reason: LateReason = .clockChanged) {
         for (id, deadline) in monotonicDeadlines {
             guard let index = alarms.firstIndex(where: { $0.id == id }) else { continue }
             let wall = (clock.wallNow + (deadline - clock.monotonicNow)).secondsSince1970
-            if alarms[index].snoozedUntil != nil {
+            if reason == .asleep {
+                var stored = alarms[index].snoozedUntil
+                if stored == nil, case .relative(let firesAt) = alarms[index].schedule { stored = firesAt }
+                // Within a second is the stored whole seconds' truncation, not a sleep.
+                if let stored, wall - stored > 1 {
+                    monotonicDeadlines[id] = clock.monotonicNow + (WallInstant(secondsSince1970: stored) - clock.wallNow)
+                }
+            } else if alarms[index].snoozedUntil != nil {
                 alarms[index].snoozedUntil = wall
             } else if case .relative = alarms[index].schedule {
                 alarms[index].schedule = .relative(firesAt: wall)
@@ -245,10 +256,9 @@ public final class AlarmScheduler {
         alarms.first { $0.id == id }.flatMap(nextFire)
     }
 
-    /// When the next of all alarms rings (wall seconds), leaving out the ringing ones; nil when none will.
-    public var nextAlarm: Int64? {
-        alarms.filter { ringing?.alarmIDs.contains($0.id) != true }.compactMap(nextFire).min()
-    }
+    /// When the next of all alarms rings (wall seconds; a ringing one's next
+    /// is after this ring); nil when none will.
+    public var nextAlarm: Int64? { alarms.compactMap(nextFire).min() }
 
     /// Skips the next regular occurrence of a repeating alarm (the one after
     /// that rings); returns the skipped occurrence, or nil when alarm `id` is
