@@ -1,3 +1,4 @@
+import Alarms
 import AudioEngine
 import BookFormat
 import InterludeCore
@@ -14,6 +15,11 @@ enum UserConfigFile {
         let path = XDGDirectories(environment: ProcessEnvironment.current()).interludeConfig + "/config"
         guard access(path, F_OK) == 0, let bytes = try? StateFile(path: path).read() else { return PlayerConfigFile() }
         return PlayerConfigFile.parse(String(decoding: bytes, as: UTF8.self), path: path)
+    }
+
+    /// `alarm-grace`, or the scheduler's default.
+    static var alarmGrace: Duration {
+        load().alarmGrace.map { .milliseconds(Int64(($0 * 1000).rounded())) } ?? AlarmScheduler.Settings.defaultLateRingGrace
     }
 }
 
