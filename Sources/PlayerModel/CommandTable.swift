@@ -218,7 +218,7 @@ public enum CommandTable {
         },
         CommandSpec("alarm-snooze", aliases: ["snooze"], .alarmTesting, "snooze the ringing alarm", keys: ["z"],
                     offeredBy: all, parse: plain(.snoozeAlarm)),
-        CommandSpec("alarm-dismiss", aliases: ["dismiss"], .alarmTesting, "dismiss the ringing alarm", keys: ["x"],
+        CommandSpec("alarm-dismiss", aliases: ["dismiss"], .alarmTesting, "dismiss the ringing alarm (or the missed-alarm notice)", keys: ["x"],
                     offeredBy: all, parse: plain(.dismissAlarm)),
         CommandSpec("session-suspend-toggle", .alarmTesting, "suspend or continue the audio session", keys: ["s"],
                     offeredBy: .keys, parse: plain(.toggleSessionSuspended)),
