@@ -37,13 +37,16 @@ public struct Alarm: Hashable, Sendable {
     public var handledThrough: Int64
     /// While snoozed: the wall instant the snooze ends.
     public var snoozedUntil: Int64?
+    /// The occurrence (wall seconds) that `alarm skip` passes over; it is
+    /// handled already (`handledThrough` is at it), this only names it until it is past.
+    public var skips: Int64?
 
     public init(
         id: AlarmID, schedule: AlarmSchedule, label: String = "", isEnabled: Bool = true,
         sound: AlarmSound = .default, volume: Double = 1.0,
         ringTimeoutSeconds: Int = Alarm.defaultRingTimeoutSeconds,
         snoozeMinutes: Int = Alarm.defaultSnoozeMinutes,
-        handledThrough: Int64, snoozedUntil: Int64? = nil
+        handledThrough: Int64, snoozedUntil: Int64? = nil, skips: Int64? = nil
     ) {
         self.id = id
         self.schedule = schedule
@@ -55,5 +58,20 @@ public struct Alarm: Hashable, Sendable {
         self.snoozeMinutes = snoozeMinutes
         self.handledThrough = handledThrough
         self.snoozedUntil = snoozedUntil
+        self.skips = skips
+    }
+}
+
+extension Alarm {
+    /// Marks the next regular occurrence after `now` handled, and names it in
+    /// `skips`; returns it, or nil when the alarm is disabled or rings once
+    /// (there is nothing after the next to ring). Both `alarm skip` and the
+    /// player's `alarm-skip` go through here.
+    mutating func skipNext(_ calculator: NextFireCalculator, now: Int64) -> Int64? {
+        guard isEnabled, !schedule.isOneShot,
+              let fire = calculator.nextFire(of: schedule, after: max(handledThrough, now - 1)) else { return nil }
+        handledThrough = fire
+        skips = fire
+        return fire
     }
 }

@@ -81,7 +81,7 @@ public struct AlarmCommands {
         let header = ["ID", "TIME", "REPEAT", "LABEL", "ENABLED", "NEXT"]
         let rows = alarms.map { alarm in
             [alarm.id.description, format.scheduleTime(alarm.schedule), format.repeatText(alarm.schedule),
-             alarm.label, alarm.isEnabled ? "yes" : "no", nextFire(alarm).map(format.table) ?? "-"]
+             alarm.label, alarm.isEnabled ? "yes" : "no", nextText(alarm)]
         }
         guard !rows.isEmpty else { return Output(standardOutput: "no alarms (add one with 'interlude alarm add 07:30')\n", warnings: warnings) }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
@@ -122,6 +122,38 @@ public struct AlarmCommands {
         }
         let next = changed.flatMap(nextFire).map { ", next at " + format.table($0) } ?? ""
         return Output(standardOutput: "alarm \(id) \(command)d\(next)\n", warnings: warnings)
+    }
+
+    /// Skips the next regular ring of a repeating alarm; the one after rings.
+    public func skip(_ idText: String?) throws(AlarmCommandError) -> Output {
+        let id = try AlarmInputParser.parseID(idText, command: "skip")
+        var skipped: Alarm?
+        let warnings = try update { contents throws(AlarmCommandError) in
+            guard let index = contents.alarms.firstIndex(where: { $0.id == id }) else {
+                throw AlarmCommandError("alarm skip: no alarm with id \(id)", isBadInput: false)
+            }
+            guard contents.alarms[index].skipNext(calculator, now: now.secondsSince1970) != nil else {
+                let why = contents.alarms[index].isEnabled ? "rings once (remove it instead)" : "is disabled"
+                throw AlarmCommandError("alarm skip: alarm \(id) \(why)", isBadInput: false)
+            }
+            skipped = contents.alarms[index]
+        }
+        let skips = skipped?.skips.map(format.dayAndTime) ?? ""
+        let next = skipped.flatMap(nextFire).map { ", next at " + format.table($0) } ?? ""
+        return Output(standardOutput: "alarm \(id) skips \(skips)\(next)\n", warnings: warnings)
+    }
+
+    /// The NEXT column: when it rings, and the ring it skips.
+    private func nextText(_ alarm: Alarm) -> String {
+        let next = nextFire(alarm).map(format.table) ?? "-"
+        guard let skips = pendingSkip(alarm) else { return next }
+        return next + " (skips " + format.dayAndTime(skips) + ")"
+    }
+
+    /// The skipped ring while it is still ahead.
+    private func pendingSkip(_ alarm: Alarm) -> Int64? {
+        guard alarm.isEnabled, let skips = alarm.skips, skips > now.secondsSince1970 else { return nil }
+        return skips
     }
 
     private func nextFire(_ alarm: Alarm) -> Int64? {
@@ -165,6 +197,7 @@ public struct AlarmCommands {
                 "ringSeconds": .integer(Int64(alarm.ringTimeoutSeconds)),
             ]
             if let next = nextFire(alarm) { members["nextFire"] = .string(format.iso8601(next)) }
+            if let skips = pendingSkip(alarm) { members["skips"] = .string(format.iso8601(skips)) }
             return .object(members)
         }
         return JSONWriter(escapesSlashes: false).prettyPrinted(.array(listed)) + "\n"

@@ -13,7 +13,7 @@ import InterludeCore
 ///      "handledThrough": 1750053600, "snoozedUntil": 1750054140}]}
 ///
 /// An enum case is an object with exactly one key, the case name, holding
-/// the associated values by label; `snoozedUntil` is left out when unset.
+/// the associated values by label; `snoozedUntil` and `skips` are left out when unset.
 enum AlarmFileFormat {
     struct Document: Equatable {
         var version: Int
@@ -56,6 +56,7 @@ enum AlarmFileFormat {
             "handledThrough": .integer(alarm.handledThrough),
         ]
         if let snoozedUntil = alarm.snoozedUntil { members["snoozedUntil"] = .integer(snoozedUntil) }
+        if let skips = alarm.skips { members["skips"] = .integer(skips) }
         return .object(members)
     }
 
@@ -69,7 +70,8 @@ enum AlarmFileFormat {
               ringTimeoutSeconds: try field.int("ringTimeoutSeconds", in: Alarm.ringRange),
               snoozeMinutes: try field.int("snoozeMinutes", in: Alarm.snoozeRange),
               handledThrough: try field.int64("handledThrough", in: Alarm.instantRange),
-              snoozedUntil: try field.optionalInt64("snoozedUntil", in: Alarm.instantRange))
+              snoozedUntil: try field.optionalInt64("snoozedUntil", in: Alarm.instantRange),
+              skips: try field.optionalInt64("skips", in: Alarm.instantRange))
     }
 
     // MARK: Schedule and sound

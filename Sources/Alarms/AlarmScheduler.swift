@@ -12,9 +12,11 @@ import InterludeCore
 /// `notifyOthersOnDeactivation`, which ends the interruption with `shouldResume`.
 public final class AlarmScheduler {
     public struct Settings: Sendable, Equatable {
-        /// An alarm found overdue by at most this much rings late; older is reported missed.
+        /// An alarm (or a snooze) found overdue by at most this much rings
+        /// late and says why; older is reported missed and does not ring.
         public var lateRingGrace: Duration
-        public init(lateRingGrace: Duration = .seconds(300)) { self.lateRingGrace = lateRingGrace }
+        public static let defaultLateRingGrace = Duration.seconds(600)
+        public init(lateRingGrace: Duration = Settings.defaultLateRingGrace) { self.lateRingGrace = lateRingGrace }
     }
 
     public struct Ringing: Sendable, Equatable {
@@ -24,6 +26,8 @@ public final class AlarmScheduler {
 
     public private(set) var alarms: [Alarm] = []
     public private(set) var ringing: Ringing?
+    /// Alarms reported missed that the listener has not yet seen (`acknowledgeMissed()`).
+    public private(set) var unseenMissed: [MissedAlarm] = []
     public let settings: Settings
     public let session: Session
     public var onEvent: (AlarmEvent) -> Void
@@ -56,6 +60,10 @@ public final class AlarmScheduler {
     private var ringTimeoutTimer: TimerToken?
     /// Relative alarms and snoozes set in this run, on the monotonic clock.
     private var monotonicDeadlines: [AlarmID: MonotonicInstant] = [:]
+    /// The system announced a sleep (or the boot clock showed one) that no look since has accounted for.
+    private var sleepSeen = false
+    /// Overdue by at most this (seconds) is on time: a timer's own latency.
+    private static let onTimeSlack: Int64 = 1
 
     public init(clock: any Clock, timeZone: TimeZoneRules, arbiter: AudioSessionArbiter, store: AlarmStore?,
                 settings: Settings = Settings(), onEvent: @escaping (AlarmEvent) -> Void = { _ in }) {
@@ -79,7 +87,16 @@ public final class AlarmScheduler {
             nextID = result.contents.nextID
             onDisk = result.contents
         }
-        reconcile()
+        reconcile(cause: .notRunning)
+    }
+
+    /// The system is about to sleep: what is found late next was late because it slept.
+    public func systemWillSleep() { sleepSeen = true }
+
+    /// The system woke: what fell due while it slept rings late or is missed now.
+    public func systemDidWake() {
+        sleepSeen = true
+        wallClockDidChange(reason: .asleep)
     }
 
     /// The alarm file changed on disk (`interlude alarm`, another player):
@@ -130,17 +147,32 @@ public final class AlarmScheduler {
     /// The wall clock was set (NTP step, manual change, or after a system
     /// sleep): re-plan, ringing what just fell due and reporting what fell due
     /// too long ago. Relative alarms and snoozes keep their monotonic deadlines.
-    public func wallClockDidChange() {
+    /// `reason` is what the late ones say: a step of the clock, or a sleep
+    /// that the boot clock showed.
+    ///
+    /// After a sleep it is the other way round: the monotonic clock stood
+    /// still while the machine slept, so a snooze or a relative alarm keeps
+    /// its wall time (it is late or missed like any other alarm), and its
+    /// deadline moves back by the sleep.
+    public func wallClockDidChange(reason: LateReason = .clockChanged) {
         for (id, deadline) in monotonicDeadlines {
             guard let index = alarms.firstIndex(where: { $0.id == id }) else { continue }
             let wall = (clock.wallNow + (deadline - clock.monotonicNow)).secondsSince1970
-            if alarms[index].snoozedUntil != nil {
+            if reason == .asleep {
+                var stored = alarms[index].snoozedUntil
+                if stored == nil, case .relative(let firesAt) = alarms[index].schedule { stored = firesAt }
+                // Within a second is the stored whole seconds' truncation, not a sleep.
+                if let stored, wall - stored > 1 {
+                    monotonicDeadlines[id] = clock.monotonicNow + (WallInstant(secondsSince1970: stored) - clock.wallNow)
+                }
+            } else if alarms[index].snoozedUntil != nil {
                 alarms[index].snoozedUntil = wall
             } else if case .relative = alarms[index].schedule {
                 alarms[index].schedule = .relative(firesAt: wall)
             }
         }
-        reconcile()
+        reconcile(cause: sleepSeen ? .asleep : reason)
+        if reason == .asleep { sleepSeen = false }
     }
 
     // MARK: Editing
@@ -191,6 +223,7 @@ public final class AlarmScheduler {
         alarms[index].schedule = schedule
         alarms[index].isEnabled = true
         alarms[index].snoozedUntil = nil
+        alarms[index].skips = nil
         alarms[index].handledThrough = clock.wallNow.secondsSince1970
         monotonicDeadlines[id] = nil
         if case .relative(let firesAt) = schedule {
@@ -211,6 +244,7 @@ public final class AlarmScheduler {
         if enabled && !alarms[index].isEnabled {
             // Re-enabling starts from now: occurrences while disabled are not missed.
             alarms[index].handledThrough = clock.wallNow.secondsSince1970
+            alarms[index].skips = nil
         }
         alarms[index].isEnabled = enabled
         if !enabled { alarms[index].snoozedUntil = nil; monotonicDeadlines[id] = nil }
@@ -222,9 +256,31 @@ public final class AlarmScheduler {
         alarms.first { $0.id == id }.flatMap(nextFire)
     }
 
+    /// When the next of all alarms rings (wall seconds; a ringing one's next
+    /// is after this ring); nil when none will.
+    public var nextAlarm: Int64? { alarms.compactMap(nextFire).min() }
+
+    /// Skips the next regular occurrence of a repeating alarm (the one after
+    /// that rings); returns the skipped occurrence, or nil when alarm `id` is
+    /// missing, disabled or rings once. A snooze in progress is kept.
+    @discardableResult
+    public func skipNext(_ id: AlarmID) -> Int64? {
+        guard let index = alarms.firstIndex(where: { $0.id == id }),
+              let fire = alarms[index].skipNext(calculator, now: clock.wallNow.secondsSince1970) else { return nil }
+        reconcile()
+        return fire
+    }
+
+    /// The listener has seen the missed alarms: the banner and the pane stop showing them.
+    public func acknowledgeMissed() { unseenMissed = [] }
+
     // MARK: Ringing
 
-    public func dismiss() { endRinging(.dismissed) }
+    /// Dismisses the ringing alarms; with none ringing, acknowledges the missed ones.
+    public func dismiss() {
+        guard ringing != nil else { return acknowledgeMissed() }
+        endRinging(.dismissed)
+    }
 
     /// Ends the ringing (the player resumes) and rings the same alarms again
     /// after their snooze length.
@@ -336,31 +392,50 @@ public final class AlarmScheduler {
 
     /// Rings what is due, reports what is long overdue, saves, and arms the
     /// timer for the next fire. Called on every change and every timer.
-    private func reconcile() {
+    /// `cause` is why anything found late is late: without one, a sleep seen
+    /// since, or else a timer that fired late (the process was stopped).
+    private func reconcile(cause: LateReason? = nil) {
+        let reason = cause ?? (sleepSeen ? .asleep : .stopped)
         let now = clock.wallNow.secondsSince1970
         let grace = settings.lateRingGrace.components.seconds
         var due: [(id: AlarmID, fire: Int64)] = []
+        var late: [LateRing] = []
         var missed: [MissedAlarm] = []
         for index in alarms.indices {
+            if let skips = alarms[index].skips, skips <= now { alarms[index].skips = nil }
             let alarm = alarms[index]
             if ringing?.alarmIDs.contains(alarm.id) == true { continue }
             guard let fire = nextFire(alarm), isDue(alarm, fire: fire, now: now) else { continue }
             if now - fire <= grace {
                 due.append((alarm.id, fire))
+                let overdue = lateness(alarm, fire: fire, now: now)
+                if overdue > Self.onTimeSlack { late.append(LateRing(id: alarm.id, lateSeconds: overdue, reason: reason)) }
                 consumeDueFires(at: index, now: now)
             } else {
-                let last = calculator.lastFire(of: alarm.schedule, after: alarm.handledThrough, through: now) ?? fire
-                missed.append(MissedAlarm(id: alarm.id, label: alarm.label, dueAt: max(last, fire)))
+                let last = max(calculator.lastFire(of: alarm.schedule, after: alarm.handledThrough, through: now) ?? fire, fire)
+                missed.append(MissedAlarm(id: alarm.id, label: alarm.label, dueAt: last, lateSeconds: now - last, reason: reason))
                 alarms[index].handledThrough = now
                 alarms[index].snoozedUntil = nil
                 monotonicDeadlines[alarm.id] = nil
                 if alarm.schedule.isOneShot { alarms[index].isEnabled = false }
             }
         }
-        if !missed.isEmpty { onEvent(.missed(missed)) }
+        if !missed.isEmpty {
+            unseenMissed += missed
+            onEvent(.missed(missed))
+        }
         if !due.isEmpty { ring(due) }
+        if !late.isEmpty { onEvent(.rangLate(late)) }
         save()
         plan()
+    }
+
+    /// Seconds `alarm` is past its fire: by its monotonic deadline where it has one.
+    private func lateness(_ alarm: Alarm, fire: Int64, now: Int64) -> Int64 {
+        if let deadline = monotonicDeadlines[alarm.id], alarm.snoozedUntil != nil || isRelative(alarm) {
+            return (clock.monotonicNow - deadline).components.seconds
+        }
+        return now - fire
     }
 
     /// The plan timer fired: what is due of what it was planned for rings
@@ -378,11 +453,18 @@ public final class AlarmScheduler {
             alarms.first { $0.id == entry.id }.map { isDue($0, fire: entry.fire, now: now) } ?? false
         }
         guard !due.isEmpty, due.allSatisfy({ now - $0.fire <= grace }) else { return reconcile() }
+        let reason: LateReason = sleepSeen ? .asleep : .stopped
+        let late = due.compactMap { entry -> LateRing? in
+            guard let alarm = alarms.first(where: { $0.id == entry.id }) else { return nil }
+            let overdue = lateness(alarm, fire: entry.fire, now: now)
+            return overdue > Self.onTimeSlack ? LateRing(id: entry.id, lateSeconds: overdue, reason: reason) : nil
+        }
         ring(due) {
             for (id, _) in due {
                 if let index = alarms.firstIndex(where: { $0.id == id }) { consumeDueFires(at: index, now: now) }
             }
         }
+        if !late.isEmpty { onEvent(.rangLate(late)) }
         reconcile()
     }
 

@@ -7,8 +7,36 @@ public struct AlarmTimeFormat: Sendable {
 
     public func table(_ instant: Int64) -> String {
         let (date, seconds) = zone.local(at: instant)
+        return "\(date) \(clock(seconds)) \(dayName(date))"
+    }
+
+    /// "Wed 07:00": what `alarm list` says an alarm skips.
+    public func dayAndTime(_ instant: Int64) -> String {
+        let (date, seconds) = zone.local(at: instant)
+        return "\(dayName(date)) \(clock(seconds))"
+    }
+
+    /// "today 07:00", "tomorrow 07:00", "Wed 07:00" within the week, else "2025-06-30 07:00".
+    public func day(_ instant: Int64, now: Int64) -> String {
+        let (date, seconds) = zone.local(at: instant)
+        let days = date.daysSinceEpoch - zone.local(at: now).date.daysSinceEpoch
+        let day = switch days {
+        case 0: "today"
+        case 1: "tomorrow"
+        case 2..<7: dayName(date)
+        default: date.description
+        }
+        return "\(day) \(clock(seconds))"
+    }
+
+    /// The status line's "next alarm Wed 07:00 (in 7 h 12 min)" for an alarm that fires at `instant`.
+    public func nextAlarm(_ instant: Int64, now: Int64) -> String {
+        "next alarm \(day(instant, now: now)) (in \(AlarmDurationText.text(seconds: instant - now)))"
+    }
+
+    private func dayName(_ date: LocalDate) -> String {
         let day = date.weekday.rawValue
-        return "\(date) \(clock(seconds)) \(day.prefix(1).uppercased())\(day.dropFirst())"
+        return "\(day.prefix(1).uppercased())\(day.dropFirst())"
     }
 
     public func iso8601(_ instant: Int64) -> String {

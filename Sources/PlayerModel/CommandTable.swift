@@ -205,6 +205,10 @@ public enum CommandTable {
                     offeredBy: .socket) { arguments throws(RemoteArgumentError) in
             .perform(.setAlarmEnabled(id: try arguments.integer("an alarm id (a positive integer)", in: idRange), false))
         },
+        CommandSpec("alarm-skip", .alarms, "skip the next occurrence of repeating alarm ID (the one after rings)",
+                    arguments: [alarmID], offeredBy: .socket) { arguments throws(RemoteArgumentError) in
+            .perform(.skipAlarm(id: try arguments.integer("an alarm id (a positive integer)", in: idRange)))
+        },
         CommandSpec("alarm-list", aliases: ["alarms"], .alarms, "list the alarms", offeredBy: .socket,
                     parse: reading(.alarmList)),
 
@@ -219,7 +223,7 @@ public enum CommandTable {
         },
         CommandSpec("alarm-snooze", aliases: ["snooze"], .alarmTesting, "snooze the ringing alarm", keys: ["z"],
                     offeredBy: all, parse: plain(.snoozeAlarm)),
-        CommandSpec("alarm-dismiss", aliases: ["dismiss"], .alarmTesting, "dismiss the ringing alarm", keys: ["x"],
+        CommandSpec("alarm-dismiss", aliases: ["dismiss"], .alarmTesting, "dismiss the ringing alarm (or the missed-alarm notice)", keys: ["x"],
                     offeredBy: all, parse: plain(.dismissAlarm)),
         CommandSpec("session-suspend-toggle", .alarmTesting, "suspend or continue the audio session", keys: ["s"],
                     offeredBy: .keys, parse: plain(.toggleSessionSuspended)),

@@ -61,6 +61,8 @@ public enum PlayerCommand: Equatable, Sendable {
     case editAlarm(id: Int, schedule: String)
     case setAlarmEnabled(id: Int, Bool)
     case deleteAlarm(id: Int)
+    /// Skips the next occurrence of a repeating alarm (`alarm-skip ID`).
+    case skipAlarm(id: Int)
     case snoozeAlarm
     case dismissAlarm
 

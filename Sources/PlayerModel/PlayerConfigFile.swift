@@ -19,6 +19,8 @@ public struct PlayerConfigFile: Equatable, Sendable {
     public var libraryFolders: [String] = []
     /// `mpd = off|on|PORT|IPV4:PORT`: the MPD front end's endpoints (default: the local socket alone).
     public var mpd: MPDEndpointSetting?
+    /// `alarm-grace = DURATION`: how late an alarm found after its time may still ring (seconds).
+    public var alarmGrace: Double?
     public var problems: [ConfigProblem] = []
 
     /// Every key, with its value and what it does: the complaint's list and the man page's CONFIGURATION.
@@ -36,6 +38,9 @@ public struct PlayerConfigFile: Equatable, Sendable {
         ("library", "PATH", "a folder of the music library; one line each, several allowed (default: the music folder)"),
         ("mpd", "off|on|IPV4:PORT", "the MPD protocol's front end: on the local socket $XDG_RUNTIME_DIR/interlude/mpd "
             + "by default; with an address such as 127.0.0.1:6600 also over TCP there (another host only when named); off"),
+        ("alarm-grace", "DURATION", "how late an alarm found after its time (the computer asleep, the player stopped "
+            + "or not running, the clock changed) may still ring, saying how late and why; later it is shown missed "
+            + "instead (default 10m, \(alarmGraceRange.accepts))"),
     ]
 
     public static var keys: [String] { keyReference.map(\.key) }
@@ -88,6 +93,12 @@ public struct PlayerConfigFile: Equatable, Sendable {
                     continue
                 }
                 config.mpd = setting
+            case "alarm-grace":
+                guard let seconds = Self.alarmGraceRange.parse(String(value)) else {
+                    problem("alarm-grace must be \(Self.alarmGraceRange.accepts), not '\(value)'")
+                    continue
+                }
+                config.alarmGrace = seconds
             case "desktop-interruptions":
                 // Read, and its problems reported, by the desktop interruption settings.
                 continue
@@ -102,6 +113,9 @@ public struct PlayerConfigFile: Equatable, Sendable {
 }
 
 extension PlayerConfigFile {
+    /// `alarm-grace`: from on time only to an hour late.
+    public static let alarmGraceRange = DurationRange(seconds: 0...3600)
+
     public static let preampAccepts = "a number of dB from -20 to 20 (\"6\", \"-3.5 dB\")"
 
     /// "6", "+6", "-3.5 dB": the preamp in dB, within `ReplayGainSettings.preampRange`.

@@ -30,6 +30,7 @@ extension PlayerEvent {
         case .secondaryAudioHint: "secondaryAudioHint"
         case .alarmRinging: "alarmRinging"
         case .alarmJoined: "alarmJoined"
+        case .alarmLate: "alarmLate"
         case .alarmEnded: "alarmEnded"
         case .alarmAdded: "alarmAdded"
         case .alarmEdited: "alarmEdited"
@@ -127,6 +128,9 @@ extension PlayerEvent {
             return [.init("alarms", .integers(ids.map(\.rawValue)))]
         case .alarmJoined(let id):
             return [.init("alarm", .integer(id.rawValue))]
+        case .alarmLate(let late):
+            return [.init("alarm", .integer(late.id.rawValue)), .init("late", .integer(Int(late.lateSeconds))),
+                    .init("message", .string(late.line))]
         case .alarmEnded(let end):
             let reason = switch end {
             case .dismissed: "dismissed"

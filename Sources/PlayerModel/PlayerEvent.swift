@@ -50,6 +50,8 @@ public enum PlayerEvent: Sendable, Equatable {
 
     case alarmRinging([AlarmID])
     case alarmJoined(AlarmID)
+    /// An alarm rang after its time, within the grace window: how late and why.
+    case alarmLate(LateRing)
     case alarmEnded(RingingEnd)
     case alarmAdded(AlarmID, AlarmAddition)
     case alarmEdited(AlarmID, schedule: String)

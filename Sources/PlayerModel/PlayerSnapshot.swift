@@ -34,6 +34,11 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var repeatMode = "off"
     public var state = State.stopped
     public var alarms: [AlarmRow] = []
+    /// "next alarm Wed 07:00 (in 7 h 12 min)" for the status line; nil when no alarm will ring.
+    public var nextAlarm: String?
+    /// The missed alarms the listener has not seen ("missed alarm 3 wake: 3 h late, ..."):
+    /// the banner shows them until dismissed.
+    public var missedAlarms: [String] = []
     /// The session and what holds playback: the banner is drawn from it.
     public var session = SessionSnapshot()
     /// True while an alarm rings (z and x act on it).
@@ -149,9 +154,11 @@ public struct AlarmRow: Equatable, Sendable {
     /// "wakes the computer", or "rings only while the computer is awake (why)";
     /// "" while not known yet (the user manager has not answered) and for a disabled alarm.
     public var wake: String
+    /// After the time: "missed 3 h late, the computer was asleep" (until seen), or "skips Wed 07:00"; else "".
+    public var note: String
 
     public init(id: Int, label: String, nextFire: String, schedule: String, isEnabled: Bool, isRinging: Bool = false,
-                wake: String = "") {
+                note: String = "", wake: String = "") {
         self.wake = wake
         self.id = id
         self.label = label
@@ -159,5 +166,6 @@ public struct AlarmRow: Equatable, Sendable {
         self.schedule = schedule
         self.isEnabled = isEnabled
         self.isRinging = isRinging
+        self.note = note
     }
 }

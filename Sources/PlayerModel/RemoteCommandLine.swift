@@ -59,7 +59,7 @@ public enum RemoteCommandLine {
             return Translation(command: name, arguments: [.double(volume)])
         case "speed" where rest.count == 1 && Double(rest[0].hasSuffix("x") ? String(rest[0].dropLast()) : rest[0]) != nil:
             return Translation(command: name, arguments: [.double(Double(rest[0].hasSuffix("x") ? String(rest[0].dropLast()) : rest[0])!)])
-        case "alarm-delete", "alarm-enable", "alarm-disable":
+        case "alarm-delete", "alarm-enable", "alarm-disable", "alarm-skip":
             guard rest.count == 1, let id = Int64(rest[0].hasPrefix("#") ? String(rest[0].dropFirst()) : rest[0]) else {
                 throw UsageError("interlude remote: \(name.replacingHyphen()) expects an alarm id")
             }

@@ -45,7 +45,8 @@ struct WallClockStepTests {
             #expect(harness.ringingBegan() == [[alarm.id]])
         case .missedThenTomorrow:
             #expect(harness.ringingBegan().isEmpty)
-            #expect(harness.events.contains(.missed([MissedAlarm(id: alarm.id, label: "", dueAt: utc("2025-06-16T05:00:00Z"))])))
+            #expect(harness.events.contains(.missed([MissedAlarm(id: alarm.id, label: "", dueAt: utc("2025-06-16T05:00:00Z"),
+                                                                         lateSeconds: 3600, reason: .clockChanged)])))
             #expect(harness.scheduler.nextFire(of: alarm.id) == utc("2025-06-17T05:00:00Z"))
         }
     }

@@ -96,7 +96,7 @@ struct YearOfAlarmsTests {
             reached = max(reached, wall)
             clock.advance(by: .seconds(wall - now))
         }
-        let grace: Int64 = 300
+        let grace = AlarmScheduler.Settings.defaultLateRingGrace.components.seconds
         var generator = SeededGenerator(seed: Self.seed &+ UInt64(Self.zones.firstIndex(of: zoneName) ?? 0))
         var steps = (back: 0, forward: 0, suspends: 0)
         for dayIndex in 0..<365 {

@@ -66,4 +66,56 @@ import Glibc
         }
         #expect(all.named("summary").first?.number("automaticResumes") == 1)
     }
+
+    /// Issue 28 point 1 through the real binary: stopped (Ctrl-Z) from before
+    /// the alarm's time (3 s after the start) until 4 s past it. Within the
+    /// grace window (the default 10 min) it rings and says how late and why;
+    /// with `alarm-grace = 0` in the config file it does not ring and is
+    /// reported missed, with the same reason.
+    @Test("an alarm found late after Ctrl-Z: rang N s late, or missed past alarm-grace", arguments: [false, true])
+    func alarmFoundLateAfterCtrlZ(zeroGrace: Bool) throws {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 10, sampleRate: 44100, channels: 2, encoding: .cbr(kbps: 128))
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let directory = ScratchFiles.makeDirectory("jobcontrol-late")
+        try FileManager.default.createDirectory(atPath: "\(directory)/config/interlude", withIntermediateDirectories: true)
+        try (zeroGrace ? "alarm-grace = 0\n" : "").write(toFile: "\(directory)/config/interlude/config", atomically: true, encoding: .utf8)
+        let events = "\(directory)/events.jsonl"
+        let socket = "\(directory)/tmux.sock"
+        var variables = sink.environment
+        variables["XDG_CONFIG_HOME"] = "\(directory)/config"
+        let environment = variables.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
+        let command = "env \(environment) \(InterludeBinary.path()) play \(mp3) --device pulse --events json "
+            + "--alarm-in 3 --alarm-ring 1 > \(events)"
+        _ = try tmux(["-S", socket, "new-session", "-d", "-x", "120", "-y", "30", "bash", "--norc", "--noprofile"])
+        defer { _ = try? tmux(["-S", socket, "kill-server"]) }
+        _ = try tmux(["-S", socket, "send-keys", command, "Enter"])
+
+        func log() -> EventLog { EventLog(stdout: (try? String(contentsOfFile: events, encoding: .utf8)) ?? "") }
+        #expect(waitFor(10) { !log().named("trackStarted").isEmpty }, "the player did not start")
+        _ = try tmux(["-S", socket, "send-keys", "C-z"])
+        #expect(waitFor(5) { !log().named("suspending").isEmpty }, "Ctrl-Z was not handled")
+        let pane = { (try? self.tmux(["-S", socket, "capture-pane", "-p"]).stdoutText) ?? "" }
+        #expect(waitFor(5) { pane().contains("Stopped") }, "the job did not stop: \(pane())")
+        usleep(7_000_000)
+        #expect(log().named("alarmRinging").isEmpty, "an alarm rang while the process was stopped")
+        _ = try tmux(["-S", socket, "send-keys", "fg", "Enter"])
+        #expect(waitFor(30) { !log().named("summary").isEmpty }, "the player did not finish after fg: \(log().events)")
+
+        let all = log()
+        let late = all.named("alarmLate").compactMap { $0.fields["message"]?.description }
+        let errors = all.named("error").compactMap { $0.fields["message"]?.description }
+        if zeroGrace {
+            #expect(all.named("alarmRinging").isEmpty, "missed, yet it rang")
+            #expect(late.isEmpty)
+            let missed = errors.filter { $0.contains("missed alarm 1") }
+            #expect(missed.count == 1 && missed[0].range(of: #"^missed alarm 1( .*)?: \d+ s late, the player was stopped$"#,
+                                                          options: .regularExpression) != nil, "\(errors)")
+        } else {
+            #expect(all.named("alarmRinging").count == 1)
+            #expect(late.count == 1 && late[0].range(of: #"^alarm 1 rang \d+ s late: the player was stopped$"#,
+                                                       options: .regularExpression) != nil, "\(late)")
+            #expect(!errors.contains { $0.contains("missed") }, "\(errors)")
+        }
+    }
 }

@@ -18,9 +18,22 @@ struct PlayerConfigFileTests {
         #expect(config.onEvent == "notify-send \"$INTERLUDE_TITLE\"")
         #expect(config.problems.map(\.description) == [
             "/c/config:4: expected 'key = value', got 'colour'",
-            "/c/config:5: unknown key 'speed' (known: on-event, desktop-interruptions, desktop-role.ROLE, replaygain, replaygain-preamp, library, mpd)",
+            "/c/config:5: unknown key 'speed' (known: on-event, desktop-interruptions, desktop-role.ROLE, replaygain, replaygain-preamp, library, mpd, alarm-grace)",
             "/c/config:6: on-event needs a program",
         ])
+    }
+
+    @Test("alarm-grace takes a duration from 0 to 60 min; outside that, one line and the default stays")
+    func alarmGrace() {
+        #expect(PlayerConfigFile.parse("alarm-grace = 15m", path: "/c/config").alarmGrace == 900)
+        #expect(PlayerConfigFile.parse("alarm-grace = 0", path: "/c/config").alarmGrace == 0)
+        #expect(PlayerConfigFile.parse("alarm-grace = 1h", path: "/c/config").alarmGrace == 3600)
+        for bad in ["61m", "-1", "2h", "soon", "1e400"] {
+            let config = PlayerConfigFile.parse("alarm-grace = \(bad)", path: "/c/config")
+            #expect(config.alarmGrace == nil)
+            #expect(config.problems.map(\.description)
+                == ["/c/config:1: alarm-grace must be a duration from 0 to 1 h (like 5, 2.5s, 500ms or 1m), not '\(bad)'"])
+        }
     }
 
     @Test("the hook runs on track starts, pauses and resumes, with the event's fields and the track's tags")

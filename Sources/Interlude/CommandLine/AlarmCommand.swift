@@ -1,7 +1,7 @@
 import Alarms
 import InterludeCore
 
-/// `interlude alarm add|list|rm|enable|disable`: argument scanning and
+/// `interlude alarm add|list|rm|enable|disable|skip`: argument scanning and
 /// output; the validation and the alarm file live in `Alarms.AlarmCommands`.
 public enum AlarmCommand {
     static let usage = """
@@ -12,6 +12,7 @@ public enum AlarmCommand {
            interlude alarm rm ID
            interlude alarm enable ID
            interlude alarm disable ID
+           interlude alarm skip ID
 
     Alarms are kept in $XDG_STATE_HOME/interlude/alarms.json
     (default ~/.local/state/interlude/alarms.json).
@@ -47,7 +48,8 @@ public enum AlarmCommand {
 
     /// The subcommands that take one alarm id, and what each does.
     static let idSubcommands = [("rm", "Removes an alarm"), ("enable", "Enables an alarm again"),
-                                ("disable", "Keeps an alarm but stops it ringing")]
+                                ("disable", "Keeps an alarm but stops it ringing"),
+                                ("skip", "Skips the next ring of a repeating alarm only")]
 
     static func idUsage(_ subcommand: String, _ what: String) -> String {
         "usage: interlude alarm \(subcommand) ID\n\n\(what) (ids as shown by 'interlude alarm list')."
@@ -102,6 +104,10 @@ public enum AlarmCommand {
                     return help(idUsage(subcommand, enable ? idSubcommands[1].1 : idSubcommands[2].1))
                 }
                 output = try commands.setEnabled(try singleID(parsed, subcommand), enable)
+            case "skip":
+                let parsed = try ArgumentSpec(command: "alarm skip").parse(rest)
+                if parsed.has("--help") || parsed.has("-h") { return help(idUsage("skip", idSubcommands[3].1)) }
+                output = try commands.skip(try singleID(parsed, "skip"))
             case "help", "--help", "-h":
                 return help(usage)
             default:

@@ -97,7 +97,7 @@ public enum CommandLineReference {
                                help: PlayCommand.help, spec: PlayCommand.spec, operands: .files()),
             CommandLineCommand("info", "FILE", "format, duration, bitrate and tags of an audio file",
                                help: InfoCommand.help, spec: InfoCommand.spec, operands: .files()),
-            CommandLineCommand("alarm", "...", "add, list, remove, enable and disable alarms", help: AlarmCommand.usage,
+            CommandLineCommand("alarm", "...", "add, list, remove, enable, disable and skip alarms", help: AlarmCommand.usage,
                                subcommands: [
                                    CommandLineCommand("add", "WHEN", "add an alarm", help: AlarmCommand.addUsage,
                                                       spec: AlarmCommand.addSpec, operands: .text),

@@ -35,6 +35,7 @@ final class HeadlessPlayer: PlayerHost {
         var configuration = PlayerRuntime.Configuration(output: options.output, scenario: options.scenario)
         configuration.speed = options.speed
         configuration.replayGain = ReplayGainConfig.settings(mode: options.replayGain, preamp: options.replayGainPreamp)
+        configuration.alarmGrace = UserConfigFile.alarmGrace
         var paths = options.files
         switch BookSession.prepare(options, configuration: &configuration, events: events) {
         case .music: break

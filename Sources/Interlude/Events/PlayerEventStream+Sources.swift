@@ -37,7 +37,8 @@ extension PlayerEventStream {
         case .ringingBegan(let ids): emit(.alarmRinging(ids))
         case .ringingJoined(let id): emit(.alarmJoined(id))
         case .ringingEnded(let end): emit(.alarmEnded(end))
-        case .missed(let alarms): for alarm in alarms { error("missed alarm \(alarm.id) \(alarm.label)") }
+        case .missed(let alarms): for alarm in alarms { error(alarm.line) }
+        case .rangLate(let rings): for ring in rings { emit(.alarmLate(ring)) }
         case .storeProblem(let sentence): error(sentence)
         }
     }

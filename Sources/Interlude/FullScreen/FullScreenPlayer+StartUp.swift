@@ -79,6 +79,7 @@ extension FullScreenPlayer {
         base.replayGain = ReplayGainConfig.settings(mode: nil, preamp: nil)
         base.speed = options.speed
         base.alarmTimeZone = zone
+        base.alarmGrace = UserConfigFile.alarmGrace
         // A folder alone opens with an empty queue: the user picks from the browser.
         base.keepsRunningWhenQueueEnds = true
         // Without a sound card the screen still opens: browse, alarms and books work, and play tries again.

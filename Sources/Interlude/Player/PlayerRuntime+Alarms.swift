@@ -10,7 +10,8 @@ extension PlayerRuntime {
     /// ring. Relative alarms need no zone, so UTC serves until one is set.
     var alarms: AlarmScheduler {
         if let createdScheduler { return createdScheduler }
-        let scheduler = AlarmScheduler(clock: clock, timeZone: configuration.alarmTimeZone, arbiter: arbiter, store: configuration.alarmStore)
+        let scheduler = AlarmScheduler(clock: clock, timeZone: configuration.alarmTimeZone, arbiter: arbiter, store: configuration.alarmStore,
+                                       settings: AlarmScheduler.Settings(lateRingGrace: configuration.alarmGrace))
         // A sound file that did not open, said where it was said before the
         // voice came first: after the ringing's own events.
         var unreportedVoiceProblem: String?
@@ -38,6 +39,16 @@ extension PlayerRuntime {
             }
         }
         scheduler.onPrepare = { [unowned self] alarm in prepareAlarmVoice(alarm.sound) }
+        // What is found late after a sleep says so: the sleep as the system
+        // announced it (logind), and at wake-up a look at what fell due, once
+        // the arbiter has taken the wake (the next turn of the loop).
+        events.subscribe { [weak scheduler, clock] timed in
+            switch timed.event {
+            case .systemWillSleep: scheduler?.systemWillSleep()
+            case .systemDidWake: _ = clock.schedule(after: .zero) { scheduler?.systemDidWake() }
+            default: break
+            }
+        }
         scheduler.start()
         createdScheduler = scheduler
         return scheduler

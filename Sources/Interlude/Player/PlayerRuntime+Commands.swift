@@ -75,6 +75,10 @@ extension PlayerRuntime {
         case .editAlarm(let id, let text): return editAlarm(AlarmID(rawValue: id), text)
         case .setAlarmEnabled(let id, let enabled): alarms.setEnabled(AlarmID(rawValue: id), enabled)
         case .deleteAlarm(let id): alarms.remove(AlarmID(rawValue: id))
+        case .skipAlarm(let id):
+            if alarms.skipNext(AlarmID(rawValue: id)) == nil {
+                events.error("alarm-skip: alarm \(id) is not an enabled repeating alarm (one that rings once can be removed)")
+            }
         case .snoozeAlarm: snoozeAlarm()
         case .dismissAlarm: dismissAlarm()
         case .toggleSessionSuspended: toggleSessionSuspended()

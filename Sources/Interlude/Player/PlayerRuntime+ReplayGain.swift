@@ -1,3 +1,4 @@
+import Alarms
 import AudioEngine
 import BookFormat
 import InterludeCore
@@ -7,15 +8,25 @@ import ReplayGain
 import Glibc
 #endif
 
+/// The listener's config file, read for one setting; its problems are
+/// reported once, by the event hook's reading of it. Empty when there is none.
+enum UserConfigFile {
+    static func load() -> PlayerConfigFile {
+        let path = XDGDirectories(environment: ProcessEnvironment.current()).interludeConfig + "/config"
+        guard access(path, F_OK) == 0, let bytes = try? StateFile(path: path).read() else { return PlayerConfigFile() }
+        return PlayerConfigFile.parse(String(decoding: bytes, as: UTF8.self), path: path)
+    }
+
+    /// `alarm-grace`, or the scheduler's default.
+    static var alarmGrace: Duration {
+        load().alarmGrace.map { .milliseconds(Int64(($0 * 1000).rounded())) } ?? AlarmScheduler.Settings.defaultLateRingGrace
+    }
+}
+
 /// The listener's ReplayGain settings: the command line's over the config file's.
 enum ReplayGainConfig {
     static func settings(mode: ReplayGainMode?, preamp: Double?) -> ReplayGainSettings {
-        let path = XDGDirectories(environment: ProcessEnvironment.current()).interludeConfig + "/config"
-        var config = PlayerConfigFile()
-        // The config file's problems are reported once, by the event hook's reading of it.
-        if access(path, F_OK) == 0, let bytes = try? StateFile(path: path).read() {
-            config = PlayerConfigFile.parse(String(decoding: bytes, as: UTF8.self), path: path)
-        }
+        let config = UserConfigFile.load()
         return ReplayGainSettings(mode: mode ?? config.replayGain ?? .off,
                                   preampDecibels: preamp ?? config.replayGainPreamp ?? 0)
     }

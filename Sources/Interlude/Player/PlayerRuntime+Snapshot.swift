@@ -55,12 +55,23 @@ extension PlayerRuntime {
             let text = AlarmRowText(zone: configuration.alarmTimeZone)
             // No session bus, no user manager to ask.
             let wake = services.map { $0.mpris?.wakeTimer?.label ?? WakeTimer.awakeOnly("no session bus") } ?? ""
+            let format = AlarmTimeFormat(zone: ZonedTime(timeZone: configuration.alarmTimeZone))
+            let missed = scheduler.unseenMissed
             snapshot.alarms = scheduler.alarms.map { alarm in
-                AlarmRow(id: alarm.id.rawValue, label: alarm.label,
-                         nextFire: scheduler.nextFire(of: alarm.id).map { text.nextFire($0, now: now) } ?? "",
-                         schedule: text.schedule(alarm.schedule, now: now),
-                         isEnabled: alarm.isEnabled, isRinging: ringing.contains(alarm.id), wake: alarm.isEnabled ? wake : "")
+                var note = ""
+                if let last = missed.last(where: { $0.id == alarm.id }) {
+                    note = "missed " + last.lateness
+                } else if let skips = alarm.skips, skips > now, alarm.isEnabled {
+                    note = "skips " + format.dayAndTime(skips)
+                }
+                return AlarmRow(id: alarm.id.rawValue, label: alarm.label,
+                                nextFire: scheduler.nextFire(of: alarm.id).map { text.nextFire($0, now: now) } ?? "",
+                                schedule: text.schedule(alarm.schedule, now: now),
+                                isEnabled: alarm.isEnabled, isRinging: ringing.contains(alarm.id), note: note,
+                                wake: alarm.isEnabled ? wake : "")
             }
+            snapshot.nextAlarm = scheduler.nextAlarm.map { format.nextAlarm($0, now: now) }
+            snapshot.missedAlarms = missed.map(\.line)
         }
         return snapshot
     }

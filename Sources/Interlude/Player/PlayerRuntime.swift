@@ -35,6 +35,8 @@ final class PlayerRuntime {
         /// The zone clock-time alarms ring in. Headless play stages relative
         /// alarms only, so UTC serves there; the full-screen UI passes the local zone.
         var alarmTimeZone: TimeZoneRules = .utc
+        /// How late an alarm found after its time may still ring (`alarm-grace` in the config file).
+        var alarmGrace = AlarmScheduler.Settings.defaultLateRingGrace
         /// Where alarms persist; nil keeps them in this run only (headless play).
         var alarmStore: AlarmStore?
         /// Open paused (a queue restored from the last run waits for the user).
@@ -416,7 +418,7 @@ final class PlayerRuntime {
             createdScheduler?.wallClockDidChange()
         }
         if let systemClock {
-            if arbiter.checkForSystemSleep() { createdScheduler?.wallClockDidChange() }
+            if arbiter.checkForSystemSleep() { createdScheduler?.wallClockDidChange(reason: .asleep) }
             if !isSessionSuspended { systemClock.runDueTimers() }
         }
         serviceSources(sources, requests: requests, occurred: occurred)

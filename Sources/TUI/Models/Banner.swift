@@ -35,6 +35,15 @@ public struct Banner: Equatable, Sendable {
 
     public let state: State
 
+    /// While nothing holds playback: the missed alarms the listener has not
+    /// seen, the latest first ("missed alarm 3 wake: 3 h late, the computer
+    /// was asleep (and 1 more) — x: seen"); nil when there are none.
+    public static func missed(_ lines: [String], dismissKey: String?) -> (message: String, countdown: String)? {
+        guard let latest = lines.last else { return nil }
+        let more = lines.count > 1 ? " (and \(lines.count - 1) more)" : ""
+        return (latest + more + (dismissKey.map { " — \($0): seen" } ?? ""), "")
+    }
+
     public init(_ session: SessionSnapshot) {
         if let waiting = session.waitingForUser {
             state = .pressSpace(reason: Self.reason(waiting))

@@ -25,6 +25,7 @@ public struct ScreenLayoutPass {
     public func arrange(size: TerminalSize, state: inout InterfaceState, snapshot: PlayerSnapshot,
                         now: Double) -> ScreenArrangement {
         let banner = Banner(snapshot.session).text(now: now, resumeKey: state.bindings.name(of: .playPause))
+            ?? Banner.missed(snapshot.missedAlarms, dismissKey: state.bindings.name(of: .alarmDismiss))
         let layout = Layout(size: size, banner: banner != nil, focus: state.focus, topLeft: state.topLeft,
                             topRight: state.topRight)
         var arrangement = ScreenArrangement(layout: layout, banner: banner)

@@ -129,6 +129,7 @@ public struct ScreenRenderer {
             return named.isEmpty ? text : "\(text) (\(named.joined(separator: ", ")))"
         }
         if snapshot.alarmRinging { parts.append(hinted("alarm ringing", [(.alarmSnooze, "snooze"), (.alarmDismiss, "dismiss")])) }
+        else if let next = snapshot.nextAlarm { parts.append(next) }
         if snapshot.sessionSuspended { parts.append(hinted("session suspended", [(.sessionSuspendToggle, "continues")])) }
         if snapshot.callActive { parts.append(hinted("call", [(.callToggle, "ends")])) }
         // The library's scan, whichever pane has the focus.
@@ -397,7 +398,8 @@ public struct ScreenRenderer {
             let element = rowElement(selected: selected, focused: focused, playing: false, plain: plain)
             let flag = alarm.isRinging ? "RING" : alarm.isEnabled ? "on  " : "off "
             let when = alarm.nextFire.isEmpty ? "—" : alarm.nextFire
-            let text = " #\(alarm.id) \(flag) \(when)  \(alarm.label)" + (alarm.wake.isEmpty ? "" : "  · \(alarm.wake)")
+            let text = " #\(alarm.id) \(flag) \(when)  \(alarm.label)" + (alarm.note.isEmpty ? "" : "  (\(alarm.note))")
+                + (alarm.wake.isEmpty ? "" : "  · \(alarm.wake)")
             frame.writePadded(frame.truncated(text, to: area.width), row: line, column: area.column, width: area.width,
                               element: element)
             line += 1
