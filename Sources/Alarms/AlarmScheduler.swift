@@ -41,6 +41,11 @@ public final class AlarmScheduler {
     /// waits for the music to stop), so the music's pause that the activation
     /// causes reaches the output with the sound already there, and goes at once.
     public var onSound: (([AlarmID]) -> Void)?
+    /// Called after every plan of the next rings: each change of the alarms
+    /// (added, removed, enabled, edited, rung, snoozed, skipped, or read from
+    /// another process's save) ends in one. What follows the next alarm (the
+    /// computer's wake) looks again then, and at no other time.
+    public var onPlanned: (() -> Void)?
     public var preparationLead: Duration = .seconds(5)
 
     private let clock: any Clock
@@ -484,6 +489,7 @@ public final class AlarmScheduler {
     }
 
     private func plan() {
+        defer { onPlanned?() }
         if let timer = planTimer { clock.cancel(timer) }
         planTimer = nil
         if let timer = prepareTimer { clock.cancel(timer) }

@@ -60,7 +60,7 @@ import Glibc
         #expect(scheduled.count == 1)
         #expect(scheduled.first?.number("delay") == 1.5)
         let resumed = all.named("resumed")
-        #expect(resumed.count == 1)
+        #expect(resumed.count == 1, "\(all.events.map(\.description).joined(separator: "\n"))")
         if let resumed = resumed.first, let ended {
             #expect(resumed.t >= ended.t + 1.5 - 0.01, "resumed \(resumed.t) s, ended \(ended.t) s")
         }

@@ -31,6 +31,16 @@ struct DesktopStreamTableTests {
         #expect(streams.counting.isEmpty)
     }
 
+    @Test("another Interlude's stream never counts, not even as phone while its alarm rings (it pauses this player over MPRIS)")
+    func anotherInterludesAlarmStreamDoesNotCount() {
+        var streams = table()
+        streams.seen(DesktopStream(index: 1, role: "phone", program: "Interlude", processID: 77, corked: false,
+                                   applicationID: "interlude"), now: 0)
+        streams.seen(DesktopStream(index: 2, role: "phone", program: "Interlude", processID: 78, corked: false,
+                                   applicationID: "org.example.softphone"), now: 0)
+        #expect(streams.counting.map(\.stream.index) == [2])
+    }
+
     @Test func aStreamCorkedForTheGraceStopsCountingAndCountsAgainWhenUncorked() {
         var streams = table()
         let grace = DesktopStreamTable.corkGraceMicroseconds

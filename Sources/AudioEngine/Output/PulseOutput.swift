@@ -19,6 +19,10 @@ import Glibc
 /// everything after the server's read index in one command, so what the sink
 /// has already taken is followed by the fade with nothing between.
 public final class PulseOutput: AudioOutput, @unchecked Sendable {
+    /// The `application.id` of every stream the player makes: how another
+    /// Interlude's desktop-interruption source knows one of ours.
+    public static let applicationID = "interlude"
+
     // @unchecked Sendable: libpulse objects are used under the main loop's lock;
     // the writer's state is the writer thread's while it runs (see `WriterControl`).
     public let device: String
@@ -216,7 +220,7 @@ final class PulseConnection {
         let properties = interlude_pa_proplist_new()
         defer { interlude_pa_proplist_free(properties) }
         _ = interlude_pa_proplist_sets(properties, PA_PROP_APPLICATION_NAME, "Interlude")
-        _ = interlude_pa_proplist_sets(properties, PA_PROP_APPLICATION_ID, "interlude")
+        _ = interlude_pa_proplist_sets(properties, PA_PROP_APPLICATION_ID, PulseOutput.applicationID)
         _ = interlude_pa_proplist_sets(properties, PA_PROP_MEDIA_ROLE, role)
         guard let context = interlude_pa_context_new_with_proplist(interlude_pa_threaded_mainloop_get_api(mainloop),
                                                                    "Interlude", properties) else {

@@ -1,3 +1,4 @@
+import AudioEngine
 import AudioSession
 
 /// Which of the desktop's streams interrupt the player now, by time alone, so
@@ -10,8 +11,12 @@ import AudioSession
 /// `corkGraceMicroseconds`, so the player comes back for a long hold but does
 /// not flap over a momentary cork; uncorked, it counts again, which the source
 /// turns into a new interruption. A stream that starts corked (created before
-/// it has data) counts only once it plays. The player's own streams and roles
-/// outside the table never count.
+/// it has data) counts only once it plays. The player's own streams, another
+/// Interlude's, and roles outside the table never count: another Interlude's
+/// stream takes the `phone` role while its alarm rings (for the sound server's
+/// role-cork), and it pauses this player itself over MPRIS, as it pauses every
+/// other player (`OtherPlayers`); taken for a call as well, two players on
+/// one server would each resume the other on their own schedules.
 struct DesktopStreamTable {
     static let corkGraceMicroseconds: Int64 = 2_000_000
 
@@ -34,7 +39,8 @@ struct DesktopStreamTable {
 
     /// A new or changed stream as the server describes it.
     mutating func seen(_ stream: DesktopStream, now: Int64) {
-        guard stream.processID != ownProcessID, let role = stream.role, let priorityClass = roles[role] else {
+        guard stream.processID != ownProcessID, stream.applicationID != PulseOutput.applicationID,
+              let role = stream.role, let priorityClass = roles[role] else {
             entries[stream.index] = nil
             return
         }

@@ -28,6 +28,8 @@ struct DesktopStream: Equatable {
     /// `application.process.id`, to recognise the player's own streams.
     var processID: Int32?
     var corked: Bool
+    /// `application.id`: another Interlude's streams say `interlude`.
+    var applicationID: String? = nil
 }
 
 /// A thin wrapper over one `pa_context` subscribed to sink-input events, on a
@@ -151,6 +153,6 @@ final class SoundServerConnection {
         onStream?(DesktopStream(index: info.index, role: property("media.role"),
                                 program: property("application.name") ?? name,
                                 processID: property("application.process.id").flatMap { Int32($0) },
-                                corked: info.corked != 0))
+                                corked: info.corked != 0, applicationID: property("application.id")))
     }
 }

@@ -13,9 +13,10 @@ import Glibc
 /// start (`/bin/true`): the kernel's `CLOCK_REALTIME_ALARM` under systemd's
 /// control, since systemd 254 allowed to a local user.
 ///
-/// Re-armed when the next alarm changes (looked at once a second while a
-/// scheduler exists, and at once after an alarm is added or edited), before
-/// the system sleeps and after every wake-up: the old timer is stopped and a
+/// Re-armed when the next alarm changes (looked at after each plan of the
+/// scheduler, `AlarmScheduler.onPlanned`: every change of the alarms, this
+/// process's or another's, ends in one), before the system sleeps and after
+/// every wake-up: the old timer is stopped and a
 /// new one, of a new name, started. Every call is asynchronous: the main loop
 /// never waits for the user manager. What happened is the `alarmWake` event:
 /// "wakes the computer" with the time, or "rings only while the computer is
@@ -31,7 +32,9 @@ final class WakeTimer {
     private var armed: (instant: Int64, unit: String)?
     /// What was asked last: nil for no alarm at all.
     private var asked: Int64??
-    private var lastLook = -Double.infinity
+    /// The scheduler planned again: look whether the next alarm changed.
+    private var look = true
+    /// Sleep or wake: arm again even when it did not.
     private var forced = true
     private var counter = 0
     /// What the alarms pane and the socket's `alarm list` say of an enabled alarm: "" until the manager answered.
@@ -46,17 +49,20 @@ final class WakeTimer {
         self.events = events
     }
 
-    /// Alarms changed, or the system sleeps or woke: look again at the next turn, and re-arm.
+    /// The system sleeps or woke: arm again at the next turn.
     func rearmSoon() { forced = true }
 
-    var wantsTurnWithin: Int? { forced ? 0 : 1000 }
+    /// The scheduler planned again (an alarm added, removed, changed, rung,
+    /// snoozed, or read from another process's save): look at the next turn.
+    func alarmsPlanned() { look = true }
 
-    /// Once a second at most (or at once when forced): arms the next enabled alarm's wake when it changed.
+    /// Whether the loop's next turn should come at once, for `tend`; else no wake of its own.
+    var wantsTurnWithin: Int? { forced || look ? 0 : nil }
+
+    /// Arms the next enabled alarm's wake when it changed (or when forced).
     func tend(_ runtime: PlayerRuntime) {
-        guard runtime.hasAlarmScheduler else { return }
-        let now = Self.monotonicSeconds()
-        guard forced || now - lastLook >= 1 else { return }
-        lastLook = now
+        guard runtime.hasAlarmScheduler, forced || look else { return }
+        look = false
         let scheduler = runtime.alarms
         let next = scheduler.alarms.filter(\.isEnabled).compactMap { scheduler.nextFire(of: $0.id) }.min()
         if !forced, let asked, asked == next { return }
@@ -170,11 +176,5 @@ final class WakeTimer {
             try message.append(key)
             try message.container("v", signature, body)
         }
-    }
-
-    private static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }

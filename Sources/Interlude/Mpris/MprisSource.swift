@@ -123,7 +123,7 @@ final class MprisSource: LoopSource {
             guard let self else { return }
             switch timed.event {
             case .jump, .bookSeek: seeked = true
-            case .alarmAdded, .alarmEdited, .systemDidWake: wakeTimer?.rearmSoon()
+            case .systemDidWake: wakeTimer?.rearmSoon()
             case .systemWillSleep:
                 // At once: sent before the delay lock goes back, and with it the machine to sleep.
                 wakeTimer?.rearmSoon()
