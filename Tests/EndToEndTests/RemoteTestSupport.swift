@@ -67,6 +67,17 @@ enum Remote {
         return nil
     }
 
+    /// The inodes of the sockets `pid` holds, from its descriptor table.
+    static func socketInodes(_ pid: pid_t) -> Set<UInt64> {
+        let directory = "/proc/\(pid)/fd"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return Set(names.compactMap { name in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(name)"),
+                  target.hasPrefix("socket:["), target.hasSuffix("]") else { return nil }
+            return UInt64(target.dropFirst("socket:[".count).dropLast())
+        })
+    }
+
     /// Whether `pid` holds the socket with this inode among its descriptors.
     static func holdsSocket(_ pid: pid_t, inode: UInt64) -> Bool {
         let directory = "/proc/\(pid)/fd"
