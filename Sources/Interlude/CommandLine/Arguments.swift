@@ -70,7 +70,9 @@ public struct ArgumentSpec: Sendable {
                 // A negative number is a positional (e.g. `in -5s` is rejected later with a reason).
                 result.positionals.append(argument)
             } else {
-                throw UsageError("\(command): unknown option \(name) (see 'interlude \(command) --help')")
+                // The full-screen player's own command is `interlude` itself.
+                let help = command == "interlude" ? "interlude --help" : "interlude \(command) --help"
+                throw UsageError("\(command): unknown option \(name) (see '\(help)')")
             }
         }
         return result

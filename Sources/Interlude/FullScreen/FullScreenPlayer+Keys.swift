@@ -19,7 +19,9 @@ extension FullScreenPlayer: LoopSource {
         while let input = terminal.readInput() {
             switch input {
             case .resize:
-                resize()
+                // Done by ncurses already: only the size and a full repaint.
+                terminal.noteResize()
+                presenter?.invalidate()
             case .key(let key):
                 // The player's time, for the key's line in the event log.
                 ui.now = events.now

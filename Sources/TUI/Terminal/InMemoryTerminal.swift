@@ -34,6 +34,9 @@ public final class InMemoryTerminal: Terminal {
         pendingInput.append(.resize)
     }
 
+    /// The size is already the one `resize(to:)` set.
+    public func noteResize() {}
+
     public func setTheme(_ rendering: ThemeRendering) { theme = rendering }
 
     public func put(_ text: String, row: Int, column: Int, element: ThemeElement) {

@@ -139,6 +139,15 @@ public final class NcursesTerminal: Terminal {
         if interlude_terminal_size(1, &rows, &columns) == 0, rows > 0, columns > 0 {
             interlude_resizeterm(rows, columns)
         }
+        noteResize()
+    }
+
+    /// After KEY_RESIZE: ncurses found the new size itself (reading a key
+    /// after `fg`, say) and has resized its screen. `resizeterm` here would
+    /// queue another KEY_RESIZE, and the next read would give it back: the
+    /// loop reading keys would never see a key again (issue: the screen froze
+    /// after Ctrl-Z and `fg`, spinning, an alarm impossible to dismiss).
+    public func noteResize() {
         size = TerminalSize(columns: Int(interlude_cols()), rows: Int(interlude_lines()))
     }
 

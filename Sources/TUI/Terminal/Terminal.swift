@@ -41,4 +41,9 @@ public protocol Terminal: AnyObject {
     var acceptsOutput: Bool { get }
     /// The next key or resize without waiting, or nil when none is ready.
     func readInput() -> TerminalInput?
+    /// After `readInput` gave `.resize`: takes the size the terminal already
+    /// adopted. (A SIGWINCH is the player's to act on; a resize ncurses found
+    /// itself is done when it is reported, and doing it again would report it
+    /// again.)
+    func noteResize()
 }
