@@ -105,28 +105,35 @@ struct TUILyricsTests {
         return ((status["elapsed"] as? Double) ?? -1, (status["state"] as? String) ?? "", (status["alarmRinging"] as? Bool) ?? false)
     }
 
-    /// While playing: waits until a capture taken between two readings of
-    /// the heard position that fall in one line's time highlights that line
-    /// alone (a frame drawn before the first reading may still show the one
-    /// before). Returns the line.
+    /// While playing: every frame shows the line of the heard position it
+    /// shows beside it (the now-playing clock, whole seconds from the same
+    /// snapshot; the lines' times are whole seconds, so the clock's second
+    /// names the line exactly), until the highlight has moved over `lines`
+    /// lines. A frame is judged only when two captures in a row agree (one
+    /// being written is skipped). Returns the last line seen.
     @discardableResult
-    static func expectFollows(_ session: TUISession, _ step: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int? {
-        var last = ""
-        var found: Int?
-        let met = try Remote.waitUntil(30) {
-            let before = try elapsed(session)
-            let screen = session.screen(escapes: true)
-            let after = try elapsed(session)
-            let expected = expectedLine(before.seconds)
-            let seen = highlighted(screen)
-            last = "heard \(before.seconds)-\(after.seconds) s, expected \(expected.map(lineText) ?? "none"), "
-                + "highlighted \(seen.highlighted.map(lineText))\n\(session.screen())"
-            guard expected == expectedLine(after.seconds), let expected else { return false }
-            found = expected
-            return seen.highlighted == [expected]
+    static func expectFollows(_ session: TUISession, _ step: String, lines: Int = 3,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws -> Int? {
+        var seen: [Int] = []
+        var mismatch: String?
+        let met = try Remote.waitUntil(40) {
+            let first = session.screen(escapes: true)
+            guard first == session.screen(escapes: true) else { return false }
+            let plain = first.components(separatedBy: "\n").map { String(styled($0).map(\.character)) }.joined(separator: "\n")
+            guard let clock = TUISession.elapsed(plain) else { return false }
+            let expected = expectedLine(Double(clock))
+            let lit = highlighted(first)
+            guard lit.highlighted == (expected.map { [$0] } ?? []) else {
+                mismatch = "clock \(clock) s, expected \(expected.map(lineText) ?? "none"), highlighted "
+                    + "\(lit.highlighted.map(lineText)) (status says \(try elapsed(session).seconds) s)\n\(plain)"
+                return true
+            }
+            if let expected, seen.last != expected { seen.append(expected) }
+            return seen.count >= lines
         }
-        #expect(met, "\(step): \(last)", sourceLocation: sourceLocation)
-        return met ? found : nil
+        #expect(mismatch == nil, "\(step): \(mismatch ?? "")", sourceLocation: sourceLocation)
+        #expect(met, "\(step): the highlight went over \(seen.map(lineText)) only", sourceLocation: sourceLocation)
+        return seen.last
     }
 
     /// While the heard position stands still (paused, an alarm ringing): the

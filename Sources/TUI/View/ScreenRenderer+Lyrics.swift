@@ -1,5 +1,4 @@
 import BookFormat
-import InterludeCore
 import PlayerModel
 import Themes
 
@@ -27,7 +26,7 @@ extension ScreenRenderer {
         if let problem = lyrics.problem { line(problem, .errorText) }
         let texts = lyrics.texts
         if texts.isEmpty { line("no lyrics", .secondaryText) }
-        let heard = Self.lyricsTime.milliseconds(snapshot.fileElapsed)
+        let heard = Self.lyricsMilliseconds(snapshot.fileElapsed)
         let window = pane.window(height: end - row, atMilliseconds: heard)
         for index in window.lines {
             line(texts[index], index == window.current ? .playingRow : .listRow)
@@ -35,8 +34,13 @@ extension ScreenRenderer {
         fill(&frame, area, from: row)
     }
 
-    /// The heard position's range: clamped before it becomes milliseconds, so no snapshot value can trap.
-    static let lyricsTime = DurationRange(seconds: 0...Double(Lyrics.maximumMilliseconds / 1000))
+    /// The heard seconds in whole milliseconds, rounded down as the clock
+    /// beside them is (a line at 3 s is not lit while the clock says 0:02),
+    /// clamped first so no snapshot value can trap the conversion.
+    static func lyricsMilliseconds(_ seconds: Double) -> Int {
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        return Int((min(seconds, Double(Lyrics.maximumMilliseconds) / 1000) * 1000).rounded(.down))
+    }
 
     private func fill(_ frame: inout Frame, _ area: Rect, from row: Int) {
         for line in row..<(area.row + area.height) {
