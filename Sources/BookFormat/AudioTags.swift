@@ -33,6 +33,10 @@ public struct AudioTags: Equatable, Sendable {
     public var replayGain = ReplayGainInfo()
     /// Embedded pictures, as references: where the bytes are, not the bytes.
     public var pictures: [EmbeddedPicture] = []
+    /// The lyrics the tag carries (ID3 SYLT, else USLT; a Vorbis `LYRICS` or
+    /// `UNSYNCEDLYRICS` comment; MP4's `©lyr`), bounded by `Lyrics`' limits.
+    /// A `NAME.lrc` beside the file is not read here (`Lyrics.find`).
+    public var lyrics: Lyrics?
     /// The first problem met in the tag, without the path ("damaged ID3v2
     /// tag: ..."); what was read before it is kept. nil for an intact tag.
     public var damage: String?
@@ -79,6 +83,7 @@ public struct AudioTags: Equatable, Sendable {
         if chapters.isEmpty { tags.chapters = other.chapters }
         tags.replayGain = replayGain.filling(from: other.replayGain)
         if pictures.isEmpty { tags.pictures = other.pictures }
+        tags.lyrics = lyrics ?? other.lyrics
         return tags
     }
 

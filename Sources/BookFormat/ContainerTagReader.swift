@@ -47,6 +47,8 @@ struct TagReading {
     /// The ordinal of the picture whose bytes are wanted (`EmbeddedPicture.bytes`), and those bytes once met.
     let wantedPicture: Int?
     var loadedPicture: [UInt8]?
+    /// An ID3 SYLT timed in MPEG frames, until the first frame after the tag says how long a frame is.
+    var frameTimedLyrics: SyncedLyricsFrame?
 
     init(wantedPicture: Int?) { self.wantedPicture = wantedPicture }
 
@@ -94,8 +96,13 @@ enum ContainerTagReader {
                 apev2(file, into: &reading)
             } else {
                 // LAME's Info tag in the first MPEG frame, for what the ID3 tag lacks.
-                let lame = LameReplayGain.info(fromFirstFrame: file.bytes(at: tagLength, count: LameReplayGain.headBytes))
+                let frame = file.bytes(at: tagLength, count: LameReplayGain.headBytes)
+                let lame = LameReplayGain.info(fromFirstFrame: frame)
                 reading.tags.replayGain = reading.tags.replayGain.filling(from: lame)
+                if let synced = reading.frameTimedLyrics, let header = MPEGFrameHeader(frame, at: 0) {
+                    let samples = header.layer == 1 ? 384 : header.layer == 3 && header.version != 3 ? 576 : 1152
+                    reading.tags.lyrics = synced.lyrics(samplesPerFrame: samples, sampleRate: header.sampleRate) ?? reading.tags.lyrics
+                }
             }
         } else if head.starts(with: "fLaC".utf8) {
             flac(file, at: 0, into: &reading)
@@ -302,6 +309,7 @@ enum MP4ItemFields {
         case [0xa9] + Array("day".utf8): tags.setDate(text(in: content))
         case [0xa9] + Array("gen".utf8): if tags.genres.isEmpty { tags.genres = texts(in: content) }
         case [0xa9] + Array("cmt".utf8): tags.comment = tags.comment ?? text(in: content)
+        case [0xa9] + Array("lyr".utf8): tags.lyrics = tags.lyrics ?? text(in: content).flatMap { LRCLyrics.parse($0, source: "MP4 ©lyr") }
         case Array("gnre".utf8):
             // ID3v1's genre number plus one, as a 16-bit number.
             if tags.genres.isEmpty, let value = numbers(in: content), value.count >= 2 {

@@ -20,6 +20,6 @@ enum ID3v2FrameHeader {
         "TAL": "TALB", "TRK": "TRCK", "TPA": "TPOS", "TYE": "TYER", "TDA": "TDAT", "TIM": "TIME", "TCO": "TCON",
         "TCM": "TCOM", "TXT": "TEXT", "TLA": "TLAN", "TCR": "TCOP", "TEN": "TENC", "TBP": "TBPM", "TKE": "TKEY",
         "TOA": "TOPE", "TOT": "TOAL", "TOR": "TORY", "TPB": "TPUB", "TRC": "TSRC", "TSS": "TSSE", "TXX": "TXXX",
-        "COM": "COMM", "UFI": "UFID", "PIC": "APIC", "ULT": "USLT", "WXX": "WXXX", "RVA": "RVAD",
+        "COM": "COMM", "UFI": "UFID", "PIC": "APIC", "ULT": "USLT", "SLT": "SYLT", "WXX": "WXXX", "RVA": "RVAD",
     ]
 }

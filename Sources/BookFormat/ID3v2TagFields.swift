@@ -14,6 +14,7 @@ enum ID3v2TagFields {
         var year: String?, dayMonth: String?, time: String?
         var comments: [(description: String, text: String)] = []
         var userTexts: [(name: String, value: String)] = []
+        var synced: SyncedLyricsFrame?, unsynced: Lyrics?
         for frame in tag.frames {
             switch frame.id {
             case "TIT2": tags.title = tags.title ?? text(frame).first
@@ -30,6 +31,8 @@ enum ID3v2TagFields {
             case "COMM": if let comment = comment(frame) { comments.append(comment) }
             case "TXXX": if let field = userText(frame, into: &tags.musicBrainz) { userTexts.append(field) }
             case "UFID": if tags.musicBrainz.recordingID == nil { tags.musicBrainz.recordingID = musicBrainzRecording(frame) }
+            case "SYLT": synced = synced ?? ID3Lyrics.synced(frame)
+            case "USLT": unsynced = unsynced ?? ID3Lyrics.unsynced(frame)
             default: continue
             }
         }
@@ -45,6 +48,13 @@ enum ID3v2TagFields {
         let chapters = ChapterList(tag: tag)
         tags.chapters = chapters.chapters
         tags.damage = chapters.damage.map { "damaged ID3v2 tag: \($0)" }
+        // A SYLT timed in MPEG frames waits for the stream's first frame (`ContainerTagReader`).
+        if let synced, synced.unit == .mpegFrames {
+            reading.frameTimedLyrics = synced
+        } else {
+            tags.lyrics = synced?.lyrics(samplesPerFrame: nil, sampleRate: nil)
+        }
+        tags.lyrics = tags.lyrics ?? unsynced
         reading.tags = tags
         for frame in tag.frames where frame.id == "APIC" { picture(frame, into: &reading) }
     }

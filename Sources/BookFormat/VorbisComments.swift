@@ -55,6 +55,10 @@ struct VorbisComments {
         case "DATE", "YEAR": tags.setDate(value)
         case "GENRE": tags.genres.append(value)
         case "COMMENT", "DESCRIPTION": tags.comment = tags.comment ?? value
+        // Timed (LRC text) lyrics win over untimed ones, whichever comment comes first.
+        case "LYRICS", "UNSYNCEDLYRICS":
+            guard tags.lyrics?.isSynced != true, let lyrics = LRCLyrics.parse(value, source: name) else { return }
+            if tags.lyrics == nil || lyrics.isSynced { tags.lyrics = lyrics }
         case let gain where gain.hasPrefix("REPLAYGAIN_"): gains.append((gain, value))
         case let chapter where chapter.hasPrefix("CHAPTER"): addChapter(chapter.dropFirst("CHAPTER".count), value)
         case let id where id.hasPrefix("MUSICBRAINZ_"): _ = tags.musicBrainz.set(name: id, values: [value])

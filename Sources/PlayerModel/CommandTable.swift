@@ -156,6 +156,7 @@ public enum CommandTable {
         screen("filter", .navigation, "filter the list (the library: search as you type)", keys: ["/"]),
         screen("pane-9", .navigation, "library pane", keys: ["9"]),
         screen("pane-0", .navigation, "playlists pane", keys: ["0"]),
+        screen("lyrics", .navigation, "lyrics pane (the line heard now highlighted)", keys: ["L"]),
         screen("library-view", .navigation, "library: tree (artist, album, tracks) or all tracks", keys: ["v"]),
         screen("library-sort", .navigation, "library: sort the tracks by the next column", keys: ["V"]),
 

@@ -25,6 +25,9 @@ public struct PlayerSnapshot: Equatable, Sendable {
     /// Seconds heard of the current track, and its length when known.
     public var elapsed = 0.0
     public var duration: Double?
+    /// Seconds heard of the file that plays (a book's `elapsed` counts from the
+    /// book's start): where its lyrics are.
+    public var fileElapsed = 0.0
     /// 0...1 (and above for a boost).
     public var volume = 1.0
     /// "1.25x"; nil at normal speed.

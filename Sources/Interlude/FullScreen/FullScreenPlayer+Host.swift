@@ -30,6 +30,7 @@ extension FullScreenPlayer: PlayerHost {
             if ui.focus == .playlists { refreshPlaylists() }
         }
         if runtime.removeRungTestAlarms() { redraw.setNeedsDraw() }
+        updateLyrics(runtime)
         // Changes that come without an event (the engine finishing, say) still redraw.
         let state = PlaybackState(finished: runtime.engine.isFinished, playing: runtime.isPlaying,
                                   interrupted: runtime.isInterrupted, entry: runtime.current?.index)

@@ -12,6 +12,7 @@ extension PlayerRuntime {
         var snapshot = PlayerSnapshot()
         snapshot.queue = queue.map { .init(path: $0, title: trackTags.tags(of: $0).title ?? AudioTags.displayName(ofPath: $0)) }
         let current = current
+        snapshot.fileElapsed = current?.elapsed ?? 0
         if let book {
             snapshot.currentIndex = current?.index
             let position = book.currentPosition

@@ -39,6 +39,7 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case filter = "filter"
     case pane9 = "pane-9"
     case pane0 = "pane-0"
+    case lyrics = "lyrics"
     case libraryView = "library-view"
     case librarySort = "library-sort"
 

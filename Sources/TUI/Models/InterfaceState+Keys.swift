@@ -52,6 +52,7 @@ extension InterfaceState {
         case .pane7: focus(.chapters, snapshot: snapshot()); return []
         case .pane8: focus(.bookmarks); return []
         case .pane0: focus(.playlists); return []
+        case .lyrics: focus(.lyrics); return []
         case .pane9:
             guard library != nil else {
                 message = Message(text: "no music library (library = FOLDER in the config file)", isError: false)
@@ -161,7 +162,7 @@ extension InterfaceState {
     mutating func logKey(_ action: KeyAction) {
         switch action {
         case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextPane, .pane1, .pane2, .pane3, .pane4, .pane5, .pane6,
-             .pane7, .pane8, .pane9, .pane0, .libraryView, .librarySort, .help:
+             .pane7, .pane8, .pane9, .pane0, .lyrics, .libraryView, .librarySort, .help:
             return  // Moving around is not a player action.
         default:
             log.append(LoggedEvent(time: now, key: action))

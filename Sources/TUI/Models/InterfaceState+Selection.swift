@@ -46,6 +46,10 @@ extension InterfaceState {
             guard var library else { return }
             move(&library.cursor, action, count: library.rows.count)
             self.library = library
+        case .lyrics:
+            // Untimed lyrics scroll by their top row; timed ones follow the heard line.
+            let count = lyricsPane.lyrics.map { $0.isSynced ? 0 : $0.texts.count } ?? 0
+            move(&lyricsPane.cursor, action, count: max(1, count - pageSize))
         case .nowPlaying: break
         }
     }

@@ -42,6 +42,8 @@ public struct InterfaceState {
     public internal(set) var browser: BrowserModel?
     /// The library pane, when the host has an index to show.
     public var library: LibraryPaneModel?
+    /// The lyrics pane: the lyrics of the file heard now, which the host keeps current.
+    public var lyricsPane = LyricsPaneModel()
     public var queueCursor = ListCursor()
     public var alarmsCursor = ListCursor()
     public var booksCursor = ListCursor()

@@ -1,7 +1,8 @@
 /// The panes, in the order Tab and the digit keys use. The last three are the
 /// audiobook panes: in the split layout the books pane takes the browser's
 /// place and the chapters and bookmarks panes the queue's, while focused.
-/// The library pane (9) and the playlists pane (0) take the browser's place too.
+/// The library pane (9) and the playlists pane (0) take the browser's place too;
+/// the lyrics pane (L, its key) the queue's.
 public enum Pane: Int, CaseIterable, Sendable {
     case browser = 1
     case queue
@@ -13,6 +14,7 @@ public enum Pane: Int, CaseIterable, Sendable {
     case bookmarks
     case library
     case playlists
+    case lyrics
 
     public var title: String {
         switch self {
@@ -26,6 +28,7 @@ public enum Pane: Int, CaseIterable, Sendable {
         case .bookmarks: "Bookmarks"
         case .library: "Library"
         case .playlists: "Playlists"
+        case .lyrics: "Lyrics"
         }
     }
 
@@ -42,18 +45,25 @@ public enum Pane: Int, CaseIterable, Sendable {
         case .bookmarks: "Marks"
         case .library: "Library"
         case .playlists: "Lists"
+        case .lyrics: "Lyrics"
         }
     }
 
     /// The digit key that focuses the pane, as the tab row and titles show it.
-    public var digit: String { self == .playlists ? "0" : String(rawValue) }
+    public var digit: String {
+        switch self {
+        case .playlists: "0"
+        case .lyrics: "L"
+        default: String(rawValue)
+        }
+    }
 
     /// Tab's order: 1 to 9 and round again. The playlists pane (0) is reached by its
     /// digit, and its tab shows only while it is focused, so the tab row of a
     /// 40-column terminal still names the five panes music uses.
     public var next: Pane {
         switch self {
-        case .library, .playlists: .browser
+        case .library, .playlists, .lyrics: .browser
         default: Pane(rawValue: rawValue + 1)!
         }
     }
@@ -69,7 +79,7 @@ extension Pane {
     public var slot: Slot {
         switch self {
         case .browser, .books, .library, .playlists: .topLeft
-        case .queue, .chapters, .bookmarks: .topRight
+        case .queue, .chapters, .bookmarks, .lyrics: .topRight
         case .nowPlaying: .middle
         case .alarms: .bottomLeft
         case .eventLog: .bottomRight

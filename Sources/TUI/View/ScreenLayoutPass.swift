@@ -60,7 +60,7 @@ public struct ScreenLayoutPass {
             return rows
         case .queue:
             return state.queueCursor.visibleRange(height: height, count: state.visibleQueue(snapshot).count)
-        case .nowPlaying:
+        case .nowPlaying, .lyrics:
             return nil
         case .alarms:
             return state.alarmsCursor.visibleRange(height: height, count: snapshot.alarms.count)

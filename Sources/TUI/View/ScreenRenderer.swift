@@ -90,8 +90,10 @@ public struct ScreenRenderer {
         var column = 0
         frame.fill(row: row, column: 0, count: frame.size.columns, element: .paneTitleInactive)
         let bookPanes: [Pane] = [.books, .chapters, .bookmarks]
-        // The library's tab (9) only when there is a library; the playlists' (0) only while focused.
-        let panes = Pane.allCases.filter { ($0 != .library || library || focus == .library) && ($0 != .playlists || focus == .playlists) }
+        // The library's tab (9) only when there is a library; the playlists' (0) and the lyrics' (L) only while focused.
+        let panes = Pane.allCases.filter {
+            ($0 != .library || library || focus == .library) && (($0 != .playlists && $0 != .lyrics) || focus == $0)
+        }
         let shown = book || bookPanes.contains(focus) ? panes : panes.filter { !bookPanes.contains($0) }
         let full = shown.map { "\($0.digit) \($0.shortTitle) " }.joined()
         // Too narrow for every name: the others by number only.
@@ -178,6 +180,8 @@ public struct ScreenRenderer {
             title += " (\(snapshot.playlists.count))"
         case .chapters, .bookmarks:
             if let book = snapshot.book { title += ": " + book.title }
+        case .lyrics:
+            if let lyrics = state.lyricsPane.lyrics { title += " (\(lyrics.source)\(lyrics.isSynced ? ", timed" : ""))" }
         case .library:
             if let library = state.library {
                 title += " (\(library.trackCount)\(library.isTruncated ? "+" : "") tracks"
@@ -206,6 +210,7 @@ public struct ScreenRenderer {
                          + (state.bindings.name(of: .playSelection).map { " (\($0) here plays it)" } ?? ""),
                      rows: snapshot.playlists.map { (text: $0.name, playing: false) })
         case .library: drawLibrary(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
+        case .lyrics: drawLyrics(&frame, content, state: state, snapshot: snapshot)
         }
     }
 
