@@ -38,14 +38,15 @@ import Glibc
         // A square picture on cells twice as tall as wide keeps its shape.
         let columns = min(area.width, area.height * 2), rows = columns / 2
         let drawn = session.waitFor(30) { _ in
-            let cells = ColouredScreen(session.screen(escapes: true))
+            let cells = ColouredScreen(Self.capture(session))
             return cells.hasColours(row: area.row + rows - 1, column: area.column + columns - 1)
         }
         #expect(drawn.met, "no picture drawn:\n\(drawn.screen)")
-        let screen = ColouredScreen(session.screen(escapes: true))
+        let screen = ColouredScreen(Self.capture(session))
         let oracle = try CoverArtFixtures.scaledRGB(picture, width: columns * 8, height: rows * 16)
         let error = Self.meanError(screen, area: area, columns: columns, rows: rows, oracle: oracle, flipped: false)
         let other = Self.meanError(screen, area: area, columns: columns, rows: rows, oracle: oracle, flipped: true)
+        print("symbols in tmux: mean colour error per cell \(error), the picture upside down \(other)")
         #expect(error < Self.meanErrorBound, "mean colour error per cell \(error)")
         #expect(other > 3 * Self.meanErrorBound, "the upside-down picture compares at \(other): the check could not fail")
         // The rest of the pane is text, unaffected; the cells right of the picture carry no colour of it.
@@ -54,7 +55,7 @@ import Glibc
         // Another pane in its place: no picture cell is left.
         try session.press("1")
         let cleared = session.waitFor { _ in
-            let cells = ColouredScreen(session.screen(escapes: true))
+            let cells = ColouredScreen(Self.capture(session))
             return (area.row..<(area.row + rows)).allSatisfy { !cells.hasColours(row: $0, column: area.column + 5) }
         }
         #expect(cleared.met, "picture cells left:\n\(cleared.screen)")
@@ -114,6 +115,11 @@ import Glibc
 
     // MARK: Comparing
 
+    /// The screen with its colours, trailing blanks kept (`-N`: a row of one colour is cells too).
+    static func capture(_ session: TUISession) -> String {
+        (try? session.tmux(["capture-pane", "-p", "-e", "-N"]).stdoutText) ?? ""
+    }
+
     /// The mean over the picture's cells of the distance between the cell's
     /// colour and the oracle's mean over the cell (`flipped`: the oracle
     /// upside down, a picture the drawing is not of).
@@ -147,8 +153,9 @@ import Glibc
     }
 }
 
-/// `capture-pane -e`'s screen as cells with their colours (24-bit, from
-/// the palette's numbers as xterm shows them).
+/// `capture-pane -e`'s screen as cells with their picture colours (24-bit,
+/// from the palette's numbers as xterm shows them); a cell in the default
+/// or a theme's 16 colours has none.
 struct ColouredScreen {
     struct Cell {
         var character: Character
@@ -177,8 +184,9 @@ struct ColouredScreen {
                         case 0: (foreground, background, reverse) = (nil, nil, false)
                         case 7: reverse = true
                         case 27: reverse = false
-                        case 39: foreground = nil
-                        case 49: background = nil
+                        // The 16 colours a theme uses are no picture's (those are 256-colour or 24-bit).
+                        case 39, 30...37, 90...97: foreground = nil
+                        case 49, 40...47, 100...107: background = nil
                         case 38, 48:
                             var value: UInt32?
                             if numbers.first == 5, numbers.count >= 2 {
@@ -196,8 +204,10 @@ struct ColouredScreen {
                     continue
                 }
                 let (front, back) = reverse ? (background, foreground) : (foreground, background)
-                cells.append(Cell(character: Character(scalar), foreground: front ?? 0, background: back ?? 0,
-                                  coloured: front != nil && back != nil))
+                // A blank shows only its background: tmux leaves its foreground at the default.
+                let character = Character(scalar)
+                cells.append(Cell(character: character, foreground: front ?? back ?? 0, background: back ?? 0,
+                                  coloured: back != nil && (front != nil || Self.coverage(character) == 0)))
             }
             rows.append(cells)
         }

@@ -69,6 +69,7 @@ import Glibc
                                    columns: columns, rows: rows, cell: cell, flipped: false)
         let other = shot.meanError(oracle: oracle, left: area.column * cell.width, top: area.row * cell.height,
                                    columns: columns, rows: rows, cell: cell, flipped: true)
+        print("sixel in xterm: mean colour error per cell \(error), the picture upside down \(other)")
         #expect(error < Self.meanErrorBound, "mean colour error per cell \(error)")
         #expect(other > 3 * Self.meanErrorBound, "the upside-down picture compares at \(other)")
     }
