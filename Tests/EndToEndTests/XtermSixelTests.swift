@@ -39,7 +39,7 @@ import Glibc
         defer { _ = xterm.stop() }
 
         // The cell's pixels from the window's white extent: 60 x 30 cells at the top-left.
-        var shot = try display.screenshot()
+        var shot = Screenshot(pixels: [], width: 640, height: 480)
         let deadline = monotonicSeconds() + 40
         var cell = (width: 0, height: 0)
         let layout = Layout(size: Self.size, banner: false, focus: .nowPlaying)
@@ -47,7 +47,11 @@ import Glibc
         let area = try #require(ScreenRenderer.pictureArea(for: .nowPlaying, paneArea: paneArea))
         var drawn = false
         while monotonicSeconds() < deadline {
-            shot = try display.screenshot()
+            guard let taken = try? display.screenshot() else {
+                usleep(200_000)
+                continue
+            }
+            shot = taken
             cell = shot.cellSize(columns: Self.size.columns, rows: Self.size.rows)
             if cell.width > 0, shot.isColoured(x: (area.column + 2) * cell.width, y: (area.row + 2) * cell.height) {
                 drawn = true
@@ -93,9 +97,10 @@ final class XvfbDisplay {
 
     /// The screen as RGB, by xwd, converted by ffmpeg.
     func screenshot() throws -> Screenshot {
-        let xwd = try ProcessRunner.check("xwd", ["-root", "-silent", "-display", name], timeout: 30).stdout
-        let rgb = try ProcessRunner.check("ffmpeg", ["-nostdin", "-v", "error", "-f", "xwd_pipe", "-i", "-", "-f", "rawvideo",
-                                                     "-pix_fmt", "rgb24", "-"], stdin: xwd, timeout: 30).stdout
+        let file = ScratchFiles.makeDirectory("xwd") + "/screen.xwd"
+        try ProcessRunner.check("xwd", ["-root", "-silent", "-display", name, "-out", file], timeout: 30)
+        let rgb = try ProcessRunner.check("ffmpeg", ["-nostdin", "-v", "error", "-i", file, "-f", "rawvideo",
+                                                     "-pix_fmt", "rgb24", "-"], timeout: 30).stdout
         return Screenshot(pixels: [UInt8](rgb), width: 640, height: 480)
     }
 }
@@ -111,18 +116,21 @@ struct Screenshot {
         return (Int(pixels[at]), Int(pixels[at + 1]), Int(pixels[at + 2]))
     }
 
-    func isWhite(x: Int, y: Int) -> Bool { rgb(x: x, y: y) == (255, 255, 255) }
-
     func isColoured(x: Int, y: Int) -> Bool {
         let (r, g, b) = rgb(x: x, y: y)
         return !(r == g && g == b)
     }
 
-    /// The window's cell size: its white background spans the columns and rows (the last row is the command line, white).
+    /// The window's cell size: the window (at the top-left, white behind its
+    /// text) spans the columns and rows; the screen around it is black.
     func cellSize(columns: Int, rows: Int) -> (width: Int, height: Int) {
         var right = 0, bottom = 0
-        for x in 0..<width where isWhite(x: x, y: height > 1 ? 1 : 0) { right = x + 1 }
-        for y in 0..<height where isWhite(x: 1, y: y) { bottom = y + 1 }
+        for y in 0..<height {
+            for x in 0..<width where rgb(x: x, y: y) != (0, 0, 0) {
+                right = max(right, x + 1)
+                bottom = y + 1
+            }
+        }
         return (right / columns, bottom / rows)
     }
 
