@@ -113,6 +113,47 @@ import Glibc
         #expect(!has("\u{1B}_Ga=T") && !has("\u{1B}_Gf="), "kitty graphics sent")
     }
 
+    /// Issue 30's cost: the image libraries are loaded for the first picture drawn, not before.
+    @Test("headless playback and a pane without a picture map no image library; a picture shown maps them")
+    func imageLibrariesOnlyWithAPicture() throws {
+        func imageLibraries(_ pid: Int32) throws -> [String] {
+            let handle = try #require(FileHandle(forReadingAtPath: "/proc/\(pid)/maps"))
+            defer { try? handle.close() }
+            let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+            return maps.split(separator: "\n").map(String.init)
+                .filter { ["libchafa", "libjpeg", "libpng", "libglib"].contains(where: $0.contains) }
+        }
+        let picture = try CoverArtFixtures.picture(size: 128, format: "jpg")
+        let covered = try CoverArtFixtures.tagged(.id3, picture: picture, seconds: 30)
+        let plain = try CoverArtFixtures.besideImage(named: "notes.txt", bytes: Data("no picture".utf8), seconds: 30)
+
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let headless = try InterludeBinary.start(["play", covered, "--device", "pulse", "--events", "json"], environment: sink.environment)
+        defer { _ = headless.stop() }
+        try #require(headless.waitForEvent(named: "trackStarted", timeout: 30) != nil)
+        #expect(try imageLibraries(headless.pid).isEmpty, "headless playback maps an image library")
+
+        let without = try TUISession(columns: Self.size.columns, rows: Self.size.rows, arguments: [plain],
+                                     environment: ["TERM": "tmux-256color"])
+        #expect(without.waitFor("playing ·").met)
+        try without.press("3")
+        #expect(without.waitFor("Now playing").met)
+        let plainPID = try #require(try without.playerPID())
+        #expect(try imageLibraries(plainPID).isEmpty, "a pane without a picture maps an image library")
+
+        let with = try TUISession(columns: Self.size.columns, rows: Self.size.rows, arguments: [covered],
+                                  environment: ["TERM": "tmux-256color"])
+        #expect(with.waitFor("playing ·").met)
+        try with.press("3")
+        let coveredPID = try #require(try with.playerPID())
+        let deadline = monotonicSeconds() + 30
+        while monotonicSeconds() < deadline, try imageLibraries(coveredPID).count < 2 { usleep(100_000) }
+        let mapped = try imageLibraries(coveredPID)
+        #expect(mapped.contains { $0.contains("libchafa") } && mapped.contains { $0.contains("libjpeg") },
+                "the picture shown, yet \(mapped)")
+    }
+
     // MARK: Comparing
 
     /// The screen with its colours, trailing blanks kept (`-N`: a row of one colour is cells too).
