@@ -171,3 +171,11 @@ package.targets.first { $0.name == "Playlists" }?.dependencies.append("Streams")
 
 // The MPD protocol's pure parts (issue 29): the tokenizer, command lists, ACK lines, idle, song ids.
 package.targets.append(.testTarget(name: "MPDProtocolTests", dependencies: ["PlayerModel"]))
+
+// Cover art (issue 30): libjpeg, libpng and libchafa behind loaders that dlopen them when the
+// first picture is shown, so headless playback and a pane without a picture map none of them.
+// chafa's header needs glib's (Debian's paths, as `pkg-config --cflags chafa` gives them).
+package.targets.append(.target(name: "CCoverArt", dependencies: ["CInterludeShims"],
+                               cSettings: cWarnings + [.unsafeFlags(["-I/usr/include/chafa", "-I/usr/lib/x86_64-linux-gnu/chafa/include",
+                                                                     "-I/usr/include/glib-2.0", "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include"])]))
+package.targets.first { $0.name == "Interlude" }?.dependencies.append("CCoverArt")

@@ -23,6 +23,10 @@ int interlude_cols(void) { return *INTERLUDE_RESOLVED(COLS); }
 int interlude_colors(void) { return *INTERLUDE_RESOLVED(COLORS); }
 int interlude_color_pairs(void) { return *INTERLUDE_RESOLVED(COLOR_PAIRS); }
 
+int interlude_attr_set_pair(attr_t attributes, int pair) {
+    return INTERLUDE_RESOLVED(wattr_set)(STDSCR, attributes, 0, &pair);
+}
+
 int interlude_mvaddnwstr(int row, int column, const wchar_t *text, int count) {
     WINDOW *window = STDSCR;
     if (INTERLUDE_RESOLVED(wmove)(window, row, column) == ERR) return ERR;

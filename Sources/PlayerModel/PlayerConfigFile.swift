@@ -21,6 +21,8 @@ public struct PlayerConfigFile: Equatable, Sendable {
     public var mpd: MPDEndpointSetting?
     /// `alarm-grace = DURATION`: how late an alarm found after its time may still ring (seconds).
     public var alarmGrace: Double?
+    /// `cover-art = auto|kitty|sixel|iterm2|symbols|none`: how pictures are drawn.
+    public var coverArt: CoverArtSetting?
     public var problems: [ConfigProblem] = []
 
     /// Every key, with its value and what it does: the complaint's list and the man page's CONFIGURATION.
@@ -41,6 +43,9 @@ public struct PlayerConfigFile: Equatable, Sendable {
         ("alarm-grace", "DURATION", "how late an alarm found after its time (the computer asleep, the player stopped "
             + "or not running, the clock changed) may still ring, saying how late and why; later it is shown missed "
             + "instead (default 10m, \(alarmGraceRange.accepts))"),
+        ("cover-art", CoverArtSetting.accepts, "how the full-screen player draws the cover (the file's own, else "
+            + "cover, folder or front .jpg/.png beside it): auto asks the terminal for kitty graphics, iTerm2's or sixel "
+            + "and else draws block symbols in colour; the others force one; none draws no picture (default auto)"),
     ]
 
     public static var keys: [String] { keyReference.map(\.key) }
@@ -99,6 +104,12 @@ public struct PlayerConfigFile: Equatable, Sendable {
                     continue
                 }
                 config.alarmGrace = seconds
+            case "cover-art":
+                guard let setting = CoverArtSetting(rawValue: value.lowercased()) else {
+                    problem("cover-art must be \(CoverArtSetting.accepts), not '\(value)'")
+                    continue
+                }
+                config.coverArt = setting
             case "desktop-interruptions":
                 // Read, and its problems reported, by the desktop interruption settings.
                 continue

@@ -1,3 +1,4 @@
+import CCoverArt
 import CFFmpeg
 import CFLAC
 import CInterludeShims
@@ -10,12 +11,12 @@ import Glibc
 import Synchronization
 import Testing
 
-/// The six dlopen loaders (issue 24, point 6): each library's functions named
+/// The dlopen loaders (issue 24, point 6): each library's functions named
 /// once in a list, loaded through one rule (`interlude_library_load`): one lock,
 /// one failure shape, "<file>: <why>".
 struct LibraryLoaderTests {
     enum Loader: String, CaseIterable, Sendable {
-        case ncursesw, ffmpeg, flac, pulse, sdbus, sqlite
+        case ncursesw, ffmpeg, flac, pulse, sdbus, sqlite, jpeg, png, chafa
 
         func load(_ message: inout [CChar]) -> Int32 {
             switch self {
@@ -25,6 +26,9 @@ struct LibraryLoaderTests {
             case .pulse: interlude_pulse_load(&message, message.count)
             case .sdbus: interlude_sdbus_load(&message, message.count)
             case .sqlite: interlude_sqlite_load(&message, message.count)
+            case .jpeg: interlude_jpeg_load(&message, message.count)
+            case .png: interlude_png_load(&message, message.count)
+            case .chafa: interlude_chafa_load(&message, message.count)
             }
         }
 
@@ -36,6 +40,9 @@ struct LibraryLoaderTests {
             case .pulse: interlude_pulse_library()
             case .sdbus: interlude_sdbus_library()
             case .sqlite: interlude_sqlite_library()
+            case .jpeg: interlude_jpeg_library()
+            case .png: interlude_png_library()
+            case .chafa: interlude_chafa_library()
             }
         }
     }

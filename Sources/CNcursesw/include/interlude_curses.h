@@ -36,6 +36,8 @@ int interlude_lines(void);
 int interlude_cols(void);
 int interlude_colors(void);
 int interlude_color_pairs(void);
+/* wattr_set with a pair number past a short's (alloc_pair's may be). */
+int interlude_attr_set_pair(attr_t attributes, int pair);
 /* As curses.h's mvaddnwstr: a failed move skips the write. */
 int interlude_mvaddnwstr(int row, int column, const wchar_t *text, int count);
 

@@ -18,6 +18,8 @@ INTERLUDE_CALL(bool, has_colors, (void), ())
 INTERLUDE_CALL(int, start_color, (void), ())
 INTERLUDE_CALL(int, use_default_colors, (void), ())
 INTERLUDE_CALL(int, init_pair, (short pair, short foreground, short background), (pair, foreground, background))
+/* A picture's cells (cover art): a pair for each two colours met, found or made by ncurses. */
+INTERLUDE_CALL(int, alloc_pair, (int foreground, int background), (foreground, background))
 INTERLUDE_CALL(int, resizeterm, (int rows, int columns), (rows, columns))
 INTERLUDE_CALL_AS(int, attr_set, (attr_t attributes, short pair), wattr_set, (STDSCR, attributes, pair, NULL))
 INTERLUDE_USE(wmove)

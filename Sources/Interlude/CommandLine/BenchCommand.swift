@@ -7,6 +7,7 @@ public enum BenchCommand {
     public static let help = """
     usage: interlude bench decode FILE
            interlude bench seek FILE [--points N]
+           interlude bench cover FILE
 
     decode: decodes FILE through the same decoder and ring as playback, without
     output, and prints the seconds of audio decoded per CPU second.
@@ -15,6 +16,10 @@ public enum BenchCommand {
     each followed by the first 1152 frames read (libmpg123 decodes lazily), and
     prints the median time of a seek on an open decoder, then the median of a
     fresh open plus its first seek.
+
+    cover: draws FILE's cover as the full-screen player does (block symbols on
+    58x20 cells, 256 colours) 21 times, each decoded afresh, and prints the CPU
+    time of the first (its libraries loaded) and the median of the rest.
     """
 
     public static func run(_ arguments: [String]) -> Int32 {
@@ -23,6 +28,7 @@ public enum BenchCommand {
             return 0
         }
         if arguments.first == "seek" { return seek(Array(arguments.dropFirst())) }
+        if arguments.first == "cover" { return cover(Array(arguments.dropFirst())) }
         guard arguments.count == 2, arguments[0] == "decode" else {
             writeStandardError("interlude bench: usage: interlude bench decode FILE | interlude bench seek FILE [--points N]\n")
             return 2

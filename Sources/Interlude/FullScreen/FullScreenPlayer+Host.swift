@@ -39,8 +39,10 @@ extension FullScreenPlayer: PlayerHost {
             redraw.setNeedsDraw()
         }
         guard redraw.shouldDraw(now: monotonicSeconds(), moving: isMoving(runtime)) else { return }
-        let frame = ScreenRenderer().frame(size: terminal.size, state: &ui, snapshot: snapshot(runtime), now: now)
-        presenter.present(frame)
+        let snapshot = snapshot(runtime)
+        let arrangement = ScreenLayoutPass().arrange(size: terminal.size, state: &ui, snapshot: snapshot, now: now)
+        let overlay = updatePictures(arrangement, runtime: runtime)
+        present(ScreenRenderer().draw(arrangement, state: ui, snapshot: snapshot), overlay: overlay, presenter: presenter)
         library?.startFirstScan()
     }
 
@@ -68,7 +70,7 @@ extension FullScreenPlayer: PlayerHost {
 
     var now: Double { events.now }
 
-    var loopSources: [LoopSource] { [self] }
+    var loopSources: [LoopSource] { [self as LoopSource] + (coverArt.map { [$0 as LoopSource] } ?? []) }
 
     func resize() {
         terminal?.resize()

@@ -115,6 +115,7 @@ extension FullScreenPlayer {
         // The screen is ours now: errors go to the log pane and the command line.
         events.writesErrorsToStandardError = false
         applyTheme(theme)
+        openCoverArt(terminal: terminal)
         return true
     }
 

@@ -38,6 +38,9 @@ final class FullScreenPlayer {
     /// The playlists pane's rows: listed at start, when the pane is focused and after a save.
     var playlists: [PlaylistRow] = []
     var lastFocus: Pane?
+    /// The cover art's pictures (`+CoverArt`); nil when none are drawn.
+    var coverArt: CoverArtView?
+    var shownOverlay: GraphicsOverlay?
 
     /// What decides the state line and the playing marks, compared after each turn.
     struct PlaybackState: Equatable {

@@ -64,6 +64,10 @@ public struct InterfaceState {
     public internal(set) var showsHelp = false
     public var helpCursor = ListCursor()
     public var message: Message?
+    /// The picture a pane shows (the now-playing pane's cover, the books
+    /// pane's book's), at the size `ScreenRenderer.pictureArea` gave; the
+    /// cover art's thread makes it, and a pane without one draws none.
+    public var pictures: [Pane: PanePicture] = [:]
     public var themeName = "default"
     public static let seekStep = 10.0
     public static let volumeStep = 0.05

@@ -9,6 +9,8 @@ public struct Frame: Equatable, Sendable {
         public var element: ThemeElement
         /// Columns the character takes (1 or 2; 0 for a covered column).
         public var width: Int
+        /// A picture's cell (`PictureCells`): its own colours instead of the element's.
+        public var colors: CellColors? = nil
 
         public static let blank = Cell(text: " ", element: .listRow, width: 1)
     }
@@ -85,6 +87,14 @@ public struct Frame: Equatable, Sendable {
             used += characterWidth
         }
         return result + "…"
+    }
+
+    /// One cell of a picture: a narrow symbol in its own colours.
+    mutating func setPictureCell(row: Int, column: Int, symbol: Character, colors: CellColors) {
+        guard row >= 0, row < size.rows, column >= 0, column < size.columns else { return }
+        let printable = Self.printable(symbol)
+        cells[row][column] = Cell(text: String(printable), element: .listRow, width: 1, colors: colors)
+        repairEdges(row: row, start: column, end: column + 1)
     }
 
     /// The row's text with covered columns left out, as a terminal shows it.

@@ -19,6 +19,11 @@ public final class ScreenPresenter {
         last = nil
     }
 
+    /// Whether the next frame sent repaints the whole screen (after
+    /// `invalidate`, or the first): what was drawn over the cells outside
+    /// the frames (a graphics protocol's picture) is then gone.
+    public var repaintsAll: Bool { last == nil }
+
     /// Returns whether anything was sent.
     @discardableResult
     public func present(_ frame: Frame) -> Bool {
@@ -61,18 +66,22 @@ public final class ScreenPresenter {
         return present(deferred)
     }
 
-    /// One `put` per run of cells in the same element.
+    /// One `put` per run of cells in the same element (a picture's cells: in the same colours).
     private func putRuns(_ cells: [Frame.Cell], row: Int, from start: Int, to end: Int) {
         var column = start
         while column < end {
-            let element = cells[column].element
+            let element = cells[column].element, colors = cells[column].colors
             var text = ""
             let runStart = column
-            while column < end && cells[column].element == element {
+            while column < end && cells[column].element == element && cells[column].colors == colors {
                 text += cells[column].text
                 column += 1
             }
-            terminal.put(text, row: row, column: runStart, element: element)
+            if let colors {
+                terminal.put(text, row: row, column: runStart, colors: colors)
+            } else {
+                terminal.put(text, row: row, column: runStart, element: element)
+            }
         }
     }
 }

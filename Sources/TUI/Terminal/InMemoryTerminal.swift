@@ -7,6 +7,8 @@ public final class InMemoryTerminal: Terminal {
         /// One character, or "" for the second column of a wide character.
         public var text: String
         public var element: ThemeElement
+        /// A picture's cell's colours.
+        public var colors: CellColors? = nil
     }
 
     public private(set) var size: TerminalSize
@@ -49,6 +51,14 @@ public final class InMemoryTerminal: Terminal {
             cells[row][column] = Cell(text: String(character), element: element)
             if width == 2 { cells[row][column + 1] = Cell(text: "", element: element) }
             column += width
+        }
+    }
+
+    public func put(_ text: String, row: Int, column: Int, colors: CellColors) {
+        putCount += 1
+        guard row >= 0, row < size.rows else { return }
+        for (offset, character) in text.enumerated() where column + offset >= 0 && column + offset < size.columns {
+            cells[row][column + offset] = Cell(text: String(character), element: .listRow, colors: colors)
         }
     }
 

@@ -98,6 +98,31 @@ public final class NcursesTerminal: Terminal {
         interlude_mvaddnwstr(Int32(row), Int32(column), wide, Int32(wide.count - 1))
     }
 
+    /// What colours a picture's cells can have here: 24-bit where the
+    /// terminal's description has direct colour (`COLORS` of 2^24), else
+    /// the 256-colour palette, else 16 colours; none without colour.
+    public var pictureColors: PictureColorMode {
+        let colors = colorDepth == .monochrome ? 0 : Int(interlude_colors())
+        return colors >= 1 << 24 ? .direct : colors >= 256 ? .palette256 : colors >= 16 ? .palette16 : .none
+    }
+
+    public func put(_ text: String, row: Int, column: Int, colors: CellColors) {
+        let pair = interlude_alloc_pair(Int32(Self.number(colors.foreground, direct: pictureColors == .direct)),
+                                        Int32(Self.number(colors.background, direct: pictureColors == .direct)))
+        interlude_attr_set_pair(0, pair < 0 ? 0 : pair)
+        var wide = text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+        wide.append(0)
+        interlude_mvaddnwstr(Int32(row), Int32(column), wide, Int32(wide.count - 1))
+    }
+
+    /// The number ncurses takes for a colour: the palette's, or 0xRRGGBB itself in direct colour.
+    private static func number(_ color: PictureColor, direct: Bool) -> Int {
+        switch color {
+        case .palette(let index): direct ? Int(PictureColorMode.paletteRGB(index)) : index
+        case .rgb(let value): direct ? Int(value) : PictureColorMode.nearestPaletteIndex(value)
+        }
+    }
+
     public func clear() {
         interlude_erase()
         interlude_clearok(true)

@@ -32,6 +32,8 @@ public protocol Terminal: AnyObject {
     func setTheme(_ rendering: ThemeRendering)
     /// Writes `text` starting at a cell; the caller has measured it to fit.
     func put(_ text: String, row: Int, column: Int, element: ThemeElement)
+    /// Writes a run of a picture's cells (narrow symbols) in their own colours.
+    func put(_ text: String, row: Int, column: Int, colors: CellColors)
     /// Forgets what is on screen: the next refresh repaints everything.
     func clear()
     /// Makes what was put visible.

@@ -198,7 +198,7 @@ public struct ScreenRenderer {
         switch pane {
         case .browser: drawBrowser(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
         case .queue: drawQueue(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
-        case .nowPlaying: drawNowPlaying(&frame, content, snapshot: snapshot)
+        case .nowPlaying: drawNowPlaying(&frame, content, snapshot: snapshot, picture: state.pictures[.nowPlaying])
         case .alarms: drawAlarms(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
         case .eventLog: drawLog(&frame, content, state: state, focused: focused, range: rows)
         case .books: drawBooks(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
@@ -334,7 +334,59 @@ public struct ScreenRenderer {
         blank(&frame, area, from: line)
     }
 
-    private func drawNowPlaying(_ frame: inout Frame, _ area: Rect, snapshot: PlayerSnapshot) {
+    /// Where the picture of a pane laid out at `area` goes (the cells the
+    /// cover art is asked for), or nil.
+    public static func pictureArea(for pane: Pane, paneArea area: Rect) -> Rect? {
+        pictureArea(for: pane, content: ScreenLayoutPass.content(of: area))
+    }
+
+    /// Where a pane's picture goes in its content (`ScreenLayoutPass.content`):
+    /// below the now-playing pane's four lines when it is tall (one row
+    /// between, a column of margin each side), else at its right; at the right
+    /// third of the books pane. nil where no picture fits (fewer than 2 rows or 4 columns).
+    static func pictureArea(for pane: Pane, content: Rect) -> Rect? {
+        let area: Rect
+        switch pane {
+        case .nowPlaying where content.height >= 8:
+            area = Rect(row: content.row + 5, column: content.column + 1, width: content.width - 2, height: content.height - 5)
+        case .nowPlaying:
+            let width = min(content.height * 2, content.width / 4)
+            area = Rect(row: content.row, column: content.column + content.width - width - 1, width: width, height: content.height)
+        case .books where content.width >= 40:
+            let width = content.width / 3
+            area = Rect(row: content.row, column: content.column + content.width - width - 1, width: width, height: content.height)
+        default: return nil
+        }
+        return area.width >= 4 && area.height >= 2 ? area : nil
+    }
+
+    /// The area a pane's picture is placed in, when it has one made for this
+    /// size (a picture for another size waits for the one made for this size).
+    private static func placedArea(pane: Pane, content: Rect, picture: PanePicture?) -> Rect? {
+        guard let picture, let area = pictureArea(for: pane, content: content),
+              picture.size.columns <= area.width, picture.size.rows <= area.height else { return nil }
+        return area
+    }
+
+    /// Blanks the picture's area with a column of margin each side and places its cells.
+    private func place(_ picture: PanePicture, in area: Rect, frame: inout Frame) {
+        for row in area.row..<(area.row + area.height) {
+            frame.fill(row: row, column: area.column - 1, count: area.width + 2, element: .listRow)
+        }
+        if case .symbols(let cells) = picture { frame.place(cells, row: area.row, column: area.column) }
+    }
+
+    /// The text's part of a pane's content beside or above its picture.
+    private static func textArea(content: Rect, picture area: Rect?) -> Rect {
+        guard let area else { return content }
+        var text = content
+        if area.row == content.row { text.width = area.column - content.column - 1 } else { text.height = area.row - content.row }
+        return text
+    }
+
+    private func drawNowPlaying(_ frame: inout Frame, _ content: Rect, snapshot: PlayerSnapshot, picture: PanePicture?) {
+        let pictureArea = Self.placedArea(pane: .nowPlaying, content: content, picture: picture)
+        let area = Self.textArea(content: content, picture: pictureArea)
         let width = area.width
         var lines: [(String, ThemeElement)] = []
         if snapshot.title.isEmpty {
@@ -363,6 +415,7 @@ public struct ScreenRenderer {
             row += 1
         }
         blank(&frame, area, from: row)
+        if let picture, let pictureArea { place(picture, in: pictureArea, frame: &frame) }
     }
 
     private func drawProgress(_ frame: inout Frame, row: Int, column: Int, width: Int, snapshot: PlayerSnapshot) {
