@@ -171,3 +171,14 @@ package.targets.first { $0.name == "Playlists" }?.dependencies.append("Streams")
 
 // The MPD protocol's pure parts (issue 29): the tokenizer, command lists, ACK lines, idle, song ids.
 package.targets.append(.testTarget(name: "MPDProtocolTests", dependencies: ["PlayerModel"]))
+
+// Podcasts (issue 27): the feed and OPML logic, pure (podcastparser's rules, subscriptions,
+// their merge); libxml2's reader and libcurl behind loaders that dlopen them when the first
+// feed is read or fetched, so playback maps neither.
+package.targets += [
+    .target(name: "Podcasts", dependencies: ["InterludeCore"]),
+    .target(name: "CXML2", dependencies: ["CInterludeShims"], cSettings: cWarnings + [.unsafeFlags(["-I/usr/include/libxml2"])]),
+    .target(name: "CCurl", dependencies: ["CInterludeShims"], cSettings: cWarnings),
+    .testTarget(name: "PodcastsTests", dependencies: ["Podcasts", "InterludeCore"]),
+]
+package.targets.first { $0.name == "Interlude" }?.dependencies += ["Podcasts", "CXML2", "CCurl"]
