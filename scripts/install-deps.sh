@@ -35,6 +35,8 @@ packages=(
   mpv mpv-mpris python3-dbusmock
   # The MPD front end (issue 29): MPD itself as the reference, mpc and python-mpd2 as its clients.
   mpd mpc python3-mpd
+  # Podcasts (issue 27): feeds and OPML read with libxml2's reader, fetched with libcurl (both dlopen'ed).
+  libxml2-dev libcurl4-openssl-dev
 )
 # Peers that only `make bench` runs beside interlude (scripts/install-deps.sh --bench).
 bench_packages=(cmus)

@@ -1,3 +1,4 @@
+import CCurl
 import CFFmpeg
 import CFLAC
 import CInterludeShims
@@ -5,17 +6,18 @@ import CNcursesw
 import CPulse
 import CSQLite
 import CSystemd
+import CXML2
 import Foundation
 import Glibc
 import Synchronization
 import Testing
 
-/// The six dlopen loaders (issue 24, point 6): each library's functions named
+/// The dlopen loaders (issue 24, point 6; libxml2 and libcurl for podcasts, issue 27): each library's functions named
 /// once in a list, loaded through one rule (`interlude_library_load`): one lock,
 /// one failure shape, "<file>: <why>".
 struct LibraryLoaderTests {
     enum Loader: String, CaseIterable, Sendable {
-        case ncursesw, ffmpeg, flac, pulse, sdbus, sqlite
+        case ncursesw, ffmpeg, flac, pulse, sdbus, sqlite, xml2, curl
 
         func load(_ message: inout [CChar]) -> Int32 {
             switch self {
@@ -25,6 +27,8 @@ struct LibraryLoaderTests {
             case .pulse: interlude_pulse_load(&message, message.count)
             case .sdbus: interlude_sdbus_load(&message, message.count)
             case .sqlite: interlude_sqlite_load(&message, message.count)
+            case .xml2: interlude_xml2_load(&message, message.count)
+            case .curl: interlude_curl_load(&message, message.count)
             }
         }
 
@@ -36,6 +40,8 @@ struct LibraryLoaderTests {
             case .pulse: interlude_pulse_library()
             case .sdbus: interlude_sdbus_library()
             case .sqlite: interlude_sqlite_library()
+            case .xml2: interlude_xml2_library()
+            case .curl: interlude_curl_library()
             }
         }
     }
@@ -59,7 +65,7 @@ struct LibraryLoaderTests {
     }
 
     /// Each loader's own files and list, one file renamed or one symbol added
-    /// that no library has: the same shape of failure for all six.
+    /// that no library has: the same shape of failure for all of them.
     @Test(arguments: Loader.allCases) func eachLoaderFailsOneWay(_ loader: Loader) throws {
         var message = [CChar](repeating: 0, count: 512)
         // Loaded first, so that the copies below only add to and drop what stays mapped.
