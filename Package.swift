@@ -179,3 +179,13 @@ package.targets.append(.target(name: "CCoverArt", dependencies: ["CInterludeShim
                                cSettings: cWarnings + [.unsafeFlags(["-I/usr/include/chafa", "-I/usr/lib/x86_64-linux-gnu/chafa/include",
                                                                      "-I/usr/include/glib-2.0", "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include"])]))
 package.targets.first { $0.name == "Interlude" }?.dependencies.append("CCoverArt")
+// Podcasts (issue 27): the feed and OPML logic, pure (podcastparser's rules, subscriptions,
+// their merge); libxml2's reader and libcurl behind loaders that dlopen them when the first
+// feed is read or fetched, so playback maps neither.
+package.targets += [
+    .target(name: "Podcasts", dependencies: ["InterludeCore"]),
+    .target(name: "CXML2", dependencies: ["CInterludeShims"], cSettings: cWarnings + [.unsafeFlags(["-I/usr/include/libxml2"])]),
+    .target(name: "CCurl", dependencies: ["CInterludeShims"], cSettings: cWarnings),
+    .testTarget(name: "PodcastsTests", dependencies: ["Podcasts", "InterludeCore"]),
+]
+package.targets.first { $0.name == "Interlude" }?.dependencies += ["Podcasts", "CXML2", "CCurl"]

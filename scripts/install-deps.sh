@@ -39,6 +39,8 @@ packages=(
   libchafa-dev libjpeg62-turbo-dev libpng-dev
   # Its sixel test: a real xterm (-ti vt340) under Xvfb, its fonts, xwd for the screenshot.
   xterm xvfb x11-apps xfonts-base
+  # Podcasts (issue 27): feeds and OPML read with libxml2's reader, fetched with libcurl (both dlopen'ed).
+  libxml2-dev libcurl4-openssl-dev
 )
 # Peers that only `make bench` runs beside interlude (scripts/install-deps.sh --bench).
 bench_packages=(cmus)

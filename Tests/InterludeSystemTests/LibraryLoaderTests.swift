@@ -1,4 +1,5 @@
 import CCoverArt
+import CCurl
 import CFFmpeg
 import CFLAC
 import CInterludeShims
@@ -6,17 +7,18 @@ import CNcursesw
 import CPulse
 import CSQLite
 import CSystemd
+import CXML2
 import Foundation
 import Glibc
 import Synchronization
 import Testing
 
-/// The dlopen loaders (issue 24, point 6): each library's functions named
+/// The dlopen loaders (issue 24, point 6; libxml2 and libcurl for podcasts, issue 27): each library's functions named
 /// once in a list, loaded through one rule (`interlude_library_load`): one lock,
 /// one failure shape, "<file>: <why>".
 struct LibraryLoaderTests {
     enum Loader: String, CaseIterable, Sendable {
-        case ncursesw, ffmpeg, flac, pulse, sdbus, sqlite, jpeg, png, chafa
+        case ncursesw, ffmpeg, flac, pulse, sdbus, sqlite, jpeg, png, chafa, xml2, curl
 
         func load(_ message: inout [CChar]) -> Int32 {
             switch self {
@@ -29,6 +31,8 @@ struct LibraryLoaderTests {
             case .jpeg: interlude_jpeg_load(&message, message.count)
             case .png: interlude_png_load(&message, message.count)
             case .chafa: interlude_chafa_load(&message, message.count)
+            case .xml2: interlude_xml2_load(&message, message.count)
+            case .curl: interlude_curl_load(&message, message.count)
             }
         }
 
@@ -43,6 +47,8 @@ struct LibraryLoaderTests {
             case .jpeg: interlude_jpeg_library()
             case .png: interlude_png_library()
             case .chafa: interlude_chafa_library()
+            case .xml2: interlude_xml2_library()
+            case .curl: interlude_curl_library()
             }
         }
     }
@@ -66,7 +72,7 @@ struct LibraryLoaderTests {
     }
 
     /// Each loader's own files and list, one file renamed or one symbol added
-    /// that no library has: the same shape of failure for all six.
+    /// that no library has: the same shape of failure for all of them.
     @Test(arguments: Loader.allCases) func eachLoaderFailsOneWay(_ loader: Loader) throws {
         var message = [CChar](repeating: 0, count: 512)
         // Loaded first, so that the copies below only add to and drop what stays mapped.

@@ -46,6 +46,7 @@ public enum CommandRouter {
         case "loudness": return LoudnessCommand.run(rest)
         case "library": return LibraryCommand.run(rest)
         case "themes": return ThemesCommand.run(rest)
+        case "podcast": return PodcastCommand.run(rest)
         case "--version":
             writeStandardOutput(version + "\n")
             return 0

@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CCurl
+import CInterludeShims
+
+/// One GET of a feed: the validators of the last answer, for a conditional request.
+struct HTTPRequest: Sendable {
+    var url: String
+    var etag: String?
+    var lastModified: String?
+    /// The most body taken: a feed of 10,000 episodes is 10-30 MB.
+    var bodyLimit = 64 << 20
+}
+
+/// What a server answered, after redirects.
+struct HTTPResponse: Sendable {
+    var status: Int
+    /// The URL the answer came from.
+    var finalURL: String
+    /// `finalURL` when every redirect on the way was permanent (301 or 308): the subscription moves there.
+    var permanentURL: String?
+    /// The last response's headers, names in lower case.
+    var headers: [String: String]
+    var body: [UInt8]
+}
+
+/// A transfer that got no answer, in libcurl's words (or why it was cut off).
+struct HTTPFetchError: Error, Sendable, Equatable, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// libcurl's multi interface over a list of requests, at most `parallel` at
+/// once, on the calling thread (never the player's main loop: the command
+/// line's own thread, or a refresh's thread). Each answer is handed to `done`
+/// as it comes, with the request's index.
+enum HTTPFetcher {
+    static let userAgent = "Interlude (podcasts)"
+
+    static func loadLibrary() throws(HTTPFetchError) {
+        var message = [CChar](repeating: 0, count: 256)
+        if interlude_curl_load(&message, message.count) != 0 {
+            throw HTTPFetchError(message: "cannot load libcurl (" + message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } + ")")
+        }
+    }
+
+    static func fetch(_ requests: [HTTPRequest], parallel: Int,
+                      done: (Int, Result<HTTPResponse, HTTPFetchError>) -> Void) throws(HTTPFetchError) {
+        try loadLibrary()
+        guard let multi = interlude_curl_multi_new() else { throw HTTPFetchError(message: "libcurl could not start (out of memory)") }
+        defer { interlude_curl_multi_free(multi) }
+        let caFile = getenv("SSL_CERT_FILE").map { String(cString: $0) }
+        var next = 0
+        var running = 0
+        let bound = max(1, parallel)
+        while next < requests.count || running > 0 {
+            while running < bound && next < requests.count {
+                let index = next
+                next += 1
+                let request = requests[index]
+                guard let transfer = interlude_curl_transfer_new(request.url, request.bodyLimit, caFile, userAgent, index) else {
+                    done(index, .failure(HTTPFetchError(message: "out of memory")))
+                    continue
+                }
+                if let etag = request.etag { _ = interlude_curl_transfer_header(transfer, "If-None-Match: " + etag) }
+                if let modified = request.lastModified { _ = interlude_curl_transfer_header(transfer, "If-Modified-Since: " + modified) }
+                if interlude_curl_multi_add(multi, transfer) != 0 {
+                    interlude_curl_transfer_free(transfer)
+                    done(index, .failure(HTTPFetchError(message: "libcurl refused the transfer")))
+                    continue
+                }
+                running += 1
+            }
+            _ = interlude_curl_multi_step(multi, 1000)
+            while let transfer = interlude_curl_multi_done(multi) {
+                running -= 1
+                let index = Int(interlude_curl_transfer_tag(transfer))
+                _ = interlude_curl_multi_remove(multi, transfer)
+                let outcome = result(of: transfer, limit: requests[index].bodyLimit)
+                interlude_curl_transfer_free(transfer)
+                done(index, outcome)
+            }
+        }
+    }
+
+    private static func result(of transfer: OpaquePointer, limit: Int) -> Result<HTTPResponse, HTTPFetchError> {
+        if interlude_curl_transfer_over_limit(transfer) != 0 {
+            return .failure(HTTPFetchError(message: "the answer is larger than \(limit >> 20) MB, more than a feed holds"))
+        }
+        guard interlude_curl_transfer_result(transfer) == 0 else {
+            return .failure(HTTPFetchError(message: String(cString: interlude_curl_transfer_message(transfer))))
+        }
+        var length = 0
+        var body: [UInt8] = []
+        if let bytes = interlude_curl_transfer_body(transfer, &length), length > 0 {
+            body = Array(UnsafeBufferPointer(start: bytes, count: length))
+        }
+        var headerLength = 0
+        let headerText = interlude_curl_transfer_headers(transfer, &headerLength).map { String(cString: $0) } ?? ""
+        let blocks = headerBlocks(headerText)
+        let finalURL = interlude_curl_transfer_final_url(transfer).map { String(cString: $0) } ?? ""
+        let redirects = blocks.dropLast().map(\.status).filter { (300..<400).contains($0) }
+        let permanent = !redirects.isEmpty && redirects.allSatisfy { $0 == 301 || $0 == 308 }
+        return .success(HTTPResponse(status: Int(interlude_curl_transfer_status(transfer)), finalURL: finalURL,
+                                     permanentURL: permanent ? finalURL : nil, headers: blocks.last?.headers ?? [:], body: body))
+    }
+
+    /// Each response's status and headers, in the order they came (redirects first).
+    static func headerBlocks(_ text: String) -> [(status: Int, headers: [String: String])] {
+        var blocks: [(status: Int, headers: [String: String])] = []
+        // "\r\n" is one Character in Swift: split on either.
+        for line in text.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" }) {
+            if line.hasPrefix("HTTP/") {
+                let words = line.split(separator: " ")
+                let status = words.count > 1 ? Int(words[1]) ?? 0 : 0
+                // 100 Continue is no response of its own.
+                if (100..<200).contains(status) { continue }
+                blocks.append((status, [:]))
+            } else if let colon = line.firstIndex(of: ":"), !blocks.isEmpty {
+                let name = line[..<colon].lowercased()
+                var value = line[line.index(after: colon)...]
+                while value.first == " " || value.first == "\t" { value = value.dropFirst() }
+                blocks[blocks.count - 1].headers[name] = String(value)
+            }
+        }
+        return blocks
+    }
+}

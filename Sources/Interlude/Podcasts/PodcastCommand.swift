@@ -1,0 +1,399 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import InterludeCore
+import Podcasts
+
+/// `interlude podcast add|list|refresh|remove|import|export`: subscriptions
+/// from the command line, in `$XDG_DATA_HOME/interlude/podcasts.json`.
+public enum PodcastCommand {
+    public static let help = """
+    usage: interlude podcast add URL
+           interlude podcast list [NAME] [--json]
+           interlude podcast refresh [NAME...] [--parallel N]
+           interlude podcast remove NAME
+           interlude podcast import FILE
+           interlude podcast export [FILE]
+
+    Podcasts are kept in $XDG_DATA_HOME/interlude/podcasts.json (default
+    ~/.local/share/interlude), each one's episodes beside it in podcasts/ID/.
+    NAME is a podcast's id, its feed URL or its title (or the start of it).
+
+      add        fetch the feed at URL (RSS 2.0 with iTunes tags, Atom,
+                 Podcasting 2.0) and subscribe to it
+      list       the podcasts; with NAME, its episodes: date, title, length,
+                 new since the last refresh; --json gives title, date, GUID,
+                 enclosure URL, length and type of each
+      refresh    fetch every feed (or those named), a few at once, asking
+                 only for what changed (ETag, Last-Modified); new episodes
+                 are marked, a feed that fails gives one line
+      remove     unsubscribe
+      import     subscribe to the feeds of an OPML file (gPodder's,
+                 AntennaPod's), then fetch them
+      export     the subscriptions as OPML, to FILE or standard output
+      --parallel N  feeds fetched at once, 1-32 (default 8)
+      --json     machine-readable output
+    """
+
+    static let spec = ArgumentSpec(command: "podcast", valued: ["--parallel"], flags: ["--json"])
+    static let parallelRange = CountRange(1...32)
+
+    public static func run(_ arguments: [String]) -> Int32 {
+        let parsed: ParsedArguments
+        do { parsed = try spec.parse(arguments) } catch {
+            writeStandardError("interlude \(error.message)\n")
+            return 2
+        }
+        if parsed.has("--help") || parsed.has("-h") || parsed.positionals.first == "help" {
+            writeStandardOutput(help + "\n")
+            return 0
+        }
+        guard let action = parsed.positionals.first else {
+            writeStandardError("interlude podcast: give add, list, refresh, remove, import or export (see 'interlude podcast --help')\n")
+            return 2
+        }
+        var parallel = 8
+        if let text = parsed.value("--parallel") {
+            guard let value = parallelRange.parse(text) else {
+                writeStandardError("interlude podcast: --parallel takes \(parallelRange.accepts), got '\(text)'\n")
+                return 2
+            }
+            parallel = value
+        }
+        let words = Array(parsed.positionals.dropFirst())
+        let store = PodcastStore(directories: XDGDirectories(environment: ProcessEnvironment.current()))
+        let commands = PodcastCommands(store: store, parallel: parallel)
+        switch action {
+        case "add":
+            guard words.count == 1 else { return usage("podcast add: give one feed URL") }
+            return commands.add(words[0])
+        case "list", "ls":
+            guard words.count <= 1 else { return usage("podcast list: one podcast at a time") }
+            return commands.list(words.first, json: parsed.has("--json"))
+        case "refresh":
+            return commands.refresh(words)
+        case "remove", "rm":
+            guard words.count == 1 else { return usage("podcast remove: give one podcast") }
+            return commands.remove(words[0])
+        case "import":
+            guard words.count == 1 else { return usage("podcast import: give one OPML file") }
+            return commands.importOPML(words[0])
+        case "export":
+            guard words.count <= 1 else { return usage("podcast export: at most one file") }
+            return commands.exportOPML(words.first)
+        default:
+            writeStandardError("interlude podcast: unknown action '\(action)' (see 'interlude podcast --help')\n")
+            return 2
+        }
+    }
+
+    private static func usage(_ message: String) -> Int32 {
+        writeStandardError("interlude \(message) (see 'interlude podcast --help')\n")
+        return 2
+    }
+}
+
+/// What each `podcast` action does, over one store.
+struct PodcastCommands {
+    var store: PodcastStore
+    var parallel: Int
+    var now: () -> WallInstant = { SystemClock().wallNow }
+
+    private func fail(_ line: String, status: Int32 = 1) -> Int32 {
+        writeStandardError("interlude: \(line)\n")
+        return status
+    }
+
+    /// The feed URL a user typed, normalized; nil and a line when it is none.
+    private func feedURL(_ text: String) -> String? {
+        guard let url = FeedURL.normalized(text), url.hasPrefix("http://") || url.hasPrefix("https://") else {
+            writeStandardError("interlude: '\(text)' is not a feed URL (give an http:// or https:// address)\n")
+            return nil
+        }
+        return url
+    }
+
+    func add(_ text: String) -> Int32 {
+        guard let url = feedURL(text) else { return 2 }
+        let existing = store.load(now: now()).subscriptions
+        if let known = existing.first(where: { $0.url == url }) {
+            return fail("already subscribed to \(url) (\(known.title), id \(known.id))")
+        }
+        var fetched: Result<HTTPResponse, HTTPFetchError> = .failure(HTTPFetchError(message: "no answer"))
+        do {
+            try HTTPFetcher.fetch([HTTPRequest(url: url)], parallel: 1) { _, outcome in fetched = outcome }
+        } catch {
+            return fail(error.message)
+        }
+        let response: HTTPResponse
+        switch fetched {
+        case .failure(let error): return fail("\(url): \(error.message)")
+        case .success(let answer): response = answer
+        }
+        guard response.status == 200 else { return fail("\(url): the server answered HTTP \(response.status)") }
+        let feed: Feed
+        do {
+            feed = try FeedDocument.parse(response.body, url: response.finalURL.isEmpty ? url : response.finalURL)
+        } catch {
+            return fail("\(url): \(error.description)")
+        }
+        let id = PodcastSubscription.id(for: url)
+        let stamp = now().secondsSince1970
+        var subscription = PodcastSubscription(id: id, url: url, title: feed.title, added: stamp,
+                                               etag: response.headers["etag"], lastModified: response.headers["last-modified"],
+                                               refreshed: stamp)
+        if let moved = PodcastRefresh.newLocation(response: response, feed: feed, current: url) {
+            writeStandardError("interlude: \(url) moved to \(moved)\n")
+            subscription.url = moved
+        }
+        if let damage = feed.damage {
+            writeStandardError("interlude: \(url): the feed breaks off at line \(damage.line) (\(damage.reason)); "
+                               + "kept the \(feed.episodes.count) episodes before it\n")
+        }
+        do {
+            let episodes = try store.updateEpisodes(of: id, now: now()) { stored in
+                stored = EpisodeIdentity.merged(stored: stored, feed: feed.episodes, now: stamp, markNew: false)
+            }
+            let outcome = try store.update(now: now()) { (subscriptions: inout [PodcastSubscription]) throws(PodcastCommandError) in
+                if subscriptions.contains(where: { $0.id == id || $0.url == subscription.url }) {
+                    throw PodcastCommandError(message: "already subscribed to \(url)")
+                }
+                subscriptions.append(subscription)
+            }
+            if let problem = outcome.problem { writeStandardError("interlude: \(problem)\n") }
+            if let failure = outcome.failure { return fail(failure.message) }
+            writeStandardOutput("added \(feed.title) (\(episodes.count) episodes), id \(id)\n")
+            return 0
+        } catch {
+            return fail(error.description)
+        }
+    }
+
+    /// The one podcast `name` names: its id, its URL, its title, else the one title starting with it.
+    func find(_ name: String, in subscriptions: [PodcastSubscription]) -> PodcastSubscription? {
+        if let exact = subscriptions.first(where: { $0.id == name || $0.url == name || $0.title == name }) { return exact }
+        let folded = name.lowercased()
+        let matches = subscriptions.filter { $0.title.lowercased().hasPrefix(folded) }
+        if matches.count == 1 { return matches[0] }
+        if matches.isEmpty {
+            writeStandardError("interlude: no podcast is called '\(name)' (see 'interlude podcast list')\n")
+        } else {
+            writeStandardError("interlude: '\(name)' names \(matches.count) podcasts: "
+                               + matches.map { "\($0.title) (\($0.id))" }.joined(separator: ", ") + "\n")
+        }
+        return nil
+    }
+
+    func list(_ name: String?, json: Bool) -> Int32 {
+        let loaded = store.load(now: now())
+        if let problem = loaded.problem { writeStandardError("interlude: \(problem)\n") }
+        guard let name else {
+            let rows = loaded.subscriptions.map { subscription -> (PodcastSubscription, [StoredEpisode]) in
+                (subscription, store.loadEpisodes(of: subscription.id, now: now()).episodes)
+            }
+            if json {
+                let values = rows.map { subscription, episodes -> JSONValue in
+                    var object: [String: JSONValue] = ["id": .string(subscription.id), "title": .string(subscription.title),
+                                                       "url": .string(subscription.url), "episodes": .integer(Int64(episodes.count)),
+                                                       "new": .integer(Int64(episodes.filter(\.isNew).count))]
+                    if let refreshed = subscription.refreshed { object["refreshed"] = .integer(refreshed) }
+                    if let problem = subscription.problem { object["problem"] = .string(problem) }
+                    return .object(object)
+                }
+                writeStandardOutput(JSONWriter().prettyPrinted(.array(values)) + "\n")
+            } else if rows.isEmpty {
+                writeStandardOutput("no podcasts (add one with 'interlude podcast add URL')\n")
+            } else {
+                for (subscription, episodes) in rows {
+                    let new = episodes.filter(\.isNew).count
+                    var line = "\(subscription.id)  \(subscription.title)  (\(episodes.count) episodes"
+                    line += new > 0 ? ", \(new) new)" : ")"
+                    if let problem = subscription.problem { line += "  [\(problem)]" }
+                    writeStandardOutput(line + "\n")
+                }
+            }
+            return 0
+        }
+        guard let subscription = find(name, in: loaded.subscriptions) else { return 1 }
+        let (episodes, problem) = store.loadEpisodes(of: subscription.id, now: now())
+        if let problem { writeStandardError("interlude: \(problem)\n") }
+        if json {
+            writeStandardOutput(JSONWriter().prettyPrinted(.array(episodes.map(Self.json))) + "\n")
+        } else {
+            for stored in episodes {
+                let episode = stored.episode
+                let date = episode.published > 0 ? Self.date(episode.published) : "          "
+                var line = "\(date)  \(episode.title)"
+                if episode.duration > 0 { line += "  " + clockText(Double(episode.duration)) }
+                if stored.isNew { line += "  [new]" }
+                writeStandardOutput(line + "\n")
+            }
+        }
+        return 0
+    }
+
+    static func json(_ stored: StoredEpisode) -> JSONValue {
+        let episode = stored.episode
+        var object: [String: JSONValue] = [
+            "id": .string(stored.id), "guid": .string(episode.guid), "title": .string(episode.title),
+            "published": .integer(episode.published), "duration": .integer(Int64(episode.duration)),
+            "description": .string(episode.description), "new": .bool(stored.isNew),
+            "url": .null, "length": .null, "type": .null,
+        ]
+        if let enclosure = episode.enclosure {
+            object["url"] = .string(enclosure.url)
+            object["length"] = .integer(enclosure.length)
+            object["type"] = .string(enclosure.type)
+        }
+        if let link = episode.link { object["link"] = .string(link) }
+        if let chapters = episode.chaptersURL { object["chapters"] = .string(chapters) }
+        return .object(object)
+    }
+
+    /// YYYY-MM-DD in UTC.
+    static func date(_ seconds: Int64) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day))"
+    }
+
+    func refresh(_ names: [String]) -> Int32 {
+        var ids: Set<String>?
+        if !names.isEmpty {
+            let subscriptions = store.load(now: now()).subscriptions
+            var chosen = Set<String>()
+            for name in names {
+                guard let subscription = find(name, in: subscriptions) else { return 1 }
+                chosen.insert(subscription.id)
+            }
+            ids = chosen
+        }
+        return runRefresh(ids: ids, markNew: true)
+    }
+
+    private func runRefresh(ids: Set<String>?, markNew: Bool) -> Int32 {
+        let refresh = PodcastRefresh(store: store, parallel: parallel, now: now)
+        let outcome: PodcastRefresh.Result
+        do {
+            let (result, problem) = try refresh.run(ids: ids, markNew: markNew)
+            if let problem { writeStandardError("interlude: \(problem)\n") }
+            outcome = result
+        } catch {
+            return fail(error.message)
+        }
+        for note in outcome.notes { writeStandardError("interlude: \(note)\n") }
+        for failure in outcome.failures { writeStandardError("interlude: \(failure)\n") }
+        let titles = Dictionary(store.load(now: now()).subscriptions.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
+        for (id, count) in outcome.newEpisodes.sorted(by: { $0.key < $1.key }) where count > 0 && markNew {
+            writeStandardOutput("\(titles[id] ?? id): \(count) new episode\(count == 1 ? "" : "s")\n")
+        }
+        let fetched = outcome.newEpisodes.count + outcome.unchanged.count
+        writeStandardOutput("refreshed \(fetched) podcast\(fetched == 1 ? "" : "s"): \(outcome.unchanged.count) unchanged, "
+                            + "\(outcome.failures.count) failed\n")
+        return outcome.failures.isEmpty ? 0 : 1
+    }
+
+    func remove(_ name: String) -> Int32 {
+        guard let subscription = find(name, in: store.load(now: now()).subscriptions) else { return 1 }
+        do {
+            let outcome = try store.update(now: now()) { (subscriptions: inout [PodcastSubscription]) throws(Never) in
+                subscriptions.removeAll { $0.id == subscription.id }
+            }
+            if let problem = outcome.problem { writeStandardError("interlude: \(problem)\n") }
+        } catch {
+            return fail(error.description)
+        }
+        store.removeEpisodes(of: subscription.id)
+        writeStandardOutput("removed \(subscription.title)\n")
+        return 0
+    }
+
+    func importOPML(_ path: String) -> Int32 {
+        let bytes: [UInt8]
+        do {
+            guard let read = try StateFile(path: path).read() else { return fail("\(path): no such file") }
+            bytes = read
+        } catch {
+            return fail(error.description)
+        }
+        var reader = OPML.Reader()
+        do {
+            if let damage = try XMLReader.read(bytes, url: path, into: &reader), reader.entries.isEmpty {
+                return fail("\(path): not readable OPML (line \(damage.line): \(damage.reason))")
+            }
+        } catch {
+            return fail(error.description)
+        }
+        guard reader.rootElement == "opml" else {
+            return fail("\(path): not an OPML file (its root element is <\(reader.rootElement ?? "none")>)")
+        }
+        var added = Set<String>()
+        var skipped: [String] = []
+        do {
+            let stamp = now().secondsSince1970
+            let outcome = try store.update(now: now()) { (subscriptions: inout [PodcastSubscription]) throws(Never) in
+                for entry in reader.entries {
+                    guard let url = FeedURL.normalized(entry.url), url.hasPrefix("http") else {
+                        skipped.append(entry.url)
+                        continue
+                    }
+                    let id = PodcastSubscription.id(for: url)
+                    if subscriptions.contains(where: { $0.url == url || $0.id == id }) { continue }
+                    subscriptions.append(PodcastSubscription(id: id, url: url, title: entry.title.isEmpty ? url : entry.title,
+                                                             added: stamp))
+                    added.insert(id)
+                }
+            }
+            if let problem = outcome.problem { writeStandardError("interlude: \(problem)\n") }
+        } catch {
+            return fail(error.description)
+        }
+        for url in skipped { writeStandardError("interlude: \(path): skipped '\(url)', not an http or https feed URL\n") }
+        writeStandardOutput("imported \(added.count) podcast\(added.count == 1 ? "" : "s") from \(path)\n")
+        if added.isEmpty { return 0 }
+        return runRefresh(ids: added, markNew: false)
+    }
+
+    func exportOPML(_ path: String?) -> Int32 {
+        let loaded = store.load(now: now())
+        if let problem = loaded.problem { writeStandardError("interlude: \(problem)\n") }
+        let text = OPML.document(loaded.subscriptions.map { OPML.Entry(url: $0.url, title: $0.title) },
+                                 created: Self.rfc822(now().secondsSince1970))
+        guard let path else {
+            writeStandardOutput(text)
+            return 0
+        }
+        do {
+            try StateFile(path: path).writeAtomically(Array(text.utf8))
+        } catch {
+            return fail(error.description)
+        }
+        return 0
+    }
+
+    /// "Wed, 02 Dec 2026 08:30:00 +0000".
+    static func rfc822(_ seconds: Int64) -> String {
+        let days = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let ymd = date(seconds).split(separator: "-").map { Int($0) ?? 0 }
+        let dayIndex = Int(((seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400) % 7 + 7) % 7)
+        let clock = Int((seconds % 86_400 + 86_400) % 86_400)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(days[dayIndex]), \(two(ymd[2])) \(months[max(0, min(11, ymd[1] - 1))]) \(ymd[0]) "
+            + "\(two(clock / 3600)):\(two(clock / 60 % 60)):\(two(clock % 60)) +0000"
+    }
+}
+
+struct PodcastCommandError: Error {
+    var message: String
+}

@@ -1,0 +1,189 @@
+/// URLs as feeds hold them: resolved against the feed's own URL (RFC 3986
+/// section 5, with Python's `urljoin` rule that a reference with another
+/// scheme, or a scheme that has no relative form, stands as it is) and
+/// normalized as podcastparser's `normalize_feed_url` does (scheme and host
+/// in lower case, an empty path as `/`, `feed:`, `itpc:` and `itms:` as
+/// `http:`, nothing but http, https, ftp and file).
+public enum FeedURL {
+    /// The schemes whose references resolve relative to a base (Python's `uses_relative`).
+    static let relativeSchemes: Set<String> = ["", "ftp", "http", "gopher", "nntp", "imap", "wais", "file", "https",
+                                               "shttp", "mms", "prospero", "rtsp", "rtspu", "sftp", "svn", "svn+ssh",
+                                               "ws", "wss"]
+
+    /// The parts of a URL as Python's `urlsplit` cuts them.
+    struct Parts: Equatable {
+        var scheme = ""
+        var authority: String?
+        var path = ""
+        var query: String?
+        var fragment: String?
+
+        init(_ text: String) {
+            var rest = Substring(text)
+            if let colon = rest.firstIndex(of: ":"), colon != rest.startIndex {
+                let candidate = rest[..<colon]
+                if let first = candidate.first, first.isASCII, first.isLetter,
+                   candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }) {
+                    scheme = candidate.lowercased()
+                    rest = rest[rest.index(after: colon)...]
+                }
+            }
+            if rest.hasPrefix("//") {
+                rest = rest.dropFirst(2)
+                let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+                authority = String(rest[..<end])
+                rest = rest[end...]
+            }
+            if let hash = rest.firstIndex(of: "#") {
+                fragment = String(rest[rest.index(after: hash)...])
+                rest = rest[..<hash]
+            }
+            if let question = rest.firstIndex(of: "?") {
+                query = String(rest[rest.index(after: question)...])
+                rest = rest[..<question]
+            }
+            path = String(rest)
+        }
+
+        init(scheme: String, authority: String?, path: String, query: String?, fragment: String?) {
+            self.scheme = scheme
+            self.authority = authority
+            self.path = path
+            self.query = query
+            self.fragment = fragment
+        }
+
+        /// `urlunsplit`: empty query and fragment are left out, a path under an authority starts with `/`.
+        var text: String {
+            var result = scheme.isEmpty ? "" : scheme + ":"
+            var path = self.path
+            if let authority, !authority.isEmpty || !scheme.isEmpty {
+                if !path.isEmpty && !path.hasPrefix("/") { path = "/" + path }
+                result += "//" + authority
+            }
+            result += path
+            if let query, !query.isEmpty { result += "?" + query }
+            if let fragment, !fragment.isEmpty { result += "#" + fragment }
+            return result
+        }
+    }
+
+    /// `reference` resolved against `base`, as Python 3.11's `urljoin` does.
+    public static func resolve(_ reference: String, against base: String) -> String {
+        if base.isEmpty { return reference }
+        if reference.isEmpty { return base }
+        let baseParts = Parts(sanitized(base))
+        var parts = Parts(sanitized(reference))
+        let scheme = parts.scheme.isEmpty ? baseParts.scheme : parts.scheme
+        if scheme != baseParts.scheme || !relativeSchemes.contains(scheme) { return reference }
+        parts.scheme = scheme
+        if parts.authority != nil { return parts.text }
+        parts.authority = baseParts.authority
+        if parts.path.isEmpty {
+            parts.path = baseParts.path
+            if parts.query == nil || parts.query == "" { parts.query = baseParts.query }
+            return parts.text
+        }
+        parts.path = mergedPath(base: baseParts.path, reference: parts.path)
+        return parts.text
+    }
+
+    /// What Python 3.11's `urlsplit` does first: leading C0 controls and spaces
+    /// dropped, tabs and line breaks removed wherever they are.
+    static func sanitized(_ url: String) -> String {
+        var scalars = Substring(url).unicodeScalars.drop { $0.value <= 0x20 }
+        scalars.removeAll { $0 == "\t" || $0 == "\r" || $0 == "\n" }
+        return String(String.UnicodeScalarView(scalars))
+    }
+
+    /// `urljoin`'s merge and removal of dot segments: empty segments inside a
+    /// relative merge dropped, `..` above the root dropped.
+    static func mergedPath(base: String, reference: String) -> String {
+        func split(_ text: String) -> [String] { text.split(separator: "/", omittingEmptySubsequences: false).map(String.init) }
+        var segments: [String]
+        if reference.hasPrefix("/") {
+            segments = split(reference)
+        } else {
+            var baseSegments = split(base)
+            if baseSegments.last != "" { baseSegments.removeLast() }
+            segments = baseSegments + split(reference)
+            if segments.count > 2 {
+                segments = [segments[0]] + segments[1..<(segments.count - 1)].filter { !$0.isEmpty } + [segments[segments.count - 1]]
+            }
+        }
+        var resolved: [String] = []
+        for segment in segments {
+            if segment == ".." {
+                if !resolved.isEmpty { resolved.removeLast() }
+            } else if segment != "." {
+                resolved.append(segment)
+            }
+        }
+        if segments.last == "." || segments.last == ".." { resolved.append("") }
+        let joined = resolved.joined(separator: "/")
+        return joined.isEmpty ? "/" : joined
+    }
+
+    /// podcastparser's `normalize_feed_url`: nil for what is no feed or media URL.
+    public static func normalized(_ text: String) -> String? {
+        var url = text.trimmingFeedWhitespace()
+        if url.count < 8 { return nil }
+        if !url.contains("://") { url = "http://" + url }
+        var parts = Parts(url)
+        parts.authority = parts.authority?.lowercased()
+        if parts.path.isEmpty { parts.path = "/" }
+        if ["feed", "itpc", "itms"].contains(parts.scheme) { parts.scheme = "http" }
+        guard ["http", "https", "ftp", "file"].contains(parts.scheme) else { return nil }
+        return parts.text
+    }
+
+    /// The last path segment without its extension, as podcastparser names an
+    /// untitled episode or podcast (`os.path.basename` then `splitext`).
+    public static func baseNameWithoutExtension(_ url: String) -> String {
+        let name = url.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? url
+        guard let dot = name.lastIndex(of: "."), name[..<dot].contains(where: { $0 != "." }) else { return name }
+        return String(name[..<dot])
+    }
+}
+
+extension String {
+    /// Python's `str.strip()` for what feeds hold: ASCII and Unicode white space.
+    func trimmingFeedWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        return String(scalars[first...last])
+    }
+
+    /// podcastparser's `squash_whitespace`: runs of white space as one space, trimmed.
+    func squashingWhitespace() -> String {
+        var result = ""
+        var pendingSpace = false
+        for scalar in trimmingFeedWhitespace().unicodeScalars {
+            if scalar.properties.isWhitespace {
+                pendingSpace = true
+            } else {
+                if pendingSpace { result.unicodeScalars.append(" ") }
+                pendingSpace = false
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// `squash_whitespace_not_nl`: the same, but line feeds and carriage returns kept.
+    func squashingWhitespaceKeepingLines() -> String {
+        var result = ""
+        var pendingSpace = false
+        for scalar in trimmingFeedWhitespace().unicodeScalars {
+            if scalar.properties.isWhitespace && scalar != "\n" && scalar != "\r" {
+                pendingSpace = true
+            } else {
+                if pendingSpace { result.unicodeScalars.append(" ") }
+                pendingSpace = false
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
