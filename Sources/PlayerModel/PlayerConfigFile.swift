@@ -21,6 +21,8 @@ public struct PlayerConfigFile: Equatable, Sendable {
     public var mpd: MPDEndpointSetting?
     /// `alarm-grace = DURATION`: how late an alarm found after its time may still ring (seconds).
     public var alarmGrace: Double?
+    /// `alarm-notify = DURATION`: how long before an alarm a desktop notification announces it (seconds; 0: none).
+    public var alarmNotify: Double?
     public var problems: [ConfigProblem] = []
 
     /// Every key, with its value and what it does: the complaint's list and the man page's CONFIGURATION.
@@ -41,6 +43,8 @@ public struct PlayerConfigFile: Equatable, Sendable {
         ("alarm-grace", "DURATION", "how late an alarm found after its time (the computer asleep, the player stopped "
             + "or not running, the clock changed) may still ring, saying how late and why; later it is shown missed "
             + "instead (default 10m, \(alarmGraceRange.accepts))"),
+        ("alarm-notify", "DURATION", "how long before an alarm a desktop notification announces it, offering to skip "
+            + "that ring where the notification server has actions; 0 for none (default 10m, \(alarmNotifyRange.accepts))"),
     ]
 
     public static var keys: [String] { keyReference.map(\.key) }
@@ -99,6 +103,12 @@ public struct PlayerConfigFile: Equatable, Sendable {
                     continue
                 }
                 config.alarmGrace = seconds
+            case "alarm-notify":
+                guard let seconds = Self.alarmNotifyRange.parse(String(value)) else {
+                    problem("alarm-notify must be \(Self.alarmNotifyRange.accepts), not '\(value)'")
+                    continue
+                }
+                config.alarmNotify = seconds
             case "desktop-interruptions":
                 // Read, and its problems reported, by the desktop interruption settings.
                 continue
@@ -115,6 +125,8 @@ public struct PlayerConfigFile: Equatable, Sendable {
 extension PlayerConfigFile {
     /// `alarm-grace`: from on time only to an hour late.
     public static let alarmGraceRange = DurationRange(seconds: 0...3600)
+    /// `alarm-notify`: none (0) to half a day before.
+    public static let alarmNotifyRange = DurationRange(seconds: 0...43200)
 
     public static let preampAccepts = "a number of dB from -20 to 20 (\"6\", \"-3.5 dB\")"
 
