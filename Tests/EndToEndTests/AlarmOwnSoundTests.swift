@@ -231,7 +231,7 @@ import Glibc
         guard let name = try FileManager.default.contentsOfDirectory(atPath: folder).first(where: { $0.hasSuffix(".json") }) else { return nil }
         let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        return (object?["positionMilliseconds"] as? NSNumber)?.intValue
+        return ((object?["position"] as? [String: Any])?["milliseconds"] as? NSNumber)?.intValue
     }
 }
 

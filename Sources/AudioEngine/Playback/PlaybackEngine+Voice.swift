@@ -61,6 +61,9 @@ extension PlaybackEngine {
         control.pointee.wake()
     }
 
+    /// Frames the voice has given that the writer has not taken yet (not heard yet).
+    public var voiceFramesQueued: Int { voiceRing?.count ?? 0 }
+
     public var isVoiceSounding: Bool { !(control?.pointee.voiceStopped.load(ordering: .acquiring) ?? true) }
 
     func topUpVoice() {

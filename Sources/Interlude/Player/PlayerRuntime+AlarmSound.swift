@@ -140,7 +140,7 @@ extension PlayerRuntime {
             }
         }
         // Used once: the next alarm gets a voice of its own, from the start of its file (a book from its place).
-        alarmSound.prepared?.opened.voice.close()
+        if let prepared = alarmSound.prepared, prepared.opened.voice !== opened?.voice { prepared.opened.voice.close() }
         alarmSound.prepared = nil
         if let opened, let alarm {
             engine.startVoice(opened.voice, exclusive: true, gain: gain, fadeFrames: fadeFrames)
@@ -218,13 +218,14 @@ extension PlayerRuntime {
         scheduleAlarmSoundWatch()
     }
 
-    /// A book's place where its voice has reached (what is in the voice's ring, half a second at most, counts as heard).
+    /// A book's place where its voice has reached, less what waits in the voice's ring (not heard yet).
     private func saveAlarmBookPlace(_ sounding: SoundingAlarm) {
         guard let place = sounding.opened.book else { return }
         let voicePlace = sounding.opened.voice.place
         guard place.book.files.indices.contains(voicePlace.index) else { return }
         let file = place.book.files[voicePlace.index]
-        let offset = Int(Int64(voicePlace.frame) * 1000 / Int64(format.rate))
+        let heard = max(0, voicePlace.frame - engine.voiceFramesQueued)
+        let offset = Int(Int64(heard) * 1000 / Int64(format.rate))
         let position = file.startMilliseconds + min(offset, file.durationMilliseconds)
         let now = clock.wallNow
         let update = place.store.update(place.book.id, now: now, fallback: place.state) { state in
