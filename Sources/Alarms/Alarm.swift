@@ -20,6 +20,10 @@ public struct Alarm: Hashable, Sendable {
     /// 9999, so adding days or weeks to one cannot overflow.
     public static let instantRange = CountRange(0...253_402_300_799, unit: "seconds since 1970")
     public static let yearRange = CountRange(1...9999)
+    /// `--ramp`: from silence to the alarm's volume over 1 s to 10 min.
+    public static let rampRange = DurationRange(seconds: 1...600)
+    /// `rampSeconds` in the file: 0 (no ramp) or a whole second of `rampRange`.
+    static let rampFileRange = CountRange(0...600, unit: "seconds")
 
     public let id: AlarmID
     public var schedule: AlarmSchedule
@@ -40,13 +44,15 @@ public struct Alarm: Hashable, Sendable {
     /// The occurrence (wall seconds) that `alarm skip` passes over; it is
     /// handled already (`handledThrough` is at it), this only names it until it is past.
     public var skips: Int64?
+    /// Seconds from silence to `volume` once the sound starts; 0: at once.
+    public var rampSeconds: Int
 
     public init(
         id: AlarmID, schedule: AlarmSchedule, label: String = "", isEnabled: Bool = true,
         sound: AlarmSound = .default, volume: Double = 1.0,
         ringTimeoutSeconds: Int = Alarm.defaultRingTimeoutSeconds,
         snoozeMinutes: Int = Alarm.defaultSnoozeMinutes,
-        handledThrough: Int64, snoozedUntil: Int64? = nil, skips: Int64? = nil
+        handledThrough: Int64, snoozedUntil: Int64? = nil, skips: Int64? = nil, rampSeconds: Int = 0
     ) {
         self.id = id
         self.schedule = schedule
@@ -59,6 +65,7 @@ public struct Alarm: Hashable, Sendable {
         self.handledThrough = handledThrough
         self.snoozedUntil = snoozedUntil
         self.skips = skips
+        self.rampSeconds = rampSeconds
     }
 }
 

@@ -12,15 +12,17 @@ public struct AlarmCommands {
         public var sound: String?
         public var snoozeMinutes: String?
         public var ringSeconds: String?
+        public var ramp: String?
 
         public init(when: [String], label: String? = nil, repeatDays: String? = nil, sound: String? = nil,
-                    snoozeMinutes: String? = nil, ringSeconds: String? = nil) {
+                    snoozeMinutes: String? = nil, ringSeconds: String? = nil, ramp: String? = nil) {
             self.when = when
             self.label = label
             self.repeatDays = repeatDays
             self.sound = sound
             self.snoozeMinutes = snoozeMinutes
             self.ringSeconds = ringSeconds
+            self.ramp = ramp
         }
     }
 
@@ -57,6 +59,7 @@ public struct AlarmCommands {
         let sound = try request.sound.map { text throws(AlarmCommandError) in try AlarmInputParser.parseSound(text, fileExists: fileExists) }
         let snooze = try request.snoozeMinutes.map { text throws(AlarmCommandError) in try AlarmInputParser.parseSnoozeMinutes(text) }
         let ring = try request.ringSeconds.map { text throws(AlarmCommandError) in try AlarmInputParser.parseRingSeconds(text) }
+        let ramp = try request.ramp.map { text throws(AlarmCommandError) in try AlarmInputParser.parseRamp(text) }
         let label = try AlarmInputParser.parseLabel(request.label ?? "")
 
         var added: Alarm?
@@ -66,6 +69,7 @@ public struct AlarmCommands {
             if let sound { alarm.sound = sound }
             if let snooze { alarm.snoozeMinutes = snooze }
             if let ring { alarm.ringTimeoutSeconds = ring }
+            if let ramp { alarm.rampSeconds = ramp }
             contents.alarms.append(alarm)
             added = alarm
         }
@@ -195,6 +199,7 @@ public struct AlarmCommands {
                 "volume": .double(alarm.volume),
                 "snoozeMinutes": .integer(Int64(alarm.snoozeMinutes)),
                 "ringSeconds": .integer(Int64(alarm.ringTimeoutSeconds)),
+                "rampSeconds": .integer(Int64(alarm.rampSeconds)),
             ]
             if let next = nextFire(alarm) { members["nextFire"] = .string(format.iso8601(next)) }
             if let skips = pendingSkip(alarm) { members["skips"] = .string(format.iso8601(skips)) }

@@ -13,7 +13,9 @@ import InterludeCore
 ///      "handledThrough": 1750053600, "snoozedUntil": 1750054140}]}
 ///
 /// An enum case is an object with exactly one key, the case name, holding
-/// the associated values by label; `snoozedUntil` and `skips` are left out when unset.
+/// the associated values by label; `snoozedUntil` and `skips` are left out
+/// when unset, `rampSeconds` when 0 (no ramp). Sounds: `tone`, `file`,
+/// `folder`, `playlist` and `book` (each `path`), `station` (`url`).
 enum AlarmFileFormat {
     struct Document: Equatable {
         var version: Int
@@ -57,6 +59,7 @@ enum AlarmFileFormat {
         ]
         if let snoozedUntil = alarm.snoozedUntil { members["snoozedUntil"] = .integer(snoozedUntil) }
         if let skips = alarm.skips { members["skips"] = .integer(skips) }
+        if alarm.rampSeconds > 0 { members["rampSeconds"] = .integer(Int64(alarm.rampSeconds)) }
         return .object(members)
     }
 
@@ -71,7 +74,8 @@ enum AlarmFileFormat {
               snoozeMinutes: try field.int("snoozeMinutes", in: Alarm.snoozeRange),
               handledThrough: try field.int64("handledThrough", in: Alarm.instantRange),
               snoozedUntil: try field.optionalInt64("snoozedUntil", in: Alarm.instantRange),
-              skips: try field.optionalInt64("skips", in: Alarm.instantRange))
+              skips: try field.optionalInt64("skips", in: Alarm.instantRange),
+              rampSeconds: Int(try field.optionalInt64("rampSeconds", in: Alarm.rampFileRange) ?? 0))
     }
 
     // MARK: Schedule and sound
@@ -106,6 +110,10 @@ enum AlarmFileFormat {
         switch sound {
         case .tone(let name): .object(["tone": .object(["name": .string(name)])])
         case .file(let path): .object(["file": .object(["path": .string(path)])])
+        case .folder(let path): .object(["folder": .object(["path": .string(path)])])
+        case .playlist(let path): .object(["playlist": .object(["path": .string(path)])])
+        case .book(let path): .object(["book": .object(["path": .string(path)])])
+        case .station(let url): .object(["station": .object(["url": .string(url)])])
         }
     }
 
@@ -114,6 +122,10 @@ enum AlarmFileFormat {
         switch name {
         case "tone": return .tone(name: try values.string("name"))
         case "file": return .file(path: try values.string("path"))
+        case "folder": return .folder(path: try values.string("path"))
+        case "playlist": return .playlist(path: try values.string("path"))
+        case "book": return .book(path: try values.string("path"))
+        case "station": return .station(url: try values.string("url"))
         default: throw AlarmFileFormatError("\(field.path) has unknown kind '\(name)'")
         }
     }

@@ -124,17 +124,57 @@ public enum AlarmInputParser {
         return RepeatDays(days)
     }
 
-    /// A built-in tone name, or the path of an existing, readable file.
-    public static func parseSound(_ text: String, fileExists: (String) -> Bool) throws(AlarmCommandError) -> AlarmSound {
+    /// `--sound`: a built-in tone name, a station's `http`/`https` URL,
+    /// `playlist:NAME` (a saved playlist; or an `.m3u`/`.m3u8` file's path),
+    /// `book:PATH` (a book's folder or file), a folder of audio files, or an
+    /// existing, readable audio file. Paths are checked now, by what they are;
+    /// what they hold is the player's to open when the alarm is due (and the
+    /// tone rings when it does not sound).
+    public static func parseSound(_ text: String, fileExists: (String) -> Bool,
+                                  command: String = "alarm add") throws(AlarmCommandError) -> AlarmSound {
         if AlarmSound.builtInTones.contains(text) { return .tone(name: text) }
+        if let bad = text.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw AlarmCommandError("\(command): --sound holds a control character (U+\(String(bad.value, radix: 16, uppercase: true)))")
+        }
+        let lowered = text.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            guard !text.contains(" "), text.utf8.count <= 8192 else {
+                throw AlarmCommandError("\(command): --sound \(text) is no station URL (a space, or longer than 8192 bytes)")
+            }
+            return .station(url: text)
+        }
+        if text.hasPrefix("playlist:") {
+            let name = String(text.dropFirst("playlist:".count))
+            guard !name.isEmpty else { throw AlarmCommandError("\(command): --sound playlist: needs a playlist's name") }
+            return .playlist(path: name)
+        }
+        if text.hasPrefix("book:") {
+            let path = String(text.dropFirst("book:".count))
+            guard !path.isEmpty, AudioPathCheck.specialKind(path) == .directory || fileExists(path) else {
+                throw AlarmCommandError("\(command): book not found: \(path.isEmpty ? "(no path after book:)" : path)")
+            }
+            return .book(path: path)
+        }
         // A FIFO would block the alarm's open when it is due: named now, by what it is.
-        if let kind = AudioPathCheck.specialKind(text), kind != .directory {
-            throw AlarmCommandError("alarm add: --sound \(text) is \(kind.rawValue), not an audio file")
+        if let kind = AudioPathCheck.specialKind(text) {
+            guard kind == .directory else {
+                throw AlarmCommandError("\(command): --sound \(text) is \(kind.rawValue), not an audio file")
+            }
+            return .folder(path: text)
         }
         guard fileExists(text) else {
-            throw AlarmCommandError("alarm add: sound file not found: \(text) (or use a built-in tone: \(AlarmSound.builtInTones.joined(separator: ", ")))")
+            throw AlarmCommandError("\(command): sound file not found: \(text) (or use a built-in tone: \(AlarmSound.builtInTones.joined(separator: ", ")))")
         }
+        if lowered.hasSuffix(".m3u") || lowered.hasSuffix(".m3u8") { return .playlist(path: text) }
         return .file(path: text)
+    }
+
+    /// `--ramp`: whole seconds from silence to the alarm's volume (`Alarm.rampRange`).
+    public static func parseRamp(_ text: String, command: String = "alarm add") throws(AlarmCommandError) -> Int {
+        guard let seconds = Alarm.rampRange.parse(text) else {
+            throw AlarmCommandError("\(command): invalid --ramp '\(text)': \(Alarm.rampRange.accepts)")
+        }
+        return Int(seconds.rounded())
     }
 
     /// A label short enough to show (`TextLimit.label`).

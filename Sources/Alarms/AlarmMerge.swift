@@ -35,12 +35,12 @@ extension Alarm {
         return Alarm(id: id, schedule: pick(\.schedule), label: pick(\.label), isEnabled: pick(\.isEnabled),
                      sound: pick(\.sound), volume: pick(\.volume), ringTimeoutSeconds: pick(\.ringTimeoutSeconds),
                      snoozeMinutes: pick(\.snoozeMinutes), handledThrough: pick(\.handledThrough),
-                     snoozedUntil: pick(\.snoozedUntil), skips: pick(\.skips))
+                     snoozedUntil: pick(\.snoozedUntil), skips: pick(\.skips), rampSeconds: pick(\.rampSeconds))
     }
 
     func withID(_ id: AlarmID) -> Alarm {
         Alarm(id: id, schedule: schedule, label: label, isEnabled: isEnabled, sound: sound, volume: volume,
               ringTimeoutSeconds: ringTimeoutSeconds, snoozeMinutes: snoozeMinutes, handledThrough: handledThrough,
-              snoozedUntil: snoozedUntil, skips: skips)
+              snoozedUntil: snoozedUntil, skips: skips, rampSeconds: rampSeconds)
     }
 }

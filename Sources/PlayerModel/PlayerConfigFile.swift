@@ -23,6 +23,8 @@ public struct PlayerConfigFile: Equatable, Sendable {
     public var alarmGrace: Double?
     /// `cover-art = auto|kitty|sixel|iterm2|symbols|none`: how pictures are drawn.
     public var coverArt: CoverArtSetting?
+    /// `alarm-notify = DURATION`: how long before an alarm a desktop notification announces it (seconds; 0: none).
+    public var alarmNotify: Double?
     public var problems: [ConfigProblem] = []
 
     /// Every key, with its value and what it does: the complaint's list and the man page's CONFIGURATION.
@@ -46,6 +48,8 @@ public struct PlayerConfigFile: Equatable, Sendable {
         ("cover-art", CoverArtSetting.accepts, "how the full-screen player draws the cover (the file's own, else "
             + "cover, folder or front .jpg/.png beside it): auto asks the terminal for kitty graphics, iTerm2's or sixel "
             + "and else draws block symbols in colour; the others force one; none draws no picture (default auto)"),
+        ("alarm-notify", "DURATION", "how long before an alarm a desktop notification announces it, offering to skip "
+            + "that ring where the notification server has actions; 0 for none (default 10m, \(alarmNotifyRange.accepts))"),
     ]
 
     public static var keys: [String] { keyReference.map(\.key) }
@@ -110,6 +114,12 @@ public struct PlayerConfigFile: Equatable, Sendable {
                     continue
                 }
                 config.coverArt = setting
+            case "alarm-notify":
+                guard let seconds = Self.alarmNotifyRange.parse(String(value)) else {
+                    problem("alarm-notify must be \(Self.alarmNotifyRange.accepts), not '\(value)'")
+                    continue
+                }
+                config.alarmNotify = seconds
             case "desktop-interruptions":
                 // Read, and its problems reported, by the desktop interruption settings.
                 continue
@@ -126,6 +136,8 @@ public struct PlayerConfigFile: Equatable, Sendable {
 extension PlayerConfigFile {
     /// `alarm-grace`: from on time only to an hour late.
     public static let alarmGraceRange = DurationRange(seconds: 0...3600)
+    /// `alarm-notify`: none (0) to half a day before.
+    public static let alarmNotifyRange = DurationRange(seconds: 0...43200)
 
     public static let preampAccepts = "a number of dB from -20 to 20 (\"6\", \"-3.5 dB\")"
 

@@ -35,6 +35,7 @@ extension PlayerEvent {
         case .alarmAdded: "alarmAdded"
         case .alarmEdited: "alarmEdited"
         case .alarmWake: "alarmWake"
+        case .alarmSoundFallback: "alarmSoundFallback"
         case .notification: "notification"
         case .callStarted: "callStarted"
         case .callEnded: "callEnded"
@@ -128,6 +129,9 @@ extension PlayerEvent {
             return [.init("alarms", .integers(ids.map(\.rawValue)))]
         case .alarmJoined(let id):
             return [.init("alarm", .integer(id.rawValue))]
+        case .alarmSoundFallback(let id, let sound, let reason):
+            return [.init("alarm", .integer(id.rawValue)), .init("sound", .string(sound)),
+                    .init("message", .string("the built-in tone rings instead: " + reason))]
         case .alarmLate(let late):
             return [.init("alarm", .integer(late.id.rawValue)), .init("late", .integer(Int(late.lateSeconds))),
                     .init("message", .string(late.line))]

@@ -59,6 +59,10 @@ public enum PlayerEvent: Sendable, Equatable {
     /// system wakes the computer for it, else nil and why it rings only while
     /// the computer is awake (no user manager, no permission).
     case alarmWake(at: Int64?, reason: String?)
+    /// The alarm's own sound (`--sound`: a file, folder, playlist, book or
+    /// station) did not open, or gave no sound for 3 s: the built-in tone rings
+    /// instead, and `reason` says why.
+    case alarmSoundFallback(AlarmID, sound: String, reason: String)
 
     // MARK: The player's own actions and simulations
 

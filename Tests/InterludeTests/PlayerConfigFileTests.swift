@@ -18,7 +18,7 @@ struct PlayerConfigFileTests {
         #expect(config.onEvent == "notify-send \"$INTERLUDE_TITLE\"")
         #expect(config.problems.map(\.description) == [
             "/c/config:4: expected 'key = value', got 'colour'",
-            "/c/config:5: unknown key 'speed' (known: on-event, desktop-interruptions, desktop-role.ROLE, replaygain, replaygain-preamp, library, mpd, alarm-grace)",
+            "/c/config:5: unknown key 'speed' (known: on-event, desktop-interruptions, desktop-role.ROLE, replaygain, replaygain-preamp, library, mpd, alarm-grace, alarm-notify)",
             "/c/config:6: on-event needs a program",
         ])
     }
@@ -33,6 +33,19 @@ struct PlayerConfigFileTests {
             #expect(config.alarmGrace == nil)
             #expect(config.problems.map(\.description)
                 == ["/c/config:1: alarm-grace must be a duration from 0 to 1 h (like 5, 2.5s, 500ms or 1m), not '\(bad)'"])
+        }
+    }
+
+    @Test("alarm-notify takes a duration from 0 (none) to 12 h; outside that, one line and the default stays")
+    func alarmNotify() {
+        #expect(PlayerConfigFile.parse("alarm-notify = 15m", path: "/c/config").alarmNotify == 900)
+        #expect(PlayerConfigFile.parse("alarm-notify = 0", path: "/c/config").alarmNotify == 0)
+        #expect(PlayerConfigFile.parse("alarm-notify = 12h", path: "/c/config").alarmNotify == 43200)
+        for bad in ["13h", "-1", "soon", "1e400", "nan"] {
+            let config = PlayerConfigFile.parse("alarm-notify = \(bad)", path: "/c/config")
+            #expect(config.alarmNotify == nil)
+            #expect(config.problems.map(\.description)
+                == ["/c/config:1: alarm-notify must be a duration from 0 to 12 h (like 5, 2.5s, 500ms or 1m), not '\(bad)'"])
         }
     }
 

@@ -18,7 +18,7 @@ import BookFormat
 /// network, and its `read` says `.notYet` when nothing has arrived.
 ///
 /// Threads: a decoder is used by one thread at a time, the thread that opened
-/// it (it is not `Sendable`, so the compiler keeps it there); in the player that is the main loop (`TrackFeeder`, `FileVoice`), in
+/// it (it is not `Sendable`, so the compiler keeps it there); in the player that is the main loop (`TrackFeeder`, `MediaVoice`), in
 /// `info` and `bench` the command's own thread. Never the real-time writer:
 /// every call below may block on file I/O (the page cache, or a disk that has
 /// to spin up), and `init`, `seek` and `scan` allocate.

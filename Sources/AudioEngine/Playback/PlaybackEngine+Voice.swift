@@ -29,7 +29,9 @@ extension PlaybackEngine {
     }
 
     /// Starts the interrupter voice. `exclusive`: it sounds only once the media
-    /// has stopped (alarms); otherwise it mixes over the media (chimes).
+    /// has stopped (alarms); otherwise it mixes over the media (chimes). It
+    /// rises from silence to `gain` over `fadeFrames` once it sounds (an
+    /// alarm's `--ramp`: the writer's voice ramp, stepped per frame).
     public func startVoice(_ source: VoiceSource, exclusive: Bool, gain: Double = 1, fadeFrames: Int = 0) {
         guard let control, let voiceRing else { return }
         voice = source
@@ -38,7 +40,8 @@ extension PlaybackEngine {
         voiceHasMore = source.fill(voiceRing.producer, format: format, maxFrames: voiceRing.capacity)
         control.pointee.voiceExclusive.store(exclusive, ordering: .relaxed)
         control.pointee.voiceGainBits.store(Float(gain).bitPattern, ordering: .relaxed)
-        control.pointee.voiceStepBits.store(GainRamp.step(overFrames: fadeFrames).bitPattern, ordering: .relaxed)
+        control.pointee.voiceStepBits.store(GainRamp.step(from: 0, to: Float(gain), overFrames: fadeFrames).bitPattern,
+                                            ordering: .relaxed)
         control.pointee.voiceRun.store(true, ordering: .releasing)
         control.pointee.wake()
     }
@@ -57,6 +60,9 @@ extension PlaybackEngine {
         control.pointee.voiceFlushRequest.add(1, ordering: .releasing)
         control.pointee.wake()
     }
+
+    /// Frames the voice has given that the writer has not taken yet (not heard yet).
+    public var voiceFramesQueued: Int { voiceRing?.count ?? 0 }
 
     public var isVoiceSounding: Bool { !(control?.pointee.voiceStopped.load(ordering: .acquiring) ?? true) }
 

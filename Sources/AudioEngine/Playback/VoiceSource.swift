@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// Fills the interrupter voice's ring on the main thread: an alarm's tone
-/// pattern or MP3, or a notification chime.
+/// pattern or its own media (`MediaVoice`), or a notification chime.
 public protocol VoiceSource: AnyObject {
     /// Writes up to `maxFrames` frames in `format` into `producer`; returns
     /// false once the source has nothing more to give (a finite chime).
@@ -60,40 +60,5 @@ public final class ToneVoice: VoiceSource {
             written += frames
         }
         return position < total
-    }
-}
-
-/// An alarm sound from an MP3 file, looped until stopped, converted to the
-/// stream's format by its decoder (`Decoder.init`'s target).
-public final class FileVoice: VoiceSource {
-    public let path: String
-    private var decoder: (any Decoder)?
-    private var target: AudioFormat?
-
-    /// Opens the file now so a bad path is reported when the alarm is set up.
-    public init(path: String, format: AudioFormat) throws(DecoderError) {
-        self.path = path
-        target = format
-        decoder = try Decoders.open(path: path, target: format)
-    }
-
-    public func fill(_ producer: SPSCRing.Producer, format: AudioFormat, maxFrames: Int) -> Bool {
-        var written = 0
-        var restarts = 0
-        while written < maxFrames, let decoder {
-            let region = producer.writableRegion(maxSlots: maxFrames - written)
-            guard region.count > 0 else { break }
-            switch (try? decoder.read(into: region)) ?? .end {
-            case .frames(let frames) where frames > 0:
-                producer.commit(frames)
-                written += frames
-                restarts = 0
-            default:
-                // Loop: back to the start. Two empty passes in a row mean the file has no audio.
-                restarts += 1
-                if restarts > 1 || (try? decoder.seek(toFrame: 0)) == nil { self.decoder = nil }
-            }
-        }
-        return decoder != nil
     }
 }

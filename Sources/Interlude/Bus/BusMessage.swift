@@ -44,6 +44,16 @@ struct BusMessage {
         try check("append uint64", interlude_sdbus_append_basic(pointer, CChar(UInt8(ascii: "t")), &number))
     }
 
+    func append(uint32 value: UInt32) throws(BusError) {
+        var number = value
+        try check("append uint32", interlude_sdbus_append_basic(pointer, CChar(UInt8(ascii: "u")), &number))
+    }
+
+    func append(int32 value: Int32) throws(BusError) {
+        var number = value
+        try check("append int32", interlude_sdbus_append_basic(pointer, CChar(UInt8(ascii: "i")), &number))
+    }
+
     func append(strings: [String]) throws(BusError) {
         try container("a", "s") { () throws(BusError) in for text in strings { try append(text) } }
     }
@@ -81,6 +91,12 @@ struct BusMessage {
     func readInt64() throws(BusError) -> Int64 {
         var value: Int64 = 0
         try check("read int64", interlude_sdbus_read_basic(pointer, CChar(UInt8(ascii: "x")), &value))
+        return value
+    }
+
+    func readUInt32() throws(BusError) -> UInt32 {
+        var value: UInt32 = 0
+        try check("read uint32", interlude_sdbus_read_basic(pointer, CChar(UInt8(ascii: "u")), &value))
         return value
     }
 

@@ -7,7 +7,7 @@ public enum AlarmCommand {
     static let usage = """
     usage: interlude alarm add (HH:MM | in DURATION | YYYY-MM-DDTHH:MM) [--label L]
                                [--repeat weekdays|weekends|daily|mon,tue,...]
-                               [--sound PATH|TONE] [--snooze MIN] [--ring SECONDS]
+                               [--sound SOUND] [--ramp DURATION] [--snooze MIN] [--ring SECONDS]
            interlude alarm list [--json]
            interlude alarm rm ID
            interlude alarm enable ID
@@ -30,7 +30,12 @@ public enum AlarmCommand {
     options:
       --label L           text shown while it rings
       --repeat DAYS       weekdays, weekends, daily or a list like mon,wed,fri (HH:MM only)
-      --sound PATH|TONE   an audio file, or a built-in tone: \(AlarmSound.builtInTones.joined(separator: ", ")) (default classic)
+      --sound SOUND       a built-in tone: \(AlarmSound.builtInTones.joined(separator: ", ")) (default classic);
+                          an audio file; a folder; playlist:NAME or an .m3u/.m3u8 file;
+                          book:PATH (plays on from the book's place, which moves on);
+                          or a station's http(s) URL. When it cannot be opened, or
+                          gives no sound for 3 s, the built-in tone rings instead.
+      --ramp DURATION     rise from silence to full volume over 1s-10m (like 60s; default off)
       --snooze MIN        snooze length, 1-60 minutes (default \(Alarm.defaultSnoozeMinutes))
       --ring SECONDS      stop ringing after this long, 1-3600 (default \(Alarm.defaultRingTimeoutSeconds))
 
@@ -55,7 +60,7 @@ public enum AlarmCommand {
         "usage: interlude alarm \(subcommand) ID\n\n\(what) (ids as shown by 'interlude alarm list')."
     }
 
-    static let addSpec = ArgumentSpec(command: "alarm add", valued: ["--label", "--repeat", "--sound", "--snooze", "--ring"])
+    static let addSpec = ArgumentSpec(command: "alarm add", valued: ["--label", "--repeat", "--sound", "--ramp", "--snooze", "--ring"])
     static let listSpec = ArgumentSpec(command: "alarm list", flags: ["--json"])
 
     public static func run(_ arguments: [String]) -> Int32 {
@@ -87,7 +92,8 @@ public enum AlarmCommand {
                 if let duration, let index = when.firstIndex(of: "in") { when.insert(duration, at: index + 1) }
                 output = try commands.add(AlarmCommands.AddRequest(
                     when: when, label: parsed.value("--label"), repeatDays: parsed.value("--repeat"),
-                    sound: parsed.value("--sound"), snoozeMinutes: parsed.value("--snooze"), ringSeconds: parsed.value("--ring")))
+                    sound: parsed.value("--sound"), snoozeMinutes: parsed.value("--snooze"), ringSeconds: parsed.value("--ring"),
+                    ramp: parsed.value("--ramp")))
             case "list", "ls":
                 let parsed = try listSpec.parse(rest)
                 if parsed.has("--help") || parsed.has("-h") { return help(listUsage) }

@@ -43,7 +43,9 @@ public enum PlayCommand {
     like 5, 2.5s, 500ms, 1m):
       --alarm-in DUR      an alarm rings after DUR
       --alarm-ring DUR    how long it rings before timing out (default 60s)
-      --alarm-sound PATH  an audio file to ring with instead of the built-in tone
+      --alarm-sound SOUND what rings instead of the built-in tone: a file, a folder,
+                          playlist:NAME, book:PATH or a station's URL (as alarm add --sound)
+      --alarm-ramp DURATION  the alarm rises from silence over 1s-10m
       --suspend-at T      suspend the session at T (as Ctrl-Z would) ...
       --continue-at T     ... and continue it at T
       --notify-at T       a notification chime at T (music ducks to -14 dB)

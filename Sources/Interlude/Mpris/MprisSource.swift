@@ -36,6 +36,8 @@ final class MprisSource: LoopSource {
     private(set) var otherPlayers: OtherPlayers?
     /// The next alarm's wake of the computer, through the user manager on this bus.
     private(set) var wakeTimer: WakeTimer?
+    /// Missed and coming alarms as desktop notifications (`AlarmNotifications`).
+    private(set) var notifications: AlarmNotifications?
     /// `sd_bus_process` stopped at its bound with messages left.
     private var workLeft = false
 
@@ -119,6 +121,7 @@ final class MprisSource: LoopSource {
         otherPlayers = try OtherPlayers(bus: bus, ownName: { [unowned self] in name },
                                         report: { [events] in events.error($0) })
         wakeTimer = WakeTimer(bus: bus, events: events)
+        notifications = try AlarmNotifications(bus: bus, lead: UserConfigFile.alarmNotifyLead)
         events.subscribe { [weak self] timed in
             guard let self else { return }
             switch timed.event {
@@ -151,7 +154,7 @@ final class MprisSource: LoopSource {
     var wakeWithinMilliseconds: Int? {
         // Changes go out at the end of the turn they happened in.
         if changed || seeked || workLeft { return 0 }
-        let wake = runtime?.hasAlarmScheduler == true ? wakeTimer?.wantsTurnWithin : nil
+        let wake = runtime?.hasAlarmScheduler == true ? [wakeTimer?.wantsTurnWithin, notifications?.wantsTurnWithin].compactMap { $0 }.min() : nil
         guard let wake else { return bus.wakeWithinMilliseconds }
         return min(wake, bus.wakeWithinMilliseconds ?? wake)
     }
@@ -165,6 +168,7 @@ final class MprisSource: LoopSource {
                 workLeft = try bus.process()
             }
             wakeTimer?.tend(runtime)
+            notifications?.tend(runtime)
             if changed || last == nil { try announceChanges(runtime) }
             if seeked {
                 seeked = false

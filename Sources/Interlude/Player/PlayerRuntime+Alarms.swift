@@ -12,12 +12,12 @@ extension PlayerRuntime {
         if let createdScheduler { return createdScheduler }
         let scheduler = AlarmScheduler(clock: clock, timeZone: configuration.alarmTimeZone, arbiter: arbiter, store: configuration.alarmStore,
                                        settings: AlarmScheduler.Settings(lateRingGrace: configuration.alarmGrace))
-        // A sound file that did not open, said where it was said before the
-        // voice came first: after the ringing's own events.
-        var unreportedVoiceProblem: String?
+        // A sound that did not open, said after the ringing's own events (the voice comes first).
+        var unreported: (id: AlarmID, sound: AlarmSound, problem: AlarmSoundProblem)?
         scheduler.onSound = { [unowned self, unowned scheduler] ids in
-            let sound = ids.first.flatMap { id in scheduler.alarms.first { $0.id == id }?.sound } ?? .default
-            unreportedVoiceProblem = startVoice(for: sound)
+            let alarm = ids.first.flatMap { id in scheduler.alarms.first { $0.id == id } }
+            let problem = startVoice(for: alarm)
+            unreported = alarm.flatMap { alarm in problem.map { (alarm.id, alarm.sound, $0) } }
         }
         scheduler.onEvent = { [unowned self] event in
             events.report(event)
@@ -29,9 +29,10 @@ extension PlayerRuntime {
                 // a suspended app for an interruption: the player gets its late
                 // `began` with wasSuspended, and the single delayed resume follows.
                 if isSessionSuspended { continueSession() }
-                if let problem = unreportedVoiceProblem { events.error(problem) }
-                unreportedVoiceProblem = nil
+                if let unreported { reportAlarmSoundFallback(unreported.id, sound: unreported.sound, unreported.problem) }
+                unreported = nil
             case .ringingEnded:
+                stopWatchingAlarmSound()
                 engine.stopVoice(fadeFrames: format.frames(forSeconds: 0.01))
                 engine.setAlarmRole(false)
             default:
@@ -40,7 +41,10 @@ extension PlayerRuntime {
         }
         scheduler.onPrepare = { [unowned self] alarm in prepareAlarmVoice(alarm.sound) }
         // The computer's wake follows the next alarm: looked at after each plan, never on a timer of its own.
-        scheduler.onPlanned = { [unowned self] in services?.mpris?.wakeTimer?.alarmsPlanned() }
+        scheduler.onPlanned = { [unowned self] in
+            services?.mpris?.wakeTimer?.alarmsPlanned()
+            services?.mpris?.notifications?.alarmsPlanned()
+        }
         // What is found late after a sleep says so: the sleep as the system
         // announced it (logind), and at wake-up a look at what fell due, once
         // the arbiter has taken the wake (the next turn of the loop).
@@ -58,52 +62,21 @@ extension PlayerRuntime {
 
     var hasAlarmScheduler: Bool { createdScheduler != nil }
 
-    /// Opens the next alarm's sound before it is due, so that ringing starts
-    /// a voice that is ready (the built-in tone needs nothing).
-    private func prepareAlarmVoice(_ sound: AlarmSound) {
-        guard case .file(let path) = sound else {
-            preparedAlarmVoice = nil
-            return
-        }
-        if preparedAlarmVoice?.path == path { return }
-        // A sound that does not open is reported when it rings, as before.
-        preparedAlarmVoice = try? FileVoice(path: path, format: format)
-    }
-
-    /// The alarm's voice on the engine that plays now (it moves with a switch).
-    func startAlarmVoice(_ sound: AlarmSound) {
-        if let problem = startVoice(for: sound) { events.error(problem) }
-    }
-
-    /// Starts `sound` as the exclusive voice: it sounds from the frame the media
-    /// stops (at once when it is stopped already). Returns the line to report
-    /// when its file did not open (once a run) and the built-in tone sounds instead.
-    private func startVoice(for sound: AlarmSound) -> String? {
-        var source: VoiceSource = ToneVoice()
-        var problem: String?
-        if case .file(let path) = sound, let prepared = preparedAlarmVoice, prepared.path == path {
-            source = prepared
-        } else if case .file(let path) = sound {
-            do throws(DecoderError) { source = try FileVoice(path: path, format: format) } catch {
-                if !alarmVoiceError { problem = "\(error.description) (using the built-in tone)" }
-                alarmVoiceError = true
-            }
-        }
-        // Used once: the next alarm gets a voice of its own, from the start of its file.
-        preparedAlarmVoice = nil
-        engine.startVoice(source, exclusive: true, fadeFrames: format.frames(forSeconds: 0.005))
-        // The desktop's role policy quiets other programs' music meanwhile (PulseOutput.alarmRole).
-        engine.setAlarmRole(true)
-        return problem
+    /// The ringing alarm's voice on the engine that plays now (it moves with a switch).
+    func startAlarmVoice(_ ids: [AlarmID]) {
+        let alarm = ids.first.flatMap { id in alarms.alarms.first { $0.id == id } }
+        if let problem = startVoice(for: alarm) { reportAlarmSoundFallback(alarm?.id, sound: alarm?.sound, problem) }
     }
 
     /// An alarm `delay` from now (relative: an exact monotonic deadline).
     @discardableResult
-    func addAlarm(after delay: Duration, label: String, ringSeconds: Double = 60, sound: String? = nil) -> Alarm {
+    func addAlarm(after delay: Duration, label: String, ringSeconds: Double = 60, sound: AlarmSound? = nil,
+                  rampSeconds: Int = 0) -> Alarm {
         alarms.add(after: delay) { alarm in
             alarm.label = label
             alarm.ringTimeoutSeconds = max(1, Int(ringSeconds.rounded()))
-            if let sound { alarm.sound = .file(path: sound) }
+            if let sound { alarm.sound = sound }
+            alarm.rampSeconds = rampSeconds
         }
     }
 

@@ -21,6 +21,12 @@ enum UserConfigFile {
     static var alarmGrace: Duration {
         load().alarmGrace.map { .milliseconds(Int64(($0 * 1000).rounded())) } ?? AlarmScheduler.Settings.defaultLateRingGrace
     }
+
+    /// `alarm-notify`: how long before an alarm its desktop notification comes; nil for none (0).
+    static var alarmNotifyLead: Duration? {
+        guard let seconds = load().alarmNotify else { return AlarmNotifications.defaultLead }
+        return seconds > 0 ? .milliseconds(Int64((seconds * 1000).rounded())) : nil
+    }
 }
 
 /// The listener's ReplayGain settings: the command line's over the config file's.

@@ -15,7 +15,8 @@ extension PlayerRuntime {
         if let alarmIn = scenario.alarmIn {
             at(0) { [unowned self] in
                 addAlarm(after: .milliseconds(Int((alarmIn * 1000).rounded())), label: "scenario alarm",
-                         ringSeconds: scenario.alarmRing, sound: scenario.alarmSound)
+                         ringSeconds: scenario.alarmRing, sound: scenario.alarmSound,
+                         rampSeconds: scenario.alarmRamp)
             }
         }
         for notifyAt in scenario.notifyAt {

@@ -64,8 +64,7 @@ extension PlayerRuntime {
         if !player.isPlaying { player.playWhenAllowed() }
         if let ringing = createdScheduler?.ringing {
             // The alarm sounds on: its voice goes to the new engine.
-            let sound = ringing.alarmIDs.first.flatMap { id in alarms.alarms.first { $0.id == id }?.sound } ?? .default
-            startAlarmVoice(sound)
+            startAlarmVoice(ringing.alarmIDs)
         }
         return .done
     }

@@ -96,9 +96,8 @@ final class PlayerRuntime {
     var suspendDeadline: MonotonicInstant?
     var continueDeadline: MonotonicInstant?
     var createdScheduler: AlarmScheduler?
-    var alarmVoiceError = false
-    /// The next alarm's sound, opened before it is due (`AlarmScheduler.onPrepare`).
-    var preparedAlarmVoice: FileVoice?
+    /// The next alarm's sound opened before it is due, and the one sounding now (`PlayerRuntime+AlarmSound`).
+    let alarmSound = AlarmSoundState()
     /// What the host does as music stops playing for a book (the full-screen
     /// player keeps music's queue and place in player.json), and as a book opens.
     var onMusicLeft: (() -> Void)?
@@ -207,7 +206,7 @@ final class PlayerRuntime {
         playing = Playback(engine: next, controller: controller, isSpokenAudio: spoken,
                            playOrder: PlayOrderState(seed: playOrder.seed))
         lastDevice = 0
-        preparedAlarmVoice = nil
+        alarmSound.prepared = nil
         controller.player = player
         controller.volume = volume
         player.setSink(controller)

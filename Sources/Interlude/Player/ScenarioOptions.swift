@@ -1,3 +1,4 @@
+import Alarms
 import InterludeCore
 
 /// Interruptions to stage during `interlude play`, for tests and users' own
@@ -5,7 +6,9 @@ import InterludeCore
 public struct ScenarioOptions: Equatable, Sendable {
     public var alarmIn: Double?
     public var alarmRing: Double = 60
-    public var alarmSound: String?
+    public var alarmSound: AlarmSound?
+    /// Whole seconds from silence to full volume (`--alarm-ramp`); 0: none.
+    public var alarmRamp = 0
     public var suspendAt: Double?
     public var continueAt: Double?
     public var notifyAt: [Double] = []
@@ -20,7 +23,7 @@ public struct ScenarioOptions: Equatable, Sendable {
 
     public init() {}
 
-    static let valuedFlags: Set<String> = ["--alarm-in", "--alarm-ring", "--alarm-sound", "--suspend-at", "--continue-at",
+    static let valuedFlags: Set<String> = ["--alarm-in", "--alarm-ring", "--alarm-sound", "--alarm-ramp", "--suspend-at", "--continue-at",
                                            "--notify-at", "--call-at", "--call-end", "--resume-delay", "--smart-rewind",
                                            "--fade"]
     static let flags: Set<String> = ["--spoken"]
@@ -52,7 +55,16 @@ public struct ScenarioOptions: Equatable, Sendable {
         }
         options.alarmIn = try seconds("--alarm-in")
         options.alarmRing = try seconds("--alarm-ring") ?? 60
-        options.alarmSound = parsed.value("--alarm-sound")
+        do throws(AlarmCommandError) {
+            options.alarmSound = try parsed.value("--alarm-sound").map { text throws(AlarmCommandError) in
+                try AlarmInputParser.parseSound(text, fileExists: StateFile.isReadableFile, command: "play")
+            }
+            options.alarmRamp = try parsed.value("--alarm-ramp").map { text throws(AlarmCommandError) in
+                try AlarmInputParser.parseRamp(text, command: "play")
+            } ?? 0
+        } catch {
+            throw UsageError(error.message)
+        }
         options.suspendAt = try seconds("--suspend-at")
         options.continueAt = try seconds("--continue-at")
         for text in parsed.values["--notify-at"] ?? [] {

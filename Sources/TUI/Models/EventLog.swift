@@ -21,7 +21,7 @@ public struct EventLog: Equatable, Sendable {
         case .interruption(let notification): return notification.kind == .began ? .began : .ended
         case .ducking(let notification): return notification.kind == .began ? .began : .ended
         case .secondaryAudioHint(let kind): return kind == .began ? .began : .ended
-        case .error, .resumeFailed, .playRefused, .underrun: return .error
+        case .error, .resumeFailed, .playRefused, .underrun, .alarmSoundFallback: return .error
         default: return .action
         }
     }
