@@ -18,7 +18,7 @@ struct PlayerConfigFileTests {
         #expect(config.onEvent == "notify-send \"$INTERLUDE_TITLE\"")
         #expect(config.problems.map(\.description) == [
             "/c/config:4: expected 'key = value', got 'colour'",
-            "/c/config:5: unknown key 'speed' (known: on-event, desktop-interruptions, desktop-role.ROLE, replaygain, replaygain-preamp, library, mpd, alarm-grace, alarm-notify)",
+            "/c/config:5: unknown key 'speed' (known: on-event, desktop-interruptions, desktop-role.ROLE, replaygain, replaygain-preamp, library, mpd, alarm-grace, cover-art, alarm-notify)",
             "/c/config:6: on-event needs a program",
         ])
     }
