@@ -124,6 +124,15 @@ import TUI
         #expect(!TerminalGraphicsReplies([]).isComplete)
     }
 
+    @Test("keys typed among the answers are given back in order; the answers are not")
+    func typedAheadKeys() {
+        let read = Array("9\u{1B}_Gi=31;OK\u{1B}\\x\u{1B}P>|xterm(390)\u{1B}\\\u{1B}[6;20;10t/\u{1B}[?62;4c".utf8)
+        let replies = TerminalGraphicsReplies(read)
+        #expect(replies.isComplete)
+        #expect(replies.typedAhead == Array("9x/".utf8))
+        #expect(TerminalGraphicsReplies(Array("\u{1B}[?1;2c".utf8)).typedAhead.isEmpty)
+    }
+
     @Test("DA1 with attribute 4 is sixel (xterm -ti vt340); tmux's DA1 is symbols")
     func sixel() {
         let vt340 = TerminalGraphicsReplies(Array("\u{1B}[?63;1;2;4;6;9;15;16;22;28c".utf8))

@@ -28,6 +28,8 @@ INTERLUDE_CALL_AS(int, erase, (void), werase, (STDSCR))
 INTERLUDE_CALL(int, clearok, (bool enabled), (STDSCR, enabled))
 INTERLUDE_CALL_AS(int, refresh, (void), wrefresh, (STDSCR))
 INTERLUDE_CALL_AS(int, get_wch, (wint_t *character), wget_wch, (STDSCR, character))
+/* Keys typed while the terminal's answers were read (cover art's query), given back. */
+INTERLUDE_CALL(int, ungetch, (int character), (character))
 /* Variables; dlsym on the handle also searches libtinfo, which libncursesw
    brings in and which holds LINES and COLS. */
 INTERLUDE_USE(stdscr)

@@ -65,6 +65,32 @@ struct TerminalGraphicsReplies: Equatable {
 
     var isComplete: Bool { deviceAttributes != nil }
 
+    /// What is no answer: the keys typed while the answers were read (CSI
+    /// sequences and ESC _, ESC P and ESC ] strings are answers; an arrow key
+    /// typed then is taken for one and lost).
+    var typedAhead: [UInt8] {
+        var kept: [UInt8] = [], index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == 0x1B, index + 1 < bytes.count else { kept.append(byte); index += 1; continue }
+            let kind = bytes[index + 1]
+            index += 2
+            switch kind {
+            case 0x5B:  // CSI: parameters up to a final byte.
+                while index < bytes.count, !(0x40...0x7E).contains(bytes[index]) { index += 1 }
+                index += 1
+            case 0x5F, 0x50, 0x5D:  // APC, DCS, OSC: up to ST (ESC \) or BEL.
+                while index < bytes.count, bytes[index] != 0x07, !(bytes[index] == 0x1B && index + 1 < bytes.count && bytes[index + 1] == 0x5C) {
+                    index += 1
+                }
+                index += index < bytes.count && bytes[index] == 0x1B ? 2 : 1
+            default:
+                kept += [0x1B, kind]
+            }
+        }
+        return kept
+    }
+
     /// kitty's `ESC _ G i=31 ; OK`.
     var speaksKitty: Bool { find(Array("\u{1B}_Gi=31;OK".utf8)) != nil }
 

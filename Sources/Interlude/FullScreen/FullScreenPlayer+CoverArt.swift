@@ -31,6 +31,10 @@ extension FullScreenPlayer {
             drawing = forced
         } else {
             let replies = Self.askTerminal(timeoutMilliseconds: 1000)
+            // Keys typed meanwhile are keys, not answers (the first key, "9", was lost).
+            let typed = replies.typedAhead
+            terminal.giveBackInput(typed)
+            inputGivenBack = !typed.isEmpty
             drawing = replies.choice(colors: colors)
             if let answered = replies.cellPixels { cellPixels = answered }
         }

@@ -15,7 +15,8 @@ extension FullScreenPlayer: LoopSource {
     }
 
     func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
-        guard !ready.isEmpty, let terminal else { return }
+        guard !ready.isEmpty || inputGivenBack, let terminal else { return }
+        inputGivenBack = false
         while let input = terminal.readInput() {
             switch input {
             case .resize:

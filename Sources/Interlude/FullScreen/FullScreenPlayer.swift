@@ -40,6 +40,9 @@ final class FullScreenPlayer {
     var lastFocus: Pane?
     /// The cover art's pictures (`+CoverArt`); nil when none are drawn.
     var coverArt: CoverArtView?
+    /// Keys given back to ncurses after the terminal's answers were read: in its
+    /// own queue, not on fd 0, so the next turn reads them without a poll's word.
+    var inputGivenBack = false
     var shownOverlay: GraphicsOverlay?
 
     /// What decides the state line and the playing marks, compared after each turn.

@@ -176,6 +176,13 @@ public final class NcursesTerminal: Terminal {
         size = TerminalSize(columns: Int(interlude_cols()), rows: Int(interlude_lines()))
     }
 
+    /// Bytes read from the terminal before ncurses saw them (keys typed while
+    /// the player read the terminal's answers to a query) go back to its input,
+    /// in order, to be read as keys.
+    public func giveBackInput(_ bytes: [UInt8]) {
+        for byte in bytes.reversed() { _ = interlude_ungetch(Int32(byte)) }
+    }
+
     /// Gives the terminal back (before a job-control stop).
     public func suspend() {
         interlude_endwin()
