@@ -110,6 +110,64 @@ import Glibc
         #expect(!events.contains { $0.event == "error" }, "\(events.filter { $0.event == "error" })")
     }
 
+    /// Issue 28, acceptance 1, end to end: a sleep of the machine as the
+    /// player lives it. logind announces it (PrepareForSleep(true)), the
+    /// process is frozen (SIGSTOP: a real sleep stops it the same way) from
+    /// before the alarm's time (3 s after the start) until 4 s past it, thawed,
+    /// and logind says the machine woke (PrepareForSleep(false)). Within the
+    /// grace window (the default 10 min) it rings and says how late and that
+    /// the computer was asleep, not that the player was stopped; with
+    /// `alarm-grace = 0` it does not ring and is reported missed, for the same
+    /// reason.
+    @Test("an alarm due while the machine sleeps (PrepareForSleep, the process frozen): rang N s late, the computer was asleep, or missed past alarm-grace",
+          arguments: [false, true])
+    func alarmFoundLateAfterASleep(zeroGrace: Bool) throws {
+        guard Self.available else { return }
+        let bus = try MprisTests.SessionBus()
+        let logind = try FakeLogind(bus)
+        let library = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(1)), seconds: 30)
+        let sink = try PulseServer.shared().makeSink()
+        let directory = ScratchFiles.makeDirectory("sleep-late")
+        try FileManager.default.createDirectory(atPath: "\(directory)/config/interlude", withIntermediateDirectories: true)
+        try (zeroGrace ? "alarm-grace = 0\n" : "").write(toFile: "\(directory)/config/interlude/config", atomically: true, encoding: .utf8)
+        var environment = sink.environment
+        environment["XDG_RUNTIME_DIR"] = try Remote.makeRuntimeDirectory()
+        environment["XDG_CONFIG_HOME"] = "\(directory)/config"
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
+        let player = try InterludeBinary.start(["play", "\(library)/Tones/1 Morning.mp3", "--device", "pulse", "--events", "json",
+                                                "--alarm-in", "3", "--alarm-ring", "1"],
+                                               environment: environment)
+        defer { _ = player.stop() }
+        #expect(player.waitForEvent(timeout: 20) { $0.event == "trackStarted" } != nil)
+        #expect(Remote.waitUntil(10) { logind.count("inhibited sleep delay") == 1 }, "\(logind.output)")
+        logind.prepareForSleep(true)
+        let sleeping = try #require(player.waitForEvent(timeout: 10) { $0.event == "systemWillSleep" })
+        #expect(Remote.waitUntil(10) { logind.count("released") == 1 }, "\(logind.output)")
+        // The machine asleep: the alarm's time (3 s after the start) passes while the process is frozen.
+        #expect(kill(player.pid, SIGSTOP) == 0)
+        usleep(7_000_000)
+        #expect(kill(player.pid, SIGCONT) == 0)
+        logind.prepareForSleep(false)
+        #expect(player.waitForEvent(timeout: 10) { $0.event == "systemDidWake" && $0.t > sleeping.t } != nil)
+
+        let late = { player.eventsSoFar().named("alarmLate").compactMap { $0.fields["message"]?.description } }
+        let errors = { player.eventsSoFar().named("error").compactMap { $0.fields["message"]?.description } }
+        if zeroGrace {
+            #expect(Remote.waitUntil(10) { errors().contains { $0.contains("missed alarm 1") } }, "\(errors())")
+            let missed = errors().filter { $0.contains("missed alarm 1") }
+            #expect(missed.count == 1 && missed[0].range(of: #"^missed alarm 1( .*)?: \d+ s late, the computer was asleep$"#,
+                                                          options: .regularExpression) != nil, "\(errors())")
+            #expect(player.eventsSoFar().named("alarmRinging").isEmpty, "missed, yet it rang")
+            #expect(late().isEmpty)
+        } else {
+            #expect(player.waitForEvent(timeout: 10) { $0.event == "alarmRinging" } != nil, "the late alarm did not ring")
+            #expect(Remote.waitUntil(10) { !late().isEmpty })
+            #expect(late().count == 1 && late()[0].range(of: #"^alarm 1 rang \d+ s late: the computer was asleep$"#,
+                                                         options: .regularExpression) != nil, "\(late())")
+            #expect(!errors().contains { $0.contains("missed") }, "\(errors())")
+        }
+    }
+
     @Test("without a system bus the player plays and says nothing about logind")
     func noSystemBusIsSilent() throws {
         let library = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(1)), seconds: 1)
