@@ -10,8 +10,15 @@ import Glibc
 /// the Icecast server killed mid-play: the reconnect line is on the screen,
 /// a key is answered (`A` asks for an alarm's delay), the alarm it sets rings
 /// and is dismissed, and once the server is back the station plays again,
-/// heard in the null sink's capture.
+/// heard in the null sink's capture. A station with no title is shown by
+/// its name throughout.
 @Suite(.serialized) struct StreamFaultServiceTests {
+    /// The now-playing pane's first line.
+    static func nowPlaying(_ screen: String) -> String? {
+        let rows = TUISession.rows(screen)
+        return rows.firstIndex { $0.hasPrefix(" 3 Now playing") }.flatMap { rows.indices.contains($0 + 1) ? rows[$0 + 1] : nil }
+    }
+
     static func elapsed(_ runtime: String) -> Double? {
         (try? Remote.status(runtime))?["elapsed"] as? Double
     }
@@ -25,6 +32,11 @@ import Glibc
         let session = try TUISession(columns: 120, rows: 32, arguments: [url])
         let connected = session.waitFor("streamConnected", timeout: 30)
         #expect(connected.met, "\(connected.screen)")
+        // The mount sends an empty StreamTitle: the station is shown by its name, not as "nothing playing",
+        // and the browser opens where the player started (a URL has no folder to read).
+        let named = session.waitFor { Self.nowPlaying($0)?.hasPrefix(" Interlude Test Radio") == true }
+        #expect(named.met, "\(named.screen)")
+        #expect(!named.screen.contains("cannot read folder"), "\(named.screen)")
         let port = server.port
         server.stop()
         let retrying = session.waitFor("reconnecting to Interlude Test Radio, attempt", timeout: 30)

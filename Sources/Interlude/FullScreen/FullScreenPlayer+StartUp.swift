@@ -153,6 +153,8 @@ extension FullScreenPlayer {
     }
 
     static func parent(of path: String) -> String {
+        // A station's URL has no folder to browse: the browser opens where the player was started.
+        if PlayerRuntime.isStation(path) { return "." }
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }

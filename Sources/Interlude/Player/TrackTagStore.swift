@@ -21,7 +21,12 @@ final class TrackTagStore {
     }
 
     /// What station `url` now says it plays.
+    /// A station that sends an empty `StreamTitle` (Icecast's before any
+    /// title is set) or no name is shown by its name, else its URL, never as
+    /// an empty title ("nothing playing" while it plays).
     func setStation(_ url: String, title: String?, name: String?) {
+        let title = title.flatMap { $0.isEmpty ? nil : $0 }
+        let name = name.flatMap { $0.isEmpty ? nil : $0 }
         known[url] = AudioTags(title: title ?? name ?? url, album: name)
     }
 }
