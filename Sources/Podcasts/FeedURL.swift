@@ -91,9 +91,14 @@ public enum FeedURL {
     /// What Python 3.11's `urlsplit` does first: leading C0 controls and spaces
     /// dropped, tabs and line breaks removed wherever they are.
     static func sanitized(_ url: String) -> String {
-        var scalars = Substring(url).unicodeScalars.drop { $0.value <= 0x20 }
-        scalars.removeAll { $0 == "\t" || $0 == "\r" || $0 == "\n" }
-        return String(String.UnicodeScalarView(scalars))
+        // Most URLs have none of them: checked over the bytes (these are all ASCII).
+        let utf8 = url.utf8
+        if let first = utf8.first, first > 0x20, !utf8.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { return url }
+        var scalars = String.UnicodeScalarView()
+        for scalar in url.unicodeScalars.drop(while: { $0.value <= 0x20 }) where scalar != "\t" && scalar != "\r" && scalar != "\n" {
+            scalars.append(scalar)
+        }
+        return String(scalars)
     }
 
     /// `urljoin`'s merge and removal of dot segments: empty segments inside a

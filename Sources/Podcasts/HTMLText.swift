@@ -4,85 +4,139 @@
 /// named entities as their characters, at most one blank line in a row.
 public enum HTMLText {
     /// podcastparser's `is_html`: an opening tag, `<name` then white space or `>` or `/>`.
+    /// Over the UTF-8 bytes (every byte of the syntax is ASCII), in one pass.
     public static func isHTML(_ text: String) -> Bool {
-        let scalars = Array(text.unicodeScalars)
-        var index = 0
-        while index < scalars.count {
-            defer { index += 1 }
-            guard scalars[index] == "<", index + 1 < scalars.count, isASCIILetter(scalars[index + 1]) else { continue }
-            var end = index + 2
-            while end < scalars.count, isASCIILetter(scalars[end]) || ("0"..."9").contains(scalars[end]) { end += 1 }
-            guard end < scalars.count else { continue }
-            let next = scalars[end]
-            if next == ">" { return true }
-            if next == "/", end + 1 < scalars.count, scalars[end + 1] == ">" { return true }
-            if next.properties.isWhitespace, scalars[(end + 1)...].contains(">") { return true }
-        }
-        return false
-    }
-
-    private static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool {
-        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
-    }
-
-    public static func text(_ html: String) -> String {
-        var output = ""
-        var scalars = Array(html.unicodeScalars)[...]
-        while let scalar = scalars.first {
-            if scalar == "<", let close = scalars.firstIndex(of: ">") {
-                let tag = String(String.UnicodeScalarView(scalars[scalars.index(after: scalars.startIndex)..<close])).lowercased()
-                let name = tag.prefix { !$0.isWhitespace && $0 != "/" && $0 != ">" }
-                if tag.hasPrefix("br") || name == "ul" || tag == "/ul" || tag.hasPrefix("/ul") || tag.hasPrefix("/li") {
-                    output += "\n"
-                } else if name == "li" {
-                    output += "\n * "
-                } else if tag == "p" {
-                    output += "\n\n"
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let lastClose = bytes.lastIndex(of: UInt8(ascii: ">")) else { return false }
+            var index = 0
+            while index < bytes.count {
+                defer { index += 1 }
+                guard bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count, isASCIILetter(bytes[index + 1]) else { continue }
+                var end = index + 2
+                while end < bytes.count, isASCIILetter(bytes[end]) || isASCIIDigit(bytes[end]) { end += 1 }
+                guard end < bytes.count else { continue }
+                let next = bytes[end]
+                if next == UInt8(ascii: ">") { return true }
+                if next == UInt8(ascii: "/"), end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: ">") { return true }
+                if let (scalar, length) = scalar(in: bytes, at: end), scalar.properties.isWhitespace, lastClose >= end + length {
+                    return true
                 }
-                scalars = scalars[scalars.index(after: close)...]
-                continue
             }
-            if scalar == "&", let (replacement, length) = entity(scalars) {
-                output += replacement
-                scalars = scalars.dropFirst(length)
-                continue
-            }
-            output.unicodeScalars.append(scalar)
-            scalars = scalars.dropFirst()
+            return false
         }
-        return collapseBlankLines(output).trimmingFeedWhitespace()
     }
 
-    /// `&#NN;` (2 to 4 digits) or `&name;` (2 to 8 characters, dropped when HTML has no such entity).
-    private static func entity(_ scalars: ArraySlice<Unicode.Scalar>) -> (String, Int)? {
-        let limit = min(scalars.count, 11)
-        let window = Array(scalars.prefix(limit))
-        guard let semicolon = window.firstIndex(of: ";"), semicolon >= 3 else { return nil }
-        let body = String(String.UnicodeScalarView(window[1..<semicolon]))
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+
+    private static func isASCIIDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
+    /// The scalar whose UTF-8 starts at `index` and its length in bytes (the bytes are a String's: valid UTF-8).
+    private static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar, Int)? {
+        let lead = bytes[index]
+        let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+        guard index + length <= bytes.count else { return nil }
+        var decoder = UTF8()
+        var iterator = bytes[index..<(index + length)].makeIterator()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return nil }
+        return (scalar, length)
+    }
+
+    /// The text, copied through byte by byte (runs of plain text at once):
+    /// tags become line breaks or nothing, references their characters, and
+    /// more than two line breaks in a row the first two.
+    public static func text(_ html: String) -> String {
+        var html = html
+        let output: [UInt8] = html.withUTF8 { bytes in
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count)
+            var breaks = 0
+            func append(_ byte: UInt8) {
+                if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                    breaks += 1
+                    if breaks > 2 { return }
+                } else {
+                    breaks = 0
+                }
+                output.append(byte)
+            }
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "<"), let close = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: ">")) {
+                    for replacement in tagText(bytes, (index + 1)..<close).utf8 { append(replacement) }
+                    index = close + 1
+                    continue
+                }
+                if byte == UInt8(ascii: "&"), let (replacement, length) = entity(bytes, at: index) {
+                    for replacement in replacement.utf8 { append(replacement) }
+                    index += length
+                    continue
+                }
+                append(byte)
+                index += 1
+            }
+            return output
+        }
+        return String(decoding: output, as: UTF8.self).trimmingFeedWhitespace()
+    }
+
+    /// What a tag's inside (between `<` and `>`) leaves in the text.
+    private static func tagText(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        // Only tags that start as one of these words matter; case as ASCII.
+        func starts(with word: String) -> Bool {
+            let word = Array(word.utf8)
+            guard range.count >= word.count else { return false }
+            return word.indices.allSatisfy { asciiLowercased(bytes[range.lowerBound + $0]) == word[$0] }
+        }
+        /// The tag's name is `word`: it ends there, at white space or at `/`.
+        func named(_ word: String) -> Bool {
+            guard starts(with: word) else { return false }
+            let after = range.lowerBound + word.utf8.count
+            guard after < range.upperBound else { return true }
+            if bytes[after] == UInt8(ascii: "/") { return true }
+            return scalar(in: bytes, at: after).map { Character($0.0).isWhitespace } ?? false
+        }
+        if starts(with: "br") || named("ul") || starts(with: "/ul") || starts(with: "/li") { return "\n" }
+        if named("li") { return "\n * " }
+        if range.count == 1, asciiLowercased(bytes[range.lowerBound]) == UInt8(ascii: "p") { return "\n\n" }
+        return ""
+    }
+
+    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 0x20 : byte
+    }
+
+    /// `&#NN;` (2 to 4 digits) or `&name;` (2 to 8 characters, dropped when
+    /// HTML has no such entity), its `;` within the 10 characters after `&`;
+    /// the replacement and the bytes it takes.
+    private static func entity(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (String, Int)? {
+        var semicolon: Int?
+        // The scalar index of the byte at `cursor` (`&` is 0), counted at each
+        // scalar's first byte: a continuation byte is part of the one before.
+        var scalarIndex = 0
+        var cursor = start + 1
+        while cursor < bytes.count {
+            if bytes[cursor] & 0xC0 != 0x80 {
+                scalarIndex += 1
+                if scalarIndex >= 11 { break }
+                if bytes[cursor] == UInt8(ascii: ";") { semicolon = cursor; break }
+            }
+            cursor += 1
+        }
+        guard let semicolon, scalarIndex >= 3 else { return nil }
+        let body = String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<semicolon]), as: UTF8.self)
         if body.hasPrefix("#") {
             let digits = body.dropFirst()
             if (2...4).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = UInt32(digits),
                let character = Unicode.Scalar(value) {
-                return (String(character), semicolon + 1)
+                return (String(character), semicolon + 1 - start)
             }
         }
         guard (2...8).contains(body.count) else { return nil }
-        return (namedEntities[body] ?? "", semicolon + 1)
-    }
-
-    /// More than two line breaks in a row as the first two.
-    private static func collapseBlankLines(_ text: String) -> String {
-        var result = ""
-        var run: [Unicode.Scalar] = []
-        func flush() {
-            for scalar in run.prefix(2) { result.unicodeScalars.append(scalar) }
-            run.removeAll()
-        }
-        for scalar in text.unicodeScalars {
-            if scalar == "\n" || scalar == "\r" { run.append(scalar) } else { flush(); result.unicodeScalars.append(scalar) }
-        }
-        flush()
-        return result
+        return (namedEntities[body] ?? "", semicolon + 1 - start)
     }
 
     /// HTML 4's named entities that descriptions use (Python's `html.entities.entitydefs` holds these and more).

@@ -5,6 +5,10 @@
       (iTunes tags under any prefix, CDATA, entities, HTML descriptions, Atom, Podcasting 2.0
       chapters, relative URLs, missing and repeated GUIDs, missing titles, media:content,
       serial order, zones and two-digit years)
+  podcast_feeds.py big FILE COUNT [SEED] writes one RSS feed of COUNT episodes with show notes
+      of about 1.4 KB each, as long-running shows carry (5,000 episodes: about 10 MB), for the bench
+  podcast_feeds.py time FILE URL RUNS    podcastparser's CPU time (process time) to parse FILE,
+      the median of RUNS parses in this one process, as JSON {"median": S, "episodes": N}
   podcast_feeds.py oracle FILE URL       prints podcastparser's episodes of FILE as served at
       URL: a JSON list of {title, published, url, length, guid}, the first enclosure's URL
       and length (null without one), an episode listed twice (same GUID, same enclosure) once
@@ -162,8 +166,46 @@ def oracle(path, url):
     json.dump({"title": parsed.get("title"), "new_url": parsed.get("new_url"), "episodes": result}, sys.stdout)
 
 
+NOTES = ("<p>In this episode we talk about the week's news, answer listeners' questions and read the mail. "
+         "Links, corrections and the full transcript are on the show's site; thanks to everyone who wrote in.</p>")
+
+
+def big(path, count, seed):
+    rng = random.Random(seed)
+    items = []
+    for index in range(count):
+        item = rss_item(rng, index, "itunes")
+        notes = "<content:encoded><![CDATA[<h2>Episode %d</h2>%s]]></content:encoded>\n</item>" % (index, NOTES * 8)
+        items.append(item[:-len("</item>")] + notes)
+    header = ('<?xml version="1.0" encoding="UTF-8"?>\n'
+              '<rss version="2.0" xmlns:itunes="%s" xmlns:podcast="%s" xmlns:media="%s" xmlns:content="%s">\n'
+              '<channel>\n<title>A long-running show</title>\n<link>https://example.com/</link>\n'
+              '<description>Years of episodes</description>\n' % (ITUNES, PODCAST, MEDIA, CONTENT))
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(header + "\n".join(items) + "\n</channel>\n</rss>\n")
+
+
+def time_parse(path, url, runs):
+    import time
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "build", "python"))
+    import podcastparser
+    times, episodes = [], 0
+    for _ in range(runs):
+        with open(path, "rb") as source:
+            start = time.process_time()
+            parsed = podcastparser.parse(url, source)
+            times.append(time.process_time() - start)
+        episodes = len(parsed["episodes"])
+    times.sort()
+    json.dump({"median": times[len(times) // 2], "episodes": episodes}, sys.stdout)
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "generate":
         generate(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 27)
+    elif sys.argv[1] == "big":
+        big(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else 27)
+    elif sys.argv[1] == "time":
+        time_parse(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     else:
         oracle(sys.argv[2], sys.argv[3])

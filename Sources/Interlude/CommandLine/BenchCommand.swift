@@ -8,6 +8,7 @@ public enum BenchCommand {
     usage: interlude bench decode FILE
            interlude bench seek FILE [--points N]
            interlude bench cover FILE
+           interlude bench feed FILE [--runs N]
 
     decode: decodes FILE through the same decoder and ring as playback, without
     output, and prints the seconds of audio decoded per CPU second.
@@ -20,6 +21,10 @@ public enum BenchCommand {
     cover: draws FILE's cover as the full-screen player does (block symbols on
     58x20 cells, 256 colours) 21 times, each decoded afresh, and prints the CPU
     time of the first (its libraries loaded) and the median of the rest.
+
+    feed: parses the podcast feed FILE as podcast add and refresh do, N + 1 times
+    (default 5 + 1) over its bytes in memory, and prints the median CPU time of a
+    parse after the first (which loads libxml2).
     """
 
     public static func run(_ arguments: [String]) -> Int32 {
@@ -29,6 +34,7 @@ public enum BenchCommand {
         }
         if arguments.first == "seek" { return seek(Array(arguments.dropFirst())) }
         if arguments.first == "cover" { return cover(Array(arguments.dropFirst())) }
+        if arguments.first == "feed" { return feed(Array(arguments.dropFirst())) }
         guard arguments.count == 2, arguments[0] == "decode" else {
             writeStandardError("interlude bench: usage: interlude bench decode FILE | interlude bench seek FILE [--points N]\n")
             return 2
