@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 struct BenchOptions {
-    static let all = ["decode", "cpu", "startup", "underruns", "preemption", "seek", "tui", "mpris", "desktop", "formats", "library", "cover", "titles"]
+    static let all = ["decode", "cpu", "startup", "underruns", "preemption", "seek", "tui", "mpris", "desktop", "formats", "library", "cover", "titles", "podcasts"]
     var quick = false
     var standIn = false
     var only: Set<String> = Set(all)
@@ -70,6 +70,7 @@ final class Bench {
             measure("formats seek", formatSeekTime)
         }
         if options.only.contains("library") { measure("library", libraryBench) }
+        if options.only.contains("podcasts") { measure("podcasts", podcastCost) }
         if options.only.contains("cpu") || options.only.contains("underruns") || options.only.contains("preemption")
             || options.only.contains("tui") || options.only.contains("mpris")
             || options.only.contains("desktop") || options.only.contains("formats") || options.only.contains("library")
