@@ -114,7 +114,10 @@ run: release $(DEMO_LIBRARY)/.done
 	$(BIN_RELEASE) $(if $(MUSIC_DIR),"$(MUSIC_DIR)",$(DEMO_LIBRARY)) $(ARGS)
 
 # The whole suite: unit tests, end-to-end tests against the real binary through
-# a private PulseAudio server, and the engine's tests under ThreadSanitizer.
+# a private PulseAudio server, and the engine's tests under ThreadSanitizer. The
+# desktop-interruption and other-players tests also run against a private PipeWire
+# with WirePlumber and pipewire-pulse (Tests/TestSupport/PipeWireServer.swift;
+# `deps` installs them), their runs named "server → PipeWire" in the output.
 # The release build comes first, once: InstallTests install it and package it.
 test: release build python-tools
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)

@@ -33,6 +33,9 @@ packages=(
   # Alarms (issue 28): a real MPRIS player that an alarm pauses and resumes (mpv with its
   # MPRIS plugin), and python-dbusmock's logind and systemd templates on private buses.
   mpv mpv-mpris python3-dbusmock
+  # Issue 28 point 6: the desktop-interruption and other-players tests also run against PipeWire
+  # with WirePlumber and pipewire-pulse (Tests/TestSupport/PipeWireServer.swift), started headless.
+  pipewire wireplumber pipewire-pulse
   # The MPD front end (issue 29): MPD itself as the reference, mpc and python-mpd2 as its clients.
   mpd mpc python3-mpd
   # Cover art (issue 30): libchafa for terminal graphics, libjpeg-turbo and libpng to decode (all dlopen'ed).

@@ -8,19 +8,24 @@ import Glibc
 
 /// Issue 13: other programs' streams on the sound server interrupt the
 /// player by their `media.role`, through the same arbiter, policy table and
-/// resume strategy as the built-in alarms. Each test has a PulseAudio server
-/// of its own (a desktop stream reaches every client of a server, so on the
+/// resume strategy as the built-in alarms. Each test has a sound server of
+/// its own (a desktop stream reaches every client of a server, so on the
 /// shared one it would interrupt other suites' players): the player plays to
 /// its sink `out`, the desktop's programs (`paplay` with a role) to `desk`, so
-/// `out`'s capture holds the player alone.
+/// `out`'s capture holds the player alone. Every test with a server runs the
+/// same body twice (issue 28, point 6): against PulseAudio and against
+/// PipeWire with WirePlumber and pipewire-pulse (`SoundServerKind`, printed
+/// as the `server` argument).
 @Suite(.serialized) struct DesktopInterruptionTests {
     final class Desktop {
-        let server: PulseServer
+        let kind: SoundServerKind
+        let server: any SoundServer
         let desk: NullSink
         let configHome = ScratchFiles.makeDirectory("desktop-config")
 
-        init() throws {
-            server = try PulseServer.start()
+        init(_ kind: SoundServerKind, rolePolicy: Bool = false) throws {
+            self.kind = kind
+            server = try kind.start(rolePolicy: rolePolicy)
             desk = try server.makeSink(name: "desk")
         }
 
@@ -110,9 +115,10 @@ import Glibc
 
     // MARK: Acceptance 1
 
-    @Test("acceptance 1: a phone stream pauses a book (began, reason and source paplay); the book is silent during it and resumes once with smart rewind")
-    func phoneStreamPausesABookAndItResumesOnce() throws {
-        let desktop = try Desktop()
+    @Test("acceptance 1: a phone stream pauses a book (began, reason and source paplay); the book is silent during it and resumes once with smart rewind",
+          arguments: SoundServerKind.allCases)
+    func phoneStreamPausesABookAndItResumesOnce(server: SoundServerKind) throws {
+        let desktop = try Desktop(server)
         let book = try Self.book("Call")
         let recorder = try desktop.playerSink.startRecorder()
         let listener = try Listener([book.path], desktop: desktop, environment: book.environment)
@@ -152,9 +158,10 @@ import Glibc
 
     // MARK: Acceptance 2
 
-    @Test("acceptance 2: an event stream ducks music by the table's gain for its length, without a pause")
-    func eventStreamDucksMusic() throws {
-        let desktop = try Desktop()
+    @Test("acceptance 2: an event stream ducks music by the table's gain for its length, without a pause",
+          arguments: SoundServerKind.allCases)
+    func eventStreamDucksMusic(server: SoundServerKind) throws {
+        let desktop = try Desktop(server)
         let music = try Fixtures.mp3(.tone(frequency: 440), seconds: 20)
         let listener = try Listener([music], desktop: desktop)
         #expect(listener.event("trackStarted") != nil)
@@ -173,9 +180,9 @@ import Glibc
         #expect(log.named("paused").isEmpty, "\(log.events)")
     }
 
-    @Test("acceptance 2: an event stream pauses a book, which resumes once after it")
-    func eventStreamPausesABook() throws {
-        let desktop = try Desktop()
+    @Test("acceptance 2: an event stream pauses a book, which resumes once after it", arguments: SoundServerKind.allCases)
+    func eventStreamPausesABook(server: SoundServerKind) throws {
+        let desktop = try Desktop(server)
         let book = try Self.book("Event")
         let listener = try Listener([book.path], desktop: desktop, environment: book.environment)
         #expect(listener.event("trackStarted") != nil)
@@ -190,9 +197,10 @@ import Glibc
         #expect(Listener.automaticResumes(log).count == 1, "\(log.events)")
     }
 
-    @Test("acceptance 2: an alarm stream shows the banner in the full-screen player and logs its program")
-    func alarmStreamShowsTheBannerInTheFullScreenPlayer() throws {
-        let desktop = try Desktop()
+    @Test("acceptance 2: an alarm stream shows the banner in the full-screen player and logs its program",
+          arguments: SoundServerKind.allCases)
+    func alarmStreamShowsTheBannerInTheFullScreenPlayer(server: SoundServerKind) throws {
+        let desktop = try Desktop(server)
         let library = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(1)), seconds: 30)
         var environment = desktop.playerSink.environment
         environment["XDG_CONFIG_HOME"] = desktop.configHome
@@ -213,9 +221,9 @@ import Glibc
     // MARK: Acceptance 3
 
     @Test("acceptance 3: a call with an alarm inside, ending in either order: one resume, after the last",
-          arguments: [true, false])
-    func callWithAnAlarmInside(alarmEndsFirst: Bool) throws {
-        let desktop = try Desktop()
+          arguments: SoundServerKind.allCases, [true, false])
+    func callWithAnAlarmInside(server: SoundServerKind, alarmEndsFirst: Bool) throws {
+        let desktop = try Desktop(server)
         let book = try Self.book("Stacked\(alarmEndsFirst)")
         let listener = try Listener([book.path], desktop: desktop, environment: book.environment)
         #expect(listener.event("trackStarted") != nil)
@@ -256,9 +264,10 @@ import Glibc
 
     // MARK: Acceptance 4
 
-    @Test("acceptance 4: a pause during a desktop call means no resume after it; play is refused while it lasts and works once it ends")
-    func userPauseDuringACall() throws {
-        let desktop = try Desktop()
+    @Test("acceptance 4: a pause during a desktop call means no resume after it; play is refused while it lasts and works once it ends",
+          arguments: SoundServerKind.allCases)
+    func userPauseDuringACall(server: SoundServerKind) throws {
+        let desktop = try Desktop(server)
         let book = try Self.book("Paused")
         let listener = try Listener([book.path], desktop: desktop, environment: book.environment)
         #expect(listener.event("trackStarted") != nil)
@@ -324,9 +333,9 @@ import Glibc
         #expect(!needed.contains { $0.contains("libpulse") }, "\(needed)")
     }
 
-    @Test("desktop-interruptions = off in the config file: no connection, no line")
-    func turnedOffInTheConfigFile() throws {
-        let desktop = try Desktop()
+    @Test("desktop-interruptions = off in the config file: no connection, no line", arguments: SoundServerKind.allCases)
+    func turnedOffInTheConfigFile(server: SoundServerKind) throws {
+        let desktop = try Desktop(server)
         try FileManager.default.createDirectory(atPath: desktop.configHome + "/interlude", withIntermediateDirectories: true)
         try "# mine\ndesktop-interruptions = off\n".write(toFile: desktop.configHome + "/interlude/config",
                                                          atomically: true, encoding: .utf8)
@@ -350,11 +359,15 @@ import Glibc
     /// on, the phone stream, reaches the player through the subscription: with
     /// the module loaded and the player's own stream marked as music (the role
     /// role-cork corks), the call pauses the player once and its end resumes it once.
-    @Test("acceptance 5: with module-role-cork loaded, a phone stream pauses the player through the subscription, once, and its end resumes it once")
-    func roleCorkLoadedThePhoneStreamPausesThroughTheSubscription() throws {
-        let desktop = try Desktop()
-        let loaded = try desktop.server.pactl(["load-module", "module-role-cork"])
-        #expect(loaded.succeeded, "\(loaded.summary)")
+    /// On PipeWire the server's role policy is WirePlumber's role-based
+    /// endpoints as `PipeWireServer` configures them: the phone stream unlinks
+    /// (corks) the player's music stream on the server while it lasts (checked
+    /// there), and the player still pauses once, through the subscription, and
+    /// resumes once.
+    @Test("acceptance 5: with the server's role policy loaded (module-role-cork, WirePlumber's role endpoints), a phone stream pauses the player through the subscription, once, and its end resumes it once",
+          arguments: SoundServerKind.allCases)
+    func roleCorkLoadedThePhoneStreamPausesThroughTheSubscription(server: SoundServerKind) throws {
+        let desktop = try Desktop(server, rolePolicy: true)
         let music = try Fixtures.mp3(.tone(frequency: 440), seconds: 30)
         let listener = try Listener([music], desktop: desktop, environment: ["PULSE_PROP": "media.role=music"])
         #expect(listener.event("trackStarted") != nil)
@@ -362,7 +375,19 @@ import Glibc
         // Role-cork sees the player's stream as music.
         let inputs = try desktop.server.pactl(["list", "sink-inputs"]).stdoutText
         #expect(inputs.contains("media.role = \"music\""), "\(inputs)")
-        try desktop.playToEnd(role: "phone", seconds: 2)
+        let call = try desktop.play(role: "phone", seconds: 5)
+        // On PipeWire every stream goes to its role's endpoint, whatever sink it
+        // asked for, so the call corks the player's music stream there: WirePlumber
+        // unlinks it, which pipewire-pulse shows as corked while the call lasts.
+        // (Role-cork on PulseAudio acts within a sink: the call plays on `desk`.)
+        if server == .pipeWire {
+            let corked = Remote.waitUntil(20) {
+                let player = (try? desktop.server.sinkInputs())?.first { $0.contains("application.id = \"interlude\"") }
+                return player?.contains("Corked: yes") == true
+            }
+            #expect(corked, "WirePlumber's role policy did not cork the player's stream: \((try? desktop.server.sinkInputs()) ?? [])")
+        }
+        #expect(call.wait(timeout: 25).succeeded, "paplay")
         #expect(listener.event("resumed") != nil, "\(listener.events.events)")
         usleep(1_000_000)
         let (result, log) = listener.quit()
@@ -374,20 +399,21 @@ import Glibc
 
     // MARK: Acceptance 7
 
-    @Test("acceptance 7: the sound server killed while subscribed is reported once, the player pauses as for a lost device, and desktop interruptions come back with the server")
-    func killedServerIsReportedOnceAndComesBack() throws {
-        let desktop = try Desktop()
+    @Test("acceptance 7: the sound server killed while subscribed is reported once, the player pauses as for a lost device, and desktop interruptions come back with the server",
+          arguments: SoundServerKind.allCases)
+    func killedServerIsReportedOnceAndComesBack(server: SoundServerKind) throws {
+        let desktop = try Desktop(server)
         let music = try Fixtures.mp3(.tone(frequency: 440), seconds: 60)
         let listener = try Listener([music], desktop: desktop)
         #expect(listener.event("trackStarted") != nil)
         usleep(1_000_000)
-        _ = desktop.server.process.stop(signal: SIGKILL, grace: 1)
+        desktop.server.kill()
         let lost = try #require(listener.event("interruption", where: { $0.fields["reason"]?.description == "routeDisconnected" }),
                                 "\(listener.events.events)")
         #expect(lost.fields["source"]?.description == "outputDeviceLost")
         // Several backoff periods with no server.
         usleep(3_000_000)
-        let again = try PulseServer.start(runtimeDirectory: desktop.server.runtimeDirectory)
+        let again = try server.start(runtimeDirectory: desktop.server.runtimeDirectory)
         defer { again.stop() }
         _ = try again.pactl(["load-module", "module-null-sink", "sink_name=desk"])
         // The next attempt is at most 4 s away; the user plays on meanwhile.

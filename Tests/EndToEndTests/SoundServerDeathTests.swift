@@ -14,16 +14,16 @@ import Glibc
 @Suite(.serialized) struct SoundServerDeathTests {
     @Test("point 6: the server killed twice during playback: a pause with a message each time, under 1% CPU while waiting, the place kept, and play plays on from it once it is back")
     func killedServerPausesWaitsQuietlyAndPlaysOn() throws {
-        let desktop = try DesktopInterruptionTests.Desktop()
+        let desktop = try DesktopInterruptionTests.Desktop(.pulseAudio)
         var server = desktop.server
         let music = try Fixtures.mp3(.tone(frequency: 440), seconds: 120)
         let listener = try DesktopInterruptionTests.Listener([music], desktop: desktop)
         #expect(listener.event("trackStarted") != nil, "\(listener.events.events)")
-        var restarted: [PulseServer] = []
+        var restarted: [any SoundServer] = []
         defer { for again in restarted { again.stop() } }
         for round in 0..<2 {
             usleep(1_500_000)
-            _ = server.process.stop(signal: SIGKILL, grace: 1)
+            server.kill()
             let lost = listener.event("interruption", round, where: { $0.fields["source"]?.description == "outputDeviceLost" })
             #expect(lost != nil, "round \(round): \(listener.events.events)")
             let paused = try #require(listener.event("paused", round), "round \(round): \(listener.events.events)")

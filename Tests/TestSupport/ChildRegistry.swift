@@ -122,7 +122,8 @@ public enum ScratchFiles {
 
     /// Cleans up after earlier runs that died without their exit handlers (SIGKILL, a
     /// crash): for each `interlude-tests.*` directory whose owner process is gone and that
-    /// is not marked `keep`, stops the PulseAudio daemon recorded in its `pulse-*/daemon.pid`
+    /// is not marked `keep`, stops the sound-server processes recorded in its `pulse-*/daemon.pid`
+    /// and `pipewire-*/daemon.pid`
     /// (only if that PID's environment names that very runtime directory, so a reused PID
     /// is never hit), then deletes the directory.
     static func reclaimAbandoned(in base: String, except current: String) {
@@ -133,17 +134,25 @@ public enum ScratchFiles {
             guard directory != current, !manager.fileExists(atPath: "\(directory)/keep"),
                   let owner = readPID("\(directory)/owner.pid") else { continue }
             if kill(owner, 0) == 0 || errno == EPERM { continue }  // its owner still runs
-            for sub in (try? manager.contentsOfDirectory(atPath: directory)) ?? [] where sub.hasPrefix("pulse-") {
+            for sub in (try? manager.contentsOfDirectory(atPath: directory)) ?? []
+            where sub.hasPrefix("pulse-") || sub.hasPrefix("pipewire-") {
                 let runtime = "\(directory)/\(sub)"
-                guard let daemon = readPID("\(runtime)/daemon.pid"),
-                      let environ = manager.contents(atPath: "/proc/\(daemon)/environ"),
-                      environ.split(separator: 0).contains(Data("XDG_RUNTIME_DIR=\(runtime)".utf8)) else { continue }
-                kill(daemon, SIGTERM)
-                for _ in 0..<100 where kill(daemon, 0) == 0 { usleep(10_000) }
-                if kill(daemon, 0) == 0 { kill(daemon, SIGKILL) }
+                for daemon in readPIDs("\(runtime)/daemon.pid") {
+                    guard let environ = manager.contents(atPath: "/proc/\(daemon)/environ"),
+                          environ.split(separator: 0).contains(Data("XDG_RUNTIME_DIR=\(runtime)".utf8)) else { continue }
+                    kill(daemon, SIGTERM)
+                    for _ in 0..<100 where kill(daemon, 0) == 0 { usleep(10_000) }
+                    if kill(daemon, 0) == 0 { kill(daemon, SIGKILL) }
+                }
             }
             try? manager.removeItem(atPath: directory)
         }
+    }
+
+    /// The PIDs of a `daemon.pid`, one a line (PulseAudio's one daemon, PipeWire's four processes).
+    private static func readPIDs(_ path: String) -> [pid_t] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { pid_t($0.trimmingCharacters(in: .whitespaces)) }
     }
 
     private static func readPID(_ path: String) -> pid_t? {

@@ -46,7 +46,8 @@ public enum PulseError: Error, CustomStringConvertible, Sendable {
 /// client can never start a stray daemon). `XDG_RUNTIME_DIR` is not needed by clients.
 /// The ALSA `pulse` device (libasound2-plugins) honours the same variables, and
 /// `PULSE_SINK` routes a client's playback to a given sink.
-public final class PulseServer: Sendable {
+public final class PulseServer: SoundServer {
+    public var kind: SoundServerKind { .pulseAudio }
     public let process: BackgroundProcess
     public var pid: pid_t { process.pid }
     /// The private runtime directory (mode 700); the socket is `<dir>/pulse/native`.
@@ -55,19 +56,7 @@ public final class PulseServer: Sendable {
     /// Rate and channels of the sinks this server makes by default.
     public let sampleRate: Int
     public let channels: Int
-    /// The sink loaded at start, `out` (monitor `out.monitor`). The shared server's tests
-    /// should prefer `makeSink()`.
-    public var defaultSink: NullSink { NullSink(server: self, name: "out", moduleIndex: nil, sampleRate: sampleRate, channels: channels) }
-
-    /// What a client needs to reach this server (see the type's documentation).
-    public var environment: [String: String] {
-        [
-            "PULSE_SERVER": "unix:\(runtimeDirectory)/pulse/native",
-            "PULSE_RUNTIME_PATH": "\(runtimeDirectory)/pulse",
-            "PULSE_COOKIE": "\(runtimeDirectory)/cookie",
-            "PULSE_CLIENTCONFIG": "\(runtimeDirectory)/client.conf",
-        ]
-    }
+    // `environment`, `defaultSink`, `pactl` and `makeSink` come with `SoundServer`.
 
     private init(process: BackgroundProcess, runtimeDirectory: String, logPath: String, sampleRate: Int, channels: Int) {
         self.process = process
@@ -128,28 +117,12 @@ public final class PulseServer: Sendable {
         process.stop(signal: SIGTERM, grace: 5)
     }
 
+    /// SIGKILL by its PID: the server gone as when it crashes.
+    public func kill() {
+        process.stop(signal: SIGKILL, grace: 1)
+    }
+
     public var isRunning: Bool { process.isRunning }
-
-    /// Runs `pactl` against this server.
-    @discardableResult
-    public func pactl(_ arguments: [String], timeout: Double = 10) throws -> ProcessResult {
-        try ProcessRunner.run("pactl", arguments, environment: environment, timeout: timeout)
-    }
-
-    /// Loads a new null sink (named `name`, or a unique `sink_N`) and returns it. Remove it
-    /// with `NullSink.remove()` when done (the server's exit removes it too). `rewinds`
-    /// re-enables sink rewinds (see the type's documentation for why they are off).
-    public func makeSink(name: String? = nil, sampleRate: Int? = nil, channels: Int? = nil, rewinds: Bool = false) throws -> NullSink {
-        let sinkName = name ?? "sink_\(SinkCounter.next())"
-        let rate = sampleRate ?? self.sampleRate
-        let count = channels ?? self.channels
-        let result = try pactl(["load-module", "module-null-sink", "sink_name=\(sinkName)", "rate=\(rate)", "channels=\(count)"]
-                                + (rewinds ? [] : ["norewinds=1"]))
-        guard result.succeeded, let index = Int(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw PulseError.startFailed("could not load a null sink: \(result.summary)")
-        }
-        return NullSink(server: self, name: sinkName, moduleIndex: index, sampleRate: rate, channels: count)
-    }
 
     /// The last lines of the server's log, for error messages.
     public func logTail(lines: Int = 15) -> String {
@@ -161,7 +134,7 @@ public final class PulseServer: Sendable {
 /// One null sink on a `PulseServer`: what plays to it is paced in real time and can be
 /// captured from its monitor source.
 public struct NullSink: Sendable {
-    public let server: PulseServer
+    public let server: any SoundServer
     public let name: String
     /// The module index from `pactl load-module`; nil for the server's own `out` sink.
     public let moduleIndex: Int?
@@ -241,16 +214,6 @@ public final class Recorder: Sendable {
     private static func fileSize(_ path: String) -> Int {
         var info = stat()
         return stat(path, &info) == 0 ? Int(info.st_size) : 0
-    }
-}
-
-private enum SinkCounter {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var value = 0
-    static func next() -> Int {
-        lock.lock(); defer { lock.unlock() }
-        value += 1
-        return value
     }
 }
 

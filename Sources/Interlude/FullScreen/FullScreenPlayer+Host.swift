@@ -70,7 +70,9 @@ extension FullScreenPlayer: PlayerHost {
 
     var now: Double { events.now }
 
-    var loopSources: [LoopSource] { [self as LoopSource] + (coverArt.map { [$0 as LoopSource] } ?? []) }
+    var loopSources: [LoopSource] {
+        [self as LoopSource] + (coverArt.map { [$0 as LoopSource] } ?? []) + (lyricsLoader.map { [$0 as LoopSource] } ?? [])
+    }
 
     func resize() {
         terminal?.resize()

@@ -2,21 +2,37 @@ import BookFormat
 import Streams
 import TUI
 
-/// The lyrics pane's lyrics: those of the file heard now, found when that
+/// The lyrics pane's lyrics: those of the file heard now, asked for when that
 /// file changes while the pane shows (`NAME.lrc` beside it, else its tags,
-/// which `TrackTagStore` has read once already), so a player whose lyrics
-/// pane is never opened reads no `.lrc` file.
+/// which `TrackTagStore` has read once already) and found off the main loop
+/// (`LyricsLoader`), so a player whose lyrics pane is never opened reads no
+/// `.lrc` file, and one whose `.lrc` is slow to read goes on meanwhile.
 extension FullScreenPlayer {
     func updateLyrics(_ runtime: PlayerRuntime) {
         guard ui.focus == .lyrics || ui.topRight == .lyrics else { return }
         let path = runtime.current?.path
-        guard path != ui.lyricsPane.path || (path == nil && ui.lyricsPane.lyrics != nil) else { return }
-        // A station's lyrics are not known; a file's are beside it or in its tags.
-        let lyrics = path.flatMap { path -> Lyrics? in
-            if case .url = StreamLocation.classify(path) { return nil }
-            return Lyrics.find(audioPath: path, tags: runtime.trackTags.tags(of: path))
-        }
-        ui.lyricsPane.show(lyrics, of: path)
+        let loader = lyricsLoader ?? makeLyricsLoader()
+        guard path != loader.requested || (path == nil && ui.lyricsPane.lyrics != nil) else { return }
+        // Until they come the pane shows none: not the last file's.
+        ui.lyricsPane.show(nil, of: path)
         redraw.setNeedsDraw()
+        // A station's lyrics are not known; a file's are beside it or in its tags.
+        guard let path, !isStation(path) else { return loader.skip(path) }
+        loader.request(path, tags: runtime.trackTags.tags(of: path))
+    }
+
+    private func isStation(_ path: String) -> Bool {
+        if case .url = StreamLocation.classify(path) { return true }
+        return false
+    }
+
+    private func makeLyricsLoader() -> LyricsLoader {
+        let loader = LyricsLoader()
+        loader.onLoaded = { [unowned self] path, lyrics in
+            ui.lyricsPane.show(lyrics, of: path)
+            redraw.setNeedsDraw()
+        }
+        lyricsLoader = loader
+        return loader
     }
 }

@@ -40,6 +40,8 @@ final class FullScreenPlayer {
     var lastFocus: Pane?
     /// The cover art's pictures (`+CoverArt`); nil when none are drawn.
     var coverArt: CoverArtView?
+    /// Made when the lyrics pane first shows.
+    var lyricsLoader: LyricsLoader?
     /// Keys given back to ncurses after the terminal's answers were read: in its
     /// own queue, not on fd 0, so the next turn reads them without a poll's word.
     var inputGivenBack = false
