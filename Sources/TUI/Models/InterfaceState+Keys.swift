@@ -53,6 +53,28 @@ extension InterfaceState {
         case .pane8: focus(.bookmarks); return []
         case .pane0: focus(.playlists); return []
         case .lyrics: focus(.lyrics); return []
+        case .radio: focus(.radio); return []
+        case .stationAddURL:
+            prompt = .stationURL
+            input = ""
+            return []
+        case .stationRename, .stationRemove:
+            let stations = snapshot().stations
+            guard focus == .radio else {
+                message = Message(text: "select a station in the radio pane\(inParentheses(.radio)) first", isError: false)
+                return []
+            }
+            stationsCursor.clamp(count: stations.count)
+            guard stations.indices.contains(stationsCursor.selection) else {
+                message = Message(text: "no stations" + (bindings.name(of: .stationAdd).map { "; \($0) adds the stream playing" } ?? ""),
+                                  isError: false)
+                return []
+            }
+            let station = stations[stationsCursor.selection]
+            if action == .stationRemove { return [.player(.removeStation(.url(station.url)))] }
+            prompt = .stationName(url: station.url)
+            input = station.name
+            return []
         case .pane9:
             guard library != nil else {
                 message = Message(text: "no music library (library = FOLDER in the config file)", isError: false)
@@ -139,7 +161,7 @@ extension InterfaceState {
             return []
         case .themeCycle: return [.cycleTheme]
         case .playPause, .next, .previous, .shuffleToggle, .repeatCycle, .speedUp, .speedDown, .alarmFireTest, .alarmSnooze,
-             .alarmDismiss, .sessionSuspendToggle, .callToggle, .notificationChime, .deviceLost, .quit:
+             .alarmDismiss, .sessionSuspendToggle, .callToggle, .notificationChime, .deviceLost, .quit, .stationAdd:
             // The table's own reading of a command without arguments (as standard
             // input's and the socket's), stored in the binding when the key was bound.
             return binding.command.map { [.player($0)] } ?? []
@@ -162,7 +184,7 @@ extension InterfaceState {
     mutating func logKey(_ action: KeyAction) {
         switch action {
         case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextPane, .pane1, .pane2, .pane3, .pane4, .pane5, .pane6,
-             .pane7, .pane8, .pane9, .pane0, .lyrics, .libraryView, .librarySort, .help:
+             .pane7, .pane8, .pane9, .pane0, .lyrics, .radio, .libraryView, .librarySort, .help:
             return  // Moving around is not a player action.
         default:
             log.append(LoggedEvent(time: now, key: action))
