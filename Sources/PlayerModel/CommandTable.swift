@@ -219,7 +219,7 @@ public enum CommandTable {
         // Radio: the favourite stations (`$XDG_DATA_HOME/interlude/stations.m3u`).
         CommandSpec("station-add", .radio, "add a station (URL [NAME]; the key: the stream playing now)",
                     arguments: [CommandArgument("URL", .text, optional: true), CommandArgument("NAME", .text, optional: true)],
-                    keys: ["f"], offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+                    keys: ["f"], offeredBy: all) { arguments throws(RemoteArgumentError) in
             guard arguments.values.count <= 2 else { throw RemoteArgumentError("\(arguments.command): expects a URL and a name, or fewer") }
             return .perform(.addStation(url: try arguments.prefix(1).optionalString("a station's URL (a string)"),
                                         name: try arguments.dropFirst(1).optionalString("a name (a string)")))
