@@ -14,16 +14,22 @@ import Glibc
 
     static func stationsFile(_ data: String) -> String { "\(data)/interlude/stations.m3u" }
 
-    static func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
-
-    @Test("remote station add (the playing stream, under its ICY name), list, rename, play, remove; refusals named")
-    func remoteStationCommands() throws {
+    /// An Icecast server with two MP3 mounts: radio.mp3 ("Interlude Test Radio", 440 Hz) and other.mp3 ("Other Radio", 660 Hz).
+    static func twoStations() throws -> IcecastServer {
         let server = try IcecastServer.start()
-        defer { server.stop() }
         try server.startSource(mount: "radio.mp3", wav: Fixtures.wav(.tone(frequency: 440), seconds: 120), format: .mp3,
                                name: "Interlude Test Radio")
         try server.startSource(mount: "other.mp3", wav: Fixtures.wav(.tone(frequency: 660), seconds: 120), format: .mp3,
                                name: "Other Radio")
+        return server
+    }
+
+    static func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+    @Test("remote station add (the playing stream, under its ICY name), list, rename, play, remove; refusals named")
+    func remoteStationCommands() throws {
+        let server = try Self.twoStations()
+        defer { server.stop() }
         let data = ScratchFiles.makeDirectory("stations-data")
         let sink = try PulseServer.shared().makeSink()
         defer { sink.remove() }
@@ -103,12 +109,8 @@ import Glibc
 
     @Test("the radio pane (R): f adds the playing station, F a typed URL, C renames, X removes, enter plays")
     func radioPane() throws {
-        let server = try IcecastServer.start()
+        let server = try Self.twoStations()
         defer { server.stop() }
-        try server.startSource(mount: "radio.mp3", wav: Fixtures.wav(.tone(frequency: 440), seconds: 120), format: .mp3,
-                               name: "Interlude Test Radio")
-        try server.startSource(mount: "other.mp3", wav: Fixtures.wav(.tone(frequency: 660), seconds: 120), format: .mp3,
-                               name: "Other Radio")
         let url = server.url("radio.mp3")
         let other = server.url("other.mp3")
         let data = ScratchFiles.makeDirectory("stations-pane")

@@ -59,18 +59,9 @@ extension InterfaceState {
             input = ""
             return []
         case .stationRename, .stationRemove:
-            let stations = snapshot().stations
-            guard focus == .radio else {
-                message = Message(text: "select a station in the radio pane\(inParentheses(.radio)) first", isError: false)
-                return []
-            }
-            stationsCursor.clamp(count: stations.count)
-            guard stations.indices.contains(stationsCursor.selection) else {
-                message = Message(text: "no stations" + (bindings.name(of: .stationAdd).map { "; \($0) adds the stream playing" } ?? ""),
-                                  isError: false)
-                return []
-            }
-            let station = stations[stationsCursor.selection]
+            guard let station = selected(snapshot().stations, in: .radio, cursor: \.stationsCursor, what: "a station",
+                                         none: "no stations" + (bindings.name(of: .stationAdd).map { "; \($0) adds the stream playing" } ?? ""))
+            else { return [] }
             if action == .stationRemove { return [.player(.removeStation(.url(station.url)))] }
             prompt = .stationName(url: station.url)
             input = station.name
@@ -131,18 +122,9 @@ extension InterfaceState {
             input = ""
             return []
         case .alarmEdit, .alarmToggle, .alarmDelete:
-            guard focus == .alarms else {
-                message = Message(text: "select an alarm in the alarms pane\(inParentheses(.pane4)) first", isError: false)
-                return []
-            }
-            let alarms = snapshot().alarms
-            alarmsCursor.clamp(count: alarms.count)
-            guard alarms.indices.contains(alarmsCursor.selection) else {
-                message = Message(text: "no alarms" + (bindings.name(of: .alarmNew).map { "; \($0) adds one" } ?? ""),
-                                  isError: false)
-                return []
-            }
-            let alarm = alarms[alarmsCursor.selection]
+            guard let alarm = selected(snapshot().alarms, in: .alarms, cursor: \.alarmsCursor, what: "an alarm",
+                                       none: "no alarms" + (bindings.name(of: .alarmNew).map { "; \($0) adds one" } ?? ""))
+            else { return [] }
             switch action {
             case .alarmEdit:
                 prompt = .alarmEdit(id: alarm.id)
@@ -166,6 +148,23 @@ extension InterfaceState {
             // input's and the socket's), stored in the binding when the key was bound.
             return binding.command.map { [.player($0)] } ?? []
         }
+    }
+
+    /// The row a pane's key acts on: `pane`'s selection among `rows`; else,
+    /// when another pane is focused or `rows` is empty, a message saying so and nil.
+    mutating func selected<Row>(_ rows: [Row], in pane: Pane, cursor: WritableKeyPath<InterfaceState, ListCursor>,
+                                what: String, none: String) -> Row? {
+        guard focus == pane else {
+            let key = pane == .alarms ? inParentheses(.pane4) : pane == .radio ? inParentheses(.radio) : ""
+            message = Message(text: "select \(what) in the \(pane.title.lowercased()) pane\(key) first", isError: false)
+            return nil
+        }
+        self[keyPath: cursor].clamp(count: rows.count)
+        guard rows.indices.contains(self[keyPath: cursor].selection) else {
+            message = Message(text: none, isError: false)
+            return nil
+        }
+        return rows[self[keyPath: cursor].selection]
     }
 
     /// A refusal as the screen words it: with the keys bound now (the first
