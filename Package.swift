@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "InterludeCore", "TestSupport"]),
         .testTarget(name: "ReplayGainTests", dependencies: ["ReplayGain", "BookFormat", "TestSupport"]),
         .testTarget(name: "MusicLibraryTests", dependencies: ["MusicLibrary"]),
-        .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "PlayerModel", "AudioSession", "MusicLibrary"]),
+        .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "PlayerModel", "AudioSession", "MusicLibrary", "Streams"]),
         // Counts heap allocations on chosen threads (it interposes malloc for the test process).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter", cSettings: cWarnings),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "TestSupport", "InterludeCore", "CAllocationCounter",

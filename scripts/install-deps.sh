@@ -46,6 +46,7 @@ packages=(
   libxml2-dev libcurl4-openssl-dev
 )
 # Peers that only `make bench` runs beside interlude (scripts/install-deps.sh --bench).
+# The stations' row (issue 26) runs `mpv --no-video` and `ffplay -nodisp`: mpv and ffmpeg, above.
 bench_packages=(cmus)
 [ "${1:-}" = "--bench" ] && packages+=("${bench_packages[@]}")
 missing=()

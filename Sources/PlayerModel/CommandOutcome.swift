@@ -64,6 +64,10 @@ public enum CommandReport: Equatable, Sendable {
     case bookmarkAdded(id: Int, at: String)
     case bookmarkDeleted(id: Int)
     case openingBook(title: String)
+    case stationAdded(number: Int, name: String)
+    case stationRenamed(number: Int, name: String)
+    case stationRemoved(name: String)
+    case playingStation(name: String)
 
     public var sentence: String {
         switch self {
@@ -81,6 +85,10 @@ public enum CommandReport: Equatable, Sendable {
         case .bookmarkAdded(let id, let at): "bookmark #\(id) at \(at)"
         case .bookmarkDeleted(let id): "bookmark #\(id) deleted"
         case .openingBook(let title): "opening \(title)"
+        case .stationAdded(let number, let name): "station \(number): \(name)"
+        case .stationRenamed(let number, let name): "station \(number) is now \(name)"
+        case .stationRemoved(let name): "removed the station \(name)"
+        case .playingStation(let name): "playing \(name)"
         }
     }
 }

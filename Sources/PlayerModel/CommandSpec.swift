@@ -137,6 +137,7 @@ public enum CommandSection: String, CaseIterable, Sendable {
     case navigation = "Navigation"
     case audiobooks = "Audiobooks"
     case alarms = "Alarms"
+    case radio = "Radio"
     case alarmTesting = "Alarm and interruption testing"
     case general = "General"
 }

@@ -61,6 +61,8 @@ public enum CommandTable {
     private static let seconds = CommandArgument("SECONDS", .seconds(seekRange))
     private static let alarmID = CommandArgument("ID", .count(idRange))
     private static let paths = CommandArgument("PATH", .path, repeats: true)
+    private static let stationNumber = CommandArgument("N", .count(StationNumbers.range))
+    private static let stationNumberText = "a station's number (as station-list shows it)"
 
     public static let entries: [CommandSpec] = [
         // Playback
@@ -159,6 +161,7 @@ public enum CommandTable {
         screen("lyrics", .navigation, "lyrics pane (the line heard now highlighted)", keys: ["L"]),
         screen("library-view", .navigation, "library: tree (artist, album, tracks) or all tracks", keys: ["v"]),
         screen("library-sort", .navigation, "library: sort the tracks by the next column", keys: ["V"]),
+        screen("radio", .navigation, "radio pane: the favourite stations", keys: ["R"]),
 
         // Audiobooks
         CommandSpec("chapter-next", aliases: ["next-chapter"], .audiobooks, "next chapter", keys: [">"], offeredBy: all,
@@ -212,6 +215,33 @@ public enum CommandTable {
         },
         CommandSpec("alarm-list", aliases: ["alarms"], .alarms, "list the alarms", offeredBy: .socket,
                     parse: reading(.alarmList)),
+
+        // Radio: the favourite stations (`$XDG_DATA_HOME/interlude/stations.m3u`).
+        CommandSpec("station-add", .radio, "add a station (URL [NAME]; the key: the stream playing now)",
+                    arguments: [CommandArgument("URL", .text, optional: true), CommandArgument("NAME", .text, optional: true)],
+                    keys: ["f"], offeredBy: all) { arguments throws(RemoteArgumentError) in
+            guard arguments.values.count <= 2 else { throw RemoteArgumentError("\(arguments.command): expects a URL and a name, or fewer") }
+            return .perform(.addStation(url: try arguments.prefix(1).optionalString("a station's URL (a string)"),
+                                        name: try arguments.dropFirst(1).optionalString("a name (a string)")))
+        },
+        CommandSpec("station-add-url", .radio, "add a station by its URL (the key asks for it)", keys: ["F"], offeredBy: .keys,
+                    parse: nil),
+        CommandSpec("station-rename", .radio, "rename station N (the key: the radio pane's selection)",
+                    arguments: [stationNumber, CommandArgument("NAME", .text)], keys: ["C"],
+                    offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+            .perform(.renameStation(.number(try arguments.prefix(1).integer(stationNumberText, in: StationNumbers.range)),
+                                    name: try arguments.dropFirst(1).string("a new name (a string)")))
+        },
+        CommandSpec("station-remove", aliases: ["station-delete"], .radio, "remove station N (the key: the radio pane's selection)",
+                    arguments: [stationNumber], keys: ["X"], offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+            .perform(.removeStation(.number(try arguments.integer(stationNumberText, in: StationNumbers.range))))
+        },
+        CommandSpec("station-play", .radio, "play station N", arguments: [stationNumber],
+                    offeredBy: .socket) { arguments throws(RemoteArgumentError) in
+            .perform(.playStation(.number(try arguments.integer(stationNumberText, in: StationNumbers.range))))
+        },
+        CommandSpec("station-list", aliases: ["stations"], .radio, "list the favourite stations", offeredBy: .socket,
+                    parse: reading(.stationList)),
 
         // Alarm and interruption testing
         CommandSpec("alarm-fire-test", aliases: ["alarm-fire"], .alarmTesting, "fire a test alarm now", keys: ["a"],

@@ -74,6 +74,13 @@ public enum PlayerCommand: Equatable, Sendable {
     case notificationChime
     case simulateDeviceLoss
 
+    // MARK: Favourite stations (the radio pane; `station ...`)
+    /// Adds `url` (nil: the stream playing now) under `name` (nil: the station's own name, else its host).
+    case addStation(url: String?, name: String?)
+    case renameStation(StationTarget, name: String)
+    case removeStation(StationTarget)
+    case playStation(StationTarget)
+
     case quit
 
     /// Acts on the book that plays: refused when none does.
@@ -108,4 +115,12 @@ extension PlayerCommand {
         default: false
         }
     }
+}
+
+/// Which favourite station a command means: a number as `station list`
+/// shows it now (the remote's), or the URL the radio pane has selected (its
+/// number may have changed meanwhile, by another process's edit).
+public enum StationTarget: Equatable, Sendable {
+    case number(Int)
+    case url(String)
 }

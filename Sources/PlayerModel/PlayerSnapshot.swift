@@ -63,8 +63,20 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var books: [BookRow] = []
     /// The playlists pane: the playlists in the playlists folder.
     public var playlists: [PlaylistRow] = []
+    /// The radio pane: the favourite stations, numbered from 1 in this order.
+    public var stations: [StationRow] = []
 
     public init() {}
+}
+
+/// A favourite station: its name and the URL it plays.
+public struct StationRow: Equatable, Sendable {
+    public var name: String
+    public var url: String
+    public init(name: String, url: String) {
+        self.name = name
+        self.url = url
+    }
 }
 
 /// A playlist in the playlists folder.

@@ -64,6 +64,19 @@ public enum RemoteCommandLine {
                 throw UsageError("interlude remote: \(name.replacingHyphen()) expects an alarm id")
             }
             return Translation(command: name, arguments: [.integer(id)])
+        case "station-add":
+            // The URL, then the words of its name as one string.
+            guard let url = rest.first else { return Translation(command: name, arguments: []) }
+            let words = rest.dropFirst()
+            return Translation(command: name, arguments: [.string(url)] + (words.isEmpty ? [] : [.string(words.joined(separator: " "))]))
+        case "station-rename", "station-remove", "station-play":
+            guard let first = rest.first, let number = Int64(first.hasPrefix("#") ? String(first.dropFirst()) : first),
+                  name == "station-rename" ? rest.count >= 2 : rest.count == 1 else {
+                throw UsageError("interlude remote: \(name.replacingHyphen()) expects a station's number (as station list shows it)"
+                                 + (name == "station-rename" ? " and the new name" : ""))
+            }
+            let words = rest.dropFirst()
+            return Translation(command: name, arguments: [.integer(number)] + (words.isEmpty ? [] : [.string(words.joined(separator: " "))]))
         case "alarm-add", "bookmark-add", "queue-save", "playlist-load":
             // The words of a time ("tomorrow 07:30"), a note or a playlist's name, as one string.
             return Translation(command: name, arguments: rest.isEmpty ? [] : [.string(rest.joined(separator: " "))])
@@ -106,7 +119,7 @@ public enum RemoteCommandLine {
 
     /// A row's usage as the command line writes it (`status [--json]`).
     private static func usage(of entry: CommandSpec) -> String {
-        entry.name == "status" ? entry.usage + " [--json]" : entry.usage
+        entry.name == "status" || entry.name == "station-list" ? entry.usage + " [--json]" : entry.usage
     }
 
     /// Seconds from "+10", "-5", "90", "1:30", "1:02:03", "30s", "5m", "1h", "1.5".

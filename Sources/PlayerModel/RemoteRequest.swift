@@ -47,6 +47,8 @@ public enum RemoteAction: Equatable, Sendable {
     case status
     case queueList
     case alarmList
+    /// The favourite stations, numbered from 1.
+    case stationList
     /// Stream every event from now on, as `--events json` prints it.
     case subscribe
 }
@@ -123,6 +125,16 @@ public struct RemoteArguments: Sendable {
         self.command = command
         self.values = values
         self.typed = typed
+    }
+
+    /// The first `count` values, or those after them: a command of two
+    /// arguments (`station-rename N NAME`) reads each with the checks above.
+    func prefix(_ count: Int) -> RemoteArguments {
+        RemoteArguments(command: command, values: Array(values.prefix(count)), typed: typed)
+    }
+
+    func dropFirst(_ count: Int) -> RemoteArguments {
+        RemoteArguments(command: command, values: Array(values.dropFirst(count)), typed: typed)
     }
 
     func none() throws(RemoteArgumentError) {

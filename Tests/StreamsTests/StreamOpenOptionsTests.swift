@@ -14,6 +14,8 @@ struct StreamOpenOptionsTests {
         #expect(options["rw_timeout"] == "10000000")
         #expect(options["icy"] == "1")
         #expect(options["ca_file"] == nil)
+        // An MP3's format from what Icecast's 64 KB burst holds, not 128 KB read at the station's pace.
+        #expect(options["formatprobesize"] == "65536")
     }
 
     @Test func ffmpegsOwnBackoffIsOffSoThePlayersRunsOnTheLoopsClock() {

@@ -38,7 +38,9 @@ struct CommandTranslationTests {
         #expect(StandardInputVocabulary.command(for: "PLAY") == .play)
         #expect(StandardInputVocabulary.command(for: "pause") == .pause)
         #expect(StandardInputVocabulary.command(for: "jump") == nil)
+        // station-add alone: the stream playing, under its own name.
+        #expect(StandardInputVocabulary.command(for: "station-add") == .addStation(url: nil, name: nil))
         #expect(StandardInputVocabulary.unknown("jump") == "unknown command 'jump' (play, pause, play-pause, shuffle-toggle, "
-                + "repeat-cycle, chapter-next, chapter-previous, skip-back, skip-forward, alarm-snooze, alarm-dismiss, quit)")
+                + "repeat-cycle, chapter-next, chapter-previous, skip-back, skip-forward, station-add, alarm-snooze, alarm-dismiss, quit)")
     }
 }

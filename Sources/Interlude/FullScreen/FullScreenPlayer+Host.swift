@@ -28,6 +28,8 @@ extension FullScreenPlayer: PlayerHost {
             // The books pane shows the state files as they are now.
             if ui.focus == .books { shelf.refresh(current: book) }
             if ui.focus == .playlists { refreshPlaylists() }
+            // The radio pane shows the station file as it is now (another player may have changed it).
+            if ui.focus == .radio, let problem = runtime.favouriteStations.reload() { runtime.events.error(problem) }
         }
         if runtime.removeRungTestAlarms() { redraw.setNeedsDraw() }
         updateLyrics(runtime)

@@ -8,6 +8,7 @@ extension FullScreenPlayer {
         var snapshot = runtime.snapshot()
         snapshot.books = shelf.rows(current: book)
         snapshot.playlists = playlists
+        snapshot.stations = runtime.favouriteStations.rows
         return snapshot
     }
 

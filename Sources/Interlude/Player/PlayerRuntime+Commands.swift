@@ -85,6 +85,7 @@ extension PlayerRuntime {
         case .toggleCall: toggleCall()
         case .notificationChime: notificationChime()
         case .simulateDeviceLoss: simulateDeviceLoss()
+        case .addStation, .renameStation, .removeStation, .playStation: return performStation(command)
         case .quit:
             quitRequested = true
             requestStop()

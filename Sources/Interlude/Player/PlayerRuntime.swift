@@ -70,6 +70,8 @@ final class PlayerRuntime {
     let trackTags = TrackTagStore()
     /// The station decoding now, if any: its descriptor in the loop's poll, its titles and reconnections (`+Stream`).
     let streamWatch = StreamWatch()
+    /// The favourite stations, as the file held them last (`+Stations`).
+    let favouriteStations = FavouriteStations()
     let clock: any Clock
     let arbiter: AudioSessionArbiter
     let player: PlayerSession

@@ -256,6 +256,7 @@ final class ControlSocket: LoopSource {
         case .status: return RemoteReply.result(id: id, RemoteReply.status(snapshot(runtime), engine: runtime.engineReport))
         case .queueList: return RemoteReply.result(id: id, RemoteReply.queue(snapshot(runtime)))
         case .alarmList: return RemoteReply.result(id: id, RemoteReply.alarms(snapshot(runtime)))
+        case .stationList: return RemoteReply.result(id: id, runtime.stationList())
         case .subscribe:
             connection.subscribed = true
             return RemoteReply.line(id: id, .done)

@@ -94,6 +94,11 @@ enum RemoteCommand {
                                     + "(\(state)) \(alarm["nextFire"]?.stringValue ?? "")"
                                     + (alarm["wake"]?.stringValue.map { $0.isEmpty ? "" : ", \($0)" } ?? "") + "\n")
             }
+        case "station-list":
+            for station in result.arrayValue ?? [] {
+                writeStandardOutput("\(station["number"]?.integerValue ?? 0). \(station["name"]?.stringValue ?? "")  "
+                                    + "\(station["url"]?.stringValue ?? "")\n")
+            }
         default: writeStandardOutput(RemoteReply.compact(result) + "\n")
         }
         return 0

@@ -42,6 +42,7 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case lyrics = "lyrics"
     case libraryView = "library-view"
     case librarySort = "library-sort"
+    case radio = "radio"
 
     // Audiobooks
     case chapterNext = "chapter-next"
@@ -60,6 +61,12 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case alarmEdit = "alarm-edit"
     case alarmToggle = "alarm-toggle"
     case alarmDelete = "alarm-delete"
+
+    // Radio pane: add the playing stream or a typed URL, rename, remove (its selection).
+    case stationAdd = "station-add"
+    case stationAddURL = "station-add-url"
+    case stationRename = "station-rename"
+    case stationRemove = "station-remove"
 
     // Alarm and interruption testing: drive every interruption path from the keyboard.
     case alarmFireTest = "alarm-fire-test"

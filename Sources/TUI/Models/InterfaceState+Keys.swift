@@ -53,6 +53,19 @@ extension InterfaceState {
         case .pane8: focus(.bookmarks); return []
         case .pane0: focus(.playlists); return []
         case .lyrics: focus(.lyrics); return []
+        case .radio: focus(.radio); return []
+        case .stationAddURL:
+            prompt = .stationURL
+            input = ""
+            return []
+        case .stationRename, .stationRemove:
+            guard let station = selected(snapshot().stations, in: .radio, cursor: \.stationsCursor, what: "a station",
+                                         none: "no stations" + (bindings.name(of: .stationAdd).map { "; \($0) adds the stream playing" } ?? ""))
+            else { return [] }
+            if action == .stationRemove { return [.player(.removeStation(.url(station.url)))] }
+            prompt = .stationName(url: station.url)
+            input = station.name
+            return []
         case .pane9:
             guard library != nil else {
                 message = Message(text: "no music library (library = FOLDER in the config file)", isError: false)
@@ -109,18 +122,9 @@ extension InterfaceState {
             input = ""
             return []
         case .alarmEdit, .alarmToggle, .alarmDelete:
-            guard focus == .alarms else {
-                message = Message(text: "select an alarm in the alarms pane\(inParentheses(.pane4)) first", isError: false)
-                return []
-            }
-            let alarms = snapshot().alarms
-            alarmsCursor.clamp(count: alarms.count)
-            guard alarms.indices.contains(alarmsCursor.selection) else {
-                message = Message(text: "no alarms" + (bindings.name(of: .alarmNew).map { "; \($0) adds one" } ?? ""),
-                                  isError: false)
-                return []
-            }
-            let alarm = alarms[alarmsCursor.selection]
+            guard let alarm = selected(snapshot().alarms, in: .alarms, cursor: \.alarmsCursor, what: "an alarm",
+                                       none: "no alarms" + (bindings.name(of: .alarmNew).map { "; \($0) adds one" } ?? ""))
+            else { return [] }
             switch action {
             case .alarmEdit:
                 prompt = .alarmEdit(id: alarm.id)
@@ -139,11 +143,28 @@ extension InterfaceState {
             return []
         case .themeCycle: return [.cycleTheme]
         case .playPause, .next, .previous, .shuffleToggle, .repeatCycle, .speedUp, .speedDown, .alarmFireTest, .alarmSnooze,
-             .alarmDismiss, .sessionSuspendToggle, .callToggle, .notificationChime, .deviceLost, .quit:
+             .alarmDismiss, .sessionSuspendToggle, .callToggle, .notificationChime, .deviceLost, .quit, .stationAdd:
             // The table's own reading of a command without arguments (as standard
             // input's and the socket's), stored in the binding when the key was bound.
             return binding.command.map { [.player($0)] } ?? []
         }
+    }
+
+    /// The row a pane's key acts on: `pane`'s selection among `rows`; else,
+    /// when another pane is focused or `rows` is empty, a message saying so and nil.
+    mutating func selected<Row>(_ rows: [Row], in pane: Pane, cursor: WritableKeyPath<InterfaceState, ListCursor>,
+                                what: String, none: String) -> Row? {
+        guard focus == pane else {
+            let key = pane == .alarms ? inParentheses(.pane4) : pane == .radio ? inParentheses(.radio) : ""
+            message = Message(text: "select \(what) in the \(pane.title.lowercased()) pane\(key) first", isError: false)
+            return nil
+        }
+        self[keyPath: cursor].clamp(count: rows.count)
+        guard rows.indices.contains(self[keyPath: cursor].selection) else {
+            message = Message(text: none, isError: false)
+            return nil
+        }
+        return rows[self[keyPath: cursor].selection]
     }
 
     /// A refusal as the screen words it: with the keys bound now (the first
@@ -162,7 +183,7 @@ extension InterfaceState {
     mutating func logKey(_ action: KeyAction) {
         switch action {
         case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextPane, .pane1, .pane2, .pane3, .pane4, .pane5, .pane6,
-             .pane7, .pane8, .pane9, .pane0, .lyrics, .libraryView, .librarySort, .help:
+             .pane7, .pane8, .pane9, .pane0, .lyrics, .radio, .libraryView, .librarySort, .help:
             return  // Moving around is not a player action.
         default:
             log.append(LoggedEvent(time: now, key: action))

@@ -43,6 +43,11 @@ extension InterfaceState {
             return typed(text, for: .bookmarkAdd)
         case .playlistName:
             return text.isEmpty ? [] : typed(text, for: .queueSave)
+        case .stationURL:
+            return text.isEmpty ? [] : typed(text, for: .stationAdd)
+        case .stationName(let url):
+            // The station is the pane's selection, found by its URL (its number may have moved meanwhile).
+            return text.isEmpty ? [] : [.player(.renameStation(.url(url), name: text))]
         }
     }
 

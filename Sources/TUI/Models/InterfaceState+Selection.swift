@@ -42,6 +42,7 @@ extension InterfaceState {
         case .chapters: move(&chaptersCursor, action, count: snapshot.book?.chapters.count ?? 0)
         case .bookmarks: move(&bookmarksCursor, action, count: snapshot.book?.bookmarks.count ?? 0)
         case .playlists: move(&playlistsCursor, action, count: snapshot.playlists.count)
+        case .radio: move(&stationsCursor, action, count: snapshot.stations.count)
         case .library:
             guard var library else { return }
             move(&library.cursor, action, count: library.rows.count)
@@ -108,6 +109,10 @@ extension InterfaceState {
             playlistsCursor.clamp(count: snapshot.playlists.count)
             guard snapshot.playlists.indices.contains(playlistsCursor.selection) else { return [] }
             return [.player(.loadPlaylist(path: snapshot.playlists[playlistsCursor.selection].path))]
+        case .radio:
+            stationsCursor.clamp(count: snapshot.stations.count)
+            guard snapshot.stations.indices.contains(stationsCursor.selection) else { return [] }
+            return [.player(.playStation(.url(snapshot.stations[stationsCursor.selection].url)))]
         case .library:
             // Enter opens or closes an artist or album; on a track it plays
             // the track's album (the list, in the tracks view) from there.

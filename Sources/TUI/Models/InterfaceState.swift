@@ -14,6 +14,10 @@ public struct InterfaceState {
         case alarmEdit(id: Int)
         case bookmarkNote
         case playlistName
+        /// A station to add to the radio pane: its URL.
+        case stationURL
+        /// A new name for the radio pane's station at `url`.
+        case stationName(url: String)
 
         public var question: String {
             switch self {
@@ -23,6 +27,8 @@ public struct InterfaceState {
             case .alarmSeconds: "alarm in how many seconds? "
             case .alarmNew: "new alarm (07:30, in 10m): "
             case .alarmEdit(let id): "alarm \(id) at: "
+            case .stationURL: "add the station at URL: "
+            case .stationName: "rename the station to: "
             }
         }
     }
@@ -48,6 +54,7 @@ public struct InterfaceState {
     public var alarmsCursor = ListCursor()
     public var booksCursor = ListCursor()
     public var playlistsCursor = ListCursor()
+    public var stationsCursor = ListCursor()
     public var chaptersCursor = ListCursor()
     public var bookmarksCursor = ListCursor()
     /// The panes the split layout shows in its shared places (see `Pane.slot`).

@@ -2,7 +2,7 @@
 /// audiobook panes: in the split layout the books pane takes the browser's
 /// place and the chapters and bookmarks panes the queue's, while focused.
 /// The library pane (9) and the playlists pane (0) take the browser's place too;
-/// the lyrics pane (L, its key) the queue's.
+/// the lyrics pane (L, its key) the queue's, the radio pane (R) the browser's.
 public enum Pane: Int, CaseIterable, Sendable {
     case browser = 1
     case queue
@@ -15,6 +15,7 @@ public enum Pane: Int, CaseIterable, Sendable {
     case library
     case playlists
     case lyrics
+    case radio
 
     public var title: String {
         switch self {
@@ -29,6 +30,7 @@ public enum Pane: Int, CaseIterable, Sendable {
         case .library: "Library"
         case .playlists: "Playlists"
         case .lyrics: "Lyrics"
+        case .radio: "Radio"
         }
     }
 
@@ -46,6 +48,7 @@ public enum Pane: Int, CaseIterable, Sendable {
         case .library: "Library"
         case .playlists: "Lists"
         case .lyrics: "Lyrics"
+        case .radio: "Radio"
         }
     }
 
@@ -54,6 +57,7 @@ public enum Pane: Int, CaseIterable, Sendable {
         switch self {
         case .playlists: "0"
         case .lyrics: "L"
+        case .radio: "R"
         default: String(rawValue)
         }
     }
@@ -63,7 +67,7 @@ public enum Pane: Int, CaseIterable, Sendable {
     /// 40-column terminal still names the five panes music uses.
     public var next: Pane {
         switch self {
-        case .library, .playlists, .lyrics: .browser
+        case .library, .playlists, .lyrics, .radio: .browser
         default: Pane(rawValue: rawValue + 1)!
         }
     }
@@ -78,7 +82,7 @@ extension Pane {
 
     public var slot: Slot {
         switch self {
-        case .browser, .books, .library, .playlists: .topLeft
+        case .browser, .books, .library, .playlists, .radio: .topLeft
         case .queue, .chapters, .bookmarks, .lyrics: .topRight
         case .nowPlaying: .middle
         case .alarms: .bottomLeft

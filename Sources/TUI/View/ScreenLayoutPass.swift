@@ -76,6 +76,8 @@ public struct ScreenLayoutPass {
             return state.bookmarksCursor.visibleRange(height: height, count: snapshot.book?.bookmarks.count ?? 0)
         case .playlists:
             return state.playlistsCursor.visibleRange(height: height, count: snapshot.playlists.count)
+        case .radio:
+            return state.stationsCursor.visibleRange(height: height, count: snapshot.stations.count)
         case .library:
             guard var library = state.library else { return 0..<0 }
             let rows = library.cursor.visibleRange(height: height, count: library.rows.count)

@@ -90,9 +90,9 @@ public struct ScreenRenderer {
         var column = 0
         frame.fill(row: row, column: 0, count: frame.size.columns, element: .paneTitleInactive)
         let bookPanes: [Pane] = [.books, .chapters, .bookmarks]
-        // The library's tab (9) only when there is a library; the playlists' (0) and the lyrics' (L) only while focused.
+        // The library's tab (9) only when there is a library; the playlists' (0), the lyrics' (L) and the radio's (R) only while focused.
         let panes = Pane.allCases.filter {
-            ($0 != .library || library || focus == .library) && (($0 != .playlists && $0 != .lyrics) || focus == $0)
+            ($0 != .library || library || focus == .library) && (($0 != .playlists && $0 != .lyrics && $0 != .radio) || focus == $0)
         }
         let shown = book || bookPanes.contains(focus) ? panes : panes.filter { !bookPanes.contains($0) }
         let full = shown.map { "\($0.digit) \($0.shortTitle) " }.joined()
@@ -178,6 +178,8 @@ public struct ScreenRenderer {
             title += " (\(snapshot.books.count))"
         case .playlists:
             title += " (\(snapshot.playlists.count))"
+        case .radio:
+            title += " (\(snapshot.stations.count))"
         case .chapters, .bookmarks:
             if let book = snapshot.book { title += ": " + book.title }
         case .lyrics:
@@ -211,6 +213,7 @@ public struct ScreenRenderer {
                      rows: snapshot.playlists.map { (text: $0.name, playing: false) })
         case .library: drawLibrary(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
         case .lyrics: drawLyrics(&frame, content, state: state, snapshot: snapshot)
+        case .radio: drawRadio(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
         }
     }
 
@@ -466,7 +469,7 @@ public struct ScreenRenderer {
     }
 
     /// A list pane: one line of text per row, an empty-list note, the selection.
-    private func drawRows(_ frame: inout Frame, _ area: Rect, cursor: ListCursor, range: Range<Int>, focused: Bool,
+    func drawRows(_ frame: inout Frame, _ area: Rect, cursor: ListCursor, range: Range<Int>, focused: Bool,
                           empty: String, rows: [(text: String, playing: Bool)]) {
         var line = area.row
         if rows.isEmpty {
