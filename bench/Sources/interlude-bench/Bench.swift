@@ -96,7 +96,8 @@ final class Bench {
             if options.only.contains("formats") { measure("formats play CPU and RSS") { try formatPlayCost(server.defaultSink) } }
             if options.only.contains("library") { measure("library scan while playing") { try libraryScanWhilePlaying(server.defaultSink) } }
             if options.only.contains("cover") { measure("cover art") { try coverArtCost(server.defaultSink) } }
-            if options.only.contains("titles") || options.only.contains("streams") { measure("station titles") { try titleLatency(server.defaultSink) } }
+            if options.only.contains("titles") { measure("station titles") { try titleLatency(server.defaultSink) } }
+            if options.only.contains("streams") { measure("streams") { try streamCost(server.defaultSink) } }
         }
         return report
     }
