@@ -157,6 +157,16 @@ enum MPDLibrary {
         try FileManager.default.createDirectory(atPath: folder + "/more", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: files[0], toPath: folder + "/more/d.mp3")
         try ProcessRunner.run("id3v2", ["--artist", "Other", "--song", "Song d", "--album", "More", folder + "/more/d.mp3"]).check()
+        // albumart's folder image beside a, b and c; readpicture's front cover embedded in d (none beside it).
+        try FileManager.default.copyItem(atPath: try CoverArtFixtures.picture(size: 64, format: "jpg"), toPath: folder + "/cover.jpg")
+        try ProcessRunner.run("/usr/bin/python3", ["-c", """
+            import sys
+            from mutagen.id3 import ID3, APIC
+            tags = ID3(sys.argv[1])
+            tags.add(APIC(encoding=3, mime='image/png', type=3, desc='front', data=open(sys.argv[2], 'rb').read()))
+            tags.save(v2_version=3)
+            """, folder + "/more/d.mp3", try CoverArtFixtures.picture(size: 48, format: "png")],
+            environment: ["PYTHONPATH": InterludeBinary.packageRoot + "/build/python"]).check()
         return (folder, files)
     }
 }
