@@ -312,6 +312,36 @@ import Glibc
 
     static let maximumClients = 100
 
+    @Test("with mpd-password a client without it may run only what MPD with the same password lets it, with MPD's ACKs, and all once it sends it")
+    func passwordGivesMPDsPermissions() throws {
+        let library = try MPDLibrary.make()
+        let reference = try ReferenceMPD(music: library.folder, password: "secret")
+        let admin = try reference.connect()
+        let player = try InterludeMPDPlayer(music: library.folder, files: library.files, config: "mpd-password = secret\n")
+        let mpd = try MPDConnection(reference.socket)
+        let interlude = try player.connect()
+        // Without the password: MPD's unguarded few answer, everything else is refused by name (code 4).
+        let script = ["commands", "ping", "binarylimit 128", "status", "play", "pause 1", "add a.mp3", "setvol 10",
+                      "currentsong", "playlistinfo", "lsinfo", "list artist", "albumart a.mp3 0", "readpicture more/d.mp3 0",
+                      "disableoutput 0", "save x", "delete 1", "status extra", "bogus", "idle", "password wrong", "status"]
+        for line in script {
+            let expected = mpd.command(line), got = interlude.command(line)
+            compare(line, expected: expected, got: got)
+        }
+        #expect(interlude.command("status") == ["ACK [4@0] {status} you don't have permission for \"status\""])
+        #expect(interlude.command("play") == ["ACK [4@0] {play} you don't have permission for \"play\""])
+        // The player played on, untouched by the refused commands.
+        #expect(Remote.waitUntil { (try? Remote.status(player.runtime)["state"] as? String) == "playing" })
+        for connection in [mpd, interlude] {
+            #expect(connection.command("password secret") == ["OK"])
+            #expect(connection.command("status").last == "OK")
+            #expect(connection.command("setvol 40") == ["OK"])
+            #expect(connection.value("getvol", "volume") == "40")
+        }
+        _ = admin
+        _ = player.process.stop()
+    }
+
     @Test("during a call status says pause, idle player wakes, and play is refused with the player's reason")
     func interruptionsAreVisible() throws {
         let library = try MPDLibrary.make()
@@ -393,6 +423,42 @@ extension MPDFrontEndTests {
             """])
             #expect(probe.stdoutText == "refused\n", "\(outside):\(port) \(probe.summary)")
         }
+        _ = player.process.stop()
+    }
+
+    @Test("python-mpd2 reads albumart (the folder's cover) and readpicture (a file's embedded cover) byte for byte, chunk after chunk")
+    func pythonMPD2ReadsPicturesByteForByte() throws {
+        // Pictures of more than one 8192-byte chunk, so the client asks again at each offset.
+        let library = try MPDLibrary.make(folderCover: 256, embeddedCover: 200)
+        let folderCover = try CoverArtFixtures.picture(size: 256, format: "jpg")
+        let embedded = try CoverArtFixtures.picture(size: 200, format: "png")
+        let player = try InterludeMPDPlayer(music: library.folder, files: library.files)
+        _ = try player.connect()
+        let script = """
+        import hashlib, mpd, sys
+        client = mpd.MPDClient(); client.connect(sys.argv[1])
+        art = client.albumart("a.mp3")
+        picture = client.readpicture("more/d.mp3")
+        # python-mpd2 gathers the chunks and keeps only the bytes (and readpicture's type), as it does from MPD.
+        print(len(art["binary"]), hashlib.sha256(art["binary"]).hexdigest())
+        print(picture.get("type"), len(picture["binary"]), hashlib.sha256(picture["binary"]).hexdigest())
+        print(client.readpicture("a.mp3"))
+        client.close()
+        """
+        let result = try ProcessRunner.run("/usr/bin/python3", ["-c", script, player.socket], timeout: 30)
+        func expected(_ path: String) throws -> (size: Int, sha256: String) {
+            let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? -1
+            let sum = try ProcessRunner.run("/usr/bin/sha256sum", [path]).check().stdoutText.prefix(64)
+            return (size, String(sum))
+        }
+        let art = try expected(folderCover), picture = try expected(embedded)
+        #expect(art.size > 8192 && picture.size > 8192, "each picture takes more than one chunk")
+        #expect(result.stdoutText == """
+        \(art.size) \(art.sha256)
+        image/png \(picture.size) \(picture.sha256)
+        {}
+
+        """, "\(result.summary)")
         _ = player.process.stop()
     }
 }

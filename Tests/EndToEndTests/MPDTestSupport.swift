@@ -143,7 +143,8 @@ struct InterludeMPDPlayer {
 
 /// A small library both servers read: three tagged MP3s, and a fourth in a folder.
 enum MPDLibrary {
-    static func make() throws -> (folder: String, files: [String]) {
+    /// `folderCover` and `embeddedCover`: the sides of the pictures, in pixels.
+    static func make(folderCover: Int = 64, embeddedCover: Int = 48) throws -> (folder: String, files: [String]) {
         let folder = ScratchFiles.makeDirectory("mpd-music")
         var files: [String] = []
         for (index, name) in ["a", "b", "c"].enumerated() {
@@ -158,14 +159,14 @@ enum MPDLibrary {
         try FileManager.default.copyItem(atPath: files[0], toPath: folder + "/more/d.mp3")
         try ProcessRunner.run("id3v2", ["--artist", "Other", "--song", "Song d", "--album", "More", folder + "/more/d.mp3"]).check()
         // albumart's folder image beside a, b and c; readpicture's front cover embedded in d (none beside it).
-        try FileManager.default.copyItem(atPath: try CoverArtFixtures.picture(size: 64, format: "jpg"), toPath: folder + "/cover.jpg")
+        try FileManager.default.copyItem(atPath: try CoverArtFixtures.picture(size: folderCover, format: "jpg"), toPath: folder + "/cover.jpg")
         try ProcessRunner.run("/usr/bin/python3", ["-c", """
             import sys
             from mutagen.id3 import ID3, APIC
             tags = ID3(sys.argv[1])
             tags.add(APIC(encoding=3, mime='image/png', type=3, desc='front', data=open(sys.argv[2], 'rb').read()))
             tags.save(v2_version=3)
-            """, folder + "/more/d.mp3", try CoverArtFixtures.picture(size: 48, format: "png")],
+            """, folder + "/more/d.mp3", try CoverArtFixtures.picture(size: embeddedCover, format: "png")],
             environment: ["PYTHONPATH": InterludeBinary.packageRoot + "/build/python"]).check()
         return (folder, files)
     }
