@@ -1,6 +1,9 @@
 import InterludeCore
 import MusicLibrary
 import PlayerModel
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// MPD's database commands over the library index (`interlude library scan`
 /// fills it): `lsinfo` by folder, `find` (exact) and `search` (any case, a
@@ -10,16 +13,32 @@ import PlayerModel
 final class MPDDatabase {
     private let indexPath: String
     private var index: LibraryIndex?
+    /// The tracks last read, and the index file's size and time then: read
+    /// again only when a scan has changed the file (100,000 tracks take longer
+    /// to read than MPD takes to search them in its memory).
+    private var cached: (stamp: [Int], tracks: [LibraryTrack])?
 
     init(indexPath: String) { self.indexPath = indexPath }
 
     private func tracks() throws(MPDFailure) -> [LibraryTrack] {
+        let stamp = Self.stamp(indexPath) + Self.stamp(indexPath + "-wal")
+        if let cached, cached.stamp == stamp { return cached.tracks }
         do {
             if index == nil { index = try LibraryIndex(path: indexPath) }
-            return try index!.allTracks(sort: TrackSort())
+            // In path order, MPD's order for find and search.
+            let tracks = try index!.allTracks(sort: TrackSort()).sorted { $0.relativePath < $1.relativePath }
+            cached = (stamp, tracks)
+            return tracks
         } catch {
             throw MPDFailure(.system, "the library index \(indexPath): \(error)")
         }
+    }
+
+    /// A file's size and modification time (nanoseconds), or none when it is missing.
+    private static func stamp(_ path: String) -> [Int] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return [] }
+        return [Int(info.st_size), info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
     }
 
     /// `lsinfo [URI]`: the songs and folders just below `uri`, songs first, each in name order (MPD's walk).
@@ -187,7 +206,7 @@ final class MPDDatabase {
         guard !arguments.isEmpty else { throw MPDFailure(.argument, "Incorrect number of filter arguments") }
         let filters = try Self.filters(arguments, exact: exact)
         var response = MPDResponse()
-        for track in try tracks().sorted(by: { $0.relativePath < $1.relativePath }) where Self.matches(track, filters, exact: exact) {
+        for track in try tracks() where Self.matches(track, filters, exact: exact) {
             response.append(Self.song(track))
         }
         return response
