@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 struct BenchOptions {
-    static let all = ["decode", "cpu", "startup", "underruns", "preemption", "seek", "tui", "mpris", "desktop", "formats", "library", "cover"]
+    static let all = ["decode", "cpu", "startup", "underruns", "preemption", "seek", "tui", "mpris", "desktop", "formats", "library", "cover", "mpd"]
     var quick = false
     var standIn = false
     var only: Set<String> = Set(all)
@@ -73,7 +73,7 @@ final class Bench {
         if options.only.contains("cpu") || options.only.contains("underruns") || options.only.contains("preemption")
             || options.only.contains("tui") || options.only.contains("mpris")
             || options.only.contains("desktop") || options.only.contains("formats") || options.only.contains("library")
-            || options.only.contains("cover") {
+            || options.only.contains("cover") || options.only.contains("mpd") {
             let server: PulseServer
             do {
                 progress("starting a private PulseAudio server")
@@ -95,6 +95,7 @@ final class Bench {
             if options.only.contains("formats") { measure("formats play CPU and RSS") { try formatPlayCost(server.defaultSink) } }
             if options.only.contains("library") { measure("library scan while playing") { try libraryScanWhilePlaying(server.defaultSink) } }
             if options.only.contains("cover") { measure("cover art") { try coverArtCost(server.defaultSink) } }
+            if options.only.contains("mpd") { measure("MPD replies") { try mpdReplyTimes(server.defaultSink) } }
         }
         return report
     }
