@@ -216,7 +216,8 @@ struct MPDCommands {
                 try table(name, [.integer(Int64(start)), .integer(Int64(to)), .integer(Int64(end - start))])
             }
         case "shuffle":
-            // The whole queue, or a range (clamped, as MPD clamps it); the row shuffles what follows the track that plays.
+            // A range is checked as MPD checks it; the row shuffles all that follows the track that plays
+            // (with the whole queue MPD keeps the song that plays first too, so the two agree there).
             if let argument = arguments.first { _ = try Self.range(argument, count: server.queueIDs.paths.count, clamped: true) }
             try table(name)
         case "listallinfo": return try server.database.listall(arguments.first ?? "", info: true)

@@ -74,8 +74,9 @@ extension Bench {
         let scanStart = monotonicSeconds()
         try ProcessRunner.run(interlude, ["library", "scan"], environment: environment, timeout: 1800).check()
         let scanSeconds = monotonicSeconds() - scanStart
-        let player = try BackgroundProcess.start(interlude, ["play", music + "/" + entries[0].path, "--device", "pulse"],
-                                                 environment: environment)
+        // A file long enough to keep the player running (the tree's files are 0.2 s: `play` ends with its queue).
+        let long = try Fixtures.mp3(.tone(frequency: 440), seconds: 600)
+        let player = try BackgroundProcess.start(interlude, ["play", long, "--device", "pulse"], environment: environment)
         defer { _ = player.stop() }
         var ours: MPDBenchClient?
         _ = Self.waitUntil(30) { ours = try? MPDBenchClient(runtime + "/interlude/mpd"); return ours != nil }
@@ -83,7 +84,7 @@ extension Bench {
         report.notes.append("MPD: \(size) files; mpd's update took \(formatted(updateSeconds, 1)) s, "
                             + "interlude's library scan \(formatted(scanSeconds, 1)) s")
 
-        // The same queue of 10,000 in each (the player's first file plays ahead of them).
+        // The same queue of 10,000 in each (the player's long file plays ahead of them).
         let adds = entries.prefix(queueLength).map { "add " + MPDBenchClient.quoted($0.path) }
         for client in [theirs, ours] {
             let reply = client.request((["command_list_begin"] + adds + ["command_list_end"]).joined(separator: "\n"))
