@@ -11,6 +11,9 @@ public enum Refusal: Equatable, Sendable {
     /// Shuffle, repeat and playlists while a book plays.
     case playOrderDuringBook
     case emptyQueue
+    /// A queue edit naming the entry that plays or one before it (`QueueEdit`).
+    case queueEntryNotAhead(position: Int)
+    case noQueueEntry(position: Int)
     case playlistNamesNoFile(path: String)
     case notABook(path: String)
     case bookPlayingAlready(title: String)
@@ -34,6 +37,9 @@ public enum Refusal: Equatable, Sendable {
         case .clearQueueDuringBook: return "a book is playing: its files are its queue"
         case .playOrderDuringBook: return "a book is playing: shuffle, repeat and playlists are for music"
         case .emptyQueue: return "the queue is empty: nothing to save"
+        case .queueEntryNotAhead(let position):
+            return "queue entry \(position) plays or has played: only the entries after the one that plays move or go"
+        case .noQueueEntry(let position): return "the queue has no entry \(position)"
         case .playlistNamesNoFile(let path): return "\(path) names no file that exists"
         case .notABook(let path): return "\(path): not a book (a folder of audio files, or one audio file)"
         case .bookPlayingAlready(let title): return "\(title) is playing already"

@@ -20,6 +20,8 @@ public enum CommandTable {
     public static let idRange = CountRange(1...Int(Int32.max))
     /// `alarm-in`: whole seconds, at most a week, as `alarm add in` allows.
     public static let alarmDelayRange = CountRange(1...7 * 24 * 3600, unit: "seconds")
+    /// A queue position (0 the first entry) or a number of entries.
+    public static let queueRange = CountRange(0...Int(Int32.max))
     public static let volumeRange: ClosedRange<Double> = 0...1
     public static let speedRange: ClosedRange<Double> = 0.5...3.0
 
@@ -63,6 +65,9 @@ public enum CommandTable {
     private static let paths = CommandArgument("PATH", .path, repeats: true)
     private static let stationNumber = CommandArgument("N", .count(StationNumbers.range))
     private static let stationNumberText = "a station's number (as station-list shows it)"
+    private static let position = CommandArgument("POSITION", .count(queueRange))
+    private static let entries_ = CommandArgument("COUNT", .count(queueRange), optional: true)
+    private static let positions = "a queue position (0 is the first entry), then optionally how many"
 
     public static let entries: [CommandSpec] = [
         // Playback
@@ -123,6 +128,20 @@ public enum CommandTable {
         },
         CommandSpec("queue-clear", .playback, "drop what is queued after the track that plays", offeredBy: .socket,
                     mpd: ["clear"], parse: plain(.clearQueue)),
+        CommandSpec("queue-remove", .playback, "remove COUNT queued files (1) from POSITION (0 the first) after the track that plays",
+                    arguments: [position, entries_], offeredBy: .socket, mpd: ["delete", "deleteid"]) { arguments throws(RemoteArgumentError) in
+            let numbers = try arguments.integers(positions, in: queueRange, counts: 1...2)
+            return .perform(.editQueue(.remove(from: numbers[0], count: numbers.count > 1 ? numbers[1] : 1)))
+        },
+        CommandSpec("queue-move", .playback, "move COUNT queued files (1) from POSITION to TO, after the track that plays",
+                    arguments: [position, CommandArgument("TO", .count(queueRange)), entries_],
+                    offeredBy: .socket, mpd: ["move", "moveid"]) { arguments throws(RemoteArgumentError) in
+            let numbers = try arguments.integers("a queue position, where it goes, then optionally how many", in: queueRange,
+                                                 counts: 2...3)
+            return .perform(.editQueue(.move(from: numbers[0], count: numbers.count > 2 ? numbers[2] : 1, to: numbers[1])))
+        },
+        CommandSpec("queue-shuffle", .playback, "put the files queued after the track that plays in a random order (once)",
+                    offeredBy: .socket, mpd: ["shuffle"], parse: plain(.editQueue(.shuffle(from: 0, count: Int(Int32.max))))),
         CommandSpec("queue-list", aliases: ["queue"], .playback, "list the queue", offeredBy: .socket,
                     parse: reading(.queueList)),
         CommandSpec("shuffle-toggle", aliases: ["shuffle"], .playback, "shuffle on or off", keys: ["u"], offeredBy: all,
@@ -131,7 +150,7 @@ public enum CommandTable {
                     offeredBy: all, mpris: .player("LoopStatus", .writableProperty), mpd: ["repeat", "single"], parse: plain(.cycleRepeat)),
         CommandSpec("queue-save", .playback, "save the queue as a playlist (the key asks for a name)",
                     arguments: [CommandArgument("PATH|NAME", .text)], keys: ["w"],
-                    offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+                    offeredBy: keysAndSocket, mpd: ["save"]) { arguments throws(RemoteArgumentError) in
             .perform(.saveQueue(path: try arguments.string("a playlist path or name (a string)")))
         },
         CommandSpec("playlist-load", .playback, "play a playlist (a path, or a name in the playlists folder)",

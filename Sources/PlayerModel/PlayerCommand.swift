@@ -23,6 +23,8 @@ public enum PlayerCommand: Equatable, Sendable {
     case enqueue([String])
     /// Drops what is queued after the entry that plays (the remote's `queue-clear`).
     case clearQueue
+    /// Removes, moves or shuffles entries after the one that plays (MPD's `delete`, `move`, `shuffle`).
+    case editQueue(QueueEdit)
     /// Paused at the start of what plays (the track; a book's chapter), reported
     /// `stopped` until it plays or moves (MPRIS's Stop, the remote's `stop`).
     case stop

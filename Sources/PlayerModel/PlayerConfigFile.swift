@@ -19,6 +19,8 @@ public struct PlayerConfigFile: Equatable, Sendable {
     public var libraryFolders: [String] = []
     /// `mpd = off|on|PORT|IPV4:PORT`: the MPD front end's endpoints (default: the local socket alone).
     public var mpd: MPDEndpointSetting?
+    /// `mpd-password = SECRET`: MPD's `password`; without it a client has none of MPD's permissions.
+    public var mpdPassword: String?
     /// `alarm-grace = DURATION`: how late an alarm found after its time may still ring (seconds).
     public var alarmGrace: Double?
     /// `cover-art = auto|kitty|sixel|iterm2|symbols|none`: how pictures are drawn.
@@ -42,6 +44,8 @@ public struct PlayerConfigFile: Equatable, Sendable {
         ("library", "PATH", "a folder of the music library; one line each, several allowed (default: the music folder)"),
         ("mpd", "off|on|IPV4:PORT", "the MPD protocol's front end: on the local socket $XDG_RUNTIME_DIR/interlude/mpd "
             + "by default; with an address such as 127.0.0.1:6600 also over TCP there (another host only when named); off"),
+        ("mpd-password", "SECRET", "an MPD client must send it (MPD's password command) before anything but ping, "
+            + "commands, tagtypes and binarylimit, as MPD with a password and no default_permissions (default: none asked)"),
         ("alarm-grace", "DURATION", "how late an alarm found after its time (the computer asleep, the player stopped "
             + "or not running, the clock changed) may still ring, saying how late and why; later it is shown missed "
             + "instead (default 10m, \(alarmGraceRange.accepts))"),
@@ -102,6 +106,13 @@ public struct PlayerConfigFile: Equatable, Sendable {
                     continue
                 }
                 config.mpd = setting
+            case "mpd-password":
+                // MPD's tokenizer: a password it can be sent in (no newline; any other byte quoted).
+                guard !value.isEmpty, value.utf8.count <= 256 else {
+                    problem("mpd-password must be 1 to 256 bytes")
+                    continue
+                }
+                config.mpdPassword = String(value)
             case "alarm-grace":
                 guard let seconds = Self.alarmGraceRange.parse(String(value)) else {
                     problem("alarm-grace must be \(Self.alarmGraceRange.accepts), not '\(value)'")

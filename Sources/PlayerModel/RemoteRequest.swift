@@ -166,6 +166,19 @@ public struct RemoteArguments: Sendable {
         return checked
     }
 
+    /// `counts` whole numbers (queue positions and counts), each within `range`.
+    func integers(_ what: String, in range: CountRange, counts: ClosedRange<Int>) throws(RemoteArgumentError) -> [Int] {
+        guard counts.contains(values.count) else { throw RemoteArgumentError("\(command): expects \(what)") }
+        var numbers: [Int] = []
+        for value in values {
+            guard let number = value.integerValue, let checked = range.checked(number) else {
+                throw RemoteArgumentError("\(command): expects \(what), not \(describe(value))")
+            }
+            numbers.append(checked)
+        }
+        return numbers
+    }
+
     /// "-3600000 to 3600000 s".
     private static func bounds(_ range: DurationRange) -> String {
         "\(Int(range.seconds.lowerBound)) to \(Int(range.seconds.upperBound)) s"

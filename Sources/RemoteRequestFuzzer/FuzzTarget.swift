@@ -19,7 +19,9 @@ func exerciseParser(_ bytes: UnsafeBufferPointer<UInt8>) {
 /// The MPD front end's request reader (`mpd`): the input as a client's
 /// bytes, cut into lines as the server cuts them, each through the command
 /// list and the tokenizer; every failure is one `ACK` line, and a list
-/// answers only at its end.
+/// answers only at its end. A request's numbers (`delete 1:3`, `move 2 0`)
+/// then edit a queue of five (`QueueEdit`, the song ids after it): nothing
+/// traps, and an edit keeps or drops entries as it says.
 func exerciseMPDReader(_ bytes: UnsafeBufferPointer<UInt8>) {
     var list = MPDCommandList()
     for line in Array(bytes).split(separator: 0x0A, omittingEmptySubsequences: false) {
@@ -35,12 +37,39 @@ func exerciseMPDReader(_ bytes: UnsafeBufferPointer<UInt8>) {
                 precondition(!request.command.isEmpty && request.arguments.count <= MPDRequest.maximumArguments)
                 let ack = MPDFailure.argumentCount(request.command, expected: 0...1, given: request.arguments.count).line(index: index)
                 precondition(ack.utf8.filter { $0 == 0x0A }.count == 1)
+                _ = MPDPermission.needed(by: request.command)
+                exerciseQueueEdit(request)
             } catch {
                 let ack = error.line(index: index)
                 precondition(ack.hasPrefix("ACK [") && ack.utf8.filter { $0 == 0x0A }.count == 1, ack)
             }
         }
     }
+}
+
+/// The request's first numbers as a queue edit of five entries, the entry that plays chosen by the last.
+private func exerciseQueueEdit(_ request: MPDRequest) {
+    let numbers = request.arguments.flatMap { $0.split(separator: ":") }.prefix(4).compactMap { Int($0) }
+    guard numbers.count >= 2, numbers.allSatisfy({ (-1...Int(Int32.max)).contains($0) }) else { return }
+    let queue = ["a", "b", "c", "d", "e"]
+    let here = numbers[numbers.count - 1] % 6 - 1
+    let edit: QueueEdit = switch numbers.count {
+    case 2: .remove(from: numbers[0], count: numbers[1])
+    case 3: .move(from: numbers[0], count: numbers[1], to: numbers[2])
+    default: .shuffle(from: numbers[0], count: numbers[1])
+    }
+    var random = SystemRandomNumberGenerator()
+    guard case .upcoming(let upcoming) = edit.upcoming(of: queue, here: here, random: &random) else { return }
+    let after = Array(queue.dropFirst(max(0, here + 1)))
+    if case .remove(_, let count) = edit {
+        precondition(upcoming.count == after.count - count)
+    } else {
+        precondition(upcoming.sorted() == after.sorted())
+    }
+    var ids = MPDQueueIDs()
+    ids.update(queue)
+    ids.update(Array(queue.prefix(max(0, here + 1))) + upcoming)
+    precondition(Set(ids.ids).count == ids.ids.count && ids.ids.count == max(0, here + 1) + upcoming.count)
 }
 
 /// The running player (`dispatch`), set before the driver starts.

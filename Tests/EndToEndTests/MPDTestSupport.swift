@@ -14,12 +14,24 @@ final class MPDConnection {
         greeting = raw.readLine()
     }
 
-    /// One reply: its lines up to and including `OK` or `ACK ...` (nil when the connection ended).
+    /// The bytes of the last binary reply (`albumart`, `readpicture`) read.
+    private(set) var binary: [UInt8] = []
+
+    /// One reply: its lines up to and including `OK` or `ACK ...` (nil when
+    /// the connection ended). A binary reply's bytes are read as bytes, kept in
+    /// `binary` and stood for by a line `bytes: ` and their FNV-1a hash, so two
+    /// servers' replies compare byte for byte.
     func readReply() -> [String]? {
         var lines: [String] = []
         while let line = raw.readLine() {
             lines.append(line)
             if line == "OK" || line.hasPrefix("ACK ") { return lines }
+            if line.hasPrefix("binary: "), let count = Int(line.dropFirst("binary: ".count)) {
+                guard let bytes = raw.readBytes(count + 1), bytes.last == 0x0A else { return lines }
+                binary = Array(bytes.dropLast())
+                let hash = binary.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+                lines.append("bytes: \(String(hash, radix: 16))")
+            }
         }
         return lines.isEmpty ? nil : lines
     }
@@ -50,12 +62,17 @@ final class MPDConnection {
 final class ReferenceMPD {
     let socket: String
     let process: BackgroundProcess
+    let password: String?
 
-    init(music: String) throws {
+    init(music: String, password: String? = nil) throws {
+        self.password = password
         let directory = ScratchFiles.makeDirectory("reference-mpd")
         socket = directory + "/mpd.sock"
+        try FileManager.default.createDirectory(atPath: directory + "/playlists", withIntermediateDirectories: true)
         let config = """
         music_directory "\(music)"
+        playlist_directory "\(directory)/playlists"
+        \(password.map { "password \"\($0)@read,add,control,admin\"" } ?? "")
         db_file "\(directory)/database"
         log_file "\(directory)/log"
         bind_to_address "\(socket)"
@@ -81,6 +98,7 @@ final class ReferenceMPD {
             return connection != nil
         }
         guard let connection else { throw ProcessError.notReady("mpd did not listen at \(socket)") }
+        if let password { _ = connection.command("password \(password)") }
         _ = connection.command("update")
         _ = Remote.waitUntil(20) { !connection.command("status").contains { $0.hasPrefix("updating_db") } }
         return connection
@@ -102,6 +120,8 @@ struct InterludeMPDPlayer {
         environment["XDG_CONFIG_HOME"] = config
         environment["XDG_STATE_HOME"] = config + "/state"
         environment["XDG_CACHE_HOME"] = config + "/cache"
+        // The playlists folder that save, load and listplaylists use.
+        environment["XDG_DATA_HOME"] = config + "/data"
         // The library index that lsinfo, find and search read.
         try ProcessRunner.run(InterludeBinary.path(), ["library", "scan"], environment: environment, timeout: 60).check()
         process = try BackgroundProcess.start(InterludeBinary.path(), ["play"] + files + ["--device", "pulse"],
@@ -123,7 +143,8 @@ struct InterludeMPDPlayer {
 
 /// A small library both servers read: three tagged MP3s, and a fourth in a folder.
 enum MPDLibrary {
-    static func make() throws -> (folder: String, files: [String]) {
+    /// `folderCover` and `embeddedCover`: the sides of the pictures, in pixels.
+    static func make(folderCover: Int = 64, embeddedCover: Int = 48) throws -> (folder: String, files: [String]) {
         let folder = ScratchFiles.makeDirectory("mpd-music")
         var files: [String] = []
         for (index, name) in ["a", "b", "c"].enumerated() {
@@ -137,6 +158,16 @@ enum MPDLibrary {
         try FileManager.default.createDirectory(atPath: folder + "/more", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: files[0], toPath: folder + "/more/d.mp3")
         try ProcessRunner.run("id3v2", ["--artist", "Other", "--song", "Song d", "--album", "More", folder + "/more/d.mp3"]).check()
+        // albumart's folder image beside a, b and c; readpicture's front cover embedded in d (none beside it).
+        try FileManager.default.copyItem(atPath: try CoverArtFixtures.picture(size: folderCover, format: "jpg"), toPath: folder + "/cover.jpg")
+        try ProcessRunner.run("/usr/bin/python3", ["-c", """
+            import sys
+            from mutagen.id3 import ID3, APIC
+            tags = ID3(sys.argv[1])
+            tags.add(APIC(encoding=3, mime='image/png', type=3, desc='front', data=open(sys.argv[2], 'rb').read()))
+            tags.save(v2_version=3)
+            """, folder + "/more/d.mp3", try CoverArtFixtures.picture(size: embeddedCover, format: "png")],
+            environment: ["PYTHONPATH": InterludeBinary.packageRoot + "/build/python"]).check()
         return (folder, files)
     }
 }

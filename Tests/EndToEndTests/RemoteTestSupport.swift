@@ -177,6 +177,19 @@ final class RawControlConnection {
         }
     }
 
+    /// The next `count` bytes as they are (a binary reply's), or nil when the connection ended first.
+    func readBytes(_ count: Int) -> [UInt8]? {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while buffer.count < count {
+            let received = recv(fd, &chunk, chunk.count, 0)
+            if received <= 0 { return nil }
+            buffer += chunk[0..<received]
+        }
+        let bytes = Array(buffer[..<count])
+        buffer.removeFirst(count)
+        return bytes
+    }
+
     /// The reply to `line`, parsed.
     func request(_ line: String) -> [String: Any]? {
         send(line)

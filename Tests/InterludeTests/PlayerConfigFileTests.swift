@@ -18,7 +18,7 @@ struct PlayerConfigFileTests {
         #expect(config.onEvent == "notify-send \"$INTERLUDE_TITLE\"")
         #expect(config.problems.map(\.description) == [
             "/c/config:4: expected 'key = value', got 'colour'",
-            "/c/config:5: unknown key 'speed' (known: on-event, desktop-interruptions, desktop-role.ROLE, replaygain, replaygain-preamp, library, mpd, alarm-grace, cover-art, alarm-notify)",
+            "/c/config:5: unknown key 'speed' (known: on-event, desktop-interruptions, desktop-role.ROLE, replaygain, replaygain-preamp, library, mpd, mpd-password, alarm-grace, cover-art, alarm-notify)",
             "/c/config:6: on-event needs a program",
         ])
     }
@@ -67,5 +67,12 @@ struct PlayerConfigFileTests {
         let untitled = EventHookEnvironment.variables(for: TimedPlayerEvent(time: 3, event: .paused(position: 1.5)),
                                                       path: "/m/b side.mp3", tags: AudioTags())
         #expect(untitled["INTERLUDE_TITLE"] == "b side" && untitled["INTERLUDE_STATUS"] == "paused")
+    }
+
+    @Test("mpd-password is kept as written; an empty one is reported")
+    func mpdPasswordIsRead() {
+        #expect(PlayerConfigFile.parse("mpd-password = s3cret word\n", path: "/c").mpdPassword == "s3cret word")
+        let empty = PlayerConfigFile.parse("mpd-password =\n", path: "/c")
+        #expect(empty.mpdPassword == nil && empty.problems.map(\.description) == ["/c:1: mpd-password must be 1 to 256 bytes"])
     }
 }

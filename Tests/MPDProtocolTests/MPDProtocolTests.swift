@@ -120,6 +120,67 @@ import Testing
         #expect(ids.position(ofID: first[1]) == nil)
         #expect(ids.changed(since: ids.version + 5) == [0, 1])
     }
+
+    @Test func aMovedEntryKeepsItsIDAndCountsAsChanged() {
+        var ids = MPDQueueIDs()
+        ids.update(["a", "b", "c", "b"])
+        let before = ids.ids
+        let version = ids.version
+        ids.update(["a", "c", "b", "b"])
+        #expect(ids.ids == [before[0], before[2], before[1], before[3]])
+        #expect(ids.changed(since: version) == [1, 2])
+        ids.update(["a", "b"])
+        #expect(ids.ids == [before[0], before[1]])
+    }
+}
+
+@Suite struct MPDPermissionTests {
+    @Test func withoutThePasswordOnlyMPDsUnguardedCommandsAreAllowed() {
+        for command in ["ping", "close", "commands", "notcommands", "tagtypes", "binarylimit", "password"] {
+            #expect(MPDPermission.needed(by: command).isEmpty, "\(command)")
+        }
+        #expect(MPDPermission.needed(by: "status") == .read && MPDPermission.needed(by: "albumart") == .read)
+        #expect(MPDPermission.needed(by: "add") == .add && MPDPermission.needed(by: "play") == .control)
+        #expect(MPDPermission.needed(by: "disableoutput") == .admin)
+        #expect(MPDPermission.refusal("play").line(index: 0) == "ACK [4@0] {play} you don't have permission for \"play\"\n")
+    }
+
+    @Test func aBinaryReplyIsItsCountTheBytesAndANewline() {
+        var response = MPDResponse()
+        response.add("size", 3)
+        response.addBinary([0x0A, 0x00, 0xFF][...])
+        #expect(response.bytes == Array("size: 3\nbinary: 3\n".utf8) + [0x0A, 0x00, 0xFF, 0x0A])
+    }
+}
+
+@Suite struct QueueEditTests {
+    private let queue = ["a", "b", "c", "d", "e"]
+
+    private func edit(_ edit: QueueEdit, here: Int = 1) -> QueueEdit.Outcome {
+        var random = SystemRandomNumberGenerator()
+        return edit.upcoming(of: queue, here: here, random: &random)
+    }
+
+    @Test func removesAndMovesOnlyWhatFollowsTheEntryThatPlays() {
+        #expect(edit(.remove(from: 2, count: 2)) == .upcoming(["e"]))
+        #expect(edit(.move(from: 4, count: 1, to: 2)) == .upcoming(["e", "c", "d"]))
+        #expect(edit(.move(from: 2, count: 2, to: 3)) == .upcoming(["e", "c", "d"]))
+        #expect(edit(.remove(from: 1, count: 1)) == .refused(.queueEntryNotAhead(position: 1)))
+        #expect(edit(.move(from: 3, count: 1, to: 0)) == .refused(.queueEntryNotAhead(position: 0)))
+        #expect(edit(.remove(from: 5, count: 1)) == .refused(.noQueueEntry(position: 5)))
+        #expect(edit(.remove(from: 3, count: 3)) == .refused(.noQueueEntry(position: 3)))
+        #expect(edit(.move(from: 3, count: 2, to: 4)) == .refused(.noQueueEntry(position: 4)))
+        // Nothing plays: the whole queue is ahead.
+        #expect(edit(.remove(from: 0, count: 1), here: -1) == .upcoming(["b", "c", "d", "e"]))
+    }
+
+    @Test func shufflesWhatFollowsTheEntryThatPlaysWithinTheRange() {
+        guard case .upcoming(let all) = edit(.shuffle(from: 0, count: Int(Int32.max))) else { Issue.record("refused"); return }
+        #expect(all.sorted() == ["c", "d", "e"])
+        guard case .upcoming(let part) = edit(.shuffle(from: 3, count: 2)) else { Issue.record("refused"); return }
+        #expect(part.first == "c" && part.dropFirst().sorted() == ["d", "e"])
+        #expect(edit(.shuffle(from: 9, count: 1)) == .refused(.noQueueEntry(position: 9)))
+    }
 }
 
 @Suite struct MPDEndpointSettingTests {

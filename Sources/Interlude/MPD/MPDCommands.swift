@@ -12,6 +12,7 @@ import Glibc
 struct MPDCommands {
     let server: MPDServer
     let runtime: PlayerRuntime
+    let connection: MPDServer.Connection
 
     /// Each command's argument counts, as MPD checks them before running it.
     static let arity: [String: ClosedRange<Int>] = [
@@ -22,15 +23,21 @@ struct MPDCommands {
         "setvol": 1...1, "single": 1...1, "stats": 0...0, "status": 0...0, "stop": 0...0, "tagtypes": 0...64,
         "urlhandlers": 0...0, "volume": 1...1, "lsinfo": 0...1, "find": 1...64, "search": 1...64,
         "listall": 0...1, "plchangesposid": 1...2,
+        "delete": 1...1, "deleteid": 1...1, "move": 2...2, "moveid": 2...2, "shuffle": 0...1, "listallinfo": 0...1,
+        "list": 1...64, "count": 1...64, "listplaylists": 0...0, "listplaylist": 1...2, "listplaylistinfo": 1...2,
+        "load": 1...2, "save": 1...1, "rm": 1...1, "enableoutput": 1...1, "disableoutput": 1...1, "toggleoutput": 1...1,
+        "binarylimit": 1...1, "password": 1...1, "albumart": 2...2, "readpicture": 2...2,
     ]
 
     /// `commands`' list: these and the connection's own.
     static var names: [String] { (Array(arity.keys) + ["close", "idle"]).sorted() }
 
-    func run(_ request: MPDRequest) throws(MPDFailure) -> String {
+    func run(_ request: MPDRequest) throws(MPDFailure) -> MPDResponse {
         let name = request.command
         let arguments = request.arguments
         guard let counts = Self.arity[name] else { throw .unknownCommand(name) }
+        // MPD's order: an unknown command, then permission, then the arguments.
+        guard connection.permissions.isSuperset(of: MPDPermission.needed(by: name)) else { throw MPDPermission.refusal(name) }
         guard counts.contains(arguments.count) else { throw .argumentCount(name, expected: counts, given: arguments.count) }
         var failure = MPDFailure(.argument, "", command: name)
         do throws(MPDFailure) {
@@ -42,19 +49,19 @@ struct MPDCommands {
         }
     }
 
-    private func carryOut(_ name: String, _ arguments: [String]) throws(MPDFailure) -> String {
+    private func carryOut(_ name: String, _ arguments: [String]) throws(MPDFailure) -> MPDResponse {
         var response = MPDResponse()
         let snapshot = runtime.snapshot()
         switch name {
         case "ping": break
-        case "status": return status(snapshot).text
+        case "status": return status(snapshot)
         case "currentsong":
-            if let index = snapshot.currentIndex, index < server.queueIDs.paths.count { return song(at: index, snapshot).text }
+            if let index = snapshot.currentIndex, index < server.queueIDs.paths.count { return song(at: index, snapshot) }
         case "stats":
             response.add("uptime", Int(max(0, monotonicSeconds() - server.startedAt)))
             response.add("playtime", 0)
             try server.database.statistics(into: &response)
-            return response.text
+            return response
         case "play", "playid":
             // A negative position (mpc's -1) is the current song, as no argument is.
             if let argument = arguments.first, (try Self.integer(argument, allowNegative: true)) >= 0 {
@@ -102,7 +109,7 @@ struct MPDCommands {
             try table(name, [.double(Double(max(0, min(100, Self.percent(snapshot.volume) + delta))) / 100)])
         case "getvol":
             response.add("volume", Self.percent(snapshot.volume))
-            return response.text
+            return response
         case "random":
             let on = try Self.boolean(arguments[0])
             if on != snapshot.shuffle { try table(name) }
@@ -135,19 +142,19 @@ struct MPDCommands {
                 }
             }
             for index in indices { response.append(song(at: index, snapshot)) }
-            return response.text
+            return response
         case "plchanges":
             let since = try Self.integer(arguments[0], allowNegative: true)
             for index in server.queueIDs.changed(since: since) { response.append(song(at: index, snapshot)) }
-            return response.text
+            return response
         case "plchangesposid":
             let since = try Self.integer(arguments[0], allowNegative: true)
             for index in server.queueIDs.changed(since: since) {
                 response.add("cpos", index)
                 response.add("Id", server.queueIDs.ids[index])
             }
-            return response.text
-        case "listall": return try server.database.listall(arguments.first ?? "").text
+            return response
+        case "listall": return try server.database.listall(arguments.first ?? "")
         case "add", "addid":
             guard arguments.count == 1 || name == "addid" else { throw MPDFailure(.argument, "add takes one URI") }
             let path = try resolve(arguments[0])
@@ -155,23 +162,26 @@ struct MPDCommands {
             if name == "addid" {
                 server.queueIDs.update(runtime.queue)
                 if let id = server.queueIDs.ids.last { response.add("Id", id) }
-                return response.text
+                return response
             }
         case "clear": try table(name)
-        case "commands":
-            for command in Self.names { response.add("command", command) }
-            return response.text
-        case "notcommands": break
-        case "lsinfo": return try server.database.lsinfo(arguments.first ?? "").text
-        case "find", "search": return try server.database.find(arguments, exact: name == "find").text
+        case "commands", "notcommands":
+            // Each list as this client's permissions make it (`notcommands`: what it may not run).
+            for command in Self.names
+            where connection.permissions.isSuperset(of: MPDPermission.needed(by: command)) == (name == "commands") {
+                response.add("command", command)
+            }
+            return response
+        case "lsinfo": return try server.database.lsinfo(arguments.first ?? "")
+        case "find", "search": return try server.database.find(arguments, exact: name == "find")
         case "tagtypes":
             // `tagtypes clear|all|enable|disable ...`: every song's tags are sent whatever a client chose.
             guard arguments.isEmpty else { break }
             for tag in ["Artist", "Album", "Title", "Track", "Genre", "Date"] { response.add("tagtype", tag) }
-            return response.text
+            return response
         case "urlhandlers":
             for scheme in ["http://", "https://"] { response.add("handler", scheme) }
-            return response.text
+            return response
         case "decoders":
             response.add("plugin", "mpg123")
             response.add("suffix", "mp3")
@@ -179,22 +189,72 @@ struct MPDCommands {
             response.add("suffix", "flac")
             response.add("plugin", "ffmpeg")
             for suffix in ["ogg", "opus", "m4a", "m4b", "wav", "wv", "ape", "mpc"] { response.add("suffix", suffix) }
-            return response.text
+            return response
         case "outputs":
             response.add("outputid", 0)
             response.add("outputname", "interlude")
             response.add("plugin", "interlude")
-            response.add("outputenabled", 1)
-            return response.text
+            response.add("outputenabled", server.outputEnabled ? 1 : 0)
+            return response
+        case "enableoutput", "disableoutput", "toggleoutput":
+            guard try Self.integer(arguments[0]) == 0 else { throw MPDFailure(.noExist, "No such audio output") }
+            let enable = name == "enableoutput" || (name == "toggleoutput" && !server.outputEnabled)
+            // The one output off: nothing can be heard, so the player pauses (it keeps its place), as MPD's player does with no output.
+            if !enable && snapshot.state == .playing { try table("pause") }
+            if enable != server.outputEnabled {
+                server.outputEnabled = enable
+                server.note(.output)
+            }
+        case "delete", "deleteid":
+            let (start, end) = try queueRange(arguments[0], byID: name == "deleteid")
+            if end > start { try table(name, [.integer(Int64(start)), .integer(Int64(end - start))]) }
+        case "move", "moveid":
+            let (start, end) = try queueRange(arguments[0], byID: name == "moveid")
+            let to = try Self.integer(arguments[1])
+            guard to + (end - start) <= server.queueIDs.paths.count else { throw MPDFailure(.argument, "Bad song index") }
+            if end > start && to != start {
+                try table(name, [.integer(Int64(start)), .integer(Int64(to)), .integer(Int64(end - start))])
+            }
+        case "shuffle":
+            // A range is checked as MPD checks it; the row shuffles all that follows the track that plays
+            // (with the whole queue MPD keeps the song that plays first too, so the two agree there).
+            if let argument = arguments.first { _ = try Self.range(argument, count: server.queueIDs.paths.count, clamped: true) }
+            try table(name)
+        case "listallinfo": return try server.database.listall(arguments.first ?? "", info: true)
+        case "list": return try server.database.list(arguments)
+        case "count": return try server.database.count(arguments)
+        case "listplaylists", "listplaylist", "listplaylistinfo", "load", "save", "rm":
+            return try MPDStoredPlaylists(commands: self).run(name, arguments)
+        case "binarylimit":
+            let limit = try Self.integer(arguments[0])
+            guard limit >= MPDPictures.smallestChunk else { throw MPDFailure(.argument, "Value too small") }
+            connection.binaryLimit = limit
+        case "albumart", "readpicture":
+            let offset = try Self.integer(arguments[1])
+            return try MPDPictures(musicFolders: server.musicFolders).reply(name, uri: arguments[0], offset: offset,
+                                                                            limit: connection.binaryLimit, tags: runtime.trackTags)
+        case "password": try server.checkPassword(arguments[0], for: connection)
         default: throw .unknownCommand(name)
         }
-        return response.text
+        return response
     }
 
     // MARK: Through the command table
 
+    /// The queue positions `START:END`, one position, or (`byID`) one song id names; MPD's complaint when it names none.
+    private func queueRange(_ text: String, byID: Bool) throws(MPDFailure) -> (start: Int, end: Int) {
+        let count = server.queueIDs.paths.count
+        if byID {
+            guard let index = server.queueIDs.position(ofID: try Self.integer(text)) else { throw MPDFailure(.noExist, "No such song") }
+            return (index, index + 1)
+        }
+        let range = try Self.range(text, count: count, clamped: false)
+        guard range.end <= count else { throw MPDFailure(.argument, "Bad song index") }
+        return range
+    }
+
     /// Carries out the command table's row for the MPD command `name`, with the row's own reading of `values`.
-    private func table(_ name: String, _ values: [JSONValue] = []) throws(MPDFailure) {
+    func table(_ name: String, _ values: [JSONValue] = []) throws(MPDFailure) {
         guard let entry = CommandTable.entry(mpd: name) else { throw .unknownCommand(name) }
         let action: RemoteAction
         do { action = try entry.action(values, calledAs: name) } catch { throw MPDFailure(.argument, error.message) }
@@ -278,7 +338,7 @@ struct MPDCommands {
     }
 
     /// A path in a library folder as MPD names it (relative to its music directory); others whole.
-    private func relative(_ path: String) -> String {
+    func relative(_ path: String) -> String {
         for folder in server.musicFolders {
             let prefix = folder.hasSuffix("/") ? folder : folder + "/"
             if path.hasPrefix(prefix) { return String(path.dropFirst(prefix.count)) }
@@ -287,7 +347,7 @@ struct MPDCommands {
     }
 
     /// An MPD URI: relative to a library folder, or a whole path or URL.
-    private func resolve(_ uri: String) throws(MPDFailure) -> String {
+    func resolve(_ uri: String) throws(MPDFailure) -> String {
         if uri.hasPrefix("/") || uri.hasPrefix("http://") || uri.hasPrefix("https://") { return uri }
         let local = uri.hasPrefix("file://") ? String(uri.dropFirst("file://".count)) : nil
         if let local { return local }
@@ -322,17 +382,27 @@ struct MPDCommands {
         return value
     }
 
-    /// `START:END` (END optional) or one position.
+    /// `START:END` (END optional) or one position, as the positions of a queue of `count` entries.
     static func range(_ text: String, count: Int) throws(MPDFailure) -> [Int] {
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        let start = try integer(String(parts[0]))
         if parts.count == 1 {
+            let start = try integer(text)
             guard start < count else { throw MPDFailure(.argument, "Bad song index") }
             return [start]
         }
-        let end = parts[1].isEmpty ? count : try integer(String(parts[1]))
-        guard start <= end else { throw MPDFailure(.argument, "Bad song index") }
+        let (start, end) = try range(text, count: count, clamped: true)
         return start >= count ? [] : Array(start..<min(end, count))
+    }
+
+    /// `START:END` (END optional: to the end) or one position `N` (`N:N+1`);
+    /// `clamped`, an END past the queue is its end.
+    static func range(_ text: String, count: Int, clamped: Bool) throws(MPDFailure) -> (start: Int, end: Int) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let first = parts.first else { throw MPDFailure(.argument, "Integer or range expected: \(text)") }
+        let start = try integer(String(first))
+        let end = parts.count == 1 ? start + 1 : parts[1].isEmpty ? max(count, start) : try integer(String(parts[1]))
+        guard start <= end else { throw MPDFailure(.argument, "Bad song index") }
+        return (start, clamped ? min(end, max(count, start)) : end)
     }
 
     static func percent(_ volume: Double) -> Int {

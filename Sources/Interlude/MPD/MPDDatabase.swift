@@ -1,6 +1,9 @@
 import InterludeCore
 import MusicLibrary
 import PlayerModel
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// MPD's database commands over the library index (`interlude library scan`
 /// fills it): `lsinfo` by folder, `find` (exact) and `search` (any case, a
@@ -10,16 +13,32 @@ import PlayerModel
 final class MPDDatabase {
     private let indexPath: String
     private var index: LibraryIndex?
+    /// The tracks last read, and the index file's size and time then: read
+    /// again only when a scan has changed the file (100,000 tracks take longer
+    /// to read than MPD takes to search them in its memory).
+    private var cached: (stamp: [Int], tracks: [LibraryTrack])?
 
     init(indexPath: String) { self.indexPath = indexPath }
 
     private func tracks() throws(MPDFailure) -> [LibraryTrack] {
+        let stamp = Self.stamp(indexPath) + Self.stamp(indexPath + "-wal")
+        if let cached, cached.stamp == stamp { return cached.tracks }
         do {
             if index == nil { index = try LibraryIndex(path: indexPath) }
-            return try index!.allTracks(sort: TrackSort())
+            // In path order, MPD's order for find and search.
+            let tracks = try index!.allTracks(sort: TrackSort()).sorted { $0.relativePath < $1.relativePath }
+            cached = (stamp, tracks)
+            return tracks
         } catch {
             throw MPDFailure(.system, "the library index \(indexPath): \(error)")
         }
+    }
+
+    /// A file's size and modification time (nanoseconds), or none when it is missing.
+    private static func stamp(_ path: String) -> [Int] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return [] }
+        return [Int(info.st_size), info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
     }
 
     /// `lsinfo [URI]`: the songs and folders just below `uri`, songs first, each in name order (MPD's walk).
@@ -54,22 +73,26 @@ final class MPDDatabase {
         response.add("db_playtime", MPDCommands.wholeSeconds(seconds))
     }
 
-    /// `listall [URI]`: every song and folder below `uri`, walked as MPD walks
-    /// its database (a folder's songs, then each folder followed by what is in it).
-    func listall(_ uri: String) throws(MPDFailure) -> MPDResponse {
+    /// `listall [URI]` (and with `info`, `listallinfo`): every song and folder
+    /// below `uri`, walked as MPD walks its database (a folder's songs, then
+    /// each folder followed by what is in it).
+    func listall(_ uri: String, info: Bool = false) throws(MPDFailure) -> MPDResponse {
         let prefix = uri.isEmpty ? "" : uri + "/"
-        let paths = try tracks().map(\.relativePath).filter { uri.isEmpty || $0 == uri || $0.hasPrefix(prefix) }
-        guard !paths.isEmpty else { throw MPDFailure(.noExist, "No such directory") }
+        let below = try tracks().filter { uri.isEmpty || $0.relativePath == uri || $0.relativePath.hasPrefix(prefix) }
+        guard !below.isEmpty || uri.isEmpty else { throw MPDFailure(.noExist, "No such directory") }
         var response = MPDResponse()
-        func walk(_ folder: String, _ below: [String]) {
+        func file(_ track: LibraryTrack) {
+            if info { response.append(Self.song(track)) } else { response.add("file", track.relativePath) }
+        }
+        func walk(_ folder: String, _ below: [LibraryTrack]) {
             let start = folder.isEmpty ? "" : folder + "/"
-            var children: [String: [String]] = [:]
-            for path in below.sorted() {
-                let rest = path.dropFirst(start.count)
+            var children: [String: [LibraryTrack]] = [:]
+            for track in below.sorted(by: { $0.relativePath < $1.relativePath }) {
+                let rest = track.relativePath.dropFirst(start.count)
                 if let slash = rest.firstIndex(of: "/") {
-                    children[start + rest[..<slash], default: []].append(path)
+                    children[start + rest[..<slash], default: []].append(track)
                 } else {
-                    response.add("file", path)
+                    file(track)
                 }
             }
             for child in children.keys.sorted() {
@@ -78,32 +101,133 @@ final class MPDDatabase {
             }
         }
         // A folder named is listed first, itself, as MPD does.
-        if paths == [uri] { response.add("file", uri) } else {
+        if below.count == 1 && below[0].relativePath == uri { file(below[0]) } else {
             if !uri.isEmpty { response.add("directory", uri) }
-            walk(uri, paths)
+            walk(uri, below)
         }
         return response
     }
 
-    /// `find`/`search TAG VALUE [TAG VALUE...]`.
-    func find(_ arguments: [String], exact: Bool) throws(MPDFailure) -> MPDResponse {
-        guard !arguments.isEmpty, arguments.count % 2 == 0 else { throw MPDFailure(.argument, "Incorrect number of filter arguments") }
-        var filters: [(tag: String, value: String)] = []
-        for pair in stride(from: 0, to: arguments.count, by: 2) {
-            let tag = arguments[pair].lowercased()
-            guard Self.tags.contains(tag) else { throw MPDFailure(.argument, "Unknown filter type") }
-            filters.append((tag, exact ? arguments[pair + 1] : arguments[pair + 1].lowercased()))
+    /// The songs the index has at these relative paths, as MPD's database gives them.
+    func songs(at paths: [String]) throws(MPDFailure) -> [String: MPDResponse] {
+        let wanted = Set(paths)
+        var songs: [String: MPDResponse] = [:]
+        for track in try tracks() where wanted.contains(track.relativePath) { songs[track.relativePath] = Self.song(track) }
+        return songs
+    }
+
+    /// `list TYPE [FILTER...] [group GROUP...]`: each value of TYPE among the
+    /// songs the filters let through, once, in order; grouped, each group's
+    /// value is written before the values in it, the last group outermost
+    /// (as MPD writes them). `list album ARTIST` is MPD's old form of `list album artist ARTIST`.
+    func list(_ arguments: [String]) throws(MPDFailure) -> MPDResponse {
+        var rest = Array(arguments.dropFirst())
+        let type = try Self.tag(arguments[0])
+        let groups = try Self.groups(&rest)
+        if type == "album" && rest.count == 1 { rest.insert("artist", at: 0) }
+        let filters = try Self.filters(rest, exact: true)
+        var rows = Set<[String]>()
+        for track in try tracks() where Self.matches(track, filters, exact: true) {
+            let values = Self.values(track, type)
+            guard !values.isEmpty else { continue }
+            // Every combination of the groups' values (a song of two artists is in both), outermost first.
+            var combinations: [[String]] = [[]]
+            for group in groups.reversed() {
+                let own = Self.values(track, group)
+                combinations = combinations.flatMap { head in (own.isEmpty ? [""] : own).map { head + [$0] } }
+            }
+            for head in combinations { for value in values { rows.insert(head + [value]) } }
         }
         var response = MPDResponse()
-        for track in try tracks().sorted(by: { $0.relativePath < $1.relativePath })
-        where filters.allSatisfy({ filter in
-            Self.values(track, filter.tag).contains { value in
-                exact ? value == filter.value : value.lowercased().contains(filter.value)
+        let keys = groups.reversed().map(Self.key) + [Self.key(type)]
+        var previous: [String] = []
+        for row in rows.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            // A group's line again only where it or one outside it changed.
+            let same = zip(previous, row.dropLast()).prefix { $0 == $1 }.count
+            for level in same..<(row.count - 1) { response.add(keys[level], row[level]) }
+            response.add(keys[row.count - 1], row[row.count - 1])
+            previous = Array(row.dropLast())
+        }
+        return response
+    }
+
+    /// `count FILTER... [group GROUP]`: how many songs the filters let through and their time, per group value when grouped.
+    func count(_ arguments: [String]) throws(MPDFailure) -> MPDResponse {
+        var rest = arguments
+        let groups = try Self.groups(&rest)
+        guard groups.count <= 1 else { throw MPDFailure(.argument, "Too many group arguments") }
+        guard !rest.isEmpty || !groups.isEmpty else { throw MPDFailure(.argument, "Incorrect number of filter arguments") }
+        let filters = try Self.filters(rest, exact: true)
+        var totals: [String: (songs: Int, seconds: Double)] = [:]
+        for track in try tracks() where Self.matches(track, filters, exact: true) {
+            let seconds = track.durationSeconds.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? 0
+            for value in groups.first.map({ Self.values(track, $0) }) ?? [""] {
+                totals[value, default: (0, 0)].songs += 1
+                totals[value, default: (0, 0)].seconds += seconds
             }
-        }) {
+        }
+        var response = MPDResponse()
+        if groups.isEmpty { totals[""] = totals[""] ?? (0, 0) }
+        for value in totals.keys.sorted() {
+            if let group = groups.first { response.add(Self.key(group), value) }
+            response.add("songs", totals[value]!.songs)
+            response.add("playtime", MPDCommands.wholeSeconds(totals[value]!.seconds))
+        }
+        return response
+    }
+
+    /// A tag's name as MPD writes it in a reply.
+    private static func key(_ tag: String) -> String {
+        switch tag {
+        case "albumartist": "AlbumArtist"
+        case "file": "file"
+        default: tag.prefix(1).uppercased() + tag.dropFirst()
+        }
+    }
+
+    private static func tag(_ name: String) throws(MPDFailure) -> String {
+        let tag = name.lowercased()
+        guard tag != "any", tags.contains(tag) else { throw MPDFailure(.argument, "Unknown tag type: \(name)") }
+        return tag
+    }
+
+    /// Takes the trailing `group TAG` pairs off `arguments`, in the order written.
+    private static func groups(_ arguments: inout [String]) throws(MPDFailure) -> [String] {
+        var groups: [String] = []
+        while arguments.count >= 2, arguments[arguments.count - 2].lowercased() == "group" {
+            groups.insert(try tag(arguments[arguments.count - 1]), at: 0)
+            arguments.removeLast(2)
+        }
+        return groups
+    }
+
+    /// `find`/`search TAG VALUE [TAG VALUE...]`.
+    func find(_ arguments: [String], exact: Bool) throws(MPDFailure) -> MPDResponse {
+        guard !arguments.isEmpty else { throw MPDFailure(.argument, "Incorrect number of filter arguments") }
+        let filters = try Self.filters(arguments, exact: exact)
+        var response = MPDResponse()
+        for track in try tracks() where Self.matches(track, filters, exact: exact) {
             response.append(Self.song(track))
         }
         return response
+    }
+
+    /// MPD's old `TAG VALUE` pairs; `search`'s (not `exact`) compared without case.
+    private static func filters(_ arguments: [String], exact: Bool) throws(MPDFailure) -> [(tag: String, value: String)] {
+        guard arguments.count % 2 == 0 else { throw MPDFailure(.argument, "Incorrect number of filter arguments") }
+        var filters: [(tag: String, value: String)] = []
+        for pair in stride(from: 0, to: arguments.count, by: 2) {
+            let tag = arguments[pair].lowercased()
+            guard tags.contains(tag) else { throw MPDFailure(.argument, "Unknown filter type") }
+            filters.append((tag, exact ? arguments[pair + 1] : arguments[pair + 1].lowercased()))
+        }
+        return filters
+    }
+
+    private static func matches(_ track: LibraryTrack, _ filters: [(tag: String, value: String)], exact: Bool) -> Bool {
+        filters.allSatisfy { filter in
+            values(track, filter.tag).contains { value in exact ? value == filter.value : value.lowercased().contains(filter.value) }
+        }
     }
 
     static let tags = ["any", "file", "artist", "albumartist", "album", "title", "track", "date", "genre"]

@@ -40,6 +40,10 @@ final class MPDServer: LoopSource {
     /// `lsinfo`, `find`, `search`: the library index.
     let database: MPDDatabase
     let startedAt = monotonicSeconds()
+    /// `disableoutput 0`: the one output, as `outputs` reports it.
+    var outputEnabled = true
+    /// `mpd-password`: what a client sends to be given MPD's permissions.
+    var password: String?
 
     final class Connection {
         let fd: Int32
@@ -50,8 +54,15 @@ final class MPDServer: LoopSource {
         var closing = false
         var peerClosed = false
         var closed = false
+        /// The most bytes of a picture one `albumart` or `readpicture` reply carries (`binarylimit`; MPD's default).
+        var binaryLimit = MPDPictures.defaultChunk
+        /// MPD's permissions: all without a password; with one, none until the client sends it.
+        var permissions: MPDPermission
 
-        init(fd: Int32) { self.fd = fd }
+        init(fd: Int32, permissions: MPDPermission) {
+            self.fd = fd
+            self.permissions = permissions
+        }
 
         var readsRequests: Bool { !closing && !closed && !peerClosed && output.count <= MPDServer.readPauseBytes }
     }
@@ -69,7 +80,8 @@ final class MPDServer: LoopSource {
     /// On by default on the local socket (only this user reaches it); nil
     /// without `XDG_RUNTIME_DIR`, or with one line saying why it is off.
     static func open(instance: Int, events: PlayerEventStream, environment: [String: String]) -> MPDServer? {
-        let setting = PlayerConfigFile.read(environment: environment)?.mpd ?? .local
+        let config = PlayerConfigFile.read(environment: environment)
+        let setting = config?.mpd ?? .local
         guard setting != .off, let place = ControlSocketPlace(environment: environment) else { return nil }
         let path = place.directory + (instance <= 1 ? "/mpd" : "/mpd.\(instance)")
         do throws(ControlSocketError) {
@@ -81,6 +93,7 @@ final class MPDServer: LoopSource {
             let fd: Int32
             do { fd = try UnixSocket.listen(at: path) } catch { throw .socket(path, error.description) }
             let server = MPDServer(path: path, listener: fd, events: events, library: LibrarySettings.load(environment: environment))
+            server.password = config?.mpdPassword
             if case .tcp(let host, let port) = setting {
                 do { server.tcpListener = try TCPListener.listen(host: host, port: port) } catch {
                     events.error("MPD over TCP off: \(host):\(port): \(error.description)")
@@ -151,6 +164,15 @@ final class MPDServer: LoopSource {
         }
     }
 
+    /// `password`: MPD's permissions for this client when it is the configured one (MPD's "incorrect password" otherwise).
+    func checkPassword(_ given: String, for connection: Connection) throws(MPDFailure) {
+        guard let password, given == password else { throw MPDFailure(.password, "incorrect password") }
+        connection.permissions = .all
+    }
+
+    /// A change no player event reports (an output, a stored playlist), for the idle clients.
+    func note(_ subsystem: MPDSubsystem) { changed.insert(subsystem) }
+
     static func subsystems(of event: PlayerEvent) -> Set<MPDSubsystem> {
         switch event {
         case .volume: [.mixer]
@@ -170,7 +192,7 @@ final class MPDServer: LoopSource {
             let fd: Int32?
             do { fd = try UnixSocket.accept(listener) } catch { return }
             guard let fd else { return }
-            let connection = Connection(fd: fd)
+            let connection = Connection(fd: fd, permissions: password == nil ? .all : [])
             if (local && (try? UnixSocket.peerUserID(fd)) != owner) || connections.count >= Self.maximumConnections {
                 // MPD's answer to a client it will not serve: the connection closes.
                 drop(connection)
@@ -239,16 +261,16 @@ final class MPDServer: LoopSource {
         case .tooLong:
             connection.closing = true
         case .single(let line):
-            send(run(line, index: 0, from: connection, runtime: runtime).text, to: connection)
+            send(run(line, index: 0, from: connection, runtime: runtime).bytes, to: connection)
         case .run(let lines, let okEach):
-            var text = ""
+            var bytes: [UInt8] = []
             for (index, line) in lines.enumerated() {
                 let outcome = run(line, index: index, from: connection, runtime: runtime, inList: true)
-                text += outcome.text
-                if outcome.finished == .failed || connection.closing { send(text, to: connection); return }
-                if okEach { text += "list_OK\n" }
+                bytes += outcome.bytes
+                if outcome.finished == .failed || connection.closing { send(bytes, to: connection); return }
+                if okEach { bytes += "list_OK\n".utf8 }
             }
-            send(text + "OK\n", to: connection)
+            send(bytes + "OK\n".utf8, to: connection)
         }
     }
 
@@ -256,33 +278,36 @@ final class MPDServer: LoopSource {
 
     /// A command's reply: its body and `OK` (in a list, the body alone), or its `ACK`.
     private func run(_ line: [UInt8], index: Int, from connection: Connection, runtime: PlayerRuntime,
-                     inList: Bool = false) -> (text: String, finished: Finish) {
+                     inList: Bool = false) -> (bytes: [UInt8], finished: Finish) {
         do throws(MPDFailure) {
             let request = try MPDRequest.parse(line)
             if request.command == "idle" {
+                guard connection.permissions.contains(.read) else { throw MPDPermission.refusal("idle") }
                 let wanted = try MPDIdleState.subsystems(request.arguments)
                 noteChanges(runtime)
-                if inList { return ("", .done) }
-                return (connection.idle.wait(on: wanted) ?? "", .idle)
+                if inList { return ([], .done) }
+                return (Array((connection.idle.wait(on: wanted) ?? "").utf8), .idle)
             }
             if request.command == "close" {
                 connection.closing = true
-                return ("", .done)
+                return ([], .done)
             }
-            let body = try MPDCommands(server: self, runtime: runtime).run(request)
+            let body = try MPDCommands(server: self, runtime: runtime, connection: connection).run(request).bytes
             noteChanges(runtime)
-            return (inList ? body : body + "OK\n", .done)
+            return (inList ? body : body + "OK\n".utf8, .done)
         } catch {
             if error.closes { connection.closing = true }
-            return (error.line(index: index), .failed)
+            return (Array(error.line(index: index).utf8), .failed)
         }
     }
 
     // MARK: Output
 
-    private func send(_ text: String, to connection: Connection) {
-        guard !connection.closed, !text.isEmpty else { return }
-        connection.output += Array(text.utf8)
+    private func send(_ text: String, to connection: Connection) { send(Array(text.utf8), to: connection) }
+
+    private func send(_ bytes: [UInt8], to connection: Connection) {
+        guard !connection.closed, !bytes.isEmpty else { return }
+        connection.output += bytes
         if connection.output.count > Self.maximumPendingOutputBytes {
             // It stopped reading: close it rather than hold the player's memory (MPD's max_output_buffer_size).
             connection.output = []

@@ -60,6 +60,9 @@ extension PlayerRuntime {
         case .clearQueue:
             guard book == nil else { return .refused(reason: .clearQueueDuringBook) }
             return .done(report: .queueCleared(count: clearQueue()))
+        case .editQueue(let edit):
+            guard book == nil else { return .refused(reason: .clearQueueDuringBook) }
+            return editQueue(edit)
         case .openBook(let path): return openBook(path)
         case .toggleShuffle, .cycleRepeat, .saveQueue, .loadPlaylist:
             guard book == nil else { return .refused(reason: .playOrderDuringBook) }

@@ -69,6 +69,20 @@ extension PlayerRuntime {
         return before - queue.count
     }
 
+    /// Removes, moves or shuffles entries after the one heard now; one the
+    /// feeder has begun for the gapless join is decoded again from the queue as it is now.
+    func editQueue(_ edit: QueueEdit) -> CommandResult {
+        let here = current?.index ?? -1
+        var random = SystemRandomNumberGenerator()
+        switch edit.upcoming(of: queue, here: here, random: &random) {
+        case .refused(let refusal): return .refused(reason: refusal)
+        case .upcoming(let upcoming):
+            engine.feeder.replaceQueue(after: here, with: upcoming)
+            engine.forgetDecodedAhead(fadeFrames: controller.fadeFrames)
+            return .done
+        }
+    }
+
     func next() {
         guard let current else { return }
         if current.index + 1 >= queue.count {

@@ -13,20 +13,35 @@ public struct MPDQueueIDs: Sendable {
 
     public init() {}
 
-    /// Reads the queue now; true when it changed.
+    /// Reads the queue now; true when it changed. An entry that moved (a
+    /// path the queue held before, elsewhere now) keeps its id, as MPD's
+    /// `move` keeps it, and counts as changed in this version.
     @discardableResult
     public mutating func update(_ queue: [String]) -> Bool {
         guard queue != paths else { return false }
         version = version >= Int(Int32.max) ? 1 : version + 1
-        var kept = 0
-        while kept < min(queue.count, paths.count), queue[kept] == paths[kept] { kept += 1 }
-        ids.removeLast(ids.count - kept)
-        changedIn.removeLast(changedIn.count - kept)
-        for _ in kept..<queue.count {
-            ids.append(nextID)
-            changedIn.append(version)
-            nextID = nextID >= Int(Int32.max) ? 1 : nextID + 1
+        var newIDs = [Int](repeating: 0, count: queue.count)
+        var newChanged = [Int](repeating: version, count: queue.count)
+        var unclaimed: [String: [Int]] = [:]
+        for (index, path) in paths.enumerated() {
+            if index < queue.count && queue[index] == path {
+                newIDs[index] = ids[index]
+                newChanged[index] = changedIn[index]
+            } else {
+                unclaimed[path, default: []].append(index)
+            }
         }
+        for (index, path) in queue.enumerated() where newIDs[index] == 0 {
+            if var old = unclaimed[path], !old.isEmpty {
+                newIDs[index] = ids[old.removeFirst()]
+                unclaimed[path] = old
+            } else {
+                newIDs[index] = nextID
+                nextID = nextID >= Int(Int32.max) ? 1 : nextID + 1
+            }
+        }
+        ids = newIDs
+        changedIn = newChanged
         paths = queue
         return true
     }

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 struct BenchOptions {
-    static let all = ["decode", "cpu", "startup", "underruns", "preemption", "seek", "tui", "mpris", "desktop", "formats", "library", "cover", "titles", "podcasts", "streams"]
+    static let all = ["decode", "cpu", "startup", "underruns", "preemption", "seek", "tui", "mpris", "desktop", "formats", "library", "cover", "titles", "podcasts", "streams", "mpd"]
     var quick = false
     var standIn = false
     var only: Set<String> = Set(all)
@@ -74,7 +74,7 @@ final class Bench {
         if options.only.contains("cpu") || options.only.contains("underruns") || options.only.contains("preemption")
             || options.only.contains("tui") || options.only.contains("mpris")
             || options.only.contains("desktop") || options.only.contains("formats") || options.only.contains("library")
-            || options.only.contains("cover") || options.only.contains("titles") || options.only.contains("streams") {
+            || options.only.contains("cover") || options.only.contains("titles") || options.only.contains("streams") || options.only.contains("mpd") {
             let server: PulseServer
             do {
                 progress("starting a private PulseAudio server")
@@ -98,6 +98,7 @@ final class Bench {
             if options.only.contains("cover") { measure("cover art") { try coverArtCost(server.defaultSink) } }
             if options.only.contains("titles") { measure("station titles") { try titleLatency(server.defaultSink) } }
             if options.only.contains("streams") { measure("streams") { try streamCost(server.defaultSink) } }
+            if options.only.contains("mpd") { measure("MPD replies") { try mpdReplyTimes(server.defaultSink) } }
         }
         return report
     }

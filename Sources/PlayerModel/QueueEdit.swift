@@ -1,0 +1,51 @@
+/// An edit of the entries queued after the one that plays (MPD's `delete`,
+/// `move` and `shuffle`, the socket's `queue-remove`, `queue-move`,
+/// `queue-shuffle`). Positions count the whole queue from 0, those heard
+/// included, as `queue-list` and MPD's `playlistinfo` do; the entry that
+/// plays and those before it are heard, and stay as they are.
+public enum QueueEdit: Equatable, Sendable {
+    /// `count` entries from position `from`.
+    case remove(from: Int, count: Int)
+    /// `count` entries from position `from`, put back so that they begin at `to` (a position in the queue after the edit).
+    case move(from: Int, count: Int, to: Int)
+    /// The entries from `from`, `count` of them (clamped to those after the one that plays), in a random order.
+    case shuffle(from: Int, count: Int)
+
+    public enum Outcome: Equatable, Sendable {
+        /// The entries after the one that plays, edited.
+        case upcoming([String])
+        case refused(Refusal)
+    }
+
+    /// The entries after position `here` (the one that plays; -1 when none
+    /// does) once the edit is made, or why it cannot be. `random` picks the shuffle's order.
+    public func upcoming<Generator: RandomNumberGenerator>(of queue: [String], here: Int,
+                                                           random: inout Generator) -> Outcome {
+        let first = max(0, here + 1)
+        var after = Array(queue.dropFirst(first))
+        switch self {
+        case .remove(let from, let count):
+            if let refusal = Self.check(from, count, queue.count, first) { return .refused(refusal) }
+            after.removeSubrange((from - first)..<(from - first + count))
+        case .move(let from, let count, let to):
+            if let refusal = Self.check(from, count, queue.count, first) { return .refused(refusal) }
+            guard to >= 0, to + count <= queue.count else { return .refused(.noQueueEntry(position: to)) }
+            guard to >= first else { return .refused(.queueEntryNotAhead(position: to)) }
+            let moved = Array(after[(from - first)..<(from - first + count)])
+            after.removeSubrange((from - first)..<(from - first + count))
+            after.insert(contentsOf: moved, at: to - first)
+        case .shuffle(let from, let count):
+            guard from >= 0, count >= 0, from <= queue.count else { return .refused(.noQueueEntry(position: from)) }
+            let start = max(from, first), end = min(queue.count, from + min(count, queue.count))
+            guard start < end else { return .upcoming(after) }
+            after[(start - first)..<(end - first)].shuffle(using: &random)
+        }
+        return .upcoming(after)
+    }
+
+    private static func check(_ from: Int, _ count: Int, _ total: Int, _ first: Int) -> Refusal? {
+        guard from >= 0, count >= 1, from < total, count <= total - from else { return .noQueueEntry(position: from) }
+        guard from >= first else { return .queueEntryNotAhead(position: from) }
+        return nil
+    }
+}

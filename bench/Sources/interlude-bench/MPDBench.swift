@@ -1,0 +1,207 @@
+import Foundation
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 29, acceptance 4: how long the player's MPD front end takes to
+/// answer `status`, `playlistinfo` over a queue of 10,000 and `search` over
+/// a library of 100,000 tracks, beside Debian's `mpd` over the same files in
+/// the same run, requests alternating between the two so drifting load
+/// falls on both alike. The library is `LibraryTreeGenerator`'s tree of tiny
+/// tagged MP3s (the library bench's), which `mpd`'s `update` and the player's
+/// `library scan` each read into their own database; the queue is 10,000 of
+/// its files added in one command list to each. Each time is from the
+/// request's first byte sent to its `OK` read, over a Unix socket.
+extension Bench {
+    func mpdReplyTimes(_ sink: NullSink) throws {
+        guard interludeAvailable, !options.standIn else {
+            report.notRun.append("MPD replies: needs the release interlude")
+            return
+        }
+        guard access("/usr/bin/mpd", X_OK) == 0 else {
+            report.notRun.append("MPD replies: mpd is not installed (make deps installs it)")
+            return
+        }
+        let size = options.quick ? 10_000 : 100_000
+        let queueLength = 10_000
+        let directory = ScratchFiles.makeDirectory("mpd-bench")
+        defer { _ = try? ProcessRunner.run("rm", ["-rf", directory], timeout: 600) }
+        let music = directory + "/music"
+        progress("MPD: generating \(size) tagged MP3s")
+        let entries = try LibraryTreeGenerator(root: music, fileCount: size).write(frameRun: try LibraryTreeGenerator.frameRun())
+
+        // Debian's mpd over the tree, its database filled by `update`.
+        let reference = directory + "/reference"
+        try FileManager.default.createDirectory(atPath: reference + "/playlists", withIntermediateDirectories: true)
+        try """
+        music_directory "\(music)"
+        playlist_directory "\(reference)/playlists"
+        db_file "\(reference)/database"
+        log_file "\(reference)/log"
+        bind_to_address "\(reference)/socket"
+        zeroconf_enabled "no"
+        audio_output {
+            type "null"
+            name "null"
+            mixer_type "software"
+        }
+        """.write(toFile: reference + "/mpd.conf", atomically: true, encoding: .utf8)
+        let mpd = try BackgroundProcess.start("/usr/bin/mpd", ["--no-daemon", reference + "/mpd.conf"],
+                                              environment: ["HOME": reference, "XDG_RUNTIME_DIR": reference])
+        defer { _ = mpd.stop() }
+        var theirs: MPDBenchClient?
+        _ = Self.waitUntil(30) { theirs = try? MPDBenchClient(reference + "/socket"); return theirs != nil }
+        guard let theirs else { throw ProcessError.notReady("mpd did not listen at \(reference)/socket") }
+        progress("MPD: mpd's update of \(size) files")
+        let updateStart = monotonicSeconds()
+        _ = theirs.request("update")
+        _ = Self.waitUntil(1800) { !theirs.request("status").contains("updating_db") }
+        let updateSeconds = monotonicSeconds() - updateStart
+
+        // The player over the same tree: its library index, then `play` with the MPD socket under its runtime directory.
+        let home = directory + "/home"
+        let runtime = home + "/run"
+        try FileManager.default.createDirectory(atPath: home + "/config/interlude", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try "library = \(music)\n".write(toFile: home + "/config/interlude/config", atomically: true, encoding: .utf8)
+        var environment = sink.environment
+        for (key, value) in ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_CACHE_HOME": home + "/cache",
+                             "XDG_STATE_HOME": home + "/state", "XDG_DATA_HOME": home + "/data", "XDG_RUNTIME_DIR": runtime] {
+            environment[key] = value
+        }
+        progress("MPD: interlude's library scan of \(size) files")
+        let scanStart = monotonicSeconds()
+        try ProcessRunner.run(interlude, ["library", "scan"], environment: environment, timeout: 1800).check()
+        let scanSeconds = monotonicSeconds() - scanStart
+        // A file long enough to keep the player running (the tree's files are 0.2 s: `play` ends with its queue).
+        let long = try Fixtures.mp3(.tone(frequency: 440), seconds: 600)
+        let player = try BackgroundProcess.start(interlude, ["play", long, "--device", "pulse"], environment: environment)
+        defer { _ = player.stop() }
+        var ours: MPDBenchClient?
+        _ = Self.waitUntil(30) { ours = try? MPDBenchClient(runtime + "/interlude/mpd"); return ours != nil }
+        guard let ours else { throw ProcessError.notReady("no MPD socket at \(runtime)/interlude/mpd") }
+        report.notes.append("MPD: \(size) files; mpd's update took \(formatted(updateSeconds, 1)) s, "
+                            + "interlude's library scan \(formatted(scanSeconds, 1)) s")
+
+        // The same queue of 10,000 in each (the player's long file plays ahead of them).
+        let adds = entries.prefix(queueLength).map { "add " + MPDBenchClient.quoted($0.path) }
+        for client in [theirs, ours] {
+            let reply = client.request((["command_list_begin"] + adds + ["command_list_end"]).joined(separator: "\n"))
+            guard reply.hasSuffix("OK\n") else { throw ProcessError.notReady("adding \(queueLength) songs: \(reply.suffix(200))") }
+        }
+        // A word in about one title in a hundred (the generator's titles repeat its word list).
+        let query = "search title " + MPDBenchClient.quoted(entries[7].title.split(separator: " ").last.map(String.init) ?? "a")
+        let runs = options.quick ? 50 : 200
+        for (name, request) in [("status", "status"), ("playlistinfo (\(queueLength) entries)", "playlistinfo"),
+                                ("search (\(size) tracks)", query)] {
+            progress("MPD: \(runs) x \(name) each")
+            var mine: [Double] = [], reference: [Double] = []
+            var sizes: (mine: Int, reference: Int) = (0, 0)
+            for _ in 0..<runs {
+                let (a, aBytes) = theirs.timed(request)
+                let (b, bBytes) = ours.timed(request)
+                reference.append(a)
+                mine.append(b)
+                sizes = (bBytes, aBytes)
+            }
+            for (label, pick) in [("median", 0.5), ("p99", 0.99)] {
+                let subject = Self.quantile(mine, pick), peer = Self.quantile(reference, pick)
+                report.rows.append(ResultRow(
+                    measure: "MPD \(name): \(label) reply ms (\(runs) runs, \(sizes.mine / 1024) KiB vs \(sizes.reference / 1024) KiB)",
+                    subject: formatted(subject * 1000, 3), peer: "\(formatted(peer * 1000, 3)) mpd",
+                    ratio: subject / max(peer, 1e-9), target: "<= 1.0 x mpd", passed: subject <= peer))
+            }
+        }
+    }
+
+    /// Polls `condition` every 50 ms until it holds or `timeout` seconds pass.
+    @discardableResult
+    static func waitUntil(_ timeout: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = monotonicSeconds() + timeout
+        while monotonicSeconds() < deadline {
+            if condition() { return true }
+            usleep(50_000)
+        }
+        return condition()
+    }
+
+    static func quantile(_ values: [Double], _ fraction: Double) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
+    }
+}
+
+/// A blocking MPD client over a Unix socket for the bench: a request, and its reply up to its final `OK` or `ACK`.
+final class MPDBenchClient {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(_ path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw ProcessError.notReady("connect \(path): \(String(cString: strerror(errno)))")
+        }
+        guard readReply(greeting: true) != nil else { throw ProcessError.notReady("no greeting at \(path)") }
+    }
+
+    deinit { close(fd) }
+
+    static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    func request(_ line: String) -> String {
+        send(line)
+        return readReply(greeting: false).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    /// The seconds from the request's send to its reply's end, and the reply's size.
+    func timed(_ line: String) -> (Double, Int) {
+        let start = monotonicSeconds()
+        send(line)
+        let count = readReply(greeting: false)?.count ?? 0
+        return (monotonicSeconds() - start, count)
+    }
+
+    private func send(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { return }
+            offset += sent
+        }
+    }
+
+    /// The reply up to and including a line that is `OK` or begins `ACK` (the greeting: its one line).
+    private func readReply(greeting: Bool) -> [UInt8]? {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var scanned = 0
+        while true {
+            while let newline = buffer[scanned...].firstIndex(of: 0x0A) {
+                let lineStart = buffer[..<newline].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+                let line = buffer[lineStart..<newline]
+                scanned = newline + 1
+                if greeting || line.elementsEqual("OK".utf8) || line.starts(with: "ACK ".utf8) {
+                    let reply = Array(buffer[..<scanned])
+                    buffer.removeFirst(scanned)
+                    return reply
+                }
+            }
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count <= 0 { return nil }
+            buffer += chunk[0..<count]
+        }
+    }
+}
