@@ -19,6 +19,7 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case shuffleToggle = "shuffle-toggle"
     case repeatCycle = "repeat-cycle"
     case queueSave = "queue-save"
+    case goLive = "go-live"
 
     // Navigation
     case up = "up"
