@@ -485,8 +485,11 @@ final class StreamDecoder: Decoder, LiveStream {
         case nil: break
         }
         let oldest = channel.oldestFrame.load(ordering: .relaxed)
+        let kept = channel.isTimeShifting.load(ordering: .relaxed)
+        // A resume point the limit dropped resumes at the oldest frame held.
+        if kept { heard = max(heard, oldest) }
         return TimeShiftPosition(behindLiveFrames: max(0, live - heard), heldBeforeFrames: max(0, heard - oldest),
-                                 isKept: channel.isTimeShifting.load(ordering: .relaxed))
+                                 isKept: kept)
     }
 
     func listenerHeard(frame: Int) {
