@@ -38,7 +38,7 @@ struct CommandTranslationTests {
         #expect(StandardInputVocabulary.command(for: "PLAY") == .play)
         #expect(StandardInputVocabulary.command(for: "pause") == .pause)
         #expect(StandardInputVocabulary.command(for: "jump") == nil)
-        #expect(StandardInputVocabulary.unknown("jump") == "unknown command 'jump' (play, pause, play-pause, shuffle-toggle, "
+        #expect(StandardInputVocabulary.unknown("jump") == "unknown command 'jump' (play, pause, play-pause, go-live, shuffle-toggle, "
                 + "repeat-cycle, chapter-next, chapter-previous, skip-back, skip-forward, alarm-snooze, alarm-dismiss, quit)")
     }
 }
