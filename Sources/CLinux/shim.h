@@ -10,3 +10,12 @@
 static inline int interlude_pidfd_open(pid_t pid) {
     return (int)syscall(SYS_pidfd_open, pid, 0);
 }
+
+#include <linux/falloc.h>
+
+/* fallocate(2)'s hole punching without _GNU_SOURCE (the time-shift file,
+   TimeShiftFile): the blocks of `length` bytes at `offset` are freed, the
+   file's size kept. 0, or -1 with errno set. */
+static inline int interlude_punch_hole(int descriptor, long long offset, long long length) {
+    return (int)syscall(SYS_fallocate, descriptor, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)offset, (off_t)length);
+}

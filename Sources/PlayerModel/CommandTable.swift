@@ -92,6 +92,8 @@ public enum CommandTable {
                     mpris: .player("SetPosition"), mpd: ["seek", "seekid"]) { arguments throws(RemoteArgumentError) in
             .seekTo(seconds: try arguments.seconds("seconds from the start (a number, 0 or more)", in: placeRange))
         },
+        CommandSpec("go-live", .playback, "a station: jump to its live edge, past what its time-shift buffer holds",
+                    keys: ["l"], offeredBy: all, parse: plain(.goLive)),
         CommandSpec("seek-back", .playback, "seek back", keys: ["left"], offeredBy: .keys, parse: nil),
         CommandSpec("seek-forward", .playback, "seek forward", keys: ["right"], offeredBy: .keys, parse: nil),
         CommandSpec("volume", .playback, "set the volume, 0 to 1", arguments: [CommandArgument("0..1", .number(volumeRange))],

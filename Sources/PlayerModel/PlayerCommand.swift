@@ -12,6 +12,8 @@ public enum PlayerCommand: Equatable, Sendable {
     case previous
     /// Relative, in the listener's time (a book's own time for a book).
     case seek(seconds: Double)
+    /// A station: play at its live edge, leaving its time-shift buffer (at the resume, when paused).
+    case goLive
     case setVolume(Double)
     /// One speed step (0.05x) faster or slower, pitch kept.
     case speedUp

@@ -27,6 +27,10 @@ public struct PlayerConfigFile: Equatable, Sendable {
     public var coverArt: CoverArtSetting?
     /// `alarm-notify = DURATION`: how long before an alarm a desktop notification announces it (seconds; 0: none).
     public var alarmNotify: Double?
+    /// `time-shift = DURATION|off`: how much of a paused station is kept (seconds; 0: off).
+    public var timeShift: Double?
+    /// `time-shift-memory = MIB`: how much of that is kept in memory before the file.
+    public var timeShiftMemory: Int?
     public var problems: [ConfigProblem] = []
 
     /// Every key, with its value and what it does: the complaint's list and the man page's CONFIGURATION.
@@ -54,6 +58,10 @@ public struct PlayerConfigFile: Equatable, Sendable {
             + "and else draws block symbols in colour; the others force one; none draws no picture (default auto)"),
         ("alarm-notify", "DURATION", "how long before an alarm a desktop notification announces it, offering to skip "
             + "that ring where the notification server has actions; 0 for none (default 10m, \(alarmNotifyRange.accepts))"),
+        ("time-shift", "DURATION|off", "how much of a station is kept while it is paused, so it resumes where it "
+            + "stopped; off (or 0) resumes it live (default 30m, \(timeShiftRange.accepts))"),
+        ("time-shift-memory", "MIB", "how much of the time-shift is kept in memory before the rest goes to a private "
+            + "file under $XDG_CACHE_HOME/interlude (default 4, \(timeShiftMemoryRange.accepts))"),
     ]
 
     public static var keys: [String] { keyReference.map(\.key) }
@@ -131,6 +139,18 @@ public struct PlayerConfigFile: Equatable, Sendable {
                     continue
                 }
                 config.alarmNotify = seconds
+            case "time-shift":
+                guard let seconds = value.lowercased() == "off" ? 0 : Self.timeShiftRange.parse(String(value)) else {
+                    problem("time-shift must be off or \(Self.timeShiftRange.accepts), not '\(value)'")
+                    continue
+                }
+                config.timeShift = seconds
+            case "time-shift-memory":
+                guard let mebibytes = Self.timeShiftMemoryRange.parse(String(value)) else {
+                    problem("time-shift-memory must be \(Self.timeShiftMemoryRange.accepts), not '\(value)'")
+                    continue
+                }
+                config.timeShiftMemory = mebibytes
             case "desktop-interruptions":
                 // Read, and its problems reported, by the desktop interruption settings.
                 continue
@@ -149,6 +169,10 @@ extension PlayerConfigFile {
     public static let alarmGraceRange = DurationRange(seconds: 0...3600)
     /// `alarm-notify`: none (0) to half a day before.
     public static let alarmNotifyRange = DurationRange(seconds: 0...43200)
+    /// `time-shift`: none (0) to ten hours (the buffer's own bound).
+    public static let timeShiftRange = DurationRange(seconds: 0...36000)
+    /// `time-shift-memory`: none (all in the file) to 1 GiB.
+    public static let timeShiftMemoryRange = CountRange(0...1024, unit: "MiB")
 
     public static let preampAccepts = "a number of dB from -20 to 20 (\"6\", \"-3.5 dB\")"
 

@@ -66,6 +66,7 @@ extension PlayerEvent {
         case .systemDidWake: "systemDidWake"
         case .streamConnected: "streamConnected"
         case .streamTitle: "streamTitle"
+        case .timeShift: "timeShift"
         }
     }
 
@@ -199,6 +200,8 @@ extension PlayerEvent {
             if let station { fields.append(.init("station", .string(station))) }
             fields.append(.init("title", .string(title)))
             return fields
+        case .timeShift(let url, let message):
+            return [.init("url", .string(url)), .init("message", .string(message))]
         case .unducked, .resumePostponed, .stayPaused, .notification, .callStarted, .callEnded, .suspended,
              .suspending, .continued, .deviceLostSimulated, .queueEnded, .wallClockChanged, .stopped,
              .sleepTimerExpired, .systemWillSleep, .systemDidWake:

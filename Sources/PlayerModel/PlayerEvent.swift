@@ -100,6 +100,9 @@ public enum PlayerEvent: Sendable, Equatable {
     case streamConnected(url: String, station: String?, codec: String)
     /// The station's title changed (ICY `StreamTitle`): the now-playing title.
     case streamTitle(url: String, station: String?, title: String)
+    /// A station's time-shift said something: its buffer is full and drops
+    /// its oldest audio, a resume moved on or went live.
+    case timeShift(url: String, message: String)
 
     // MARK: Books
 

@@ -57,6 +57,10 @@ public struct PlayerSnapshot: Equatable, Sendable {
         get { session.callActive }
         set { session.callActive = newValue }
     }
+    /// A station's time-shift: seconds from what is heard to the live edge,
+    /// and the line the status shows ("12:34 behind live", "live"); nil for a file.
+    public var behindLive: Double?
+    public var timeShiftLine: String?
     /// The book playing, when one is.
     public var book: BookInfo?
     /// The books pane: every book with a state file, and the current one.

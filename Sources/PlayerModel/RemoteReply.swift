@@ -60,6 +60,10 @@ public enum RemoteReply {
             "interruption": snapshot.session.interruption.map { .string(interrupterName($0.source)) } ?? .null,
         ]
         if let engine { members["engine"] = engine.json }
+        if let behind = snapshot.behindLive {
+            members["behindLive"] = .double((behind * 1000).rounded() / 1000)
+            members["timeShift"] = .string(snapshot.timeShiftLine ?? "")
+        }
         if snapshot.state == .playing || snapshot.state == .paused || snapshot.state == .interrupted,
            let index = snapshot.currentIndex, snapshot.queue.indices.contains(index) {
             members["path"] = .string(snapshot.queue[index].path)

@@ -272,9 +272,15 @@ import Glibc
         let played = try player.remote(["play-files", url])
         #expect(played.succeeded, "\(played.summary)")
         #expect(player.waitFor("streamConnected", timeout: 20), "\(player.process.eventsSoFar().events)")
-        // A live stream refuses a seek, in words.
-        let seek = try player.remote(["seek", "+10"])
-        #expect(!seek.succeeded && seek.stderrText.contains("live stream"), "\(seek.summary)")
+        // A station seeks within its time-shift buffer: back, by what it has kept; not past
+        // the live edge, nor further back than it holds, each refused in words.
+        let ahead = try player.remote(["seek", "+10"])
+        #expect(!ahead.succeeded && ahead.stderrText.contains("live"), "\(ahead.summary)")
+        let beyond = try player.remote(["seek", "-3600"])
+        #expect(!beyond.succeeded && beyond.stderrText.contains("time-shift buffer holds"), "\(beyond.summary)")
+        #expect(try TimeShiftTests.hear(player, seconds: 3))
+        let back = try player.remote(["seek", "-2"])
+        #expect(back.succeeded, "\(back.summary)")
         player.type("quit")
         let result = player.process.wait(timeout: 10)
         #expect(result.succeeded, "\(result.summary)")

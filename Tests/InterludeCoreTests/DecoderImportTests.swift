@@ -21,11 +21,12 @@ struct DecoderImportTests {
     }
 
     /// Issue 12: FFmpeg's libraries likewise, behind `FFmpegDecoder`; and a
-    /// station's reader thread and decoder (issue 26), behind `Decoders.open` too.
+    /// station's reader thread and decoder (issue 26), behind `Decoders.open` too,
+    /// with the reader's time-shift feed (it rebuilds packets from the buffer's bytes).
     @Test func onlyTheFFmpegDecodersImportCFFmpeg() throws {
         let importing = try Self.importsBySourceFile().filter { $0.modules.contains("CFFmpeg") }.map(\.file)
         #expect(Set(importing) == ["AudioEngine/Decoding/FFmpegDecoder.swift", "AudioEngine/Streaming/StreamReader.swift",
-                                   "AudioEngine/Streaming/StreamDecoder.swift"],
+                                   "AudioEngine/Streaming/StreamDecoder.swift", "AudioEngine/Streaming/TimeShiftFeed.swift"],
                 "files importing CFFmpeg: \(importing.sorted())")
     }
 

@@ -18,7 +18,7 @@ struct PlayerConfigFileTests {
         #expect(config.onEvent == "notify-send \"$INTERLUDE_TITLE\"")
         #expect(config.problems.map(\.description) == [
             "/c/config:4: expected 'key = value', got 'colour'",
-            "/c/config:5: unknown key 'speed' (known: on-event, desktop-interruptions, desktop-role.ROLE, replaygain, replaygain-preamp, library, mpd, mpd-password, alarm-grace, cover-art, alarm-notify)",
+            "/c/config:5: unknown key 'speed' (known: on-event, desktop-interruptions, desktop-role.ROLE, replaygain, replaygain-preamp, library, mpd, mpd-password, alarm-grace, cover-art, alarm-notify, time-shift, time-shift-memory)",
             "/c/config:6: on-event needs a program",
         ])
     }
@@ -46,6 +46,27 @@ struct PlayerConfigFileTests {
             #expect(config.alarmNotify == nil)
             #expect(config.problems.map(\.description)
                 == ["/c/config:1: alarm-notify must be a duration from 0 to 12 h (like 5, 2.5s, 500ms or 1m), not '\(bad)'"])
+        }
+    }
+
+    @Test("time-shift takes off or a duration from 0 to 10 h, time-shift-memory whole MiB to 1024; outside, one line each")
+    func timeShift() {
+        #expect(PlayerConfigFile.parse("time-shift = 2m", path: "/c/config").timeShift == 120)
+        #expect(PlayerConfigFile.parse("time-shift = off", path: "/c/config").timeShift == 0)
+        #expect(PlayerConfigFile.parse("time-shift = 0", path: "/c/config").timeShift == 0)
+        #expect(PlayerConfigFile.parse("time-shift-memory = 0", path: "/c/config").timeShiftMemory == 0)
+        #expect(PlayerConfigFile.parse("time-shift-memory = 16", path: "/c/config").timeShiftMemory == 16)
+        for bad in ["11h", "-1", "later", "1e400", "nan"] {
+            let config = PlayerConfigFile.parse("time-shift = \(bad)", path: "/c/config")
+            #expect(config.timeShift == nil)
+            #expect(config.problems.map(\.description)
+                == ["/c/config:1: time-shift must be off or a duration from 0 to 10 h (like 5, 2.5s, 500ms or 1m), not '\(bad)'"])
+        }
+        for bad in ["1025", "-1", "4M", "99999999999999999999"] {
+            let config = PlayerConfigFile.parse("time-shift-memory = \(bad)", path: "/c/config")
+            #expect(config.timeShiftMemory == nil)
+            #expect(config.problems.map(\.description)
+                == ["/c/config:1: time-shift-memory must be a whole number of MiB from 0 to 1024, not '\(bad)'"])
         }
     }
 

@@ -41,6 +41,18 @@ extension PlaybackEngine {
         pendingResume = (.frame(frame), GainRamp.step(overFrames: fadeFrames), flushEpoch)
     }
 
+    /// Fades the media out and plays on from the frame heard, decoded
+    /// again: a station's time-shift move (`LiveStream.moveResumePoint`,
+    /// `moveToLive`), which its decoder carries out at that seek. Paused, it
+    /// waits for the resume as any pause does.
+    public func restartMedia(fadeFrames: Int) {
+        guard control != nil, !isMediaStopped || pendingResume != nil else { return }
+        if !isMediaStopped { pauseMedia(fadeFrames: fadeFrames) }
+        flushEpoch += 1
+        queueEndRequested = false
+        pendingResume = (.stopFrame, GainRamp.step(overFrames: fadeFrames), flushEpoch)
+    }
+
     func carryOutPendingResume() {
         guard let request = pendingResume, let control, let ring, let sink else { return }
         guard control.pointee.mediaStopped.load(ordering: .acquiring) else {

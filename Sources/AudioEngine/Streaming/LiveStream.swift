@@ -21,4 +21,23 @@ public protocol LiveStream: StationConnection {
     var title: String? { get }
     /// What happened since the last call, in order.
     func takeStreamEvents() -> [StreamEvent]
+
+    // The time-shift (issue 26, point 5). Frames are positions in the
+    // stream's own track (the engine's heard frame minus the track's start).
+
+    /// Readable when the reader has a time-shift line (polled always, paused too); -1 without a reader.
+    var noteDescriptor: Int32 { get }
+    /// Where `heardFrame` is against the live edge; nil for a resource of known length, or without a reader.
+    func timeShift(heardFrame: Int) -> TimeShiftPosition?
+    /// The listener has heard up to `frame` (each loop turn): the buffer's limit keeps it if it can.
+    func listenerHeard(frame: Int)
+    /// The next resume (or `PlaybackEngine.restartMedia`) plays `frames`
+    /// further on (negative: back) than the heard frame; the refusal in one
+    /// line when the buffer does not reach that far.
+    func moveResumePoint(by frames: Int, heardFrame: Int) -> String?
+    /// The next resume (or `restartMedia`) plays at the live edge.
+    func moveToLive()
+    /// Lines for the listener since the last call: the buffer dropped its
+    /// oldest audio, a resume moved on or went live.
+    func takeTimeShiftLines() -> [String]
 }

@@ -17,14 +17,21 @@ import Glibc
 /// CD format, 44.1 kHz stereo, as an empty queue's output opens; whatever
 /// the station sends, and whatever a reconnection brings, is converted to it.
 ///
-/// Seeks: a stream cannot go back, but a pause and its resume do (the
-/// engine resumes by seeking to the frame where the media stopped, behind
-/// what was decoded into the ring). The last `historySeconds` handed out
-/// are kept and served again from the frame asked for; a frame before them
-/// is the oldest kept. Meanwhile the reader goes on reading into its bounded
-/// queue (`StreamChannel.maximumQueuedBytes`), so a short pause resumes
-/// where the listener stopped hearing; a longer one where the queue filled
-/// (the server may drop the connection then, and the reconnection is live).
+/// Seeks and the time-shift (issue 26, point 5): the engine resumes by
+/// seeking to the frame where the media stopped, behind what was decoded
+/// into the ring. The last `historySeconds` handed out are kept and served
+/// again from there, and the packets that follow come in order from the
+/// reader's time-shift buffer (`TimeShiftFeed`), which kept receiving while
+/// nothing was taken: the resume continues at the frame the listener
+/// stopped hearing, however long the pause, within the buffer's limit.
+/// A seek beyond the history (back within the buffer, to live, or to the
+/// oldest frame when the pause outlasted the limit) asks the reader to send
+/// the packets again from a chunk before the frame (`requestSeek`); they are
+/// decoded by a fresh codec and the frames before it dropped. Positions stay
+/// the listener's (frames handed out, with nothing skipped or repeated in
+/// the count); `delta` maps them to the connection's time-shift frames.
+/// Without a buffer (`time-shift = off`) every resume goes to the live edge,
+/// said in one line.
 final class StreamDecoder: Decoder, LiveStream {
     let path: String
     let format: AudioFormat
@@ -72,6 +79,23 @@ final class StreamDecoder: Decoder, LiveStream {
     private var replayAt: Int?
     static let historySeconds = 5
 
+    /// A position of `read` (frames handed out) minus the connection's
+    /// time-shift frame it plays: set by each rewind and connection.
+    private var delta = 0
+    /// A seek sent to the reader and not yet answered: packets before its
+    /// `.rewound` are stale; `target` is the position the answer plays at.
+    private var pendingRewind: (generation: Int, target: Int)?
+    /// Decoded frames before this time-shift frame are dropped (a rewind's pre-roll).
+    private var dropUntil: Int?
+    /// Where the next seek (the resume, or `restartMedia` at once) goes
+    /// instead of the frame asked for: by a number of time-shift frames, or live.
+    private enum Move: Equatable {
+        case by(Int)
+        case live
+    }
+    private var nextMove: Move?
+    private var timeShiftLines: [String] = []
+
     init(url: String, target: AudioFormat?) throws(DecoderError) {
         path = url
         format = target ?? AudioFormat(rate: 44100, channels: 2)
@@ -118,8 +142,12 @@ final class StreamDecoder: Decoder, LiveStream {
     private func connect() -> String? {
         let fresh: StreamChannel
         do { fresh = try StreamChannel() } catch { return "cannot make the stream's eventfd (\(error.description))" }
-        if let problem = StreamReader.start(url: path, channel: fresh) { return problem }
+        if let problem = StreamReader.start(url: path, channel: fresh, timeShift: TimeShiftSettings.inUse, rate: format.rate) {
+            return problem
+        }
         channel = fresh
+        pendingRewind = nil
+        dropUntil = nil
         return nil
     }
 
@@ -221,14 +249,27 @@ final class StreamDecoder: Decoder, LiveStream {
             switch message {
             case .opened(let parameters, let headers, let container, let finite):
                 isFinite = finite
+                // A connection's time-shift frames start at 0 with its first packet.
+                delta = handedOut
                 defer { StreamChannel.free(message) }
                 try open(parameters, container: container)
                 if channel == nil { return false }
                 let station = ICYHeaders.parse(headers)
                 if let name = station.name, !name.isEmpty { stationName = name }
-            case .packet(let packet):
+            case .packet(let packet, let start):
                 defer { StreamChannel.free(message) }
-                if try decode(packet) { return true }
+                // Sent before the reader served the seek under way: not to be heard.
+                if pendingRewind != nil { continue }
+                if try decode(packet, startFrame: start) { return true }
+            case .rewound(let generation, _, let resumeAt):
+                guard let pending = pendingRewind, pending.generation == generation else { continue }
+                pendingRewind = nil
+                // A fresh start: no overlap or resampler delay carried over from before the jump.
+                if let codec { interlude_avcodec_flush_buffers(codec) }
+                if converter != nil { interlude_swr_free(&converter) }
+                converterInput = nil
+                dropUntil = resumeAt
+                delta = pending.target - resumeAt
             case .metadata(let block):
                 if let title = ICYMetadata.parse(block).title, title != self.title {
                     self.title = title
@@ -284,6 +325,27 @@ final class StreamDecoder: Decoder, LiveStream {
         var status = interlude_avcodec_parameters_to_context(context, parameters)
         if status >= 0 { status = interlude_avcodec_open2(context, decoder, nil) }
         if status < 0 { try connectionEnded("cannot decode its \(codecName) audio: \(StreamReader.describe(status))") }
+    }
+
+    /// Decodes one packet (at time-shift frame `startFrame`) into `frames`,
+    /// dropping what lies before `dropUntil`; true when it gave frames.
+    private func decode(_ packet: UnsafeMutablePointer<AVPacket>, startFrame: Int) throws(DecoderError) -> Bool {
+        let before = frames.samples.count
+        _ = try decode(packet)
+        let channels = format.channels
+        let produced = (frames.samples.count - before) / channels
+        let until = dropUntil ?? startFrame
+        let dropped = min(produced, max(0, until - startFrame))
+        if dropped > 0 { frames.samples.removeSubrange(before..<(before + dropped * channels)) }
+        if produced > dropped {
+            dropUntil = nil
+            // The packet's first kept frame is handed out after what waits before it: the
+            // mapping follows the packets' labels, so a packet that decoded to less than
+            // its label (the stream's first, missing the bit reservoir; a damaged one)
+            // moves no later seek.
+            delta = handedOut + frames.bufferedFrames - (produced - dropped) - (startFrame + dropped)
+        }
+        return frames.bufferedFrames > 0
     }
 
     /// Decodes one packet into `frames`; true when it gave frames.
@@ -354,12 +416,119 @@ final class StreamDecoder: Decoder, LiveStream {
     // MARK: Position
 
     /// Back within what was kept (a resume), or to where it is; never ahead.
+    /// A pending move (`moveResumePoint`, `moveToLive`) goes where it says
+    /// instead, as the time-shift buffer allows.
     func seek(toFrame target: Int) throws(DecoderError) {
         let live = handedOut
         guard target <= live else {
             throw DecoderError(.library, path: path, detail: "a live stream cannot skip ahead")
         }
-        replayAt = target == live ? nil : max(historyStart, target)
+        let move = nextMove
+        nextMove = nil
+        // A file over HTTP, or a station waiting to reconnect: what was kept, no further.
+        guard let channel, phase != .over, !isFinite else {
+            replayAt = target == live ? nil : max(historyStart, target)
+            return
+        }
+        guard channel.isTimeShifting.load(ordering: .relaxed) else {
+            if move == nil && target == live {
+                replayAt = nil
+                return
+            }
+            if move == nil { timeShiftLines.append("time-shift is off: \(path) resumes live") }
+            rewind(toTimeShiftFrame: .max, position: target)
+            return
+        }
+        var wanted = target - delta
+        switch move {
+        case .by(let frames): wanted += frames
+        case .live: wanted = .max
+        case nil: break
+        }
+        let oldest = channel.oldestFrame.load(ordering: .relaxed)
+        if move == nil, pendingRewind == nil, dropUntil == nil, target >= historyStart, wanted >= oldest {
+            // The resume: what was handed out, then the packets queued after it, in order.
+            replayAt = target == live ? nil : target
+            return
+        }
+        if move == nil, wanted < oldest {
+            let held = channel.liveFrame.load(ordering: .relaxed) - oldest
+            timeShiftLines.append("the time-shift buffer holds \(clock(held)): its oldest \(clock(oldest - wanted)) went, "
+                                  + "so \(path) resumes \(clock(oldest - wanted)) later than where it stopped")
+        }
+        rewind(toTimeShiftFrame: wanted, position: target)
+    }
+
+    private func clock(_ frames: Int) -> String { clockText(Double(max(0, frames)) / Double(format.rate)) }
+
+    /// Asks the reader for the packets from time-shift frame `frame` on, to be
+    /// handed out from position `position`; what was decoded after it is dropped.
+    private func rewind(toTimeShiftFrame frame: Int, position: Int) {
+        guard let channel else { return }
+        pendingRewind = (channel.requestSeek(toFrame: frame), position)
+        frames.removeAll()
+        replayAt = nil
+        dropUntil = nil
+        if position <= historyStart {
+            history.removeAll(keepingCapacity: true)
+            historyStart = position
+        } else if position < handedOut {
+            history.removeSubrange(((position - historyStart) * format.channels)...)
+        }
+        handedOut = position
+        isAwaitingData = true
+    }
+
+    // MARK: Time-shift
+
+    var noteDescriptor: Int32 { channel?.noteWake ?? -1 }
+
+    func timeShift(heardFrame: Int) -> TimeShiftPosition? {
+        guard let channel, !isFinite else { return nil }
+        let live = channel.liveFrame.load(ordering: .relaxed)
+        var heard = heardFrame - delta
+        switch nextMove {
+        case .by(let frames): heard += frames
+        case .live: heard = live
+        case nil: break
+        }
+        let oldest = channel.oldestFrame.load(ordering: .relaxed)
+        let kept = channel.isTimeShifting.load(ordering: .relaxed)
+        // A resume point the limit dropped resumes at the oldest frame held.
+        if kept { heard = max(heard, oldest) }
+        return TimeShiftPosition(behindLiveFrames: max(0, live - heard), heldBeforeFrames: max(0, heard - oldest),
+                                 isKept: kept)
+    }
+
+    func listenerHeard(frame: Int) {
+        // A rewind not yet answered keeps the frame it left from.
+        guard let channel, pendingRewind == nil else { return }
+        channel.heardFrame.store(frame - delta, ordering: .relaxed)
+    }
+
+    func moveResumePoint(by frames: Int, heardFrame: Int) -> String? {
+        guard let position = timeShift(heardFrame: heardFrame), position.isKept else {
+            return "\(path) keeps no time-shift buffer (time-shift = off): it plays live, and cannot seek"
+        }
+        if frames < 0 && -frames > position.heldBeforeFrames {
+            return "the time-shift buffer holds \(clock(position.heldBeforeFrames)) before this point of \(path): "
+                + "it cannot go \(clock(-frames)) back"
+        }
+        if frames > 0 && frames > position.behindLiveFrames {
+            return "\(path) is \(position.behindLiveFrames == 0 ? "live" : "\(clock(position.behindLiveFrames)) behind live"): "
+                + "it cannot go \(clock(frames)) ahead"
+        }
+        if case .by(let earlier) = nextMove { nextMove = .by(earlier + frames) } else if nextMove == nil { nextMove = .by(frames) }
+        return nil
+    }
+
+    func moveToLive() { nextMove = .live }
+
+    func takeTimeShiftLines() -> [String] {
+        var lines = channel?.takeNotes() ?? []
+        lines += timeShiftLines
+        timeShiftLines.removeAll()
+        return lines
     }
 
     var lengthInFrames: Int? { nil }

@@ -15,8 +15,15 @@ enum StreamMessage {
     /// `finite`: a resource of known length (a file served over HTTP, with
     /// its length), whose end is the entry's end, where a station's is a drop.
     case opened(parameters: UnsafeMutablePointer<AVCodecParameters>, headers: [UInt8], container: String, finite: Bool)
-    /// One packet of the audio stream (the receiver's to free).
-    case packet(UnsafeMutablePointer<AVPacket>)
+    /// One packet of the audio stream (the receiver's to free), and the
+    /// frame of the connection's time-shift timeline it starts at
+    /// (`TimeShiftFeed`: output frames counted from the connection's first packet).
+    case packet(UnsafeMutablePointer<AVPacket>, startFrame: Int)
+    /// The answer to the decoder's seek request `generation`
+    /// (`StreamChannel.requestSeek`): the packets from here on start at
+    /// `startFrame`, a little before `resumeAt` (the codec's pre-roll), the
+    /// frame the request landed on (clamped to what the buffer holds).
+    case rewound(generation: Int, startFrame: Int, resumeAt: Int)
     /// A new ICY metadata block (`StreamTitle='...';`), as FFmpeg split it out.
     case metadata([UInt8])
     /// The connection could not be opened, or a read failed: FFmpeg's words.
@@ -43,6 +50,26 @@ final class StreamChannel: @unchecked Sendable {
     private var messages: [StreamMessage] = []
     private var queuedBytes = 0
     private let stopping = Atomic<Bool>(false)
+    /// The decoder's seek not yet served by the reader: its generation and
+    /// the time-shift frame wanted (`Int.max`: the live edge). Under `lock`.
+    private var seekRequest: (generation: Int, frame: Int)?
+    private var seekGeneration = 0
+    /// Lines for the listener from the reader (the buffer dropped audio, its
+    /// file failed), under `lock`; `noteWake` is written when one is added,
+    /// so the loop hears of it while paused, when it polls no `wake`.
+    private var notes: [String] = []
+    let noteWake: Int32
+
+    /// What the reader's time-shift buffer holds, in the connection's frames
+    /// (published after each packet): the oldest frame and the live edge;
+    /// `isTimeShifting` false when it keeps nothing (`time-shift = off`).
+    let oldestFrame = Atomic<Int>(0)
+    let liveFrame = Atomic<Int>(0)
+    let isTimeShifting = Atomic<Bool>(false)
+    /// The frame the listener hears now (the resume point while paused), in
+    /// the connection's frames: set by the decoder each loop turn, read by
+    /// the reader so the buffer can say when the limit drops it.
+    let heardFrame = Atomic<Int>(0)
 
     /// Packets wait here while the decoder takes none (paused: the ring is
     /// full): 1 MiB, 65 s of a 128 kbit/s station, after which the reader
@@ -51,6 +78,10 @@ final class StreamChannel: @unchecked Sendable {
 
     init() throws(SystemCallError) {
         wake = try SystemCall.eventDescriptor()
+        do { noteWake = try SystemCall.eventDescriptor() } catch {
+            close(wake)
+            throw error
+        }
         lock = .allocate(capacity: 1)
         lock.initialize(to: pthread_mutex_t())
         pthread_mutex_init(lock, nil)
@@ -70,6 +101,7 @@ final class StreamChannel: @unchecked Sendable {
         pthread_mutex_destroy(lock)
         lock.deallocate()
         close(wake)
+        close(noteWake)
     }
 
     /// Ends the reader: FFmpeg's next interrupt check (between its 100 ms
@@ -83,12 +115,57 @@ final class StreamChannel: @unchecked Sendable {
 
     var isStopping: Bool { stopping.load(ordering: .relaxed) }
 
+    /// Whether a packet of `bytes` would be queued now without waiting.
+    func hasRoom(for bytes: Int) -> Bool {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return queuedBytes + bytes <= Self.maximumQueuedBytes
+    }
+
+    /// Asks the reader to send the packets again from time-shift frame
+    /// `frame` (`Int.max`: from the live edge); the answer is a `.rewound`
+    /// message with the generation returned here, and every message before
+    /// it is stale. A newer request replaces one not yet served.
+    func requestSeek(toFrame frame: Int) -> Int {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        seekGeneration += 1
+        seekRequest = (seekGeneration, frame)
+        return seekGeneration
+    }
+
+    /// The reader's side of `requestSeek`.
+    func takeSeekRequest() -> (generation: Int, frame: Int)? {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        defer { seekRequest = nil }
+        return seekRequest
+    }
+
+    /// A line for the listener, told at the loop's next turn even while paused.
+    func note(_ line: String) {
+        pthread_mutex_lock(lock)
+        notes.append(line)
+        pthread_mutex_unlock(lock)
+        var one: UInt64 = 1
+        _ = write(noteWake, &one, 8)
+    }
+
+    func takeNotes() -> [String] {
+        var counter: UInt64 = 0
+        _ = read(noteWake, &counter, 8)
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        defer { notes.removeAll() }
+        return notes
+    }
+
     /// Queues `message` (a packet waits while the queue is full); false, with
     /// the message freed, once the channel is stopping.
     @discardableResult
     func post(_ message: StreamMessage) -> Bool {
         var bytes = 0
-        if case .packet(let packet) = message { bytes = Int(max(0, packet.pointee.size)) }
+        if case .packet(let packet, _) = message { bytes = Int(max(0, packet.pointee.size)) }
         pthread_mutex_lock(lock)
         while bytes > 0 && queuedBytes + bytes > Self.maximumQueuedBytes && !isStopping {
             var deadline = timespec()
@@ -134,10 +211,10 @@ final class StreamChannel: @unchecked Sendable {
         case .opened(let parameters, _, _, _):
             var owned: UnsafeMutablePointer<AVCodecParameters>? = parameters
             interlude_avcodec_parameters_free(&owned)
-        case .packet(let packet):
+        case .packet(let packet, _):
             var owned: UnsafeMutablePointer<AVPacket>? = packet
             interlude_av_packet_free(&owned)
-        case .metadata, .failed, .ended:
+        case .metadata, .failed, .ended, .rewound:
             break
         }
     }
@@ -150,16 +227,16 @@ final class StreamChannel: @unchecked Sendable {
 /// over until the server ends, a read fails, or the channel is stopped.
 enum StreamReader {
     /// Starts the thread; the reason when it could not be started.
-    static func start(url: String, channel: StreamChannel) -> String? {
+    static func start(url: String, channel: StreamChannel, timeShift: TimeShiftSettings, rate: Int) -> String? {
         let failure = BackgroundThread.start {
             _ = interlude_name_this_thread("interlude-stream")
             interlude_ffmpeg_note_errors()
-            run(url: url, channel: channel)
+            run(url: url, channel: channel, timeShift: timeShift, rate: rate)
         }
         return failure.map { "cannot start the stream's reader thread (\($0.message))" }
     }
 
-    private static func run(url: String, channel: StreamChannel) {
+    private static func run(url: String, channel: StreamChannel, timeShift: TimeShiftSettings, rate: Int) {
         guard let allocated = interlude_avformat_alloc_context() else {
             channel.post(.failed("out of memory"))
             return
@@ -203,10 +280,19 @@ enum StreamReader {
             var owned: UnsafeMutablePointer<AVPacket>? = packet
             interlude_av_packet_free(&owned)
         }
+        // A station's packets go through its time-shift buffer; a resource of
+        // known length (a file over HTTP) is read no faster than it plays.
+        let timeBase = stream.pointee.time_base
+        let frameSize = Int(max(0, parameters.pointee.frame_size))
+        let sourceRate = Int(max(1, parameters.pointee.sample_rate))
+        let feed = finite ? nil : PacketFrameCounter(timeBaseNumerator: Int(timeBase.num), timeBaseDenominator: Int(timeBase.den),
+                                                     outputRate: rate, fallbackFrames: (frameSize > 0 ? frameSize : 1152) * rate / sourceRate)
+            .map { TimeShiftFeed(channel: channel, settings: timeShift, rate: rate, counter: $0) }
         var lastBlock: [UInt8] = []
         while !channel.isStopping {
             status = interlude_av_read_frame(container, packet)
             guard status >= 0 else {
+                feed?.drain()
                 if !channel.isStopping { channel.post(status == interlude_averror_eof() ? .ended : .failed(failure(status))) }
                 return
             }
@@ -216,7 +302,11 @@ enum StreamReader {
             }
             // The read packet is left empty, to be read into again.
             interlude_av_packet_move_ref(held, packet)
-            guard channel.post(.packet(held)) else { return }
+            if let feed {
+                guard feed.received(held) else { return }
+            } else {
+                guard channel.post(.packet(held, startFrame: 0)) else { return }
+            }
             // FFmpeg keeps the last block it split out of the interleaved stream;
             // a new one is a new title (or the same title sent again, skipped).
             let block = option("icy_metadata_packet", of: container)

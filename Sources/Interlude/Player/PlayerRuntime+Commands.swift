@@ -24,11 +24,10 @@ extension PlayerRuntime {
                 book.seek(to: book.currentPosition + Int((seconds * 1000).rounded()),
                           reason: seconds < 0 ? .seekBack : .seekForward)
             } else {
-                if let current, Self.isStation(current.path) {
-                    return .refused(reason: .problem("\(current.path) is a live stream: it cannot seek"))
-                }
+                if let current, Self.isStation(current.path) { return seekStation(bySeconds: seconds) }
                 seek(bySeconds: seconds)
             }
+        case .goLive: return goLive()
         case .setVolume(let volume): self.volume = volume
         case .speedUp: return speedResult(setSpeed(engine.speed.faster))
         case .speedDown: return speedResult(setSpeed(engine.speed.slower))

@@ -22,6 +22,17 @@ enum UserConfigFile {
         load().alarmGrace.map { .milliseconds(Int64(($0 * 1000).rounded())) } ?? AlarmScheduler.Settings.defaultLateRingGrace
     }
 
+    /// `time-shift` and `time-shift-memory`, over the defaults.
+    static var timeShift: TimeShiftSettings {
+        let config = load()
+        var settings = TimeShiftSettings.standard(environment: ProcessEnvironment.current())
+        if let seconds = config.timeShift {
+            settings.limit = seconds >= 1 ? .milliseconds(Int64(PlayerConfigFile.timeShiftRange.milliseconds(seconds))) : nil
+        }
+        if let mebibytes = config.timeShiftMemory { settings.memoryBudgetBytes = mebibytes << 20 }
+        return settings
+    }
+
     /// `alarm-notify`: how long before an alarm its desktop notification comes; nil for none (0).
     static var alarmNotifyLead: Duration? {
         guard let seconds = load().alarmNotify else { return AlarmNotifications.defaultLead }

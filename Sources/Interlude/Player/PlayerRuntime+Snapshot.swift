@@ -1,6 +1,7 @@
 import AudioEngine
 import Alarms
 import BookFormat
+import InterludeCore
 import PlayerModel
 
 /// The player's state as front ends see it (the screen before each draw;
@@ -41,6 +42,12 @@ extension PlayerRuntime {
             snapshot.album = tags.album ?? ""
             snapshot.elapsed = current.elapsed
             snapshot.duration = current.duration
+            if let shift = stationTimeShift {
+                let behind = Double(shift.behindLiveFrames) / Double(format.rate)
+                snapshot.behindLive = behind
+                snapshot.timeShiftLine = shift.behindLiveFrames < format.rate / 2 ? "live"
+                    : "\(clockText(behind)) behind live" + (shift.isKept ? "" : " (time-shift off)")
+            }
         }
         snapshot.state = current == nil || engine.isFinished || isStoppedAtStart ? .stopped : isPlaying ? .playing
             : isInterrupted ? .interrupted : .paused

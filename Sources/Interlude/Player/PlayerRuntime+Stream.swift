@@ -21,8 +21,12 @@ final class StreamWatch: LoopSource {
     private var supervisor: StationSupervisor?
 
     var pollRequests: [LoopPollRequest] {
-        guard let stream, stream.isAwaitingData, stream.wakeDescriptor >= 0 else { return [] }
-        return [LoopPollRequest(fd: stream.wakeDescriptor)]
+        guard let stream else { return [] }
+        var requests: [LoopPollRequest] = []
+        // The time-shift's lines come while paused too, when nothing else wakes the loop.
+        if stream.noteDescriptor >= 0 { requests.append(LoopPollRequest(fd: stream.noteDescriptor)) }
+        if stream.isAwaitingData, stream.wakeDescriptor >= 0 { requests.append(LoopPollRequest(fd: stream.wakeDescriptor)) }
+        return requests
     }
 
     func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
@@ -35,6 +39,8 @@ final class StreamWatch: LoopSource {
         }
         guard let stream, let supervisor else { return }
         for event in stream.takeStreamEvents() { supervisor.handle(event, from: stream) }
+        if let heard = runtime.engine.heardTrack, heard.track.path == stream.url { stream.listenerHeard(frame: heard.offset) }
+        for line in stream.takeTimeShiftLines() { runtime.events.emit(.timeShift(url: stream.url, message: line)) }
     }
 
     private func supervise(_ stream: any LiveStream, runtime: PlayerRuntime) -> StationSupervisor {
@@ -58,6 +64,36 @@ final class StreamWatch: LoopSource {
 }
 
 extension PlayerRuntime {
+    /// The station heard now, with the frame heard in it.
+    private var heardStation: (stream: any LiveStream, frame: Int)? {
+        guard let stream = engine.feeder.liveStream, let heard = engine.heardTrack, heard.track.path == stream.url else { return nil }
+        return (stream, heard.offset)
+    }
+
+    /// How far behind its live edge the station heard now is; nil for a file.
+    var stationTimeShift: TimeShiftPosition? {
+        heardStation.flatMap { $0.stream.timeShift(heardFrame: $0.frame) }
+    }
+
+    /// A seek on a station: within its time-shift buffer, refused in one line beyond it.
+    func seekStation(bySeconds seconds: Double) -> CommandResult {
+        guard let (stream, frame) = heardStation else {
+            return .refused(reason: .problem("the station has not started: it cannot seek yet"))
+        }
+        let frames = format.frames(forSeconds: abs(seconds)) * (seconds < 0 ? -1 : 1)
+        if let refusal = stream.moveResumePoint(by: frames, heardFrame: frame) { return .refused(reason: .problem(refusal)) }
+        if player.isPlaying { engine.restartMedia(fadeFrames: format.frames(forSeconds: 0.03)) }
+        return .done(report: nil)
+    }
+
+    /// `go-live`: the station plays at its live edge (at the resume, when paused).
+    func goLive() -> CommandResult {
+        guard let (stream, _) = heardStation else { return .refused(reason: .problem("no station is playing: nothing to take live")) }
+        stream.moveToLive()
+        if player.isPlaying { engine.restartMedia(fadeFrames: format.frames(forSeconds: 0.03)) }
+        return .done(report: nil)
+    }
+
     /// Whether queue entry `path` is a station (an http or https URL).
     static func isStation(_ path: String) -> Bool {
         if case .url = StreamLocation.classify(path) { return true }

@@ -135,6 +135,8 @@ final class PlayerRuntime {
     /// playable file fixes the output format), at `speed`.
     static func openEngine(_ configuration: Configuration, paths: [String], spoken: Bool,
                            speed: PlaybackSpeed) -> Result<PlaybackEngine, EngineFailure> {
+        // Before the first station opens (the engine opens the first entry).
+        TimeShiftSettings.use(UserConfigFile.timeShift)
         let engine = PlaybackEngine(paths: paths, output: spoken ? configuration.output.forSpokenAudio()
                                                                  : configuration.output)
         engine.keepsOutputAtQueueEnd = configuration.keepsRunningWhenQueueEnds

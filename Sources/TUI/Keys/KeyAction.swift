@@ -10,6 +10,7 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case playPause = "play-pause"
     case next = "next"
     case previous = "previous"
+    case goLive = "go-live"
     case seekBack = "seek-back"
     case seekForward = "seek-forward"
     case volumeUp = "volume-up"

@@ -142,7 +142,7 @@ extension InterfaceState {
             helpCursor = ListCursor()
             return []
         case .themeCycle: return [.cycleTheme]
-        case .playPause, .next, .previous, .shuffleToggle, .repeatCycle, .speedUp, .speedDown, .alarmFireTest, .alarmSnooze,
+        case .playPause, .next, .previous, .shuffleToggle, .repeatCycle, .goLive, .speedUp, .speedDown, .alarmFireTest, .alarmSnooze,
              .alarmDismiss, .sessionSuspendToggle, .callToggle, .notificationChime, .deviceLost, .quit, .stationAdd:
             // The table's own reading of a command without arguments (as standard
             // input's and the socket's), stored in the binding when the key was bound.

@@ -120,6 +120,7 @@ public struct ScreenRenderer {
         var parts = [snapshot.state.rawValue, "vol \(Int((snapshot.volume * 100).rounded()))%"]
         if let speed = snapshot.speed { parts.append(speed) }
         if snapshot.shuffle { parts.append("shuffle") }
+        if let line = snapshot.timeShiftLine { parts.append(line) }
         if snapshot.repeatMode != "off" { parts.append("repeat \(snapshot.repeatMode)") }
         if let book = snapshot.book, let setting = book.sleepSetting {
             let left = book.sleepRemaining.map { Self.clock($0.rounded(.up)) } ?? "—"
