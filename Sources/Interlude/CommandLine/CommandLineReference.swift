@@ -153,6 +153,8 @@ public enum CommandLineReference {
                                                       spec: ArgumentSpec(command: "bench seek", valued: ["--points"]), operands: .files()),
                                    CommandLineCommand("cover", "FILE", "the CPU a cover takes to draw", help: BenchCommand.help,
                                                       spec: ArgumentSpec(command: "bench cover"), operands: .files()),
+                                   CommandLineCommand("feed", "FILE", "the CPU a podcast feed takes to read", help: BenchCommand.help,
+                                                      spec: ArgumentSpec(command: "bench feed", valued: ["--runs"]), operands: .files()),
                                ]),
             CommandLineCommand("loudness", "FILE...", "EBU R 128 loudness and the ReplayGain gain to -18 LUFS (writes nothing)",
                                help: LoudnessCommand.help, spec: LoudnessCommand.spec, operands: .files()),
