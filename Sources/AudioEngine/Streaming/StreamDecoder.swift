@@ -25,6 +25,14 @@ import Glibc
 /// queue (`StreamChannel.maximumQueuedBytes`), so a short pause resumes
 /// where the listener stopped hearing; a longer one where the queue filled
 /// (the server may drop the connection then, and the reconnection is live).
+///
+/// A file served over HTTP (a podcast episode: `finite`, a length known, the
+/// server taking ranges) seeks for real: a seek outside what was kept starts
+/// a new reader at the target (`StreamReader.start(startSeconds:)`, a range
+/// request), whose frames before the target are dropped as they are
+/// decoded, by the first packet's timestamp, so the place is the frame
+/// asked for. A dropped connection of such a file reconnects to where it was
+/// heard up to, not to its start.
 final class StreamDecoder: Decoder, LiveStream {
     let path: String
     let format: AudioFormat
@@ -72,6 +80,14 @@ final class StreamDecoder: Decoder, LiveStream {
     private var replayAt: Int?
     static let historySeconds = 5
 
+    /// The output frame the current connection starts at (0 at the resource's
+    /// start; a seek's target, or where a dropped finite stream was).
+    private var connectionStart = 0
+    /// Output frames still to drop before the connection reaches
+    /// `connectionStart`; nil until its first packet's timestamp says.
+    private var dropFrames: Int?
+    private var timing: StreamTiming?
+
     init(url: String, target: AudioFormat?) throws(DecoderError) {
         path = url
         format = target ?? AudioFormat(rate: 44100, channels: 2)
@@ -118,7 +134,8 @@ final class StreamDecoder: Decoder, LiveStream {
     private func connect() -> String? {
         let fresh: StreamChannel
         do { fresh = try StreamChannel() } catch { return "cannot make the stream's eventfd (\(error.description))" }
-        if let problem = StreamReader.start(url: path, channel: fresh) { return problem }
+        let start = Double(connectionStart) / Double(format.rate)
+        if let problem = StreamReader.start(url: path, channel: fresh, startSeconds: start) { return problem }
         channel = fresh
         return nil
     }
@@ -141,6 +158,8 @@ final class StreamDecoder: Decoder, LiveStream {
     func reconnect() {
         guard phase == .waiting else { return }
         stopReader()
+        // A file goes on where it was heard up to; a station is live.
+        if isFinite { restart(at: handedOut) }
         phase = .connecting(first: false)
         if let problem = connect() {
             phase = .waiting
@@ -219,8 +238,11 @@ final class StreamDecoder: Decoder, LiveStream {
             let message = inbox[inboxNext]
             inboxNext += 1
             switch message {
-            case .opened(let parameters, let headers, let container, let finite):
+            case .opened(let parameters, let headers, let container, let finite, let timing):
                 isFinite = finite
+                self.timing = timing
+                // A station is live wherever it was asked to start; a file not sought is read through to the start.
+                dropFrames = finite && connectionStart > 0 ? nil : 0
                 defer { StreamChannel.free(message) }
                 try open(parameters, container: container)
                 if channel == nil { return false }
@@ -289,6 +311,15 @@ final class StreamDecoder: Decoder, LiveStream {
     /// Decodes one packet into `frames`; true when it gave frames.
     private func decode(_ packet: UnsafeMutablePointer<AVPacket>) throws(DecoderError) -> Bool {
         guard let codec, let frame else { return false }
+        if dropFrames == nil {
+            // The connection's first packet: where it is, so what comes before the start is dropped.
+            var at = 0
+            if let timing, timing.sought, packet.pointee.pts != interlude_av_nopts_value() {
+                let seconds = Double(packet.pointee.pts &- timing.startPTS) * timing.timeBase
+                if seconds.isFinite, seconds > 0, seconds < 3_600_000 { at = Int((seconds * Double(format.rate)).rounded()) }
+            }
+            dropFrames = max(0, connectionStart - at)
+        }
         let sent = interlude_avcodec_send_packet(codec, packet)
         if sent < 0 && sent != interlude_averror_eagain() {
             // A damaged packet: noted, and the stream goes on with the next.
@@ -338,6 +369,11 @@ final class StreamDecoder: Decoder, LiveStream {
             return try connectionEnded("converting failed: \(StreamReader.describe(produced))")
         }
         frames.samples.removeSubrange((start + Int(produced) * channels)...)
+        if let drop = dropFrames, drop > 0 {
+            let dropped = min(drop, Int(produced))
+            frames.samples.removeSubrange(start..<(start + dropped * channels))
+            dropFrames = drop - dropped
+        }
     }
 
     private func makeConverter(for frame: UnsafeMutablePointer<AVFrame>) throws(DecoderError) -> OpaquePointer? {
@@ -353,16 +389,52 @@ final class StreamDecoder: Decoder, LiveStream {
 
     // MARK: Position
 
-    /// Back within what was kept (a resume), or to where it is; never ahead.
+    /// Back within what was kept (a resume), or to where it is; a station
+    /// never ahead. A file over HTTP (or a stream not yet answered, which may
+    /// be one) goes anywhere: a new connection from the target.
     func seek(toFrame target: Int) throws(DecoderError) {
         let live = handedOut
-        guard target <= live else {
+        let kept = target <= live && (target >= historyStart || (phase != .over && !isFinite && timing != nil))
+        if kept {
+            replayAt = target == live ? nil : max(historyStart, target)
+            return
+        }
+        guard isFinite || (timing == nil && phase != .over) else {
             throw DecoderError(.library, path: path, detail: "a live stream cannot skip ahead")
         }
-        replayAt = target == live ? nil : max(historyStart, target)
+        if let length = lengthInFrames, target > length {
+            throw DecoderError(.library, path: path, detail: "cannot seek to \(clockText(format.seconds(forFrames: target))), past its end")
+        }
+        stopReader()
+        restart(at: max(0, target))
+        if case .connecting(first: true) = phase {} else { phase = .connecting(first: false) }
+        if let problem = connect() {
+            phase = .over
+            let error = DecoderError(.library, path: path, detail: problem)
+            failure = error
+            throw error
+        }
     }
 
-    var lengthInFrames: Int? { nil }
+    /// What was decoded is dropped: the next connection starts at output frame `frame`.
+    private func restart(at frame: Int) {
+        frames.removeAll()
+        if converter != nil { interlude_swr_free(&converter) }
+        converterInput = nil
+        history.removeAll(keepingCapacity: true)
+        historyStart = frame
+        handedOut = frame
+        replayAt = nil
+        connectionStart = frame
+        dropFrames = nil
+    }
+
+    /// The container's length, for a file over HTTP (an estimate: the length
+    /// of an MP3 without a header is its size at its bitrate).
+    var lengthInFrames: Int? {
+        guard isFinite, let seconds = timing?.duration else { return nil }
+        return Int(seconds * Double(format.rate))
+    }
     var lengthIsExact: Bool { false }
     func scan() throws(DecoderError) {}
     var gaplessTrim: GaplessTrim? { nil }
