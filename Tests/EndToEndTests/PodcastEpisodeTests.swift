@@ -223,4 +223,40 @@ import Glibc
         let again = try show.run(["download", "Resume Show"])
         #expect(again.succeeded && again.stdoutText.contains("downloaded already"), "\(again.summary)")
     }
+
+    /// A disk that fills during a download: one line naming the part and the
+    /// system's words, the part kept; once there is room, the next download
+    /// asks for the rest (206) and the file is whole.
+    @Test(.enabled(if: DiskFaultTests.mountPermitted, "mounting a tmpfs is not permitted here (needs root or CAP_SYS_ADMIN)"))
+    func aDiskThatFillsKeepsThePartAndTheDownloadResumesOnceThereIsRoom() throws {
+        let show = try Show.make(seconds: 30)
+        defer { show.server.stop() }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: show.server.root + "/episode.mp3"))
+        let disk = try DiskFaultTests.SmallDisk(size: "512k")
+        defer { disk.unmount() }
+        // The podcast's folder (its episodes, its downloads) on the small disk.
+        let folder = show.home.data + "/interlude/podcasts/" + show.id
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            try FileManager.default.moveItem(atPath: folder + "/" + name, toPath: disk.path + "/" + name)
+        }
+        try FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createSymbolicLink(atPath: folder, withDestinationPath: disk.path)
+        let filled = disk.fill()
+        #expect(truncate(disk.path + "/fill", off_t(max(0, filled - 100_000))) == 0)
+
+        let cut = try show.run(["download", "Resume Show"])
+        #expect(cut.exitStatus == 1, "\(cut.summary)")
+        #expect(cut.stderrText.split(separator: "\n").count == 1, "\(cut.stderrText)")
+        #expect(cut.stderrText.contains("No space left on device") && cut.stderrText.contains(".part"), "\(cut.stderrText)")
+        let part = try #require(try FileManager.default.contentsOfDirectory(atPath: disk.path).first { $0.hasSuffix(".part") })
+        let kept = Show.size(disk.path + "/" + part)
+        #expect(kept > 0 && kept < whole.count, "kept \(kept) of \(whole.count)")
+
+        disk.makeRoom()
+        let resumed = try show.run(["download", "Resume Show"])
+        #expect(resumed.succeeded, "\(resumed.summary)")
+        let file = try #require(show.downloaded)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == whole)
+        #expect(show.mediaRequests.map(\.status) == [200, 206], "\(show.mediaRequests)")
+    }
 }

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CCurl
 import InterludeCore
 import Podcasts
 
@@ -39,7 +38,8 @@ struct EpisodeDownload {
             let descriptor = open(part, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else { throw HTTPFetchError(message: "\(part): \(String(cString: strerror(errno)))") }
             let offset = Int64(lseek(descriptor, 0, SEEK_END))
-            let answer = transfer(into: descriptor, from: max(0, offset))
+            let answer = HTTPFetcher.download(url, into: descriptor, named: part, from: max(0, offset), largest: Self.largest,
+                                              progress: progress)
             let synced = fsync(descriptor) == 0
             close(descriptor)
             switch answer {
@@ -62,50 +62,7 @@ struct EpisodeDownload {
         }
     }
 
-    private enum Answer {
-        case complete(status: Int)
-        case rangeRefused
-        case failed(String)
-    }
-
-    private func transfer(into descriptor: Int32, from offset: Int64) -> Answer {
-        guard let multi = interlude_curl_multi_new() else { return .failed("libcurl could not start (out of memory)") }
-        defer { interlude_curl_multi_free(multi) }
-        let caFile = getenv("SSL_CERT_FILE").map { String(cString: $0) }
-        guard let transfer = interlude_curl_transfer_new(url, 0, caFile, HTTPFetcher.userAgent, 0) else { return .failed("out of memory") }
-        defer { interlude_curl_transfer_free(transfer) }
-        interlude_curl_transfer_to_file(transfer, descriptor, offset)
-        guard interlude_curl_multi_add(multi, transfer) == 0 else { return .failed("libcurl refused the transfer") }
-        var lastReport = -Double.infinity
-        while true {
-            _ = interlude_curl_multi_step(multi, 500)
-            let received = interlude_curl_transfer_received(transfer)
-            let expected = interlude_curl_transfer_expected(transfer)
-            if monotonicSeconds() - lastReport >= 1 {
-                lastReport = monotonicSeconds()
-                progress(offset + max(0, received), expected > 0 ? offset + expected : nil)
-            }
-            if let done = interlude_curl_multi_done(multi), done == transfer { break }
-            if offset + max(0, received) > Self.largest { interlude_curl_transfer_cancel(transfer) }
-        }
-        _ = interlude_curl_multi_remove(multi, transfer)
-        let status = Int(interlude_curl_transfer_status(transfer))
-        let result = interlude_curl_transfer_result(transfer)
-        let have = fileSize(part)
-        if result == 0 { return .complete(status: status) }
-        // CURLE_RANGE_ERROR: a resume the server answered with the whole file; 416: nothing there to resume.
-        if result == 33 || status == 416 { return .rangeRefused }
-        let written = interlude_curl_transfer_write_failed(transfer)
-        if written != 0 {
-            return .failed("\(part): \(String(cString: strerror(written))) after \(Self.megabytes(have)); "
-                           + "the partial download is kept and resumed next time")
-        }
-        if have > Self.largest { return .failed("\(url): larger than \(Self.largest >> 30) GB, more than an episode holds") }
-        let reason = String(cString: interlude_curl_transfer_message(transfer))
-        return .failed("\(url): cut off after \(Self.megabytes(have)) (\(reason)); the partial download is kept and resumed next time")
-    }
-
-    private func fileSize(_ path: String) -> Int64 {
+    func fileSize(_ path: String) -> Int64 {
         var info = stat()
         return stat(path, &info) == 0 ? Int64(info.st_size) : 0
     }
