@@ -259,4 +259,39 @@ import Glibc
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == whole)
         #expect(show.mediaRequests.map(\.status) == [200, 206], "\(show.mediaRequests)")
     }
+
+    /// Point 1 through the socket: `interlude remote podcast-play` (the
+    /// command table's `podcast-play`) switches the full-screen player to the
+    /// episode, streamed (its length the feed's: no request on the loop), and
+    /// its place is kept under the episode's identity.
+    @Test func theSocketPlaysAnEpisodeInTheFullScreenPlayer() throws {
+        let show = try Show.make()
+        defer { show.server.stop() }
+        let library = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(1)), seconds: 60)
+        let session = try TUISession(columns: 160, rows: 45, arguments: [library], environment: show.home.environment)
+        #expect(session.waitFor("4 Alarms").met)
+        let remote = try ProcessRunner.run(InterludeBinary.path(), ["remote", "podcast-play", "Resume Show", "1"],
+                                           environment: ["XDG_RUNTIME_DIR": session.runtimeDirectory], timeout: 15)
+        #expect(remote.succeeded, "\(remote.stderrText)")
+        let playing = session.waitFor(20) { $0.contains("The long one") }
+        #expect(playing.met, "\(playing.screen)")
+        // Heard over HTTP: the server was asked for the media.
+        let asked = session.waitFor(20) { _ in show.mediaRequests.contains { $0.status == 200 || $0.status == 206 } }
+        #expect(asked.met, "\(show.mediaRequests)")
+        let unknown = try ProcessRunner.run(InterludeBinary.path(), ["remote", "podcast-play", "No Such Show"],
+                                            environment: ["XDG_RUNTIME_DIR": session.runtimeDirectory], timeout: 15)
+        #expect(!unknown.succeeded && unknown.stderrText.contains("no podcast is called 'No Such Show'"), "\(unknown.summary)")
+        // Its place is kept, by the episode's identity, while it plays.
+        let environment = show.home.environment.merging(["XDG_STATE_HOME": "\(session.directory)/state"]) { $1 }
+        func place() -> Double {
+            guard let listed = try? InterludeBinary.run(["podcast", "list", "Resume Show", "--json"], environment: environment),
+                  let episodes = try? JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]] else { return 0 }
+            return episodes.first?["place"] as? Double ?? 0
+        }
+        let kept = session.waitFor(20) { _ in place() > 0.5 }
+        #expect(kept.met, "no place saved")
+        try session.press("q")
+        #expect(session.waitFor("EXITED 0").met)
+        #expect(place() > 0.5)
+    }
 }

@@ -55,8 +55,10 @@ enum EpisodeOpener {
         }
     }
 
-    /// The episode as a book: from its download when it is whole, else streamed.
-    static func book(_ chosen: Chosen) -> Result<Book, EpisodeOpenError> {
+    /// The episode as a book: from its download when it is whole, else
+    /// streamed. `network: false` (the player's loop) asks nothing of the
+    /// network: a stream's length is the feed's, the chapters the file's.
+    static func book(_ chosen: Chosen, network: Bool = true) -> Result<Book, EpisodeOpenError> {
         let episode = chosen.episode.episode
         var tags = AudioTags()
         var length: Int?
@@ -73,14 +75,14 @@ enum EpisodeOpener {
                 return .failure(EpisodeOpenError(message: "\(episode.title) has no enclosure: nothing to play"))
             }
             path = url
-            length = streamLength(url)
+            if network { length = streamLength(url) }
             if length == nil, episode.duration > 0 { length = episode.duration * 1000 }
         }
         guard let length else {
             return .failure(EpisodeOpenError(message: "\(path): cannot be played (no audio, or no answer)"))
         }
         // The file's own chapters (ID3 CHAP, MP4's), else the feed's Podcasting 2.0 chapters file.
-        if tags.chapters.isEmpty, let url = episode.chaptersURL {
+        if tags.chapters.isEmpty, network, let url = episode.chaptersURL {
             switch chapters(url, length: length) {
             case .success(let list): tags.chapters = list
             case .failure(let error): problem = problem.map { $0 + "; " + error.message } ?? error.message
