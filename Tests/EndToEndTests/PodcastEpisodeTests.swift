@@ -294,4 +294,50 @@ import Glibc
         #expect(session.waitFor("EXITED 0").met)
         #expect(place() > 0.5)
     }
+
+    /// Point 2: an episode's chapters from its Podcasting 2.0 chapters file
+    /// (the downloaded file has none of its own); the speed it was played at
+    /// is its podcast's for the next episode, never played.
+    @Test func chaptersFromTheFeedsChaptersFileAndThePodcastsSpeed() throws {
+        let root = ScratchFiles.makeDirectory("chapters-feed")
+        let media = try Fixtures.mp3(.tone(frequency: 440), seconds: 20, sampleRate: 44100, channels: 1, encoding: .cbr(kbps: 64))
+        try FileManager.default.copyItem(atPath: media, toPath: root + "/one.mp3")
+        try FileManager.default.copyItem(atPath: media, toPath: root + "/two.mp3")
+        let chapters = #"{"version": "1.2.0", "chapters": [{"startTime": 0, "title": "Opening"}, {"startTime": 8.5, "title": "Middle"}, {"startTime": 15, "title": "Close"}]}"#
+        try chapters.write(toFile: root + "/one.json", atomically: true, encoding: .utf8)
+        let server = try FeedServer.start(root: root)
+        defer { server.stop() }
+        let feed = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>Chaptered</title>
+        <item><title>Two</title><guid>two</guid><pubDate>Tue, 02 Jan 2024 10:00:00 +0000</pubDate>
+        <enclosure url="\(server.url("two.mp3"))" length="1" type="audio/mpeg"/></item>
+        <item><title>One</title><guid>one</guid><pubDate>Mon, 01 Jan 2024 10:00:00 +0000</pubDate>
+        <enclosure url="\(server.url("one.mp3"))" length="1" type="audio/mpeg"/>
+        <podcast:chapters url="\(server.url("one.json"))" type="application/json+chapters"/></item>
+        </channel></rss>
+
+        """
+        try feed.write(toFile: root + "/feed.xml", atomically: true, encoding: .utf8)
+        let home = PodcastHome()
+        #expect(try home.add(server.url("feed.xml")) != nil)
+        let environment = home.environment.merging(["XDG_STATE_HOME": ScratchFiles.makeDirectory("chapters-state")]) { $1 }
+        #expect(try InterludeBinary.run(["podcast", "download", "Chaptered", "One"], environment: environment).succeeded)
+
+        let first = try InterludeBinary.run(["podcast", "play", "Chaptered", "One", "--output", "null", "--speed", "1.5", "--events", "json"],
+                                            environment: environment, timeout: 60)
+        #expect(first.succeeded, "\(first.summary)")
+        let opened = try #require(EventLog(stdout: first.stdoutText).named("bookOpened").first, "\(first.stdoutText)")
+        #expect(opened.number("chapters") == 3, "\(opened)")
+        #expect(opened.fields["chapterTitle"]?.description == "Opening", "\(opened)")
+        #expect(opened.path?.hasSuffix(".mp3") == true && opened.path?.hasPrefix("/") == true, "from the download: \(opened)")
+
+        let second = try InterludeBinary.run(["podcast", "play", "Chaptered", "Two", "--output", "null", "--events", "json"],
+                                             environment: environment, timeout: 60)
+        #expect(second.succeeded, "\(second.summary)")
+        let next = try #require(EventLog(stdout: second.stdoutText).named("bookOpened").first, "\(second.stdoutText)")
+        #expect(next.number("speed") == 1.5, "the podcast's speed: \(next)")
+        #expect(next.number("chapters") == 1, "\(next)")
+        #expect(next.path == server.url("two.mp3"), "streamed: \(next)")
+    }
 }
