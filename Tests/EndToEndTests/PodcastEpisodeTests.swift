@@ -90,43 +90,9 @@ import Glibc
         }
     }
 
-    /// A playing episode with a FIFO on its standard input.
-    final class Listener {
-        let player: BackgroundProcess
-        private let commands: Int32
-
-        init(_ show: Show, sink: NullSink, _ extra: [String] = []) throws {
-            let fifo = ScratchFiles.makeDirectory("episode-commands") + "/commands"
-            #expect(mkfifo(fifo, 0o600) == 0)
-            commands = open(fifo, O_RDWR)
-            player = try InterludeBinary.start(
-                ["podcast", "play", "Resume Show", "1", "--device", "pulse", "--latency", "100", "--events", "json"] + extra,
-                environment: sink.environment.merging(show.environment) { $1 }, stdinPath: fifo)
-        }
-
-        deinit {
-            _ = player.stop(signal: SIGKILL, grace: 1)
-            close(commands)
-        }
-
-        func type(_ command: String) {
-            _ = (command + "\n").withCString { write(commands, $0, strlen($0)) }
-        }
-
-        var events: EventLog { player.eventsSoFar() }
-
-        func event(_ name: String, _ index: Int = 0, timeout: Double = 20, where matches: (InterludeEvent) -> Bool = { _ in true })
-            -> InterludeEvent? {
-            let deadline = monotonicSeconds() + timeout
-            while monotonicSeconds() < deadline {
-                let matching = events.named(name).filter(matches)
-                if matching.count > index { return matching[index] }
-                guard player.isRunning else { break }
-                usleep(10_000)
-            }
-            let matching = events.named(name).filter(matches)
-            return matching.count > index ? matching[index] : nil
-        }
+    /// A playing episode with a FIFO on its standard input (the books' listener over `podcast play`).
+    static func listener(_ show: Show, sink: NullSink, _ extra: [String] = []) throws -> BookRealTimeTests.Listener {
+        try BookRealTimeTests.Listener(["podcast", "play", "Resume Show", "1"], sink: sink, extra, environment: show.environment)
     }
 
     /// Acceptance 2: streamed, sought to 2:55 (a range request), paused by an
@@ -141,14 +107,14 @@ import Glibc
         let recorder = try sink.startRecorder()
         defer { _ = try? recorder.stop() }
 
-        let first = try Listener(show, sink: sink, ["--skip", "175", "--alarm-in", "8"])
-        let opened = try #require(first.event("bookOpened"), "\(first.events.events)")
+        let first = try Self.listener(show, sink: sink, ["--skip", "175", "--alarm-in", "8"])
+        let opened = try #require(first.event("bookOpened", timeout: 20), "\(first.events.events)")
         #expect(opened.path == show.server.url("episode.mp3"), "\(opened)")
         #expect(opened.seconds("position") == 0)
         #expect(abs((opened.seconds("duration") ?? 0) - 240) < 1, "\(opened)")
-        #expect(first.event("trackStarted") != nil, "\(first.events.events)")
+        #expect(first.event("trackStarted", timeout: 20) != nil, "\(first.events.events)")
         first.type("skip-forward")
-        let sought = try #require(first.event("bookSeek"), "\(first.events.events)")
+        let sought = try #require(first.event("bookSeek", timeout: 20), "\(first.events.events)")
         let soughtTo = try #require(sought.seconds("position"))
         #expect(soughtTo >= 175 && soughtTo < 180, "\(sought)")
         // The alarm pauses the spoken audio (not ducked), and the place is saved at once.
@@ -156,7 +122,7 @@ import Glibc
         let paused = try #require(first.event("paused", timeout: 10), "\(first.events.events)")
         let pausedAt = try #require(paused.seconds("position"))
         #expect(pausedAt > soughtTo + 2 && pausedAt < soughtTo + 10, "paused at \(pausedAt), sought to \(soughtTo)")
-        let saved = try #require(first.event("positionSaved", where: { ($0.seconds("position") ?? 0) >= pausedAt - 0.01 }),
+        let saved = try #require(first.event("positionSaved", timeout: 20, where: { ($0.seconds("position") ?? 0) >= pausedAt - 0.01 }),
                                  "\(first.events.events)")
         #expect(abs((saved.seconds("position") ?? 0) - pausedAt) < 0.01, "\(saved)")
         // The seek asked the server for the bytes from there.
@@ -177,17 +143,17 @@ import Glibc
         let fifth: Double = 5.0 / 6.0
         let expectedRewind: Double = (1 - fifth * fifth * fifth * fifth) * 30
         let requestsBefore = show.mediaRequests.count
-        let second = try Listener(show, sink: sink)
-        let reopened = try #require(second.event("bookOpened"), "\(second.events.events)")
+        let second = try Self.listener(show, sink: sink)
+        let reopened = try #require(second.event("bookOpened", timeout: 20), "\(second.events.events)")
         #expect(reopened.path == file, "\(reopened)")
         #expect(abs((reopened.seconds("saved") ?? 0) - pausedAt) < 0.01, "\(reopened)")
         let rewind = try #require(reopened.seconds("rewind"))
         #expect(abs(rewind - expectedRewind) < 0.05, "\(reopened)")
         #expect(abs((reopened.seconds("position") ?? 0) - (pausedAt - rewind)) < 0.01, "\(reopened)")
-        let started = try #require(second.event("trackStarted"), "\(second.events.events)")
+        let started = try #require(second.event("trackStarted", timeout: 20), "\(second.events.events)")
         #expect(started.path == file, "\(started)")
         // Heard from there: the next save is just after the resumed place, in the file.
-        let heard = try #require(second.event("positionSaved", where: { ($0.seconds("position") ?? 0) > pausedAt - rewind + 0.5 }),
+        let heard = try #require(second.event("positionSaved", timeout: 20, where: { ($0.seconds("position") ?? 0) > pausedAt - rewind + 0.5 }),
                                  "\(second.events.events)")
         #expect((heard.seconds("position") ?? 0) < pausedAt - rewind + 5, "\(heard)")
         second.type("quit")
