@@ -35,9 +35,12 @@ public struct Book: Equatable, Sendable {
 
     public var durationMilliseconds: Int { files.last?.endMilliseconds ?? 0 }
 
-    /// `absolutePath` names the state file (see `BookID`); `duration` gives
-    /// each file's exact length in milliseconds, nil when it cannot be decoded.
-    public init(source: BookSource, absolutePath: String, duration: (BookSource.File) -> Int?) throws(BookLoadError) {
+    /// `absolutePath` names the state file (see `BookID`) unless `id` is
+    /// given (a podcast episode is known by its identity, whether it plays
+    /// from its URL or its download); `duration` gives each file's exact
+    /// length in milliseconds, nil when it cannot be decoded.
+    public init(source: BookSource, absolutePath: String, id: BookID? = nil,
+                duration: (BookSource.File) -> Int?) throws(BookLoadError) {
         var files: [BookFile] = []
         var chapters: [BookChapter] = []
         var skipped: [String] = []
@@ -77,7 +80,7 @@ public struct Book: Equatable, Sendable {
             start += length
         }
         guard !files.isEmpty else { throw .nothingPlayable(path: source.path) }
-        id = BookID(absolutePath: absolutePath)
+        self.id = id ?? BookID(absolutePath: absolutePath)
         path = absolutePath
         kind = source.kind
         self.files = files

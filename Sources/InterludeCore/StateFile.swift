@@ -174,7 +174,7 @@ public struct StateFile: Sendable {
 
     /// Creates the missing directories of the path, each 0700; existing ones
     /// keep their mode (a user's own `~/.local/state` is not ours to change).
-    static func makeDirectories(_ directory: String) throws(StateFileError) {
+    public static func makeDirectories(_ directory: String) throws(StateFileError) {
         var prefix = directory.hasPrefix("/") ? "" : "."
         for component in directory.split(separator: "/") {
             prefix += "/" + component

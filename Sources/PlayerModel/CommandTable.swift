@@ -209,6 +209,14 @@ public enum CommandTable {
                     offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
             .perform(.openBook(try arguments.string("a path (a string)")))
         },
+        CommandSpec("podcast-play", aliases: ["episode-play"], .audiobooks,
+                    "play a podcast's episode as a book (its download, else streamed)",
+                    arguments: [CommandArgument("PODCAST", .text), CommandArgument("EPISODE", .text, optional: true)],
+                    offeredBy: .socket) { arguments throws(RemoteArgumentError) in
+            let words = try arguments.strings("a podcast and optionally an episode (strings)")
+            guard words.count <= 2 else { throw RemoteArgumentError("\(arguments.command): expects a podcast and at most one episode") }
+            return .perform(.playEpisode(podcast: words[0], episode: words.count > 1 ? words[1] : nil))
+        },
 
         // Alarms
         CommandSpec("alarm-add", aliases: ["alarm-new"], .alarms, "new alarm (07:30, in 10m, ...)",

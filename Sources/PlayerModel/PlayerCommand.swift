@@ -32,6 +32,8 @@ public enum PlayerCommand: Equatable, Sendable {
     case stop
     /// Play the book at this path (a folder of audio files, or one chaptered file).
     case openBook(String)
+    /// Play a podcast's episode as a book (`interlude podcast play`'s words: the podcast, and the episode or the newest).
+    case playEpisode(podcast: String, episode: String?)
     /// Shuffle on or off: every file of the list once per cycle.
     case toggleShuffle
     /// Repeat off, all, one, off.

@@ -15,14 +15,19 @@ import Glibc
         let player: BackgroundProcess
         private let commands: Int32
 
-        init(_ book: BookUnderTest, sink: NullSink, _ extra: [String] = [], environment: [String: String] = [:]) throws {
+        convenience init(_ book: BookUnderTest, sink: NullSink, _ extra: [String] = [], environment: [String: String] = [:]) throws {
+            try self.init(["play", book.path], sink: sink, extra, environment: book.environment.merging(environment) { $1 })
+        }
+
+        /// `interlude COMMAND... --device pulse --latency 100 --events json extra...` (a book's play, an episode's).
+        init(_ command: [String], sink: NullSink, _ extra: [String] = [], environment: [String: String] = [:]) throws {
             let fifo = ScratchFiles.makeDirectory("book-commands") + "/commands"
             #expect(mkfifo(fifo, 0o600) == 0)
             // Both ends held, so the player's open does not block and never sees EOF.
             commands = open(fifo, O_RDWR)
             player = try InterludeBinary.start(
-                ["play", book.path, "--device", "pulse", "--latency", "100", "--events", "json"] + extra,
-                environment: sink.environment.merging(book.environment) { $1 }.merging(environment) { $1 }, stdinPath: fifo)
+                command + ["--device", "pulse", "--latency", "100", "--events", "json"] + extra,
+                environment: sink.environment.merging(environment) { $1 }, stdinPath: fifo)
         }
 
         deinit {
@@ -36,16 +41,17 @@ import Glibc
 
         var events: EventLog { player.eventsSoFar() }
 
-        /// The `index`th event named `name` (0-based), waiting for it.
-        func event(_ name: String, _ index: Int = 0, timeout: Double = 10) -> InterludeEvent? {
+        /// The `index`th event named `name` (0-based) that `matches`, waiting for it.
+        func event(_ name: String, _ index: Int = 0, timeout: Double = 10,
+                   where matches: (InterludeEvent) -> Bool = { _ in true }) -> InterludeEvent? {
             let deadline = monotonicSeconds() + timeout
             while monotonicSeconds() < deadline {
-                let matching = events.named(name)
+                let matching = events.named(name).filter(matches)
                 if matching.count > index { return matching[index] }
                 guard player.isRunning else { break }
                 usleep(10_000)
             }
-            let matching = events.named(name)
+            let matching = events.named(name).filter(matches)
             return matching.count > index ? matching[index] : nil
         }
     }

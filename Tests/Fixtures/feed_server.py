@@ -11,6 +11,8 @@ says, then If-Modified-Since), byte ranges (206). Paths:
   /found/NAME           302 Found to /NAME
   /status/CODE          an empty answer with that status
   /stall/NAME           the request is read and nothing is sent until --stall-seconds pass
+  /drop/BYTES/NAME      NAME (ranges too), the connection closed after BYTES bytes of the
+                        body: a download cut off mid-body
 
 Each request is logged as one line to --log: "METHOD PATH STATUS", so a test
 reads which feeds were answered 304. The kernel picks the port, written to
@@ -65,6 +67,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             while time.monotonic() < deadline and not self.server.stopping.is_set():
                 time.sleep(0.05)
             parts = parts[1:]
+        drop_after = None
+        if parts[:1] == ["drop"] and len(parts) >= 3 and parts[1].isdigit():
+            drop_after = int(parts[1])
+            parts = parts[2:]
         name = "/".join(parts)
         path = os.path.realpath(os.path.join(self.server.root, name))
         if not path.startswith(self.server.root + os.sep) or not os.path.isfile(path):
@@ -109,7 +115,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Range", "bytes %d-%d/%d" % (start, end, len(body)))
         self.end_headers()
         self.record(status)
-        if send_body:
+        if send_body and drop_after is not None:
+            self.wfile.write(body[start:min(end + 1, start + drop_after)])
+            self.wfile.flush()
+            self.close_connection = True
+            self.connection.shutdown(2)
+        elif send_body:
             self.wfile.write(body[start:end + 1])
 
 

@@ -32,6 +32,14 @@ import Glibc
 /// the count); `delta` maps them to the connection's time-shift frames.
 /// Without a buffer (`time-shift = off`) every resume goes to the live edge,
 /// said in one line.
+///
+/// A file served over HTTP (a podcast episode: `finite`, a length known, the
+/// server taking ranges) seeks for real: a seek outside what was kept starts
+/// a new reader at the target (`StreamReader.start(startSeconds:)`, a range
+/// request), whose frames before the target are dropped as they are
+/// decoded, by the first packet's timestamp, so the place is the frame
+/// asked for. A dropped connection of such a file reconnects to where it was
+/// heard up to, not to its start.
 final class StreamDecoder: Decoder, LiveStream {
     let path: String
     let format: AudioFormat
@@ -95,6 +103,13 @@ final class StreamDecoder: Decoder, LiveStream {
     }
     private var nextMove: Move?
     private var timeShiftLines: [String] = []
+    /// The output frame the current connection starts at (0 at the resource's
+    /// start; a seek's target, or where a dropped finite stream was).
+    private var connectionStart = 0
+    /// Output frames still to drop before the connection reaches
+    /// `connectionStart`; nil until its first packet's timestamp says.
+    private var dropFrames: Int?
+    private var timing: StreamTiming?
 
     init(url: String, target: AudioFormat?) throws(DecoderError) {
         path = url
@@ -142,7 +157,9 @@ final class StreamDecoder: Decoder, LiveStream {
     private func connect() -> String? {
         let fresh: StreamChannel
         do { fresh = try StreamChannel() } catch { return "cannot make the stream's eventfd (\(error.description))" }
-        if let problem = StreamReader.start(url: path, channel: fresh, timeShift: TimeShiftSettings.inUse, rate: format.rate) {
+        let start = Double(connectionStart) / Double(format.rate)
+        if let problem = StreamReader.start(url: path, channel: fresh, timeShift: TimeShiftSettings.inUse, rate: format.rate,
+                                            startSeconds: start) {
             return problem
         }
         channel = fresh
@@ -169,6 +186,8 @@ final class StreamDecoder: Decoder, LiveStream {
     func reconnect() {
         guard phase == .waiting else { return }
         stopReader()
+        // A file goes on where it was heard up to; a station is live.
+        if isFinite { restart(at: handedOut) }
         phase = .connecting(first: false)
         if let problem = connect() {
             phase = .waiting
@@ -247,10 +266,13 @@ final class StreamDecoder: Decoder, LiveStream {
             let message = inbox[inboxNext]
             inboxNext += 1
             switch message {
-            case .opened(let parameters, let headers, let container, let finite):
+            case .opened(let parameters, let headers, let container, let finite, let timing):
                 isFinite = finite
                 // A connection's time-shift frames start at 0 with its first packet.
                 delta = handedOut
+                self.timing = timing
+                // A station is live wherever it was asked to start; a file not sought is read through to the start.
+                dropFrames = finite && connectionStart > 0 ? nil : 0
                 defer { StreamChannel.free(message) }
                 try open(parameters, container: container)
                 if channel == nil { return false }
@@ -351,6 +373,15 @@ final class StreamDecoder: Decoder, LiveStream {
     /// Decodes one packet into `frames`; true when it gave frames.
     private func decode(_ packet: UnsafeMutablePointer<AVPacket>) throws(DecoderError) -> Bool {
         guard let codec, let frame else { return false }
+        if dropFrames == nil {
+            // The connection's first packet: where it is, so what comes before the start is dropped.
+            var at = 0
+            if let timing, timing.sought, packet.pointee.pts != interlude_av_nopts_value() {
+                let seconds = Double(packet.pointee.pts &- timing.startPTS) * timing.timeBase
+                if seconds.isFinite, seconds > 0, seconds < 3_600_000 { at = Int((seconds * Double(format.rate)).rounded()) }
+            }
+            dropFrames = max(0, connectionStart - at)
+        }
         let sent = interlude_avcodec_send_packet(codec, packet)
         if sent < 0 && sent != interlude_averror_eagain() {
             // A damaged packet: noted, and the stream goes on with the next.
@@ -400,6 +431,11 @@ final class StreamDecoder: Decoder, LiveStream {
             return try connectionEnded("converting failed: \(StreamReader.describe(produced))")
         }
         frames.samples.removeSubrange((start + Int(produced) * channels)...)
+        if let drop = dropFrames, drop > 0 {
+            let dropped = min(drop, Int(produced))
+            frames.samples.removeSubrange(start..<(start + dropped * channels))
+            dropFrames = drop - dropped
+        }
     }
 
     private func makeConverter(for frame: UnsafeMutablePointer<AVFrame>) throws(DecoderError) -> OpaquePointer? {
@@ -415,10 +451,36 @@ final class StreamDecoder: Decoder, LiveStream {
 
     // MARK: Position
 
-    /// Back within what was kept (a resume), or to where it is; never ahead.
-    /// A pending move (`moveResumePoint`, `moveToLive`) goes where it says
-    /// instead, as the time-shift buffer allows.
+    /// A file over HTTP (or a stream not yet answered, which may be one) goes
+    /// anywhere: within what was kept, else a new connection from the target.
+    /// A station: back within what was kept (a resume), or to where it is,
+    /// never ahead; a pending move (`moveResumePoint`, `moveToLive`) goes
+    /// where it says instead, as the time-shift buffer allows.
     func seek(toFrame target: Int) throws(DecoderError) {
+        guard isFinite || (timing == nil && phase != .over) else { return try seekStation(toFrame: target) }
+        let live = handedOut
+        if target <= live && target >= historyStart {
+            replayAt = target == live ? nil : target
+            nextMove = nil
+            return
+        }
+        if let length = lengthInFrames, target > length {
+            throw DecoderError(.library, path: path, detail: "cannot seek to \(clockText(format.seconds(forFrames: target))), past its end")
+        }
+        nextMove = nil
+        stopReader()
+        restart(at: max(0, target))
+        if case .connecting(first: true) = phase {} else { phase = .connecting(first: false) }
+        if let problem = connect() {
+            phase = .over
+            let error = DecoderError(.library, path: path, detail: problem)
+            failure = error
+            throw error
+        }
+    }
+
+    /// A station's seek: the resume, a move within its time-shift buffer, or live.
+    private func seekStation(toFrame target: Int) throws(DecoderError) {
         let live = handedOut
         guard target <= live else {
             throw DecoderError(.library, path: path, detail: "a live stream cannot skip ahead")
@@ -531,7 +593,25 @@ final class StreamDecoder: Decoder, LiveStream {
         return lines
     }
 
-    var lengthInFrames: Int? { nil }
+    /// What was decoded is dropped: the next connection starts at output frame `frame`.
+    private func restart(at frame: Int) {
+        frames.removeAll()
+        if converter != nil { interlude_swr_free(&converter) }
+        converterInput = nil
+        history.removeAll(keepingCapacity: true)
+        historyStart = frame
+        handedOut = frame
+        replayAt = nil
+        connectionStart = frame
+        dropFrames = nil
+    }
+
+    /// The container's length, for a file over HTTP (an estimate: the length
+    /// of an MP3 without a header is its size at its bitrate).
+    var lengthInFrames: Int? {
+        guard isFinite, let seconds = timing?.duration else { return nil }
+        return Int(seconds * Double(format.rate))
+    }
     var lengthIsExact: Bool { false }
     func scan() throws(DecoderError) {}
     var gaplessTrim: GaplessTrim? { nil }

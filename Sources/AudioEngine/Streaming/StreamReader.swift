@@ -13,8 +13,11 @@ enum StreamMessage {
     /// parameters (a copy, the receiver's to free) and the station's
     /// `icy-*` headers as FFmpeg kept them (empty when it sent none);
     /// `finite`: a resource of known length (a file served over HTTP, with
-    /// its length), whose end is the entry's end, where a station's is a drop.
-    case opened(parameters: UnsafeMutablePointer<AVCodecParameters>, headers: [UInt8], container: String, finite: Bool)
+    /// its length), whose end is the entry's end, where a station's is a drop;
+    /// `timing`: how the packets' timestamps read as seconds, and whether the
+    /// reader went to the start it was asked for.
+    case opened(parameters: UnsafeMutablePointer<AVCodecParameters>, headers: [UInt8], container: String, finite: Bool,
+                timing: StreamTiming)
     /// One packet of the audio stream (the receiver's to free), and the
     /// frame of the connection's time-shift timeline it starts at
     /// (`TimeShiftFeed`: output frames counted from the connection's first packet).
@@ -30,6 +33,18 @@ enum StreamMessage {
     case failed(String)
     /// The server ended the stream.
     case ended
+}
+
+/// The audio stream's clock, as the reader found it: a packet's timestamp
+/// `pts` is `(pts - startPTS) * timeBase` seconds into the resource.
+struct StreamTiming {
+    var timeBase: Double
+    var startPTS: Int64
+    /// The container's length in seconds (finite resources only).
+    var duration: Double?
+    /// The reader was asked to start later than the resource's start and
+    /// sought there (an HTTP range request): the first packet is at or before it.
+    var sought: Bool
 }
 
 /// Between one reader thread and the main loop: a bounded queue of
@@ -208,7 +223,7 @@ final class StreamChannel: @unchecked Sendable {
 
     static func free(_ message: StreamMessage) {
         switch message {
-        case .opened(let parameters, _, _, _):
+        case .opened(let parameters, _, _, _, _):
             var owned: UnsafeMutablePointer<AVCodecParameters>? = parameters
             interlude_avcodec_parameters_free(&owned)
         case .packet(let packet, _):
@@ -227,16 +242,20 @@ final class StreamChannel: @unchecked Sendable {
 /// over until the server ends, a read fails, or the channel is stopped.
 enum StreamReader {
     /// Starts the thread; the reason when it could not be started.
-    static func start(url: String, channel: StreamChannel, timeShift: TimeShiftSettings, rate: Int) -> String? {
+    /// `startSeconds`: where a finite, seekable resource (an episode served
+    /// over HTTP) is read from, sought once its stream is found (FFmpeg's
+    /// http protocol asks for the bytes from there with a range request).
+    static func start(url: String, channel: StreamChannel, timeShift: TimeShiftSettings, rate: Int,
+                      startSeconds: Double = 0) -> String? {
         let failure = BackgroundThread.start {
             _ = interlude_name_this_thread("interlude-stream")
             interlude_ffmpeg_note_errors()
-            run(url: url, channel: channel, timeShift: timeShift, rate: rate)
+            run(url: url, channel: channel, timeShift: timeShift, rate: rate, startSeconds: startSeconds)
         }
         return failure.map { "cannot start the stream's reader thread (\($0.message))" }
     }
 
-    private static func run(url: String, channel: StreamChannel, timeShift: TimeShiftSettings, rate: Int) {
+    private static func run(url: String, channel: StreamChannel, timeShift: TimeShiftSettings, rate: Int, startSeconds: Double) {
         guard let allocated = interlude_avformat_alloc_context() else {
             channel.post(.failed("out of memory"))
             return
@@ -273,8 +292,21 @@ enum StreamReader {
         // A duration: the container's, or the demuxer's estimate from the length the
         // server sent (an MP3 file). A station, or a live HLS playlist, has none.
         let finite = container.pointee.duration != interlude_av_nopts_value() && container.pointee.duration > 0
+        let base = stream.pointee.time_base
+        let timeBase = base.num > 0 && base.den > 0 ? Double(base.num) / Double(base.den) : 0
+        let startPTS = stream.pointee.start_time == interlude_av_nopts_value() ? 0 : stream.pointee.start_time
+        // Microseconds (AV_TIME_BASE) up to a thousand hours: anything else is no length.
+        let duration = finite && container.pointee.duration < 3_600_000_000_000 ? Double(container.pointee.duration) / 1_000_000 : nil
+        var sought = false
+        let seekable = container.pointee.pb.map { $0.pointee.seekable & AVIO_SEEKABLE_NORMAL != 0 } ?? false
+        if finite, seekable, timeBase > 0, startSeconds > 0, startSeconds < (duration ?? 0) {
+            let target = startPTS + Int64((startSeconds / timeBase).rounded(.down))
+            // The last packet at or before the start (every MP3 frame is one).
+            sought = interlude_avformat_seek_file(container, index, Int64.min, target, target, 0) >= 0
+        }
+        let timing = StreamTiming(timeBase: timeBase, startPTS: startPTS, duration: duration, sought: sought)
         guard channel.post(.opened(parameters: parameters, headers: option("icy_metadata_headers", of: container),
-                                   container: name, finite: finite)) else { return }
+                                   container: name, finite: finite, timing: timing)) else { return }
         guard let packet = interlude_av_packet_alloc() else { return }
         defer {
             var owned: UnsafeMutablePointer<AVPacket>? = packet
@@ -282,10 +314,10 @@ enum StreamReader {
         }
         // A station's packets go through its time-shift buffer; a resource of
         // known length (a file over HTTP) is read no faster than it plays.
-        let timeBase = stream.pointee.time_base
+        let streamBase = stream.pointee.time_base
         let frameSize = Int(max(0, parameters.pointee.frame_size))
         let sourceRate = Int(max(1, parameters.pointee.sample_rate))
-        let feed = finite ? nil : PacketFrameCounter(timeBaseNumerator: Int(timeBase.num), timeBaseDenominator: Int(timeBase.den),
+        let feed = finite ? nil : PacketFrameCounter(timeBaseNumerator: Int(streamBase.num), timeBaseDenominator: Int(streamBase.den),
                                                      outputRate: rate, fallbackFrames: (frameSize > 0 ? frameSize : 1152) * rate / sourceRate)
             .map { TimeShiftFeed(channel: channel, settings: timeShift, rate: rate, counter: $0) }
         var lastBlock: [UInt8] = []

@@ -35,6 +35,14 @@ final class BookSession {
     /// A seek not yet heard: saves use it until playback gets there.
     private var pendingSeek: Int?
     private let wallClock = SystemClock()
+    /// A place near the start never overwrites real progress (`ProgressGuard`).
+    private var progressGuard = ProgressGuard()
+    /// The start was the listener's choice (a bookmark, a book heard to its end started over).
+    private var startChosen = false
+    /// Where the speed is kept besides the book's own state: a podcast's, for
+    /// its episodes not played yet (`EpisodeOpener.podcastSpeed`).
+    var sharedSpeed: BookID?
+    private var sharedSpeedSaved: Double?
 
     /// Loads the book's state and decides where to start. Problems with the
     /// state file (damaged, unreadable) are reported and the book starts over.
@@ -63,10 +71,14 @@ final class BookSession {
             }
             savedPosition = book.clamp(mark.positionMilliseconds)
             startPosition = savedPosition
+            startChosen = true
         } else {
             var saved = loaded.state.resumePosition(in: book)
             // A book heard to its end starts over.
-            if saved > 0 && book.timeLeft(from: saved) < 2_000 { saved = 0 }
+            if saved > 0 && book.timeLeft(from: saved) < 2_000 {
+                saved = 0
+                startChosen = true
+            }
             savedPosition = saved
             let away = max(0, (now - loaded.state.updated).seconds)
             let inChapter = Double(saved - book.chapter(at: saved).startMilliseconds) / 1000
@@ -94,7 +106,7 @@ final class BookSession {
             rewind: seconds(savedPosition - startPosition), chapter: chapter.index, chapterTitle: chapter.title,
             speed: runtime.engine.speed.value)))
         speed = runtime.engine.speed
-        save(at: startPosition)
+        save(at: startPosition, chosen: startChosen)
         runtime.controller.chapterStartFrame = { [unowned self] frame in chapterStartFrame(containing: frame) }
         runtime.controller.bookSeconds = { [unowned self] frame in bookSeconds(atStreamFrame: frame) }
         if let sleepSetting { setSleepTimer(sleepSetting, playing: true) }
@@ -221,14 +233,22 @@ final class BookSession {
     /// The place to keep: a seek not yet carried out, else what was heard.
     var currentPosition: Int { pendingSeek ?? heardPosition ?? startPosition }
 
-    /// Saves the position atomically; a failure is reported once.
-    func save(at position: Int? = nil) {
+    /// Saves the position atomically; a failure is reported once. `chosen`:
+    /// the listener put playback there (a seek), which may go back to the
+    /// start; else a place near the start does not replace real progress.
+    func save(at position: Int? = nil, chosen: Bool = false) {
         let position = position ?? currentPosition
         lastSave = monotonicSeconds()
         let speed = runtime?.engine.speed.value
         let saved = update { [book, wallClock] state in
-            state.setPosition(position, in: book, now: wallClock.wallNow)
+            if progressGuard.admits(position, over: state.positionMilliseconds, chosen: chosen) {
+                state.setPosition(position, in: book, now: wallClock.wallNow)
+            }
             if let speed { state.speed = speed }
+        }
+        if let sharedSpeed, let speed, speed != sharedSpeedSaved {
+            sharedSpeedSaved = speed
+            _ = store.update(sharedSpeed, now: wallClock.wallNow, fallback: .start) { $0.speed = speed }
         }
         // Only what is on disk: a full or read-only state folder saves nothing.
         if saved { events.emit(.positionSaved(position: seconds(state.positionMilliseconds))) }
@@ -336,7 +356,7 @@ final class BookSession {
         events.emit(.bookSeek(BookSeek(reason: reason, from: seconds(from), position: seconds(target), chapter: chapter.index,
                                        chapterTitle: chapter.title)))
         sleepTimer?.positionChanged(chapterRemaining: chapterRemaining(from: target))
-        save(at: target)
+        save(at: target, chosen: true)
     }
 
     /// Listening time to the end of the chapter at `position` (book time over
@@ -364,6 +384,9 @@ extension BookSession {
     /// (see `BookOpener.isBook`), with the runtime set up for spoken audio.
     static func prepare(_ options: PlayCommand.Options, configuration: inout PlayerRuntime.Configuration,
                         events: PlayerEventStream) -> Preparation {
+        if let episode = options.episode {
+            return EpisodeOpener.prepare(episode, options: options, configuration: &configuration, events: events)
+        }
         guard BookOpener.isBook(options.files, forced: options.book.forced) else {
             if options.book.needsBook {
                 events.error("--sleep, --bookmark and --skip need a book: one folder of audio files or one file with chapters (or --book)")

@@ -83,6 +83,14 @@ public enum PlayCommand {
         /// Overrides of the config file's `replaygain` and `replaygain-preamp`.
         public var replayGain: ReplayGainMode?
         public var replayGainPreamp: Double?
+        /// `interlude podcast play`: the episode to play as a book instead of `files`.
+        public var episode: EpisodeRequest?
+    }
+
+    /// A podcast and one of its episodes, as the listener named them.
+    public struct EpisodeRequest: Equatable, Sendable {
+        public var podcast: String
+        public var episode: String?
     }
 
     static let spec = ArgumentSpec(command: "play",

@@ -4,6 +4,7 @@ import AudioSession
 import Books
 import InterludeCore
 import PlayerModel
+import Podcasts
 
 /// The one place player commands are carried out, whichever front end sent
 /// them (keys, standard input, next the control socket): each answers with
@@ -63,6 +64,7 @@ extension PlayerRuntime {
             guard book == nil else { return .refused(reason: .clearQueueDuringBook) }
             return editQueue(edit)
         case .openBook(let path): return openBook(path)
+        case .playEpisode(let podcast, let episode): return playEpisode(podcast, episode)
         case .toggleShuffle, .cycleRepeat, .saveQueue, .loadPlaylist:
             guard book == nil else { return .refused(reason: .playOrderDuringBook) }
             return performPlayOrder(command)
@@ -157,6 +159,30 @@ extension PlayerRuntime {
         let opened: Book
         do { opened = try BookOpener.open(path) } catch { return .refused(reason: .problem(error.description)) }
         let result = requestSwitch(.book(path, opened))
+        guard case .done = result else { return result }
+        return .done(report: .openingBook(title: opened.title))
+    }
+
+    /// An episode as a book, from its download, else streamed: its length
+    /// is the feed's (no request on the loop: the stream's first answer and
+    /// the chapters file are `interlude podcast play`'s, before its loop).
+    private func playEpisode(_ podcast: String, _ episode: String?) -> CommandResult {
+        guard configuration.bookStore != nil else { return .refused(reason: .cannotSwitch) }
+        let store = PodcastStore(directories: XDGDirectories(environment: ProcessEnvironment.current()))
+        let chosen: EpisodeOpener.Chosen
+        switch EpisodeOpener.choose(podcast: podcast, episode: episode, store: store) {
+        case .success(let found): chosen = found
+        case .failure(let error): return .refused(reason: .problem(error.message))
+        }
+        if let book, book.book.id == chosen.identity, book.book.path == chosen.download || !StateFile.isReadableFile(chosen.download) {
+            return .refused(reason: .bookPlayingAlready(title: book.book.title))
+        }
+        let opened: Book
+        switch EpisodeOpener.book(chosen, network: false) {
+        case .success(let made): opened = made
+        case .failure(let error): return .refused(reason: .problem(error.message))
+        }
+        let result = requestSwitch(.book(opened.path, opened))
         guard case .done = result else { return result }
         return .done(report: .openingBook(title: opened.title))
     }

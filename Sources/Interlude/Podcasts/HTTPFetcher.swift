@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CCurl
 import CInterludeShims
+import InterludeCore
 
 /// One GET of a feed: the validators of the last answer, for a conditional request.
 struct HTTPRequest: Sendable {
@@ -125,5 +126,55 @@ enum HTTPFetcher {
             }
         }
         return blocks
+    }
+}
+
+extension HTTPFetcher {
+    enum DownloadAnswer {
+        case complete(status: Int)
+        case rangeRefused
+        case failed(String)
+    }
+
+    /// One GET of `url` written to `descriptor` from `offset` on (a range
+    /// request when it is past 0), `progress` about every second with the
+    /// bytes on disk and the whole length; `part` names the file in a line.
+    static func download(_ url: String, into descriptor: Int32, named part: String, from offset: Int64, largest: Int64,
+                         progress: (Int64, Int64?) -> Void) -> DownloadAnswer {
+        guard let multi = interlude_curl_multi_new() else { return .failed("libcurl could not start (out of memory)") }
+        defer { interlude_curl_multi_free(multi) }
+        let caFile = getenv("SSL_CERT_FILE").map { String(cString: $0) }
+        guard let transfer = interlude_curl_transfer_new(url, 0, caFile, userAgent, 0) else { return .failed("out of memory") }
+        defer { interlude_curl_transfer_free(transfer) }
+        interlude_curl_transfer_to_file(transfer, descriptor, offset)
+        guard interlude_curl_multi_add(multi, transfer) == 0 else { return .failed("libcurl refused the transfer") }
+        var lastReport = -Double.infinity
+        while true {
+            _ = interlude_curl_multi_step(multi, 500)
+            let received = interlude_curl_transfer_received(transfer)
+            let expected = interlude_curl_transfer_expected(transfer)
+            if monotonicSeconds() - lastReport >= 1 {
+                lastReport = monotonicSeconds()
+                progress(offset + max(0, received), expected > 0 ? offset + expected : nil)
+            }
+            if let done = interlude_curl_multi_done(multi), done == transfer { break }
+            if offset + max(0, received) > largest { interlude_curl_transfer_cancel(transfer) }
+        }
+        _ = interlude_curl_multi_remove(multi, transfer)
+        let status = Int(interlude_curl_transfer_status(transfer))
+        let result = interlude_curl_transfer_result(transfer)
+        var written = stat()
+        let have = fstat(descriptor, &written) == 0 ? Int64(written.st_size) : offset
+        if result == 0 { return .complete(status: status) }
+        // CURLE_RANGE_ERROR: a resume the server answered with the whole file; 416: nothing there to resume.
+        if result == 33 || status == 416 { return .rangeRefused }
+        let failedWrite = interlude_curl_transfer_write_failed(transfer)
+        if failedWrite != 0 {
+            return .failed("\(part): \(String(cString: strerror(failedWrite))) after \(EpisodeDownload.megabytes(have)); "
+                           + "the partial download is kept and resumed next time")
+        }
+        if have > largest { return .failed("\(url): larger than \(largest >> 30) GB, more than an episode holds") }
+        let reason = String(cString: interlude_curl_transfer_message(transfer))
+        return .failed("\(url): cut off after \(EpisodeDownload.megabytes(have)) (\(reason)); the partial download is kept and resumed next time")
     }
 }

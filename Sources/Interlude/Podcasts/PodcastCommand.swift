@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Books
 import InterludeCore
 import Podcasts
 
@@ -14,6 +15,8 @@ public enum PodcastCommand {
            interlude podcast remove NAME
            interlude podcast import FILE
            interlude podcast export [FILE]
+           interlude podcast play NAME [EPISODE] [play options]
+           interlude podcast download NAME [EPISODE]
 
     Podcasts are kept in $XDG_DATA_HOME/interlude/podcasts.json (default
     ~/.local/share/interlude), each one's episodes beside it in podcasts/ID/.
@@ -31,6 +34,17 @@ public enum PodcastCommand {
       import     subscribe to the feeds of an OPML file (gPodder's,
                  AntennaPod's), then fetch them
       export     the subscriptions as OPML, to FILE or standard output
+      play       play an episode (the newest unless EPISODE names one: its
+                 number in 'list NAME', its GUID or its title) as a book:
+                 from its download when there is one, else streamed from
+                 its URL; it resumes where it was left (less smart
+                 rewind), at its speed or its podcast's, with chapters,
+                 bookmarks and the sleep timer; the options are play's
+                 (see 'interlude play --help')
+      download   fetch an episode (the newest unless EPISODE names one)
+                 into podcasts/ID/; a download cut off (a dropped
+                 connection, a full disk, a kill) keeps what came and is
+                 resumed by the next one with a range request
       --parallel N  feeds fetched at once, 1-32 (default 8)
       --json     machine-readable output
     """
@@ -39,6 +53,8 @@ public enum PodcastCommand {
     static let parallelRange = CountRange(1...32)
 
     public static func run(_ arguments: [String]) -> Int32 {
+        // play takes play's options, not podcast's.
+        if arguments.first == "play" { return play(Array(arguments.dropFirst())) }
         let parsed: ParsedArguments
         do { parsed = try spec.parse(arguments) } catch {
             writeStandardError("interlude \(error.message)\n")
@@ -81,10 +97,30 @@ public enum PodcastCommand {
         case "export":
             guard words.count <= 1 else { return usage("podcast export: at most one file") }
             return commands.exportOPML(words.first)
+        case "download":
+            guard (1...2).contains(words.count) else { return usage("podcast download: give a podcast and an episode") }
+            return commands.download(words[0], episode: words.count > 1 ? words[1] : nil)
         default:
             writeStandardError("interlude podcast: unknown action '\(action)' (see 'interlude podcast --help')\n")
             return 2
         }
+    }
+
+    /// `podcast play NAME [EPISODE] [play options]`: the headless player over the episode.
+    static func play(_ arguments: [String]) -> Int32 {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            writeStandardOutput(help + "\n")
+            return 0
+        }
+        var options: PlayCommand.Options
+        do { options = try PlayCommand.parse(arguments) } catch {
+            if !arguments.contains(where: { !$0.hasPrefix("-") }) { return usage("podcast play: give a podcast (and an episode)") }
+            writeStandardError("interlude podcast \(error.message)\n")
+            return 2
+        }
+        guard (1...2).contains(options.files.count) else { return usage("podcast play: give a podcast and at most one episode") }
+        options.episode = PlayCommand.EpisodeRequest(podcast: options.files[0], episode: options.files.count > 1 ? options.files[1] : nil)
+        return HeadlessPlayer(options: options).run()
     }
 
     private static func usage(_ message: String) -> Int32 {
@@ -171,17 +207,22 @@ struct PodcastCommands {
 
     /// The one podcast `name` names: its id, its URL, its title, else the one title starting with it.
     func find(_ name: String, in subscriptions: [PodcastSubscription]) -> PodcastSubscription? {
-        if let exact = subscriptions.first(where: { $0.id == name || $0.url == name || $0.title == name }) { return exact }
+        switch Self.match(name, in: subscriptions) {
+        case .success(let found): return found
+        case .failure(let message):
+            writeStandardError("interlude: \(message)\n")
+            return nil
+        }
+    }
+
+    static func match(_ name: String, in subscriptions: [PodcastSubscription]) -> Result<PodcastSubscription, PodcastMatchError> {
+        if let exact = subscriptions.first(where: { $0.id == name || $0.url == name || $0.title == name }) { return .success(exact) }
         let folded = name.lowercased()
         let matches = subscriptions.filter { $0.title.lowercased().hasPrefix(folded) }
-        if matches.count == 1 { return matches[0] }
-        if matches.isEmpty {
-            writeStandardError("interlude: no podcast is called '\(name)' (see 'interlude podcast list')\n")
-        } else {
-            writeStandardError("interlude: '\(name)' names \(matches.count) podcasts: "
-                               + matches.map { "\($0.title) (\($0.id))" }.joined(separator: ", ") + "\n")
-        }
-        return nil
+        if matches.count == 1 { return .success(matches[0]) }
+        if matches.isEmpty { return .failure(PodcastMatchError("no podcast is called '\(name)' (see 'interlude podcast list')")) }
+        return .failure(PodcastMatchError("'\(name)' names \(matches.count) podcasts: "
+                                          + matches.map { "\($0.title) (\($0.id))" }.joined(separator: ", ")))
     }
 
     func list(_ name: String?, json: Bool) -> Int32 {
@@ -218,16 +259,73 @@ struct PodcastCommands {
         let (episodes, problem) = store.loadEpisodes(of: subscription.id, now: now())
         if let problem { writeStandardError("interlude: \(problem)\n") }
         if json {
-            writeStandardOutput(JSONWriter().prettyPrinted(.array(episodes.map(Self.json))) + "\n")
+            let values = episodes.map { stored -> JSONValue in
+                var object = Self.json(stored).objectValue ?? [:]
+                let listener = listenerSide(subscription, stored)
+                object["played"] = .bool(listener.played)
+                object["place"] = listener.place.map { .double(Double($0) / 1000) } ?? .null
+                object["download"] = listener.download.map { .string($0) } ?? .null
+                return .object(object)
+            }
+            writeStandardOutput(JSONWriter().prettyPrinted(.array(values)) + "\n")
         } else {
-            for stored in episodes {
+            for (index, stored) in episodes.enumerated() {
                 let episode = stored.episode
                 let date = episode.published > 0 ? Self.date(episode.published) : "          "
-                var line = "\(date)  \(episode.title)"
+                var line = "\(index + 1). \(date)  \(episode.title)"
                 if episode.duration > 0 { line += "  " + clockText(Double(episode.duration)) }
                 if stored.isNew { line += "  [new]" }
+                let listener = listenerSide(subscription, stored)
+                if listener.played {
+                    line += "  [played]"
+                } else if let place = listener.place, place > 0 {
+                    line += "  [at \(clockText(Double(place) / 1000))]"
+                }
+                if let download = listener.download { line += "  [\(download)]" }
                 writeStandardOutput(line + "\n")
             }
+        }
+        return 0
+    }
+
+    /// What the listener's side holds of an episode: its place (the books'
+    /// state store, by the episode's identity), heard to the end or not, its download.
+    func listenerSide(_ podcast: PodcastSubscription, _ stored: StoredEpisode) -> (place: Int?, played: Bool, download: String?) {
+        let books = BookStateStore(directories: XDGDirectories(environment: ProcessEnvironment.current()))
+        let loaded = books.load(EpisodeOpener.identity(podcast: podcast.id, episode: stored.id), now: now())
+        let state = loaded.problem == nil && loaded.state.updated != BookState.start.updated ? loaded.state : nil
+        let played = state.map { state in state.durationMilliseconds.map { $0 > 0 && $0 - state.positionMilliseconds < 2_000 } ?? false } ?? false
+        let file = EpisodeFiles.download(in: store.folder(of: podcast.id), episode: stored)
+        return (state?.positionMilliseconds, played, EpisodeDownload.state(of: file, length: stored.episode.enclosure?.length ?? -1))
+    }
+
+    func download(_ name: String, episode word: String?) -> Int32 {
+        let chosen: EpisodeOpener.Chosen
+        switch EpisodeOpener.choose(podcast: name, episode: word, store: store) {
+        case .success(let found): chosen = found
+        case .failure(let error): return fail(error.message)
+        }
+        guard let url = chosen.episode.episode.enclosure?.url else {
+            return fail("\(chosen.episode.episode.title) has no enclosure: nothing to download")
+        }
+        let title = chosen.episode.episode.title
+        let showsProgress = isatty(2) != 0
+        var download = EpisodeDownload(url: url, destination: chosen.download)
+        download.progress = { have, whole in
+            guard showsProgress else { return }
+            let amount = whole.map { "\(min(100, max(0, have) * 100 / max(1, $0)))% of \(EpisodeDownload.megabytes($0))" }
+                ?? EpisodeDownload.megabytes(have)
+            writeStandardError("\r\u{1B}[Kdownloading \(title): \(amount)")
+        }
+        let outcome: EpisodeDownload.Outcome
+        do throws(HTTPFetchError) { outcome = try download.run() } catch {
+            if showsProgress { writeStandardError("\r\u{1B}[K") }
+            return fail(error.message)
+        }
+        if showsProgress { writeStandardError("\r\u{1B}[K") }
+        switch outcome {
+        case .already: writeStandardOutput("\(title) is downloaded already: \(chosen.download)\n")
+        case .downloaded(let bytes): writeStandardOutput("downloaded \(title) (\(EpisodeDownload.megabytes(bytes))) to \(chosen.download)\n")
         }
         return 0
     }
@@ -396,4 +494,9 @@ struct PodcastCommands {
 
 struct PodcastCommandError: Error {
     var message: String
+}
+
+struct PodcastMatchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }
