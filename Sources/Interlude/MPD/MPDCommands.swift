@@ -51,7 +51,7 @@ struct MPDCommands {
 
     private func carryOut(_ name: String, _ arguments: [String]) throws(MPDFailure) -> MPDResponse {
         var response = MPDResponse()
-        let snapshot = runtime.snapshot()
+        let snapshot = runtime.snapshot(includingQueue: false)
         switch name {
         case "ping": break
         case "status": return status(snapshot)
@@ -125,7 +125,7 @@ struct MPDCommands {
             var mode = snapshot.repeatMode
             for _ in 0..<3 where mode != wanted {
                 try table(name)
-                mode = runtime.snapshot().repeatMode
+                mode = runtime.snapshot(includingQueue: false).repeatMode
             }
         case "consume":
             if try Self.boolean(arguments[0]) { throw MPDFailure(.argument, "consume is not a mode of this player") }

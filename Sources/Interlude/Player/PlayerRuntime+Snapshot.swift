@@ -9,9 +9,14 @@ import PlayerModel
 /// its session state machine, the book and the alarm scheduler.
 extension PlayerRuntime {
     /// The titles are the decoders' readings of the tags (`trackTags`), for every front end.
-    func snapshot() -> PlayerSnapshot {
+    /// `includingQueue: false` leaves the queue's rows out, for a front end that
+    /// keeps its own (the MPD protocol's ids), so that every request does not
+    /// cost a title per entry of a 10,000-entry queue.
+    func snapshot(includingQueue: Bool = true) -> PlayerSnapshot {
         var snapshot = PlayerSnapshot()
-        snapshot.queue = queue.map { .init(path: $0, title: trackTags.tags(of: $0).title ?? AudioTags.displayName(ofPath: $0)) }
+        if includingQueue {
+            snapshot.queue = queue.map { .init(path: $0, title: trackTags.tags(of: $0).title ?? AudioTags.displayName(ofPath: $0)) }
+        }
         let current = current
         snapshot.fileElapsed = current?.elapsed ?? 0
         if let book {
