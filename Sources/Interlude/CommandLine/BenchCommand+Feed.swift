@@ -2,30 +2,16 @@ import InterludeCore
 import Podcasts
 
 extension BenchCommand {
+    /// Parses are whole documents; a thousand of a 10 MB feed take minutes already.
+    static let runsRange = CountRange(1...1000)
+
     /// `interlude bench feed FILE [--runs N]`: the CPU a feed costs to read
     /// as `podcast add` and `podcast refresh` read it (libxml2's reader under
     /// podcastparser's rules, `FeedDocument`), over bytes already in memory:
     /// the first parse (libxml2 loaded) and the median of N more (default 5).
     static func feed(_ arguments: [String]) -> Int32 {
-        var runs = 5
-        var paths: [String] = []
-        var words = arguments[...]
-        while let word = words.popFirst() {
-            if word == "--runs" {
-                guard let text = words.popFirst(), let value = Int(text), (1...1000).contains(value) else {
-                    writeStandardError("interlude bench feed: --runs takes a count from 1 to 1000\n")
-                    return 2
-                }
-                runs = value
-            } else {
-                paths.append(word)
-            }
-        }
-        guard paths.count == 1 else {
-            writeStandardError("interlude bench: usage: interlude bench feed FILE [--runs N]\n")
-            return 2
-        }
-        let path = paths[0]
+        guard let (path, runs) = fileAndCount(arguments, command: "feed", option: "--runs", range: runsRange,
+                                              default: 5) else { return 2 }
         let bytes: [UInt8]
         do {
             guard let read = try StateFile(path: path).read(limit: 256 << 20) else {

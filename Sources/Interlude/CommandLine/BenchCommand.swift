@@ -67,26 +67,34 @@ extension BenchCommand {
     /// Each point is a timed seek; a million take minutes already.
     static let pointsRange = CountRange(1...1_000_000)
 
-    static func seek(_ arguments: [String]) -> Int32 {
-        var points = 50
+    /// A subcommand's FILE and its one counted option (`--points N`, `--runs N`),
+    /// the count range-checked; nil when they are not as its usage says (said).
+    static func fileAndCount(_ arguments: [String], command: String, option: String, range: CountRange,
+                             default count: Int) -> (path: String, count: Int)? {
+        var count = count
         var paths: [String] = []
         var rest = arguments[...]
         while let argument = rest.popFirst() {
-            if argument == "--points" {
-                guard let text = rest.popFirst(), let value = pointsRange.parse(text) else {
-                    writeStandardError("interlude bench seek: --points needs \(pointsRange.accepts)\n")
-                    return 2
+            if argument == option {
+                guard let text = rest.popFirst(), let value = range.parse(text) else {
+                    writeStandardError("interlude bench \(command): \(option) needs \(range.accepts)\n")
+                    return nil
                 }
-                points = value
+                count = value
             } else {
                 paths.append(argument)
             }
         }
         guard paths.count == 1 else {
-            writeStandardError("interlude bench: usage: interlude bench seek FILE [--points N]\n")
-            return 2
+            writeStandardError("interlude bench: usage: interlude bench \(command) FILE [\(option) N]\n")
+            return nil
         }
-        let path = paths[0]
+        return (paths[0], count)
+    }
+
+    static func seek(_ arguments: [String]) -> Int32 {
+        guard let (path, points) = fileAndCount(arguments, command: "seek", option: "--points", range: pointsRange,
+                                                default: 50) else { return 2 }
         do {
             let probe = try Decoders.open(path: path)
             // Without a Xing/Info frame the length is an estimate from the file size:
