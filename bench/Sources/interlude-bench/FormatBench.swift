@@ -9,10 +9,7 @@ extension Bench {
     /// the other, run after run: CPU at most either peer's, peak RSS at most
     /// 20 MB and half of mpv's.
     func formatPlayCost(_ sink: NullSink) throws {
-        guard ProcessRunner.which("ffmpeg") != nil, ProcessRunner.which("mpv") != nil else {
-            report.notRun.append("formats: ffmpeg or mpv is not installed (scripts/install-deps.sh --bench installs them)")
-            return
-        }
+        guard ready("formats", needsInterlude: false, tools: ["ffmpeg", "mpv"]) else { return }
         let seconds = options.playSeconds
         let wav = try Fixtures.wav(.sweep, seconds: seconds, sampleRate: 44100, channels: 2)
         for codec in [Fixtures.Codec.aac, .flac16] {
@@ -68,10 +65,7 @@ extension Bench {
     /// whole decode path (`interlude bench decode`: decoder, conversion, ring)
     /// against `ffmpeg -f null` (demux, decode, convert to s16, discard).
     func formatDecodeThroughput() throws {
-        guard ProcessRunner.which("ffmpeg") != nil else {
-            report.notRun.append("formats decode: ffmpeg is not installed")
-            return
-        }
+        guard ready("formats decode", needsInterlude: false, tools: ["ffmpeg"]) else { return }
         guard interludeAvailable, !options.standIn else { return }
         let seconds = options.decodeSeconds
         let wav = try Fixtures.wav(.sweep, seconds: seconds, sampleRate: 44100, channels: 2)

@@ -9,14 +9,7 @@ import Glibc
 /// no bus at all. Runs alternate, so drifting load affects both alike.
 extension Bench {
     func mprisCost(_ sink: NullSink) throws {
-        guard interludeAvailable, !options.standIn else {
-            report.notRun.append("MPRIS CPU: needs the release interlude")
-            return
-        }
-        for tool in ["dbus-daemon", "playerctl"] where ProcessRunner.which(tool) == nil {
-            report.notRun.append("MPRIS CPU: \(tool) is not installed (make deps installs it)")
-            return
-        }
+        guard ready("MPRIS CPU", tools: ["dbus-daemon", "playerctl"]) else { return }
         let seconds = options.playSeconds
         let file = try Fixtures.mp3(.sweep, seconds: seconds, encoding: .cbr(kbps: 128))
         let started = try ProcessRunner.run("dbus-daemon", ["--session", "--print-address", "--fork", "--print-pid"], timeout: 15).check()

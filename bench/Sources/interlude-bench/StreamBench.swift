@@ -29,14 +29,7 @@ extension Bench {
     }
 
     func streamCost(_ sink: NullSink) throws {
-        guard interludeAvailable, !options.standIn else {
-            report.notRun.append("streams: needs the release interlude")
-            return
-        }
-        for tool in ["icecast2", "ffmpeg", "mpv", "ffplay", "stress-ng"] where ProcessRunner.which(tool) == nil {
-            report.notRun.append("streams: \(tool) is not installed (scripts/install-deps.sh --bench installs it)")
-            return
-        }
+        guard ready("streams", tools: ["icecast2", "ffmpeg", "mpv", "ffplay", "stress-ng"]) else { return }
         let seconds = options.playSeconds
         let server = try IcecastServer.start()
         defer { server.stop() }

@@ -14,14 +14,7 @@ import Glibc
 /// each front end shows it, polled every 20 ms (which the figures include).
 extension Bench {
     func titleLatency(_ sink: NullSink) throws {
-        guard interludeAvailable, !options.standIn else {
-            report.notRun.append("station titles: needs the release interlude")
-            return
-        }
-        for tool in ["icecast2", "ffmpeg", "dbus-daemon", "playerctl", "tmux"] where ProcessRunner.which(tool) == nil {
-            report.notRun.append("station titles: \(tool) is not installed (make deps installs it)")
-            return
-        }
+        guard ready("station titles", tools: ["icecast2", "ffmpeg", "dbus-daemon", "playerctl", "tmux"]) else { return }
         let server = try IcecastServer.start()
         defer { server.stop() }
         try server.startSource(mount: "radio.mp3", wav: Fixtures.wav(.sweep, seconds: 60), format: .mp3, name: "Bench Radio")
