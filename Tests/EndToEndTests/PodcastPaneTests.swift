@@ -177,4 +177,43 @@ import TestSupport
         try session.press("q")
         #expect(session.waitFor("EXITED 0").met, "\(session.screen())")
     }
+
+    /// At start the feeds are refreshed when one was last refreshed longer ago
+    /// than `podcast-refresh-age`: here every subscription is dated a day back.
+    @Test func feedsOlderThanTheConfiguredAgeAreRefreshedAtStart() throws {
+        let root = ScratchFiles.makeDirectory("start-feeds")
+        for index in 0..<3 {
+            try PodcastRefreshTests.feed(index, episodes: 2).write(toFile: "\(root)/show-\(index).xml", atomically: true, encoding: .utf8)
+        }
+        let server = try FeedServer.start(root: root)
+        defer { server.stop() }
+        let home = PodcastHome()
+        for index in 0..<3 { #expect(try home.add(server.url("show-\(index).xml")) != nil) }
+        try PodcastRefreshTests.feed(1, episodes: 4).write(toFile: "\(root)/show-1.xml", atomically: true, encoding: .utf8)
+        // The subscriptions as a refresh a day ago would have left them.
+        let file = home.data + "/interlude/podcasts.json"
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
+        let podcasts = try #require(json["podcasts"] as? [[String: Any]])
+        json["podcasts"] = podcasts.map { podcast in
+            var podcast = podcast
+            podcast["refreshed"] = (podcast["refreshed"] as? Int ?? 0) - 86_400
+            return podcast
+        }
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: file))
+        let before = server.requests.count
+
+        let music = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(1)), seconds: 60)
+        let session = try TUISession(columns: 140, rows: 40, arguments: ["\(music)/Tones/1 Morning.mp3"],
+                                     environment: home.environment) { config in
+            try "podcast-refresh-age = 12h\n".write(toFile: config + "/interlude/config", atomically: true, encoding: .utf8)
+        }
+        let done = session.waitFor(30) { $0.contains("refreshed 3 podcasts: 2 new episodes in 1, 2 unchanged, 0 failed") }
+        #expect(done.met, "\(done.screen)")
+        let requests = Array(server.requests.dropFirst(before))
+        #expect(requests.map(\.status).sorted() == [200, 304, 304], "\(requests)")
+        try session.press("P")
+        #expect(session.waitFor("Show 1  (4 episodes, 2 new)").met, "\(session.screen())")
+        try session.press("q")
+        #expect(session.waitFor("EXITED 0").met, "\(session.screen())")
+    }
 }
