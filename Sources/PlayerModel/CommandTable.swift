@@ -279,7 +279,7 @@ public enum CommandTable {
         CommandSpec("podcast-refresh", .podcasts, "refresh every podcast's feed in the background", keys: ["U"],
                     offeredBy: keysAndSocket, parse: plain(.refreshPodcasts)),
         CommandSpec("podcast-download", .podcasts,
-                    "download an episode in the background (PODCAST [EPISODE]; the key: the podcasts pane's selection)",
+                    "download an episode in the background (the newest without EPISODE; the key: the podcasts pane's selection)",
                     arguments: [podcast, CommandArgument("EPISODE", .text, optional: true)], keys: ["W"],
                     offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
             let words = try arguments.strings("a podcast and optionally an episode (strings)")
@@ -289,8 +289,8 @@ public enum CommandTable {
             return .perform(.downloadEpisode(podcast: words[0], episode: words.count > 1 ? words[1] : nil))
         },
         CommandSpec("podcast-mark", .podcasts,
-                    "mark an episode played or unplayed (PODCAST EPISODE played|unplayed; the key: the selection's, toggled)",
-                    arguments: [podcast, CommandArgument("EPISODE", .text), CommandArgument("STATE", .text)], keys: ["M"],
+                    "mark an episode played or unplayed (the key: the podcasts pane's selection, toggled)",
+                    arguments: [podcast, CommandArgument("EPISODE", .text), CommandArgument("played|unplayed", .text)], keys: ["M"],
                     offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
             let words = try arguments.strings("a podcast, an episode and played or unplayed (strings)")
             guard words.count == 3, words[2] == "played" || words[2] == "unplayed" else {
