@@ -16,7 +16,8 @@ import Glibc
 final class PlayerPodcasts: LoopSource {
     /// What the threads hand back.
     enum Message: Sendable {
-        case listed([PodcastRow], stale: Bool)
+        /// `reading` numbers the listings in the order they started to read the files.
+        case listed([PodcastRow], stale: Bool, reading: Int)
         case refreshProgress(done: Int, total: Int)
         case refreshed(lines: [String], summary: String)
         case downloadProgress(key: String, bytes: Int64, whole: Int64?)
@@ -27,6 +28,10 @@ final class PlayerPodcasts: LoopSource {
     final class Mailbox: Sendable {
         let wake: Int32
         private let messages = Mutex<[Message]>([])
+        private let readings = Atomic<Int>(0)
+
+        /// The next listing's number, taken just before it reads.
+        func nextReading() -> Int { readings.add(1, ordering: .relaxed).newValue }
 
         init() { wake = (try? SystemCall.eventDescriptor()) ?? -1 }
         deinit { if wake >= 0 { close(wake) } }
@@ -78,6 +83,8 @@ final class PlayerPodcasts: LoopSource {
     private var listing = false
     private var listAgain = false
     private var startRefreshWhenListed = false
+    /// The newest listing taken: one that read the files earlier and came later is dropped.
+    private var lastReading = 0
 
     init(places: Places = .current()) { self.places = places }
 
@@ -140,7 +147,7 @@ final class PlayerPodcasts: LoopSource {
                 summary = "the refresh failed"
             }
             mailbox.post(.refreshed(lines: lines, summary: summary))
-            mailbox.post(Self.listing(places))
+            mailbox.post(Self.listing(places, mailbox: mailbox))
         }
         if let failure {
             refreshing = nil
@@ -192,7 +199,7 @@ final class PlayerPodcasts: LoopSource {
             } catch {
                 mailbox.post(.downloaded(key: key, line: error.message, failed: true))
             }
-            mailbox.post(Self.listing(places))
+            mailbox.post(Self.listing(places, mailbox: mailbox))
         }
         if let failure {
             if let (row, item) = known { downloads[row.id + "/" + item.id] = nil }
@@ -252,7 +259,7 @@ final class PlayerPodcasts: LoopSource {
                 }
             }
             mailbox.post(.marked(problem: problem))
-            mailbox.post(Self.listing(places))
+            mailbox.post(Self.listing(places, mailbox: mailbox))
         }
         if let failure { return .refused(reason: .problem("cannot start a thread (\(failure.message))")) }
         return .done(report: .markedEpisode(title: known?.1.title ?? episode, played: played))
@@ -270,8 +277,11 @@ final class PlayerPodcasts: LoopSource {
 
     private func take(_ message: Message, events: PlayerEventStream) {
         switch message {
-        case .listed(let listed, let stale):
-            rows = listed
+        case .listed(let listed, let stale, let reading):
+            if reading > lastReading {
+                lastReading = reading
+                rows = listed
+            }
             listing = false
             if listAgain {
                 listAgain = false
@@ -307,14 +317,15 @@ final class PlayerPodcasts: LoopSource {
         }
         listing = true
         let (mailbox, places, age) = (self.mailbox, self.places, self.refreshAge)
-        if let failure = BackgroundThread.start({ mailbox.post(Self.listing(places, staleAfter: age)) }) {
+        if let failure = BackgroundThread.start({ mailbox.post(Self.listing(places, mailbox: mailbox, staleAfter: age)) }) {
             listing = false
             onNote("podcasts: cannot start a thread (\(failure.message))")
         }
     }
 
     /// The rows as the files hold them now, and whether a feed is older than `staleAfter` seconds.
-    static func listing(_ places: Places, staleAfter age: Double? = nil) -> Message {
+    static func listing(_ places: Places, mailbox: Mailbox, staleAfter age: Double? = nil) -> Message {
+        let reading = mailbox.nextReading()
         let now = SystemClock().wallNow
         let subscriptions = places.podcasts.load(now: now).subscriptions
         let seconds = now.secondsSince1970
@@ -328,7 +339,7 @@ final class PlayerPodcasts: LoopSource {
                 episodeRow(stored, podcast: subscription.id, folder: folder, books: places.books, now: now)
             }, problem: subscription.problem)
         }
-        return .listed(rows, stale: stale)
+        return .listed(rows, stale: stale, reading: reading)
     }
 
     static func episodeRow(_ stored: StoredEpisode, podcast: String, folder: String, books: BookStateStore,
