@@ -216,4 +216,54 @@ import TestSupport
         try session.press("q")
         #expect(session.waitFor("EXITED 0").met, "\(session.screen())")
     }
+
+    /// The socket has the pane's commands (the one table): `interlude remote
+    /// podcast-refresh`, `podcast-mark` and `podcast-download` with words.
+    @Test func theSocketRefreshesMarksAndDownloads() throws {
+        let root = ScratchFiles.makeDirectory("socket-feeds")
+        let music = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(1)), seconds: 60)
+        let media = "\(music)/Tones/1 Morning.mp3"
+        try FileManager.default.createDirectory(atPath: "\(root)/media", withIntermediateDirectories: true)
+        for number in 0..<3 { try FileManager.default.copyItem(atPath: media, toPath: "\(root)/media/1-\(number).mp3") }
+        for index in 0..<2 {
+            try PodcastRefreshTests.feed(index, episodes: 2).write(toFile: "\(root)/show-\(index).xml", atomically: true, encoding: .utf8)
+        }
+        let server = try FeedServer.start(root: root)
+        defer { server.stop() }
+        let home = PodcastHome()
+        for index in 0..<2 { #expect(try home.add(server.url("show-\(index).xml")) != nil) }
+        try PodcastRefreshTests.feed(1, episodes: 3).write(toFile: "\(root)/show-1.xml", atomically: true, encoding: .utf8)
+
+        let session = try TUISession(columns: 140, rows: 40, arguments: [media], environment: home.environment) { config in
+            try "podcast-refresh-age = off\n".write(toFile: config + "/interlude/config", atomically: true, encoding: .utf8)
+        }
+        #expect(session.waitFor("Morning").met, "\(session.screen())")
+        #expect(Remote.waitForPlayer(session.playerRuntimeDirectory))
+        let refresh = try Remote.run(session.playerRuntimeDirectory, ["podcast-refresh"])
+        #expect(refresh.succeeded && refresh.stdoutText.contains("refreshing 2 podcasts"), "\(refresh.summary)")
+        #expect(session.waitFor("refreshed 2 podcasts: 1 new episode in 1, 1 unchanged, 0 failed").met, "\(session.screen())")
+
+        // These feeds give no itunes:duration: an episode never played has no end to be put at, and says so in one line.
+        let mark = try Remote.run(session.playerRuntimeDirectory, ["podcast-mark", "Show 1", "Show 1 episode 0", "played"])
+        #expect(mark.succeeded, "\(mark.summary)")
+        let unknown = session.waitFor { $0.contains("Show 1 episode 0: its length is not known until it is played") }
+        #expect(unknown.met, "\(unknown.screen)")
+        let refused = try Remote.run(session.playerRuntimeDirectory, ["podcast-mark", "Show 1", "Show 1 episode 0", "heard"])
+        #expect(refused.exitStatus == 2 || refused.exitStatus == 1, "\(refused.summary)")
+        #expect(refused.stderrText.contains("played or unplayed"), "\(refused.summary)")
+
+        let download = try Remote.run(session.playerRuntimeDirectory, ["podcast-download", "Show 1"])
+        #expect(download.succeeded && download.stdoutText.contains("downloading Show 1"), "\(download.summary)")
+        try session.press("P")
+        try session.press("Down")
+        try session.press("Enter")
+        let shown = session.waitFor { screen in
+            screen.contains("P Podcasts: Show 1 (3)") && screen.components(separatedBy: "\n").contains {
+                $0.contains("Show 1 episode 2") && $0.contains("[new]") && $0.contains("[downloaded]")
+            } && screen.components(separatedBy: "\n").contains { $0.contains("Show 1 episode 0") && !$0.contains("[played]") }
+        }
+        #expect(shown.met, "\(shown.screen)")
+        try session.press("q")
+        #expect(session.waitFor("EXITED 0").met, "\(session.screen())")
+    }
 }
