@@ -74,6 +74,9 @@ public enum CommandReport: Equatable, Sendable {
     case stationRenamed(number: Int, name: String)
     case stationRemoved(name: String)
     case playingStation(name: String)
+    case refreshingPodcasts(count: Int)
+    case downloadingEpisode(title: String)
+    case markedEpisode(title: String, played: Bool)
 
     public var sentence: String {
         switch self {
@@ -95,6 +98,9 @@ public enum CommandReport: Equatable, Sendable {
         case .stationRenamed(let number, let name): "station \(number) is now \(name)"
         case .stationRemoved(let name): "removed the station \(name)"
         case .playingStation(let name): "playing \(name)"
+        case .refreshingPodcasts(let count): "refreshing \(count) podcast\(count == 1 ? "" : "s")"
+        case .downloadingEpisode(let title): "downloading \(title)"
+        case .markedEpisode(let title, let played): "\(title): marked \(played ? "played" : "unplayed")"
         }
     }
 }

@@ -138,6 +138,7 @@ public enum CommandSection: String, CaseIterable, Sendable {
     case audiobooks = "Audiobooks"
     case alarms = "Alarms"
     case radio = "Radio"
+    case podcasts = "Podcasts"
     case alarmTesting = "Alarm and interruption testing"
     case general = "General"
 }

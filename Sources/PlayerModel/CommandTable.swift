@@ -64,6 +64,7 @@ public enum CommandTable {
     private static let alarmID = CommandArgument("ID", .count(idRange))
     private static let paths = CommandArgument("PATH", .path, repeats: true)
     private static let stationNumber = CommandArgument("N", .count(StationNumbers.range))
+    private static let podcast = CommandArgument("PODCAST", .text)
     private static let stationNumberText = "a station's number (as station-list shows it)"
     private static let position = CommandArgument("POSITION", .count(queueRange))
     private static let entries_ = CommandArgument("COUNT", .count(queueRange), optional: true)
@@ -183,6 +184,8 @@ public enum CommandTable {
         screen("library-view", .navigation, "library: tree (artist, album, tracks) or all tracks", keys: ["v"]),
         screen("library-sort", .navigation, "library: sort the tracks by the next column", keys: ["V"]),
         screen("radio", .navigation, "radio pane: the favourite stations", keys: ["R"]),
+        screen("podcasts", .navigation, "podcasts pane: the podcasts, enter a podcast's episodes (again: back to the podcasts)",
+               keys: ["P"]),
 
         // Audiobooks
         CommandSpec("chapter-next", aliases: ["next-chapter"], .audiobooks, "next chapter", keys: [">"], offeredBy: all,
@@ -271,6 +274,30 @@ public enum CommandTable {
         },
         CommandSpec("station-list", aliases: ["stations"], .radio, "list the favourite stations", offeredBy: .socket,
                     parse: reading(.stationList)),
+
+        // Podcasts: the subscriptions of `interlude podcast`, refreshed and downloaded in the background.
+        CommandSpec("podcast-refresh", .podcasts, "refresh every podcast's feed in the background", keys: ["U"],
+                    offeredBy: keysAndSocket, parse: plain(.refreshPodcasts)),
+        CommandSpec("podcast-download", .podcasts,
+                    "download an episode in the background (the newest without EPISODE; the key: the podcasts pane's selection)",
+                    arguments: [podcast, CommandArgument("EPISODE", .text, optional: true)], keys: ["W"],
+                    offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+            let words = try arguments.strings("a podcast and optionally an episode (strings)")
+            guard (1...2).contains(words.count) else {
+                throw RemoteArgumentError("\(arguments.command): expects a podcast and at most one episode")
+            }
+            return .perform(.downloadEpisode(podcast: words[0], episode: words.count > 1 ? words[1] : nil))
+        },
+        CommandSpec("podcast-mark", .podcasts,
+                    "mark an episode played or unplayed (the key: the podcasts pane's selection, toggled)",
+                    arguments: [podcast, CommandArgument("EPISODE", .text), CommandArgument("played|unplayed", .text)], keys: ["M"],
+                    offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+            let words = try arguments.strings("a podcast, an episode and played or unplayed (strings)")
+            guard words.count == 3, words[2] == "played" || words[2] == "unplayed" else {
+                throw RemoteArgumentError("\(arguments.command): expects a podcast, an episode and played or unplayed")
+            }
+            return .perform(.markEpisode(podcast: words[0], episode: words[1], played: words[2] == "played"))
+        },
 
         // Alarm and interruption testing
         CommandSpec("alarm-fire-test", aliases: ["alarm-fire"], .alarmTesting, "fire a test alarm now", keys: ["a"],

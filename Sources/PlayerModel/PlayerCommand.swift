@@ -87,6 +87,14 @@ public enum PlayerCommand: Equatable, Sendable {
     case removeStation(StationTarget)
     case playStation(StationTarget)
 
+    // MARK: Podcasts (the podcasts pane; `podcast-...`)
+    /// Fetches every subscription's feed in the background (conditional requests, a bound in parallel).
+    case refreshPodcasts
+    /// Downloads an episode in the background (nil: the podcast's newest).
+    case downloadEpisode(podcast: String, episode: String?)
+    /// Marks an episode heard to its end (`played`) or not heard at all.
+    case markEpisode(podcast: String, episode: String, played: Bool)
+
     case quit
 
     /// Acts on the book that plays: refused when none does.

@@ -31,6 +31,8 @@ public struct PlayerConfigFile: Equatable, Sendable {
     public var timeShift: Double?
     /// `time-shift-memory = MIB`: how much of that is kept in memory before the file.
     public var timeShiftMemory: Int?
+    /// `podcast-refresh-age = DURATION|off`: feeds older than this are refreshed when the full-screen player starts (seconds; 0: never).
+    public var podcastRefreshAge: Double?
     public var problems: [ConfigProblem] = []
 
     /// Every key, with its value and what it does: the complaint's list and the man page's CONFIGURATION.
@@ -62,6 +64,9 @@ public struct PlayerConfigFile: Equatable, Sendable {
             + "stopped; off (or 0) resumes it live (default 30m, \(timeShiftRange.accepts))"),
         ("time-shift-memory", "MIB", "how much of the time-shift is kept in memory before the rest goes to a private "
             + "file under $XDG_CACHE_HOME/interlude (default 4, \(timeShiftMemoryRange.accepts))"),
+        ("podcast-refresh-age", "DURATION|off", "when the full-screen player starts, every podcast's feed is refreshed in "
+            + "the background if one was last refreshed longer ago than this; off (or 0) never at start "
+            + "(default 1h, \(podcastRefreshAgeRange.accepts))"),
     ]
 
     public static var keys: [String] { keyReference.map(\.key) }
@@ -151,6 +156,12 @@ public struct PlayerConfigFile: Equatable, Sendable {
                     continue
                 }
                 config.timeShiftMemory = mebibytes
+            case "podcast-refresh-age":
+                guard let seconds = value.lowercased() == "off" ? 0 : Self.podcastRefreshAgeRange.parse(String(value)) else {
+                    problem("podcast-refresh-age must be off or \(Self.podcastRefreshAgeRange.accepts), not '\(value)'")
+                    continue
+                }
+                config.podcastRefreshAge = seconds
             case "desktop-interruptions":
                 // Read, and its problems reported, by the desktop interruption settings.
                 continue
@@ -171,6 +182,10 @@ extension PlayerConfigFile {
     public static let alarmNotifyRange = DurationRange(seconds: 0...43200)
     /// `time-shift`: none (0) to ten hours (the buffer's own bound).
     public static let timeShiftRange = DurationRange(seconds: 0...36000)
+    /// `podcast-refresh-age`: never at start (0) to a week.
+    public static let podcastRefreshAgeRange = DurationRange(seconds: 0...7 * 24 * 3600)
+    /// `podcast-refresh-age` when the file says nothing: an hour.
+    public static let defaultPodcastRefreshAge: Double = 3600
     /// `time-shift-memory`: none (all in the file) to 1 GiB.
     public static let timeShiftMemoryRange = CountRange(0...1024, unit: "MiB")
 

@@ -69,8 +69,66 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var playlists: [PlaylistRow] = []
     /// The radio pane: the favourite stations, numbered from 1 in this order.
     public var stations: [StationRow] = []
+    /// The podcasts pane: the subscriptions, each with its episodes (newest first).
+    public var podcasts: [PodcastRow] = []
+    /// What the podcasts run in the background now ("refreshing 12/50"), nil when nothing.
+    public var podcastActivity: String?
 
     public init() {}
+}
+
+/// A subscription as the podcasts pane lists it.
+public struct PodcastRow: Equatable, Sendable {
+    public var id: String
+    public var title: String
+    public var episodes: [EpisodeRow]
+    /// Why its last refresh failed, if it did.
+    public var problem: String?
+    public var newCount: Int { episodes.filter(\.isNew).count }
+
+    public init(id: String, title: String, episodes: [EpisodeRow], problem: String? = nil) {
+        self.id = id
+        self.title = title
+        self.episodes = episodes
+        self.problem = problem
+    }
+}
+
+/// An episode as the podcasts pane lists it: the feed's side and the listener's.
+public struct EpisodeRow: Equatable, Sendable {
+    public enum Download: Equatable, Sendable {
+        case none
+        /// A `.part` on disk (or a download running): the bytes there and the whole length when known.
+        case partial(bytes: Int64, of: Int64?)
+        case downloaded
+    }
+
+    public var id: String
+    public var title: String
+    /// "2024-01-05", or empty when the feed gives no date.
+    public var date: String
+    /// The feed's duration in seconds (0: not given).
+    public var durationSeconds: Int
+    public var isNew: Bool
+    public var played: Bool
+    /// Where the listener stopped, in milliseconds (nil: never played).
+    public var placeMilliseconds: Int?
+    public var download: Download
+    /// A download of it runs now (its progress is `download`).
+    public var downloading: Bool
+
+    public init(id: String, title: String, date: String, durationSeconds: Int, isNew: Bool, played: Bool,
+                placeMilliseconds: Int?, download: Download, downloading: Bool = false) {
+        self.id = id
+        self.title = title
+        self.date = date
+        self.durationSeconds = durationSeconds
+        self.isNew = isNew
+        self.played = played
+        self.placeMilliseconds = placeMilliseconds
+        self.download = download
+        self.downloading = downloading
+    }
 }
 
 /// A favourite station: its name and the URL it plays.

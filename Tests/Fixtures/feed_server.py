@@ -11,6 +11,8 @@ says, then If-Modified-Since), byte ranges (206). Paths:
   /found/NAME           302 Found to /NAME
   /status/CODE          an empty answer with that status
   /stall/NAME           the request is read and nothing is sent until --stall-seconds pass
+  /held/NAME            NAME, answered only once --hold-file does not exist (a test holds
+                        replies by creating it and releases them by removing it)
   /drop/BYTES/NAME      NAME (ranges too), the connection closed after BYTES bytes of the
                         body: a download cut off mid-body
 
@@ -66,6 +68,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             deadline = time.monotonic() + self.server.stall_seconds
             while time.monotonic() < deadline and not self.server.stopping.is_set():
                 time.sleep(0.05)
+            parts = parts[1:]
+        if parts[:1] == ["held"]:
+            while os.path.exists(self.server.hold_file or "") and not self.server.stopping.is_set():
+                time.sleep(0.02)
             parts = parts[1:]
         drop_after = None
         if parts[:1] == ["drop"] and len(parts) >= 3 and parts[1].isdigit():
@@ -139,12 +145,14 @@ def main():
     parser.add_argument("--port-file", required=True)
     parser.add_argument("--log", required=True)
     parser.add_argument("--stall-seconds", type=float, default=5.0)
+    parser.add_argument("--hold-file", default=None)
     arguments = parser.parse_args()
     server = Server(("127.0.0.1", 0), Handler)
     server.root = os.path.realpath(arguments.root)
     server.log = open(arguments.log, "a")
     server.lock = threading.Lock()
     server.stall_seconds = arguments.stall_seconds
+    server.hold_file = arguments.hold_file
     server.stopping = threading.Event()
 
     def stop(signum, frame):

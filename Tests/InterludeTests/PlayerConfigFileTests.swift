@@ -18,7 +18,7 @@ struct PlayerConfigFileTests {
         #expect(config.onEvent == "notify-send \"$INTERLUDE_TITLE\"")
         #expect(config.problems.map(\.description) == [
             "/c/config:4: expected 'key = value', got 'colour'",
-            "/c/config:5: unknown key 'speed' (known: on-event, desktop-interruptions, desktop-role.ROLE, replaygain, replaygain-preamp, library, mpd, mpd-password, alarm-grace, cover-art, alarm-notify, time-shift, time-shift-memory)",
+            "/c/config:5: unknown key 'speed' (known: on-event, desktop-interruptions, desktop-role.ROLE, replaygain, replaygain-preamp, library, mpd, mpd-password, alarm-grace, cover-art, alarm-notify, time-shift, time-shift-memory, podcast-refresh-age)",
             "/c/config:6: on-event needs a program",
         ])
     }
@@ -95,5 +95,20 @@ struct PlayerConfigFileTests {
         #expect(PlayerConfigFile.parse("mpd-password = s3cret word\n", path: "/c").mpdPassword == "s3cret word")
         let empty = PlayerConfigFile.parse("mpd-password =\n", path: "/c")
         #expect(empty.mpdPassword == nil && empty.problems.map(\.description) == ["/c:1: mpd-password must be 1 to 256 bytes"])
+    }
+}
+
+/// Issue 27: `podcast-refresh-age`, the age past which the full-screen player refreshes the feeds at start.
+@Suite struct PodcastRefreshAgeConfigTests {
+    @Test func takesOffOrADurationUpToAWeekAndRefusesTheRestInOneLine() {
+        #expect(PlayerConfigFile.parse("podcast-refresh-age = 6h", path: "/c/config").podcastRefreshAge == 21_600.0)
+        #expect(PlayerConfigFile.parse("podcast-refresh-age = off", path: "/c/config").podcastRefreshAge == 0)
+        #expect(PlayerConfigFile.parse("", path: "/c/config").podcastRefreshAge == nil)
+        for bad in ["8d", "-1", "soon"] {
+            let config = PlayerConfigFile.parse("podcast-refresh-age = \(bad)", path: "/c/config")
+            #expect(config.podcastRefreshAge == nil)
+            #expect(config.problems.count == 1 && config.problems[0].description.hasPrefix("/c/config:1: podcast-refresh-age must be off or"),
+                    "\(config.problems)")
+        }
     }
 }

@@ -14,13 +14,22 @@ public final class FeedServer: Sendable {
     public let port: Int
     public let root: String
     public let logPath: String
+    /// While this file exists, requests under `/held/` wait (`hold()`, `release()`).
+    public let holdPath: String
 
-    private init(process: BackgroundProcess, port: Int, root: String, logPath: String) {
+    private init(process: BackgroundProcess, port: Int, root: String, logPath: String, holdPath: String) {
         self.process = process
         self.port = port
         self.root = root
         self.logPath = logPath
+        self.holdPath = holdPath
     }
+
+    /// From now on `/held/NAME` is answered only after `release()`.
+    public func hold() { _ = FileManager.default.createFile(atPath: holdPath, contents: Data()) }
+
+    /// Answers the requests `hold()` kept waiting, and those after.
+    public func release() { try? FileManager.default.removeItem(atPath: holdPath) }
 
     deinit { stop() }
 
@@ -28,16 +37,16 @@ public final class FeedServer: Sendable {
     public static func start(root: String, stallSeconds: Double = 5, timeout: Double = 15) throws -> FeedServer {
         guard ProcessRunner.which("python3") != nil else { throw StreamServerError.notInstalled("python3") }
         let directory = ScratchFiles.makeDirectory("feed-server")
-        let portFile = "\(directory)/port", log = "\(directory)/requests.log"
+        let portFile = "\(directory)/port", log = "\(directory)/requests.log", hold = "\(directory)/hold"
         let process = try BackgroundProcess.start(
             "python3", ["\(InterludeBinary.packageRoot)/Tests/Fixtures/feed_server.py", "--root", root, "--port-file", portFile,
-                        "--log", log, "--stall-seconds", String(stallSeconds)],
+                        "--log", log, "--stall-seconds", String(stallSeconds), "--hold-file", hold],
             stdout: .file("\(directory)/server.out"), stderr: .file("\(directory)/server.out"))
         let deadline = monotonicSeconds() + timeout
         while true {
             if let text = try? String(contentsOfFile: portFile, encoding: .utf8),
                let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                return FeedServer(process: process, port: port, root: root, logPath: log)
+                return FeedServer(process: process, port: port, root: root, logPath: log, holdPath: hold)
             }
             guard process.isRunning, monotonicSeconds() < deadline else {
                 process.stop()
@@ -61,5 +70,8 @@ public final class FeedServer: Sendable {
         }
     }
 
-    public func stop() { process.stop(signal: SIGTERM, grace: 5) }
+    public func stop() {
+        release()
+        process.stop(signal: SIGTERM, grace: 5)
+    }
 }

@@ -30,6 +30,8 @@ extension FullScreenPlayer: PlayerHost {
             if ui.focus == .playlists { refreshPlaylists() }
             // The radio pane shows the station file as it is now (another player may have changed it).
             if ui.focus == .radio, let problem = runtime.favouriteStations.reload() { runtime.events.error(problem) }
+            // The podcasts pane lists the files again (a `podcast add` in a shell meanwhile), on its thread.
+            if ui.focus == .podcasts { runtime.podcasts.list() }
         }
         if runtime.removeRungTestAlarms() { redraw.setNeedsDraw() }
         updateLyrics(runtime)

@@ -9,6 +9,8 @@ extension FullScreenPlayer {
         snapshot.books = shelf.rows(current: book)
         snapshot.playlists = playlists
         snapshot.stations = runtime.favouriteStations.rows
+        snapshot.podcasts = runtime.podcasts.shownRows
+        snapshot.podcastActivity = runtime.podcasts.activity
         return snapshot
     }
 

@@ -118,6 +118,7 @@ final class FullScreenPlayer {
         guard openScreen(keys: keys, theme: options.theme ?? restored.state?.theme ?? ThemeCatalog.defaultName)
         else { return 1 }
         openLibrary()
+        startPodcasts(runtime)
         lastState = nil
         redraw.setNeedsDraw()
         let status = runtime.run(host: self)
@@ -129,6 +130,18 @@ final class FullScreenPlayer {
         withExtendedLifetime(signals) {}
         events.writesErrorsToStandardError = true
         return quitRequested ? 0 : status
+    }
+
+    /// The podcasts pane's rows listed, and the feeds refreshed when older than `podcast-refresh-age`, off the loop.
+    func startPodcasts(_ runtime: PlayerRuntime) {
+        let podcasts = runtime.podcasts
+        podcasts.refreshAge = UserConfigFile.podcastRefreshAge
+        podcasts.onChange = { [unowned self] in redraw.setNeedsDraw() }
+        podcasts.onNote = { [unowned self] line in
+            ui.message = .init(text: line, isError: false)
+            redraw.setNeedsDraw()
+        }
+        podcasts.start()
     }
 
     /// A book opened (at start or by a switch): the shelf, the resume message, the books pane read again.

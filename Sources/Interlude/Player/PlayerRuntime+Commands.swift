@@ -90,6 +90,10 @@ extension PlayerRuntime {
         case .notificationChime: notificationChime()
         case .simulateDeviceLoss: simulateDeviceLoss()
         case .addStation, .renameStation, .removeStation, .playStation: return performStation(command)
+        case .refreshPodcasts: return podcasts.refresh()
+        case .downloadEpisode(let podcast, let episode): return podcasts.download(podcast: podcast, episode: episode)
+        case .markEpisode(let podcast, let episode, let played):
+            return podcasts.mark(podcast: podcast, episode: episode, played: played, playing: book?.book.id)
         case .quit:
             quitRequested = true
             requestStop()

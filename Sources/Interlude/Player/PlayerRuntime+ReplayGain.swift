@@ -22,6 +22,12 @@ enum UserConfigFile {
         load().alarmGrace.map { .milliseconds(Int64(($0 * 1000).rounded())) } ?? AlarmScheduler.Settings.defaultLateRingGrace
     }
 
+    /// `podcast-refresh-age` in seconds, nil for never at start (0).
+    static var podcastRefreshAge: Double? {
+        let seconds = load().podcastRefreshAge ?? PlayerConfigFile.defaultPodcastRefreshAge
+        return seconds > 0 ? seconds : nil
+    }
+
     /// `time-shift` and `time-shift-memory`, over the defaults.
     static var timeShift: TimeShiftSettings {
         let config = load()

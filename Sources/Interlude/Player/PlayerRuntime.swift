@@ -72,6 +72,8 @@ final class PlayerRuntime {
     let streamWatch = StreamWatch()
     /// The favourite stations, as the file held them last (`+Stations`).
     let favouriteStations = FavouriteStations()
+    /// The podcasts pane's rows, the refresh and the downloads, all off the loop (`PlayerPodcasts`).
+    let podcasts = PlayerPodcasts()
     let clock: any Clock
     let arbiter: AudioSessionArbiter
     let player: PlayerSession
@@ -405,7 +407,7 @@ final class PlayerRuntime {
     private func waitForEvents(host: PlayerHost, wallClock: WallClockChangeDescriptor, refillWait: Int) {
         var wait = refillWait
         if let limit = host.maximumWaitMilliseconds { wait = wait < 0 ? limit : min(wait, limit) }
-        let sources = host.loopSources + (services?.sources ?? []) + [streamWatch]
+        let sources = host.loopSources + (services?.sources ?? []) + [streamWatch, podcasts]
         for limit in sources.compactMap(\.wakeWithinMilliseconds) { wait = wait < 0 ? limit : min(wait, limit) }
         systemClock?.armWakeUp(orAt: [suspendDeadline, continueDeadline].compactMap { $0 }.min(),
                                holdingTimers: isSessionSuspended)
@@ -429,7 +431,7 @@ final class PlayerRuntime {
 
     /// On the frame clock nothing waits, but the loop's sources are still read.
     private func pollWithoutWaiting(host: PlayerHost) {
-        let sources = host.loopSources + (services?.sources ?? []) + [streamWatch]
+        let sources = host.loopSources + (services?.sources ?? []) + [streamWatch, podcasts]
         let requests = sources.map(\.pollRequests)
         let (_, occurred) = poll([], requests: requests.flatMap { $0 }, timeoutMilliseconds: 0)
         serviceSources(sources, requests: requests, occurred: occurred)

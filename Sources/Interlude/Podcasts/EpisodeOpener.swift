@@ -49,6 +49,8 @@ enum EpisodeOpener {
             return .failure(EpisodeOpenError(message: "\(podcast.title) has no episodes (try 'interlude podcast refresh')"))
         }
         guard let word else { return .success(Chosen(podcast: podcast, episode: episodes[0], store: store)) }
+        // The podcasts pane names an episode by its identity, which may look like a number.
+        if let exact = episodes.first(where: { $0.id == word }) { return .success(Chosen(podcast: podcast, episode: exact, store: store)) }
         switch EpisodeFiles.find(word, in: episodes) {
         case .success(let episode): return .success(Chosen(podcast: podcast, episode: episode, store: store))
         case .failure(let error): return .failure(EpisodeOpenError(message: "\(podcast.title): \(error.description)"))

@@ -10,6 +10,8 @@ struct PodcastRefresh {
     var store: PodcastStore
     var parallel = 8
     var now: () -> WallInstant = { SystemClock().wallNow }
+    /// Called as each feed is done: how many are, of how many (the player's "refreshing 12/50").
+    var progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
 
     struct Result: Sendable, Equatable {
         /// Per podcast id: how many episodes arrived.
@@ -30,11 +32,15 @@ struct PodcastRefresh {
         let targets = base.indices.filter { ids?.contains(base[$0].id) ?? true }
         let requests = targets.map { HTTPRequest(url: base[$0].url, etag: base[$0].etag, lastModified: base[$0].lastModified) }
         var result = Result()
+        var done = 0
+        progress(0, requests.count)
         try HTTPFetcher.fetch(requests, parallel: parallel) { index, outcome in
             let position = targets[index]
             var subscription = mine[position]
             apply(outcome, to: &subscription, markNew: markNew, result: &result)
             mine[position] = subscription
+            done += 1
+            progress(done, requests.count)
         }
         do {
             _ = try store.save(mine, since: base, now: now())

@@ -44,6 +44,7 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case libraryView = "library-view"
     case librarySort = "library-sort"
     case radio = "radio"
+    case podcasts = "podcasts"
 
     // Audiobooks
     case chapterNext = "chapter-next"
@@ -68,6 +69,11 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case stationAddURL = "station-add-url"
     case stationRename = "station-rename"
     case stationRemove = "station-remove"
+
+    // Podcasts pane: refresh every feed, download or mark the selected episode.
+    case podcastRefresh = "podcast-refresh"
+    case podcastDownload = "podcast-download"
+    case podcastMark = "podcast-mark"
 
     // Alarm and interruption testing: drive every interruption path from the keyboard.
     case alarmFireTest = "alarm-fire-test"

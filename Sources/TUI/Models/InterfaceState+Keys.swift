@@ -54,6 +54,14 @@ extension InterfaceState {
         case .pane0: focus(.playlists); return []
         case .lyrics: focus(.lyrics); return []
         case .radio: focus(.radio); return []
+        case .podcasts:
+            // Pressed again in the pane's episodes: back to the podcasts.
+            if focus == .podcasts, openPodcast != nil { openPodcast = nil } else { focus(.podcasts) }
+            return []
+        case .podcastDownload, .podcastMark:
+            guard let (podcast, episode) = selectedEpisode(snapshot()) else { return [] }
+            if action == .podcastDownload { return [.player(.downloadEpisode(podcast: podcast.id, episode: episode.id))] }
+            return [.player(.markEpisode(podcast: podcast.id, episode: episode.id, played: !episode.played))]
         case .stationAddURL:
             prompt = .stationURL
             input = ""
@@ -143,7 +151,8 @@ extension InterfaceState {
             return []
         case .themeCycle: return [.cycleTheme]
         case .playPause, .next, .previous, .shuffleToggle, .repeatCycle, .goLive, .speedUp, .speedDown, .alarmFireTest, .alarmSnooze,
-             .alarmDismiss, .sessionSuspendToggle, .callToggle, .notificationChime, .deviceLost, .quit, .stationAdd:
+             .alarmDismiss, .sessionSuspendToggle, .callToggle, .notificationChime, .deviceLost, .quit, .stationAdd,
+             .podcastRefresh:
             // The table's own reading of a command without arguments (as standard
             // input's and the socket's), stored in the binding when the key was bound.
             return binding.command.map { [.player($0)] } ?? []
@@ -167,6 +176,27 @@ extension InterfaceState {
         return rows[self[keyPath: cursor].selection]
     }
 
+    /// The podcasts pane's selected episode, with its podcast; else a message saying what to select and nil.
+    mutating func selectedEpisode(_ snapshot: PlayerSnapshot) -> (PodcastRow, EpisodeRow)? {
+        let pane = inParentheses(.podcasts)
+        guard focus == .podcasts, let id = openPodcast, let podcast = snapshot.podcasts.first(where: { $0.id == id }) else {
+            message = Message(text: "select an episode in the podcasts pane\(pane) first (enter opens a podcast)", isError: false)
+            return nil
+        }
+        episodesCursor.clamp(count: podcast.episodes.count)
+        guard podcast.episodes.indices.contains(episodesCursor.selection) else {
+            message = Message(text: "\(podcast.title) has no episodes" + (bindings.name(of: .podcastRefresh).map { "; \($0) refreshes" } ?? ""),
+                              isError: false)
+            return nil
+        }
+        return (podcast, podcast.episodes[episodesCursor.selection])
+    }
+
+    /// The podcast the pane shows the episodes of, if it is still subscribed.
+    func openedPodcast(_ snapshot: PlayerSnapshot) -> PodcastRow? {
+        openPodcast.flatMap { id in snapshot.podcasts.first { $0.id == id } }
+    }
+
     /// A refusal as the screen words it: with the keys bound now (the first
     /// of each command's keys), so a rebound key is named by its new key.
     public func sentence(for reason: Refusal) -> String {
@@ -183,7 +213,7 @@ extension InterfaceState {
     mutating func logKey(_ action: KeyAction) {
         switch action {
         case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextPane, .pane1, .pane2, .pane3, .pane4, .pane5, .pane6,
-             .pane7, .pane8, .pane9, .pane0, .lyrics, .radio, .libraryView, .librarySort, .help:
+             .pane7, .pane8, .pane9, .pane0, .lyrics, .radio, .podcasts, .libraryView, .librarySort, .help:
             return  // Moving around is not a player action.
         default:
             log.append(LoggedEvent(time: now, key: action))

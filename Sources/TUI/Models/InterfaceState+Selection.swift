@@ -43,6 +43,12 @@ extension InterfaceState {
         case .bookmarks: move(&bookmarksCursor, action, count: snapshot.book?.bookmarks.count ?? 0)
         case .playlists: move(&playlistsCursor, action, count: snapshot.playlists.count)
         case .radio: move(&stationsCursor, action, count: snapshot.stations.count)
+        case .podcasts:
+            if let podcast = openedPodcast(snapshot) {
+                move(&episodesCursor, action, count: podcast.episodes.count)
+            } else {
+                move(&podcastsCursor, action, count: snapshot.podcasts.count)
+            }
         case .library:
             guard var library else { return }
             move(&library.cursor, action, count: library.rows.count)
@@ -113,6 +119,18 @@ extension InterfaceState {
             stationsCursor.clamp(count: snapshot.stations.count)
             guard snapshot.stations.indices.contains(stationsCursor.selection) else { return [] }
             return [.player(.playStation(.url(snapshot.stations[stationsCursor.selection].url)))]
+        case .podcasts:
+            // Enter opens a podcast's episodes; on an episode it plays it (its download, else streamed).
+            if let podcast = openedPodcast(snapshot) {
+                episodesCursor.clamp(count: podcast.episodes.count)
+                guard podcast.episodes.indices.contains(episodesCursor.selection) else { return [] }
+                return [.player(.playEpisode(podcast: podcast.id, episode: podcast.episodes[episodesCursor.selection].id))]
+            }
+            podcastsCursor.clamp(count: snapshot.podcasts.count)
+            guard snapshot.podcasts.indices.contains(podcastsCursor.selection) else { return [] }
+            openPodcast = snapshot.podcasts[podcastsCursor.selection].id
+            episodesCursor = ListCursor()
+            return []
         case .library:
             // Enter opens or closes an artist or album; on a track it plays
             // the track's album (the list, in the tracks view) from there.

@@ -55,6 +55,10 @@ public struct InterfaceState {
     public var booksCursor = ListCursor()
     public var playlistsCursor = ListCursor()
     public var stationsCursor = ListCursor()
+    /// The podcasts pane: its list of podcasts, and the podcast opened (its id) with its episodes' cursor.
+    public var podcastsCursor = ListCursor()
+    public var openPodcast: String?
+    public var episodesCursor = ListCursor()
     public var chaptersCursor = ListCursor()
     public var bookmarksCursor = ListCursor()
     /// The panes the split layout shows in its shared places (see `Pane.slot`).

@@ -2,7 +2,7 @@
 /// audiobook panes: in the split layout the books pane takes the browser's
 /// place and the chapters and bookmarks panes the queue's, while focused.
 /// The library pane (9) and the playlists pane (0) take the browser's place too;
-/// the lyrics pane (L, its key) the queue's, the radio pane (R) the browser's.
+/// the lyrics pane (L, its key) the queue's, the radio pane (R) and the podcasts pane (P) the browser's.
 public enum Pane: Int, CaseIterable, Sendable {
     case browser = 1
     case queue
@@ -16,6 +16,7 @@ public enum Pane: Int, CaseIterable, Sendable {
     case playlists
     case lyrics
     case radio
+    case podcasts
 
     public var title: String {
         switch self {
@@ -31,6 +32,7 @@ public enum Pane: Int, CaseIterable, Sendable {
         case .playlists: "Playlists"
         case .lyrics: "Lyrics"
         case .radio: "Radio"
+        case .podcasts: "Podcasts"
         }
     }
 
@@ -49,6 +51,7 @@ public enum Pane: Int, CaseIterable, Sendable {
         case .playlists: "Lists"
         case .lyrics: "Lyrics"
         case .radio: "Radio"
+        case .podcasts: "Podcasts"
         }
     }
 
@@ -58,6 +61,7 @@ public enum Pane: Int, CaseIterable, Sendable {
         case .playlists: "0"
         case .lyrics: "L"
         case .radio: "R"
+        case .podcasts: "P"
         default: String(rawValue)
         }
     }
@@ -67,7 +71,7 @@ public enum Pane: Int, CaseIterable, Sendable {
     /// 40-column terminal still names the five panes music uses.
     public var next: Pane {
         switch self {
-        case .library, .playlists, .lyrics, .radio: .browser
+        case .library, .playlists, .lyrics, .radio, .podcasts: .browser
         default: Pane(rawValue: rawValue + 1)!
         }
     }
@@ -82,7 +86,7 @@ extension Pane {
 
     public var slot: Slot {
         switch self {
-        case .browser, .books, .library, .playlists, .radio: .topLeft
+        case .browser, .books, .library, .playlists, .radio, .podcasts: .topLeft
         case .queue, .chapters, .bookmarks, .lyrics: .topRight
         case .nowPlaying: .middle
         case .alarms: .bottomLeft

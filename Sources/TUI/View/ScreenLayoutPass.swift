@@ -78,6 +78,11 @@ public struct ScreenLayoutPass {
             return state.playlistsCursor.visibleRange(height: height, count: snapshot.playlists.count)
         case .radio:
             return state.stationsCursor.visibleRange(height: height, count: snapshot.stations.count)
+        case .podcasts:
+            if let podcast = state.openedPodcast(snapshot) {
+                return state.episodesCursor.visibleRange(height: height, count: podcast.episodes.count)
+            }
+            return state.podcastsCursor.visibleRange(height: height, count: snapshot.podcasts.count)
         case .library:
             guard var library = state.library else { return 0..<0 }
             let rows = library.cursor.visibleRange(height: height, count: library.rows.count)

@@ -75,7 +75,8 @@ public struct ScreenRenderer {
 
     private func drawTitle(_ frame: inout Frame, layout: Layout, state: InterfaceState, snapshot: PlayerSnapshot) {
         let width = layout.size.columns
-        let right = "theme \(state.themeName) "
+        // The podcasts' background work ("refreshing 12/50") shows whichever pane is focused.
+        let right = (snapshot.podcastActivity.map { "podcasts: \($0)  " } ?? "") + "theme \(state.themeName) "
         frame.fill(row: layout.titleRow, column: 0, count: width, element: .titleBar)
         frame.write(" Interlude", row: layout.titleRow, column: 0, element: .titleBar)
         let rightWidth = frame.width(of: right)
@@ -90,9 +91,10 @@ public struct ScreenRenderer {
         var column = 0
         frame.fill(row: row, column: 0, count: frame.size.columns, element: .paneTitleInactive)
         let bookPanes: [Pane] = [.books, .chapters, .bookmarks]
-        // The library's tab (9) only when there is a library; the playlists' (0), the lyrics' (L) and the radio's (R) only while focused.
+        // The library's tab (9) only when there is a library; the playlists' (0), the lyrics' (L), the radio's (R)
+        // and the podcasts' (P) only while focused.
         let panes = Pane.allCases.filter {
-            ($0 != .library || library || focus == .library) && (($0 != .playlists && $0 != .lyrics && $0 != .radio) || focus == $0)
+            ($0 != .library || library || focus == .library) && (($0 != .playlists && $0 != .lyrics && $0 != .radio && $0 != .podcasts) || focus == $0)
         }
         let shown = book || bookPanes.contains(focus) ? panes : panes.filter { !bookPanes.contains($0) }
         let full = shown.map { "\($0.digit) \($0.shortTitle) " }.joined()
@@ -181,6 +183,13 @@ public struct ScreenRenderer {
             title += " (\(snapshot.playlists.count))"
         case .radio:
             title += " (\(snapshot.stations.count))"
+        case .podcasts:
+            if let podcast = state.openedPodcast(snapshot) {
+                title += ": \(podcast.title) (\(podcast.episodes.count))"
+            } else {
+                title += " (\(snapshot.podcasts.count))"
+            }
+            if let activity = snapshot.podcastActivity { title += "  " + activity }
         case .chapters, .bookmarks:
             if let book = snapshot.book { title += ": " + book.title }
         case .lyrics:
@@ -215,6 +224,7 @@ public struct ScreenRenderer {
         case .library: drawLibrary(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
         case .lyrics: drawLyrics(&frame, content, state: state, snapshot: snapshot)
         case .radio: drawRadio(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
+        case .podcasts: drawPodcasts(&frame, content, state: state, focused: focused, snapshot: snapshot, range: rows)
         }
     }
 

@@ -74,7 +74,8 @@ final class Bench {
         if options.only.contains("cpu") || options.only.contains("underruns") || options.only.contains("preemption")
             || options.only.contains("tui") || options.only.contains("mpris")
             || options.only.contains("desktop") || options.only.contains("formats") || options.only.contains("library")
-            || options.only.contains("cover") || options.only.contains("titles") || options.only.contains("streams") || options.only.contains("mpd") {
+            || options.only.contains("cover") || options.only.contains("titles") || options.only.contains("streams") || options.only.contains("mpd")
+            || options.only.contains("podcasts") {
             let server: PulseServer
             do {
                 progress("starting a private PulseAudio server")
@@ -98,6 +99,7 @@ final class Bench {
             if options.only.contains("cover") { measure("cover art") { try coverArtCost(server.defaultSink) } }
             if options.only.contains("titles") { measure("station titles") { try titleLatency(server.defaultSink) } }
             if options.only.contains("streams") { measure("streams") { try streamCost(server.defaultSink) } }
+            if options.only.contains("podcasts") { measure("podcast keys during a refresh") { try podcastKeyLatency(server.defaultSink) } }
             if options.only.contains("mpd") { measure("MPD replies") { try mpdReplyTimes(server.defaultSink) } }
         }
         return report

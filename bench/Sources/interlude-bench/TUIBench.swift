@@ -69,11 +69,12 @@ extension Bench {
 final class TmuxPlayer {
     let socket: String
 
-    init(sink: NullSink, command: [String], ready: (String) -> Bool) throws {
+    init(sink: NullSink, command: [String], environment extra: [String: String] = [:], ready: (String) -> Bool) throws {
         socket = ScratchFiles.makeDirectory("tmux") + "/tmux.sock"
         var environment = sink.environment
         environment["LANG"] = "C.UTF-8"
         environment["XDG_CONFIG_HOME"] = ScratchFiles.makeDirectory("tui-config")
+        for (name, value) in extra { environment[name] = value }
         let line = "env " + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quoted($0.value))" }
             .joined(separator: " ") + " " + command.map(Self.quoted).joined(separator: " ")
         try tmux(["new-session", "-d", "-x", "120", "-y", "40", line])
