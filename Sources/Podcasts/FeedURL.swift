@@ -80,11 +80,29 @@ public enum FeedURL {
         }
     }
 
+    /// A base URL with its parts cut once, for the many references a feed resolves against it.
+    struct Base {
+        let text: String
+        let parts: Parts
+
+        init(_ text: String) {
+            self.text = text
+            parts = Parts(FeedURL.sanitized(text))
+        }
+    }
+
     /// `reference` resolved against `base`, as Python 3.11's `urljoin` does.
     public static func resolve(_ reference: String, against base: String) -> String {
         if base.isEmpty { return reference }
         if reference.isEmpty { return base }
-        let baseParts = Parts(sanitized(base))
+        return resolve(reference, against: Base(base))
+    }
+
+    /// The same, against a base already cut.
+    static func resolve(_ reference: String, against base: Base) -> String {
+        if base.text.isEmpty { return reference }
+        if reference.isEmpty { return base.text }
+        let baseParts = base.parts
         var parts = Parts(sanitized(reference))
         let scheme = parts.scheme.isEmpty ? baseParts.scheme : parts.scheme
         if scheme != baseParts.scheme || !relativeSchemes.contains(scheme) { return reference }
