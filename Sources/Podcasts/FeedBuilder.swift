@@ -10,7 +10,8 @@
 public struct FeedBuilder: XMLEventHandler {
     public private(set) var refusal: FeedRefusal?
     private let url: String
-    private var base: String
+    /// What relative URLs resolve against, cut once (`FeedURL.Base`), not once per URL.
+    private var base: FeedURL.Base
     private var path: [String] = []
     private var joinedPath: [String] = []
     private var text: String?
@@ -40,7 +41,7 @@ public struct FeedBuilder: XMLEventHandler {
     /// `url`: the feed's own, which relative URLs resolve against and which names an untitled podcast.
     public init(url: String) {
         self.url = url
-        self.base = url
+        self.base = FeedURL.Base(url)
         feed = Feed(title: FeedURL.baseNameWithoutExtension(url))
     }
 
@@ -128,7 +129,7 @@ public struct FeedBuilder: XMLEventHandler {
     private mutating func startTarget(_ path: String, _ attributes: [String: String]) -> Bool {
         switch path {
         case "rss":
-            if let value = attributes["xml:base"] { base = value }
+            if let value = attributes["xml:base"] { base = FeedURL.Base(value) }
             return false
         case "rss/channel/title", "rss/channel/link", "rss/channel/description", "rss/channel/itunes:summary",
              "rss/channel/image/url", "rss/channel/itunes:type", "rss/channel/itunes:new-feed-url", "rss/redirect/newLocation",

@@ -18,31 +18,43 @@ public enum FeedURL {
         var query: String?
         var fragment: String?
 
+        /// Cut at the ASCII delimiters over the UTF-8 bytes, as `urlsplit` cuts
+        /// code points (a String's Characters cost a grapheme break per step).
         init(_ text: String) {
-            var rest = Substring(text)
-            if let colon = rest.firstIndex(of: ":"), colon != rest.startIndex {
+            let utf8 = text.utf8
+            var rest = utf8[...]
+            func isSchemeByte(_ byte: UInt8) -> Bool {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                     UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                    return true
+                default:
+                    return false
+                }
+            }
+            if let colon = rest.firstIndex(of: UInt8(ascii: ":")), colon != rest.startIndex {
                 let candidate = rest[..<colon]
-                if let first = candidate.first, first.isASCII, first.isLetter,
-                   candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }) {
-                    scheme = candidate.lowercased()
+                if let first = candidate.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first | 0x20),
+                   candidate.allSatisfy(isSchemeByte) {
+                    scheme = String(Substring(candidate)).lowercased()
                     rest = rest[rest.index(after: colon)...]
                 }
             }
-            if rest.hasPrefix("//") {
+            if rest.starts(with: "//".utf8) {
                 rest = rest.dropFirst(2)
-                let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-                authority = String(rest[..<end])
+                let end = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? rest.endIndex
+                authority = String(Substring(rest[..<end]))
                 rest = rest[end...]
             }
-            if let hash = rest.firstIndex(of: "#") {
-                fragment = String(rest[rest.index(after: hash)...])
+            if let hash = rest.firstIndex(of: UInt8(ascii: "#")) {
+                fragment = String(Substring(rest[rest.index(after: hash)...]))
                 rest = rest[..<hash]
             }
-            if let question = rest.firstIndex(of: "?") {
-                query = String(rest[rest.index(after: question)...])
+            if let question = rest.firstIndex(of: UInt8(ascii: "?")) {
+                query = String(Substring(rest[rest.index(after: question)...]))
                 rest = rest[..<question]
             }
-            path = String(rest)
+            path = String(Substring(rest))
         }
 
         init(scheme: String, authority: String?, path: String, query: String?, fragment: String?) {
@@ -68,11 +80,29 @@ public enum FeedURL {
         }
     }
 
+    /// A base URL with its parts cut once, for the many references a feed resolves against it.
+    struct Base {
+        let text: String
+        let parts: Parts
+
+        init(_ text: String) {
+            self.text = text
+            parts = Parts(FeedURL.sanitized(text))
+        }
+    }
+
     /// `reference` resolved against `base`, as Python 3.11's `urljoin` does.
     public static func resolve(_ reference: String, against base: String) -> String {
         if base.isEmpty { return reference }
         if reference.isEmpty { return base }
-        let baseParts = Parts(sanitized(base))
+        return resolve(reference, against: Base(base))
+    }
+
+    /// The same, against a base already cut.
+    static func resolve(_ reference: String, against base: Base) -> String {
+        if base.text.isEmpty { return reference }
+        if reference.isEmpty { return base.text }
+        let baseParts = base.parts
         var parts = Parts(sanitized(reference))
         let scheme = parts.scheme.isEmpty ? baseParts.scheme : parts.scheme
         if scheme != baseParts.scheme || !relativeSchemes.contains(scheme) { return reference }
@@ -152,8 +182,18 @@ public enum FeedURL {
 }
 
 extension String {
+    /// Unicode's White_Space among ASCII bytes (tab to carriage return, space):
+    /// what `properties.isWhitespace` says of a scalar below 0x80.
+    static func isASCIIFeedWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+
     /// Python's `str.strip()` for what feeds hold: ASCII and Unicode white space.
     func trimmingFeedWhitespace() -> String {
+        // Most values start and end with an ASCII byte that is no white space: nothing to trim, nothing to copy.
+        let utf8 = self.utf8
+        guard let firstByte = utf8.first, let lastByte = utf8.last else { return "" }
+        if firstByte < 0x80, lastByte < 0x80, !Self.isASCIIFeedWhitespace(firstByte), !Self.isASCIIFeedWhitespace(lastByte) {
+            return self
+        }
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
@@ -162,6 +202,7 @@ extension String {
 
     /// podcastparser's `squash_whitespace`: runs of white space as one space, trimmed.
     func squashingWhitespace() -> String {
+        if let ascii = squashingASCIIWhitespace(keepingLines: false) { return ascii }
         var result = ""
         var pendingSpace = false
         for scalar in trimmingFeedWhitespace().unicodeScalars {
@@ -178,6 +219,7 @@ extension String {
 
     /// `squash_whitespace_not_nl`: the same, but line feeds and carriage returns kept.
     func squashingWhitespaceKeepingLines() -> String {
+        if let ascii = squashingASCIIWhitespace(keepingLines: true) { return ascii }
         var result = ""
         var pendingSpace = false
         for scalar in trimmingFeedWhitespace().unicodeScalars {
@@ -190,5 +232,32 @@ extension String {
             }
         }
         return result
+    }
+
+    /// The two squashes over the UTF-8 bytes of a string that is all ASCII
+    /// (the same rules, a byte per scalar); nil for any other string.
+    private func squashingASCIIWhitespace(keepingLines: Bool) -> String? {
+        var copy = self
+        return copy.withUTF8 { bytes -> String? in
+            var lower = 0
+            var upper = bytes.count
+            if bytes.contains(where: { $0 >= 0x80 }) { return nil }
+            while lower < upper, Self.isASCIIFeedWhitespace(bytes[lower]) { lower += 1 }
+            while upper > lower, Self.isASCIIFeedWhitespace(bytes[upper - 1]) { upper -= 1 }
+            var output: [UInt8] = []
+            output.reserveCapacity(upper - lower)
+            var pendingSpace = false
+            for byte in bytes[lower..<upper] {
+                let isLine = byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+                if Self.isASCIIFeedWhitespace(byte) && !(keepingLines && isLine) {
+                    pendingSpace = true
+                } else {
+                    if pendingSpace { output.append(UInt8(ascii: " ")) }
+                    pendingSpace = false
+                    output.append(byte)
+                }
+            }
+            return String(decoding: output, as: UTF8.self)
+        }
     }
 }

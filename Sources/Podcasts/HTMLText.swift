@@ -86,15 +86,17 @@ public enum HTMLText {
     /// What a tag's inside (between `<` and `>`) leaves in the text.
     private static func tagText(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
         // Only tags that start as one of these words matter; case as ASCII.
-        func starts(with word: String) -> Bool {
-            let word = Array(word.utf8)
-            guard range.count >= word.count else { return false }
-            return word.indices.allSatisfy { asciiLowercased(bytes[range.lowerBound + $0]) == word[$0] }
+        // The words are static ASCII: compared over their bytes, no array made per tag.
+        func starts(with word: StaticString) -> Bool {
+            word.withUTF8Buffer { word in
+                guard range.count >= word.count else { return false }
+                return word.indices.allSatisfy { asciiLowercased(bytes[range.lowerBound + $0]) == word[$0] }
+            }
         }
         /// The tag's name is `word`: it ends there, at white space or at `/`.
-        func named(_ word: String) -> Bool {
+        func named(_ word: StaticString) -> Bool {
             guard starts(with: word) else { return false }
-            let after = range.lowerBound + word.utf8.count
+            let after = range.lowerBound + word.utf8CodeUnitCount
             guard after < range.upperBound else { return true }
             if bytes[after] == UInt8(ascii: "/") { return true }
             return scalar(in: bytes, at: after).map { Character($0.0).isWhitespace } ?? false
