@@ -189,3 +189,25 @@ package.targets += [
     .testTarget(name: "PodcastsTests", dependencies: ["Podcasts", "InterludeCore"]),
 ]
 package.targets.first { $0.name == "Interlude" }?.dependencies += ["Podcasts", "CXML2", "CCurl"]
+
+// INTERLUDE_TEST_TARGETS=A,B (make test-tsan): the package holds only those test
+// targets and what they depend on, so an instrumented build of a few tests
+// compiles neither the application nor the other tests' targets.
+if let wanted = Context.environment["INTERLUDE_TEST_TARGETS"] {
+    let byName = Dictionary(package.targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    var kept = Set<String>()
+    var pending = wanted.split(separator: ",").map(String.init)
+    while let name = pending.popLast() {
+        guard let target = byName[name], kept.insert(name).inserted else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): pending.append(name)
+            default: break
+            }
+        }
+    }
+    package.targets = package.targets.filter { kept.contains($0.name) }
+    package.products = package.products.filter { product in
+        ((product as? Product.Executable)?.targets ?? (product as? Product.Library)?.targets ?? []).allSatisfy(kept.contains)
+    }
+}
