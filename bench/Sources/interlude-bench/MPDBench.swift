@@ -50,13 +50,13 @@ extension Bench {
         let mpd = try BackgroundProcess.start("/usr/bin/mpd", ["--no-daemon", reference + "/mpd.conf"],
                                               environment: ["HOME": reference, "XDG_RUNTIME_DIR": reference])
         defer { _ = mpd.stop() }
-        var theirs: MPDBenchClient?
-        _ = Self.waitUntil(30) { theirs = try? MPDBenchClient(reference + "/socket"); return theirs != nil }
+        var theirs: RawControlConnection?
+        _ = Self.waitUntil(30) { theirs = try? RawControlConnection.mpd(reference + "/socket"); return theirs != nil }
         guard let theirs else { throw ProcessError.notReady("mpd did not listen at \(reference)/socket") }
         progress("MPD: mpd's update of \(size) files")
         let updateStart = monotonicSeconds()
-        _ = theirs.request("update")
-        _ = Self.waitUntil(1800) { !theirs.request("status").contains("updating_db") }
+        _ = theirs.mpdRequest("update")
+        _ = Self.waitUntil(1800) { !theirs.mpdRequest("status").contains("updating_db") }
         let updateSeconds = monotonicSeconds() - updateStart
 
         // The player over the same tree: its library index, then `play` with the MPD socket under its runtime directory.
@@ -78,20 +78,20 @@ extension Bench {
         let long = try Fixtures.mp3(.tone(frequency: 440), seconds: 600)
         let player = try BackgroundProcess.start(interlude, ["play", long, "--device", "pulse"], environment: environment)
         defer { _ = player.stop() }
-        var ours: MPDBenchClient?
-        _ = Self.waitUntil(30) { ours = try? MPDBenchClient(runtime + "/interlude/mpd"); return ours != nil }
+        var ours: RawControlConnection?
+        _ = Self.waitUntil(30) { ours = try? RawControlConnection.mpd(runtime + "/interlude/mpd"); return ours != nil }
         guard let ours else { throw ProcessError.notReady("no MPD socket at \(runtime)/interlude/mpd") }
         report.notes.append("MPD: \(size) files; mpd's update took \(formatted(updateSeconds, 1)) s, "
                             + "interlude's library scan \(formatted(scanSeconds, 1)) s")
 
         // The same queue of 10,000 in each (the player's long file plays ahead of them).
-        let adds = entries.prefix(queueLength).map { "add " + MPDBenchClient.quoted($0.path) }
+        let adds = entries.prefix(queueLength).map { "add " + RawControlConnection.quoted($0.path) }
         for client in [theirs, ours] {
-            let reply = client.request((["command_list_begin"] + adds + ["command_list_end"]).joined(separator: "\n"))
+            let reply = client.mpdRequest((["command_list_begin"] + adds + ["command_list_end"]).joined(separator: "\n"))
             guard reply.hasSuffix("OK\n") else { throw ProcessError.notReady("adding \(queueLength) songs: \(reply.suffix(200))") }
         }
         // A word in about one title in a hundred (the generator's titles repeat its word list).
-        let query = "search title " + MPDBenchClient.quoted(entries[7].title.split(separator: " ").last.map(String.init) ?? "a")
+        let query = "search title " + RawControlConnection.quoted(entries[7].title.split(separator: " ").last.map(String.init) ?? "a")
         let runs = options.quick ? 50 : 200
         for (name, request) in [("status", "status"), ("playlistinfo (\(queueLength) entries)", "playlistinfo"),
                                 ("search (\(size) tracks)", query)] {
@@ -133,75 +133,29 @@ extension Bench {
     }
 }
 
-/// A blocking MPD client over a Unix socket for the bench: a request, and its reply up to its final `OK` or `ACK`.
-final class MPDBenchClient {
-    private let fd: Int32
-    private var buffer: [UInt8] = []
-
-    init(_ path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else {
-            close(fd)
-            throw ProcessError.notReady("connect \(path): \(String(cString: strerror(errno)))")
-        }
-        guard readReply(greeting: true) != nil else { throw ProcessError.notReady("no greeting at \(path)") }
+/// The bench's MPD client: the tests' raw socket connection (TestSupport's one copy), its greeting read.
+extension RawControlConnection {
+    static func mpd(_ path: String) throws -> RawControlConnection {
+        let connection = try RawControlConnection(path)
+        guard connection.readLine()?.hasPrefix("OK MPD ") == true else { throw ProcessError.notReady("no greeting at \(path)") }
+        return connection
     }
-
-    deinit { close(fd) }
 
     static func quoted(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
-    func request(_ line: String) -> String {
+    /// The reply to `line` up to its `OK` or `ACK`, as text.
+    func mpdRequest(_ line: String) -> String {
         send(line)
-        return readReply(greeting: false).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return readMPDReply().map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
     /// The seconds from the request's send to its reply's end, and the reply's size.
     func timed(_ line: String) -> (Double, Int) {
         let start = monotonicSeconds()
         send(line)
-        let count = readReply(greeting: false)?.count ?? 0
+        let count = readMPDReply()?.count ?? 0
         return (monotonicSeconds() - start, count)
-    }
-
-    private func send(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent <= 0 { return }
-            offset += sent
-        }
-    }
-
-    /// The reply up to and including a line that is `OK` or begins `ACK` (the greeting: its one line).
-    private func readReply(greeting: Bool) -> [UInt8]? {
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        var scanned = 0
-        while true {
-            while let newline = buffer[scanned...].firstIndex(of: 0x0A) {
-                let lineStart = buffer[..<newline].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
-                let line = buffer[lineStart..<newline]
-                scanned = newline + 1
-                if greeting || line.elementsEqual("OK".utf8) || line.starts(with: "ACK ".utf8) {
-                    let reply = Array(buffer[..<scanned])
-                    buffer.removeFirst(scanned)
-                    return reply
-                }
-            }
-            let count = recv(fd, &chunk, chunk.count, 0)
-            if count <= 0 { return nil }
-            buffer += chunk[0..<count]
-        }
     }
 }
