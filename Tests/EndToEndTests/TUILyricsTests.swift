@@ -109,8 +109,13 @@ struct TUILyricsTests {
     /// shows beside it (the now-playing clock, whole seconds from the same
     /// snapshot; the lines' times are whole seconds, so the clock's second
     /// names the line exactly), until the highlight has moved over `lines`
-    /// lines. A frame is judged only when two captures in a row agree (one
-    /// being written is skipped). Returns the last line seen.
+    /// lines. A frame is judged only when two captures 200 ms apart agree:
+    /// ncurses writes a frame in pieces (its output buffer holds about rows
+    /// times columns bytes, less than a redraw of the lyrics pane with its
+    /// colours), the pane above the clock first, so a capture between two
+    /// pieces shows the new highlight beside the old clock, and on a loaded
+    /// machine the next piece was seen to come after two back-to-back
+    /// captures. Returns the last line seen.
     @discardableResult
     static func expectFollows(_ session: TUISession, _ step: String, lines: Int = 3,
                               sourceLocation: SourceLocation = #_sourceLocation) throws -> Int? {
@@ -118,6 +123,7 @@ struct TUILyricsTests {
         var mismatch: String?
         let met = try Remote.waitUntil(40) {
             let first = session.screen(escapes: true)
+            usleep(200_000)
             guard first == session.screen(escapes: true) else { return false }
             let plain = first.components(separatedBy: "\n").map { String(styled($0).map(\.character)) }.joined(separator: "\n")
             guard let clock = TUISession.elapsed(plain) else { return false }

@@ -8,11 +8,14 @@ import Glibc
 /// What the time-shift suites share (`TimeShiftTests`, `TimeShiftLiveEdgeTests`,
 /// `TimeShiftLimitTests`): their set-up, and how a resume is measured.
 extension TimeShiftTests {
-    /// A station of `seconds` of sweep on `server`, as MP3 at 128 kbit/s; the source WAV's path.
-    static func station(_ server: IcecastServer, seconds: Double = 400) throws -> String {
+    /// A station of `seconds` of sweep on `server`, as MP3 at 128 kbit/s: the source WAV's
+    /// path, and the time taken just before the source started (made after the WAV, whose
+    /// generation took seconds on a loaded machine and is no part of the live edge).
+    static func station(_ server: IcecastServer, seconds: Double = 400) throws -> (source: String, started: Date) {
         let source = try Fixtures.wav(.sweep, seconds: seconds)
+        let started = Date()
         try server.startSource(mount: "radio.mp3", wav: source, format: .mp3)
-        return source
+        return (source, started)
     }
 
     /// A config folder holding `lines` as the player's config file, with a cache folder beside it.
@@ -137,8 +140,7 @@ extension TimeShiftTests {
             var sink: NullSink?
             var recorder: Recorder?
             do {
-                let sourceStarted = Date()
-                let source = try TimeShiftTests.station(server)
+                let (source, sourceStarted) = try TimeShiftTests.station(server)
                 let made = try PulseServer.shared().makeSink()
                 sink = made
                 let recorderStarted = Date()
