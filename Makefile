@@ -119,9 +119,12 @@ run: release $(DEMO_LIBRARY)/.done
 # with WirePlumber and pipewire-pulse (Tests/TestSupport/PipeWireServer.swift;
 # `deps` installs them), their runs named "server → PipeWire" in the output.
 # The release build comes first, once: InstallTests install it and package it.
+# The tests run as TEST_JOBS test processes at once (scripts/run-tests.py says why);
+# TEST_JOBS=1 runs one at a time. TEST_FILTER (a regex over test ids) runs a part.
+TEST_JOBS ?= 4
 test: release build python-tools
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	INTERLUDE_BIN=$(CURDIR)/$(BIN_DEBUG) $(SWIFT) test --skip-build $(SWIFT_FLAGS)
+	INTERLUDE_BIN=$(CURDIR)/$(BIN_DEBUG) scripts/run-tests.py --jobs $(TEST_JOBS) $(if $(TEST_FILTER),--filter '$(TEST_FILTER)')
 	$(MAKE) --no-print-directory test-tsan
 
 # Every engine test under ThreadSanitizer (the ring and writer stress tests, the

@@ -11,8 +11,9 @@ import Glibc
 /// `ScratchFiles.directory`) named after its parameters. Each is made once per test
 /// process: a second request with the same parameters returns the same path at once.
 /// With `INTERLUDE_FIXTURE_DIR` set, fixtures live there instead and are kept across runs
-/// (the bench uses `build/bench/fixtures` so its 10-minute file is encoded once); the
-/// tools are run with fixed seeds, so a kept file equals a fresh one.
+/// (the bench uses `build/bench/fixtures` so its 10-minute file is encoded once) or shared
+/// by the test processes of one run (`scripts/run-tests.py`); the tools are run with fixed
+/// seeds, so a kept file equals a fresh one.
 /// All functions are thread-safe (generation is serialized by one lock) and throw
 /// `ProcessError` with the tool's stderr when a tool fails.
 public enum Fixtures {
@@ -308,8 +309,10 @@ final class FixtureCache: @unchecked Sendable {
             made.insert(name)
             return path
         }
-        // Write under a temporary name so a failed generation never leaves a half file.
-        let partial = "\(directory)/.partial-\(name)"
+        // Write under a temporary name so a failed generation never leaves a half file; the
+        // process id in it lets test processes share one directory (scripts/run-tests.py),
+        // each making a fixture it lacks and renaming its own whole copy into place.
+        let partial = "\(directory)/.partial-\(getpid())-\(name)"
         unlink(partial)
         try generate(partial)
         guard rename(partial, path) == 0 else {
