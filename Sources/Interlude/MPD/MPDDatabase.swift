@@ -15,8 +15,9 @@ final class MPDDatabase {
     private var index: LibraryIndex?
     /// The tracks last read, and the index file's size and time then: read
     /// again only when a scan has changed the file (100,000 tracks take longer
-    /// to read than MPD takes to search them in its memory).
-    private var cached: (stamp: [Int], tracks: [LibraryTrack])?
+    /// to read than MPD takes to search them in its memory). With them,
+    /// `search`'s lowercased values of each tag searched since.
+    private var cached: (stamp: [Int], tracks: [LibraryTrack], folded: [String: MPDFoldedValues])?
 
     init(indexPath: String) { self.indexPath = indexPath }
 
@@ -27,7 +28,7 @@ final class MPDDatabase {
             if index == nil { index = try LibraryIndex(path: indexPath) }
             // In path order, MPD's order for find and search.
             let tracks = try index!.allTracks(sort: TrackSort()).sorted { $0.relativePath < $1.relativePath }
-            cached = (stamp, tracks)
+            cached = (stamp, tracks, [:])
             return tracks
         } catch {
             throw MPDFailure(.system, "the library index \(indexPath): \(error)")
@@ -58,7 +59,7 @@ final class MPDDatabase {
         }
         guard exists else { throw MPDFailure(.noExist, "No such directory") }
         var response = MPDResponse()
-        for track in songs.sorted(by: { $0.relativePath < $1.relativePath }) { response.append(Self.song(track)) }
+        for track in songs.sorted(by: { $0.relativePath < $1.relativePath }) { Self.song(track, into: &response) }
         for folder in folders.sorted() { response.add("directory", folder) }
         return response
     }
@@ -82,7 +83,7 @@ final class MPDDatabase {
         guard !below.isEmpty || uri.isEmpty else { throw MPDFailure(.noExist, "No such directory") }
         var response = MPDResponse()
         func file(_ track: LibraryTrack) {
-            if info { response.append(Self.song(track)) } else { response.add("file", track.relativePath) }
+            if info { Self.song(track, into: &response) } else { response.add("file", track.relativePath) }
         }
         func walk(_ folder: String, _ below: [LibraryTrack]) {
             let start = folder.isEmpty ? "" : folder + "/"
@@ -205,11 +206,32 @@ final class MPDDatabase {
     func find(_ arguments: [String], exact: Bool) throws(MPDFailure) -> MPDResponse {
         guard !arguments.isEmpty else { throw MPDFailure(.argument, "Incorrect number of filter arguments") }
         let filters = try Self.filters(arguments, exact: exact)
+        let all = try tracks()
         var response = MPDResponse()
-        for track in try tracks() where Self.matches(track, filters, exact: exact) {
-            response.append(Self.song(track))
+        guard !exact else {
+            for track in all where Self.matches(track, filters, exact: true) { Self.song(track, into: &response) }
+            return response
         }
+        var kept = [Bool](repeating: true, count: all.count)
+        for filter in filters {
+            // `any` is a match in any of its tags' values, as `values` lists them.
+            var found = [Bool](repeating: false, count: all.count)
+            for tag in filter.tag == "any" ? Self.anyTags : [filter.tag] {
+                let matches = folded(tag, all).matches(lowercased: filter.value)
+                for index in found.indices where matches[index] { found[index] = true }
+            }
+            for index in kept.indices where !found[index] { kept[index] = false }
+        }
+        for (index, track) in all.enumerated() where kept[index] { Self.song(track, into: &response) }
         return response
+    }
+
+    /// `search`'s values of `tag` over `all` (the cached tracks), lowercased once.
+    private func folded(_ tag: String, _ all: [LibraryTrack]) -> MPDFoldedValues {
+        if let folded = cached?.folded[tag] { return folded }
+        let folded = MPDFoldedValues(count: all.count) { Self.values(all[$0], tag) }
+        cached?.folded[tag] = folded
+        return folded
     }
 
     /// MPD's old `TAG VALUE` pairs; `search`'s (not `exact`) compared without case.
@@ -231,6 +253,8 @@ final class MPDDatabase {
     }
 
     static let tags = ["any", "file", "artist", "albumartist", "album", "title", "track", "date", "genre"]
+    /// The tags `any` stands for.
+    private static let anyTags = ["file", "artist", "albumartist", "album", "title", "genre"]
 
     private static func values(_ track: LibraryTrack, _ tag: String) -> [String] {
         switch tag {
@@ -242,13 +266,18 @@ final class MPDDatabase {
         case "track": track.trackNumber.map { [String($0)] } ?? []
         case "date": track.year.map { [String($0)] } ?? []
         case "genre": track.genres
-        default: ["file", "artist", "albumartist", "album", "title", "genre"].flatMap { values(track, $0) }
+        default: anyTags.flatMap { values(track, $0) }
         }
     }
 
     /// A song as MPD's database gives it (its tag order), `Time` and `duration` from the index.
     static func song(_ track: LibraryTrack) -> MPDResponse {
         var response = MPDResponse()
+        song(track, into: &response)
+        return response
+    }
+
+    static func song(_ track: LibraryTrack, into response: inout MPDResponse) {
         response.add("file", track.relativePath)
         for artist in track.artists { response.add("Artist", artist) }
         for artist in track.albumArtists { response.add("AlbumArtist", artist) }
@@ -261,6 +290,5 @@ final class MPDDatabase {
             response.add("Time", MPDCommands.wholeSeconds(seconds))
             response.add("duration", milliseconds: seconds)
         }
-        return response
     }
 }

@@ -11,12 +11,28 @@ public struct MPDResponse: Equatable, Sendable {
 
     public mutating func add(_ key: String, _ value: String) {
         bytes += key.utf8
-        bytes += [UInt8(ascii: ":"), UInt8(ascii: " ")]
-        for byte in value.utf8 { bytes.append(byte == 0x0A || byte == 0x0D ? 0x20 : byte) }
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
+        var value = value
+        // A reply of ten thousand songs is a hundred thousand lines: the value's
+        // bytes are copied at once, and only one that holds a line break is rewritten.
+        value.withUTF8 { utf8 in
+            guard utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else {
+                bytes.append(contentsOf: utf8)
+                return
+            }
+            for byte in utf8 { bytes.append(byte == 0x0A || byte == 0x0D ? 0x20 : byte) }
+        }
         bytes.append(0x0A)
     }
 
-    public mutating func add(_ key: String, _ value: Int) { add(key, String(value)) }
+    public mutating func add(_ key: String, _ value: Int) {
+        bytes += key.utf8
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
+        appendDecimal(value)
+        bytes.append(0x0A)
+    }
 
     /// A number with three decimals (MPD's `elapsed`, `duration`).
     public mutating func add(_ key: String, milliseconds seconds: Double) {
@@ -31,6 +47,24 @@ public struct MPDResponse: Equatable, Sendable {
     }
 
     public mutating func append(_ other: MPDResponse) { bytes += other.bytes }
+
+    /// Lines written before (a song's, kept), as they are.
+    public mutating func append(lines: [UInt8]) { bytes += lines }
+
+    public mutating func reserveCapacity(_ count: Int) { bytes.reserveCapacity(count) }
+
+    /// `value` in decimal, as `String(value)` writes it, without making the string.
+    private mutating func appendDecimal(_ value: Int) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        // Int.min's magnitude does not fit an Int; its unsigned one does.
+        var magnitude = value.magnitude
+        let first = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[first...].reverse()
+    }
 
     /// "12.345": never a trap, whatever the number (negative, infinite, NaN become 0).
     public static func threeDecimals(_ seconds: Double) -> String {
