@@ -141,6 +141,8 @@ struct MPDCommands {
                     indices = try Self.range(argument, count: indices.count)
                 }
             }
+            // One allocation for the reply (with its `OK`), not a doubling and copy for each megabyte.
+            response.reserveCapacity(indices.reduce(3) { $0 + server.queueIDs.songLines[$1].count + 32 })
             for index in indices { song(at: index, snapshot, into: &response) }
             return response
         case "plchanges":

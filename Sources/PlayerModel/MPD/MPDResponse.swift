@@ -53,6 +53,12 @@ public struct MPDResponse: Equatable, Sendable {
 
     public mutating func reserveCapacity(_ count: Int) { bytes.reserveCapacity(count) }
 
+    /// The reply as sent: the body, then `OK` unless it is one of a command list's.
+    public consuming func finished(ok: Bool) -> [UInt8] {
+        if ok { bytes += "OK\n".utf8 }
+        return bytes
+    }
+
     /// `value` in decimal, as `String(value)` writes it, without making the string.
     private mutating func appendDecimal(_ value: Int) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
@@ -63,7 +69,13 @@ public struct MPDResponse: Equatable, Sendable {
             bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
             magnitude /= 10
         } while magnitude > 0
-        bytes[first...].reverse()
+        // Swapped in place: reversing `bytes[first...]` copied the slice.
+        var low = first, high = bytes.count - 1
+        while low < high {
+            bytes.swapAt(low, high)
+            low += 1
+            high -= 1
+        }
     }
 
     /// "12.345": never a trap, whatever the number (negative, infinite, NaN become 0).
