@@ -32,7 +32,13 @@ struct MPDCommands {
     /// `commands`' list: these and the connection's own.
     static var names: [String] { (Array(arity.keys) + ["close", "idle"]).sorted() }
 
-    func run(_ request: MPDRequest) throws(MPDFailure) -> MPDResponse {
+    /// A command's outcome: its reply, or a picture request for the worker's thread.
+    enum Outcome {
+        case reply(MPDResponse)
+        case picture(MPDPictures.Request)
+    }
+
+    func run(_ request: MPDRequest) throws(MPDFailure) -> Outcome {
         let name = request.command
         let arguments = request.arguments
         guard let counts = Self.arity[name] else { throw .unknownCommand(name) }
@@ -41,7 +47,12 @@ struct MPDCommands {
         guard counts.contains(arguments.count) else { throw .argumentCount(name, expected: counts, given: arguments.count) }
         var failure = MPDFailure(.argument, "", command: name)
         do throws(MPDFailure) {
-            return try carryOut(name, arguments)
+            if name == "albumart" || name == "readpicture" {
+                // The offset is checked here, as MPD checks it before it looks for the file.
+                let offset = try Self.integer(arguments[1])
+                return .picture(MPDPictures.Request(command: name, uri: arguments[0], offset: offset, limit: connection.binaryLimit))
+            }
+            return .reply(try carryOut(name, arguments))
         } catch {
             failure = error
             failure.command = name
@@ -231,10 +242,6 @@ struct MPDCommands {
             let limit = try Self.integer(arguments[0])
             guard limit >= MPDPictures.smallestChunk else { throw MPDFailure(.argument, "Value too small") }
             connection.binaryLimit = limit
-        case "albumart", "readpicture":
-            let offset = try Self.integer(arguments[1])
-            return try MPDPictures(musicFolders: server.musicFolders).reply(name, uri: arguments[0], offset: offset,
-                                                                            limit: connection.binaryLimit, tags: runtime.trackTags)
         case "password": try server.checkPassword(arguments[0], for: connection)
         default: throw .unknownCommand(name)
         }

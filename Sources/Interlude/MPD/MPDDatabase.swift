@@ -9,31 +9,66 @@ import Glibc
 /// fills it): `lsinfo` by folder, `find` (exact) and `search` (any case, a
 /// part of the value) over MPD's old `TAG VALUE` pairs. Paths are relative to
 /// the library folders, as MPD's are to its music directory. The index is
-/// opened on the first such command, so a player no client asks maps no SQLite.
+/// read on the MPD worker's thread (`MPDServer` asks for it when
+/// `isCurrent` is false and runs the command once it is here), so a player
+/// no client asks maps no SQLite and a read of 100,000 rows holds up no key.
 final class MPDDatabase {
-    private let indexPath: String
-    private var index: LibraryIndex?
-    /// The tracks last read, and the index file's size and time then: read
-    /// again only when a scan has changed the file (100,000 tracks take longer
+    let indexPath: String
+    /// The tracks last read, and the index files' size and time then: read
+    /// again only when a scan has changed them (100,000 tracks take longer
     /// to read than MPD takes to search them in its memory). With them,
     /// `search`'s lowercased values of each tag searched since.
     private var cached: (stamp: [Int], tracks: [LibraryTrack], folded: [String: MPDFoldedValues])?
+    /// A read that failed, for the commands that waited for it.
+    private var failed: (stamp: [Int], failure: MPDFailure)?
 
     init(indexPath: String) { self.indexPath = indexPath }
 
-    private func tracks() throws(MPDFailure) -> [LibraryTrack] {
-        let stamp = Self.stamp(indexPath) + Self.stamp(indexPath + "-wal")
-        if let cached, cached.stamp == stamp { return cached.tracks }
+    /// Whether the tracks (or the failure) of the index as its files are now are here.
+    var isCurrent: Bool {
+        let stamp = Self.stamp(of: indexPath)
+        return cached?.stamp == stamp || failed?.stamp == stamp
+    }
+
+    /// Reads the index's tracks in path order (MPD's order for find and
+    /// search), on any thread: the index is opened for this read alone.
+    static func read(_ indexPath: String) -> (stamp: [Int], tracks: Result<[LibraryTrack], MPDFailure>) {
+        let stamp = stamp(of: indexPath)
         do {
-            if index == nil { index = try LibraryIndex(path: indexPath) }
-            // In path order, MPD's order for find and search.
-            let tracks = try index!.allTracks(sort: TrackSort()).sorted { $0.relativePath < $1.relativePath }
-            cached = (stamp, tracks, [:])
-            return tracks
+            let index = try LibraryIndex(path: indexPath)
+            defer { index.close() }
+            return (stamp, .success(try index.allTracks(sort: TrackSort()).sorted { $0.relativePath < $1.relativePath }))
         } catch {
-            throw MPDFailure(.system, "the library index \(indexPath): \(error)")
+            return (stamp, .failure(MPDFailure(.system, "the library index \(indexPath): \(error)")))
         }
     }
+
+    /// A read's outcome, for the commands that wait.
+    func adopt(stamp: [Int], _ tracks: Result<[LibraryTrack], MPDFailure>) {
+        switch tracks {
+        case .success(let tracks):
+            cached = (stamp, tracks, [:])
+            failed = nil
+        case .failure(let failure):
+            failed = (stamp, failure)
+        }
+    }
+
+    /// After the commands that waited for a failed read have their ACK, the next command reads again.
+    func forgetFailure() { failed = nil }
+
+    private func tracks() throws(MPDFailure) -> [LibraryTrack] {
+        let stamp = Self.stamp(of: indexPath)
+        if let cached, cached.stamp == stamp { return cached.tracks }
+        if let failed, failed.stamp == stamp { throw failed.failure }
+        // Not asked for first (`isCurrent`): read here, on the main loop, and again by the next command if it failed.
+        let read = Self.read(indexPath)
+        if case .success(let tracks) = read.tracks { cached = (read.stamp, tracks, [:]) }
+        return try read.tracks.get()
+    }
+
+    /// The index's and its write-ahead log's sizes and times: they change with every scan that changes the index.
+    static func stamp(of indexPath: String) -> [Int] { stamp(indexPath) + stamp(indexPath + "-wal") }
 
     /// A file's size and modification time (nanoseconds), or none when it is missing.
     private static func stamp(_ path: String) -> [Int] {
