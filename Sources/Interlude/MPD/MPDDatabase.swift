@@ -163,7 +163,7 @@ final class MPDDatabase {
         if type == "album" && rest.count == 1 { rest.insert("artist", at: 0) }
         let filters = try Self.filters(rest, exact: true)
         var rows = Set<[String]>()
-        for track in try tracks() where Self.matches(track, filters, exact: true) {
+        for track in try tracks() where Self.matches(track, filters) {
             let values = Self.values(track, type)
             guard !values.isEmpty else { continue }
             // Every combination of the groups' values (a song of two artists is in both), outermost first.
@@ -195,7 +195,7 @@ final class MPDDatabase {
         guard !rest.isEmpty || !groups.isEmpty else { throw MPDFailure(.argument, "Incorrect number of filter arguments") }
         let filters = try Self.filters(rest, exact: true)
         var totals: [String: (songs: Int, seconds: Double)] = [:]
-        for track in try tracks() where Self.matches(track, filters, exact: true) {
+        for track in try tracks() where Self.matches(track, filters) {
             let seconds = track.durationSeconds.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? 0
             for value in groups.first.map({ Self.values(track, $0) }) ?? [""] {
                 totals[value, default: (0, 0)].songs += 1
@@ -244,7 +244,7 @@ final class MPDDatabase {
         let all = try tracks()
         var response = MPDResponse()
         guard !exact else {
-            for track in all where Self.matches(track, filters, exact: true) { Self.song(track, into: &response) }
+            for track in all where Self.matches(track, filters) { Self.song(track, into: &response) }
             return response
         }
         var kept = [Bool](repeating: true, count: all.count)
@@ -281,10 +281,9 @@ final class MPDDatabase {
         return filters
     }
 
-    private static func matches(_ track: LibraryTrack, _ filters: [(tag: String, value: String)], exact: Bool) -> Bool {
-        filters.allSatisfy { filter in
-            values(track, filter.tag).contains { value in exact ? value == filter.value : value.lowercased().contains(filter.value) }
-        }
+    /// `find`'s match (`search`'s is `MPDFoldedValues`'): each filter's value is one of the track's.
+    private static func matches(_ track: LibraryTrack, _ filters: [(tag: String, value: String)]) -> Bool {
+        filters.allSatisfy { filter in values(track, filter.tag).contains(filter.value) }
     }
 
     static let tags = ["any", "file", "artist", "albumartist", "album", "title", "track", "date", "genre"]

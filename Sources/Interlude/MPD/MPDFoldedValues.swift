@@ -15,11 +15,11 @@ import Glibc
 /// typed words nearly always are, canonically equivalent Characters are the
 /// same bytes: a Character match is a byte match whose two ends are
 /// boundaries of the value's Characters, and such a byte match is a
-/// Character match. So the buffer is searched with `memmem`, a value of
+/// Character match. So the buffer is searched by bytes (`memchr`, `memcmp`), a value of
 /// ASCII alone (every byte its own Character, but CR before LF) is matched
 /// by its bytes, any other has the ends checked, and only a value or a
 /// needle not in NFC is searched Character by Character.
-public struct MPDFoldedValues: Sendable {
+struct MPDFoldedValues: Sendable {
     /// How a value's byte matches are read.
     private enum Kind: UInt8 {
         /// ASCII without CR: every byte is a Character.
@@ -43,7 +43,7 @@ public struct MPDFoldedValues: Sendable {
     private var unnormalized: [Int] = []
 
     /// `values(i)`: track i's values of the tag, for each of `count` tracks.
-    public init(count: Int, values: (Int) -> [String]) {
+    init(count: Int, values: (Int) -> [String]) {
         firstValue.reserveCapacity(count + 1)
         for track in 0..<count {
             for value in values(track) {
@@ -66,13 +66,13 @@ public struct MPDFoldedValues: Sendable {
         }
     }
 
-    public var count: Int { firstValue.count - 1 }
+    var count: Int { firstValue.count - 1 }
 
     /// Which tracks have a value that contains `needle` (lowercased already, as a search's value is).
-    public func matches(lowercased needle: String) -> [Bool] {
+    func matches(lowercased needle: String) -> [Bool] {
         var found = [Bool](repeating: false, count: count)
         guard Self.isNFC(needle) else {
-            for value in kinds.indices where !found[Int(tracks[value])] && string(value).contains(needle) {
+            for value in kinds.indices where !found[Int(tracks[value])] && Self.containsCharacters(string(value), needle) {
                 found[Int(tracks[value])] = true
             }
             return found
@@ -103,7 +103,7 @@ public struct MPDFoldedValues: Sendable {
                 }
             }
         }
-        for value in unnormalized where !found[Int(tracks[value])] && string(value).contains(needle) {
+        for value in unnormalized where !found[Int(tracks[value])] && Self.containsCharacters(string(value), needle) {
             found[Int(tracks[value])] = true
         }
         return found
@@ -123,6 +123,12 @@ public struct MPDFoldedValues: Sendable {
         }
         return nil
     }
+
+    /// `search`'s match as it was before this buffer, and still is for text
+    /// not in NFC: the standard library's Character-by-Character `contains`
+    /// (in a module that imports Foundation, `contains` is Foundation's, which
+    /// compares UTF-16 units and finds a flag inside a pair of flags).
+    static func containsCharacters(_ folded: String, _ needle: String) -> Bool { folded.contains(needle) }
 
     /// Whether the bytes `offset..<offset + count` of a value begin and end on its Characters' boundaries.
     private func endsOnBoundaries(_ value: Int, from offset: Int, count: Int) -> Bool {
