@@ -228,7 +228,21 @@ final class MPDServer: LoopSource {
         }
     }
 
+    /// Reads and answers the client's requests. A client that sends its next
+    /// request as soon as it has a reply (most do) is answered again in this
+    /// turn, up to `requestsPerTurn` times, rather than after the rest of the
+    /// loop's turn and its next wait.
     private func receive(_ connection: Connection, runtime: PlayerRuntime) {
+        for _ in 0..<Self.requestsPerTurn {
+            guard receiveOnce(connection, runtime: runtime), connection.readsRequests else { return }
+        }
+    }
+
+    /// A few, so that a client sending without pause holds the loop (playback's refills, keys) no longer than this.
+    static let requestsPerTurn = 8
+
+    /// One read and what it completed answered; false when nothing was read (or the client is gone).
+    private func receiveOnce(_ connection: Connection, runtime: PlayerRuntime) -> Bool {
         // Into the server's one buffer: a fresh 16 KB one, zeroed, for every request was a tenth of `status`'s time.
         // Peeked, and taken from the socket once answered: taking a request frees
         // its buffer, and Linux then wakes the client blocked reading its reply (a
@@ -244,13 +258,13 @@ final class MPDServer: LoopSource {
         case .success(let read): count = read
         case .failure(let error):
             if error != .wouldBlock { drop(connection) }
-            return
+            return false
         }
         if count == 0 {
             connection.peerClosed = true
             handleLines(connection, runtime: runtime)
             if connection.isDone { drop(connection) }
-            return
+            return false
         }
         connection.input += receiveBuffer[..<count]
         handleLines(connection, runtime: runtime)
@@ -260,6 +274,7 @@ final class MPDServer: LoopSource {
             connection.output.removeAll()
             drop(connection)
         }
+        return !connection.closed
     }
 
     /// Takes `count` bytes already read (peeked) from the socket.
@@ -477,6 +492,13 @@ final class MPDServer: LoopSource {
             return
         }
         flush(connection)
+        if connection.output.isEmpty {
+            // The reply is out, and Linux woke its client on this CPU, expecting us to
+            // sleep; the rest of the loop's turn (other sources, decoding, the next
+            // wait's set-up) held it off the CPU for as long again as MPD takes to
+            // answer. It runs first (and may send its next request: `receive`).
+            sched_yield()
+        }
     }
 
     private func flush(_ connection: Connection) {
