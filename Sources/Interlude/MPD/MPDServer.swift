@@ -55,6 +55,8 @@ final class MPDServer: LoopSource {
         "lsinfo", "find", "search", "list", "count", "listall", "listallinfo", "stats", "listplaylistinfo",
     ]
     private var receiveBuffer = [UInt8](repeating: 0, count: 16 * 1024)
+    /// A command that needs more than MPD's read permission ran since `receive` last looked.
+    private var changedPlayer = false
 
     final class Connection {
         let fd: Int32
@@ -231,10 +233,14 @@ final class MPDServer: LoopSource {
     /// Reads and answers the client's requests. A client that sends its next
     /// request as soon as it has a reply (most do) is answered again in this
     /// turn, up to `requestsPerTurn` times, rather than after the rest of the
-    /// loop's turn and its next wait.
+    /// loop's turn and its next wait; but not after a command that changes
+    /// the player (`play`, `add`...): the loop's turn carries it out first
+    /// (a resume, a jump), so the next `status` says what it did, as it did
+    /// when every request waited for the turn.
     private func receive(_ connection: Connection, runtime: PlayerRuntime) {
         for _ in 0..<Self.requestsPerTurn {
-            guard receiveOnce(connection, runtime: runtime), connection.readsRequests else { return }
+            changedPlayer = false
+            guard receiveOnce(connection, runtime: runtime), connection.readsRequests, !changedPlayer else { return }
         }
     }
 
@@ -429,6 +435,7 @@ final class MPDServer: LoopSource {
                      inList: Bool = false) -> Step {
         do throws(MPDFailure) {
             let request = try MPDRequest.parse(line)
+            if !MPDPermission.needed(by: request.command).isSubset(of: .read) { changedPlayer = true }
             if Self.libraryCommands.contains(request.command) && !database.isCurrent, let worker = usableWorker() {
                 if !readingLibrary {
                     readingLibrary = true
