@@ -47,6 +47,14 @@ import Testing
         #expect(response.text == "Pos: \(value)\n")
     }
 
+    @Test(arguments: [0, 0.0004, 0.0005, 1.23456, 59.9996, 61.05, 3599.999, 1e11, 1e13, -1, .infinity, .nan])
+    func timesAreWrittenAsThreeDecimalsWritesThem(_ seconds: Double) {
+        var response = MPDResponse()
+        response.add("elapsed", milliseconds: seconds)
+        response.add("time", 12, 345)
+        #expect(response.text == "elapsed: \(MPDResponse.threeDecimals(seconds))\ntime: 12:345\n")
+    }
+
     @Test func valuesWithoutALineBreakAreWrittenWhole() {
         var response = MPDResponse()
         response.add("Title", "曲 7 さくら")

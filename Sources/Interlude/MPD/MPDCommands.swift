@@ -309,7 +309,7 @@ struct MPDCommands {
         }
         if state != "stop" {
             let duration = snapshot.duration ?? 0
-            response.add("time", "\(Self.wholeSeconds(snapshot.elapsed)):\(Self.wholeSeconds(duration))")
+            response.add("time", Self.wholeSeconds(snapshot.elapsed), Self.wholeSeconds(duration))
             response.add("elapsed", milliseconds: snapshot.elapsed)
             if snapshot.duration != nil { response.add("duration", milliseconds: duration) }
         }

@@ -32,13 +32,13 @@ struct MPDFoldedValues: Sendable {
 
     /// The lowercased values, track after track, each followed by 0xFF.
     private var buffer: [UInt8] = []
-    /// Where each value starts in `buffer`.
-    private var starts: [Int] = []
+    /// Where each value starts in `buffer` (32 bits: a library's text is far from 4 GB, and the index is a third smaller).
+    private var starts: [UInt32] = []
     private var kinds: [Kind] = []
     /// The track of each value.
     private var tracks: [Int32] = []
     /// Track i's values are `firstValue[i]..<firstValue[i + 1]`.
-    private var firstValue: [Int] = [0]
+    private var firstValue: [UInt32] = [0]
     /// The values of kind `characters`.
     private var unnormalized: [Int] = []
 
@@ -48,7 +48,7 @@ struct MPDFoldedValues: Sendable {
         for track in 0..<count {
             for value in values(track) {
                 let folded = value.lowercased()
-                starts.append(buffer.count)
+                starts.append(UInt32(truncatingIfNeeded: buffer.count))
                 buffer += folded.utf8
                 buffer.append(0xFF)
                 tracks.append(Int32(truncatingIfNeeded: track))
@@ -62,7 +62,7 @@ struct MPDFoldedValues: Sendable {
                 if kind == .characters { unnormalized.append(kinds.count) }
                 kinds.append(kind)
             }
-            firstValue.append(starts.count)
+            firstValue.append(UInt32(truncatingIfNeeded: starts.count))
         }
     }
 
@@ -86,20 +86,20 @@ struct MPDFoldedValues: Sendable {
                     let track = Int(tracks[value])
                     let matched = switch kinds[value] {
                     case .bytes: true
-                    case .boundaries: endsOnBoundaries(value, from: start - starts[value], count: pattern.count)
+                    case .boundaries: endsOnBoundaries(value, from: start - Int(starts[value]), count: pattern.count)
                     // Searched below, as Characters.
                     case .characters: false
                     }
                     if matched {
                         found[track] = true
                         // The track's other values need no search.
-                        let next = firstValue[track + 1]
-                        from = next < starts.count ? starts[next] : haystack.count
+                        let next = Int(firstValue[track + 1])
+                        from = next < starts.count ? Int(starts[next]) : haystack.count
                     } else {
                         from = start + 1
                     }
                     // An empty needle is found at each value's start: the next value's is further on.
-                    if pattern.count == 0 && !matched { from = value + 1 < starts.count ? starts[value + 1] : haystack.count }
+                    if pattern.count == 0 && !matched { from = value + 1 < starts.count ? Int(starts[value + 1]) : haystack.count }
                 }
             }
         }
@@ -141,16 +141,16 @@ struct MPDFoldedValues: Sendable {
 
     /// A lowercased value as a string.
     private func string(_ value: Int) -> String {
-        let end = value + 1 < starts.count ? starts[value + 1] - 1 : buffer.count - 1
-        return String(decoding: buffer[starts[value]..<end], as: UTF8.self)
+        let end = value + 1 < starts.count ? Int(starts[value + 1]) - 1 : buffer.count - 1
+        return String(decoding: buffer[Int(starts[value])..<end], as: UTF8.self)
     }
 
     /// The last index of sorted `values` whose element is at most `limit` (there is one: `values[0]` is 0).
-    private static func lastIndex(in values: [Int], atMost limit: Int) -> Int {
+    private static func lastIndex(in values: [UInt32], atMost limit: Int) -> Int {
         var low = 0, high = values.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
-            if values[middle] <= limit { low = middle } else { high = middle - 1 }
+            if Int(values[middle]) <= limit { low = middle } else { high = middle - 1 }
         }
         return low
     }

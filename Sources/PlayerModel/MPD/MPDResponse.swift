@@ -10,9 +10,7 @@ public struct MPDResponse: Equatable, Sendable {
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
     public mutating func add(_ key: String, _ value: String) {
-        bytes += key.utf8
-        bytes.append(UInt8(ascii: ":"))
-        bytes.append(UInt8(ascii: " "))
+        startLine(key)
         var value = value
         // A reply of ten thousand songs is a hundred thousand lines: the value's
         // bytes are copied at once, and only one that holds a line break is rewritten.
@@ -27,16 +25,37 @@ public struct MPDResponse: Equatable, Sendable {
     }
 
     public mutating func add(_ key: String, _ value: Int) {
-        bytes += key.utf8
-        bytes.append(UInt8(ascii: ":"))
-        bytes.append(UInt8(ascii: " "))
+        startLine(key)
         appendDecimal(value)
         bytes.append(0x0A)
     }
 
-    /// A number with three decimals (MPD's `elapsed`, `duration`).
+    /// A number with three decimals (MPD's `elapsed`, `duration`), as `threeDecimals` writes it.
     public mutating func add(_ key: String, milliseconds seconds: Double) {
-        add(key, Self.threeDecimals(seconds))
+        startLine(key)
+        let thousandths = Self.thousandths(seconds)
+        appendDecimal(thousandths / 1000)
+        bytes.append(UInt8(ascii: "."))
+        let fraction = thousandths % 1000
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 100))
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10))
+        bytes.append(0x0A)
+    }
+
+    /// `KEY: FIRST:SECOND` (`status`' `time`, whole seconds heard and in all).
+    public mutating func add(_ key: String, _ first: Int, _ second: Int) {
+        startLine(key)
+        appendDecimal(first)
+        bytes.append(UInt8(ascii: ":"))
+        appendDecimal(second)
+        bytes.append(0x0A)
+    }
+
+    private mutating func startLine(_ key: String) {
+        bytes += key.utf8
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
     }
 
     /// MPD's binary response: `binary: N`, the N bytes as they are, a newline.
@@ -80,9 +99,13 @@ public struct MPDResponse: Equatable, Sendable {
 
     /// "12.345": never a trap, whatever the number (negative, infinite, NaN become 0).
     public static func threeDecimals(_ seconds: Double) -> String {
-        guard seconds.isFinite, seconds > 0 else { return "0.000" }
-        let thousandths = seconds >= 1e12 ? Int(1e15) : Int((seconds * 1000).rounded())
+        let thousandths = thousandths(seconds)
         let fraction = String(thousandths % 1000)
         return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    private static func thousandths(_ seconds: Double) -> Int {
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        return seconds >= 1e12 ? Int(1e15) : Int((seconds * 1000).rounded())
     }
 }
