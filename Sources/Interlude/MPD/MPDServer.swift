@@ -499,7 +499,7 @@ final class MPDServer: LoopSource {
             return
         }
         flush(connection)
-        if connection.output.isEmpty {
+        if connection.output.isEmpty && !connection.closed {
             // The reply is out, and Linux woke its client on this CPU, expecting us to
             // sleep; the rest of the loop's turn (other sources, decoding, the next
             // wait's set-up) held it off the CPU for as long again as MPD takes to
@@ -529,7 +529,8 @@ final class MPDServer: LoopSource {
                 bytes = more
                 sent = 0
             } else {
-                // The part sent goes once it is most of what is held, so a client that always has something waiting does not hold all it was ever sent.
+                // The part sent goes once it is most of what is held, so a client that
+                // always has something waiting does not hold all it was ever sent.
                 if sent > bytes.count / 2 {
                     bytes.removeFirst(sent)
                     sent = 0
