@@ -426,6 +426,35 @@ extension MPDFrontEndTests {
         _ = player.process.stop()
     }
 
+    @Test("requests sent at once behind pictures and the library's first read are answered in order, and a client that half-closed gets its reply")
+    func requestsWaitingForTheDiskKeepTheirOrder() throws {
+        let library = try MPDLibrary.make()
+        let player = try InterludeMPDPlayer(music: library.folder, files: library.files)
+        let client = try player.connect()
+        // The search is the first library command (the index is read on the worker's thread), the pictures are read there too.
+        client.send(["readpicture more/d.mp3 0", "ping", "search title \"song\"", "albumart a.mp3 0",
+                     "command_list_ok_begin", "albumart a.mp3 64", "getvol", "command_list_end", "status"])
+        let replies = (0..<6).map { _ in client.readReply() ?? ["(connection closed)"] }
+        #expect(replies[0].contains("type: image/png") && replies[0].contains { $0.hasPrefix("binary: ") } && replies[0].last == "OK",
+                "\(replies[0])")
+        #expect(replies[1] == ["OK"])
+        #expect(MPDConnection.pairs(replies[2]).filter { $0.key == "file" }.map(\.value) == ["a.mp3", "b.mp3", "c.mp3", "more/d.mp3"],
+                "\(replies[2])")
+        #expect(replies[3].first?.hasPrefix("size: ") == true && replies[3].last == "OK", "\(replies[3])")
+        // The list's picture, its list_OK, then getvol's line and its own: the list waited for the picture and went on.
+        let list = replies[4]
+        #expect(list.first?.hasPrefix("size: ") == true && list.count >= 4
+                && Array(list.suffix(4)).map { $0.hasPrefix("volume: ") ? "volume" : $0 } == ["list_OK", "volume", "list_OK", "OK"],
+                "\(list)")
+        #expect(replies[5].contains { $0.hasPrefix("state: ") } && replies[5].last == "OK", "\(replies[5])")
+
+        let leaving = try player.connect()
+        leaving.send(["albumart more/d.mp3 0"])
+        shutdown(leaving.raw.fd, Int32(SHUT_WR))
+        #expect(leaving.readReply() == ["ACK [50@0] {albumart} No file exists"])
+        _ = player.process.stop()
+    }
+
     @Test("python-mpd2 reads albumart (the folder's cover) and readpicture (a file's embedded cover) byte for byte, chunk after chunk")
     func pythonMPD2ReadsPicturesByteForByte() throws {
         // Pictures of more than one 8192-byte chunk, so the client asks again at each offset.

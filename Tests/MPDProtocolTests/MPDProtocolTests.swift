@@ -39,6 +39,29 @@ import Testing
         #expect(MPDResponse.threeDecimals(.infinity) == "0.000")
         #expect(MPDResponse.threeDecimals(59.9996) == "60.000")
     }
+
+    @Test(arguments: [0, 7, -7, 10, 99_999, -1_000_000, Int(Int32.max), Int.max, Int.min])
+    func numbersAreWrittenAsSwiftWritesThem(_ value: Int) {
+        var response = MPDResponse()
+        response.add("Pos", value)
+        #expect(response.text == "Pos: \(value)\n")
+    }
+
+    @Test(arguments: [0, 0.0004, 0.0005, 1.23456, 59.9996, 61.05, 3599.999, 1e11, 1e13, -1, .infinity, .nan])
+    func timesAreWrittenAsThreeDecimalsWritesThem(_ seconds: Double) {
+        var response = MPDResponse()
+        response.add("elapsed", milliseconds: seconds)
+        response.add("time", 12, 345)
+        #expect(response.text == "elapsed: \(MPDResponse.threeDecimals(seconds))\ntime: 12:345\n")
+    }
+
+    @Test func valuesWithoutALineBreakAreWrittenWhole() {
+        var response = MPDResponse()
+        response.add("Title", "曲 7 さくら")
+        response.add("Album", "a\r\nb")
+        response.add("Genre", "")
+        #expect(response.text == "Title: 曲 7 さくら\nAlbum: a  b\nGenre: \n")
+    }
 }
 
 @Suite struct MPDCommandListTests {
@@ -119,6 +142,16 @@ import Testing
         #expect(ids.position(ofID: first[0]) == 0)
         #expect(ids.position(ofID: first[1]) == nil)
         #expect(ids.changed(since: ids.version + 5) == [0, 1])
+    }
+
+    @Test func songLinesStayWithTheirEntriesAndANewEntryHasNone() {
+        var ids = MPDQueueIDs()
+        ids.update(["a", "b", "c"])
+        for (index, name) in ["a", "b", "c"].enumerated() { ids.keep(songLines: Array(name.utf8), at: index) }
+        ids.keep(songLines: [1], at: 3)
+        #expect(ids.songLines == [Array("a".utf8), Array("b".utf8), Array("c".utf8)])
+        ids.update(["c", "a", "x", "b"])
+        #expect(ids.songLines == [Array("c".utf8), Array("a".utf8), [], Array("b".utf8)])
     }
 
     @Test func aMovedEntryKeepsItsIDAndCountsAsChanged() {

@@ -9,30 +9,66 @@ import Glibc
 /// fills it): `lsinfo` by folder, `find` (exact) and `search` (any case, a
 /// part of the value) over MPD's old `TAG VALUE` pairs. Paths are relative to
 /// the library folders, as MPD's are to its music directory. The index is
-/// opened on the first such command, so a player no client asks maps no SQLite.
+/// read on the MPD worker's thread (`MPDServer` asks for it when
+/// `isCurrent` is false and runs the command once it is here), so a player
+/// no client asks maps no SQLite and a read of 100,000 rows holds up no key.
 final class MPDDatabase {
-    private let indexPath: String
-    private var index: LibraryIndex?
-    /// The tracks last read, and the index file's size and time then: read
-    /// again only when a scan has changed the file (100,000 tracks take longer
-    /// to read than MPD takes to search them in its memory).
-    private var cached: (stamp: [Int], tracks: [LibraryTrack])?
+    let indexPath: String
+    /// The tracks last read, and the index files' size and time then: read
+    /// again only when a scan has changed them (100,000 tracks take longer
+    /// to read than MPD takes to search them in its memory). With them,
+    /// `search`'s lowercased values of each tag searched since.
+    private var cached: (stamp: [Int], tracks: [LibraryTrack], folded: [String: MPDFoldedValues])?
+    /// A read that failed, for the commands that waited for it.
+    private var failed: (stamp: [Int], failure: MPDFailure)?
 
     init(indexPath: String) { self.indexPath = indexPath }
 
-    private func tracks() throws(MPDFailure) -> [LibraryTrack] {
-        let stamp = Self.stamp(indexPath) + Self.stamp(indexPath + "-wal")
-        if let cached, cached.stamp == stamp { return cached.tracks }
+    /// Whether the tracks (or the failure) of the index as its files are now are here.
+    var isCurrent: Bool {
+        let stamp = Self.stamp(of: indexPath)
+        return cached?.stamp == stamp || failed?.stamp == stamp
+    }
+
+    /// Reads the index's tracks in path order (MPD's order for find and
+    /// search), on any thread: the index is opened for this read alone.
+    static func read(_ indexPath: String) -> (stamp: [Int], tracks: Result<[LibraryTrack], MPDFailure>) {
+        let stamp = stamp(of: indexPath)
         do {
-            if index == nil { index = try LibraryIndex(path: indexPath) }
-            // In path order, MPD's order for find and search.
-            let tracks = try index!.allTracks(sort: TrackSort()).sorted { $0.relativePath < $1.relativePath }
-            cached = (stamp, tracks)
-            return tracks
+            let index = try LibraryIndex(path: indexPath)
+            defer { index.close() }
+            return (stamp, .success(try index.allTracks(sort: TrackSort()).sorted { $0.relativePath < $1.relativePath }))
         } catch {
-            throw MPDFailure(.system, "the library index \(indexPath): \(error)")
+            return (stamp, .failure(MPDFailure(.system, "the library index \(indexPath): \(error)")))
         }
     }
+
+    /// A read's outcome, for the commands that wait.
+    func adopt(stamp: [Int], _ tracks: Result<[LibraryTrack], MPDFailure>) {
+        switch tracks {
+        case .success(let tracks):
+            cached = (stamp, tracks, [:])
+            failed = nil
+        case .failure(let failure):
+            failed = (stamp, failure)
+        }
+    }
+
+    /// After the commands that waited for a failed read have their ACK, the next command reads again.
+    func forgetFailure() { failed = nil }
+
+    private func tracks() throws(MPDFailure) -> [LibraryTrack] {
+        let stamp = Self.stamp(of: indexPath)
+        if let cached, cached.stamp == stamp { return cached.tracks }
+        if let failed, failed.stamp == stamp { throw failed.failure }
+        // Not asked for first (`isCurrent`): read here, on the main loop, and again by the next command if it failed.
+        let read = Self.read(indexPath)
+        if case .success(let tracks) = read.tracks { cached = (read.stamp, tracks, [:]) }
+        return try read.tracks.get()
+    }
+
+    /// The index's and its write-ahead log's sizes and times: they change with every scan that changes the index.
+    static func stamp(of indexPath: String) -> [Int] { stamp(indexPath) + stamp(indexPath + "-wal") }
 
     /// A file's size and modification time (nanoseconds), or none when it is missing.
     private static func stamp(_ path: String) -> [Int] {
@@ -58,7 +94,7 @@ final class MPDDatabase {
         }
         guard exists else { throw MPDFailure(.noExist, "No such directory") }
         var response = MPDResponse()
-        for track in songs.sorted(by: { $0.relativePath < $1.relativePath }) { response.append(Self.song(track)) }
+        for track in songs.sorted(by: { $0.relativePath < $1.relativePath }) { Self.song(track, into: &response) }
         for folder in folders.sorted() { response.add("directory", folder) }
         return response
     }
@@ -82,7 +118,7 @@ final class MPDDatabase {
         guard !below.isEmpty || uri.isEmpty else { throw MPDFailure(.noExist, "No such directory") }
         var response = MPDResponse()
         func file(_ track: LibraryTrack) {
-            if info { response.append(Self.song(track)) } else { response.add("file", track.relativePath) }
+            if info { Self.song(track, into: &response) } else { response.add("file", track.relativePath) }
         }
         func walk(_ folder: String, _ below: [LibraryTrack]) {
             let start = folder.isEmpty ? "" : folder + "/"
@@ -127,7 +163,7 @@ final class MPDDatabase {
         if type == "album" && rest.count == 1 { rest.insert("artist", at: 0) }
         let filters = try Self.filters(rest, exact: true)
         var rows = Set<[String]>()
-        for track in try tracks() where Self.matches(track, filters, exact: true) {
+        for track in try tracks() where Self.matches(track, filters) {
             let values = Self.values(track, type)
             guard !values.isEmpty else { continue }
             // Every combination of the groups' values (a song of two artists is in both), outermost first.
@@ -159,7 +195,7 @@ final class MPDDatabase {
         guard !rest.isEmpty || !groups.isEmpty else { throw MPDFailure(.argument, "Incorrect number of filter arguments") }
         let filters = try Self.filters(rest, exact: true)
         var totals: [String: (songs: Int, seconds: Double)] = [:]
-        for track in try tracks() where Self.matches(track, filters, exact: true) {
+        for track in try tracks() where Self.matches(track, filters) {
             let seconds = track.durationSeconds.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? 0
             for value in groups.first.map({ Self.values(track, $0) }) ?? [""] {
                 totals[value, default: (0, 0)].songs += 1
@@ -205,11 +241,32 @@ final class MPDDatabase {
     func find(_ arguments: [String], exact: Bool) throws(MPDFailure) -> MPDResponse {
         guard !arguments.isEmpty else { throw MPDFailure(.argument, "Incorrect number of filter arguments") }
         let filters = try Self.filters(arguments, exact: exact)
+        let all = try tracks()
         var response = MPDResponse()
-        for track in try tracks() where Self.matches(track, filters, exact: exact) {
-            response.append(Self.song(track))
+        guard !exact else {
+            for track in all where Self.matches(track, filters) { Self.song(track, into: &response) }
+            return response
         }
+        var kept = [Bool](repeating: true, count: all.count)
+        for filter in filters {
+            // `any` is a match in any of its tags' values, as `values` lists them.
+            var found = [Bool](repeating: false, count: all.count)
+            for tag in filter.tag == "any" ? Self.anyTags : [filter.tag] {
+                let matches = folded(tag, all).matches(lowercased: filter.value)
+                for index in found.indices where matches[index] { found[index] = true }
+            }
+            for index in kept.indices where !found[index] { kept[index] = false }
+        }
+        for (index, track) in all.enumerated() where kept[index] { Self.song(track, into: &response) }
         return response
+    }
+
+    /// `search`'s values of `tag` over `all` (the cached tracks), lowercased once.
+    private func folded(_ tag: String, _ all: [LibraryTrack]) -> MPDFoldedValues {
+        if let folded = cached?.folded[tag] { return folded }
+        let folded = MPDFoldedValues(count: all.count) { Self.values(all[$0], tag) }
+        cached?.folded[tag] = folded
+        return folded
     }
 
     /// MPD's old `TAG VALUE` pairs; `search`'s (not `exact`) compared without case.
@@ -224,13 +281,14 @@ final class MPDDatabase {
         return filters
     }
 
-    private static func matches(_ track: LibraryTrack, _ filters: [(tag: String, value: String)], exact: Bool) -> Bool {
-        filters.allSatisfy { filter in
-            values(track, filter.tag).contains { value in exact ? value == filter.value : value.lowercased().contains(filter.value) }
-        }
+    /// `find`'s match (`search`'s is `MPDFoldedValues`'): each filter's value is one of the track's.
+    private static func matches(_ track: LibraryTrack, _ filters: [(tag: String, value: String)]) -> Bool {
+        filters.allSatisfy { filter in values(track, filter.tag).contains(filter.value) }
     }
 
     static let tags = ["any", "file", "artist", "albumartist", "album", "title", "track", "date", "genre"]
+    /// The tags `any` stands for.
+    private static let anyTags = ["file", "artist", "albumartist", "album", "title", "genre"]
 
     private static func values(_ track: LibraryTrack, _ tag: String) -> [String] {
         switch tag {
@@ -242,13 +300,18 @@ final class MPDDatabase {
         case "track": track.trackNumber.map { [String($0)] } ?? []
         case "date": track.year.map { [String($0)] } ?? []
         case "genre": track.genres
-        default: ["file", "artist", "albumartist", "album", "title", "genre"].flatMap { values(track, $0) }
+        default: anyTags.flatMap { values(track, $0) }
         }
     }
 
     /// A song as MPD's database gives it (its tag order), `Time` and `duration` from the index.
     static func song(_ track: LibraryTrack) -> MPDResponse {
         var response = MPDResponse()
+        song(track, into: &response)
+        return response
+    }
+
+    static func song(_ track: LibraryTrack, into response: inout MPDResponse) {
         response.add("file", track.relativePath)
         for artist in track.artists { response.add("Artist", artist) }
         for artist in track.albumArtists { response.add("AlbumArtist", artist) }
@@ -261,6 +324,5 @@ final class MPDDatabase {
             response.add("Time", MPDCommands.wholeSeconds(seconds))
             response.add("duration", milliseconds: seconds)
         }
-        return response
     }
 }

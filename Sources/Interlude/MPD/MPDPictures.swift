@@ -11,15 +11,25 @@ import Glibc
 /// .jpg, .jpeg or .png beside the song, as the cover art finds it), whether
 /// or not the song exists, as MPD looks only at its folder; `readpicture` is
 /// the song's own (its tags' front cover, else their first picture), an
-/// empty reply when it has none.
-struct MPDPictures {
+/// empty reply when it has none. Read on the MPD worker's thread
+/// (`MPDWorker`): what it needs is its own.
+struct MPDPictures: Sendable {
+    /// One request, checked on the main loop, answered on the worker's thread.
+    struct Request: Sendable {
+        var command: String
+        var uri: String
+        var offset: Int
+        var limit: Int
+    }
+
     /// MPD's `binarylimit` default, and the least it accepts.
     static let defaultChunk = 8192
     static let smallestChunk = 64
 
     let musicFolders: [String]
 
-    func reply(_ command: String, uri: String, offset: Int, limit: Int, tags: TrackTagStore) throws(MPDFailure) -> MPDResponse {
+    func reply(_ request: Request, tags: RecentTags) throws(MPDFailure) -> MPDResponse {
+        let (command, uri, offset, limit) = (request.command, request.uri, request.offset, request.limit)
         var response = MPDResponse()
         let bytes: [UInt8]
         if command == "albumart" {
@@ -43,6 +53,17 @@ struct MPDPictures {
         guard offset <= bytes.count else { throw MPDFailure(.argument, "Offset too large") }
         response.addBinary(bytes[offset..<min(bytes.count, offset + limit)])
         return response
+    }
+
+    /// `reply`'s outcome, its ACK naming the command (as `MPDCommands.run` names it).
+    func answer(_ request: Request, tags: RecentTags) -> Result<MPDResponse, MPDFailure> {
+        do throws(MPDFailure) {
+            return .success(try reply(request, tags: tags))
+        } catch {
+            var failure = error
+            failure.command = request.command
+            return .failure(failure)
+        }
     }
 
     /// The image in the folder of `uri` in the first library folder that has one.

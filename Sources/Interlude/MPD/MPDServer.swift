@@ -24,6 +24,7 @@ final class MPDServer: LoopSource {
     static let maximumPendingOutputBytes = 4 << 20
     static let maximumConnections = 100
     static let greeting = "OK MPD 0.23.5\n"
+    private static let noidle = Array("noidle".utf8)
 
     let path: String
     private var listener: Int32
@@ -44,11 +45,23 @@ final class MPDServer: LoopSource {
     var outputEnabled = true
     /// `mpd-password`: what a client sends to be given MPD's permissions.
     var password: String?
+    /// The library index's and the pictures' reads, off the main loop; made for the first.
+    private var worker: MPDWorker?
+    private var pictureTickets = 0
+    /// The library commands that wait for a read of the index.
+    private var readingLibrary = false
+    /// The commands that read the library index.
+    private static let libraryCommands: Set<String> = [
+        "lsinfo", "find", "search", "list", "count", "listall", "listallinfo", "stats", "listplaylistinfo",
+    ]
+    private var receiveBuffer = [UInt8](repeating: 0, count: 16 * 1024)
+    /// A command that needs more than MPD's read permission ran since `receive` last looked.
+    private var changedPlayer = false
 
     final class Connection {
         let fd: Int32
         var input: [UInt8] = []
-        var output: [UInt8] = []
+        var output = PendingOutput()
         var list = MPDCommandList()
         var idle = MPDIdleState()
         var closing = false
@@ -64,7 +77,17 @@ final class MPDServer: LoopSource {
             self.permissions = permissions
         }
 
-        var readsRequests: Bool { !closing && !closed && !peerClosed && output.count <= MPDServer.readPauseBytes }
+        /// A request whose command waits for the worker (`MPDWorker`): the
+        /// rest is run when it answers, and no further request is read before.
+        var waiting: Request?
+        /// The picture request it waits for, numbered.
+        var ticket = 0
+
+        var readsRequests: Bool {
+            !closing && !closed && !peerClosed && waiting == nil && output.count <= MPDServer.readPauseBytes
+        }
+        /// Nothing more will be sent to it.
+        var isDone: Bool { (closing || peerClosed) && output.isEmpty && waiting == nil }
     }
 
     init(path: String, listener: Int32, events: PlayerEventStream, library: LibrarySettings) {
@@ -124,7 +147,8 @@ final class MPDServer: LoopSource {
 
     var pollRequests: [LoopPollRequest] {
         guard listener >= 0 else { return [] }
-        return [LoopPollRequest(fd: listener)] + (tcpListener >= 0 ? [LoopPollRequest(fd: tcpListener)] : []) + connections.map { connection in
+        return [LoopPollRequest(fd: listener)] + (tcpListener >= 0 ? [LoopPollRequest(fd: tcpListener)] : [])
+            + (worker.map { [LoopPollRequest(fd: $0.wake)] } ?? []) + connections.map { connection in
             LoopPollRequest(fd: connection.fd, events: (connection.readsRequests ? Int16(POLLIN) : 0)
                                                         | (connection.output.isEmpty ? 0 : Int16(POLLOUT)))
         }
@@ -132,6 +156,9 @@ final class MPDServer: LoopSource {
 
     func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
         if !changed.isEmpty || queueIDs.paths.count != runtime.queue.count { noteChanges(runtime) }
+        if let worker, ready.contains(where: { $0.fd == worker.wake }) {
+            for item in worker.take() { finish(item, runtime: runtime) }
+        }
         for event in ready where event.fd != listener && event.fd != tcpListener {
             guard let connection = connections.first(where: { $0.fd == event.fd }) else { continue }
             if event.events & Int16(POLLOUT | POLLHUP | POLLERR) != 0 { flush(connection) }
@@ -148,7 +175,7 @@ final class MPDServer: LoopSource {
         }
         noteChanges(runtime)
         connections.removeAll { connection in
-            if (connection.closing || connection.peerClosed) && connection.output.isEmpty { drop(connection) }
+            if connection.isDone { drop(connection) }
             return connection.closed
         }
     }
@@ -203,40 +230,82 @@ final class MPDServer: LoopSource {
         }
     }
 
+    /// Reads and answers the client's requests. A client that sends its next
+    /// request as soon as it has a reply (most do) is answered again in this
+    /// turn, up to `requestsPerTurn` times, rather than after the rest of the
+    /// loop's turn and its next wait; but not after a command that changes
+    /// the player (`play`, `add`...): the loop's turn carries it out first
+    /// (a resume, a jump), so the next `status` says what it did, as it did
+    /// when every request waited for the turn.
     private func receive(_ connection: Connection, runtime: PlayerRuntime) {
-        let bytes: ArraySlice<UInt8>
-        switch UnixSocket.receive(connection.fd) {
-        case .bytes(let received): bytes = received
-        case .end: bytes = []
-        case .nothing: return
-        case .failed:
-            drop(connection)
-            return
+        for _ in 0..<Self.requestsPerTurn {
+            changedPlayer = false
+            guard receiveOnce(connection, runtime: runtime), connection.readsRequests, !changedPlayer else { return }
         }
-        if bytes.isEmpty {
+    }
+
+    /// A few, so that a client sending without pause holds the loop (playback's refills, keys) no longer than this.
+    static let requestsPerTurn = 8
+
+    /// One read and what it completed answered; false when nothing was read (or the client is gone).
+    private func receiveOnce(_ connection: Connection, runtime: PlayerRuntime) -> Bool {
+        // Into the server's one buffer: a fresh 16 KB one, zeroed, for every request was a tenth of `status`'s time.
+        // Peeked, and taken from the socket once answered: taking a request frees
+        // its buffer, and Linux then wakes the client blocked reading its reply (a
+        // Unix socket's readers and writers wait on one queue); the scheduler
+        // often ran it at once, its read found nothing, and over half the
+        // `status` replies waited the two switches.
+        let received = receiveBuffer.withUnsafeMutableBytes { buffer in
+            UnixSocket.outcome { recv(connection.fd, buffer.baseAddress, buffer.count, Int32(MSG_PEEK)) }
+        }
+        defer { if case .success(let count) = received, count > 0, !connection.closed { discard(count, from: connection) } }
+        let count: Int
+        switch received {
+        case .success(let read): count = read
+        case .failure(let error):
+            if error != .wouldBlock { drop(connection) }
+            return false
+        }
+        if count == 0 {
             connection.peerClosed = true
             handleLines(connection, runtime: runtime)
-            if connection.output.isEmpty { drop(connection) }
-            return
+            if connection.isDone { drop(connection) }
+            return false
         }
-        connection.input += bytes
+        connection.input += receiveBuffer[..<count]
         handleLines(connection, runtime: runtime)
         if connection.input.count > Self.maximumLineBytes && connection.input.firstIndex(of: UInt8(ascii: "\n")) == nil {
             // MPD closes a client whose line overflows its input buffer, without a reply.
             connection.input = []
-            connection.output = []
+            connection.output.removeAll()
             drop(connection)
+        }
+        return !connection.closed
+    }
+
+    /// Takes `count` bytes already read (peeked) from the socket.
+    private func discard(_ count: Int, from connection: Connection) {
+        var left = count
+        while left > 0 {
+            let taken = receiveBuffer.withUnsafeMutableBytes { buffer in
+                UnixSocket.outcome { recv(connection.fd, buffer.baseAddress, min(left, buffer.count), 0) }
+            }
+            guard case .success(let read) = taken, read > 0 else {
+                drop(connection)
+                return
+            }
+            left -= read
         }
     }
 
     private func handleLines(_ connection: Connection, runtime: PlayerRuntime) {
         var start = 0
-        while !connection.closed, !connection.closing, connection.output.count <= Self.readPauseBytes,
+        while !connection.closed, !connection.closing, connection.waiting == nil, connection.output.count <= Self.readPauseBytes,
               let newline = connection.input[start...].firstIndex(of: UInt8(ascii: "\n")) {
             guard newline - start <= Self.maximumLineBytes else {
                 // Past MPD's input buffer, however it arrived: closed without a reply, as MPD closes it.
                 connection.input = []
-                connection.output = []
+                connection.output.removeAll()
                 drop(connection)
                 return
             }
@@ -252,53 +321,168 @@ final class MPDServer: LoopSource {
     /// allowed (anything else closes the client), `noidle` outside it is ignored.
     private func handle(_ line: [UInt8], from connection: Connection, runtime: PlayerRuntime) {
         if connection.idle.isWaiting {
-            if line == Array("noidle".utf8), let reply = connection.idle.cancel() { send(reply, to: connection) } else { connection.closing = true }
+            if line == Self.noidle, let reply = connection.idle.cancel() { send(reply, to: connection) } else { connection.closing = true }
             return
         }
-        if line == Array("noidle".utf8) && !connection.list.isOpen { return }
+        if line == Self.noidle && !connection.list.isOpen { return }
         switch connection.list.take(line) {
         case .collected: return
         case .tooLong:
             connection.closing = true
         case .single(let line):
-            send(run(line, index: 0, from: connection, runtime: runtime).bytes, to: connection)
+            proceed(Request(lines: [line], isList: false, okEach: false), connection, runtime: runtime)
         case .run(let lines, let okEach):
-            var bytes: [UInt8] = []
-            for (index, line) in lines.enumerated() {
-                let outcome = run(line, index: index, from: connection, runtime: runtime, inList: true)
-                bytes += outcome.bytes
-                if outcome.finished == .failed || connection.closing { send(bytes, to: connection); return }
-                if okEach { bytes += "list_OK\n".utf8 }
-            }
-            send(bytes + "OK\n".utf8, to: connection)
+            proceed(Request(lines: lines, isList: true, okEach: okEach), connection, runtime: runtime)
         }
+    }
+
+    /// One command, or a command list, and its reply so far.
+    struct Request {
+        var lines: [[UInt8]]
+        var isList: Bool
+        var okEach: Bool
+        /// The command to run next.
+        var next = 0
+        var reply: [UInt8] = []
+        /// Its command waits for the library index's tracks (else for a picture).
+        var readsLibrary = false
+
+        /// Takes the command's reply; false when the request ends with it (an ACK, `close`).
+        mutating func take(_ bytes: [UInt8], _ finished: Finish, closing: Bool) -> Bool {
+            if reply.isEmpty { reply = bytes } else { reply += bytes }
+            if finished == .failed || closing { return false }
+            if okEach { reply += "list_OK\n".utf8 }
+            next += 1
+            return true
+        }
+    }
+
+    /// Runs the request's commands from its `next` on and sends the reply,
+    /// unless one waits for the worker: then the rest waits in `connection.waiting`.
+    private func proceed(_ request: Request, _ connection: Connection, runtime: PlayerRuntime) {
+        var request = request
+        while request.next < request.lines.count {
+            let step = run(request.lines[request.next], index: request.next, from: connection, runtime: runtime,
+                           inList: request.isList)
+            guard case .reply(let bytes, let finished) = step else {
+                request.readsLibrary = step == .waitsForLibrary
+                connection.waiting = request
+                return
+            }
+            guard request.take(bytes, finished, closing: connection.closing) else {
+                send(request.reply, to: connection)
+                return
+            }
+        }
+        if request.isList { request.reply += "OK\n".utf8 }
+        send(request.reply, to: connection)
+    }
+
+    /// The worker's answer, on the main loop: the requests that waited for it go on.
+    private func finish(_ item: MPDWorker.Finished, runtime: PlayerRuntime) {
+        switch item {
+        case .tracks(let stamp, let tracks):
+            readingLibrary = false
+            database.adopt(stamp: stamp, tracks)
+            for connection in connections where !connection.closed && connection.waiting?.readsLibrary == true {
+                // Run again, the tracks here now (or read again if a scan changed the index meanwhile).
+                resume(connection, runtime: runtime) { _ in true }
+            }
+            database.forgetFailure()
+        case .picture(let ticket, let reply):
+            guard let connection = connections.first(where: { $0.ticket == ticket && !$0.closed }),
+                  connection.waiting?.readsLibrary == false else { return }
+            resume(connection, runtime: runtime) { request in
+                let index = request.next
+                let (bytes, finished): ([UInt8], Finish)
+                switch reply {
+                case .success(let response): (bytes, finished) = (response.finished(ok: !request.isList), .done)
+                case .failure(let error):
+                    if error.closes { connection.closing = true }
+                    (bytes, finished) = (Array(error.line(index: index).utf8), .failed)
+                }
+                guard request.take(bytes, finished, closing: connection.closing) else {
+                    send(request.reply, to: connection)
+                    return false
+                }
+                return true
+            }
+        }
+    }
+
+    /// Goes on with the request `connection` waits with: `answer` gives the
+    /// waiting command its reply (false: the request ends there); then the
+    /// rest runs, and the client's next requests are read.
+    private func resume(_ connection: Connection, runtime: PlayerRuntime, answer: (inout Request) -> Bool) {
+        guard var request = connection.waiting else { return }
+        connection.waiting = nil
+        if answer(&request) { proceed(request, connection, runtime: runtime) }
+        if connection.waiting == nil { handleLines(connection, runtime: runtime) }
+        if connection.isDone { drop(connection) }
     }
 
     enum Finish { case done, failed, idle }
 
-    /// A command's reply: its body and `OK` (in a list, the body alone), or its `ACK`.
+    enum Step: Equatable {
+        case reply([UInt8], Finish)
+        case waitsForLibrary
+        case waitsForPicture
+    }
+
+    /// A command's reply: its body and `OK` (in a list, the body alone), or its
+    /// `ACK`; or, for a command that reads the disk, its read started on the worker's thread.
     private func run(_ line: [UInt8], index: Int, from connection: Connection, runtime: PlayerRuntime,
-                     inList: Bool = false) -> (bytes: [UInt8], finished: Finish) {
+                     inList: Bool = false) -> Step {
         do throws(MPDFailure) {
             let request = try MPDRequest.parse(line)
+            if !MPDPermission.needed(by: request.command).isSubset(of: .read) { changedPlayer = true }
+            if Self.libraryCommands.contains(request.command) && !database.isCurrent, let worker = usableWorker() {
+                if !readingLibrary {
+                    readingLibrary = true
+                    let indexPath = database.indexPath
+                    worker.run {
+                        let read = MPDDatabase.read(indexPath)
+                        return .tracks(stamp: read.stamp, read.tracks)
+                    }
+                }
+                return .waitsForLibrary
+            }
             if request.command == "idle" {
                 guard connection.permissions.contains(.read) else { throw MPDPermission.refusal("idle") }
                 let wanted = try MPDIdleState.subsystems(request.arguments)
                 noteChanges(runtime)
-                if inList { return ([], .done) }
-                return (Array((connection.idle.wait(on: wanted) ?? "").utf8), .idle)
+                if inList { return .reply([], .done) }
+                return .reply(Array((connection.idle.wait(on: wanted) ?? "").utf8), .idle)
             }
             if request.command == "close" {
                 connection.closing = true
-                return ([], .done)
+                return .reply([], .done)
             }
-            let body = try MPDCommands(server: self, runtime: runtime, connection: connection).run(request).bytes
-            noteChanges(runtime)
-            return (inList ? body : body + "OK\n".utf8, .done)
+            switch try MPDCommands(server: self, runtime: runtime, connection: connection).run(request) {
+            case .reply(let response):
+                noteChanges(runtime)
+                return .reply(response.finished(ok: !inList), .done)
+            case .picture(let picture):
+                let pictures = MPDPictures(musicFolders: musicFolders)
+                guard let worker = usableWorker() else {
+                    return .reply(try pictures.answer(picture, tags: RecentTags(capacity: 1)).get().finished(ok: !inList), .done)
+                }
+                pictureTickets = pictureTickets >= Int.max - 1 ? 1 : pictureTickets + 1
+                connection.ticket = pictureTickets
+                let (ticket, tags) = (pictureTickets, worker.recentTags)
+                worker.run { .picture(ticket: ticket, pictures.answer(picture, tags: tags)) }
+                return .waitsForPicture
+            }
         } catch {
             if error.closes { connection.closing = true }
-            return (Array(error.line(index: index).utf8), .failed)
+            return .reply(Array(error.line(index: index).utf8), .failed)
         }
+    }
+
+    /// The worker, made at its first use; nil when it cannot answer the main loop (no eventfd): then the read is done here.
+    private func usableWorker() -> MPDWorker? {
+        if worker == nil { worker = MPDWorker() }
+        return worker?.isUsable == true ? worker : nil
     }
 
     // MARK: Output
@@ -307,19 +491,76 @@ final class MPDServer: LoopSource {
 
     private func send(_ bytes: [UInt8], to connection: Connection) {
         guard !connection.closed, !bytes.isEmpty else { return }
-        connection.output += bytes
+        connection.output.append(bytes)
         if connection.output.count > Self.maximumPendingOutputBytes {
             // It stopped reading: close it rather than hold the player's memory (MPD's max_output_buffer_size).
-            connection.output = []
+            connection.output.removeAll()
             drop(connection)
             return
         }
         flush(connection)
+        if connection.output.isEmpty && !connection.closed {
+            // The reply is out, and Linux woke its client on this CPU, expecting us to
+            // sleep; the rest of the loop's turn (other sources, decoding, the next
+            // wait's set-up) held it off the CPU for as long again as MPD takes to
+            // answer. It runs first (and may send its next request: `receive`).
+            sched_yield()
+        }
     }
 
     private func flush(_ connection: Connection) {
         guard !connection.closed, !connection.output.isEmpty else { return }
-        if UnixSocket.sendPending(connection.fd, &connection.output) == nil { drop(connection) }
+        if !connection.output.send(to: connection.fd) { drop(connection) }
+    }
+
+    /// What waits to be sent to a client. A reply of megabytes leaves in
+    /// pieces the size of the socket's buffer: the part sent is counted, not
+    /// removed, so the rest is not moved down after each piece, and a
+    /// reply made while nothing waits is taken as it is, not copied.
+    struct PendingOutput {
+        private var bytes: [UInt8] = []
+        private var sent = 0
+
+        var count: Int { bytes.count - sent }
+        var isEmpty: Bool { count == 0 }
+
+        mutating func append(_ more: [UInt8]) {
+            if isEmpty {
+                bytes = more
+                sent = 0
+            } else {
+                // The part sent goes once it is most of what is held, so a client that
+                // always has something waiting does not hold all it was ever sent.
+                if sent > bytes.count / 2 {
+                    bytes.removeFirst(sent)
+                    sent = 0
+                }
+                bytes += more
+            }
+        }
+
+        mutating func removeAll() {
+            bytes = []
+            sent = 0
+        }
+
+        /// Sends what the socket takes now; false when the client is gone (all is dropped then).
+        mutating func send(to fd: Int32) -> Bool {
+            while sent < bytes.count {
+                let outcome = bytes.withUnsafeBytes { all in
+                    UnixSocket.outcome { Glibc.send(fd, all.baseAddress! + sent, all.count - sent, Int32(MSG_NOSIGNAL)) }
+                }
+                switch outcome {
+                case .success(let count): sent += count
+                case .failure(let error):
+                    if error == .wouldBlock { return true }
+                    removeAll()
+                    return false
+                }
+            }
+            removeAll()
+            return true
+        }
     }
 
     private func drop(_ connection: Connection) {

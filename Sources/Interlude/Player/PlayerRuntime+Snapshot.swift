@@ -8,15 +8,12 @@ import PlayerModel
 /// next, the control socket's `status` and MPRIS), read from the runtime,
 /// its session state machine, the book and the alarm scheduler.
 extension PlayerRuntime {
-    /// The titles are the decoders' readings of the tags (`trackTags`), for every front end.
-    /// `includingQueue: false` leaves the queue's rows out, for a front end that
-    /// keeps its own (the MPD protocol's ids), so that every request does not
-    /// cost a title per entry of a 10,000-entry queue.
-    func snapshot(includingQueue: Bool = true) -> PlayerSnapshot {
+    /// The titles are the decoders' readings of the tags (`trackTags`), for
+    /// every front end. (MPD's replies read `playbackSnapshot`, without the
+    /// queue's titles and the rest.)
+    func snapshot() -> PlayerSnapshot {
         var snapshot = PlayerSnapshot()
-        if includingQueue {
-            snapshot.queue = queue.map { .init(path: $0, title: trackTags.tags(of: $0).title ?? AudioTags.displayName(ofPath: $0)) }
-        }
+        snapshot.queue = queue.map { .init(path: $0, title: trackTags.tags(of: $0).title ?? AudioTags.displayName(ofPath: $0)) }
         let current = current
         snapshot.fileElapsed = current?.elapsed ?? 0
         if let book {
@@ -54,12 +51,8 @@ extension PlayerRuntime {
                     : "\(clockText(behind)) behind live" + (shift.isKept ? "" : " (time-shift off)")
             }
         }
-        snapshot.state = current == nil || engine.isFinished || isStoppedAtStart ? .stopped : isPlaying ? .playing
-            : isInterrupted ? .interrupted : .paused
-        snapshot.volume = volume
+        setModes(of: &snapshot, hasCurrent: current != nil)
         snapshot.speed = engine.speed.isNormal ? nil : engine.speed.description
-        snapshot.shuffle = playOrder.cycle != nil
-        snapshot.repeatMode = playOrder.repeatMode.rawValue
         snapshot.session = sessionSnapshot
         if hasAlarmScheduler {
             let scheduler = alarms
@@ -91,6 +84,36 @@ extension PlayerRuntime {
 }
 
 extension PlayerRuntime {
+    /// The snapshot's state, volume, modes, current entry and its time alone,
+    /// read as `snapshot` reads them: what MPD's replies use. `status` is an
+    /// MPD client's most frequent request (ncmpcpp's every second), and the
+    /// titles, the book's chapters and the alarms' rows the whole snapshot
+    /// formats made it cost more than MPD's whole answer.
+    func playbackSnapshot() -> PlayerSnapshot {
+        var snapshot = PlayerSnapshot()
+        let current = current
+        snapshot.fileElapsed = current?.elapsed ?? 0
+        if let book {
+            snapshot.currentIndex = current?.index
+            snapshot.elapsed = Double(book.currentPosition) / 1000
+            snapshot.duration = Double(book.book.durationMilliseconds) / 1000
+        } else if let current {
+            snapshot.currentIndex = current.index
+            snapshot.elapsed = current.elapsed
+            snapshot.duration = current.duration
+        }
+        setModes(of: &snapshot, hasCurrent: current != nil)
+        return snapshot
+    }
+
+    private func setModes(of snapshot: inout PlayerSnapshot, hasCurrent: Bool) {
+        snapshot.state = !hasCurrent || engine.isFinished || isStoppedAtStart ? .stopped : isPlaying ? .playing
+            : isInterrupted ? .interrupted : .paused
+        snapshot.volume = volume
+        snapshot.shuffle = playOrder.cycle != nil
+        snapshot.repeatMode = playOrder.repeatMode.rawValue
+    }
+
     /// The engine's own account (the control socket's `status.engine`), read
     /// from the engine and never from the session state machine, so that the
     /// snapshot's `state` can be checked against it.

@@ -7,6 +7,10 @@ public struct MPDQueueIDs: Sendable {
     public private(set) var ids: [Int] = []
     /// The version each entry last changed in (for `plchanges`).
     public private(set) var changedIn: [Int] = []
+    /// Each entry's lines of a song reply once written (empty before), kept
+    /// with the entry as its id is: `playlistinfo` over 10,000 entries wrote
+    /// each one's path and tags anew, in more time than MPD's whole answer.
+    public private(set) var songLines: [[UInt8]] = []
     /// MPD starts a fresh queue at version 1 and makes it 2 with the first change... and so on.
     public private(set) var version = 1
     private var nextID = 1
@@ -22,18 +26,22 @@ public struct MPDQueueIDs: Sendable {
         version = version >= Int(Int32.max) ? 1 : version + 1
         var newIDs = [Int](repeating: 0, count: queue.count)
         var newChanged = [Int](repeating: version, count: queue.count)
+        var newLines = [[UInt8]](repeating: [], count: queue.count)
         var unclaimed: [String: [Int]] = [:]
         for (index, path) in paths.enumerated() {
             if index < queue.count && queue[index] == path {
                 newIDs[index] = ids[index]
                 newChanged[index] = changedIn[index]
+                newLines[index] = songLines[index]
             } else {
                 unclaimed[path, default: []].append(index)
             }
         }
         for (index, path) in queue.enumerated() where newIDs[index] == 0 {
             if var old = unclaimed[path], !old.isEmpty {
-                newIDs[index] = ids[old.removeFirst()]
+                let from = old.removeFirst()
+                newIDs[index] = ids[from]
+                newLines[index] = songLines[from]
                 unclaimed[path] = old
             } else {
                 newIDs[index] = nextID
@@ -42,8 +50,15 @@ public struct MPDQueueIDs: Sendable {
         }
         ids = newIDs
         changedIn = newChanged
+        songLines = newLines
         paths = queue
         return true
+    }
+
+    /// Keeps the entry at `index`'s song lines (nothing when there is no such entry).
+    public mutating func keep(songLines lines: [UInt8], at index: Int) {
+        guard songLines.indices.contains(index) else { return }
+        songLines[index] = lines
     }
 
     public func position(ofID id: Int) -> Int? { ids.firstIndex(of: id) }

@@ -1,0 +1,89 @@
+import BookFormat
+import InterludeCore
+import MusicLibrary
+import PlayerModel
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The MPD front end's reads of the disk: the library index's tracks (the
+/// first database command after a scan reads 100,000 rows) and the files
+/// `albumart` and `readpicture` send chunk after chunk. Each runs on a thread
+/// of its own (`BackgroundThread`, as the podcasts' work does), so keys,
+/// playback, alarms and other clients are served meanwhile; what it found
+/// comes back through an eventfd the main loop polls (`MPDServer`). The
+/// client that asked reads no further request until its reply is sent, so
+/// each client's replies keep their order.
+final class MPDWorker: Sendable {
+    enum Finished: Sendable {
+        /// The index's tracks in path order, read when its files had `stamp` (`MPDDatabase.stamp`).
+        case tracks(stamp: [Int], Result<[LibraryTrack], MPDFailure>)
+        /// The reply to the picture request numbered `ticket`.
+        case picture(ticket: Int, Result<MPDResponse, MPDFailure>)
+    }
+
+    /// Readable when something finished.
+    let wake: Int32
+    private let finished = Mutex<[Finished]>([])
+    /// `readpicture`'s tags of the files it read last.
+    let recentTags = RecentTags(capacity: 8)
+
+    init() { wake = (try? SystemCall.eventDescriptor()) ?? -1 }
+    deinit { if wake >= 0 { close(wake) } }
+
+    /// Whether results can reach the main loop: without the eventfd the work is done there, as before.
+    var isUsable: Bool { wake >= 0 }
+
+    /// `work` on a thread of its own; on the calling one when no thread can be started.
+    func run(_ work: @escaping @Sendable () -> Finished) {
+        if BackgroundThread.start({ [self] in post(work()) }) != nil { post(work()) }
+    }
+
+    private func post(_ item: Finished) {
+        finished.withLock { $0.append(item) }
+        var one: UInt64 = 1
+        _ = write(wake, &one, 8)
+    }
+
+    /// What finished since the last call.
+    func take() -> [Finished] {
+        var count: UInt64 = 0
+        _ = read(wake, &count, 8)
+        return finished.withLock { list in
+            defer { list = [] }
+            return list
+        }
+    }
+}
+
+/// The tags of the files read last, at most `capacity` of them: a client
+/// reads a picture in chunks of 8 KB, each a request naming the file again,
+/// and one walking a library's covers must not keep every file's tags, as
+/// the player's `TrackTagStore` (the queue's files' tags, read once) did
+/// when these requests went through it.
+final class RecentTags: Sendable {
+    private let capacity: Int
+    private let entries = Mutex<[(path: String, tags: AudioTags)]>([])
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func tags(of path: String) -> AudioTags {
+        let known = entries.withLock { list -> AudioTags? in
+            guard let index = list.firstIndex(where: { $0.path == path }) else { return nil }
+            let entry = list.remove(at: index)
+            list.append(entry)
+            return entry.tags
+        }
+        if let known { return known }
+        let read = AudioTags.read(path: path)
+        entries.withLock { list in
+            list.removeAll { $0.path == path }
+            list.append((path, read))
+            if list.count > capacity { list.removeFirst(list.count - capacity) }
+        }
+        return read
+    }
+
+    var count: Int { entries.withLock { $0.count } }
+}
