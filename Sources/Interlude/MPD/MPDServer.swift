@@ -499,13 +499,6 @@ final class MPDServer: LoopSource {
             return
         }
         flush(connection)
-        if connection.output.isEmpty && !connection.closed {
-            // The reply is out, and Linux woke its client on this CPU, expecting us to
-            // sleep; the rest of the loop's turn (other sources, decoding, the next
-            // wait's set-up) held it off the CPU for as long again as MPD takes to
-            // answer. It runs first (and may send its next request: `receive`).
-            sched_yield()
-        }
     }
 
     private func flush(_ connection: Connection) {
