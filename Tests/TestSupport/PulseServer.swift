@@ -80,13 +80,11 @@ public final class PulseServer: SoundServer {
         let logPath = "\(directory)/pulseaudio.log"
         _ = FileManager.default.createFile(atPath: "\(directory)/client.conf", contents: Data("autospawn = no\n".utf8))
         let sinkArguments = "module-null-sink sink_name=out rate=\(sampleRate) channels=\(channels)" + (rewinds ? "" : " norewinds=1")
-        let daemon = ["pulseaudio", "--daemonize=no", "-n", "--exit-idle-time=-1", "--disallow-exit", "--no-cpu-limit",
-                      "--load=\(sinkArguments)", "--load=module-native-protocol-unix auth-anonymous=1",
-                      "--log-target=file:\(logPath)"]
-        // `chrt` execs the daemon: the PID recorded is the server's own.
-        let command = realTimeClass + daemon
         let process = try BackgroundProcess.start(
-            command[0], Array(command.dropFirst()),
+            "pulseaudio",
+            ["--daemonize=no", "-n", "--exit-idle-time=-1", "--disallow-exit", "--no-cpu-limit",
+             "--load=\(sinkArguments)", "--load=module-native-protocol-unix auth-anonymous=1",
+             "--log-target=file:\(logPath)"],
             environment: ["XDG_RUNTIME_DIR": directory, "HOME": directory, "XDG_CONFIG_HOME": "\(directory)/config",
                           "PULSE_CLIENTCONFIG": "\(directory)/client.conf"],
             stdout: .discard, stderr: .file(logPath))
@@ -99,7 +97,10 @@ public final class PulseServer: SoundServer {
                 let result = process.wait()
                 throw PulseError.startFailed("pulseaudio exited (\(result.summary)); log: \(server.logTail())")
             }
-            if let info = try? server.pactl(["info"], timeout: 2), info.succeeded { return server }
+            if let info = try? server.pactl(["info"], timeout: 2), info.succeeded {
+                raiseMainThread(process.pid)
+                return server
+            }
             guard monotonicSeconds() < deadline else {
                 process.stop()
                 throw PulseError.startFailed("pactl info got no answer in \(timeout) s; log: \(server.logTail())")
@@ -108,19 +109,21 @@ public final class PulseServer: SoundServer {
         }
     }
 
-    /// The daemon's whole process at SCHED_RR 5 (`chrt -r 5`), where the machine lets
-    /// the tests ask for it. PulseAudio raises only its I/O threads (the null sink's,
-    /// at RR 5) and leaves its main thread at nice -11, and that thread carries the
-    /// native protocol: it reads what a client writes and sends the client's next
-    /// request. With four test processes and two compilers beside it, a player whose
-    /// writer and libpulse thread both ran at SCHED_FIFO saw the server's queue run
-    /// dry twice in 30 s (`PulseOutputTests`), the requests late from the server's
-    /// side; the server's scheduling is the test machine's, not the player's.
-    static let realTimeClass: [String] = {
-        guard ProcessRunner.which("chrt") != nil,
-              (try? ProcessRunner.run("chrt", ["-r", "5", "true"], timeout: 10).succeeded) == true else { return [] }
-        return ["chrt", "-r", "5"]
-    }()
+    /// Puts the daemon's main thread at SCHED_RR 5, beside its I/O threads, where
+    /// the machine lets the tests ask for it; refused, it stays as it was.
+    /// PulseAudio raises only its I/O threads (the null sinks', at RR 5) and leaves
+    /// its main thread at nice -11 (started under `chrt` it resets that thread to
+    /// the normal class itself), and that thread carries the native protocol: it
+    /// reads what a client writes and sends the client its next request. With four
+    /// test processes and stress-ng beside it, a player whose writer and libpulse
+    /// thread both ran at SCHED_FIFO saw the server's queue run dry 1-2 times in
+    /// 30 s (`PulseOutputTests`, `PreemptionCaptureTests`): the requests late from
+    /// the server's side. The server's scheduling is the test machine's, not the
+    /// player's: on a desktop the server is alone with its clients.
+    static func raiseMainThread(_ pid: pid_t) {
+        var parameters = sched_param(sched_priority: 5)
+        _ = sched_setscheduler(pid, SCHED_RR, &parameters)
+    }
 
     /// The process-wide server, started on first use and stopped when the process exits.
     /// Restarted if it has died. Thread-safe.
