@@ -102,6 +102,11 @@ public enum FeedURL {
     static func resolve(_ reference: String, against base: Base) -> String {
         if base.text.isEmpty { return reference }
         if reference.isEmpty { return base.text }
+        // Most references are already absolute (or of another scheme): given back as they are, uncut.
+        if let scheme = plainScheme(reference), scheme != base.parts.scheme || scheme == "http" || scheme == "https" {
+            if scheme != base.parts.scheme { return reference }
+            if reference.utf8.dropFirst(scheme.utf8.count + 1).starts(with: "//".utf8) { return reference }
+        }
         let baseParts = base.parts
         var parts = Parts(sanitized(reference))
         let scheme = parts.scheme.isEmpty ? baseParts.scheme : parts.scheme
@@ -116,6 +121,28 @@ public enum FeedURL {
         }
         parts.path = mergedPath(base: baseParts.path, reference: parts.path)
         return parts.text
+    }
+
+    /// The scheme of a URL that its parts would put back together as it is
+    /// (`Parts(url).text == url` when it has an authority, and `sanitized`
+    /// leaves it alone): a lower-case scheme, nothing `sanitized` takes out,
+    /// no fragment, no empty query. Nil for any other.
+    static func plainScheme(_ url: String) -> Substring? {
+        let utf8 = url.utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), colon != utf8.startIndex, let last = utf8.last,
+              last != UInt8(ascii: "?") else { return nil }
+        for byte in utf8[..<colon] {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."):
+                continue
+            default:
+                return nil
+            }
+        }
+        guard let first = utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first),
+              !utf8.contains(where: { $0 == UInt8(ascii: "#") || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return nil }
+        return Substring(url)[..<colon]
     }
 
     /// What Python 3.11's `urlsplit` does first: leading C0 controls and spaces
@@ -161,6 +188,7 @@ public enum FeedURL {
 
     /// podcastparser's `normalize_feed_url`: nil for what is no feed or media URL.
     public static func normalized(_ text: String) -> String? {
+        if isNormal(text) { return text }
         var url = text.trimmingFeedWhitespace()
         if url.count < 8 { return nil }
         if !url.contains("://") { url = "http://" + url }
@@ -170,6 +198,21 @@ public enum FeedURL {
         if ["feed", "itpc", "itms"].contains(parts.scheme) { parts.scheme = "http" }
         guard ["http", "https", "ftp", "file"].contains(parts.scheme) else { return nil }
         return parts.text
+    }
+
+    /// Whether `normalized` gives `text` back as it is: an http or https URL
+    /// whose parts put back together are itself (`plainScheme`), with a
+    /// host in ASCII lower case, a path, and nothing to trim at its end.
+    static func isNormal(_ text: String) -> Bool {
+        guard let scheme = plainScheme(text), scheme == "http" || scheme == "https" else { return false }
+        let utf8 = text.utf8
+        guard let last = utf8.last, last > 0x20, last < 0x80 else { return false }
+        let rest = utf8.dropFirst(scheme.utf8.count + 1)
+        guard rest.starts(with: "//".utf8) else { return false }
+        let authority = rest.dropFirst(2)
+        guard let end = authority.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }),
+              utf8[end] == UInt8(ascii: "/"), end != authority.startIndex else { return false }
+        return !authority[..<end].contains { $0 >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
     }
 
     /// The last path segment without its extension, as podcastparser names an
