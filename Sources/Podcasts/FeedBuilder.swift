@@ -347,7 +347,7 @@ public struct FeedBuilder: XMLEventHandler {
     private mutating func addEnclosure<Attributes: XMLAttributeList>(_ attributes: Attributes, lengthAttribute: StaticString) {
         guard entry != nil, let value = attributes.value("url") else { return }
         var start = Substring(value)
-        while let first = start.unicodeScalars.first, first.properties.isWhitespace { start = start.dropFirst() }
+        while let first = start.unicodeScalars.first, String.isFeedWhitespace(first.value) { start = start.dropFirst() }
         guard let url = FeedURL.normalized(FeedURL.resolve(String(start), against: base)) else { return }
         entry?.enclosures.append(Enclosure(url: url, length: Self.length(attributes.value(lengthAttribute)),
                                            type: Self.mimeType(attributes.value("type"))))

@@ -161,8 +161,8 @@ public enum FeedURL {
     /// `urljoin`'s merge and removal of dot segments: empty segments inside a
     /// relative merge dropped, `..` above the root dropped.
     static func mergedPath(base: String, reference: String) -> String {
-        func split(_ text: String) -> [String] { text.split(separator: "/", omittingEmptySubsequences: false).map(String.init) }
-        var segments: [String]
+        func split(_ text: String) -> [Substring] { text.split(separator: "/", omittingEmptySubsequences: false) }
+        var segments: [Substring]
         if reference.hasPrefix("/") {
             segments = split(reference)
         } else {
@@ -173,7 +173,7 @@ public enum FeedURL {
                 segments = [segments[0]] + segments[1..<(segments.count - 1)].filter { !$0.isEmpty } + [segments[segments.count - 1]]
             }
         }
-        var resolved: [String] = []
+        var resolved: [Substring] = []
         for segment in segments {
             if segment == ".." {
                 if !resolved.isEmpty { resolved.removeLast() }
@@ -229,6 +229,46 @@ extension String {
     /// what `properties.isWhitespace` says of a scalar below 0x80.
     static func isASCIIFeedWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
 
+    /// Unicode's White_Space (`properties.isWhitespace`) for a scalar value,
+    /// without the property tables' lookup: the list has not changed since
+    /// Unicode 6.3, and a test holds it to the tables.
+    static func isFeedWhitespace(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
+    }
+
+    /// The scalar whose UTF-8 starts at `index` of a String's (valid) bytes, and its length.
+    static func scalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (value: UInt32, length: Int) {
+        let lead = UInt32(bytes[index])
+        if lead < 0x80 { return (lead, 1) }
+        if lead < 0xE0 { return ((lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F), 2) }
+        if lead < 0xF0 {
+            return ((lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F), 3)
+        }
+        return ((lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12 | UInt32(bytes[index + 2] & 0x3F) << 6
+                | UInt32(bytes[index + 3] & 0x3F), 4)
+    }
+
+    /// The byte range of `bytes` without white space at either end.
+    private static func trimmedRange(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        var lower = 0
+        while lower < bytes.count {
+            let (value, length) = scalar(bytes, at: lower)
+            if !isFeedWhitespace(value) { break }
+            lower += length
+        }
+        var upper = bytes.count
+        while upper > lower {
+            var start = upper - 1
+            while start > lower, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+            if !isFeedWhitespace(scalar(bytes, at: start).value) { break }
+            upper = start
+        }
+        return lower..<upper
+    }
+
     /// Python's `str.strip()` for what feeds hold: ASCII and Unicode white space.
     func trimmingFeedWhitespace() -> String {
         // Most values start and end with an ASCII byte that is no white space: nothing to trim, nothing to copy.
@@ -237,68 +277,40 @@ extension String {
         if firstByte < 0x80, lastByte < 0x80, !Self.isASCIIFeedWhitespace(firstByte), !Self.isASCIIFeedWhitespace(lastByte) {
             return self
         }
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
-        return String(scalars[first...last])
+        var copy = self
+        return copy.withUTF8 { bytes in
+            let range = Self.trimmedRange(bytes)
+            return range.count == bytes.count ? self : String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
     }
 
     /// podcastparser's `squash_whitespace`: runs of white space as one space, trimmed.
-    func squashingWhitespace() -> String {
-        if let ascii = squashingASCIIWhitespace(keepingLines: false) { return ascii }
-        var result = ""
-        var pendingSpace = false
-        for scalar in trimmingFeedWhitespace().unicodeScalars {
-            if scalar.properties.isWhitespace {
-                pendingSpace = true
-            } else {
-                if pendingSpace { result.unicodeScalars.append(" ") }
-                pendingSpace = false
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    func squashingWhitespace() -> String { squashingFeedWhitespace(keepingLines: false) }
 
     /// `squash_whitespace_not_nl`: the same, but line feeds and carriage returns kept.
-    func squashingWhitespaceKeepingLines() -> String {
-        if let ascii = squashingASCIIWhitespace(keepingLines: true) { return ascii }
-        var result = ""
-        var pendingSpace = false
-        for scalar in trimmingFeedWhitespace().unicodeScalars {
-            if scalar.properties.isWhitespace && scalar != "\n" && scalar != "\r" {
-                pendingSpace = true
-            } else {
-                if pendingSpace { result.unicodeScalars.append(" ") }
-                pendingSpace = false
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    func squashingWhitespaceKeepingLines() -> String { squashingFeedWhitespace(keepingLines: true) }
 
-    /// The two squashes over the UTF-8 bytes of a string that is all ASCII
-    /// (the same rules, a byte per scalar); nil for any other string.
-    private func squashingASCIIWhitespace(keepingLines: Bool) -> String? {
+    /// The two squashes over the UTF-8 bytes, a scalar at a time: trimmed,
+    /// then each run of white space (line breaks kept when `keepingLines`)
+    /// one space before what follows it.
+    private func squashingFeedWhitespace(keepingLines: Bool) -> String {
         var copy = self
-        return copy.withUTF8 { bytes -> String? in
-            var lower = 0
-            var upper = bytes.count
-            if bytes.contains(where: { $0 >= 0x80 }) { return nil }
-            while lower < upper, Self.isASCIIFeedWhitespace(bytes[lower]) { lower += 1 }
-            while upper > lower, Self.isASCIIFeedWhitespace(bytes[upper - 1]) { upper -= 1 }
+        return copy.withUTF8 { bytes -> String in
+            let range = Self.trimmedRange(bytes)
             var output: [UInt8] = []
-            output.reserveCapacity(upper - lower)
+            output.reserveCapacity(range.count)
             var pendingSpace = false
-            for byte in bytes[lower..<upper] {
-                let isLine = byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
-                if Self.isASCIIFeedWhitespace(byte) && !(keepingLines && isLine) {
+            var index = range.lowerBound
+            while index < range.upperBound {
+                let (value, length) = Self.scalar(bytes, at: index)
+                if Self.isFeedWhitespace(value) && !(keepingLines && (value == 0x0A || value == 0x0D)) {
                     pendingSpace = true
                 } else {
                     if pendingSpace { output.append(UInt8(ascii: " ")) }
                     pendingSpace = false
-                    output.append(byte)
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]))
                 }
+                index += length
             }
             return String(decoding: output, as: UTF8.self)
         }

@@ -75,6 +75,21 @@ public enum HTMLText {
                     index += length
                     continue
                 }
+                // Plain text up to the next tag, reference or line break: at once.
+                var end = index
+                while end < bytes.count {
+                    let next = bytes[end]
+                    if next == UInt8(ascii: "<") || next == UInt8(ascii: "&") || next == UInt8(ascii: "\n") || next == UInt8(ascii: "\r") {
+                        break
+                    }
+                    end += 1
+                }
+                if end > index {
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
+                    breaks = 0
+                    index = end
+                    continue
+                }
                 append(byte)
                 index += 1
             }
