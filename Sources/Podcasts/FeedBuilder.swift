@@ -211,12 +211,13 @@ public struct FeedBuilder: XMLEventHandler {
 
     /// Newest first, or oldest first for a serial; a stable sort, as Python's.
     static func ordered(_ episodes: [Episode], serial: Bool) -> [Episode] {
-        episodes.enumerated().sorted { left, right in
-            if left.element.published != right.element.published {
-                return serial ? left.element.published < right.element.published : left.element.published > right.element.published
-            }
-            return left.offset < right.offset
-        }.map(\.element)
+        // Indices sorted, not the episodes: an Episode is large to move.
+        let order = episodes.indices.sorted { left, right in
+            let leftDate = episodes[left].published, rightDate = episodes[right].published
+            if leftDate != rightDate { return serial ? leftDate < rightDate : leftDate > rightDate }
+            return left < right
+        }
+        return order.map { episodes[$0] }
     }
 
     // MARK: Targets

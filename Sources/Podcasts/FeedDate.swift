@@ -18,7 +18,7 @@ public enum FeedDate {
     }
 
     /// The form nearly every feed writes, `[Day, ]D[D] Mon YYYY HH:MM[:SS] ZONE`
-    /// with single spaces, read over its bytes: the value `rfc822` gives it.
+    /// (words apart by white space), read over its bytes: the value `rfc822` gives it.
     /// Nil for any other text (`rfc822` reads that, step by step).
     static func commonRFC822(_ text: String) -> Int64? {
         var text = text
@@ -38,27 +38,35 @@ public enum FeedDate {
                 index += 1
                 return true
             }
+            /// The white space `rfc822` splits words at: at least one.
+            func skipSpace() -> Bool {
+                let start = index
+                while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+                    index += 1
+                }
+                return index > start
+            }
             func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
             // A day's name: a first word ending with a comma is dropped, whatever it says.
-            if bytes.count > 4, isLetter(bytes[0]), isLetter(bytes[1]), isLetter(bytes[2]), bytes[3] == UInt8(ascii: ","),
-               bytes[4] == UInt8(ascii: " ") {
-                index = 5
+            if bytes.count > 4, isLetter(bytes[0]), isLetter(bytes[1]), isLetter(bytes[2]), bytes[3] == UInt8(ascii: ",") {
+                index = 4
+                guard skipSpace() else { return nil }
             }
-            guard let day = number(maxDigits: 2), skip(UInt8(ascii: " ")), index + 4 <= bytes.count,
-                  isLetter(bytes[index]), isLetter(bytes[index + 1]), isLetter(bytes[index + 2]), bytes[index + 3] == UInt8(ascii: " ")
-            else { return nil }
+            guard let day = number(maxDigits: 2), skipSpace(), index + 3 <= bytes.count,
+                  isLetter(bytes[index]), isLetter(bytes[index + 1]), isLetter(bytes[index + 2]) else { return nil }
             let monthKey = [bytes[index] | 0x20, bytes[index + 1] | 0x20, bytes[index + 2] | 0x20]
             guard let month = monthBytes.firstIndex(of: monthKey) else { return nil }
-            index += 4
+            index += 3
+            guard skipSpace() else { return nil }
             let yearStart = index
-            guard var year = number(maxDigits: 4), index - yearStart == 4 || index - yearStart == 2, skip(UInt8(ascii: " ")),
+            guard var year = number(maxDigits: 4), index - yearStart == 4 || index - yearStart == 2, skipSpace(),
                   let hour = number(maxDigits: 2), skip(UInt8(ascii: ":")), let minute = number(maxDigits: 2) else { return nil }
             var second = 0
             if skip(UInt8(ascii: ":")) {
                 guard let value = number(maxDigits: 2) else { return nil }
                 second = value
             }
-            guard skip(UInt8(ascii: " ")), index < bytes.count else { return nil }
+            guard skipSpace(), index < bytes.count else { return nil }
             var offset = 0
             let zone = bytes[index...]
             if let sign = zone.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {

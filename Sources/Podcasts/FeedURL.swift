@@ -161,6 +161,13 @@ public enum FeedURL {
     /// `urljoin`'s merge and removal of dot segments: empty segments inside a
     /// relative merge dropped, `..` above the root dropped.
     static func mergedPath(base: String, reference: String) -> String {
+        // A plain relative path (no dot segment, no empty one) under a plain
+        // directory: the merge is the two joined, nothing to remove.
+        if let slash = base.utf8.lastIndex(of: UInt8(ascii: "/")), base.utf8.first == UInt8(ascii: "/"),
+           let first = reference.utf8.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "."),
+           !hasDotOrEmptySegment(reference.utf8[...]), !hasDotOrEmptySegment(base.utf8[...slash]) {
+            return String(Substring(base.utf8[...slash])) + reference
+        }
         func split(_ text: String) -> [Substring] { text.split(separator: "/", omittingEmptySubsequences: false) }
         var segments: [Substring]
         if reference.hasPrefix("/") {
@@ -184,6 +191,16 @@ public enum FeedURL {
         if segments.last == "." || segments.last == ".." { resolved.append("") }
         let joined = resolved.joined(separator: "/")
         return joined.isEmpty ? "/" : joined
+    }
+
+    /// Whether a path holds `/.` (a segment that may be a dot segment) or `//` (an empty segment).
+    private static func hasDotOrEmptySegment(_ path: Substring.UTF8View) -> Bool {
+        var previousIsSlash = false
+        for byte in path {
+            if previousIsSlash && (byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/")) { return true }
+            previousIsSlash = byte == UInt8(ascii: "/")
+        }
+        return false
     }
 
     /// podcastparser's `normalize_feed_url`: nil for what is no feed or media URL.
