@@ -192,8 +192,7 @@ public struct FeedBuilder: XMLEventHandler {
         guard let place = places.popLast() else { return }
         if let text {
             endTextTarget(place, String(decoding: text, as: UTF8.self))
-        } else if place == .item || place == .atomEntry, let pending = entry {
-            entry = nil
+        } else if place == .item || place == .atomEntry, let pending = entry.take() {
             if let episode = Self.validated(pending) { episodes.append(episode) }
         }
     }
@@ -298,10 +297,12 @@ public struct FeedBuilder: XMLEventHandler {
 
     /// podcastparser's `EpisodeAttr.end`: a value replaces an unset one, or any when not empty.
     private mutating func episodeText(_ place: Place, _ text: String) {
-        guard var episode = entry else { return }
-        // The episode is taken out while it changes, so that its arrays and strings are not copied.
-        entry = nil
-        defer { entry = episode }
+        guard entry != nil else { return }
+        Self.apply(place, text, base: base, to: &entry!)
+    }
+
+    /// The text of the element at `place` into the episode, changed in place.
+    private static func apply(_ place: Place, _ text: String, base: FeedURL.Base, to episode: inout PendingEpisode) {
         switch place {
         case .itemGUID:
             var guid = text.trimmingFeedWhitespace()
@@ -369,7 +370,7 @@ public struct FeedBuilder: XMLEventHandler {
     /// podcastparser's `validate_episode`: the GUID from the link or the one
     /// enclosure when the feed gives none, the title from the enclosure's
     /// file name; an episode that has neither is left out.
-    static func validated(_ pending: PendingEpisode) -> Episode? {
+    static func validated(_ pending: consuming PendingEpisode) -> Episode? {
         var episode = pending
         if HTMLText.isHTML(episode.description) {
             if episode.descriptionHTML == nil { episode.descriptionHTML = episode.description }

@@ -38,10 +38,12 @@ public enum FeedDate {
                 index += 1
                 return true
             }
-            /// The white space `rfc822` splits words at: at least one.
+            /// The white space `rfc822` splits words at: at least one. Not a
+            /// carriage return: there, before a line feed, the two are one
+            /// Character, which `rfc822` does not split at.
             func skipSpace() -> Bool {
                 let start = index
-                while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+                while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A {
                     index += 1
                 }
                 return index > start

@@ -107,6 +107,13 @@ public enum FeedURL {
             if scheme != base.parts.scheme { return reference }
             if reference.utf8.dropFirst(scheme.utf8.count + 1).starts(with: "//".utf8) { return reference }
         }
+        return resolveInFull(reference, against: base)
+    }
+
+    /// `resolve` without its shortcut, step by step.
+    static func resolveInFull(_ reference: String, against base: Base) -> String {
+        if base.text.isEmpty { return reference }
+        if reference.isEmpty { return base.text }
         let baseParts = base.parts
         var parts = Parts(sanitized(reference))
         let scheme = parts.scheme.isEmpty ? baseParts.scheme : parts.scheme
@@ -168,6 +175,11 @@ public enum FeedURL {
            !hasDotOrEmptySegment(reference.utf8[...]), !hasDotOrEmptySegment(base.utf8[...slash]) {
             return String(Substring(base.utf8[...slash])) + reference
         }
+        return mergedPathInFull(base: base, reference: reference)
+    }
+
+    /// `mergedPath` without its shortcut, step by step.
+    static func mergedPathInFull(base: String, reference: String) -> String {
         func split(_ text: String) -> [Substring] { text.split(separator: "/", omittingEmptySubsequences: false) }
         var segments: [Substring]
         if reference.hasPrefix("/") {
@@ -205,7 +217,11 @@ public enum FeedURL {
 
     /// podcastparser's `normalize_feed_url`: nil for what is no feed or media URL.
     public static func normalized(_ text: String) -> String? {
-        if isNormal(text) { return text }
+        isNormal(text) ? text : normalizedInFull(text)
+    }
+
+    /// `normalized` without its shortcut, step by step.
+    static func normalizedInFull(_ text: String) -> String? {
         var url = text.trimmingFeedWhitespace()
         if url.count < 8 { return nil }
         if !url.contains("://") { url = "http://" + url }

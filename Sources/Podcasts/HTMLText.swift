@@ -116,6 +116,10 @@ public enum HTMLText {
             if bytes[after] == UInt8(ascii: "/") { return true }
             return scalar(in: bytes, at: after).map { Character($0.0).isWhitespace } ?? false
         }
+        // Most tags are none of them: told by their first byte.
+        guard let first = range.first.map({ asciiLowercased(bytes[$0]) }),
+              first == UInt8(ascii: "b") || first == UInt8(ascii: "u") || first == UInt8(ascii: "/") || first == UInt8(ascii: "l")
+              || first == UInt8(ascii: "p") else { return "" }
         if starts(with: "br") || named("ul") || starts(with: "/ul") || starts(with: "/li") { return "\n" }
         if named("li") { return "\n * " }
         if range.count == 1, asciiLowercased(bytes[range.lowerBound]) == UInt8(ascii: "p") { return "\n\n" }
