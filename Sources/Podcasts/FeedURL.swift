@@ -107,7 +107,33 @@ public enum FeedURL {
             if scheme != base.parts.scheme { return reference }
             if reference.utf8.dropFirst(scheme.utf8.count + 1).starts(with: "//".utf8) { return reference }
         }
+        if let resolved = resolvePlainRelative(reference, against: base) { return resolved }
         return resolveInFull(reference, against: base)
+    }
+
+    /// A reference that is a path and maybe a query (no scheme, authority or
+    /// fragment, nothing `sanitized` takes out) against an http or https base
+    /// with an authority: the base's scheme and authority, the merged path,
+    /// the query, put together once. Nil for any other.
+    static func resolvePlainRelative(_ reference: String, against base: Base) -> String? {
+        guard let authority = base.parts.authority, base.parts.scheme == "http" || base.parts.scheme == "https" else { return nil }
+        let utf8 = reference.utf8
+        guard let first = utf8.first, first > 0x20, first != UInt8(ascii: "?"), !utf8.starts(with: "//".utf8) else { return nil }
+        var question: String.UTF8View.Index?
+        for index in utf8.indices {
+            switch utf8[index] {
+            case UInt8(ascii: "#"), 0x09, 0x0A, 0x0D: return nil
+            case UInt8(ascii: ":") where question == nil: return nil
+            case UInt8(ascii: "?") where question == nil: question = index
+            default: continue
+            }
+        }
+        let path = question.map { String(Substring(utf8[..<$0])) } ?? reference
+        var merged = mergedPath(base: base.parts.path, reference: path)
+        if !merged.isEmpty && !merged.hasPrefix("/") { merged = "/" + merged }
+        var result = base.parts.scheme + "://" + authority + merged
+        if let question, utf8.index(after: question) != utf8.endIndex { result += String(Substring(utf8[question...])) }
+        return result
     }
 
     /// `resolve` without its shortcut, step by step.
@@ -285,7 +311,7 @@ extension String {
     }
 
     /// The byte range of `bytes` without white space at either end.
-    private static func trimmedRange(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+    static func trimmedRange(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
         var lower = 0
         while lower < bytes.count {
             let (value, length) = scalar(bytes, at: lower)

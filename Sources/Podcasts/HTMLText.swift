@@ -95,7 +95,10 @@ public enum HTMLText {
             }
             return output
         }
-        return String(decoding: output, as: UTF8.self).trimmingFeedWhitespace()
+        // Trimmed over the bytes (UTF-8: the input's, cut at ASCII tags and references), one String made.
+        return output.withUnsafeBufferPointer { bytes in
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[String.trimmedRange(bytes)]), as: UTF8.self)
+        }
     }
 
     /// What a tag's inside (between `<` and `>`) leaves in the text.

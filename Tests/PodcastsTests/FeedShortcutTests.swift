@@ -102,7 +102,8 @@ import Testing
         let rests = ["//cdn.example.com/a.mp3", "//CDN.Example.com/a.mp3", "//cdn.example.com", "//cdn.example.com?x=1",
                      "//h/a.mp3?", "//h/a.mp3#", "//h/a#b", "//h/a?b=1&c=2", "uuid:1234", "media/ep.mp3", "../up/ep.mp3",
                      "./a", "a//b", "/abs/ep.m4a", "a/.hidden", "ep.mp3?x=1", "//h/é.mp3", "//hé/a", "//h/a b.mp3",
-                     "//h/a\t.mp3", " //h/a", "//h/a "]
+                     "//h/a\t.mp3", " //h/a", "//h/a ", "a:b/c", "?x=1", "a?", "a?b#c", "/x?y:z",
+                     "a?b?c", "", "/", ".."]
         for _ in 0..<5000 {
             let base = FeedURL.Base(random.pick(bases))
             let reference = random.pick(schemes) + random.pick(rests)
