@@ -32,7 +32,16 @@ public enum EpisodeDuration {
     /// its bytes. Nil for any other text.
     static func plainSeconds(_ text: String) -> Int? {
         var text = text
-        return text.withUTF8 { bytes -> Int? in
+        return text.withUTF8 { plainSeconds(bytes: $0) }
+    }
+
+    /// `seconds` of UTF-8 bytes (an element's text as read): a String made only past the shortcut.
+    static func seconds(bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        plainSeconds(bytes: bytes) ?? seconds(String(decoding: bytes, as: UTF8.self))
+    }
+
+    static func plainSeconds(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        do {
             var total = 0
             var part = 0
             var digits = 0

@@ -191,7 +191,7 @@ public struct FeedBuilder: XMLEventHandler {
         if refusal != nil { return }
         guard let place = places.popLast() else { return }
         if let text {
-            endTextTarget(place, String(decoding: text, as: UTF8.self))
+            endTextTarget(place, text)
         } else if place == .item || place == .atomEntry, let pending = entry.take() {
             if let episode = Self.validated(pending) { episodes.append(episode) }
         }
@@ -275,82 +275,85 @@ public struct FeedBuilder: XMLEventHandler {
         }
     }
 
-    private mutating func endTextTarget(_ place: Place, _ text: String) {
+    /// The text of the element at `place` (its UTF-8 as read): made a
+    /// String once, trimmed or squashed as it is made, or not at all for
+    /// the numbers.
+    private mutating func endTextTarget(_ place: Place, _ text: UnsafeBufferPointer<UInt8>) {
         switch place {
-        case .channelTitle, .feedTitle: feed.title = text.squashingWhitespace()
-        case .channelLink: feed.link = FeedURL.resolve(text.trimmingFeedWhitespace(), against: base).trimmingFeedWhitespace()
-        case .channelDescription, .feedSubtitle: feed.description = text.squashingWhitespaceKeepingLines()
+        case .channelTitle, .feedTitle: feed.title = String.squashed(text, keepingLines: false)
+        case .channelLink: feed.link = FeedURL.resolve(String.trimmed(text), against: base).trimmingFeedWhitespace()
+        case .channelDescription, .feedSubtitle: feed.description = String.squashed(text, keepingLines: true)
         case .channelSummary:
-            if feed.description.isEmpty { feed.description = text.squashingWhitespaceKeepingLines() }
+            if feed.description.isEmpty { feed.description = String.squashed(text, keepingLines: true) }
         case .imageURL, .feedIcon:
-            feed.imageURL = FeedURL.resolve(text.trimmingFeedWhitespace(), against: base).trimmingFeedWhitespace()
+            feed.imageURL = FeedURL.resolve(String.trimmed(text), against: base).trimmingFeedWhitespace()
         case .channelType:
-            let value = text.squashingWhitespace()
+            let value = String.squashed(text, keepingLines: false)
             if value == "episodic" || value == "serial" { type = value }
         case .channelNewFeedURL, .redirectNewLocation:
-            let value = text.squashingWhitespace()
+            let value = String.squashed(text, keepingLines: false)
             feed.newFeedURL = value.isEmpty ? nil : value
         default:
-            episodeText(place, text)
+            // podcastparser's `EpisodeAttr.end`: a value replaces an unset one, or any when not empty.
+            guard entry != nil else { return }
+            Self.apply(place, text, base: base, to: &entry!)
         }
     }
 
-    /// podcastparser's `EpisodeAttr.end`: a value replaces an unset one, or any when not empty.
-    private mutating func episodeText(_ place: Place, _ text: String) {
-        guard entry != nil else { return }
-        Self.apply(place, text, base: base, to: &entry!)
-    }
-
     /// The text of the element at `place` into the episode, changed in place.
-    private static func apply(_ place: Place, _ text: String, base: FeedURL.Base, to episode: inout PendingEpisode) {
+    private static func apply(_ place: Place, _ text: UnsafeBufferPointer<UInt8>, base: FeedURL.Base,
+                              to episode: inout PendingEpisode) {
         switch place {
         case .itemGUID:
-            var guid = text.trimmingFeedWhitespace()
+            var guid = String.trimmed(text)
             if episode.guidIsPermalink { guid = FeedURL.resolve(guid, against: base) }
             if !guid.isEmpty || episode.guid == nil { episode.guid = guid }
         case .entryID:
-            let guid = text.trimmingFeedWhitespace()
+            let guid = String.trimmed(text)
             if !guid.isEmpty || episode.guid == nil { episode.guid = guid }
         case .itemTitle, .entryTitle:
-            let title = text.squashingWhitespace()
+            let title = String.squashed(text, keepingLines: false)
             if !title.isEmpty || episode.title == nil { episode.title = title }
         case .itemLink:
-            let link = FeedURL.resolve(text, against: base).trimmingFeedWhitespace()
+            let link = FeedURL.resolve(String(decoding: text, as: UTF8.self), against: base).trimmingFeedWhitespace()
             if !link.isEmpty { episode.link = link }
         case .itemDescription:
-            if HTMLText.isHTML(text) {
-                if episode.descriptionHTML?.isEmpty ?? true { episode.descriptionHTML = text.trimmingFeedWhitespace() }
+            if HTMLText.isHTML(bytes: text) {
+                if episode.descriptionHTML?.isEmpty ?? true { episode.descriptionHTML = String.trimmed(text) }
             } else if episode.description.isEmpty {
-                episode.description = text.squashingWhitespaceKeepingLines()
+                episode.description = String.squashed(text, keepingLines: true)
             }
         case .itemSummary, .itemMediaDescription, .entryMediaDescription:
-            let description = text.squashingWhitespaceKeepingLines()
+            let description = String.squashed(text, keepingLines: true)
             if !description.isEmpty { episode.description = description }
         case .itemContentEncoded, .entryContentEncoded:
-            let html = text.trimmingFeedWhitespace()
+            let html = String.trimmed(text)
             if !html.isEmpty || episode.descriptionHTML == nil { episode.descriptionHTML = html }
         case .entryContent:
             if episode.atomContentType == "html" {
-                episode.descriptionHTML = text
+                episode.descriptionHTML = String(decoding: text, as: UTF8.self)
             } else if episode.atomContentType == "text" {
-                episode.description = text.squashingWhitespaceKeepingLines()
+                episode.description = String.squashed(text, keepingLines: true)
             }
         case .itemDuration:
-            episode.duration = EpisodeDuration.seconds(text)
+            episode.duration = EpisodeDuration.seconds(bytes: text)
         case .itemPubDate, .entryPublished:
-            episode.published = FeedDate.parse(text.trimmingFeedWhitespace()) ?? 0
+            episode.published = FeedDate.parse(trimming: text) ?? 0
         case .entryUpdated:
-            if episode.published == 0 { episode.published = FeedDate.parse(text.trimmingFeedWhitespace()) ?? 0 }
+            if episode.published == 0 { episode.published = FeedDate.parse(trimming: text) ?? 0 }
         default:
             break
         }
     }
 
     private mutating func addEnclosure<Attributes: XMLAttributeList>(_ attributes: Attributes, lengthAttribute: StaticString) {
-        guard entry != nil, let value = attributes.value("url") else { return }
-        var start = Substring(value)
-        while let first = start.unicodeScalars.first, String.isFeedWhitespace(first.value) { start = start.dropFirst() }
-        guard let url = FeedURL.normalized(FeedURL.resolve(String(start), against: base)) else { return }
+        guard entry != nil, var value = attributes.value("url") else { return }
+        if let first = value.unicodeScalars.first, String.isFeedWhitespace(first.value) {
+            var start = Substring(value)
+            while let first = start.unicodeScalars.first, String.isFeedWhitespace(first.value) { start = start.dropFirst() }
+            value = String(start)
+        }
+        guard let url = FeedURL.normalized(FeedURL.resolve(value, against: base)) else { return }
         entry?.enclosures.append(Enclosure(url: url, length: Self.length(attributes.value(lengthAttribute)),
                                            type: Self.mimeType(attributes.value("type"))))
     }

@@ -22,7 +22,19 @@ public enum FeedDate {
     /// Nil for any other text (`rfc822` reads that, step by step).
     static func commonRFC822(_ text: String) -> Int64? {
         var text = text
-        return text.withUTF8 { bytes -> Int64? in
+        return text.withUTF8 { commonRFC822(bytes: $0) }
+    }
+
+    /// `parse` of UTF-8 bytes (an element's text as read) with white space
+    /// around it trimmed: a String made only past the shortcut.
+    static func parse(trimming bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        let trimmed = UnsafeBufferPointer(rebasing: bytes[String.trimmedRange(bytes)])
+        if trimmed.isEmpty { return nil }
+        return commonRFC822(bytes: trimmed) ?? parse(String(decoding: trimmed, as: UTF8.self))
+    }
+
+    static func commonRFC822(bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        do {
             var index = 0
             func number(maxDigits: Int) -> Int? {
                 var value = 0

@@ -129,10 +129,16 @@ public enum FeedURL {
             }
         }
         let path = question.map { String(Substring(utf8[..<$0])) } ?? reference
-        var merged = mergedPath(base: base.parts.path, reference: path)
-        if !merged.isEmpty && !merged.hasPrefix("/") { merged = "/" + merged }
-        var result = base.parts.scheme + "://" + authority + merged
-        if let question, utf8.index(after: question) != utf8.endIndex { result += String(Substring(utf8[question...])) }
+        let merged = mergedPath(base: base.parts.path, reference: path)
+        // Put together in one String, not one per piece.
+        var result = ""
+        result.reserveCapacity(base.parts.scheme.utf8.count + 4 + authority.utf8.count + merged.utf8.count + utf8.count)
+        result += base.parts.scheme
+        result += "://"
+        result += authority
+        if !merged.isEmpty && !merged.hasPrefix("/") { result += "/" }
+        result += merged
+        if let question, utf8.index(after: question) != utf8.endIndex { result += Substring(utf8[question...]) }
         return result
     }
 
@@ -249,7 +255,8 @@ public enum FeedURL {
     /// `normalized` without its shortcut, step by step.
     static func normalizedInFull(_ text: String) -> String? {
         var url = text.trimmingFeedWhitespace()
-        if url.count < 8 { return nil }
+        // Fewer than 8 Characters: counted up to the eighth, not through the whole URL.
+        if url.index(url.startIndex, offsetBy: 8, limitedBy: url.endIndex) == nil { return nil }
         if !url.contains("://") { url = "http://" + url }
         var parts = Parts(url)
         parts.authority = parts.authority?.lowercased()
@@ -298,12 +305,16 @@ extension String {
         }
     }
 
-    /// The scalar whose UTF-8 starts at `index` of a String's (valid) bytes, and its length.
+    /// The scalar whose UTF-8 starts at `index`, and its length. The bytes
+    /// are a String's or libxml2's (valid UTF-8); a sequence cut short by the
+    /// end is read as its one byte, so nothing is read past the end.
     static func scalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (value: UInt32, length: Int) {
         let lead = UInt32(bytes[index])
         if lead < 0x80 { return (lead, 1) }
-        if lead < 0xE0 { return ((lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F), 2) }
-        if lead < 0xF0 {
+        let length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+        guard index + length <= bytes.count else { return (lead, 1) }
+        if length == 2 { return ((lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F), 2) }
+        if length == 3 {
             return ((lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F), 3)
         }
         return ((lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12 | UInt32(bytes[index + 2] & 0x3F) << 6
@@ -354,24 +365,32 @@ extension String {
     /// one space before what follows it.
     private func squashingFeedWhitespace(keepingLines: Bool) -> String {
         var copy = self
-        return copy.withUTF8 { bytes -> String in
-            let range = Self.trimmedRange(bytes)
-            var output: [UInt8] = []
-            output.reserveCapacity(range.count)
-            var pendingSpace = false
-            var index = range.lowerBound
-            while index < range.upperBound {
-                let (value, length) = Self.scalar(bytes, at: index)
-                if Self.isFeedWhitespace(value) && !(keepingLines && (value == 0x0A || value == 0x0D)) {
-                    pendingSpace = true
-                } else {
-                    if pendingSpace { output.append(UInt8(ascii: " ")) }
-                    pendingSpace = false
-                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]))
-                }
-                index += length
+        return copy.withUTF8 { Self.squashed($0, keepingLines: keepingLines) }
+    }
+
+    /// The same squashes over UTF-8 bytes (an element's text as read), one String made.
+    static func squashed(_ bytes: UnsafeBufferPointer<UInt8>, keepingLines: Bool) -> String {
+        let range = trimmedRange(bytes)
+        var output: [UInt8] = []
+        output.reserveCapacity(range.count)
+        var pendingSpace = false
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let (value, length) = scalar(bytes, at: index)
+            if isFeedWhitespace(value) && !(keepingLines && (value == 0x0A || value == 0x0D)) {
+                pendingSpace = true
+            } else {
+                if pendingSpace { output.append(UInt8(ascii: " ")) }
+                pendingSpace = false
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]))
             }
-            return String(decoding: output, as: UTF8.self)
+            index += length
         }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `trimmingFeedWhitespace` over UTF-8 bytes, one String made.
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[trimmedRange(bytes)]), as: UTF8.self)
     }
 }

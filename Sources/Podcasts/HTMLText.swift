@@ -7,7 +7,12 @@ public enum HTMLText {
     /// Over the UTF-8 bytes (every byte of the syntax is ASCII), in one pass.
     public static func isHTML(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { bytes in
+        return text.withUTF8 { isHTML(bytes: $0) }
+    }
+
+    /// The same over UTF-8 bytes (an element's text as read).
+    static func isHTML(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        do {
             guard let lastClose = bytes.lastIndex(of: UInt8(ascii: ">")) else { return false }
             var index = 0
             while index < bytes.count {
@@ -62,10 +67,12 @@ public enum HTMLText {
                 }
                 output.append(byte)
             }
+            // No `>` after this: a `<` past it starts no tag, known without a search to the end for each.
+            let lastClose = bytes.lastIndex(of: UInt8(ascii: ">")) ?? -1
             var index = 0
             while index < bytes.count {
                 let byte = bytes[index]
-                if byte == UInt8(ascii: "<"), let close = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: ">")) {
+                if byte == UInt8(ascii: "<"), index < lastClose, let close = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: ">")) {
                     for replacement in tagText(bytes, (index + 1)..<close).utf8 { append(replacement) }
                     index = close + 1
                     continue

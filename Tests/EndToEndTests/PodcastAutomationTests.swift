@@ -52,4 +52,46 @@ import TestSupport
             #expect(states.values.allSatisfy { $0 == "none" } && states.count == 4, "\(states)")
         }
     }
+
+    /// The full-screen player's refresh (here the one at start, the feed a
+    /// day old) downloads the newest episodes in the background, through
+    /// the pane's download path.
+    @Test func thePlayersRefreshDownloadsTheNewestEpisodesInTheBackground() throws {
+        let root = ScratchFiles.makeDirectory("auto-player-feed")
+        try FileManager.default.createDirectory(atPath: root + "/media", withIntermediateDirectories: true)
+        for number in 1...4 { try "MEDIA".write(toFile: root + "/media/\(number).mp3", atomically: true, encoding: .utf8) }
+        let server = try FeedServer.start(root: root)
+        defer { server.stop() }
+        try Self.feed(server, episodes: 1...3).write(toFile: root + "/feed.xml", atomically: true, encoding: .utf8)
+        let home = PodcastHome()
+        _ = try #require(try home.add(server.url("feed.xml")))
+        try Self.feed(server, episodes: 1...4).write(toFile: root + "/feed.xml", atomically: true, encoding: .utf8)
+        // The subscription as a refresh a day ago would have left it.
+        let file = home.data + "/interlude/podcasts.json"
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
+        json["podcasts"] = (json["podcasts"] as? [[String: Any]] ?? []).map { podcast in
+            var podcast = podcast
+            podcast["refreshed"] = (podcast["refreshed"] as? Int ?? 0) - 86_400
+            return podcast
+        }
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: file))
+
+        let music = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(1)), seconds: 60)
+        let session = try TUISession(columns: 140, rows: 40, arguments: ["\(music)/Tones/1 Morning.mp3"],
+                                     environment: home.environment) { config in
+            try "podcast-refresh-age = 12h\npodcast-auto-download = 2\n"
+                .write(toFile: config + "/interlude/config", atomically: true, encoding: .utf8)
+        }
+        #expect(session.waitFor(30) { $0.contains("refreshed 1 podcasts: 1 new episode in 1") }.met, "\(session.screen())")
+        var states: [String: String] = [:]
+        for _ in 0..<300 {
+            states = try Self.downloads(home, environment: home.environment)
+            if states["Episode 3"] == "downloaded" && states["Episode 4"] == "downloaded" { break }
+            usleep(100_000)
+        }
+        #expect(states == ["Episode 4": "downloaded", "Episode 3": "downloaded", "Episode 2": "none", "Episode 1": "none"],
+                "\(states) \(session.screen())")
+        try session.press("q")
+        #expect(session.waitFor("EXITED 0").met, "\(session.screen())")
+    }
 }
