@@ -82,7 +82,7 @@ import TestSupport
             try "podcast-refresh-age = 12h\npodcast-auto-download = 2\n"
                 .write(toFile: config + "/interlude/config", atomically: true, encoding: .utf8)
         }
-        #expect(session.waitFor(30) { $0.contains("refreshed 1 podcasts: 1 new episode in 1") }.met, "\(session.screen())")
+        // The refresh's summary line gives way to the downloads' at once: the files say it.
         var states: [String: String] = [:]
         for _ in 0..<300 {
             states = try Self.downloads(home, environment: home.environment)
