@@ -413,7 +413,8 @@ public struct FeedBuilder: XMLEventHandler {
 
     /// `parse_type`: `TYPE/SUBTYPE`, else `application/octet-stream`.
     static func mimeType(_ text: String?) -> String {
-        guard let text, text.contains("/") else { return "application/octet-stream" }
+        // Over the bytes, as Python's `in` looks for the code point.
+        guard let text, text.utf8.contains(UInt8(ascii: "/")) else { return "application/octet-stream" }
         return text
     }
 }

@@ -167,7 +167,13 @@ public enum FeedURL {
     /// leaves it alone): a lower-case scheme, nothing `sanitized` takes out,
     /// no fragment, no empty query. Nil for any other.
     static func plainScheme(_ url: String) -> Substring? {
-        let utf8 = url.utf8
+        var copy = url
+        guard let length = copy.withUTF8({ plainSchemeLength($0) }) else { return nil }
+        return Substring(url.utf8.prefix(length))
+    }
+
+    /// `plainScheme`'s length in bytes, over contiguous UTF-8.
+    private static func plainSchemeLength(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), colon != utf8.startIndex, let last = utf8.last,
               last != UInt8(ascii: "?") else { return nil }
         for byte in utf8[..<colon] {
@@ -181,7 +187,7 @@ public enum FeedURL {
         }
         guard let first = utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first),
               !utf8.contains(where: { $0 == UInt8(ascii: "#") || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return nil }
-        return Substring(url)[..<colon]
+        return colon
     }
 
     /// What Python 3.11's `urlsplit` does first: leading C0 controls and spaces
@@ -212,28 +218,36 @@ public enum FeedURL {
 
     /// `mergedPath` without its shortcut, step by step.
     static func mergedPathInFull(base: String, reference: String) -> String {
-        func split(_ text: String) -> [Substring] { text.split(separator: "/", omittingEmptySubsequences: false) }
-        var segments: [Substring]
-        if reference.hasPrefix("/") {
+        // Segments cut and compared over the UTF-8 bytes, as `urljoin` cuts code points.
+        typealias Segment = Substring.UTF8View
+        func split(_ text: String) -> [Segment] { text.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) }
+        func isDot(_ segment: Segment) -> Bool { segment.elementsEqual(".".utf8) }
+        func isDotDot(_ segment: Segment) -> Bool { segment.elementsEqual("..".utf8) }
+        var segments: [Segment]
+        if reference.utf8.first == UInt8(ascii: "/") {
             segments = split(reference)
         } else {
             var baseSegments = split(base)
-            if baseSegments.last != "" { baseSegments.removeLast() }
+            if let last = baseSegments.last, !last.isEmpty { baseSegments.removeLast() }
             segments = baseSegments + split(reference)
             if segments.count > 2 {
                 segments = [segments[0]] + segments[1..<(segments.count - 1)].filter { !$0.isEmpty } + [segments[segments.count - 1]]
             }
         }
-        var resolved: [Substring] = []
+        var resolved: [Segment] = []
         for segment in segments {
-            if segment == ".." {
+            if isDotDot(segment) {
                 if !resolved.isEmpty { resolved.removeLast() }
-            } else if segment != "." {
+            } else if !isDot(segment) {
                 resolved.append(segment)
             }
         }
-        if segments.last == "." || segments.last == ".." { resolved.append("") }
-        let joined = resolved.joined(separator: "/")
+        if let last = segments.last, isDot(last) || isDotDot(last) { resolved.append(""[...].utf8) }
+        var joined = ""
+        for (index, segment) in resolved.enumerated() {
+            if index > 0 { joined += "/" }
+            joined += Substring(segment)
+        }
         return joined.isEmpty ? "/" : joined
     }
 
@@ -257,12 +271,12 @@ public enum FeedURL {
         var url = text.trimmingFeedWhitespace()
         // Fewer than 8 Characters: counted up to the eighth, not through the whole URL.
         if url.index(url.startIndex, offsetBy: 8, limitedBy: url.endIndex) == nil { return nil }
-        if !url.contains("://") { url = "http://" + url }
+        if !url.utf8.indices.contains(where: { url.utf8[$0...].starts(with: "://".utf8) }) { url = "http://" + url }
         var parts = Parts(url)
         parts.authority = parts.authority?.lowercased()
         if parts.path.isEmpty { parts.path = "/" }
-        if ["feed", "itpc", "itms"].contains(parts.scheme) { parts.scheme = "http" }
-        guard ["http", "https", "ftp", "file"].contains(parts.scheme) else { return nil }
+        if parts.scheme == "feed" || parts.scheme == "itpc" || parts.scheme == "itms" { parts.scheme = "http" }
+        guard parts.scheme == "http" || parts.scheme == "https" || parts.scheme == "ftp" || parts.scheme == "file" else { return nil }
         return parts.text
     }
 
@@ -284,9 +298,13 @@ public enum FeedURL {
     /// The last path segment without its extension, as podcastparser names an
     /// untitled episode or podcast (`os.path.basename` then `splitext`).
     public static func baseNameWithoutExtension(_ url: String) -> String {
-        let name = url.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? url
-        guard let dot = name.lastIndex(of: "."), name[..<dot].contains(where: { $0 != "." }) else { return name }
-        return String(name[..<dot])
+        // Over the UTF-8 bytes, as Python cuts code points.
+        let utf8 = url.utf8
+        let name = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8[utf8.index(after: $0)...] } ?? utf8[...]
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), name[..<dot].contains(where: { $0 != UInt8(ascii: ".") }) else {
+            return String(Substring(name))
+        }
+        return String(Substring(name[..<dot]))
     }
 }
 

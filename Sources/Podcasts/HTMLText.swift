@@ -126,14 +126,16 @@ public enum HTMLText {
             if bytes[after] == UInt8(ascii: "/") { return true }
             return scalar(in: bytes, at: after).map { Character($0.0).isWhitespace } ?? false
         }
-        // Most tags are none of them: told by their first byte.
-        guard let first = range.first.map({ asciiLowercased(bytes[$0]) }),
-              first == UInt8(ascii: "b") || first == UInt8(ascii: "u") || first == UInt8(ascii: "/") || first == UInt8(ascii: "l")
-              || first == UInt8(ascii: "p") else { return "" }
-        if starts(with: "br") || named("ul") || starts(with: "/ul") || starts(with: "/li") { return "\n" }
-        if named("li") { return "\n * " }
-        if range.count == 1, asciiLowercased(bytes[range.lowerBound]) == UInt8(ascii: "p") { return "\n\n" }
-        return ""
+        // Told apart by their first byte: most tags are none of them.
+        guard let first = range.first.map({ asciiLowercased(bytes[$0]) }) else { return "" }
+        switch first {
+        case UInt8(ascii: "b"): return starts(with: "br") ? "\n" : ""
+        case UInt8(ascii: "u"): return named("ul") ? "\n" : ""
+        case UInt8(ascii: "/"): return starts(with: "/ul") || starts(with: "/li") ? "\n" : ""
+        case UInt8(ascii: "l"): return named("li") ? "\n * " : ""
+        case UInt8(ascii: "p"): return range.count == 1 ? "\n\n" : ""
+        default: return ""
+        }
     }
 
     private static func asciiLowercased(_ byte: UInt8) -> UInt8 {

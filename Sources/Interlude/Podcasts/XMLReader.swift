@@ -34,20 +34,56 @@ enum XMLReader {
             throw LoadError(message: message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
         }
         guard bytes.count <= Int(Int32.max) else { return Damage(line: 0, reason: "larger than 2 GB") }
-        let session = Session(handler: handler)
-        defer { handler = session.handler }
+        // The parse's state behind a pointer: captured by the closures below
+        // (made inside this function, so compiled for the handler's own
+        // type), where a captured variable or a class's property would be
+        // checked for exclusive access at each use.
+        let state = UnsafeMutablePointer<State<Handler>>.allocate(capacity: 1)
+        state.initialize(to: State(handler: handler))
+        defer {
+            handler = state.pointee.handler
+            state.deinitialize(count: 1)
+            state.deallocate()
+        }
+        let session = Session(
+            start: { name, prefix, uri, attributes, count in
+                let kind = state.pointee.names.kind(name, prefix, uri) { state.pointee.handler.kind(of: $0) }
+                state.pointee.depth += 1
+                let list = AttributeList(attributes: UnsafeBufferPointer(start: attributes, count: attributes == nil ? 0 : count))
+                switch state.pointee.handler.start(kind, attributes: list) {
+                case .readText:
+                    state.pointee.collecting = state.pointee.depth
+                    state.pointee.text.removeAll(keepingCapacity: true)
+                case .skipText:
+                    break
+                case .stop:
+                    return -1
+                }
+                return state.pointee.collecting != 0 ? 1 : 0
+            },
+            text: { bytes, length in state.pointee.text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length)) },
+            end: {
+                guard state.pointee.depth > 0 else { return 0 }
+                if state.pointee.collecting == state.pointee.depth {
+                    state.pointee.collecting = 0
+                    state.pointee.text.withUnsafeBufferPointer { state.pointee.handler.end(text: $0) }
+                } else {
+                    state.pointee.handler.end(text: nil)
+                }
+                state.pointee.depth -= 1
+                return state.pointee.collecting != 0 ? 1 : 0
+            })
         var problem = interlude_xml2_problem()
         var events = interlude_xml2_events(
-            context: Unmanaged.passUnretained(session as SessionBase).toOpaque(),
+            context: Unmanaged.passUnretained(session).toOpaque(),
             start: { context, name, prefix, uri, attributes, count in
-                Unmanaged<SessionBase>.fromOpaque(context!).takeUnretainedValue()
-                    .start(name: name!, prefix: prefix, uri: uri, attributes: attributes, count: Int(count))
+                Unmanaged<Session>.fromOpaque(context!).takeUnretainedValue().start(name!, prefix, uri, attributes, Int(count))
             },
             text: { context, bytes, length in
                 guard let bytes, length > 0 else { return }
-                Unmanaged<SessionBase>.fromOpaque(context!).takeUnretainedValue().text(bytes, Int(length))
+                Unmanaged<Session>.fromOpaque(context!).takeUnretainedValue().text(bytes, Int(length))
             },
-            end: { context in Unmanaged<SessionBase>.fromOpaque(context!).takeUnretainedValue().end() })
+            end: { context in Unmanaged<Session>.fromOpaque(context!).takeUnretainedValue().end() })
         // The parser copies from `bytes` piece by piece: they stay alive and unmoved for the whole parse.
         let status = bytes.withUnsafeBufferPointer { buffer in
             let start = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
@@ -65,58 +101,31 @@ enum XMLReader {
         return Damage(line: Int(problem.line), reason: reason.isEmpty ? "the document ends before it is complete" : reason)
     }
 
-    /// What the C callbacks reach: they cannot name the handler's type.
-    private class SessionBase {
-        func start(name: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
-                   attributes: UnsafePointer<interlude_xml2_attribute>?, count: Int) -> Int32 { 0 }
-        func text(_ bytes: UnsafePointer<xmlChar>, _ length: Int) {}
-        func end() -> Int32 { 0 }
+    /// What the C callbacks reach (they cannot name the handler's type):
+    /// the three closures `read` made for the handler.
+    private final class Session {
+        let start: (UnsafePointer<xmlChar>, UnsafePointer<xmlChar>?, UnsafePointer<xmlChar>?,
+                    UnsafePointer<interlude_xml2_attribute>?, Int) -> Int32
+        let text: (UnsafePointer<xmlChar>, Int) -> Void
+        let end: () -> Int32
+
+        init(start: @escaping (UnsafePointer<xmlChar>, UnsafePointer<xmlChar>?, UnsafePointer<xmlChar>?,
+                               UnsafePointer<interlude_xml2_attribute>?, Int) -> Int32,
+             text: @escaping (UnsafePointer<xmlChar>, Int) -> Void, end: @escaping () -> Int32) {
+            self.start = start
+            self.text = text
+            self.end = end
+        }
     }
 
-    private final class Session<Handler: XMLEventHandler>: SessionBase {
+    /// What a parse changes.
+    private struct State<Handler: XMLEventHandler> {
         var handler: Handler
         var names = NameTable()
         /// Elements open, and the depth of the one whose text is being collected (0: none).
         var depth = 0
         var collecting = 0
         var text: [UInt8] = []
-
-        init(handler: Handler) {
-            self.handler = handler
-        }
-
-        override func start(name: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
-                             attributes: UnsafePointer<interlude_xml2_attribute>?, count: Int) -> Int32 {
-            let kind = names.kind(name, prefix, uri) { handler.kind(of: $0) }
-            depth += 1
-            let list = AttributeList(attributes: UnsafeBufferPointer(start: attributes, count: attributes == nil ? 0 : count))
-            switch handler.start(kind, attributes: list) {
-            case .readText:
-                collecting = depth
-                text.removeAll(keepingCapacity: true)
-            case .skipText:
-                break
-            case .stop:
-                return -1
-            }
-            return collecting != 0 ? 1 : 0
-        }
-
-        override func text(_ bytes: UnsafePointer<xmlChar>, _ length: Int) {
-            text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length))
-        }
-
-        override func end() -> Int32 {
-            guard depth > 0 else { return 0 }
-            if collecting == depth {
-                collecting = 0
-                text.withUnsafeBufferPointer { handler.end(text: $0) }
-            } else {
-                handler.end(text: nil)
-            }
-            depth -= 1
-            return collecting != 0 ? 1 : 0
-        }
     }
 
     /// Element names by the addresses of their local name, prefix and
