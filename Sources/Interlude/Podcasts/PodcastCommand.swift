@@ -29,7 +29,11 @@ public enum PodcastCommand {
                  enclosure URL, length and type of each
       refresh    fetch every feed (or those named), a few at once, asking
                  only for what changed (ETag, Last-Modified); new episodes
-                 are marked, a feed that fails gives one line
+                 are marked, a feed that fails gives one line; then, as the
+                 config file's podcast-remove-played and
+                 podcast-auto-download say, removes the downloads of
+                 episodes played long ago and downloads each podcast's
+                 newest episodes
       remove     unsubscribe
       import     subscribe to the feeds of an OPML file (gPodder's,
                  AntennaPod's), then fetch them
