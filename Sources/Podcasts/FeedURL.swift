@@ -386,25 +386,33 @@ extension String {
         return copy.withUTF8 { Self.squashed($0, keepingLines: keepingLines) }
     }
 
-    /// The same squashes over UTF-8 bytes (an element's text as read), one String made.
+    /// The same squashes over UTF-8 bytes (an element's text as read),
+    /// written straight into the String made: never longer than the bytes,
+    /// each run of white space being one space at most.
     static func squashed(_ bytes: UnsafeBufferPointer<UInt8>, keepingLines: Bool) -> String {
         let range = trimmedRange(bytes)
-        var output: [UInt8] = []
-        output.reserveCapacity(range.count)
-        var pendingSpace = false
-        var index = range.lowerBound
-        while index < range.upperBound {
-            let (value, length) = scalar(bytes, at: index)
-            if isFeedWhitespace(value) && !(keepingLines && (value == 0x0A || value == 0x0D)) {
-                pendingSpace = true
-            } else {
-                if pendingSpace { output.append(UInt8(ascii: " ")) }
-                pendingSpace = false
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]))
+        return String(unsafeUninitializedCapacity: range.count) { output in
+            var written = 0
+            var pendingSpace = false
+            var index = range.lowerBound
+            while index < range.upperBound {
+                let byte = bytes[index]
+                let (value, length) = byte < 0x80 ? (UInt32(byte), 1) : scalar(bytes, at: index)
+                if isFeedWhitespace(value) && !(keepingLines && (value == 0x0A || value == 0x0D)) {
+                    pendingSpace = true
+                } else {
+                    if pendingSpace {
+                        output[written] = UInt8(ascii: " ")
+                        written += 1
+                    }
+                    pendingSpace = false
+                    for offset in 0..<length { output[written + offset] = bytes[index + offset] }
+                    written += length
+                }
+                index += length
             }
-            index += length
+            return written
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// `trimmingFeedWhitespace` over UTF-8 bytes, one String made.

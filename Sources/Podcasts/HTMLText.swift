@@ -86,9 +86,7 @@ public enum HTMLText {
                 var end = index
                 while end < bytes.count {
                     let next = bytes[end]
-                    if next == UInt8(ascii: "<") || next == UInt8(ascii: "&") || next == UInt8(ascii: "\n") || next == UInt8(ascii: "\r") {
-                        break
-                    }
+                    if next < 64 && (stops >> UInt64(next)) & 1 != 0 { break }
                     end += 1
                 }
                 if end > index {
@@ -107,6 +105,10 @@ public enum HTMLText {
             String(decoding: UnsafeBufferPointer(rebasing: bytes[String.trimmedRange(bytes)]), as: UTF8.self)
         }
     }
+
+    /// The bytes a run of plain text stops at, `<`, `&`, line feed and
+    /// carriage return (all below 64), as bits: one test a byte.
+    private static let stops: UInt64 = 1 << UInt64(UInt8(ascii: "<")) | 1 << UInt64(UInt8(ascii: "&")) | 1 << 0x0A | 1 << 0x0D
 
     /// What a tag's inside (between `<` and `>`) leaves in the text.
     private static func tagText(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
