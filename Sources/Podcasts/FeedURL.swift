@@ -263,7 +263,23 @@ public enum FeedURL {
 
     /// podcastparser's `normalize_feed_url`: nil for what is no feed or media URL.
     public static func normalized(_ text: String) -> String? {
-        isNormal(text) ? text : normalizedInFull(text)
+        if isNormal(text) { return text }
+        if isNormalSite(text) { return text + "/" }
+        return normalizedInFull(text)
+    }
+
+    /// Whether `normalized` gives `text` back with only `/` added: an http
+    /// or https site's address alone ("https://cdn.example.com"), its host
+    /// in ASCII lower case, nothing to trim (`plainScheme`'s rules besides).
+    static func isNormalSite(_ text: String) -> Bool {
+        guard let scheme = plainScheme(text), scheme == "http" || scheme == "https" else { return false }
+        let rest = text.utf8.dropFirst(scheme.utf8.count + 1)
+        guard rest.starts(with: "//".utf8) else { return false }
+        let authority = rest.dropFirst(2)
+        guard !authority.isEmpty else { return false }
+        return !authority.contains {
+            $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 <= 0x20 || $0 >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+        }
     }
 
     /// `normalized` without its shortcut, step by step.

@@ -103,7 +103,7 @@ import Testing
                      "//h/a.mp3?", "//h/a.mp3#", "//h/a#b", "//h/a?b=1&c=2", "uuid:1234", "media/ep.mp3", "../up/ep.mp3",
                      "./a", "a//b", "/abs/ep.m4a", "a/.hidden", "ep.mp3?x=1", "//h/é.mp3", "//hé/a", "//h/a b.mp3",
                      "//h/a\t.mp3", " //h/a", "//h/a ", "a:b/c", "?x=1", "a?", "a?b#c", "/x?y:z",
-                     "a?b?c", "", "/", ".."]
+                     "a?b?c", "", "/", "..", "//h", "//H", "//h ", "//h?", "//h/", "//hé", "//h:80"]
         for _ in 0..<5000 {
             let base = FeedURL.Base(random.pick(bases))
             let reference = random.pick(schemes) + random.pick(rests)
@@ -116,6 +116,8 @@ import Testing
                     "\(relative) under \(path)")
         }
         #expect(FeedURL.isNormal("https://cdn.example.com/a.mp3?x=1"))
+        #expect(FeedURL.isNormalSite("https://cdn.example.com") && FeedURL.normalized("https://cdn.example.com") == "https://cdn.example.com/")
+        #expect(!FeedURL.isNormalSite("https://cdn.example.com "))
         #expect(FeedURL.plainScheme("https://cdn.example.com/a.mp3") == "https")
     }
 }
