@@ -33,6 +33,10 @@ public struct PlayerConfigFile: Equatable, Sendable {
     public var timeShiftMemory: Int?
     /// `podcast-refresh-age = DURATION|off`: feeds older than this are refreshed when the full-screen player starts (seconds; 0: never).
     public var podcastRefreshAge: Double?
+    /// `podcast-auto-download = N|off`: after each refresh, each podcast's newest N episodes are downloaded (0: none).
+    public var podcastAutoDownload: Int?
+    /// `podcast-remove-played = DURATION|off`: after each refresh, the downloads of episodes played this long ago are removed (seconds; 0: never).
+    public var podcastRemovePlayed: Double?
     public var problems: [ConfigProblem] = []
 
     /// Every key, with its value and what it does: the complaint's list and the man page's CONFIGURATION.
@@ -67,6 +71,12 @@ public struct PlayerConfigFile: Equatable, Sendable {
         ("podcast-refresh-age", "DURATION|off", "when the full-screen player starts, every podcast's feed is refreshed in "
             + "the background if one was last refreshed longer ago than this; off (or 0) never at start "
             + "(default 1h, \(podcastRefreshAgeRange.accepts))"),
+        ("podcast-auto-download", "N|off", "after each refresh (the full-screen player's or podcast refresh), each "
+            + "podcast's newest N episodes are downloaded in the background, those not downloaded or played yet; off (or 0) "
+            + "none (default off, \(podcastAutoDownloadRange.accepts))"),
+        ("podcast-remove-played", "DURATION|off", "after each refresh, the downloads of episodes marked played (or heard "
+            + "to the end) this long ago or longer are removed; off (or 0) never (default off, "
+            + "\(podcastRemovePlayedRange.accepts))"),
     ]
 
     public static var keys: [String] { keyReference.map(\.key) }
@@ -162,6 +172,18 @@ public struct PlayerConfigFile: Equatable, Sendable {
                     continue
                 }
                 config.podcastRefreshAge = seconds
+            case "podcast-auto-download":
+                guard let count = value.lowercased() == "off" ? 0 : Self.podcastAutoDownloadRange.parse(String(value)) else {
+                    problem("podcast-auto-download must be off or \(Self.podcastAutoDownloadRange.accepts), not '\(value)'")
+                    continue
+                }
+                config.podcastAutoDownload = count
+            case "podcast-remove-played":
+                guard let seconds = value.lowercased() == "off" ? 0 : Self.podcastRemovePlayedRange.parse(String(value)) else {
+                    problem("podcast-remove-played must be off or \(Self.podcastRemovePlayedRange.accepts), not '\(value)'")
+                    continue
+                }
+                config.podcastRemovePlayed = seconds
             case "desktop-interruptions":
                 // Read, and its problems reported, by the desktop interruption settings.
                 continue
@@ -184,6 +206,10 @@ extension PlayerConfigFile {
     public static let timeShiftRange = DurationRange(seconds: 0...36000)
     /// `podcast-refresh-age`: never at start (0) to a week.
     public static let podcastRefreshAgeRange = DurationRange(seconds: 0...7 * 24 * 3600)
+    /// `podcast-auto-download`: none (0) to 50 episodes per podcast.
+    public static let podcastAutoDownloadRange = CountRange(0...50, unit: "episodes")
+    /// `podcast-remove-played`: never (0) to a year.
+    public static let podcastRemovePlayedRange = DurationRange(seconds: 0...366 * 24 * 3600)
     /// `podcast-refresh-age` when the file says nothing: an hour.
     public static let defaultPodcastRefreshAge: Double = 3600
     /// `time-shift-memory`: none (all in the file) to 1 GiB.

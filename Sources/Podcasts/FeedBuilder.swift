@@ -1,21 +1,24 @@
 /// Builds a `Feed` from a document's XML events with podcastparser's rules,
 /// so that what Interlude lists of a feed is what gPodder lists: each element
-/// is named by its path of namespace-mapped names (`rss/channel/item/itunes:duration`,
+/// is known by its path of namespace-mapped names (`rss/channel/item/itunes:duration`,
 /// `atom:feed/atom:entry/atom:link`), prefixes mapped from the namespace URI
 /// whatever the feed calls them; an unknown namespace matches nothing.
 ///
-/// Feed it with `start`, `text`, `end`, then take `finish(damage:)`. A
-/// document whose root is no RSS or Atom feed is refused at its first
-/// element (`refusal`), and the rest of its events are ignored.
+/// A name is mapped once per document (`kind(of:)`, an `Element`), and a
+/// path is a `Place` reached from its parent's: no string is built or
+/// compared per element. Feed it with `start` and `end`, then take
+/// `finish(damage:)`. A document whose root is no RSS or Atom feed is
+/// refused at its first element (`refusal`), and the rest of its events
+/// are ignored.
 public struct FeedBuilder: XMLEventHandler {
     public private(set) var refusal: FeedRefusal?
     private let url: String
     /// What relative URLs resolve against, cut once (`FeedURL.Base`), not once per URL.
     private var base: FeedURL.Base
-    private var path: [String] = []
-    private var joinedPath: [String] = []
-    private var text: String?
-    private var textPath: String?
+    /// The places of the elements open, the innermost last.
+    private var places: [Place] = []
+    /// The document's first element's name: a refusal names it.
+    private var rootName: XMLElementName?
     private var feed: Feed
     private var type: String?
     private var episodes: [Episode] = []
@@ -67,38 +70,130 @@ public struct FeedBuilder: XMLEventHandler {
         return "!" + name.qualifiedName
     }
 
-    public mutating func start(_ name: XMLElementName, attributes: [String: String]) {
-        if refusal != nil { return }
-        let mapped = Self.mappedName(name)
-        if path.isEmpty {
-            guard mapped == "rss" || mapped == "atom:feed" else {
-                refusal = name.localName.lowercased() == "html" ? .htmlPage : .notAFeed(rootElement: name.qualifiedName)
-                return
+    /// The element names a path this builder reads goes through, by their mapped names.
+    enum Element: Int {
+        case other, rss, channel, item, title, link, description, image, url, guid, enclosure, pubDate, redirect, newLocation
+        case itunesSummary, itunesType, itunesNewFeedURL, itunesImage, itunesDuration
+        case atomFeed, atomLink, atomTitle, atomSubtitle, atomIcon, atomEntry, atomID, atomPublished, atomUpdated, atomContent
+        case mediaDescription, mediaContent, mediaGroup, contentEncoded, podcastChapters
+
+        static let byName: [String: Element] = [
+            "rss": .rss, "channel": .channel, "item": .item, "title": .title, "link": .link, "description": .description,
+            "image": .image, "url": .url, "guid": .guid, "enclosure": .enclosure, "pubDate": .pubDate,
+            "redirect": .redirect, "newLocation": .newLocation,
+            "itunes:summary": .itunesSummary, "itunes:type": .itunesType, "itunes:new-feed-url": .itunesNewFeedURL,
+            "itunes:image": .itunesImage, "itunes:duration": .itunesDuration,
+            "atom:feed": .atomFeed, "atom:link": .atomLink, "atom:title": .atomTitle, "atom:subtitle": .atomSubtitle,
+            "atom:icon": .atomIcon, "atom:entry": .atomEntry, "atom:id": .atomID, "atom:published": .atomPublished,
+            "atom:updated": .atomUpdated, "atom:content": .atomContent,
+            "media:description": .mediaDescription, "media:content": .mediaContent, "media:group": .mediaGroup,
+            "content:encoded": .contentEncoded, "podcast:chapters": .podcastChapters,
+        ]
+    }
+
+    /// Where an element is: each path this builder reads, and `other` for
+    /// every other (the children of `other` and of a leaf are `other`).
+    enum Place {
+        case other
+        case rss, channel, image, item, itemMediaGroup, redirect, atomFeed, atomEntry, atomEntryMediaGroup
+        // Leaves whose text is read.
+        case channelTitle, channelLink, channelDescription, channelSummary, imageURL, channelType, channelNewFeedURL
+        case redirectNewLocation, feedTitle, feedSubtitle, feedIcon
+        case itemGUID, itemTitle, itemLink, itemDescription, itemSummary, itemMediaDescription, itemContentEncoded
+        case itemDuration, itemPubDate
+        case entryID, entryTitle, entryContentEncoded, entryPublished, entryUpdated, entryMediaDescription, entryContent
+        // Leaves read by their attributes.
+        case channelITunesImage, channelAtomLink, feedAtomLink, itemEnclosure, itemMediaContent, itemAtomLink, itemChapters
+        case entryAtomLink
+
+        /// The place of an `element` inside this one.
+        func child(_ element: Element) -> Place {
+            switch (self, element) {
+            case (.rss, .channel): .channel
+            case (.rss, .redirect): .redirect
+            case (.channel, .title): .channelTitle
+            case (.channel, .link): .channelLink
+            case (.channel, .description): .channelDescription
+            case (.channel, .itunesSummary): .channelSummary
+            case (.channel, .image): .image
+            case (.channel, .itunesType): .channelType
+            case (.channel, .itunesNewFeedURL): .channelNewFeedURL
+            case (.channel, .itunesImage): .channelITunesImage
+            case (.channel, .atomLink): .channelAtomLink
+            case (.channel, .item): .item
+            case (.image, .url): .imageURL
+            case (.redirect, .newLocation): .redirectNewLocation
+            case (.atomFeed, .atomTitle): .feedTitle
+            case (.atomFeed, .atomSubtitle): .feedSubtitle
+            case (.atomFeed, .atomIcon): .feedIcon
+            case (.atomFeed, .atomLink): .feedAtomLink
+            case (.atomFeed, .atomEntry): .atomEntry
+            case (.item, .guid): .itemGUID
+            case (.item, .title): .itemTitle
+            case (.item, .link): .itemLink
+            case (.item, .description): .itemDescription
+            case (.item, .itunesSummary): .itemSummary
+            case (.item, .mediaDescription): .itemMediaDescription
+            case (.item, .contentEncoded): .itemContentEncoded
+            case (.item, .itunesDuration): .itemDuration
+            case (.item, .pubDate): .itemPubDate
+            case (.item, .enclosure): .itemEnclosure
+            case (.item, .mediaContent): .itemMediaContent
+            case (.item, .mediaGroup): .itemMediaGroup
+            case (.item, .atomLink): .itemAtomLink
+            case (.item, .podcastChapters): .itemChapters
+            case (.itemMediaGroup, .mediaContent): .itemMediaContent
+            case (.atomEntry, .atomID): .entryID
+            case (.atomEntry, .atomTitle): .entryTitle
+            case (.atomEntry, .contentEncoded): .entryContentEncoded
+            case (.atomEntry, .atomPublished): .entryPublished
+            case (.atomEntry, .atomUpdated): .entryUpdated
+            case (.atomEntry, .atomContent): .entryContent
+            case (.atomEntry, .atomLink): .entryAtomLink
+            case (.atomEntry, .mediaGroup): .atomEntryMediaGroup
+            case (.atomEntryMediaGroup, .mediaDescription): .entryMediaDescription
+            default: .other
             }
         }
-        path.append(mapped)
-        let joined = joinedPath.last.map { $0 + "/" + mapped } ?? mapped
-        joinedPath.append(joined)
-        if startTarget(joined, attributes) {
-            text = ""
-            textPath = joined
-        }
     }
 
-    public mutating func text(_ more: String) {
-        if text != nil { text! += more }
+    public mutating func kind(of name: XMLElementName) -> Int {
+        if rootName == nil { rootName = name }
+        return (Element.byName[Self.mappedName(name)] ?? .other).rawValue
     }
 
-    public mutating func end() {
-        if refusal != nil || path.isEmpty { return }
-        let joined = joinedPath.removeLast()
-        path.removeLast()
-        if joined == textPath, let collected = text {
-            text = nil
-            textPath = nil
-            endTextTarget(joined, collected)
+    /// Whether the document has had an element (so that a document broken
+    /// before its first is unreadable, not an empty feed).
+    public var sawElement: Bool { rootName != nil }
+
+    public mutating func start<Attributes: XMLAttributeList>(_ kind: Int, attributes: Attributes) -> XMLStartAnswer {
+        if refusal != nil { return .stop }
+        let element = Element(rawValue: kind) ?? .other
+        let place: Place
+        if let parent = places.last {
+            place = parent.child(element)
         } else {
-            endTarget(joined)
+            switch element {
+            case .rss: place = .rss
+            case .atomFeed: place = .atomFeed
+            default:
+                let name = rootName ?? XMLElementName(namespace: nil, localName: "", qualifiedName: "")
+                refusal = name.localName.lowercased() == "html" ? .htmlPage : .notAFeed(rootElement: name.qualifiedName)
+                // A refused document is read no further.
+                return .stop
+            }
+        }
+        places.append(place)
+        return startTarget(place, attributes) ? .readText : .skipText
+    }
+
+    public mutating func end(text: UnsafeBufferPointer<UInt8>?) {
+        if refusal != nil { return }
+        guard let place = places.popLast() else { return }
+        if let text {
+            endTextTarget(place, text)
+        } else if place == .item || place == .atomEntry, let pending = entry.take() {
+            if let episode = Self.validated(pending) { episodes.append(episode) }
         }
     }
 
@@ -115,165 +210,161 @@ public struct FeedBuilder: XMLEventHandler {
 
     /// Newest first, or oldest first for a serial; a stable sort, as Python's.
     static func ordered(_ episodes: [Episode], serial: Bool) -> [Episode] {
-        episodes.enumerated().sorted { left, right in
-            if left.element.published != right.element.published {
-                return serial ? left.element.published < right.element.published : left.element.published > right.element.published
-            }
-            return left.offset < right.offset
-        }.map(\.element)
+        // Indices sorted, not the episodes: an Episode is large to move.
+        let order = episodes.indices.sorted { left, right in
+            let leftDate = episodes[left].published, rightDate = episodes[right].published
+            if leftDate != rightDate { return serial ? leftDate < rightDate : leftDate > rightDate }
+            return left < right
+        }
+        return order.map { episodes[$0] }
     }
 
     // MARK: Targets
 
-    /// Starts the target at `path`; true when it wants the element's text.
-    private mutating func startTarget(_ path: String, _ attributes: [String: String]) -> Bool {
-        switch path {
-        case "rss":
-            if let value = attributes["xml:base"] { base = FeedURL.Base(value) }
+    /// Starts the target at `place`; true when it wants the element's text.
+    private mutating func startTarget<Attributes: XMLAttributeList>(_ place: Place, _ attributes: Attributes) -> Bool {
+        switch place {
+        case .rss:
+            if let value = attributes.value("xml:base") { base = FeedURL.Base(value) }
             return false
-        case "rss/channel/title", "rss/channel/link", "rss/channel/description", "rss/channel/itunes:summary",
-             "rss/channel/image/url", "rss/channel/itunes:type", "rss/channel/itunes:new-feed-url", "rss/redirect/newLocation",
-             "atom:feed/atom:title", "atom:feed/atom:subtitle", "atom:feed/atom:icon":
+        case .channelTitle, .channelLink, .channelDescription, .channelSummary, .imageURL, .channelType, .channelNewFeedURL,
+             .redirectNewLocation, .feedTitle, .feedSubtitle, .feedIcon:
             return true
-        case "rss/channel/itunes:image":
-            if feed.imageURL == nil, let href = attributes["href"], !href.isEmpty {
+        case .channelITunesImage:
+            if feed.imageURL == nil, let href = attributes.value("href"), !href.isEmpty {
                 feed.imageURL = FeedURL.resolve(href, against: base).trimmingFeedWhitespace()
             }
             return false
-        case "rss/channel/atom:link", "atom:feed/atom:link":
-            let rel = attributes["rel"] ?? "alternate"
-            if let href = attributes["href"], attributes["type"] == "text/html", rel == "self" || rel == "alternate",
+        case .channelAtomLink, .feedAtomLink:
+            let rel = attributes.value("rel") ?? "alternate"
+            if let href = attributes.value("href"), attributes.value("type") == "text/html", rel == "self" || rel == "alternate",
                let url = FeedURL.normalized(FeedURL.resolve(href, against: base)) {
                 feed.link = url
             }
             return false
-        case "rss/channel/item", "atom:feed/atom:entry":
+        case .item, .atomEntry:
             entry = PendingEpisode()
             return false
-        case "rss/channel/item/guid":
-            entry?.guidIsPermalink = (attributes["isPermaLink"] ?? "true").lowercased() == "true"
+        case .itemGUID:
+            entry?.guidIsPermalink = (attributes.value("isPermaLink") ?? "true").lowercased() == "true"
             return true
-        case "rss/channel/item/title", "rss/channel/item/link", "rss/channel/item/description",
-             "rss/channel/item/itunes:summary", "rss/channel/item/media:description", "rss/channel/item/content:encoded",
-             "rss/channel/item/itunes:duration", "rss/channel/item/pubDate",
-             "atom:feed/atom:entry/atom:id", "atom:feed/atom:entry/atom:title", "atom:feed/atom:entry/content:encoded",
-             "atom:feed/atom:entry/atom:published", "atom:feed/atom:entry/atom:updated",
-             "atom:feed/atom:entry/media:group/media:description":
+        case .itemTitle, .itemLink, .itemDescription, .itemSummary, .itemMediaDescription, .itemContentEncoded,
+             .itemDuration, .itemPubDate, .entryID, .entryTitle, .entryContentEncoded, .entryPublished, .entryUpdated,
+             .entryMediaDescription:
             return true
-        case "atom:feed/atom:entry/atom:content":
-            entry?.atomContentType = attributes["type"] ?? "text"
+        case .entryContent:
+            entry?.atomContentType = attributes.value("type") ?? "text"
             return true
-        case "rss/channel/item/enclosure":
+        case .itemEnclosure:
             addEnclosure(attributes, lengthAttribute: "length")
             return false
-        case "rss/channel/item/media:content", "rss/channel/item/media:group/media:content":
+        case .itemMediaContent:
             addEnclosure(attributes, lengthAttribute: "fileSize")
             return false
-        case "rss/channel/item/atom:link", "atom:feed/atom:entry/atom:link":
+        case .itemAtomLink, .entryAtomLink:
             atomLink(attributes)
             return false
-        case "rss/channel/item/podcast:chapters":
-            if let value = attributes["url"], !value.isEmpty {
+        case .itemChapters:
+            if let value = attributes.value("url"), !value.isEmpty {
                 entry?.chaptersURL = FeedURL.resolve(value, against: base).trimmingFeedWhitespace()
-                entry?.chaptersType = attributes["type"]
+                entry?.chaptersType = attributes.value("type")
             }
             return false
-        default:
+        case .other, .channel, .image, .itemMediaGroup, .redirect, .atomFeed, .atomEntryMediaGroup:
             return false
         }
     }
 
-    private mutating func endTextTarget(_ path: String, _ text: String) {
-        switch path {
-        case "rss/channel/title", "atom:feed/atom:title": feed.title = text.squashingWhitespace()
-        case "rss/channel/link": feed.link = FeedURL.resolve(text.trimmingFeedWhitespace(), against: base).trimmingFeedWhitespace()
-        case "rss/channel/description", "atom:feed/atom:subtitle": feed.description = text.squashingWhitespaceKeepingLines()
-        case "rss/channel/itunes:summary":
-            if feed.description.isEmpty { feed.description = text.squashingWhitespaceKeepingLines() }
-        case "rss/channel/image/url", "atom:feed/atom:icon":
-            feed.imageURL = FeedURL.resolve(text.trimmingFeedWhitespace(), against: base).trimmingFeedWhitespace()
-        case "rss/channel/itunes:type":
-            let value = text.squashingWhitespace()
+    /// The text of the element at `place` (its UTF-8 as read): made a
+    /// String once, trimmed or squashed as it is made, or not at all for
+    /// the numbers.
+    private mutating func endTextTarget(_ place: Place, _ text: UnsafeBufferPointer<UInt8>) {
+        switch place {
+        case .channelTitle, .feedTitle: feed.title = String.squashed(text, keepingLines: false)
+        case .channelLink: feed.link = FeedURL.resolve(String.trimmed(text), against: base).trimmingFeedWhitespace()
+        case .channelDescription, .feedSubtitle: feed.description = String.squashed(text, keepingLines: true)
+        case .channelSummary:
+            if feed.description.isEmpty { feed.description = String.squashed(text, keepingLines: true) }
+        case .imageURL, .feedIcon:
+            feed.imageURL = FeedURL.resolve(String.trimmed(text), against: base).trimmingFeedWhitespace()
+        case .channelType:
+            let value = String.squashed(text, keepingLines: false)
             if value == "episodic" || value == "serial" { type = value }
-        case "rss/channel/itunes:new-feed-url", "rss/redirect/newLocation":
-            let value = text.squashingWhitespace()
+        case .channelNewFeedURL, .redirectNewLocation:
+            let value = String.squashed(text, keepingLines: false)
             feed.newFeedURL = value.isEmpty ? nil : value
         default:
-            episodeText(path, text)
+            // podcastparser's `EpisodeAttr.end`: a value replaces an unset one, or any when not empty.
+            guard entry != nil else { return }
+            Self.apply(place, text, base: base, to: &entry!)
         }
     }
 
-    /// podcastparser's `EpisodeAttr.end`: a value replaces an unset one, or any when not empty.
-    private mutating func episodeText(_ path: String, _ text: String) {
-        guard var episode = entry else { return }
-        defer { entry = episode }
-        switch path {
-        case "rss/channel/item/guid":
-            var guid = text.trimmingFeedWhitespace()
+    /// The text of the element at `place` into the episode, changed in place.
+    private static func apply(_ place: Place, _ text: UnsafeBufferPointer<UInt8>, base: FeedURL.Base,
+                              to episode: inout PendingEpisode) {
+        switch place {
+        case .itemGUID:
+            var guid = String.trimmed(text)
             if episode.guidIsPermalink { guid = FeedURL.resolve(guid, against: base) }
             if !guid.isEmpty || episode.guid == nil { episode.guid = guid }
-        case "atom:feed/atom:entry/atom:id":
-            let guid = text.trimmingFeedWhitespace()
+        case .entryID:
+            let guid = String.trimmed(text)
             if !guid.isEmpty || episode.guid == nil { episode.guid = guid }
-        case "rss/channel/item/title", "atom:feed/atom:entry/atom:title":
-            let title = text.squashingWhitespace()
+        case .itemTitle, .entryTitle:
+            let title = String.squashed(text, keepingLines: false)
             if !title.isEmpty || episode.title == nil { episode.title = title }
-        case "rss/channel/item/link":
-            let link = FeedURL.resolve(text, against: base).trimmingFeedWhitespace()
+        case .itemLink:
+            let link = FeedURL.resolve(String(decoding: text, as: UTF8.self), against: base).trimmingFeedWhitespace()
             if !link.isEmpty { episode.link = link }
-        case "rss/channel/item/description":
-            if HTMLText.isHTML(text) {
-                if episode.descriptionHTML?.isEmpty ?? true { episode.descriptionHTML = text.trimmingFeedWhitespace() }
+        case .itemDescription:
+            if HTMLText.isHTML(bytes: text) {
+                if episode.descriptionHTML?.isEmpty ?? true { episode.descriptionHTML = String.trimmed(text) }
             } else if episode.description.isEmpty {
-                episode.description = text.squashingWhitespaceKeepingLines()
+                episode.description = String.squashed(text, keepingLines: true)
             }
-        case "rss/channel/item/itunes:summary", "rss/channel/item/media:description",
-             "atom:feed/atom:entry/media:group/media:description":
-            let description = text.squashingWhitespaceKeepingLines()
+        case .itemSummary, .itemMediaDescription, .entryMediaDescription:
+            let description = String.squashed(text, keepingLines: true)
             if !description.isEmpty { episode.description = description }
-        case "rss/channel/item/content:encoded", "atom:feed/atom:entry/content:encoded":
-            let html = text.trimmingFeedWhitespace()
+        case .itemContentEncoded, .entryContentEncoded:
+            let html = String.trimmed(text)
             if !html.isEmpty || episode.descriptionHTML == nil { episode.descriptionHTML = html }
-        case "atom:feed/atom:entry/atom:content":
+        case .entryContent:
             if episode.atomContentType == "html" {
-                episode.descriptionHTML = text
+                episode.descriptionHTML = String(decoding: text, as: UTF8.self)
             } else if episode.atomContentType == "text" {
-                episode.description = text.squashingWhitespaceKeepingLines()
+                episode.description = String.squashed(text, keepingLines: true)
             }
-        case "rss/channel/item/itunes:duration":
-            episode.duration = EpisodeDuration.seconds(text)
-        case "rss/channel/item/pubDate", "atom:feed/atom:entry/atom:published":
-            episode.published = FeedDate.parse(text.trimmingFeedWhitespace()) ?? 0
-        case "atom:feed/atom:entry/atom:updated":
-            if episode.published == 0 { episode.published = FeedDate.parse(text.trimmingFeedWhitespace()) ?? 0 }
+        case .itemDuration:
+            episode.duration = EpisodeDuration.seconds(bytes: text)
+        case .itemPubDate, .entryPublished:
+            episode.published = FeedDate.parse(trimming: text) ?? 0
+        case .entryUpdated:
+            if episode.published == 0 { episode.published = FeedDate.parse(trimming: text) ?? 0 }
         default:
             break
         }
     }
 
-    private mutating func endTarget(_ path: String) {
-        if path == "rss/channel/item" || path == "atom:feed/atom:entry", let pending = entry {
-            entry = nil
-            if let episode = Self.validated(pending) { episodes.append(episode) }
+    private mutating func addEnclosure<Attributes: XMLAttributeList>(_ attributes: Attributes, lengthAttribute: StaticString) {
+        guard entry != nil, var value = attributes.value("url") else { return }
+        if let first = value.unicodeScalars.first, String.isFeedWhitespace(first.value) {
+            var start = Substring(value)
+            while let first = start.unicodeScalars.first, String.isFeedWhitespace(first.value) { start = start.dropFirst() }
+            value = String(start)
         }
+        guard let url = FeedURL.normalized(FeedURL.resolve(value, against: base)) else { return }
+        entry?.enclosures.append(Enclosure(url: url, length: Self.length(attributes.value(lengthAttribute)),
+                                           type: Self.mimeType(attributes.value("type"))))
     }
 
-    private mutating func addEnclosure(_ attributes: [String: String], lengthAttribute: String) {
-        guard entry != nil, let value = attributes["url"] else { return }
-        var start = Substring(value)
-        while let first = start.unicodeScalars.first, first.properties.isWhitespace { start = start.dropFirst() }
-        guard let url = FeedURL.normalized(FeedURL.resolve(String(start), against: base)) else { return }
-        entry?.enclosures.append(Enclosure(url: url, length: Self.length(attributes[lengthAttribute]),
-                                           type: Self.mimeType(attributes["type"])))
-    }
-
-    private mutating func atomLink(_ attributes: [String: String]) {
+    private mutating func atomLink<Attributes: XMLAttributeList>(_ attributes: Attributes) {
         guard entry != nil else { return }
-        let rel = attributes["rel"] ?? "alternate"
-        guard let url = FeedURL.normalized(FeedURL.resolve(attributes["href"] ?? "", against: base)) else { return }
-        let type = Self.mimeType(attributes["type"] ?? "text/html")
+        let rel = attributes.value("rel") ?? "alternate"
+        guard let url = FeedURL.normalized(FeedURL.resolve(attributes.value("href") ?? "", against: base)) else { return }
+        let type = Self.mimeType(attributes.value("type") ?? "text/html")
         if rel == "enclosure" {
-            entry?.enclosures.append(Enclosure(url: url, length: Self.length(attributes["length"] ?? "0"), type: type))
+            entry?.enclosures.append(Enclosure(url: url, length: Self.length(attributes.value("length") ?? "0"), type: type))
         } else if type == "text/html", rel == "self" || rel == "alternate", entry?.link.isEmpty ?? false {
             entry?.link = url
         }
@@ -282,7 +373,7 @@ public struct FeedBuilder: XMLEventHandler {
     /// podcastparser's `validate_episode`: the GUID from the link or the one
     /// enclosure when the feed gives none, the title from the enclosure's
     /// file name; an episode that has neither is left out.
-    static func validated(_ pending: PendingEpisode) -> Episode? {
+    static func validated(_ pending: consuming PendingEpisode) -> Episode? {
         var episode = pending
         if HTMLText.isHTML(episode.description) {
             if episode.descriptionHTML == nil { episode.descriptionHTML = episode.description }
@@ -322,7 +413,8 @@ public struct FeedBuilder: XMLEventHandler {
 
     /// `parse_type`: `TYPE/SUBTYPE`, else `application/octet-stream`.
     static func mimeType(_ text: String?) -> String {
-        guard let text, text.contains("/") else { return "application/octet-stream" }
+        // Over the bytes, as Python's `in` looks for the code point.
+        guard let text, text.utf8.contains(UInt8(ascii: "/")) else { return "application/octet-stream" }
         return text
     }
 }

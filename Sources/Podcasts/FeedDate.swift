@@ -13,8 +13,94 @@ public enum FeedDate {
 
     public static func parse(_ text: String) -> Int64? {
         if text.isEmpty { return nil }
+        if let date = commonRFC822(text) { return date }
         return rfc822(text) ?? iso8601(text)
     }
+
+    /// The form nearly every feed writes, `[Day, ]D[D] Mon YYYY HH:MM[:SS] ZONE`
+    /// (words apart by white space), read over its bytes: the value `rfc822` gives it.
+    /// Nil for any other text (`rfc822` reads that, step by step).
+    static func commonRFC822(_ text: String) -> Int64? {
+        var text = text
+        return text.withUTF8 { commonRFC822(bytes: $0) }
+    }
+
+    /// `parse` of UTF-8 bytes (an element's text as read) with white space
+    /// around it trimmed: a String made only past the shortcut.
+    static func parse(trimming bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        let trimmed = UnsafeBufferPointer(rebasing: bytes[String.trimmedRange(bytes)])
+        if trimmed.isEmpty { return nil }
+        return commonRFC822(bytes: trimmed) ?? parse(String(decoding: trimmed, as: UTF8.self))
+    }
+
+    static func commonRFC822(bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        do {
+            var index = 0
+            func number(maxDigits: Int) -> Int? {
+                var value = 0
+                let start = index
+                while index < bytes.count, index - start < maxDigits, (48...57).contains(bytes[index]) {
+                    value = value * 10 + Int(bytes[index] - 48)
+                    index += 1
+                }
+                return index == start ? nil : value
+            }
+            func skip(_ byte: UInt8) -> Bool {
+                guard index < bytes.count, bytes[index] == byte else { return false }
+                index += 1
+                return true
+            }
+            /// The white space `rfc822` splits words at: at least one. Not a
+            /// carriage return: there, before a line feed, the two are one
+            /// Character, which `rfc822` does not split at.
+            func skipSpace() -> Bool {
+                let start = index
+                while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A {
+                    index += 1
+                }
+                return index > start
+            }
+            func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
+            // A day's name: a first word ending with a comma is dropped, whatever it says.
+            if bytes.count > 4, isLetter(bytes[0]), isLetter(bytes[1]), isLetter(bytes[2]), bytes[3] == UInt8(ascii: ",") {
+                index = 4
+                guard skipSpace() else { return nil }
+            }
+            guard let day = number(maxDigits: 2), skipSpace(), index + 3 <= bytes.count,
+                  isLetter(bytes[index]), isLetter(bytes[index + 1]), isLetter(bytes[index + 2]) else { return nil }
+            let monthKey = [bytes[index] | 0x20, bytes[index + 1] | 0x20, bytes[index + 2] | 0x20]
+            guard let month = monthBytes.firstIndex(of: monthKey) else { return nil }
+            index += 3
+            guard skipSpace() else { return nil }
+            let yearStart = index
+            guard var year = number(maxDigits: 4), index - yearStart == 4 || index - yearStart == 2, skipSpace(),
+                  let hour = number(maxDigits: 2), skip(UInt8(ascii: ":")), let minute = number(maxDigits: 2) else { return nil }
+            var second = 0
+            if skip(UInt8(ascii: ":")) {
+                guard let value = number(maxDigits: 2) else { return nil }
+                second = value
+            }
+            guard skipSpace(), index < bytes.count else { return nil }
+            var offset = 0
+            let zone = bytes[index...]
+            if let sign = zone.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+                guard zone.count == 5, zone.dropFirst().allSatisfy({ (48...57).contains($0) }) else { return nil }
+                let digits = zone.dropFirst().reduce(0) { $0 * 10 + Int($1 - 48) }
+                offset = sign == UInt8(ascii: "-") ? -digits : digits
+            } else {
+                guard zone.count <= 3, zone.allSatisfy(isLetter) else { return nil }
+                // A zone name `rfc822` does not know is no offset there either.
+                offset = zones[String(decoding: zone, as: UTF8.self).uppercased()] ?? 0
+            }
+            if year < 100 { year += year > 68 ? 1900 : 2000 }
+            guard years.contains(year), (0...31).contains(day) else { return nil }
+            let magnitude = abs(offset)
+            let offsetSeconds = (offset < 0 ? -1 : 1) * (magnitude / 100 * 3600 + magnitude % 100 * 60)
+            return timestamp(year: year, month: month + 1, day: day, hour: hour, minute: minute, second: second) - Int64(offsetSeconds)
+        }
+    }
+
+    static let monthBytes: [[UInt8]] = months.map { Array($0.utf8) }
 
     /// Python's `email._parseaddr._parsedate_tz`, step by step.
     static func rfc822(_ text: String) -> Int64? {

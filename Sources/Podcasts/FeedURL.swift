@@ -102,6 +102,50 @@ public enum FeedURL {
     static func resolve(_ reference: String, against base: Base) -> String {
         if base.text.isEmpty { return reference }
         if reference.isEmpty { return base.text }
+        // Most references are already absolute (or of another scheme): given back as they are, uncut.
+        if let scheme = plainScheme(reference), scheme != base.parts.scheme || scheme == "http" || scheme == "https" {
+            if scheme != base.parts.scheme { return reference }
+            if reference.utf8.dropFirst(scheme.utf8.count + 1).starts(with: "//".utf8) { return reference }
+        }
+        if let resolved = resolvePlainRelative(reference, against: base) { return resolved }
+        return resolveInFull(reference, against: base)
+    }
+
+    /// A reference that is a path and maybe a query (no scheme, authority or
+    /// fragment, nothing `sanitized` takes out) against an http or https base
+    /// with an authority: the base's scheme and authority, the merged path,
+    /// the query, put together once. Nil for any other.
+    static func resolvePlainRelative(_ reference: String, against base: Base) -> String? {
+        guard let authority = base.parts.authority, base.parts.scheme == "http" || base.parts.scheme == "https" else { return nil }
+        let utf8 = reference.utf8
+        guard let first = utf8.first, first > 0x20, first != UInt8(ascii: "?"), !utf8.starts(with: "//".utf8) else { return nil }
+        var question: String.UTF8View.Index?
+        for index in utf8.indices {
+            switch utf8[index] {
+            case UInt8(ascii: "#"), 0x09, 0x0A, 0x0D: return nil
+            case UInt8(ascii: ":") where question == nil: return nil
+            case UInt8(ascii: "?") where question == nil: question = index
+            default: continue
+            }
+        }
+        let path = question.map { String(Substring(utf8[..<$0])) } ?? reference
+        let merged = mergedPath(base: base.parts.path, reference: path)
+        // Put together in one String, not one per piece.
+        var result = ""
+        result.reserveCapacity(base.parts.scheme.utf8.count + 4 + authority.utf8.count + merged.utf8.count + utf8.count)
+        result += base.parts.scheme
+        result += "://"
+        result += authority
+        if !merged.isEmpty && !merged.hasPrefix("/") { result += "/" }
+        result += merged
+        if let question, utf8.index(after: question) != utf8.endIndex { result += Substring(utf8[question...]) }
+        return result
+    }
+
+    /// `resolve` without its shortcut, step by step.
+    static func resolveInFull(_ reference: String, against base: Base) -> String {
+        if base.text.isEmpty { return reference }
+        if reference.isEmpty { return base.text }
         let baseParts = base.parts
         var parts = Parts(sanitized(reference))
         let scheme = parts.scheme.isEmpty ? baseParts.scheme : parts.scheme
@@ -116,6 +160,34 @@ public enum FeedURL {
         }
         parts.path = mergedPath(base: baseParts.path, reference: parts.path)
         return parts.text
+    }
+
+    /// The scheme of a URL that its parts would put back together as it is
+    /// (`Parts(url).text == url` when it has an authority, and `sanitized`
+    /// leaves it alone): a lower-case scheme, nothing `sanitized` takes out,
+    /// no fragment, no empty query. Nil for any other.
+    static func plainScheme(_ url: String) -> Substring? {
+        var copy = url
+        guard let length = copy.withUTF8({ plainSchemeLength($0) }) else { return nil }
+        return Substring(url.utf8.prefix(length))
+    }
+
+    /// `plainScheme`'s length in bytes, over contiguous UTF-8.
+    private static func plainSchemeLength(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), colon != utf8.startIndex, let last = utf8.last,
+              last != UInt8(ascii: "?") else { return nil }
+        for byte in utf8[..<colon] {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."):
+                continue
+            default:
+                return nil
+            }
+        }
+        guard let first = utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first),
+              !utf8.contains(where: { $0 == UInt8(ascii: "#") || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return nil }
+        return colon
     }
 
     /// What Python 3.11's `urlsplit` does first: leading C0 controls and spaces
@@ -134,50 +206,121 @@ public enum FeedURL {
     /// `urljoin`'s merge and removal of dot segments: empty segments inside a
     /// relative merge dropped, `..` above the root dropped.
     static func mergedPath(base: String, reference: String) -> String {
-        func split(_ text: String) -> [String] { text.split(separator: "/", omittingEmptySubsequences: false).map(String.init) }
-        var segments: [String]
-        if reference.hasPrefix("/") {
+        // A plain relative path (no dot segment, no empty one) under a plain
+        // directory: the merge is the two joined, nothing to remove.
+        if let slash = base.utf8.lastIndex(of: UInt8(ascii: "/")), base.utf8.first == UInt8(ascii: "/"),
+           let first = reference.utf8.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "."),
+           !hasDotOrEmptySegment(reference.utf8[...]), !hasDotOrEmptySegment(base.utf8[...slash]) {
+            return String(Substring(base.utf8[...slash])) + reference
+        }
+        return mergedPathInFull(base: base, reference: reference)
+    }
+
+    /// `mergedPath` without its shortcut, step by step.
+    static func mergedPathInFull(base: String, reference: String) -> String {
+        // Segments cut and compared over the UTF-8 bytes, as `urljoin` cuts code points.
+        typealias Segment = Substring.UTF8View
+        func split(_ text: String) -> [Segment] { text.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) }
+        func isDot(_ segment: Segment) -> Bool { segment.elementsEqual(".".utf8) }
+        func isDotDot(_ segment: Segment) -> Bool { segment.elementsEqual("..".utf8) }
+        var segments: [Segment]
+        if reference.utf8.first == UInt8(ascii: "/") {
             segments = split(reference)
         } else {
             var baseSegments = split(base)
-            if baseSegments.last != "" { baseSegments.removeLast() }
+            if let last = baseSegments.last, !last.isEmpty { baseSegments.removeLast() }
             segments = baseSegments + split(reference)
             if segments.count > 2 {
                 segments = [segments[0]] + segments[1..<(segments.count - 1)].filter { !$0.isEmpty } + [segments[segments.count - 1]]
             }
         }
-        var resolved: [String] = []
+        var resolved: [Segment] = []
         for segment in segments {
-            if segment == ".." {
+            if isDotDot(segment) {
                 if !resolved.isEmpty { resolved.removeLast() }
-            } else if segment != "." {
+            } else if !isDot(segment) {
                 resolved.append(segment)
             }
         }
-        if segments.last == "." || segments.last == ".." { resolved.append("") }
-        let joined = resolved.joined(separator: "/")
+        if let last = segments.last, isDot(last) || isDotDot(last) { resolved.append(""[...].utf8) }
+        var joined = ""
+        for (index, segment) in resolved.enumerated() {
+            if index > 0 { joined += "/" }
+            joined += Substring(segment)
+        }
         return joined.isEmpty ? "/" : joined
+    }
+
+    /// Whether a path holds `/.` (a segment that may be a dot segment) or `//` (an empty segment).
+    private static func hasDotOrEmptySegment(_ path: Substring.UTF8View) -> Bool {
+        var previousIsSlash = false
+        for byte in path {
+            if previousIsSlash && (byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/")) { return true }
+            previousIsSlash = byte == UInt8(ascii: "/")
+        }
+        return false
     }
 
     /// podcastparser's `normalize_feed_url`: nil for what is no feed or media URL.
     public static func normalized(_ text: String) -> String? {
+        if isNormal(text) { return text }
+        if isNormalSite(text) { return text + "/" }
+        return normalizedInFull(text)
+    }
+
+    /// Whether `normalized` gives `text` back with only `/` added: an http
+    /// or https site's address alone ("https://cdn.example.com"), its host
+    /// in ASCII lower case, nothing to trim (`plainScheme`'s rules besides).
+    static func isNormalSite(_ text: String) -> Bool {
+        guard let scheme = plainScheme(text), scheme == "http" || scheme == "https" else { return false }
+        let rest = text.utf8.dropFirst(scheme.utf8.count + 1)
+        guard rest.starts(with: "//".utf8) else { return false }
+        let authority = rest.dropFirst(2)
+        guard !authority.isEmpty else { return false }
+        return !authority.contains {
+            $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 <= 0x20 || $0 >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+        }
+    }
+
+    /// `normalized` without its shortcut, step by step.
+    static func normalizedInFull(_ text: String) -> String? {
         var url = text.trimmingFeedWhitespace()
-        if url.count < 8 { return nil }
-        if !url.contains("://") { url = "http://" + url }
+        // Fewer than 8 Characters: counted up to the eighth, not through the whole URL.
+        if url.index(url.startIndex, offsetBy: 8, limitedBy: url.endIndex) == nil { return nil }
+        if !url.utf8.indices.contains(where: { url.utf8[$0...].starts(with: "://".utf8) }) { url = "http://" + url }
         var parts = Parts(url)
         parts.authority = parts.authority?.lowercased()
         if parts.path.isEmpty { parts.path = "/" }
-        if ["feed", "itpc", "itms"].contains(parts.scheme) { parts.scheme = "http" }
-        guard ["http", "https", "ftp", "file"].contains(parts.scheme) else { return nil }
+        if parts.scheme == "feed" || parts.scheme == "itpc" || parts.scheme == "itms" { parts.scheme = "http" }
+        guard parts.scheme == "http" || parts.scheme == "https" || parts.scheme == "ftp" || parts.scheme == "file" else { return nil }
         return parts.text
+    }
+
+    /// Whether `normalized` gives `text` back as it is: an http or https URL
+    /// whose parts put back together are itself (`plainScheme`), with a
+    /// host in ASCII lower case, a path, and nothing to trim at its end.
+    static func isNormal(_ text: String) -> Bool {
+        guard let scheme = plainScheme(text), scheme == "http" || scheme == "https" else { return false }
+        let utf8 = text.utf8
+        guard let last = utf8.last, last > 0x20, last < 0x80 else { return false }
+        let rest = utf8.dropFirst(scheme.utf8.count + 1)
+        guard rest.starts(with: "//".utf8) else { return false }
+        let authority = rest.dropFirst(2)
+        guard let end = authority.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }),
+              utf8[end] == UInt8(ascii: "/"), end != authority.startIndex else { return false }
+        return !authority[..<end].contains { $0 >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
     }
 
     /// The last path segment without its extension, as podcastparser names an
     /// untitled episode or podcast (`os.path.basename` then `splitext`).
     public static func baseNameWithoutExtension(_ url: String) -> String {
-        let name = url.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? url
-        guard let dot = name.lastIndex(of: "."), name[..<dot].contains(where: { $0 != "." }) else { return name }
-        return String(name[..<dot])
+        // Over the UTF-8 bytes, as Python cuts code points.
+        let utf8 = url.utf8
+        let name = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8[utf8.index(after: $0)...] } ?? utf8[...]
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), name[..<dot].contains(where: { $0 != UInt8(ascii: ".") }) else {
+            return String(Substring(name))
+        }
+        return String(Substring(name[..<dot]))
     }
 }
 
@@ -185,6 +328,50 @@ extension String {
     /// Unicode's White_Space among ASCII bytes (tab to carriage return, space):
     /// what `properties.isWhitespace` says of a scalar below 0x80.
     static func isASCIIFeedWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+
+    /// Unicode's White_Space (`properties.isWhitespace`) for a scalar value,
+    /// without the property tables' lookup: the list has not changed since
+    /// Unicode 6.3, and a test holds it to the tables.
+    static func isFeedWhitespace(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
+    }
+
+    /// The scalar whose UTF-8 starts at `index`, and its length. The bytes
+    /// are a String's or libxml2's (valid UTF-8); a sequence cut short by the
+    /// end is read as its one byte, so nothing is read past the end.
+    static func scalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (value: UInt32, length: Int) {
+        let lead = UInt32(bytes[index])
+        if lead < 0x80 { return (lead, 1) }
+        let length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+        guard index + length <= bytes.count else { return (lead, 1) }
+        if length == 2 { return ((lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F), 2) }
+        if length == 3 {
+            return ((lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F), 3)
+        }
+        return ((lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12 | UInt32(bytes[index + 2] & 0x3F) << 6
+                | UInt32(bytes[index + 3] & 0x3F), 4)
+    }
+
+    /// The byte range of `bytes` without white space at either end.
+    static func trimmedRange(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        var lower = 0
+        while lower < bytes.count {
+            let (value, length) = scalar(bytes, at: lower)
+            if !isFeedWhitespace(value) { break }
+            lower += length
+        }
+        var upper = bytes.count
+        while upper > lower {
+            var start = upper - 1
+            while start > lower, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+            if !isFeedWhitespace(scalar(bytes, at: start).value) { break }
+            upper = start
+        }
+        return lower..<upper
+    }
 
     /// Python's `str.strip()` for what feeds hold: ASCII and Unicode white space.
     func trimmingFeedWhitespace() -> String {
@@ -194,70 +381,58 @@ extension String {
         if firstByte < 0x80, lastByte < 0x80, !Self.isASCIIFeedWhitespace(firstByte), !Self.isASCIIFeedWhitespace(lastByte) {
             return self
         }
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
-        return String(scalars[first...last])
+        var copy = self
+        return copy.withUTF8 { bytes in
+            let range = Self.trimmedRange(bytes)
+            return range.count == bytes.count ? self : String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
     }
 
     /// podcastparser's `squash_whitespace`: runs of white space as one space, trimmed.
-    func squashingWhitespace() -> String {
-        if let ascii = squashingASCIIWhitespace(keepingLines: false) { return ascii }
-        var result = ""
-        var pendingSpace = false
-        for scalar in trimmingFeedWhitespace().unicodeScalars {
-            if scalar.properties.isWhitespace {
-                pendingSpace = true
-            } else {
-                if pendingSpace { result.unicodeScalars.append(" ") }
-                pendingSpace = false
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    func squashingWhitespace() -> String { squashingFeedWhitespace(keepingLines: false) }
 
     /// `squash_whitespace_not_nl`: the same, but line feeds and carriage returns kept.
-    func squashingWhitespaceKeepingLines() -> String {
-        if let ascii = squashingASCIIWhitespace(keepingLines: true) { return ascii }
-        var result = ""
-        var pendingSpace = false
-        for scalar in trimmingFeedWhitespace().unicodeScalars {
-            if scalar.properties.isWhitespace && scalar != "\n" && scalar != "\r" {
-                pendingSpace = true
-            } else {
-                if pendingSpace { result.unicodeScalars.append(" ") }
-                pendingSpace = false
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+    func squashingWhitespaceKeepingLines() -> String { squashingFeedWhitespace(keepingLines: true) }
+
+    /// The two squashes over the UTF-8 bytes, a scalar at a time: trimmed,
+    /// then each run of white space (line breaks kept when `keepingLines`)
+    /// one space before what follows it.
+    private func squashingFeedWhitespace(keepingLines: Bool) -> String {
+        var copy = self
+        return copy.withUTF8 { Self.squashed($0, keepingLines: keepingLines) }
     }
 
-    /// The two squashes over the UTF-8 bytes of a string that is all ASCII
-    /// (the same rules, a byte per scalar); nil for any other string.
-    private func squashingASCIIWhitespace(keepingLines: Bool) -> String? {
-        var copy = self
-        return copy.withUTF8 { bytes -> String? in
-            var lower = 0
-            var upper = bytes.count
-            if bytes.contains(where: { $0 >= 0x80 }) { return nil }
-            while lower < upper, Self.isASCIIFeedWhitespace(bytes[lower]) { lower += 1 }
-            while upper > lower, Self.isASCIIFeedWhitespace(bytes[upper - 1]) { upper -= 1 }
-            var output: [UInt8] = []
-            output.reserveCapacity(upper - lower)
+    /// The same squashes over UTF-8 bytes (an element's text as read),
+    /// written straight into the String made: never longer than the bytes,
+    /// each run of white space being one space at most.
+    static func squashed(_ bytes: UnsafeBufferPointer<UInt8>, keepingLines: Bool) -> String {
+        let range = trimmedRange(bytes)
+        return String(unsafeUninitializedCapacity: range.count) { output in
+            var written = 0
             var pendingSpace = false
-            for byte in bytes[lower..<upper] {
-                let isLine = byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
-                if Self.isASCIIFeedWhitespace(byte) && !(keepingLines && isLine) {
+            var index = range.lowerBound
+            while index < range.upperBound {
+                let byte = bytes[index]
+                let (value, length) = byte < 0x80 ? (UInt32(byte), 1) : scalar(bytes, at: index)
+                if isFeedWhitespace(value) && !(keepingLines && (value == 0x0A || value == 0x0D)) {
                     pendingSpace = true
                 } else {
-                    if pendingSpace { output.append(UInt8(ascii: " ")) }
+                    if pendingSpace {
+                        output[written] = UInt8(ascii: " ")
+                        written += 1
+                    }
                     pendingSpace = false
-                    output.append(byte)
+                    for offset in 0..<length { output[written + offset] = bytes[index + offset] }
+                    written += length
                 }
+                index += length
             }
-            return String(decoding: output, as: UTF8.self)
+            return written
         }
+    }
+
+    /// `trimmingFeedWhitespace` over UTF-8 bytes, one String made.
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[trimmedRange(bytes)]), as: UTF8.self)
     }
 }

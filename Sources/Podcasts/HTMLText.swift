@@ -7,7 +7,12 @@ public enum HTMLText {
     /// Over the UTF-8 bytes (every byte of the syntax is ASCII), in one pass.
     public static func isHTML(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { bytes in
+        return text.withUTF8 { isHTML(bytes: $0) }
+    }
+
+    /// The same over UTF-8 bytes (an element's text as read).
+    static func isHTML(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        do {
             guard let lastClose = bytes.lastIndex(of: UInt8(ascii: ">")) else { return false }
             var index = 0
             while index < bytes.count {
@@ -62,10 +67,12 @@ public enum HTMLText {
                 }
                 output.append(byte)
             }
+            // No `>` after this: a `<` past it starts no tag, known without a search to the end for each.
+            let lastClose = bytes.lastIndex(of: UInt8(ascii: ">")) ?? -1
             var index = 0
             while index < bytes.count {
                 let byte = bytes[index]
-                if byte == UInt8(ascii: "<"), let close = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: ">")) {
+                if byte == UInt8(ascii: "<"), index < lastClose, let close = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: ">")) {
                     for replacement in tagText(bytes, (index + 1)..<close).utf8 { append(replacement) }
                     index = close + 1
                     continue
@@ -75,12 +82,46 @@ public enum HTMLText {
                     index += length
                     continue
                 }
+                // Plain text up to the next tag, reference or line break: at once.
+                var end = index
+                // Eight bytes at a time while none of them is a stop, then byte by byte.
+                if let base = bytes.baseAddress {
+                    while end + 8 <= bytes.count, !hasStop(UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)) { end += 8 }
+                }
+                while end < bytes.count {
+                    let next = bytes[end]
+                    if next < 64 && (stops >> UInt64(next)) & 1 != 0 { break }
+                    end += 1
+                }
+                if end > index {
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
+                    breaks = 0
+                    index = end
+                    continue
+                }
                 append(byte)
                 index += 1
             }
             return output
         }
-        return String(decoding: output, as: UTF8.self).trimmingFeedWhitespace()
+        // Trimmed over the bytes (UTF-8: the input's, cut at ASCII tags and references), one String made.
+        return output.withUnsafeBufferPointer { bytes in
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[String.trimmedRange(bytes)]), as: UTF8.self)
+        }
+    }
+
+    /// The bytes a run of plain text stops at, `<`, `&`, line feed and
+    /// carriage return (all below 64), as bits: one test a byte.
+    private static let stops: UInt64 = 1 << UInt64(UInt8(ascii: "<")) | 1 << UInt64(UInt8(ascii: "&")) | 1 << 0x0A | 1 << 0x0D
+
+    /// Whether any of a word's eight bytes is a stop: each stop's byte
+    /// XORed away, a byte that becomes zero found by the borrow it makes.
+    private static func hasStop(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        return hasZero(word ^ (ones &* UInt64(UInt8(ascii: "<")))) || hasZero(word ^ (ones &* UInt64(UInt8(ascii: "&"))))
+            || hasZero(word ^ (ones &* 0x0A)) || hasZero(word ^ (ones &* 0x0D))
     }
 
     /// What a tag's inside (between `<` and `>`) leaves in the text.
@@ -101,10 +142,16 @@ public enum HTMLText {
             if bytes[after] == UInt8(ascii: "/") { return true }
             return scalar(in: bytes, at: after).map { Character($0.0).isWhitespace } ?? false
         }
-        if starts(with: "br") || named("ul") || starts(with: "/ul") || starts(with: "/li") { return "\n" }
-        if named("li") { return "\n * " }
-        if range.count == 1, asciiLowercased(bytes[range.lowerBound]) == UInt8(ascii: "p") { return "\n\n" }
-        return ""
+        // Told apart by their first byte: most tags are none of them.
+        guard let first = range.first.map({ asciiLowercased(bytes[$0]) }) else { return "" }
+        switch first {
+        case UInt8(ascii: "b"): return starts(with: "br") ? "\n" : ""
+        case UInt8(ascii: "u"): return named("ul") ? "\n" : ""
+        case UInt8(ascii: "/"): return starts(with: "/ul") || starts(with: "/li") ? "\n" : ""
+        case UInt8(ascii: "l"): return named("li") ? "\n * " : ""
+        case UInt8(ascii: "p"): return range.count == 1 ? "\n\n" : ""
+        default: return ""
+        }
     }
 
     private static func asciiLowercased(_ byte: UInt8) -> UInt8 {

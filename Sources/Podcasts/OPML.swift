@@ -61,15 +61,20 @@ public enum OPML {
 
         public init() {}
 
-        public mutating func start(_ name: XMLElementName, attributes: [String: String]) {
+        public mutating func kind(of name: XMLElementName) -> Int {
             if rootElement == nil { rootElement = name.localName }
-            guard rootElement == "opml", name.localName == "outline",
-                  let url = (attributes["xmlUrl"] ?? attributes["xmlurl"])?.trimmingFeedWhitespace(), !url.isEmpty else { return }
-            let title = (attributes["title"] ?? attributes["text"] ?? "").squashingWhitespace()
-            entries.append(Entry(url: url, title: title))
+            return name.localName == "outline" ? 1 : 0
         }
 
-        public mutating func text(_ text: String) {}
-        public mutating func end() {}
+        public mutating func start<Attributes: XMLAttributeList>(_ kind: Int, attributes: Attributes) -> XMLStartAnswer {
+            guard rootElement == "opml", kind == 1,
+                  let url = (attributes.value("xmlUrl") ?? attributes.value("xmlurl"))?.trimmingFeedWhitespace(), !url.isEmpty
+            else { return .skipText }
+            let title = (attributes.value("title") ?? attributes.value("text") ?? "").squashingWhitespace()
+            entries.append(Entry(url: url, title: title))
+            return .skipText
+        }
+
+        public mutating func end(text: UnsafeBufferPointer<UInt8>?) {}
     }
 }

@@ -18,7 +18,7 @@ struct PlayerConfigFileTests {
         #expect(config.onEvent == "notify-send \"$INTERLUDE_TITLE\"")
         #expect(config.problems.map(\.description) == [
             "/c/config:4: expected 'key = value', got 'colour'",
-            "/c/config:5: unknown key 'speed' (known: on-event, desktop-interruptions, desktop-role.ROLE, replaygain, replaygain-preamp, library, mpd, mpd-password, alarm-grace, cover-art, alarm-notify, time-shift, time-shift-memory, podcast-refresh-age)",
+            "/c/config:5: unknown key 'speed' (known: on-event, desktop-interruptions, desktop-role.ROLE, replaygain, replaygain-preamp, library, mpd, mpd-password, alarm-grace, cover-art, alarm-notify, time-shift, time-shift-memory, podcast-refresh-age, podcast-auto-download, podcast-remove-played)",
             "/c/config:6: on-event needs a program",
         ])
     }
@@ -109,6 +109,33 @@ struct PlayerConfigFileTests {
             #expect(config.podcastRefreshAge == nil)
             #expect(config.problems.count == 1 && config.problems[0].description.hasPrefix("/c/config:1: podcast-refresh-age must be off or"),
                     "\(config.problems)")
+        }
+    }
+}
+
+/// Issue 27, point 3: `podcast-auto-download` and `podcast-remove-played`, applied after each refresh.
+@Suite struct PodcastAutomationConfigTests {
+    @Test func autoDownloadTakesOffOrACountUpToFiftyAndRefusesTheRestInOneLine() {
+        #expect(PlayerConfigFile.parse("podcast-auto-download = 3", path: "/c/config").podcastAutoDownload == 3)
+        #expect(PlayerConfigFile.parse("podcast-auto-download = off", path: "/c/config").podcastAutoDownload == 0)
+        #expect(PlayerConfigFile.parse("", path: "/c/config").podcastAutoDownload == nil)
+        for bad in ["51", "-1", "some"] {
+            let config = PlayerConfigFile.parse("podcast-auto-download = \(bad)", path: "/c/config")
+            #expect(config.podcastAutoDownload == nil)
+            #expect(config.problems.count == 1
+                    && config.problems[0].description.hasPrefix("/c/config:1: podcast-auto-download must be off or"), "\(config.problems)")
+        }
+    }
+
+    @Test func removePlayedTakesOffOrADurationUpToAYearAndRefusesTheRestInOneLine() {
+        #expect(PlayerConfigFile.parse("podcast-remove-played = 168h", path: "/c/config").podcastRemovePlayed == 604_800)
+        #expect(PlayerConfigFile.parse("podcast-remove-played = off", path: "/c/config").podcastRemovePlayed == 0)
+        #expect(PlayerConfigFile.parse("", path: "/c/config").podcastRemovePlayed == nil)
+        for bad in ["9000h", "-1", "later"] {
+            let config = PlayerConfigFile.parse("podcast-remove-played = \(bad)", path: "/c/config")
+            #expect(config.podcastRemovePlayed == nil)
+            #expect(config.problems.count == 1
+                    && config.problems[0].description.hasPrefix("/c/config:1: podcast-remove-played must be off or"), "\(config.problems)")
         }
     }
 }

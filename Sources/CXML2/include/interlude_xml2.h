@@ -7,16 +7,13 @@
 /* libxml2 is loaded with dlopen when a podcast feed or an OPML file is first
    read, not linked: playback maps none of it. Its headers live under
    /usr/include/libxml2, which Swift's importer does not search, so this
-   header declares the few opaque types the wrappers name, as libxml2's own
-   headers do (the same typedefs: loader.c includes both, and the compiler
-   checks that they agree and that every wrapper's type is the library's).
+   header declares the one type the interface names, as libxml2's own
+   headers do (the same typedef: loader.c includes both, and the compiler
+   checks that they agree).
 
-   Only Sources/Interlude/Podcasts/XMLReader.swift calls these; one reader is
-   used by one thread. */
+   Only Sources/Interlude/Podcasts/XMLReader.swift calls these. */
 
 typedef unsigned char xmlChar;
-typedef struct _xmlTextReader xmlTextReader;
-typedef xmlTextReader *xmlTextReaderPtr;
 
 /* Loads libxml2.so.2: interlude_library_load's rule (0, or -1 with
    "<file>: <why>" in `message`). */
@@ -34,13 +31,48 @@ struct interlude_xml2_problem {
     int fatal;
 };
 
-/* A pull reader over `size` bytes at `buffer` (kept alive by the caller until
-   the reader is freed), `url` the document's URL for its messages. Never
-   reaches the network nor substitutes entities (no external DTD, no
-   expansion: a billion laughs stays one reference), CDATA arrives as text.
-   libxml2's errors go to `problem`, never to stderr. NULL when libxml2 cannot
-   start a reader (no memory). */
-xmlTextReaderPtr interlude_xml2_reader(const char *buffer, int size, const char *url, struct interlude_xml2_problem *problem);
+/* One attribute of an element as written, namespace declarations left out:
+   `prefix` NULL when it has none; `value` (`length` bytes, no NUL) with
+   character and entity references replaced. Valid during the start call. */
+struct interlude_xml2_attribute {
+    const xmlChar *prefix;
+    const xmlChar *name;
+    const xmlChar *value;
+    int length;
+};
+
+/* What the parse hands its consumer, element by element.
+
+   `start`: an element's local name, prefix and namespace URI (NULL when it
+   has none; an undeclared prefix is part of the name, "itunes:duration",
+   as libxml2's tree names such an element). The three pointers are owned
+   by the parse's dictionary: for one parse, the same name is the same
+   pointer, so they may be compared by address. It returns 1 to receive the
+   text from here on (`text`, in pieces, entities replaced, CDATA as text),
+   0 not to, -1 to end the parse there.
+
+   `end`: the element's end; it returns 1 to keep receiving text, else 0.
+
+   Nothing arrives from inside an entity's replacement text: text holds no
+   entity other than the predefined ones and character references. */
+struct interlude_xml2_events {
+    void *context;
+    int (*start)(void *context, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri,
+                 const struct interlude_xml2_attribute *attributes, int count);
+    void (*text)(void *context, const xmlChar *bytes, int length);
+    int (*end)(void *context);
+};
+
+/* Parses `size` bytes at `buffer` into `events` with libxml2's SAX2 push
+   parser, `url` the document's URL for its messages. Never reaches the
+   network nor substitutes entities (no external DTD, no expansion: a
+   billion laughs stays one reference), CDATA arrives as text. libxml2's
+   errors go to `problem`, never to stderr. 0 when the document was read
+   (or `start` ended it), 1 when it broke off (a fatal error: `problem`
+   says which; the events before it were all delivered), -1 when libxml2
+   could not start a parser (no memory). One parse runs on one thread. */
+int interlude_xml2_parse(const char *buffer, int size, const char *url, const struct interlude_xml2_events *events,
+                         struct interlude_xml2_problem *problem);
 
 #define INTERLUDE_LIST "interlude_xml2_functions.h"
 #include "interlude_list_declare.h"

@@ -1,16 +1,18 @@
-/* libxml2's functions, each named once: see interlude_list_declare.h. The
-   reader's xmlTextReader* calls; node types are libxml2's xmlReaderTypes
-   (1 element, 3 text, 4 CDATA, 14 significant whitespace, 15 end element). */
-INTERLUDE_CALL(int, xmlTextReaderRead, (xmlTextReaderPtr reader), (reader))
-INTERLUDE_CALL(int, xmlTextReaderNodeType, (xmlTextReaderPtr reader), (reader))
-INTERLUDE_CALL(int, xmlTextReaderIsEmptyElement, (xmlTextReaderPtr reader), (reader))
-INTERLUDE_CALL(int, xmlTextReaderDepth, (xmlTextReaderPtr reader), (reader))
-INTERLUDE_CALL(const xmlChar *, xmlTextReaderConstLocalName, (xmlTextReaderPtr reader), (reader))
-INTERLUDE_CALL(const xmlChar *, xmlTextReaderConstName, (xmlTextReaderPtr reader), (reader))
-INTERLUDE_CALL(const xmlChar *, xmlTextReaderConstNamespaceUri, (xmlTextReaderPtr reader), (reader))
-INTERLUDE_CALL(const xmlChar *, xmlTextReaderConstValue, (xmlTextReaderPtr reader), (reader))
-INTERLUDE_CALL(int, xmlTextReaderMoveToNextAttribute, (xmlTextReaderPtr reader), (reader))
-INTERLUDE_CALL(int, xmlTextReaderMoveToElement, (xmlTextReaderPtr reader), (reader))
-INTERLUDE_CALL(void, xmlFreeTextReader, (xmlTextReaderPtr reader), (reader))
-INTERLUDE_USE(xmlReaderForMemory)
-INTERLUDE_USE(xmlTextReaderSetStructuredErrorHandler)
+/* libxml2's functions, each named once: see interlude_list_declare.h. Only
+   loader.c calls them: a SAX2 push parser (interlude_xml2_parse) and what
+   it needs to give attribute values with entity references as libxml2's
+   own tree gives them. */
+INTERLUDE_USE(xmlSAXVersion)
+INTERLUDE_USE(xmlCreatePushParserCtxt)
+INTERLUDE_USE(xmlCtxtUseOptions)
+INTERLUDE_USE(xmlParseChunk)
+INTERLUDE_USE(xmlStopParser)
+INTERLUDE_USE(xmlFreeParserCtxt)
+INTERLUDE_USE(xmlFreeDoc)
+INTERLUDE_USE(xmlDictOwns)
+INTERLUDE_USE(xmlDictLookup)
+INTERLUDE_USE(xmlDictQLookup)
+INTERLUDE_USE(xmlStringLenGetNodeList)
+INTERLUDE_USE(xmlNodeListGetString)
+INTERLUDE_USE(xmlFreeNodeList)
+INTERLUDE_USE(xmlMemGet)

@@ -136,6 +136,7 @@ final class FullScreenPlayer {
     func startPodcasts(_ runtime: PlayerRuntime) {
         let podcasts = runtime.podcasts
         podcasts.refreshAge = UserConfigFile.podcastRefreshAge
+        podcasts.automation = PodcastAutomationRun.configured()
         podcasts.onChange = { [unowned self] in redraw.setNeedsDraw() }
         podcasts.onNote = { [unowned self] line in
             ui.message = .init(text: line, isError: false)

@@ -1,6 +1,6 @@
 import Podcasts
 
-/// A feed's bytes read into a `Feed`: libxml2's reader (`XMLReader`) under
+/// A feed's bytes read into a `Feed`: libxml2's parser (`XMLReader`) under
 /// podcastparser's rules (`FeedBuilder`). A web page where the feed was is
 /// refused before any XML is read; a document that breaks off keeps the
 /// episodes closed before the damage and says where (`Feed.damage`).
@@ -13,18 +13,14 @@ enum FeedDocument {
         let head = String(decoding: bytes[start..<min(bytes.count, start + 64)], as: UTF8.self).lowercased()
         if head.hasPrefix("<!doctype html") || head.hasPrefix("<html") { throw .htmlPage }
         var builder = FeedBuilder(url: url)
-        var sawElement = false
         let damage: XMLReader.Damage?
         do {
-            damage = try XMLReader.read(bytes, url: url, into: &builder) { _ in
-                sawElement = true
-                return false
-            }
+            damage = try XMLReader.read(bytes, url: url, into: &builder)
         } catch {
             throw .unreadable(line: 0, reason: error.description)
         }
         if let refusal = builder.refusal { throw refusal }
-        if let damage, !sawElement { throw .unreadable(line: damage.line, reason: damage.reason) }
+        if let damage, !builder.sawElement { throw .unreadable(line: damage.line, reason: damage.reason) }
         return try builder.finish(damage: damage.map { FeedDamage(line: $0.line, reason: $0.reason) })
     }
 }

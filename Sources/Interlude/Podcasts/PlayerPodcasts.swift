@@ -23,6 +23,8 @@ final class PlayerPodcasts: LoopSource {
         case downloadProgress(key: String, bytes: Int64, whole: Int64?)
         case downloaded(key: String, line: String, failed: Bool)
         case marked(problem: String?)
+        /// What `podcast-remove-played` removed and `podcast-auto-download` wants, after a refresh.
+        case automated(PodcastAutomationRun.Outcome)
     }
 
     final class Mailbox: Sendable {
@@ -73,6 +75,14 @@ final class PlayerPodcasts: LoopSource {
     var refreshAge: Double?
     /// Transfers at once in a refresh.
     var parallel = 8
+    /// `podcast-auto-download` and `podcast-remove-played`, applied after each refresh; nil when both are off.
+    var automation: PodcastAutomationRun?
+    /// Downloads the automation asked for that wait for one of the running ones to end.
+    private(set) var queuedDownloads: [PodcastAutomationRun.Download] = []
+    /// The automation's downloads that run, by "PODCAST/EPISODE" (before their first progress too).
+    private var automaticDownloads = Set<String>()
+    /// Downloads the automation runs at once: a podcast's newest episodes of fifty podcasts are not a hundred transfers.
+    static let automaticDownloadsAtOnce = 3
     /// Something the screen shows changed (a row, the progress).
     var onChange: () -> Void = {}
     /// A line to show once (a refresh's summary, a download's end).
@@ -128,7 +138,7 @@ final class PlayerPodcasts: LoopSource {
         if let refreshing { return .refused(reason: .problem("a refresh runs already (\(refreshing.done)/\(refreshing.total))")) }
         refreshing = (0, rows.count)
         onChange()
-        let (mailbox, places, parallel) = (self.mailbox, self.places, self.parallel)
+        let (mailbox, places, parallel, automation) = (self.mailbox, self.places, self.parallel, self.automation)
         let failure = BackgroundThread.start {
             var refresh = PodcastRefresh(store: places.podcasts, parallel: parallel)
             refresh.progress = { done, total in mailbox.post(.refreshProgress(done: done, total: total)) }
@@ -147,6 +157,9 @@ final class PlayerPodcasts: LoopSource {
                 summary = "the refresh failed"
             }
             mailbox.post(.refreshed(lines: lines, summary: summary))
+            if let automation {
+                mailbox.post(.automated(automation.apply(store: places.podcasts, books: places.books, now: SystemClock().wallNow)))
+            }
             mailbox.post(Self.listing(places, mailbox: mailbox))
         }
         if let failure {
@@ -177,7 +190,8 @@ final class PlayerPodcasts: LoopSource {
             switch EpisodeOpener.choose(podcast: podcast, episode: episode, store: places.podcasts) {
             case .success(let found): chosen = found
             case .failure(let error):
-                mailbox.post(.downloaded(key: known.map { $0.0.id + "/" + $0.1.id } ?? "", line: error.message, failed: true))
+                mailbox.post(.downloaded(key: known.map { $0.0.id + "/" + $0.1.id } ?? podcast + "/" + (episode ?? ""),
+                                         line: error.message, failed: true))
                 return
             }
             let key = chosen.podcast.id + "/" + chosen.episode.id
@@ -303,9 +317,31 @@ final class PlayerPodcasts: LoopSource {
             downloads[key] = (bytes, whole ?? downloads[key]?.whole)
         case .downloaded(let key, let line, let failed):
             downloads[key] = nil
+            automaticDownloads.remove(key)
             if failed { events.error(line) } else { onNote(line) }
+            startQueuedDownloads(events: events)
+        case .automated(let outcome):
+            for problem in outcome.problems { events.error(problem) }
+            if !outcome.removed.isEmpty {
+                onNote(outcome.removed.count == 1 ? outcome.removed[0] : "removed \(outcome.removed.count) downloads of played episodes")
+            }
+            let known = Set(downloads.keys).union(automaticDownloads).union(queuedDownloads.map { $0.podcast + "/" + $0.episode })
+            queuedDownloads += outcome.downloads.filter { !known.contains($0.podcast + "/" + $0.episode) }
+            startQueuedDownloads(events: events)
         case .marked(let problem):
             if let problem { events.error(problem) }
+        }
+    }
+
+    /// The automation's downloads, through the same path as a listener's, a few at a time.
+    private func startQueuedDownloads(events: PlayerEventStream) {
+        while automaticDownloads.count < Self.automaticDownloadsAtOnce, !queuedDownloads.isEmpty {
+            let next = queuedDownloads.removeFirst()
+            if case .refused(let reason) = download(podcast: next.podcast, episode: next.episode) {
+                events.error(reason.sentence { _ in nil })
+            } else {
+                automaticDownloads.insert(next.podcast + "/" + next.episode)
+            }
         }
     }
 

@@ -29,7 +29,11 @@ public enum PodcastCommand {
                  enclosure URL, length and type of each
       refresh    fetch every feed (or those named), a few at once, asking
                  only for what changed (ETag, Last-Modified); new episodes
-                 are marked, a feed that fails gives one line
+                 are marked, a feed that fails gives one line; then, as the
+                 config file's podcast-remove-played and
+                 podcast-auto-download say, removes the downloads of
+                 episodes played long ago and downloads each podcast's
+                 newest episodes
       remove     unsubscribe
       import     subscribe to the feeds of an OPML file (gPodder's,
                  AntennaPod's), then fetch them
@@ -398,7 +402,27 @@ struct PodcastCommands {
         let fetched = outcome.newEpisodes.count + outcome.unchanged.count
         writeStandardOutput("refreshed \(fetched) podcast\(fetched == 1 ? "" : "s"): \(outcome.unchanged.count) unchanged, "
                             + "\(outcome.failures.count) failed\n")
+        if markNew, let automation = PodcastAutomationRun.configured() { automate(automation) }
         return outcome.failures.isEmpty ? 0 : 1
+    }
+
+    /// `podcast-remove-played`, then `podcast-auto-download`'s downloads one after another.
+    private func automate(_ automation: PodcastAutomationRun) {
+        let books = BookStateStore(directories: XDGDirectories(environment: ProcessEnvironment.current()))
+        let planned = automation.apply(store: store, books: books, now: now())
+        for line in planned.removed { writeStandardOutput(line + "\n") }
+        for problem in planned.problems { writeStandardError("interlude: \(problem)\n") }
+        for wanted in planned.downloads {
+            guard case .success(let chosen) = EpisodeOpener.choose(podcast: wanted.podcast, episode: wanted.episode, store: store),
+                  let url = chosen.episode.episode.enclosure?.url else { continue }
+            do throws(HTTPFetchError) {
+                if case .downloaded(let bytes) = try EpisodeDownload(url: url, destination: chosen.download).run() {
+                    writeStandardOutput("downloaded \(wanted.title) (\(EpisodeDownload.megabytes(bytes)))\n")
+                }
+            } catch {
+                writeStandardError("interlude: \(error.message)\n")
+            }
+        }
     }
 
     func remove(_ name: String) -> Int32 {
