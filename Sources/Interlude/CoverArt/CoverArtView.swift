@@ -16,27 +16,14 @@ import Glibc
 final class CoverArtView: LoopSource {
     /// What the thread hands back, and the decoded picture it keeps for the next request of the same file.
     final class Shared: Sendable {
-        let wake: Int32
-        private let posted = Mutex<(CoverArtRequest, CoverArtOutcome)?>(nil)
+        private let posted = ThreadMailbox<(CoverArtRequest, CoverArtOutcome)?>()
         let last = Mutex<(path: String, image: DecodedImage, header: ImageHeader)?>(nil)
 
-        init() { wake = (try? SystemCall.eventDescriptor()) ?? -1 }
-        deinit { if wake >= 0 { close(wake) } }
+        var wake: Int32 { posted.wake }
 
-        func post(_ request: CoverArtRequest, _ outcome: CoverArtOutcome) {
-            posted.withLock { $0 = (request, outcome) }
-            var one: UInt64 = 1
-            _ = write(wake, &one, 8)
-        }
+        func post(_ request: CoverArtRequest, _ outcome: CoverArtOutcome) { posted.post { $0 = (request, outcome) } }
 
-        func take() -> (CoverArtRequest, CoverArtOutcome)? {
-            var count: UInt64 = 0
-            _ = read(wake, &count, 8)
-            return posted.withLock { value in
-                defer { value = nil }
-                return value
-            }
-        }
+        func take() -> (CoverArtRequest, CoverArtOutcome)? { posted.take() }
     }
 
     let drawing: GraphicsProtocol

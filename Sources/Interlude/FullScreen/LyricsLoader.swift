@@ -17,26 +17,13 @@ final class LyricsLoader: LoopSource {
 
     /// What the thread hands back.
     final class Shared: Sendable {
-        let wake: Int32
-        private let posted = Mutex<(path: String, lyrics: Lyrics?)?>(nil)
+        private let posted = ThreadMailbox<(path: String, lyrics: Lyrics?)?>()
 
-        init() { wake = (try? SystemCall.eventDescriptor()) ?? -1 }
-        deinit { if wake >= 0 { close(wake) } }
+        var wake: Int32 { posted.wake }
 
-        func post(_ path: String, _ lyrics: Lyrics?) {
-            posted.withLock { $0 = (path, lyrics) }
-            var one: UInt64 = 1
-            _ = write(wake, &one, 8)
-        }
+        func post(_ path: String, _ lyrics: Lyrics?) { posted.post { $0 = (path, lyrics) } }
 
-        func take() -> (path: String, lyrics: Lyrics?)? {
-            var count: UInt64 = 0
-            _ = read(wake, &count, 8)
-            return posted.withLock { value in
-                defer { value = nil }
-                return value
-            }
-        }
+        func take() -> (path: String, lyrics: Lyrics?)? { posted.take() }
     }
 
     /// Called on the main loop with the lyrics of the file asked for last.

@@ -124,8 +124,6 @@ final class LibraryLiveIndex: LibrarySource, LoopSource {
     func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
         for request in ready where request.fd == inotify { drainInotify() }
         if ready.contains(where: { $0.fd == shared.wake }) {
-            var count: UInt64 = 0
-            _ = read(shared.wake, &count, 8)
             let update = shared.take()
             if update.known > 0 { knownAtStart = update.known }
             for line in update.problems { report("library: " + line) }
@@ -228,34 +226,14 @@ enum LibraryScanThread {
 
     /// Written by the scan thread, taken by the main loop after the eventfd wakes it.
     final class Shared: Sendable {
-        let wake: Int32
-        private let state = Mutex(Update())
+        private let state = ThreadMailbox(empty: Update())
         private let stopping = Atomic<Bool>(false)
 
-        init() {
-            wake = (try? SystemCall.eventDescriptor()) ?? -1
-        }
+        var wake: Int32 { state.wake }
 
-        /// Closed by the last of the loop and the threads to let go: a thread
-        /// that posts after the loop is gone never writes to a number the
-        /// process has given to another file.
-        deinit {
-            if wake >= 0 { close(wake) }
-        }
+        func post(_ change: (inout Update) -> Void) { state.post(change) }
 
-        func post(_ change: (inout Update) -> Void) {
-            state.withLock { change(&$0) }
-            var one: UInt64 = 1
-            _ = write(wake, &one, 8)
-        }
-
-        func take() -> Update {
-            state.withLock { update in
-                let taken = update
-                update = Update()
-                return taken
-            }
-        }
+        func take() -> Update { state.take() }
 
         func stop() { stopping.store(true, ordering: .relaxed) }
         var isStopping: Bool { stopping.load(ordering: .relaxed) }

@@ -23,38 +23,23 @@ final class MPDWorker: Sendable {
         case picture(ticket: Int, Result<MPDResponse, MPDFailure>)
     }
 
-    /// Readable when something finished.
-    let wake: Int32
-    private let finished = Mutex<[Finished]>([])
+    private let finished = ThreadMailbox<[Finished]>()
     /// `readpicture`'s tags of the files it read last.
     let recentTags = RecentTags(capacity: 8)
 
-    init() { wake = (try? SystemCall.eventDescriptor()) ?? -1 }
-    deinit { if wake >= 0 { close(wake) } }
+    /// Readable when something finished.
+    var wake: Int32 { finished.wake }
 
     /// Whether results can reach the main loop: without the eventfd the work is done there, as before.
-    var isUsable: Bool { wake >= 0 }
+    var isUsable: Bool { finished.isUsable }
 
     /// `work` on a thread of its own; on the calling one when no thread can be started.
     func run(_ work: @escaping @Sendable () -> Finished) {
-        if BackgroundThread.start({ [self] in post(work()) }) != nil { post(work()) }
-    }
-
-    private func post(_ item: Finished) {
-        finished.withLock { $0.append(item) }
-        var one: UInt64 = 1
-        _ = write(wake, &one, 8)
+        if BackgroundThread.start({ [finished] in finished.post(work()) }) != nil { finished.post(work()) }
     }
 
     /// What finished since the last call.
-    func take() -> [Finished] {
-        var count: UInt64 = 0
-        _ = read(wake, &count, 8)
-        return finished.withLock { list in
-            defer { list = [] }
-            return list
-        }
-    }
+    func take() -> [Finished] { finished.take() }
 }
 
 /// The tags of the files read last, at most `capacity` of them: a client

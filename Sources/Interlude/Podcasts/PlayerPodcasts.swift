@@ -28,30 +28,17 @@ final class PlayerPodcasts: LoopSource {
     }
 
     final class Mailbox: Sendable {
-        let wake: Int32
-        private let messages = Mutex<[Message]>([])
+        private let messages = ThreadMailbox<[Message]>()
         private let readings = Atomic<Int>(0)
+
+        var wake: Int32 { messages.wake }
 
         /// The next listing's number, taken just before it reads.
         func nextReading() -> Int { readings.add(1, ordering: .relaxed).newValue }
 
-        init() { wake = (try? SystemCall.eventDescriptor()) ?? -1 }
-        deinit { if wake >= 0 { close(wake) } }
+        func post(_ message: Message) { messages.post(message) }
 
-        func post(_ message: Message) {
-            messages.withLock { $0.append(message) }
-            var one: UInt64 = 1
-            _ = write(wake, &one, 8)
-        }
-
-        func take() -> [Message] {
-            var count: UInt64 = 0
-            _ = read(wake, &count, 8)
-            return messages.withLock { list in
-                defer { list = [] }
-                return list
-            }
-        }
+        func take() -> [Message] { messages.take() }
     }
 
     /// Where the podcasts' files are: `$XDG_DATA_HOME/interlude/`.
