@@ -98,6 +98,13 @@ public struct PlayerConfigFile: Equatable, Sendable {
             }
             let key = line[..<equals].trimmingWhitespace()
             let value = line[line.index(after: equals)...].trimmingWhitespace()
+            /// `off` (0) or what `parse` reads; nil, with the problem said, for anything else.
+            func offOr<Number: Numeric>(_ parse: (String) -> Number?, accepts: String) -> Number? {
+                if value.lowercased() == "off" { return 0 }
+                if let number = parse(String(value)) { return number }
+                problem("\(key) must be off or \(accepts), not '\(value)'")
+                return nil
+            }
             switch key {
             case "on-event":
                 guard !value.isEmpty else {
@@ -155,10 +162,7 @@ public struct PlayerConfigFile: Equatable, Sendable {
                 }
                 config.alarmNotify = seconds
             case "time-shift":
-                guard let seconds = value.lowercased() == "off" ? 0 : Self.timeShiftRange.parse(String(value)) else {
-                    problem("time-shift must be off or \(Self.timeShiftRange.accepts), not '\(value)'")
-                    continue
-                }
+                guard let seconds = offOr(Self.timeShiftRange.parse, accepts: Self.timeShiftRange.accepts) else { continue }
                 config.timeShift = seconds
             case "time-shift-memory":
                 guard let mebibytes = Self.timeShiftMemoryRange.parse(String(value)) else {
@@ -167,22 +171,13 @@ public struct PlayerConfigFile: Equatable, Sendable {
                 }
                 config.timeShiftMemory = mebibytes
             case "podcast-refresh-age":
-                guard let seconds = value.lowercased() == "off" ? 0 : Self.podcastRefreshAgeRange.parse(String(value)) else {
-                    problem("podcast-refresh-age must be off or \(Self.podcastRefreshAgeRange.accepts), not '\(value)'")
-                    continue
-                }
+                guard let seconds = offOr(Self.podcastRefreshAgeRange.parse, accepts: Self.podcastRefreshAgeRange.accepts) else { continue }
                 config.podcastRefreshAge = seconds
             case "podcast-auto-download":
-                guard let count = value.lowercased() == "off" ? 0 : Self.podcastAutoDownloadRange.parse(String(value)) else {
-                    problem("podcast-auto-download must be off or \(Self.podcastAutoDownloadRange.accepts), not '\(value)'")
-                    continue
-                }
+                guard let count = offOr(Self.podcastAutoDownloadRange.parse, accepts: Self.podcastAutoDownloadRange.accepts) else { continue }
                 config.podcastAutoDownload = count
             case "podcast-remove-played":
-                guard let seconds = value.lowercased() == "off" ? 0 : Self.podcastRemovePlayedRange.parse(String(value)) else {
-                    problem("podcast-remove-played must be off or \(Self.podcastRemovePlayedRange.accepts), not '\(value)'")
-                    continue
-                }
+                guard let seconds = offOr(Self.podcastRemovePlayedRange.parse, accepts: Self.podcastRemovePlayedRange.accepts) else { continue }
                 config.podcastRemovePlayed = seconds
             case "desktop-interruptions":
                 // Read, and its problems reported, by the desktop interruption settings.
