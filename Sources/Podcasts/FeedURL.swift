@@ -206,14 +206,43 @@ public enum FeedURL {
     /// `urljoin`'s merge and removal of dot segments: empty segments inside a
     /// relative merge dropped, `..` above the root dropped.
     static func mergedPath(base: String, reference: String) -> String {
-        // A plain relative path (no dot segment, no empty one) under a plain
-        // directory: the merge is the two joined, nothing to remove.
-        if let slash = base.utf8.lastIndex(of: UInt8(ascii: "/")), base.utf8.first == UInt8(ascii: "/"),
-           let first = reference.utf8.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "."),
-           !hasDotOrEmptySegment(reference.utf8[...]), !hasDotOrEmptySegment(base.utf8[...slash]) {
-            return String(Substring(base.utf8[...slash])) + reference
+        let utf8 = reference.utf8
+        guard let first = utf8.first else { return mergedPathInFull(base: base, reference: reference) }
+        // An absolute path with no dot segment and no empty one: nothing to
+        // remove, the reference is the path (feeds' `/media/ep.mp3`).
+        if first == UInt8(ascii: "/") {
+            if !hasDotOrEmptySegment(utf8[...]) { return reference }
+            return mergedPathInFull(base: base, reference: reference)
         }
-        return mergedPathInFull(base: base, reference: reference)
+        // Leading `../` segments, then a plain relative path (no dot segment,
+        // no empty one) under a plain directory: each `../` takes the
+        // directory's last segment off, the root's `""` too once the
+        // directory is `/` (a merge above the root keeps no leading `/`, as
+        // `urljoin`'s list of segments pops its first ""), then the two are
+        // joined, nothing else to remove.
+        var rest = utf8[...]
+        var ups = 0
+        while rest.starts(with: "../".utf8) {
+            rest = rest.dropFirst(3)
+            ups += 1
+        }
+        guard let slash = base.utf8.lastIndex(of: UInt8(ascii: "/")), base.utf8.first == UInt8(ascii: "/"),
+              let restFirst = rest.first, restFirst != UInt8(ascii: "/"), restFirst != UInt8(ascii: "."),
+              !hasDotOrEmptySegment(rest), !hasDotOrEmptySegment(base.utf8[...slash]) else {
+            return mergedPathInFull(base: base, reference: reference)
+        }
+        // The directory, `/` at both ends: `ups` segments off its end.
+        var directory = base.utf8[...slash]
+        for _ in 0..<ups {
+            guard directory.count > 1 else { return String(Substring(rest)) }
+            directory = directory.dropLast()
+            directory = directory[...directory.lastIndex(of: UInt8(ascii: "/"))!]
+        }
+        var merged = ""
+        merged.reserveCapacity(directory.count + rest.count)
+        merged += Substring(directory)
+        merged += Substring(rest)
+        return merged
     }
 
     /// `mergedPath` without its shortcut, step by step.
