@@ -102,11 +102,18 @@ public enum FeedURL {
     static func resolve(_ reference: String, against base: Base) -> String {
         if base.text.isEmpty { return reference }
         if reference.isEmpty { return base.text }
-        // Most references are already absolute (or of another scheme): given back as they are, uncut.
-        if let scheme = plainScheme(reference), scheme != base.parts.scheme || scheme == "http" || scheme == "https" {
-            if scheme != base.parts.scheme { return reference }
-            if reference.utf8.dropFirst(scheme.utf8.count + 1).starts(with: "//".utf8) { return reference }
+        // Most references are already absolute (or of another scheme): given
+        // back as they are, uncut. Judged over the UTF-8 bytes (native
+        // Strings: no copy), as Substring compares cost more than the work.
+        var copy = reference, baseScheme = base.parts.scheme
+        let asIs = copy.withUTF8 { utf8 -> Bool in
+            guard let colon = plainSchemeLength(utf8) else { return false }
+            let scheme = UnsafeBufferPointer(rebasing: utf8[..<colon])
+            guard baseScheme.withUTF8({ scheme.elementsEqual($0) }) else { return true }
+            let http = scheme.elementsEqual("http".utf8) || scheme.elementsEqual("https".utf8)
+            return http && colon + 3 <= utf8.count && utf8[colon + 1] == UInt8(ascii: "/") && utf8[colon + 2] == UInt8(ascii: "/")
         }
+        if asIs { return reference }
         if let resolved = resolvePlainRelative(reference, against: base) { return resolved }
         return resolveInFull(reference, against: base)
     }

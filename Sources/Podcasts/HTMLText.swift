@@ -131,9 +131,10 @@ public enum HTMLText {
     private static func hasStop(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZero(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
-        return hasZero(word ^ (ones &* UInt64(UInt8(ascii: "<")))) || hasZero(word ^ (ones &* UInt64(UInt8(ascii: "&"))))
-            || hasZero(word ^ (ones &* 0x0A)) || hasZero(word ^ (ones &* 0x0D))
+        // The four tests' bits ORed before the one branch: no branch a stop.
+        func zeros(_ value: UInt64) -> UInt64 { (value &- ones) & ~value }
+        return (zeros(word ^ (ones &* UInt64(UInt8(ascii: "<")))) | zeros(word ^ (ones &* UInt64(UInt8(ascii: "&"))))
+            | zeros(word ^ (ones &* 0x0A)) | zeros(word ^ (ones &* 0x0D))) & highs != 0
     }
 
     /// What a tag's inside (between `<` and `>`) leaves in the text.
