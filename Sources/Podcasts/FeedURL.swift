@@ -102,11 +102,18 @@ public enum FeedURL {
     static func resolve(_ reference: String, against base: Base) -> String {
         if base.text.isEmpty { return reference }
         if reference.isEmpty { return base.text }
-        // Most references are already absolute (or of another scheme): given back as they are, uncut.
-        if let scheme = plainScheme(reference), scheme != base.parts.scheme || scheme == "http" || scheme == "https" {
-            if scheme != base.parts.scheme { return reference }
-            if reference.utf8.dropFirst(scheme.utf8.count + 1).starts(with: "//".utf8) { return reference }
+        // Most references are already absolute (or of another scheme): given
+        // back as they are, uncut. Judged over the UTF-8 bytes (native
+        // Strings: no copy), as Substring compares cost more than the work.
+        var copy = reference, baseScheme = base.parts.scheme
+        let asIs = copy.withUTF8 { utf8 -> Bool in
+            guard let colon = plainSchemeLength(utf8) else { return false }
+            let scheme = UnsafeBufferPointer(rebasing: utf8[..<colon])
+            guard baseScheme.withUTF8({ scheme.elementsEqual($0) }) else { return true }
+            let http = scheme.elementsEqual("http".utf8) || scheme.elementsEqual("https".utf8)
+            return http && colon + 3 <= utf8.count && utf8[colon + 1] == UInt8(ascii: "/") && utf8[colon + 2] == UInt8(ascii: "/")
         }
+        if asIs { return reference }
         if let resolved = resolvePlainRelative(reference, against: base) { return resolved }
         return resolveInFull(reference, against: base)
     }
@@ -116,30 +123,74 @@ public enum FeedURL {
     /// with an authority: the base's scheme and authority, the merged path,
     /// the query, put together once. Nil for any other.
     static func resolvePlainRelative(_ reference: String, against base: Base) -> String? {
-        guard let authority = base.parts.authority, base.parts.scheme == "http" || base.parts.scheme == "https" else { return nil }
-        let utf8 = reference.utf8
-        guard let first = utf8.first, first > 0x20, first != UInt8(ascii: "?"), !utf8.starts(with: "//".utf8) else { return nil }
-        var question: String.UTF8View.Index?
-        for index in utf8.indices {
-            switch utf8[index] {
-            case UInt8(ascii: "#"), 0x09, 0x0A, 0x0D: return nil
-            case UInt8(ascii: ":") where question == nil: return nil
-            case UInt8(ascii: "?") where question == nil: question = index
-            default: continue
+        guard var authority = base.parts.authority, base.parts.scheme == "http" || base.parts.scheme == "https" else { return nil }
+        // Over the UTF-8 bytes of each part (native Strings: no copy), the
+        // result written once into the String made (a String's `+=` and
+        // UTF8View's indices cost tens of instructions a byte).
+        var reference = reference, scheme = base.parts.scheme, basePath = base.parts.path
+        return reference.withUTF8 { reference -> String? in
+            guard let first = reference.first, first > 0x20, first != UInt8(ascii: "?"),
+                  !(first == UInt8(ascii: "/") && reference.count > 1 && reference[1] == UInt8(ascii: "/")) else { return nil }
+            var question: Int?
+            for index in reference.indices {
+                switch reference[index] {
+                case UInt8(ascii: "#"), 0x09, 0x0A, 0x0D: return nil
+                case UInt8(ascii: ":") where question == nil: return nil
+                case UInt8(ascii: "?") where question == nil: question = index
+                default: continue
+                }
+            }
+            let path = UnsafeBufferPointer(rebasing: reference[..<(question ?? reference.count)])
+            // The query with its `?`, left out when empty (`urlunsplit`).
+            let query = question.map { $0 + 1 < reference.count ? UnsafeBufferPointer(rebasing: reference[$0...]) : nil }
+                ?? nil
+            return scheme.withUTF8 { scheme in
+                authority.withUTF8 { authority in
+                    basePath.withUTF8 { basePath in
+                        if let (directory, rest) = plainMerge(base: basePath, reference: path) {
+                            return joined(scheme, authority, UnsafeBufferPointer(rebasing: basePath[directory]),
+                                          UnsafeBufferPointer(rebasing: path[rest]), query)
+                        }
+                        var merged = mergedPathInFull(base: String(decoding: basePath, as: UTF8.self),
+                                                      reference: String(decoding: path, as: UTF8.self))
+                        return merged.withUTF8 { joined(scheme, authority, $0, UnsafeBufferPointer(start: nil, count: 0), query) }
+                    }
+                }
             }
         }
-        let path = question.map { String(Substring(utf8[..<$0])) } ?? reference
-        let merged = mergedPath(base: base.parts.path, reference: path)
-        // Put together in one String, not one per piece.
-        var result = ""
-        result.reserveCapacity(base.parts.scheme.utf8.count + 4 + authority.utf8.count + merged.utf8.count + utf8.count)
-        result += base.parts.scheme
-        result += "://"
-        result += authority
-        if !merged.isEmpty && !merged.hasPrefix("/") { result += "/" }
-        result += merged
-        if let question, utf8.index(after: question) != utf8.endIndex { result += Substring(utf8[question...]) }
-        return result
+    }
+
+    /// `scheme://authority` then the path (`directory` then `rest`), `/`
+    /// before it when it has none, then the query: one String, as
+    /// `urlunsplit` puts them together.
+    private static func joined(_ scheme: UnsafeBufferPointer<UInt8>, _ authority: UnsafeBufferPointer<UInt8>,
+                               _ directory: UnsafeBufferPointer<UInt8>, _ rest: UnsafeBufferPointer<UInt8>,
+                               _ query: UnsafeBufferPointer<UInt8>?) -> String {
+        let pathFirst = directory.first ?? rest.first
+        let slash = pathFirst != nil && pathFirst != UInt8(ascii: "/")
+        let count = scheme.count + 3 + authority.count + (slash ? 1 : 0) + directory.count + rest.count + (query?.count ?? 0)
+        return String(unsafeUninitializedCapacity: count) { output in
+            var written = 0
+            func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+                guard !bytes.isEmpty else { return }
+                _ = UnsafeMutableBufferPointer(rebasing: output[written..<(written + bytes.count)]).initialize(from: bytes)
+                written += bytes.count
+            }
+            func put(_ byte: UInt8) {
+                output[written] = byte
+                written += 1
+            }
+            put(scheme)
+            put(UInt8(ascii: ":"))
+            put(UInt8(ascii: "/"))
+            put(UInt8(ascii: "/"))
+            put(authority)
+            if slash { put(UInt8(ascii: "/")) }
+            put(directory)
+            put(rest)
+            if let query { put(query) }
+            return written
+        }
     }
 
     /// `resolve` without its shortcut, step by step.
@@ -206,14 +257,53 @@ public enum FeedURL {
     /// `urljoin`'s merge and removal of dot segments: empty segments inside a
     /// relative merge dropped, `..` above the root dropped.
     static func mergedPath(base: String, reference: String) -> String {
-        // A plain relative path (no dot segment, no empty one) under a plain
-        // directory: the merge is the two joined, nothing to remove.
-        if let slash = base.utf8.lastIndex(of: UInt8(ascii: "/")), base.utf8.first == UInt8(ascii: "/"),
-           let first = reference.utf8.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "."),
-           !hasDotOrEmptySegment(reference.utf8[...]), !hasDotOrEmptySegment(base.utf8[...slash]) {
-            return String(Substring(base.utf8[...slash])) + reference
+        var base = base, reference = reference
+        let plain = base.withUTF8 { base in
+            reference.withUTF8 { reference in
+                plainMerge(base: base, reference: reference).map { directory, rest in
+                    String(decoding: UnsafeBufferPointer(rebasing: base[directory]), as: UTF8.self)
+                        + String(decoding: UnsafeBufferPointer(rebasing: reference[rest]), as: UTF8.self)
+                }
+            }
         }
-        return mergedPathInFull(base: base, reference: reference)
+        return plain ?? mergedPathInFull(base: base, reference: reference)
+    }
+
+    /// The merge of the common forms, as byte ranges: the base's directory
+    /// (maybe none) then the rest of the reference, joined; nil for any other
+    /// form (`mergedPathInFull`'s).
+    ///
+    /// An absolute path with no dot segment and no empty one has nothing to
+    /// remove: it is the path (feeds' `/media/ep.mp3`). A relative one may
+    /// start with `../` segments, then be plain (no dot segment, no empty
+    /// one) under a plain directory: each `../` takes the directory's last
+    /// segment off, and the root's `""` too once the directory is `/` (a
+    /// merge above the root keeps no leading `/`, as `urljoin`'s list of
+    /// segments pops its first ""); the two joined, nothing else to remove.
+    static func plainMerge(base: UnsafeBufferPointer<UInt8>, reference: UnsafeBufferPointer<UInt8>)
+        -> (directory: Range<Int>, rest: Range<Int>)? {
+        guard let first = reference.first else { return nil }
+        if first == UInt8(ascii: "/") {
+            return hasDotOrEmptySegment(reference[...]) ? nil : (0..<0, reference.indices)
+        }
+        var restStart = 0
+        var ups = 0
+        while restStart + 3 <= reference.count, reference[restStart] == UInt8(ascii: "."),
+              reference[restStart + 1] == UInt8(ascii: "."), reference[restStart + 2] == UInt8(ascii: "/") {
+            restStart += 3
+            ups += 1
+        }
+        guard restStart < reference.count, reference[restStart] != UInt8(ascii: "/"), reference[restStart] != UInt8(ascii: "."),
+              !hasDotOrEmptySegment(reference[restStart...]),
+              base.first == UInt8(ascii: "/"), let slash = base.lastIndex(of: UInt8(ascii: "/")),
+              !hasDotOrEmptySegment(base[...slash]) else { return nil }
+        // The directory, `/` at both ends: `ups` segments off its end.
+        var directoryEnd = slash + 1
+        for _ in 0..<ups {
+            guard directoryEnd > 1 else { return (0..<0, restStart..<reference.count) }
+            directoryEnd = base[..<(directoryEnd - 1)].lastIndex(of: UInt8(ascii: "/"))! + 1
+        }
+        return (0..<directoryEnd, restStart..<reference.count)
     }
 
     /// `mergedPath` without its shortcut, step by step.
@@ -252,7 +342,7 @@ public enum FeedURL {
     }
 
     /// Whether a path holds `/.` (a segment that may be a dot segment) or `//` (an empty segment).
-    private static func hasDotOrEmptySegment(_ path: Substring.UTF8View) -> Bool {
+    private static func hasDotOrEmptySegment(_ path: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         var previousIsSlash = false
         for byte in path {
             if previousIsSlash && (byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/")) { return true }
@@ -272,14 +362,25 @@ public enum FeedURL {
     /// or https site's address alone ("https://cdn.example.com"), its host
     /// in ASCII lower case, nothing to trim (`plainScheme`'s rules besides).
     static func isNormalSite(_ text: String) -> Bool {
-        guard let scheme = plainScheme(text), scheme == "http" || scheme == "https" else { return false }
-        let rest = text.utf8.dropFirst(scheme.utf8.count + 1)
-        guard rest.starts(with: "//".utf8) else { return false }
-        let authority = rest.dropFirst(2)
-        guard !authority.isEmpty else { return false }
-        return !authority.contains {
-            $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 <= 0x20 || $0 >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+        var text = text
+        return text.withUTF8 { utf8 in
+            guard let authority = httpAuthorityStart(utf8), authority < utf8.count else { return false }
+            return !utf8[authority...].contains {
+                $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 <= 0x20 || $0 >= 0x80
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+            }
         }
+    }
+
+    /// Where the authority starts in an http or https URL that `plainScheme`
+    /// takes, after its `//`; nil for any other. Over contiguous UTF-8 (a
+    /// native String's: no copy), as UTF8View's indices cost more than the work.
+    private static func httpAuthorityStart(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let colon = plainSchemeLength(utf8), colon == 4 || colon == 5,
+              utf8[0] == UInt8(ascii: "h"), utf8[1] == UInt8(ascii: "t"), utf8[2] == UInt8(ascii: "t"),
+              utf8[3] == UInt8(ascii: "p"), colon == 4 || utf8[4] == UInt8(ascii: "s"),
+              colon + 3 <= utf8.count, utf8[colon + 1] == UInt8(ascii: "/"), utf8[colon + 2] == UInt8(ascii: "/") else { return nil }
+        return colon + 3
     }
 
     /// `normalized` without its shortcut, step by step.
@@ -300,15 +401,14 @@ public enum FeedURL {
     /// whose parts put back together are itself (`plainScheme`), with a
     /// host in ASCII lower case, a path, and nothing to trim at its end.
     static func isNormal(_ text: String) -> Bool {
-        guard let scheme = plainScheme(text), scheme == "http" || scheme == "https" else { return false }
-        let utf8 = text.utf8
-        guard let last = utf8.last, last > 0x20, last < 0x80 else { return false }
-        let rest = utf8.dropFirst(scheme.utf8.count + 1)
-        guard rest.starts(with: "//".utf8) else { return false }
-        let authority = rest.dropFirst(2)
-        guard let end = authority.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }),
-              utf8[end] == UInt8(ascii: "/"), end != authority.startIndex else { return false }
-        return !authority[..<end].contains { $0 >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+        var text = text
+        return text.withUTF8 { utf8 in
+            guard let authority = httpAuthorityStart(utf8), let last = utf8.last, last > 0x20, last < 0x80 else { return false }
+            var end = authority
+            while end < utf8.count, utf8[end] != UInt8(ascii: "/"), utf8[end] != UInt8(ascii: "?") { end += 1 }
+            guard end < utf8.count, utf8[end] == UInt8(ascii: "/"), end != authority else { return false }
+            return !utf8[authority..<end].contains { $0 >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+        }
     }
 
     /// The last path segment without its extension, as podcastparser names an

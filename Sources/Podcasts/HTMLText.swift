@@ -54,59 +54,71 @@ public enum HTMLText {
     /// more than two line breaks in a row the first two.
     public static func text(_ html: String) -> String {
         var html = html
-        let output: [UInt8] = html.withUTF8 { bytes in
-            var output: [UInt8] = []
-            output.reserveCapacity(bytes.count)
-            var breaks = 0
-            func append(_ byte: UInt8) {
-                if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
-                    breaks += 1
-                    if breaks > 2 { return }
-                } else {
-                    breaks = 0
+        return html.withUTF8 { bytes in
+            // Written straight into the String made, no array between: the
+            // text is never longer than the HTML (a tag of n bytes leaves at
+            // most n, `<li>` its 4; a reference of n at most 3 of n >= 4;
+            // other bytes are copied or dropped), held to by `put`.
+            String(unsafeUninitializedCapacity: bytes.count) { output in
+                var written = 0
+                var breaks = 0
+                func put(_ byte: UInt8) {
+                    if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                        breaks += 1
+                        if breaks > 2 { return }
+                    } else {
+                        breaks = 0
+                    }
+                    precondition(written < output.count, "HTML text longer than its HTML")
+                    output[written] = byte
+                    written += 1
                 }
-                output.append(byte)
+                // No `>` after this: a `<` past it starts no tag, known without a search to the end for each.
+                let lastClose = bytes.lastIndex(of: UInt8(ascii: ">")) ?? -1
+                var index = 0
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    if byte == UInt8(ascii: "<"), index < lastClose, let close = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: ">")) {
+                        for replacement in tagText(bytes, (index + 1)..<close).utf8 { put(replacement) }
+                        index = close + 1
+                        continue
+                    }
+                    if byte == UInt8(ascii: "&"), let (replacement, length) = entity(bytes, at: index) {
+                        for replacement in replacement.utf8 { put(replacement) }
+                        index += length
+                        continue
+                    }
+                    // Plain text up to the next tag, reference or line break: at once.
+                    var end = index
+                    // Eight bytes at a time while none of them is a stop, then byte by byte.
+                    if let base = bytes.baseAddress {
+                        while end + 8 <= bytes.count, !hasStop(UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)) { end += 8 }
+                    }
+                    while end < bytes.count {
+                        let next = bytes[end]
+                        if next < 64 && (stops >> UInt64(next)) & 1 != 0 { break }
+                        end += 1
+                    }
+                    if end > index {
+                        // Plain bytes are copied one for one: the output is at `written` <= `index`, room for them.
+                        _ = UnsafeMutableBufferPointer(rebasing: output[written..<(written + end - index)])
+                            .initialize(from: UnsafeBufferPointer(rebasing: bytes[index..<end]))
+                        written += end - index
+                        breaks = 0
+                        index = end
+                        continue
+                    }
+                    put(byte)
+                    index += 1
+                }
+                // Trimmed in place (UTF-8: the input's, cut at ASCII tags and references).
+                let range = String.trimmedRange(UnsafeBufferPointer(rebasing: output[..<written]))
+                if range.lowerBound > 0, let start = output.baseAddress {
+                    // Overlapping: a memmove.
+                    UnsafeMutableRawPointer(start).copyMemory(from: start + range.lowerBound, byteCount: range.count)
+                }
+                return range.count
             }
-            // No `>` after this: a `<` past it starts no tag, known without a search to the end for each.
-            let lastClose = bytes.lastIndex(of: UInt8(ascii: ">")) ?? -1
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "<"), index < lastClose, let close = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: ">")) {
-                    for replacement in tagText(bytes, (index + 1)..<close).utf8 { append(replacement) }
-                    index = close + 1
-                    continue
-                }
-                if byte == UInt8(ascii: "&"), let (replacement, length) = entity(bytes, at: index) {
-                    for replacement in replacement.utf8 { append(replacement) }
-                    index += length
-                    continue
-                }
-                // Plain text up to the next tag, reference or line break: at once.
-                var end = index
-                // Eight bytes at a time while none of them is a stop, then byte by byte.
-                if let base = bytes.baseAddress {
-                    while end + 8 <= bytes.count, !hasStop(UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)) { end += 8 }
-                }
-                while end < bytes.count {
-                    let next = bytes[end]
-                    if next < 64 && (stops >> UInt64(next)) & 1 != 0 { break }
-                    end += 1
-                }
-                if end > index {
-                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
-                    breaks = 0
-                    index = end
-                    continue
-                }
-                append(byte)
-                index += 1
-            }
-            return output
-        }
-        // Trimmed over the bytes (UTF-8: the input's, cut at ASCII tags and references), one String made.
-        return output.withUnsafeBufferPointer { bytes in
-            String(decoding: UnsafeBufferPointer(rebasing: bytes[String.trimmedRange(bytes)]), as: UTF8.self)
         }
     }
 
@@ -119,9 +131,10 @@ public enum HTMLText {
     private static func hasStop(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZero(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
-        return hasZero(word ^ (ones &* UInt64(UInt8(ascii: "<")))) || hasZero(word ^ (ones &* UInt64(UInt8(ascii: "&"))))
-            || hasZero(word ^ (ones &* 0x0A)) || hasZero(word ^ (ones &* 0x0D))
+        // The four tests' bits ORed before the one branch: no branch a stop.
+        func zeros(_ value: UInt64) -> UInt64 { (value &- ones) & ~value }
+        return (zeros(word ^ (ones &* UInt64(UInt8(ascii: "<")))) | zeros(word ^ (ones &* UInt64(UInt8(ascii: "&"))))
+            | zeros(word ^ (ones &* 0x0A)) | zeros(word ^ (ones &* 0x0D))) & highs != 0
     }
 
     /// What a tag's inside (between `<` and `>`) leaves in the text.

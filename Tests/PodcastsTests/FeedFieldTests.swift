@@ -54,4 +54,18 @@ import Testing
                 == "First bold & link\n\n * one\n\n * two")
         #expect(HTMLText.text("caf&#233; &nbsp;x<br/>y") == "café \u{A0}x\ny")
     }
+
+    /// The text is written into a String as long as the HTML: the forms that
+    /// leave the most of themselves (`<li>` all its 4 bytes, `&zwnj;` 3 of
+    /// 6, `&#9999;` 3 of 7), back to back, fit, and come out whole.
+    @Test func htmlTextAtItsLongestFits() {
+        #expect(HTMLText.text("x<li>x<li>x<li>x") == "x\n * x\n * x\n * x")
+        #expect(HTMLText.text("<li>a<li >b") == "* a\n * b")
+        #expect(HTMLText.text("a<p>b<p>c") == "a\n\nb\n\nc")
+        #expect(HTMLText.text("&zwnj;&hellip;&#9999;&#99;&nbsp;") == "\u{200C}…\u{270F}c")
+        #expect(HTMLText.text("  \n<br>  é  <br>") == "é")
+        // Trimmed: the first "\n " and the last " " go.
+        #expect(HTMLText.text(String(repeating: "<li>", count: 1000))
+                == String(String(repeating: "\n * ", count: 1000).dropFirst(2).dropLast()))
+    }
 }

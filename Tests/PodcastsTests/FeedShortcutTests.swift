@@ -110,11 +110,20 @@ import Testing
             #expect(FeedURL.resolve(reference, against: base) == FeedURL.resolveInFull(reference, against: base),
                     "\(reference) against \(base.text)")
             #expect(FeedURL.normalized(reference) == FeedURL.normalizedInFull(reference), "\(reference)")
-            let path = random.pick(["/feeds/f.xml", "/", "", "/a/./b", "/a//b/", "a/b", "/a/b/"])
-            let relative = random.pick(["x.mp3", "a/b.mp3", "../x", "./x", "a//b", "a/", ".x", "a/..", "é/x"])
+            let path = random.pick(["/feeds/f.xml", "/", "", "/a/./b", "/a//b/", "a/b", "/a/b/", "/a/b/c/f.xml", "/a/../b/f",
+                                    "/f.xml", "/a/b/c/"])
+            // Up to three `../` (or near misses) before a path: past the base's depth too, where the root goes.
+            let ups = (0..<random.next(4)).map { _ in random.pick(["../", "../", "./", "..", "..//", ".../"]) }.joined()
+            let relative = ups + random.pick(["x.mp3", "a/b.mp3", "../x", "./x", "a//b", "a/", ".x", "a/..", "é/x", "", "/x",
+                                              "/abs/ep.m4a", "/a/./b", "/a//b", "/", "/a/", "/.x", "/..", "a/.b", "x/../y"])
             #expect(FeedURL.mergedPath(base: path, reference: relative) == FeedURL.mergedPathInFull(base: path, reference: relative),
                     "\(relative) under \(path)")
         }
+        // The forms the shortcuts are for, worked out by hand.
+        #expect(FeedURL.mergedPath(base: "/a/b/f.xml", reference: "../up/ep.mp3") == "/a/up/ep.mp3")
+        #expect(FeedURL.mergedPath(base: "/f.xml", reference: "../up/ep.mp3") == "up/ep.mp3")
+        #expect(FeedURL.mergedPath(base: "/a/f.xml", reference: "../../x") == "x")
+        #expect(FeedURL.mergedPath(base: "/a/b/", reference: "/abs/ep.m4a") == "/abs/ep.m4a")
         #expect(FeedURL.isNormal("https://cdn.example.com/a.mp3?x=1"))
         #expect(FeedURL.isNormalSite("https://cdn.example.com") && FeedURL.normalized("https://cdn.example.com") == "https://cdn.example.com/")
         #expect(!FeedURL.isNormalSite("https://cdn.example.com "))
