@@ -25,21 +25,33 @@ import TestSupport
         return Dictionary(episodes.map { ($0["title"] as? String ?? "", $0["download"] as? String ?? "none") }, uniquingKeysWith: { $1 })
     }
 
-    @Test(arguments: [false, true])
-    func aRefreshDownloadsTheNewestEpisodesWhenAsked(configured: Bool) throws {
-        let root = ScratchFiles.makeDirectory("auto-feed")
+    /// A show served from a folder named after `name`: subscribed while it had
+    /// episodes 1-3, then given episode 4, so the next refresh finds one new.
+    static func subscribedShow(_ name: String) throws -> (server: FeedServer, home: PodcastHome) {
+        let root = ScratchFiles.makeDirectory(name)
         try FileManager.default.createDirectory(atPath: root + "/media", withIntermediateDirectories: true)
         for number in 1...4 { try "MEDIA".write(toFile: root + "/media/\(number).mp3", atomically: true, encoding: .utf8) }
         let server = try FeedServer.start(root: root)
+        do {
+            try feed(server, episodes: 1...3).write(toFile: root + "/feed.xml", atomically: true, encoding: .utf8)
+            let home = PodcastHome()
+            _ = try #require(try home.add(server.url("feed.xml")))
+            try feed(server, episodes: 1...4).write(toFile: root + "/feed.xml", atomically: true, encoding: .utf8)
+            return (server, home)
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func aRefreshDownloadsTheNewestEpisodesWhenAsked(configured: Bool) throws {
+        let (server, home) = try Self.subscribedShow("auto-feed")
         defer { server.stop() }
-        try Self.feed(server, episodes: 1...3).write(toFile: root + "/feed.xml", atomically: true, encoding: .utf8)
-        let home = PodcastHome()
         let config = ScratchFiles.makeDirectory("auto-config")
         try FileManager.default.createDirectory(atPath: config + "/interlude", withIntermediateDirectories: true)
         try (configured ? "podcast-auto-download = 2\n" : "").write(toFile: config + "/interlude/config", atomically: true, encoding: .utf8)
         let environment = home.environment.merging(["XDG_CONFIG_HOME": config, "XDG_STATE_HOME": ScratchFiles.makeDirectory("auto-state")]) { $1 }
-        _ = try #require(try home.add(server.url("feed.xml")))
-        try Self.feed(server, episodes: 1...4).write(toFile: root + "/feed.xml", atomically: true, encoding: .utf8)
 
         let refresh = try InterludeBinary.run(["podcast", "refresh"], environment: environment, timeout: 120)
         #expect(refresh.succeeded, "\(refresh.summary)")
@@ -57,15 +69,8 @@ import TestSupport
     /// day old) downloads the newest episodes in the background, through
     /// the pane's download path.
     @Test func thePlayersRefreshDownloadsTheNewestEpisodesInTheBackground() throws {
-        let root = ScratchFiles.makeDirectory("auto-player-feed")
-        try FileManager.default.createDirectory(atPath: root + "/media", withIntermediateDirectories: true)
-        for number in 1...4 { try "MEDIA".write(toFile: root + "/media/\(number).mp3", atomically: true, encoding: .utf8) }
-        let server = try FeedServer.start(root: root)
+        let (server, home) = try Self.subscribedShow("auto-player-feed")
         defer { server.stop() }
-        try Self.feed(server, episodes: 1...3).write(toFile: root + "/feed.xml", atomically: true, encoding: .utf8)
-        let home = PodcastHome()
-        _ = try #require(try home.add(server.url("feed.xml")))
-        try Self.feed(server, episodes: 1...4).write(toFile: root + "/feed.xml", atomically: true, encoding: .utf8)
         // The subscription as a refresh a day ago would have left it.
         let file = home.data + "/interlude/podcasts.json"
         var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
