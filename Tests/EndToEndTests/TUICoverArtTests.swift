@@ -113,6 +113,86 @@ import Glibc
         #expect(!has("\u{1B}_Ga=T") && !has("\u{1B}_Gf="), "kitty graphics sent")
     }
 
+    /// A terminal that answers after the player stopped waiting (a loaded
+    /// machine, a slow link): its answers come in among the keys. They are
+    /// no keys (DA1's `c` took a call, its digits switched panes), and they
+    /// still choose the drawing: sixel, from DA1's attribute 4, though the
+    /// first frames had block symbols. DA1's answer comes in two reads.
+    @Test("a terminal's late answers are no keys and turn sixel on")
+    func lateAnswersAreNoKeys() throws {
+        let picture = try CoverArtFixtures.picture(size: 128, format: "jpg")
+        let track = try CoverArtFixtures.tagged(.flac, picture: picture, seconds: 60)
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let home = ScratchFiles.makeDirectory("cover-late")
+        chmod(home, 0o700)
+        var environment = sink.environment
+        for (key, value) in ["XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state", "XDG_CACHE_HOME": home + "/cache",
+                             "XDG_RUNTIME_DIR": home, "LANG": "C.UTF-8", "TERM": "xterm-256color"] { environment[key] = value }
+        // The pty's reader: answers nothing until the player has drawn its first
+        // frame (it draws none before its wait is over), then answers as xterm
+        // -ti vt340 would, waits for a sixel picture (or 40 s), asks the player
+        // for its status, and ends it by its pid. The output, then the status.
+        let script = """
+            import os, pty, sys, time, select, signal, struct, fcntl, termios, subprocess
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(sys.argv[1], [sys.argv[1], '--book', sys.argv[2], '--device', 'pulse'])
+            fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack('HHHH', 30, 60, 0, 0))
+            os.kill(pid, signal.SIGWINCH)
+            out = b''
+            def read(seconds):
+                # Reads what the player writes for a while: a player whose writes
+                # block answers nothing.
+                global out
+                end = time.time() + seconds
+                while time.time() < end:
+                    r, _, _ = select.select([fd], [], [], 0.05)
+                    if r:
+                        try: chunk = os.read(fd, 65536)
+                        except OSError: return
+                        if not chunk: return
+                        out += chunk
+            def sixel(data): return b'\\x1bPq' in data or b'\\x1bP0;1;0q' in data or b'\\x1bP0;1q' in data
+            deadline = time.time() + 40
+            while time.time() < deadline and b'Covered' not in out:
+                read(0.1)
+            cut = len(out)
+            os.write(fd, b'\\x1bP>|XTerm(390)\\x1b\\\\\\x1b[6;20;10t\\x1b[?63;1;2;')
+            read(0.3)
+            os.write(fd, b'4;6;9;15;16;22;28c')
+            while time.time() < deadline and not sixel(out[cut:]):
+                read(0.1)
+            read(0.5)
+            asking = subprocess.Popen([sys.argv[1], 'remote', 'status', '--json'], stdout=subprocess.PIPE)
+            while asking.poll() is None:
+                read(0.05)
+            status = asking.stdout.read()
+            os.kill(pid, signal.SIGTERM)
+            while os.waitpid(pid, os.WNOHANG) == (0, 0):
+                read(0.05)
+            sys.stdout.buffer.write(out + b'\\n@@STATUS@@' + status)
+            """
+        let result = try ProcessRunner.check("python3", ["-c", script, InterludeBinary.path(), track], environment: environment, timeout: 90)
+        let parts = result.stdout.split(separator: Data("\n@@STATUS@@".utf8))
+        let output = try #require(parts.first)
+        let statusReply = try #require(parts.dropFirst().first, "no status")
+        func has(_ text: String) -> Bool { output.range(of: Data(text.utf8)) != nil }
+        #expect(has("\u{1B}[c"), "the player sent no DA1")
+        #expect(has("Covered"), "no frame drawn")
+        // The first frames, drawn before the answers: block symbols.
+        let first = output[..<(output.range(of: Data("Covered".utf8))?.upperBound ?? output.endIndex)]
+        #expect(first.range(of: Data("\u{1B}P".utf8)) == nil, "sixel before the terminal said it speaks it")
+        #expect(has("\u{1B}Pq") || has("\u{1B}P0;1;0q") || has("\u{1B}P0;1q"), "no sixel after the late answer")
+        let object = try #require(try JSONSerialization.jsonObject(with: statusReply) as? [String: Any], "\(String(decoding: statusReply, as: UTF8.self))")
+        let status = (object["result"] as? [String: Any]) ?? object
+        // `c` in the answer would have taken a call: the book plays on, nothing holds it.
+        #expect(status["state"] as? String == "playing", "\(status)")
+        #expect((status["callActive"] as? NSNumber)?.intValue == 0, "\(status)")
+        #expect(status["interruption"] is NSNull, "\(status)")
+        #expect(!has("after the call"), "the answer's c was read as a key")
+    }
+
     /// Issue 30's cost: the image libraries are loaded for the first picture drawn, not before.
     @Test("headless playback and a pane without a picture map no image library; a picture shown maps them")
     func imageLibrariesOnlyWithAPicture() throws {

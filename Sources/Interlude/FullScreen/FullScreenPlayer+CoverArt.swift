@@ -37,8 +37,47 @@ extension FullScreenPlayer {
             inputGivenBack = !typed.isEmpty
             drawing = replies.choice(colors: colors)
             if let answered = replies.cellPixels { cellPixels = answered }
+            if !replies.isComplete {
+                // Too slow for the wait (a loaded machine, a slow link): the answers
+                // still to come arrive among the keys, as reports, and decide then.
+                awaitedReplies = AwaitedReplies(bytes: replies.bytes, colors: colors, cellPixels: cellPixels)
+                terminal.expectsReports = true
+            }
         }
-        guard drawing != .none else { return }
+        showCoverArt(drawing, colors: colors, cellPixels: cellPixels)
+    }
+
+    /// The start-up query's answers while DA1's has not come, with what the choice needs.
+    struct AwaitedReplies {
+        var bytes: [UInt8]
+        let colors: PictureColorMode
+        let cellPixels: (width: Int, height: Int)
+    }
+
+    /// A report the terminal sent after the start-up wait: the answers it
+    /// completes choose the drawing as they would have at start (block
+    /// symbols until then). Other reports are dropped.
+    func takeTerminalReport(_ report: [UInt8]) {
+        guard var awaited = awaitedReplies else { return }
+        awaited.bytes = Array((awaited.bytes + report).suffix(TerminalGraphicsReplies.limit))
+        let replies = TerminalGraphicsReplies(awaited.bytes)
+        guard replies.isComplete else {
+            awaitedReplies = awaited
+            return
+        }
+        awaitedReplies = nil
+        terminal?.expectsReports = false
+        let drawing = replies.choice(colors: awaited.colors)
+        guard drawing != (coverArt?.drawing ?? .none) else { return }
+        showCoverArt(drawing, colors: awaited.colors, cellPixels: replies.cellPixels ?? awaited.cellPixels)
+        redraw.setNeedsDraw()
+    }
+
+    private func showCoverArt(_ drawing: GraphicsProtocol, colors: PictureColorMode, cellPixels: (width: Int, height: Int)) {
+        guard drawing != .none else {
+            coverArt = nil
+            return
+        }
         let view = CoverArtView(drawing: drawing, colors: colors, cellPixels: cellPixels)
         view.onChange = { [unowned self] in redraw.setNeedsDraw() }
         view.report = { [unowned self] line in events.error(line) }

@@ -23,6 +23,9 @@ extension FullScreenPlayer: LoopSource {
                 // Done by ncurses already: only the size and a full repaint.
                 terminal.noteResize()
                 presenter?.invalidate()
+            case .report(let bytes):
+                // An answer to the start-up query, late, or another report: never keys.
+                takeTerminalReport(bytes)
             case .key(let key):
                 // The player's time, for the key's line in the event log.
                 ui.now = events.now

@@ -46,6 +46,8 @@ final class FullScreenPlayer {
     /// own queue, not on fd 0, so the next turn reads them without a poll's word.
     var inputGivenBack = false
     var shownOverlay: GraphicsOverlay?
+    /// The terminal's answers read so far, while DA1's is still to come (`+CoverArt`).
+    var awaitedReplies: AwaitedReplies?
 
     /// What decides the state line and the playing marks, compared after each turn.
     struct PlaybackState: Equatable {

@@ -145,17 +145,76 @@ public final class NcursesTerminal: Terminal {
 
     public func readInput() -> TerminalInput? {
         while true {
-            var character: wint_t = 0
-            let result = interlude_get_wch(&character)
-            if result == ERR { return nil }
+            if var report = partialReport {
+                partialReport = nil
+                switch readReport(&report) {
+                case .report(let bytes): return .report(bytes)
+                case .notAReport: return .key(.named(.escape))
+                case .cutShort: return nil
+                }
+            }
+            guard let (result, character) = nextCharacter() else { return nil }
             if result == KEY_CODE_YES {
                 if Int32(character) == KEY_RESIZE { return .resize }
                 if let key = Self.namedKey(Int32(character)) { return .key(.named(key)) }
                 continue  // A key code the player has no name for.
             }
+            if character == 0x1B {
+                var report = TerminalReport()
+                switch readReport(&report) {
+                case .report(let bytes): return .report(bytes)
+                case .notAReport: return .key(.named(.escape))
+                case .cutShort: return nil
+                }
+            }
             guard let scalar = Unicode.Scalar(UInt32(character)), let key = Key(inputScalar: scalar) else { continue }
             return .key(key)
         }
+    }
+
+    /// Set while the player waits for the terminal's answers to a query: a
+    /// report cut in two by a read's end (a slow link) is then carried over
+    /// to the next read rather than read as keys.
+    public var expectsReports = false
+    private var partialReport: TerminalReport?
+    /// What was read after an ESC that made no report, to be read again as keys, in order.
+    private var readAgain: [(result: Int32, character: wint_t)] = []
+
+    private func nextCharacter() -> (result: Int32, character: wint_t)? {
+        if !readAgain.isEmpty { return readAgain.removeFirst() }
+        var character: wint_t = 0
+        let result = interlude_get_wch(&character)
+        return result == ERR ? nil : (result, character)
+    }
+
+    private enum ReportRead {
+        case report([UInt8])
+        /// The ESC is a key: what followed it is read again.
+        case notAReport
+        /// The read ended inside a report whose rest is expected.
+        case cutShort
+    }
+
+    /// After an ESC: reads on while what follows makes a terminal report.
+    private func readReport(_ report: inout TerminalReport) -> ReportRead {
+        while let next = nextCharacter() {
+            let step = next.result == KEY_CODE_YES ? .notAReport : report.feed(UInt32(next.character))
+            switch step {
+            case .more:
+                continue
+            case .complete(let bytes):
+                return .report(bytes)
+            case .notAReport:
+                readAgain = report.bytes.dropFirst().map { (OK, wint_t($0)) } + [next] + readAgain
+                return .notAReport
+            }
+        }
+        if report.hasIntroducer && expectsReports {
+            partialReport = report
+            return .cutShort
+        }
+        readAgain = report.bytes.dropFirst().map { (OK, wint_t($0)) } + readAgain
+        return .notAReport
     }
 
     /// After SIGWINCH: reads the new size and tells ncurses.

@@ -18,6 +18,9 @@ public enum TerminalInput: Hashable, Sendable {
     case key(Key)
     /// ncurses noticed a size change (KEY_RESIZE).
     case resize
+    /// A sequence the terminal sent (an answer to a query), from its ESC:
+    /// no key (`TerminalReport`).
+    case report([UInt8])
 }
 
 /// The few things the player asks of a terminal. `NcursesTerminal` is the
