@@ -84,13 +84,32 @@ final class XvfbDisplay {
     let name: String
     private let process: BackgroundProcess
 
+    /// On the first free display from one picked by the pid: one that another
+    /// X server (another test run's) took between the look and the start is
+    /// told by its lock file, which names that server, and the next is tried.
     init() throws {
         var number = 40 + Int(getpid() % 200)
-        while access("/tmp/.X\(number)-lock", F_OK) == 0 { number += 1 }
-        name = ":\(number)"
-        process = try BackgroundProcess.start("Xvfb", [name, "-screen", "0", "640x480x24", "-nolisten", "tcp"])
-        let deadline = monotonicSeconds() + 20
-        while monotonicSeconds() < deadline, access("/tmp/.X11-unix/X\(number)", F_OK) != 0 { usleep(50_000) }
+        while true {
+            while access("/tmp/.X\(number)-lock", F_OK) == 0 { number += 1 }
+            let server = try BackgroundProcess.start("Xvfb", [":\(number)", "-screen", "0", "640x480x24", "-nolisten", "tcp"])
+            let deadline = monotonicSeconds() + 20
+            while monotonicSeconds() < deadline, server.isRunning, access("/tmp/.X11-unix/X\(number)", F_OK) != 0 { usleep(50_000) }
+            let lock = (try? String(contentsOfFile: "/tmp/.X\(number)-lock", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            if server.isRunning, lock == String(server.pid) {
+                name = ":\(number)"
+                process = server
+                return
+            }
+            let result = server.stop()
+            guard number < 1000 else { throw XvfbError(message: "Xvfb started on no display: \(result.summary)") }
+            number += 1
+        }
+    }
+
+    struct XvfbError: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
     }
 
     deinit { _ = process.stop() }
