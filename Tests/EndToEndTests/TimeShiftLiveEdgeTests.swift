@@ -71,6 +71,53 @@ import Glibc
 
 
     /// `time-shift = off`: the pause's resume is live, said in one line.
+    /// A station's title is that of the audio heard. One sent while the
+    /// station is paused shows when its audio plays, not when it came; a
+    /// seek back in the buffer to before it shows the title of that moment
+    /// again, and playing on past it shows it again. Paused about 10 s, the
+    /// title sent 5 s into the pause. (Its place is the live edge when it
+    /// was read: Icecast puts it in at the next block, up to 1 s after the
+    /// admin call, and FFmpeg reads it with the bytes ahead of the packet it
+    /// demuxes, up to 2 s at 128 kbit/s, so it shows 3 to 6 s into the
+    /// resumed audio; 1 s is the bound kept.)
+    @Test("a title sent while the station is paused shows when its audio plays, and a seek back shows the one before")
+    func aTitleSentWhilePausedShowsWhenItsAudioPlays() throws {
+        let rig = try Rig.start()
+        defer { rig.stop() }
+        try rig.server.setTitle("Before the Pause", mount: "radio.mp3")
+        let player = try rig.player()
+        #expect(player.waitFor("streamConnected", timeout: 20), "\(player.process.eventsSoFar().events)")
+        func titled(_ title: String) throws -> [String: Any]? {
+            try Shift.waitForStatus(player, timeout: 30) { $0["title"] as? String == title }
+        }
+        func titles() -> [String] { player.process.eventsSoFar().named("streamTitle").compactMap { $0.fields["title"]?.description } }
+        #expect(try titled("Before the Pause") != nil, "\(titles())")
+        #expect(try Shift.hear(player, seconds: 2))
+        player.type("pause")
+        #expect(player.waitFor("paused"))
+        let pausedAt = try #require(Shift.number(try Shift.status(player), "elapsed"))
+        usleep(5_000_000)
+        try rig.server.setTitle("During the Pause", mount: "radio.mp3")
+        // Received meanwhile, into the buffer: not heard, so not shown.
+        #expect(try Shift.waitForStatus(player, timeout: 60) { (Shift.number($0, "behindLive") ?? 0) >= 10 } != nil)
+        #expect(!titles().contains("During the Pause"), "shown while paused: \(titles())")
+        #expect(try Shift.status(player)["title"] as? String == "Before the Pause")
+        player.type("play")
+        #expect(player.waitFor("resumed"))
+        let shown = try #require(try titled("During the Pause"), "never shown: \(titles())")
+        let heardAt = try #require(Shift.number(shown, "elapsed"))
+        #expect(heardAt - pausedAt > 1, "shown \(heardAt - pausedAt) s into the resumed audio")
+        // Back in the buffer to a second before the pause (the buffer holds the
+        // seconds heard before it), and on past the title again.
+        let back = try player.remote(["seek", "-\(Int((heardAt - pausedAt).rounded(.up)) + 1)"])
+        #expect(back.succeeded, "\(back.summary)")
+        #expect(try titled("Before the Pause") != nil, "\(titles())")
+        #expect(try titled("During the Pause") != nil, "\(titles())")
+        #expect(titles() == ["Before the Pause", "During the Pause", "Before the Pause", "During the Pause"], "\(titles())")
+        player.type("quit")
+        #expect(player.process.wait(timeout: 10).succeeded)
+    }
+
     @Test("time-shift = off: a paused station resumes live, with a line")
     func withoutABufferTheResumeIsLive() throws {
         let rig = try Rig.start(config: "time-shift = off\n")

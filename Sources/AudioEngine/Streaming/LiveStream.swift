@@ -17,7 +17,7 @@ public protocol LiveStream: StationConnection {
     var isAwaitingData: Bool { get }
     /// `icy-name`, once the station sent it.
     var stationName: String? { get }
-    /// The last `StreamTitle`.
+    /// The `StreamTitle` of the audio heard (a title waits for its audio: `StationTitleTimeline`).
     var title: String? { get }
     /// What happened since the last call, in order.
     func takeStreamEvents() -> [StreamEvent]

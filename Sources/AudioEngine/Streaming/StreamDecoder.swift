@@ -73,7 +73,12 @@ final class StreamDecoder: Decoder, LiveStream {
     private var containerName = "stream"
     private var bitrateKbps = 0
     private(set) var stationName: String?
+    /// The title of the audio heard (shown as it is heard, `showHeardTitle`).
     private(set) var title: String?
+    /// The connection's titles by the time-shift frame they arrived at.
+    private var titles = StationTitleTimeline()
+    /// The time-shift frame heard last (`listenerHeard`); nil before the connection's first is.
+    private var heardConnectionFrame: Int?
     private(set) var isAwaitingData = false
     /// The connection is to a resource of known length (`StreamMessage.opened`).
     private var isFinite = false
@@ -270,6 +275,8 @@ final class StreamDecoder: Decoder, LiveStream {
                 isFinite = finite
                 // A connection's time-shift frames start at 0 with its first packet.
                 delta = handedOut
+                titles.removeAll()
+                heardConnectionFrame = nil
                 self.timing = timing
                 // A station is live wherever it was asked to start; a file not sought is read through to the start.
                 dropFrames = finite && connectionStart > 0 ? nil : 0
@@ -292,10 +299,13 @@ final class StreamDecoder: Decoder, LiveStream {
                 converterInput = nil
                 dropUntil = resumeAt
                 delta = pending.target - resumeAt
-            case .metadata(let block):
-                if let title = ICYMetadata.parse(block).title, title != self.title {
-                    self.title = title
-                    events.append(.title(title))
+            case .metadata(let block, let frame):
+                guard let title = ICYMetadata.parse(block).title else { continue }
+                if let frame {
+                    titles.arrived(title, atFrame: frame)
+                    showHeardTitle()
+                } else {
+                    show(title)
                 }
             case .failed(let reason):
                 try connectionEnded(reason)
@@ -566,6 +576,23 @@ final class StreamDecoder: Decoder, LiveStream {
         // A rewind not yet answered keeps the frame it left from.
         guard let channel, pendingRewind == nil else { return }
         channel.heardFrame.store(frame - delta, ordering: .relaxed)
+        heardConnectionFrame = frame - delta
+        showHeardTitle()
+    }
+
+    /// The title of the time-shift frame heard, when it is not the one shown:
+    /// a title sent while the station was paused shows when its audio plays.
+    private func showHeardTitle() {
+        guard let heard = heardConnectionFrame, let title = titles.title(atFrame: heard) else { return }
+        // The titles of audio the buffer no longer holds are not wanted again.
+        titles.forget(before: min(heard, channel?.oldestFrame.load(ordering: .relaxed) ?? heard))
+        show(title)
+    }
+
+    private func show(_ title: String) {
+        guard title != self.title else { return }
+        self.title = title
+        events.append(.title(title))
     }
 
     func moveResumePoint(by frames: Int, heardFrame: Int) -> String? {

@@ -27,8 +27,10 @@ enum StreamMessage {
     /// `startFrame`, a little before `resumeAt` (the codec's pre-roll), the
     /// frame the request landed on (clamped to what the buffer holds).
     case rewound(generation: Int, startFrame: Int, resumeAt: Int)
-    /// A new ICY metadata block (`StreamTitle='...';`), as FFmpeg split it out.
-    case metadata([UInt8])
+    /// A new ICY metadata block (`StreamTitle='...';`), as FFmpeg split it
+    /// out, and the time-shift frame it arrived at (the live edge then; nil
+    /// for a resource of known length, which has no time-shift timeline).
+    case metadata([UInt8], frame: Int?)
     /// The connection could not be opened, or a read failed: FFmpeg's words.
     case failed(String)
     /// The server ended the stream.
@@ -344,7 +346,7 @@ enum StreamReader {
             let block = option("icy_metadata_packet", of: container)
             if !block.isEmpty && block != lastBlock {
                 lastBlock = block
-                channel.post(.metadata(block))
+                channel.post(.metadata(block, frame: feed == nil ? nil : channel.liveFrame.load(ordering: .relaxed)))
             }
         }
     }
