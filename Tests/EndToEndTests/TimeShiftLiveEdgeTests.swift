@@ -71,15 +71,16 @@ import Glibc
 
 
     /// `time-shift = off`: the pause's resume is live, said in one line.
-    /// A station's title is that of the audio heard. One sent while the
+    /// A station's title follows the audio heard. One sent while the
     /// station is paused shows when its audio plays, not when it came; a
     /// seek back in the buffer to before it shows the title of that moment
     /// again, and playing on past it shows it again. Paused about 10 s, the
-    /// title sent 5 s into the pause. (Its place is the live edge when it
-    /// was read: Icecast puts it in at the next block, up to 1 s after the
-    /// admin call, and FFmpeg reads it with the bytes ahead of the packet it
-    /// demuxes, up to 2 s at 128 kbit/s, so it shows 3 to 6 s into the
-    /// resumed audio; 1 s is the bound kept.)
+    /// title sent 5 s into the pause. (It shows as far behind its arrival as
+    /// the station is behind where it would be unpaused: Icecast puts it in
+    /// at the next block, up to 1 s after the admin call, and FFmpeg reads it
+    /// with the bytes ahead of the packet it demuxes, up to 2 s at 128
+    /// kbit/s, so it shows 3 to 6 s into the resumed audio; 1 s is the bound
+    /// kept.)
     @Test("a title sent while the station is paused shows when its audio plays, and a seek back shows the one before")
     func aTitleSentWhilePausedShowsWhenItsAudioPlays() throws {
         let rig = try Rig.start()

@@ -79,6 +79,12 @@ final class StreamDecoder: Decoder, LiveStream {
     private var titles = StationTitleTimeline()
     /// The time-shift frame heard last (`listenerHeard`); nil before the connection's first is.
     private var heardConnectionFrame: Int?
+    /// How far the live edge was ahead of the frame heard when the connection
+    /// was first heard (the server's burst on connect, 4 s at Icecast's 64
+    /// KiB, and the output's latency): a listener who never pauses hears
+    /// that far behind the edge all along, and is shown a title as it
+    /// arrives; one paused for a minute is shown it a minute later.
+    private var connectionLag: Int?
     private(set) var isAwaitingData = false
     /// The connection is to a resource of known length (`StreamMessage.opened`).
     private var isFinite = false
@@ -277,6 +283,7 @@ final class StreamDecoder: Decoder, LiveStream {
                 delta = handedOut
                 titles.removeAll()
                 heardConnectionFrame = nil
+                connectionLag = nil
                 self.timing = timing
                 // A station is live wherever it was asked to start; a file not sought is read through to the start.
                 dropFrames = finite && connectionStart > 0 ? nil : 0
@@ -576,16 +583,23 @@ final class StreamDecoder: Decoder, LiveStream {
         // A rewind not yet answered keeps the frame it left from.
         guard let channel, pendingRewind == nil else { return }
         channel.heardFrame.store(frame - delta, ordering: .relaxed)
-        heardConnectionFrame = frame - delta
+        let heard = frame - delta
+        // Frames before 0 are the last connection's, still playing out.
+        guard heard >= 0 else { return }
+        heardConnectionFrame = heard
+        if connectionLag == nil { connectionLag = max(0, channel.liveFrame.load(ordering: .relaxed) - heard) }
         showHeardTitle()
     }
 
     /// The title of the time-shift frame heard, when it is not the one shown:
-    /// a title sent while the station was paused shows when its audio plays.
+    /// a title that arrived while the station was paused shows when its audio
+    /// plays, as far behind its arrival as the station is behind where a
+    /// listener who never paused would be (`connectionLag`).
     private func showHeardTitle() {
-        guard let heard = heardConnectionFrame, let title = titles.title(atFrame: heard) else { return }
+        guard let heard = heardConnectionFrame, let lag = connectionLag,
+              let title = titles.title(atFrame: heard + lag) else { return }
         // The titles of audio the buffer no longer holds are not wanted again.
-        titles.forget(before: min(heard, channel?.oldestFrame.load(ordering: .relaxed) ?? heard))
+        titles.forget(before: min(heard, channel?.oldestFrame.load(ordering: .relaxed) ?? heard) + lag)
         show(title)
     }
 
