@@ -30,7 +30,8 @@ public protocol LiveStream: StationConnection {
     /// Where `heardFrame` is against the live edge; nil for a resource of known length, or without a reader.
     func timeShift(heardFrame: Int) -> TimeShiftPosition?
     /// The listener has heard up to `frame` (each loop turn): the buffer's limit keeps it if it can.
-    func listenerHeard(frame: Int)
+    /// `playing`: the media runs and no pause is under way.
+    func listenerHeard(frame: Int, playing: Bool)
     /// The next resume (or `PlaybackEngine.restartMedia`) plays `frames`
     /// further on (negative: back) than the heard frame; the refusal in one
     /// line when the buffer does not reach that far.

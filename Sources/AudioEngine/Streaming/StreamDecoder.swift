@@ -79,12 +79,15 @@ final class StreamDecoder: Decoder, LiveStream {
     private var titles = StationTitleTimeline()
     /// The time-shift frame heard last (`listenerHeard`); nil before the connection's first is.
     private var heardConnectionFrame: Int?
-    /// How far the live edge was ahead of the frame heard when the connection
-    /// was first heard (the server's burst on connect, 4 s at Icecast's 64
+    /// How far the live edge is ahead of the frame heard while the station
+    /// plays as it came (the server's burst on connect, 4 s at Icecast's 64
     /// KiB, and the output's latency): a listener who never pauses hears
     /// that far behind the edge all along, and is shown a title as it
-    /// arrives; one paused for a minute is shown it a minute later.
+    /// arrives; one paused for a minute is shown it a minute later. The
+    /// most seen while the connection played, up to its first pause or
+    /// seek (`lagSettled`): the burst may still be arriving at the first.
     private var connectionLag: Int?
+    private var lagSettled = false
     private(set) var isAwaitingData = false
     /// The connection is to a resource of known length (`StreamMessage.opened`).
     private var isFinite = false
@@ -284,6 +287,7 @@ final class StreamDecoder: Decoder, LiveStream {
                 titles.removeAll()
                 heardConnectionFrame = nil
                 connectionLag = nil
+                lagSettled = false
                 self.timing = timing
                 // A station is live wherever it was asked to start; a file not sought is read through to the start.
                 dropFrames = finite && connectionStart > 0 ? nil : 0
@@ -300,6 +304,8 @@ final class StreamDecoder: Decoder, LiveStream {
             case .rewound(let generation, _, let resumeAt):
                 guard let pending = pendingRewind, pending.generation == generation else { continue }
                 pendingRewind = nil
+                // A seek moves the frame heard against the edge: the lag is what it was.
+                lagSettled = connectionLag != nil
                 // A fresh start: no overlap or resampler delay carried over from before the jump.
                 if let codec { interlude_avcodec_flush_buffers(codec) }
                 if converter != nil { interlude_swr_free(&converter) }
@@ -579,7 +585,7 @@ final class StreamDecoder: Decoder, LiveStream {
                                  isKept: kept)
     }
 
-    func listenerHeard(frame: Int) {
+    func listenerHeard(frame: Int, playing: Bool) {
         // A rewind not yet answered keeps the frame it left from.
         guard let channel, pendingRewind == nil else { return }
         channel.heardFrame.store(frame - delta, ordering: .relaxed)
@@ -587,7 +593,13 @@ final class StreamDecoder: Decoder, LiveStream {
         // Frames before 0 are the last connection's, still playing out.
         guard heard >= 0 else { return }
         heardConnectionFrame = heard
-        if connectionLag == nil { connectionLag = max(0, channel.liveFrame.load(ordering: .relaxed) - heard) }
+        if !lagSettled {
+            if playing {
+                connectionLag = max(connectionLag ?? 0, channel.liveFrame.load(ordering: .relaxed) - heard)
+            } else if connectionLag != nil {
+                lagSettled = true
+            }
+        }
         showHeardTitle()
     }
 

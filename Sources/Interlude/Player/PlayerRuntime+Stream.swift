@@ -39,7 +39,9 @@ final class StreamWatch: LoopSource {
         }
         guard let stream, let supervisor else { return }
         // The frame heard first: a title whose audio is heard now is among the events.
-        if let heard = runtime.engine.heardTrack, heard.track.path == stream.url { stream.listenerHeard(frame: heard.offset) }
+        if let heard = runtime.engine.heardTrack, heard.track.path == stream.url {
+            stream.listenerHeard(frame: heard.offset, playing: runtime.player.isPlaying && !runtime.engine.isMediaStopped)
+        }
         for event in stream.takeStreamEvents() { supervisor.handle(event, from: stream) }
         for line in stream.takeTimeShiftLines() { runtime.events.emit(.timeShift(url: stream.url, message: line)) }
     }
