@@ -90,6 +90,8 @@ final class PlayerRuntime {
     private var warnedRealtime = false
     private var outputFailed = false
     private var interrupted = false
+    /// The last wait found the signalfd readable: the turn reads it (an empty read each turn was a system call per socket request).
+    private var signalsReady = false
     // Kept by the extensions in their own files (hence not private): the
     // simulated suspension and call, the staged suspension's deadlines (the
     // loop carries them out), the alarm scheduler and its voice.
@@ -358,7 +360,7 @@ final class PlayerRuntime {
             } else {
                 waitForEvents(host: host, wallClock: wallClock, refillWait: engine.suggestedWaitMilliseconds)
             }
-            takeSignals(host: host)
+            if signalsReady { takeSignals(host: host) }
             host.afterIteration()
         }
         if interrupted {
@@ -417,6 +419,7 @@ final class PlayerRuntime {
         let requests = sources.map(\.pollRequests)
         let (ready, occurred) = poll([signals.fd, wakeUp, wallClock.fd],
                                      requests: requests.flatMap { $0 }, timeoutMilliseconds: wait)
+        signalsReady = ready.contains(signals.fd)
         if ready.contains(wakeUp) { systemClock?.acknowledgeWakeUp() }
         if ready.contains(wallClock.fd) && wallClock.clockWasSet() {
             events.emit(.wallClockChanged)
@@ -433,7 +436,8 @@ final class PlayerRuntime {
     private func pollWithoutWaiting(host: PlayerHost) {
         let sources = host.loopSources + (services?.sources ?? []) + [streamWatch, podcasts]
         let requests = sources.map(\.pollRequests)
-        let (_, occurred) = poll([], requests: requests.flatMap { $0 }, timeoutMilliseconds: 0)
+        let (ready, occurred) = poll([signals.fd], requests: requests.flatMap { $0 }, timeoutMilliseconds: 0)
+        signalsReady = ready.contains(signals.fd)
         serviceSources(sources, requests: requests, occurred: occurred)
     }
 
