@@ -147,11 +147,17 @@ final class MPDServer: LoopSource {
 
     var pollRequests: [LoopPollRequest] {
         guard listener >= 0 else { return [] }
-        return [LoopPollRequest(fd: listener)] + (tcpListener >= 0 ? [LoopPollRequest(fd: tcpListener)] : [])
-            + (worker.map { [LoopPollRequest(fd: $0.wake)] } ?? []) + connections.map { connection in
-            LoopPollRequest(fd: connection.fd, events: (connection.readsRequests ? Int16(POLLIN) : 0)
-                                                        | (connection.output.isEmpty ? 0 : Int16(POLLOUT)))
+        // One array, asked for before every wait of the loop.
+        var requests = [LoopPollRequest]()
+        requests.reserveCapacity(3 + connections.count)
+        requests.append(LoopPollRequest(fd: listener))
+        if tcpListener >= 0 { requests.append(LoopPollRequest(fd: tcpListener)) }
+        if let worker { requests.append(LoopPollRequest(fd: worker.wake)) }
+        for connection in connections {
+            requests.append(LoopPollRequest(fd: connection.fd, events: (connection.readsRequests ? Int16(POLLIN) : 0)
+                                                                       | (connection.output.isEmpty ? 0 : Int16(POLLOUT))))
         }
+        return requests
     }
 
     func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
