@@ -3,10 +3,11 @@ import Glibc
 /// The descriptors of one `poll` of the main loop: the loop's own first (the
 /// signalfd, the timerfds), then each `LoopSource`'s requests in the order the
 /// sources are serviced. One set lives as long as the loop and is filled
-/// again before every wait, so a turn allocates nothing for it: building the
-/// arrays of descriptors and of events each turn, and filtering them per
-/// source, was a fifth of the loop's own time in a turn that answered an MPD
-/// `status` (perf, `make bench`'s `mpd` rows).
+/// again before every wait, so a turn allocates nothing for it: with the
+/// arrays of descriptors and of events built each turn and filtered per
+/// source, the loop's own work (outside the sources) was 17% of the main
+/// thread's samples while it answered `status` requests back to back, 11%
+/// with this set and the sources' one array (perf, 8,000 requests).
 struct LoopPollSet {
     private var entries: [pollfd] = []
     /// Where each source's requests end in `entries`, in source order.
