@@ -22,6 +22,13 @@ public final class SystemClock: Clock {
     /// A loop whose timers cannot wake it must report it and stop; nothing is
     /// tried again after it.
     public private(set) var wakeUpFailure: SystemCallError?
+    /// What the timerfd was last set to: a deadline, or nil for disarmed.
+    private var armed = Armed.unknown
+
+    private enum Armed: Equatable {
+        case unknown
+        case at(MonotonicInstant?)
+    }
 
     public init() {}
 
@@ -64,19 +71,27 @@ public final class SystemClock: Clock {
     /// Sets the wake-up for the next timer, or for `deadline` when that is
     /// sooner (the loop's own: a staged suspension's); `holdingTimers` leaves
     /// the timers out (a suspended session runs none, as a stopped process).
-    /// With nothing to wait for, the wake-up is disarmed.
+    /// With nothing to wait for, the wake-up is disarmed. The timerfd is set
+    /// to the deadline itself (`TFD_TIMER_ABSTIME` on CLOCK_MONOTONIC, the
+    /// clock `monotonicNow` reads), so a loop whose next deadline has not
+    /// moved since the last turn makes no call: a turn that answers a socket
+    /// re-armed the same deadline with a `timerfd_settime` every time.
     public func armWakeUp(orAt deadline: MonotonicInstant? = nil, holdingTimers: Bool = false) {
         guard wakeUpFailure == nil else { return }
+        var next = holdingTimers ? nil : timers.earliestDeadline
+        if let deadline, next.map({ deadline < $0 }) ?? true { next = deadline }
+        if armed == .at(next) { return }
         var spec = itimerspec()
-        if let next = [holdingTimers ? nil : timers.earliestDeadline, deadline].compactMap({ $0 }).min() {
-            let (seconds, attoseconds) = max(.zero, next - monotonicNow).components
-            // A zero it_value disarms, so a due-now timer gets one nanosecond.
+        if let next {
+            let (seconds, attoseconds) = next.sinceOrigin.components
+            // A zero it_value disarms, so a deadline at the clock's origin (or before it) gets one nanosecond.
             let nanoseconds = max(1, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
             spec.it_value = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
         }
         do {
             if wakeUp < 0 { wakeUp = try SystemCall.timerDescriptor(clock: CLOCK_MONOTONIC) }
-            try SystemCall.setTimer(wakeUp, spec)
+            try SystemCall.setTimer(wakeUp, flags: Int32(TFD_TIMER_ABSTIME), spec)
+            armed = .at(next)
         } catch {
             wakeUpFailure = error
         }
@@ -88,6 +103,8 @@ public final class SystemClock: Clock {
         var expirations: UInt64 = 0
         // Non-blocking: EAGAIN only means another wake-up already consumed it.
         _ = try? SystemCall.retrying { Glibc.read(wakeUp, &expirations, 8) }
+        // The timer went off, so it is disarmed now (it does not repeat).
+        armed = .at(nil)
     }
     #endif
 

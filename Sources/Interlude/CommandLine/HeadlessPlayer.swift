@@ -75,7 +75,8 @@ final class HeadlessPlayer: PlayerHost {
     func afterIteration() {
         guard let runtime else { return }
         book?.tick()
-        if let current = runtime.current { progress?.update(current) }
+        // The place heard is worked out only for a line to show it (every turn, an MPD request's among them).
+        if let progress, let current = runtime.current { progress.update(current) }
         if lateTurnMicroseconds > 0 { usleep(lateTurnMicroseconds) }
     }
 

@@ -147,11 +147,17 @@ final class MPDServer: LoopSource {
 
     var pollRequests: [LoopPollRequest] {
         guard listener >= 0 else { return [] }
-        return [LoopPollRequest(fd: listener)] + (tcpListener >= 0 ? [LoopPollRequest(fd: tcpListener)] : [])
-            + (worker.map { [LoopPollRequest(fd: $0.wake)] } ?? []) + connections.map { connection in
-            LoopPollRequest(fd: connection.fd, events: (connection.readsRequests ? Int16(POLLIN) : 0)
-                                                        | (connection.output.isEmpty ? 0 : Int16(POLLOUT)))
+        // One array, asked for before every wait of the loop.
+        var requests = [LoopPollRequest]()
+        requests.reserveCapacity(3 + connections.count)
+        requests.append(LoopPollRequest(fd: listener))
+        if tcpListener >= 0 { requests.append(LoopPollRequest(fd: tcpListener)) }
+        if let worker { requests.append(LoopPollRequest(fd: worker.wake)) }
+        for connection in connections {
+            requests.append(LoopPollRequest(fd: connection.fd, events: (connection.readsRequests ? Int16(POLLIN) : 0)
+                                                                       | (connection.output.isEmpty ? 0 : Int16(POLLOUT))))
         }
+        return requests
     }
 
     func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
@@ -247,7 +253,7 @@ final class MPDServer: LoopSource {
     /// A few, so that a client sending without pause holds the loop (playback's refills, keys) no longer than this.
     static let requestsPerTurn = 8
 
-    /// One read and what it completed answered; false when nothing was read (or the client is gone).
+    /// One read and what it completed answered; false when nothing more is to be read now (or the client is gone).
     private func receiveOnce(_ connection: Connection, runtime: PlayerRuntime) -> Bool {
         // Into the server's one buffer: a fresh 16 KB one, zeroed, for every request was a tenth of `status`'s time.
         // Peeked, and taken from the socket once answered: taking a request frees
@@ -258,7 +264,6 @@ final class MPDServer: LoopSource {
         let received = receiveBuffer.withUnsafeMutableBytes { buffer in
             UnixSocket.outcome { recv(connection.fd, buffer.baseAddress, buffer.count, Int32(MSG_PEEK)) }
         }
-        defer { if case .success(let count) = received, count > 0, !connection.closed { discard(count, from: connection) } }
         let count: Int
         switch received {
         case .success(let read): count = read
@@ -274,6 +279,40 @@ final class MPDServer: LoopSource {
         }
         connection.input += receiveBuffer[..<count]
         handleLines(connection, runtime: runtime)
+        guard keepsWithinLine(connection) else { return false }
+        return take(count, from: connection, runtime: runtime)
+    }
+
+    /// Takes the `count` bytes peeked (and answered) from the socket; and,
+    /// when the client may be read further, in the same call whatever it sent
+    /// since, which is answered here: true then, as more may follow. A client
+    /// that waits for each reply has sent nothing more, and the call that
+    /// takes its request also says so, where a second read found nothing.
+    private func take(_ count: Int, from connection: Connection, runtime: PlayerRuntime) -> Bool {
+        guard !connection.closed else { return false }
+        let further = connection.readsRequests && !changedPlayer
+        var left = count
+        var taken = 0
+        while left > 0 {
+            let outcome = receiveBuffer.withUnsafeMutableBytes { buffer in
+                UnixSocket.outcome { recv(connection.fd, buffer.baseAddress, further ? buffer.count : min(left, buffer.count), 0) }
+            }
+            guard case .success(let read) = outcome, read > 0 else {
+                drop(connection)
+                return false
+            }
+            taken = read
+            left -= read
+        }
+        // What came after the request: the last read's bytes past it.
+        guard left < 0 else { return false }
+        connection.input += receiveBuffer[(taken + left)..<taken]
+        handleLines(connection, runtime: runtime)
+        return keepsWithinLine(connection)
+    }
+
+    /// False (and the client dropped) when its input holds more than a line without its newline.
+    private func keepsWithinLine(_ connection: Connection) -> Bool {
         if connection.input.count > Self.maximumLineBytes && connection.input.firstIndex(of: UInt8(ascii: "\n")) == nil {
             // MPD closes a client whose line overflows its input buffer, without a reply.
             connection.input = []
@@ -281,21 +320,6 @@ final class MPDServer: LoopSource {
             drop(connection)
         }
         return !connection.closed
-    }
-
-    /// Takes `count` bytes already read (peeked) from the socket.
-    private func discard(_ count: Int, from connection: Connection) {
-        var left = count
-        while left > 0 {
-            let taken = receiveBuffer.withUnsafeMutableBytes { buffer in
-                UnixSocket.outcome { recv(connection.fd, buffer.baseAddress, min(left, buffer.count), 0) }
-            }
-            guard case .success(let read) = taken, read > 0 else {
-                drop(connection)
-                return
-            }
-            left -= read
-        }
     }
 
     private func handleLines(_ connection: Connection, runtime: PlayerRuntime) {

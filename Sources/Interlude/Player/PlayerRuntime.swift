@@ -90,6 +90,10 @@ final class PlayerRuntime {
     private var warnedRealtime = false
     private var outputFailed = false
     private var interrupted = false
+    /// The descriptors of the loop's wait, filled again each turn.
+    private var pollSet = LoopPollSet()
+    /// The last wait found the signalfd readable: the turn reads it (an empty read each turn was a system call per socket request).
+    private var signalsReady = false
     // Kept by the extensions in their own files (hence not private): the
     // simulated suspension and call, the staged suspension's deadlines (the
     // loop carries them out), the alarm scheduler and its voice.
@@ -358,7 +362,7 @@ final class PlayerRuntime {
             } else {
                 waitForEvents(host: host, wallClock: wallClock, refillWait: engine.suggestedWaitMilliseconds)
             }
-            takeSignals(host: host)
+            if signalsReady { takeSignals(host: host) }
             host.afterIteration()
         }
         if interrupted {
@@ -407,18 +411,21 @@ final class PlayerRuntime {
     private func waitForEvents(host: PlayerHost, wallClock: WallClockChangeDescriptor, refillWait: Int) {
         var wait = refillWait
         if let limit = host.maximumWaitMilliseconds { wait = wait < 0 ? limit : min(wait, limit) }
-        let sources = host.loopSources + (services?.sources ?? []) + [streamWatch, podcasts]
-        for limit in sources.compactMap(\.wakeWithinMilliseconds) { wait = wait < 0 ? limit : min(wait, limit) }
-        systemClock?.armWakeUp(orAt: [suspendDeadline, continueDeadline].compactMap { $0 }.min(),
-                               holdingTimers: isSessionSuspended)
+        let sources = loopSources(host)
+        for source in sources {
+            if let limit = source.wakeWithinMilliseconds { wait = wait < 0 ? limit : min(wait, limit) }
+        }
+        var deadline = suspendDeadline
+        if let continueDeadline, deadline.map({ continueDeadline < $0 }) ?? true { deadline = continueDeadline }
+        systemClock?.armWakeUp(orAt: deadline, holdingTimers: isSessionSuspended)
         // Unarmed, it would never wake the loop: the loop's next turn reports it and ends.
         guard systemClock?.wakeUpFailure == nil else { return }
-        let wakeUp = systemClock?.wakeUpDescriptor ?? -1
-        let requests = sources.map(\.pollRequests)
-        let (ready, occurred) = poll([signals.fd, wakeUp, wallClock.fd],
-                                     requests: requests.flatMap { $0 }, timeoutMilliseconds: wait)
-        if ready.contains(wakeUp) { systemClock?.acknowledgeWakeUp() }
-        if ready.contains(wallClock.fd) && wallClock.clockWasSet() {
+        pollSet.reset(own: signals.fd, systemClock?.wakeUpDescriptor ?? -1, wallClock.fd)
+        for source in sources { pollSet.add(source.pollRequests) }
+        pollSet.wait(timeoutMilliseconds: wait)
+        signalsReady = pollSet.ownIsReady(0)
+        if pollSet.ownIsReady(1) { systemClock?.acknowledgeWakeUp() }
+        if pollSet.ownIsReady(2) && wallClock.clockWasSet() {
             events.emit(.wallClockChanged)
             createdScheduler?.wallClockDidChange()
         }
@@ -426,37 +433,33 @@ final class PlayerRuntime {
             if arbiter.checkForSystemSleep() { createdScheduler?.wallClockDidChange(reason: .asleep) }
             if !isSessionSuspended { systemClock.runDueTimers() }
         }
-        serviceSources(sources, requests: requests, occurred: occurred)
+        serviceSources(sources)
     }
 
     /// On the frame clock nothing waits, but the loop's sources are still read.
     private func pollWithoutWaiting(host: PlayerHost) {
-        let sources = host.loopSources + (services?.sources ?? []) + [streamWatch, podcasts]
-        let requests = sources.map(\.pollRequests)
-        let (_, occurred) = poll([], requests: requests.flatMap { $0 }, timeoutMilliseconds: 0)
-        serviceSources(sources, requests: requests, occurred: occurred)
+        let sources = loopSources(host)
+        pollSet.reset(own: signals.fd)
+        for source in sources { pollSet.add(source.pollRequests) }
+        pollSet.wait(timeoutMilliseconds: 0)
+        signalsReady = pollSet.ownIsReady(0)
+        serviceSources(sources)
     }
 
-    /// The loop's one `poll`: the readable ones among `fds` (each polled for
-    /// input; a negative one is left out by `poll`), and each request's
-    /// descriptor with the events that occurred. `timeoutMilliseconds` -1 waits
-    /// until something is ready.
-    private func poll(_ fds: [Int32], requests: [LoopPollRequest],
-                      timeoutMilliseconds: Int) -> (readable: [Int32], occurred: [LoopPollRequest]) {
-        var polls = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            + requests.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
-        let count = Glibc.poll(&polls, nfds_t(polls.count), Int32(clamping: timeoutMilliseconds))
-        guard count > 0 else { return ([], []) }
-        let readable = polls[..<fds.count].filter { $0.revents != 0 }.map(\.fd)
-        let occurred = polls[fds.count...].filter { $0.revents != 0 }.map { LoopPollRequest(fd: $0.fd, events: $0.revents) }
-        return (readable, occurred)
+    /// What the loop polls besides its own descriptors, in the order serviced: the host's, the services', the station's, the podcasts'.
+    private func loopSources(_ host: PlayerHost) -> [LoopSource] {
+        var sources = host.loopSources
+        sources.reserveCapacity(sources.count + 11)
+        services?.appendSources(to: &sources)
+        sources.append(streamWatch)
+        sources.append(podcasts)
+        return sources
     }
 
     /// Each source gets the events on its own descriptors, in the order listed.
-    private func serviceSources(_ sources: [LoopSource], requests: [[LoopPollRequest]], occurred: [LoopPollRequest]) {
-        for (source, asked) in zip(sources, requests) {
-            let mine = occurred.filter { event in asked.contains { $0.fd == event.fd } }
-            source.serviceLoop(ready: mine, runtime: self)
+    private func serviceSources(_ sources: [LoopSource]) {
+        for (index, source) in sources.enumerated() {
+            source.serviceLoop(ready: pollSet.ready(forSource: index), runtime: self)
         }
     }
 

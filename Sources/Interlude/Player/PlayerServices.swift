@@ -35,8 +35,18 @@ final class PlayerServices {
                                                         report: { [events] in events.error($0) })
     }
 
-    /// In the order the loop services them.
-    var sources: [LoopSource] { [control as LoopSource?, mpd, hook, mpris, desktop, logind, library, stateWatch, eventOutput].compactMap { $0 } }
+    /// Adds them to `sources` in the order the loop services them (asked before every wait, so no array of its own).
+    func appendSources(to sources: inout [LoopSource]) {
+        if let control { sources.append(control) }
+        if let mpd { sources.append(mpd) }
+        if let hook { sources.append(hook) }
+        if let mpris { sources.append(mpris) }
+        if let desktop { sources.append(desktop) }
+        if let logind { sources.append(logind) }
+        if let library { sources.append(library) }
+        if let stateWatch { sources.append(stateWatch) }
+        if let eventOutput { sources.append(eventOutput) }
+    }
 
     func shutDown() {
         control?.shutDown()

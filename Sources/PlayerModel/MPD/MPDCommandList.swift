@@ -17,6 +17,11 @@ public struct MPDCommandList: Sendable {
     /// MPD's `max_command_list_size` default: 2048 KiB.
     public static let maximumBytes = 2048 * 1024
 
+    // Made once: an array made from the text for each comparison was two allocations for every line a client sent.
+    private static let begin = Array("command_list_begin".utf8)
+    private static let okBegin = Array("command_list_ok_begin".utf8)
+    private static let end = Array("command_list_end".utf8)
+
     private var lines: [[UInt8]]?
     private var okEach = false
     private var bytes = 0
@@ -26,23 +31,23 @@ public struct MPDCommandList: Sendable {
     public var isOpen: Bool { lines != nil }
 
     public mutating func take(_ line: [UInt8]) -> Line {
-        if var open = lines {
-            if line == Array("command_list_end".utf8) {
-                lines = nil
-                return .run(open, okEach: okEach)
+        if lines != nil {
+            if line == Self.end {
+                defer { lines = nil }
+                return .run(lines ?? [], okEach: okEach)
             }
             bytes += line.count + 1
             guard bytes <= Self.maximumBytes else {
                 lines = nil
                 return .tooLong
             }
-            open.append(line)
-            lines = open
+            // In place: a copy of the list taken out and put back was a copy of every line before it.
+            lines?.append(line)
             return .collected
         }
-        if line == Array("command_list_begin".utf8) || line == Array("command_list_ok_begin".utf8) {
+        if line == Self.begin || line == Self.okBegin {
             lines = []
-            okEach = line.count == "command_list_ok_begin".utf8.count
+            okEach = line.count == Self.okBegin.count
             bytes = 0
             return .collected
         }

@@ -21,13 +21,19 @@ public struct MPDPermission: OptionSet, Sendable {
     ]
     private static let administering: Set<String> = ["enableoutput", "disableoutput", "toggleoutput"]
 
+    /// Each command that needs other than reading, and what it needs: one
+    /// lookup, where asking the four sets in turn hashed `status` four times.
+    private static let byCommand: [String: MPDPermission] = {
+        var table: [String: MPDPermission] = [:]
+        for (commands, permission) in [(none, MPDPermission()), (adding, .add), (controlling, .control), (administering, .admin)] {
+            for command in commands { table[command] = permission }
+        }
+        return table
+    }()
+
     /// What `command` needs; reading for any other (status, the database, idle).
     public static func needed(by command: String) -> MPDPermission {
-        if none.contains(command) { return [] }
-        if adding.contains(command) { return .add }
-        if controlling.contains(command) { return .control }
-        if administering.contains(command) { return .admin }
-        return .read
+        byCommand[command] ?? .read
     }
 
     /// MPD's refusal: `ACK [4@0] {status} you don't have permission for "status"`.

@@ -7,6 +7,9 @@ public struct MPDResponse: Equatable, Sendable {
 
     public init() {}
 
+    /// A response that will hold about `capacity` bytes, made without growing.
+    public init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
     public mutating func add(_ key: String, _ value: String) {
