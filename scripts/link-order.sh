@@ -10,18 +10,18 @@
 # functions) fits in a few windows. What stays scattered is the standard
 # library's non-generic code, which comes as one section.
 #
-# How: valgrind's callgrind lists every function that ran, for four runs of
+# How: valgrind's callgrind lists every function that ran, for five runs of
 # a release build through a private PulseAudio null sink: plain playback
 # (what `make bench` measures), playback with MPRIS on a private session bus
 # answering playerctl (what a desktop's player runs), playback with JSON
 # events and an alarm, and the full-screen player in tmux going through its
-# panes, help, pause and an alarm. A stale list is harmless (renamed functions are simply not moved),
+# panes, help, pause and an alarm, and a station from a local Icecast server. A stale list is harmless (renamed functions are simply not moved),
 # so run `make link-order` after large changes and commit the result.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary=${1:-.build/release/interlude}
 output=scripts/link-order.txt
-for tool in valgrind pulseaudio pactl sox lame nm strip tmux dbus-daemon playerctl; do
+for tool in valgrind pulseaudio pactl sox lame nm strip tmux dbus-daemon playerctl icecast2 ffmpeg curl; do
     command -v "$tool" >/dev/null || { echo "link-order: $tool is not installed" >&2; exit 1; }
 done
 [ -x "$binary" ] || { echo "link-order: $binary is missing (make release)" >&2; exit 1; }
@@ -29,10 +29,14 @@ done
 work=$(mktemp -d)
 pulse_pid=
 bus_pid=
+icecast_pid=
+source_pid=
 tmux_socket="$work/tmux.socket"
 cleanup() {
     tmux -S "$tmux_socket" kill-server 2>/dev/null || true
     if [ -n "$bus_pid" ]; then kill "$bus_pid" 2>/dev/null || true; fi
+    if [ -n "$source_pid" ]; then kill "$source_pid" 2>/dev/null || true; wait "$source_pid" 2>/dev/null || true; fi
+    if [ -n "$icecast_pid" ]; then kill "$icecast_pid" 2>/dev/null || true; wait "$icecast_pid" 2>/dev/null || true; fi
     if [ -n "$pulse_pid" ]; then kill "$pulse_pid" 2>/dev/null || true; wait "$pulse_pid" 2>/dev/null || true; fi
     rm -rf "$work"
 }
@@ -85,6 +89,42 @@ wait "$asker" || true
 profile alarm play "$work/tone.mp3" --device pulse --events json \
     --alarm-in 0.5 --alarm-ring 0.3 --alarm-sound "$work/silence.mp3" | LC_ALL=C sort -u > "$work/alarm"
 
+# A station: a local Icecast fed by ffmpeg (as the tests' IcecastServer), an
+# MP3 mount played for 8 s and ended by SIGTERM, as a listener ends it.
+port=$((20000 + RANDOM % 20000))
+mkdir "$work/icecast"
+cat > "$work/icecast/icecast.xml" <<XML
+<icecast><location>link-order</location><admin>a@localhost</admin><hostname>127.0.0.1</hostname>
+<limits><clients>8</clients><sources>2</sources><queue-size>524288</queue-size><client-timeout>30</client-timeout>
+<header-timeout>15</header-timeout><source-timeout>10</source-timeout><burst-size>65535</burst-size></limits>
+<authentication><source-password>source</source-password><relay-password>source</relay-password>
+<admin-user>admin</admin-user><admin-password>admin</admin-password></authentication>
+<listen-socket><port>$port</port><bind-address>127.0.0.1</bind-address></listen-socket><fileserve>1</fileserve>
+<paths><basedir>$work/icecast</basedir><logdir>$work/icecast</logdir><webroot>/usr/share/icecast2/web</webroot>
+<adminroot>/usr/share/icecast2/admin</adminroot><pidfile>$work/icecast/icecast.pid</pidfile></paths>
+<logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>2</loglevel></logging>
+<security><chroot>0</chroot></security></icecast>
+XML
+# Icecast refuses to run as root: under a user namespace as 1000 then.
+if [ "$(id -u)" = 0 ]; then
+    chmod 755 "$work"; chmod 777 "$work/icecast"
+    unshare --user --map-user=1000 --map-group=1000 icecast2 -c "$work/icecast/icecast.xml" >/dev/null 2>&1 &
+else
+    icecast2 -c "$work/icecast/icecast.xml" >/dev/null 2>&1 &
+fi
+icecast_pid=$!
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/status-json.xsl" >/dev/null && break; sleep 0.1; done
+ffmpeg -nostdin -v error -re -stream_loop -1 -i "$work/long.wav" -c:a libmp3lame -b:a 128k -content_type audio/mpeg \
+    -f mp3 "icecast://source:source@127.0.0.1:$port/station.mp3" >/dev/null 2>&1 &
+source_pid=$!
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/status-json.xsl" | grep -q station.mp3 && break; sleep 0.1; done
+timeout -s TERM 8 valgrind --tool=callgrind --demangle=no --compress-strings=no --compress-pos=no \
+    --callgrind-out-file="$work/station.out" "$work/interlude" play "http://127.0.0.1:$port/station.mp3" --device pulse \
+    >/dev/null 2>"$work/station.log" || true
+[ -s "$work/station.out" ] || { echo "link-order: the station run left no profile; see below" >&2; tail -5 "$work/station.log" >&2; exit 1; }
+awk -v bin="$work/interlude" '/^ob=/ { ours = (substr($0, 4) == bin) } /^fn=/ && ours { print substr($0, 4) }' \
+    "$work/station.out" | sed -E "s/'[0-9]+$//" | LC_ALL=C sort -u > "$work/station"
+
 # The full-screen player, in a tmux of its own (a private socket), typed at as
 # a user would: every pane, help, pause and play, an alarm and its dismissal, quit.
 tmux -S "$tmux_socket" new-session -d -x 120 -y 40 \
@@ -102,13 +142,14 @@ awk -v bin="$work/interlude" '/^ob=/ { ours = (substr($0, 4) == bin) } /^fn=/ &&
     "$work/tui.out" | sed -E "s/'[0-9]+$//" | LC_ALL=C sort -u > "$work/tui"
 
 # Only names the binary defines (callgrind also names PLT stubs and the like):
-# plain playback's first, then what MPRIS adds, then the alarm run, then the full-screen player's.
+# plain playback's first, then what MPRIS adds, then the alarm run, then the full-screen player's,
+# then a station's.
 nm --defined-only "$binary" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | LC_ALL=C sort -u > "$work/defined"
 {
     echo "# Generated by scripts/link-order.sh: the functions playback runs (headless first, with MPRIS,"
-    echo "# then the full-screen player's), laid out together by the release link. Regenerate with 'make link-order'."
+    echo "# then the full-screen player's, then a station's), laid out together by the release link. Regenerate with 'make link-order'."
     awk 'NR == FNR { defined[$0] = 1; next } defined[$0] && !seen[$0]++ { print ".text." $0 }' \
-        "$work/defined" "$work/play" "$work/mpris" "$work/alarm" "$work/tui"
+        "$work/defined" "$work/play" "$work/mpris" "$work/alarm" "$work/tui" "$work/station"
 } > "$output.tmp"
 mv "$output.tmp" "$output"
 echo "link-order: $(grep -vc '^#' "$output") functions in $output"

@@ -280,10 +280,20 @@ static int remember_ffmpeg_object(struct dl_phdr_info *info, size_t size, void *
 }
 
 /* After the first set-up every object FFmpeg brought in; then only FFmpeg's
-   own four, which are all a later set-up touches. */
+   own four, which are all a later set-up touches. And the program itself
+   (the first object listed, named ""), until the first set-up is done: the
+   player's own start-up (options, configuration, the output's set-up) ran
+   code it never runs again, about 4 MB of its text kept resident 64 KB
+   around each page it touched, beside FFmpeg's tree. Its symbol look-up
+   pages are kept: every later dlsym reads them. */
 static int release_ffmpeg_object(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size;
-    (void)data;
+    int *first = data;
+    if (first != NULL && *first) {
+        *first = 0;
+        if (!setup_settled && info->dlpi_name != NULL && info->dlpi_name[0] == '\0') interlude_release_clean_segments(info, 1);
+        return 0;
+    }
     if (setup_settled) {
         for (size_t i = 0; i < 4; i++) {
             if (library_bases[i] == info->dlpi_addr) interlude_release_clean_segments(info, 0);
@@ -381,7 +391,8 @@ static void settle(struct interlude_library *library, int loaded) {
             struct link_map *map = NULL;
             if (dlinfo(library->handles[i], RTLD_DI_LINKMAP, &map) == 0 && map != NULL) library_bases[i] = map->l_addr;
         }
-        dl_iterate_phdr(release_ffmpeg_object, NULL);
+        int first = 1;
+        dl_iterate_phdr(release_ffmpeg_object, &first);
     }
     if (staging != NULL) staging_free(staging, 0);
     staging = NULL;
@@ -410,7 +421,8 @@ void interlude_ffmpeg_release_setup_pages(int done) {
        mostly what the next step reads again, and each pass costs a fresh
        open (acceptance 5's open plus first seek) the faults that read it back. */
     if (library.loaded && ffmpeg_objects != NULL && (done || !setup_settled)) {
-        dl_iterate_phdr(release_ffmpeg_object, NULL);
+        int first = 1;
+        dl_iterate_phdr(release_ffmpeg_object, &first);
         if (done) setup_settled = 1;
     }
     interlude_library_unlock();

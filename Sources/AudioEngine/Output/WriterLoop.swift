@@ -114,6 +114,12 @@ struct DeviceQueue {
 /// A resume likewise drops what the device holds when it is only the silence
 /// written after the stop (not an alarm's last frames), so the media fades in
 /// at once rather than after a buffer of silence.
+///
+/// So does media that comes after a starve: the silence that kept the device
+/// fed while the ring was empty (a station's start, before its first packet is
+/// decoded; a stall) is dropped when the device holds nothing else, and the
+/// media is heard at once, not a buffer later (300 ms by default: a station's
+/// first sound came that much after its first decoded frame).
 func writerLoop<Device: WriterDevice>(_ device: UnsafeMutablePointer<Device>) {
     // Named once, for `top -H` and for `AllocationCountingTests`, which counts
     // allocations on the thread of this name. A literal: no String is made here.
@@ -132,6 +138,9 @@ func writerLoop<Device: WriterDevice>(_ device: UnsafeMutablePointer<Device>) {
     let writeCall = EngineEvent.Call.write.rawValue
     // A drop is pending its first write: the loop writes it without waiting first.
     var dropped = false
+    // Device frames of silence written since the last media frame because the
+    // ring was empty: what a catch-up may drop when the media comes back.
+    var starvedSilence = 0
     var finished = false
     context.pointee.runLatch = control.pointee.mediaRun.load(ordering: .acquiring)
     while !finished && !control.pointee.stopRequested.load(ordering: .relaxed) {
@@ -157,17 +166,30 @@ func writerLoop<Device: WriterDevice>(_ device: UnsafeMutablePointer<Device>) {
             if let queue = device.pointee.measureQueue(), device.pointee.drop() {
                 context.pointee.rewindForPause(queue, nanoseconds: WriterControl.monotonicNanoseconds())
                 dropped = true
+                starvedSilence = 0
             }
         case .resume:
             if let queue = device.pointee.measureQueue(), let droppable = queue.droppable,
                context.pointee.queuedFramesAreSilent(droppable), device.pointee.drop() {
                 context.pointee.giveBack(droppable)
                 dropped = true
+                starvedSilence = 0
             }
         case .none:
             break
         }
 
+        // Media after a starve (the engine wakes the writer when it comes, the
+        // device may not ask for more for a period): when all the device holds
+        // is the starve's silence, it gives it up and the media goes in its place.
+        if starvedSilence > 0 && !dropped && context.pointee.unreadMediaFrames() > 0 {
+            if let queue = device.pointee.measureQueue(), let droppable = queue.droppable,
+               droppable <= starvedSilence, device.pointee.drop() {
+                context.pointee.giveBack(droppable)
+                dropped = true
+            }
+            starvedSilence = 0
+        }
         // After a drop the device holds next to nothing: a period now, the rest
         // when it asks.
         var room = dropped ? period : device.pointee.room()
@@ -206,7 +228,10 @@ func writerLoop<Device: WriterDevice>(_ device: UnsafeMutablePointer<Device>) {
             case .written(let accepted):
                 dropped = false
                 wrote = true
-                if !isSilence { context.pointee.commit(accepted) }
+                if isSilence { starvedSilence += accepted } else {
+                    context.pointee.commit(accepted)
+                    starvedSilence = 0
+                }
                 room -= frames
             case .retry:
                 retry = true

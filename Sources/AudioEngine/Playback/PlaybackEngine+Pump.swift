@@ -8,7 +8,14 @@ extension PlaybackEngine {
         var result: [PlaybackEvent] = []
         refreshStopAim()
         carryOutPendingResume()
-        if pendingResume == nil { feeder.fill(ring.producer) }
+        if pendingResume == nil {
+            // Acquire: pairs with the writer's release store of its cursor in `commit`.
+            let writerWaits = ring.writtenIndex == control.pointee.mediaCursor.load(ordering: .acquiring)
+            // The writer, starved (a station's first packets, a stall), takes the
+            // media now rather than at the device's next request, a period away.
+            let added = feeder.fill(ring.producer)
+            if added > 0 && writerWaits && started { control.pointee.wake() }
+        }
         feeder.forgetPositions(before: control.pointee.readHeard().frames - writerBase)
         collectFeederEvents(into: &result)
         topUpVoice()

@@ -420,6 +420,8 @@ final class StreamDecoder: Decoder, LiveStream {
             gave = gave || frames.bufferedFrames > 0
         }
         if gave, case .connecting = phase {
+            // The set-up's last step, as a file's: its pages given back once more.
+            interlude_ffmpeg_release_setup_pages(1)
             phase = .playing
             events.append(.connected(station: stationName, codec: codecName))
         }

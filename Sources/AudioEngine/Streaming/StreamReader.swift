@@ -278,7 +278,12 @@ enum StreamReader {
             return
         }
         defer { interlude_avformat_close_url(&context) }
+        // As a file's set-up: the pages the open touched (every demuxer's
+        // probe, the protocols' set-up, TLS) are given back at each step, so
+        // they never all add up and do not stay (`interlude_ffmpeg_release_setup_pages`).
+        interlude_ffmpeg_release_setup_pages(0)
         status = interlude_avformat_find_stream_info(container)
+        interlude_ffmpeg_release_setup_pages(0)
         guard status >= 0 else {
             if !channel.isStopping { channel.post(.failed(failure(status))) }
             return

@@ -39,9 +39,10 @@
    (0, or -1 with "<file>: <why>" in `message`). */
 int interlude_ffmpeg_load(char *message, size_t capacity);
 
-/* For a file's set-up (opening, reading the stream's parameters, opening the
-   codec, the first frame), which runs code and reads tables that decoding
-   never uses again: gives back those pages at each step, as the load does, so
+/* For a file's or a station's set-up (opening, reading the stream's
+   parameters, opening the codec, the first frame), which runs code and reads
+   tables that decoding never uses again (until the first set-up is done, the
+   program's own start-up code too): gives back those pages at each step, as the load does, so
    they never all add up and do not stay. The process's first set-up touches
    more (libavcodec initialises every codec's static data, video codecs'
    libraries included, at its first look-up): until one has completed (`done`
