@@ -18,6 +18,15 @@ struct StreamOpenOptionsTests {
         #expect(options["formatprobesize"] == "65536")
     }
 
+    @Test func anMP3StationsProbeStopsAtSixteenKilobytesAnythingElsesAtSixtyFour() {
+        for type in ["audio/mpeg", "Audio/MPEG", "audio/mpeg; charset=binary", " audio/mp3", "audio/x-mpeg"] {
+            #expect(StreamOpenOptions.formatProbeBytes(contentType: type) == 16_384, "\(type)")
+        }
+        for type in ["audio/aac", "audio/aacp", "audio/ogg", "application/vnd.apple.mpegurl", "text/html", "", "audio/mpegurl"] {
+            #expect(StreamOpenOptions.formatProbeBytes(contentType: type) == 65_536, "\(type)")
+        }
+    }
+
     @Test func ffmpegsOwnBackoffIsOffSoThePlayersRunsOnTheLoopsClock() {
         let options = Self.dictionary(StreamOpenOptions.values(certificateFile: nil))
         #expect(options["reconnect"] == "1" && options["reconnect_streamed"] == "1" && options["reconnect_on_network_error"] == "1")

@@ -264,19 +264,41 @@ enum StreamReader {
         }
         allocated.pointee.interrupt_callback = AVIOInterruptCB(callback: streamInterrupted,
                                                                opaque: Unmanaged.passUnretained(channel).toOpaque())
-        var options: OpaquePointer?
         let certificates = getenv("SSL_CERT_FILE").map { String(cString: $0) }
-        for option in StreamOpenOptions.values(certificateFile: certificates) {
-            _ = interlude_av_dict_set(&options, option.key, option.value, 0)
+        let values = StreamOpenOptions.values(certificateFile: certificates)
+        func dictionary(_ values: [(key: String, value: String)]) -> OpaquePointer? {
+            var options: OpaquePointer?
+            for option in values { _ = interlude_av_dict_set(&options, option.key, option.value, 0) }
+            return options
         }
+        // The connection first (what avformat_open_input would open), so that the
+        // content type the server sent can set the format probe's cap.
+        var connection: UnsafeMutablePointer<AVIOContext>?
+        var ioOptions = dictionary(values)
+        var status = interlude_avio_open_url(&connection, url, &allocated.pointee.interrupt_callback, &ioOptions)
+        interlude_av_dict_free(&ioOptions)
+        guard status >= 0, let io = connection else {
+            // Never opened: closing frees it.
+            var context: UnsafeMutablePointer<AVFormatContext>? = allocated
+            interlude_avformat_close_url(&context)
+            if !channel.isStopping { channel.post(.failed(failure(status))) }
+            return
+        }
+        defer { interlude_avio_closep(&connection) }
+        let contentType = String(decoding: option("mime_type", of: io), as: UTF8.self)
+        let probeBytes = StreamOpenOptions.formatProbeBytes(contentType: contentType)
+        var formatOptions = dictionary(values.map { $0.key == "formatprobesize" ? ($0.key, String(probeBytes)) : $0 })
+        // Ours to close (`AVFMT_FLAG_CUSTOM_IO`, which avformat_open_input sets for a context with one).
+        allocated.pointee.pb = io
         var context: UnsafeMutablePointer<AVFormatContext>? = allocated
         // On failure FFmpeg frees the context and sets it to NULL.
-        var status = interlude_avformat_open_url(&context, url, &options)
-        interlude_av_dict_free(&options)
+        status = interlude_avformat_open_url(&context, url, &formatOptions)
+        interlude_av_dict_free(&formatOptions)
         guard status >= 0, let container = context else {
             if !channel.isStopping { channel.post(.failed(failure(status))) }
             return
         }
+        // Before the connection's close (deferred earlier, so run later).
         defer { interlude_avformat_close_url(&context) }
         // As a file's set-up: the pages the open touched (every demuxer's
         // probe, the protocols' set-up, TLS) are given back at each step, so
@@ -359,6 +381,11 @@ enum StreamReader {
     /// An option of the HTTP context under the container's I/O, as bytes (FFmpeg's string, copied).
     private static func option(_ name: String, of container: UnsafeMutablePointer<AVFormatContext>) -> [UInt8] {
         guard let io = container.pointee.pb else { return [] }
+        return option(name, of: io)
+    }
+
+    /// An option of the HTTP context under `io`, as bytes (FFmpeg's string, copied).
+    private static func option(_ name: String, of io: UnsafeMutablePointer<AVIOContext>) -> [UInt8] {
         var value: UnsafeMutablePointer<UInt8>?
         guard interlude_av_opt_get(UnsafeMutableRawPointer(io), name, AV_OPT_SEARCH_CHILDREN, &value) >= 0,
               let text = value else { return [] }

@@ -62,6 +62,11 @@ INTERLUDE_CALL(int, avcodec_parameters_copy, (AVCodecParameters *destination, co
 INTERLUDE_CALL_AS(int, avformat_open_url, (AVFormatContext **context, const char *url, AVDictionary **options),
                   avformat_open_input, (context, url, NULL, options))
 INTERLUDE_CALL(AVFormatContext *, avformat_alloc_context, (void), ())
+/* A stream's connection, opened before its container so that its content type can set the probe (StreamReader). */
+INTERLUDE_CALL_AS(int, avio_open_url,
+                  (AVIOContext **io, const char *url, const AVIOInterruptCB *interrupt, AVDictionary **options),
+                  avio_open2, (io, url, AVIO_FLAG_READ, interrupt, options))
+INTERLUDE_CALL(int, avio_closep, (AVIOContext **io), (io))
 INTERLUDE_CALL(int, avformat_network_init, (void), ())
 INTERLUDE_USE(avio_alloc_context)
 INTERLUDE_USE(avio_context_free)
