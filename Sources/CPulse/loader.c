@@ -1,6 +1,7 @@
 /* libpulse through dlopen: see interlude_pulse.h for why. */
 #include "interlude_pulse.h"
 
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define INTERLUDE_LIST "interlude_pulse_functions.h"
@@ -26,7 +27,12 @@ static void wake(interlude_pa_waker *waker) {
     }
     CALL(pa_threaded_mainloop_signal)(waker->mainloop, 0);
 }
-static void wake_on_context(pa_context *context, void *userdata) { (void)context; wake(userdata); }
+static void wake_on_context(pa_context *context, void *userdata) {
+    (void)context;
+    interlude_pa_waker *waker = userdata;
+    waker->thread = (pid_t)syscall(SYS_gettid);
+    wake(waker);
+}
 static void wake_on_stream(pa_stream *stream, void *userdata) { (void)stream; wake(userdata); }
 static void count_underflow(pa_stream *stream, void *userdata) {
     (void)stream;

@@ -34,13 +34,10 @@ enum PluginThreads {
         raise(current().subtracting(before))
     }
 
-    /// As `raiseStarted(since:)`, only the threads named `name` (`/proc/self/task/TID/comm`):
-    /// in a process where other code starts threads meanwhile (a test process
-    /// running suites in parallel), only the library's own. libpulse names its
-    /// threaded main loop's thread `threaded-ml`.
+    /// Raises one thread known by its id (the native output's main loop: `PulseOutput`); 1 when raised.
     @discardableResult
-    static func raiseStarted(since before: Set<pid_t>, named name: String) -> Int {
-        raise(current().subtracting(before).filter { threadName($0) == name })
+    static func raise(_ thread: pid_t) -> Int {
+        raise([thread])
     }
 
     private static func raise(_ threads: Set<pid_t>) -> Int {

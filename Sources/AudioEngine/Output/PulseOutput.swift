@@ -36,6 +36,8 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     public let sinkInputIndex: UInt32
     /// Threads libpulse started for this output (its main loop) now at the writer's priority.
     public let mainLoopThreadsRaised: Int
+    /// libpulse's main loop thread for this output (its id; 0 if it was never heard from).
+    public let mainLoopThread: pid_t
     private let connection: PulseConnection
     private var link: WriterLink?
     private var writer: UnsafeMutablePointer<PulseDevice>?
@@ -51,15 +53,17 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
                 role: String = "music", startsServer: Bool = true) throws(PulseAudioError) {
         self.device = device
         self.format = format
-        let threadsBefore = PluginThreads.current()
         connection = try PulseConnection(device: device, format: format, latencyMilliseconds: latencyMilliseconds,
                                          role: role, startsServer: startsServer)
         // libpulse's main loop carries every request of the writer to the server and
         // brings back the timing a pause waits for: at the writer's priority, as the
-        // ALSA plugin's thread (`PluginThreads`).
-        // By name: a test process starts threads of its own meanwhile, and one of
-        // those at real-time priority could starve the rest.
-        mainLoopThreadsRaised = PluginThreads.raiseStarted(since: threadsBefore, named: "threaded-ml")
+        // ALSA plugin's thread (`PluginThreads`). That thread exactly, as its own
+        // notification named it: a thread another part of the process started
+        // meanwhile (a test process's suites, or another output's) is not touched;
+        // picked from the threads started during the connect by name, another
+        // output's main loop opened beside this one was raised too.
+        mainLoopThread = connection.waker.pointee.thread
+        mainLoopThreadsRaised = mainLoopThread > 0 ? PluginThreads.raise(mainLoopThread) : 0
         bufferFrames = connection.bufferBytes / format.bytesPerFrame
         periodFrames = max(64, connection.requestBytes / format.bytesPerFrame)
         sinkInputIndex = connection.sinkInputIndex
@@ -216,7 +220,7 @@ final class PulseConnection {
             throw PulseAudioError(device: device, operation: "create an eventfd", message: error.description)
         }
         let waker = UnsafeMutablePointer<interlude_pa_waker>.allocate(capacity: 1)
-        waker.initialize(to: interlude_pa_waker(mainloop: mainloop, fd: fd, underflows: 0))
+        waker.initialize(to: interlude_pa_waker(mainloop: mainloop, fd: fd, underflows: 0, thread: 0))
         let properties = interlude_pa_proplist_new()
         defer { interlude_pa_proplist_free(properties) }
         _ = interlude_pa_proplist_sets(properties, PA_PROP_APPLICATION_NAME, "Interlude")

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/time.h>
+#include <sys/types.h>
 #include <pulse/context.h>
 #include <pulse/error.h>
 #include <pulse/introspect.h>
@@ -49,11 +50,15 @@ struct interlude_library *interlude_pulse_library(void);
    pa_threaded_mainloop_wait). It must outlive the context and stream it is set on.
    `underflows` counts the server's underflow notifications (the stream ran dry
    while playing); it is written by the main loop thread and read with the main
-   loop locked. */
+   loop locked. `thread` is the main loop thread's id (0 before its first
+   notification), written by each notification of the context's state: the
+   connect waits for one, so it is set, and the thread known exactly, when the
+   connect returns. */
 typedef struct interlude_pa_waker {
     pa_threaded_mainloop *mainloop;
     int fd;
     uint64_t underflows;
+    pid_t thread;
 } interlude_pa_waker;
 
 /* State changes of the context, of the stream, the stream's data requests and
