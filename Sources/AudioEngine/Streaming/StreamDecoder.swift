@@ -99,7 +99,12 @@ final class StreamDecoder: Decoder, LiveStream {
     private var historyStart = 0
     /// Where `read` serves from while it replays `history` (a resume); nil: live.
     private var replayAt: Int?
-    static let historySeconds = 5
+    /// What a resume seeks back over is what the output's ring held past the
+    /// frame heard: 0.73 s at a 300 ms latency (`PulseOutput.mediaRingFrames`).
+    /// Kept up to 3 s (trimmed a second at a time); a seek further back is
+    /// served by the time-shift buffer's rewind, as exactly. Kept for 5 s it
+    /// was 1 MB of a station's 20 MB (`make bench`, issue 26's limit).
+    static let historySeconds = 2
 
     /// A position of `read` (frames handed out) minus the connection's
     /// time-shift frame it plays: set by each rewind and connection.
