@@ -65,27 +65,35 @@ struct TerminalGraphicsReplies: Equatable {
 
     var isComplete: Bool { deviceAttributes != nil }
 
-    /// What is no answer: the keys typed while the answers were read (CSI
-    /// sequences and ESC _, ESC P and ESC ] strings are answers; an arrow key
-    /// typed then is taken for one and lost).
+    /// What is no answer: the keys typed while the answers were read. An
+    /// answer is what the key reader takes for a terminal's report
+    /// (`TerminalReport`: CSI sequences, and ESC _, P, ], ^ and X strings),
+    /// or the start of one cut off by the wait's end; an arrow key typed
+    /// then is taken for one and lost.
     var typedAhead: [UInt8] {
         var kept: [UInt8] = [], index = 0
         while index < bytes.count {
-            let byte = bytes[index]
-            guard byte == 0x1B, index + 1 < bytes.count else { kept.append(byte); index += 1; continue }
-            let kind = bytes[index + 1]
-            index += 2
-            switch kind {
-            case 0x5B:  // CSI: parameters up to a final byte.
-                while index < bytes.count, !(0x40...0x7E).contains(bytes[index]) { index += 1 }
+            guard bytes[index] == 0x1B else {
+                kept.append(bytes[index])
                 index += 1
-            case 0x5F, 0x50, 0x5D:  // APC, DCS, OSC: up to ST (ESC \) or BEL.
-                while index < bytes.count, bytes[index] != 0x07, !(bytes[index] == 0x1B && index + 1 < bytes.count && bytes[index + 1] == 0x5C) {
-                    index += 1
-                }
-                index += index < bytes.count && bytes[index] == 0x1B ? 2 : 1
-            default:
-                kept += [0x1B, kind]
+                continue
+            }
+            var report = TerminalReport()
+            var next = index + 1, step = TerminalReport.Step.more
+            while step == .more, next < bytes.count {
+                step = report.feed(UInt32(bytes[next]))
+                next += 1
+            }
+            if case .notAReport = step {
+                // The ESC is a key; what follows it is read on.
+                kept.append(0x1B)
+                index += 1
+            } else if step == .more && !report.hasIntroducer {
+                // A last ESC alone.
+                kept.append(0x1B)
+                index = next
+            } else {
+                index = next
             }
         }
         return kept
