@@ -61,6 +61,16 @@ import Glibc
         #expect(cleared.met, "picture cells left:\n\(cleared.screen)")
     }
 
+    /// A player's environment in a pty of the test's own: the sink, a home of
+    /// its own under `home`, and `TERM=xterm-256color`, a name sixel
+    /// terminals use too.
+    static func ptyEnvironment(_ sink: NullSink, home: String) -> [String: String] {
+        var environment = sink.environment
+        for (key, value) in ["XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state", "XDG_CACHE_HOME": home + "/cache",
+                             "XDG_RUNTIME_DIR": home, "LANG": "C.UTF-8", "TERM": "xterm-256color"] { environment[key] = value }
+        return environment
+    }
+
     /// A terminal that answers no query (a pty nobody reads queries from)
     /// with `TERM=xterm-256color`, a name sixel terminals use too.
     @Test("a terminal that answers nothing gets block symbols, not sixel or kitty by TERM")
@@ -69,10 +79,7 @@ import Glibc
         let track = try CoverArtFixtures.tagged(.flac, picture: picture)
         let sink = try PulseServer.shared().makeSink()
         defer { sink.remove() }
-        let home = ScratchFiles.makeDirectory("cover-pty")
-        var environment = sink.environment
-        for (key, value) in ["XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state", "XDG_CACHE_HOME": home + "/cache",
-                             "XDG_RUNTIME_DIR": home, "LANG": "C.UTF-8", "TERM": "xterm-256color"] { environment[key] = value }
+        let environment = Self.ptyEnvironment(sink, home: ScratchFiles.makeDirectory("cover-pty"))
         // The pty's reader: sizes the terminal, answers nothing, keeps what
         // the player writes until a coloured block symbol has come (or 40 s),
         // then ends the player it started, by its pid.
@@ -125,10 +132,9 @@ import Glibc
         let sink = try PulseServer.shared().makeSink()
         defer { sink.remove() }
         let home = ScratchFiles.makeDirectory("cover-late")
+        // The player's control socket lives here: `remote status` asks it.
         chmod(home, 0o700)
-        var environment = sink.environment
-        for (key, value) in ["XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state", "XDG_CACHE_HOME": home + "/cache",
-                             "XDG_RUNTIME_DIR": home, "LANG": "C.UTF-8", "TERM": "xterm-256color"] { environment[key] = value }
+        let environment = Self.ptyEnvironment(sink, home: home)
         // The pty's reader: answers nothing until the player has drawn its first
         // frame (it draws none before its wait is over), then answers as xterm
         // -ti vt340 would, waits for a sixel picture (or 40 s), asks the player
