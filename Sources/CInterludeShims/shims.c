@@ -3,7 +3,9 @@
 #include <alsa/asoundlib.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <link.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -22,6 +24,11 @@ void interlude_silence_alsa_errors(void) {
 
 int interlude_name_this_thread(const char *name) {
     return pthread_setname_np(pthread_self(), name);
+}
+
+int interlude_map_blocks_from(size_t bytes) {
+    if (bytes > INT_MAX) return -1;
+    return mallopt(M_MMAP_THRESHOLD, (int)bytes) == 1 ? 0 : -1;
 }
 
 /* See interlude_shims.h. */

@@ -4,5 +4,6 @@ import Interlude
 import Glibc
 #endif
 
+Decoders.unmapLargeBlocksWhenFreed()
 Decoders.exitQuicklyOnceFFmpegIsLoaded()
 exit(CommandRouter.run(Array(CommandLine.arguments.dropFirst())))

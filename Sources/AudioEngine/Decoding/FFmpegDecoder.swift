@@ -1,5 +1,6 @@
 import BookFormat
 import CFFmpeg
+import CInterludeShims
 import InterludeCore
 #if canImport(Glibc)
 import Glibc
@@ -769,5 +770,16 @@ extension Decoders {
     /// `interlude_ffmpeg_exit_quickly`). Call before any file is opened.
     public static func exitQuicklyOnceFFmpegIsLoaded() {
         interlude_ffmpeg_exit_quickly()
+    }
+
+    /// For the player's executable, first thing: a block of 128 KiB or more
+    /// is mapped on its own and unmapped when freed. By default glibc raises
+    /// that threshold to the size of each such block freed, so that after the
+    /// first one (FFmpeg's stream probe frees a 535 KB AAC channel element)
+    /// the next ones come from the heap, are zeroed there, and stay resident
+    /// once freed: an AAC station's heap held 4.2 MB 3 s in, in some runs,
+    /// where others held 2.1 (issue 26's limit on the whole is 20 MB).
+    public static func unmapLargeBlocksWhenFreed() {
+        _ = interlude_map_blocks_from(128 * 1024)
     }
 }

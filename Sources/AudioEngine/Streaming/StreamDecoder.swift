@@ -94,16 +94,15 @@ final class StreamDecoder: Decoder, LiveStream {
 
     /// Output frames handed out by `read` since the start (the position of the next live frame).
     private var handedOut = 0
-    /// The last frames handed out, from `historyStart` on, for a resume's seek back.
-    private var history: [Int16] = []
-    private var historyStart = 0
+    /// The last frames handed out (`historySeconds`, up to `handedOut`), for a resume's seek back.
+    private var history: FrameHistory
     /// Where `read` serves from while it replays `history` (a resume); nil: live.
     private var replayAt: Int?
     /// What a resume seeks back over is what the output's ring held past the
     /// frame heard: 0.73 s at a 300 ms latency (`PulseOutput.mediaRingFrames`).
-    /// Kept up to 3 s (trimmed a second at a time); a seek further back is
-    /// served by the time-shift buffer's rewind, as exactly. Kept for 5 s it
-    /// was 1 MB of a station's 20 MB (`make bench`, issue 26's limit).
+    /// A seek further back is served by the time-shift buffer's rewind, as
+    /// exactly. Kept for 5 s it was 1 MB of a station's 20 MB (`make bench`,
+    /// issue 26's limit).
     static let historySeconds = 2
 
     /// A position of `read` (frames handed out) minus the connection's
@@ -135,6 +134,7 @@ final class StreamDecoder: Decoder, LiveStream {
         format = target ?? AudioFormat(rate: 44100, channels: 2)
         sourceFormat = format
         frames = DecodedFrames(channels: format.channels)
+        history = FrameHistory(channels: format.channels, capacityFrames: Self.historySeconds * format.rate)
         var message = [CChar](repeating: 0, count: 512)
         guard interlude_ffmpeg_load(&message, message.count) == 0 else {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -250,28 +250,15 @@ final class StreamDecoder: Decoder, LiveStream {
     private func replay(into output: UnsafeMutablePointer<Int16>, capacity: Int) -> Int {
         guard let from = replayAt else { return 0 }
         let count = min(capacity, handedOut - from)
-        if count > 0 {
-            let channels = format.channels
-            history.withUnsafeBufferPointer { kept in
-                output.update(from: kept.baseAddress! + (from - historyStart) * channels, count: count * channels)
-            }
-        }
+        if count > 0 { history.copy(from: from, frames: count, into: output) }
         replayAt = from + count < handedOut ? from + count : nil
         return max(0, count)
     }
 
     /// Keeps what was just handed out, for a seek back; the oldest beyond the limit goes.
     private func keep(_ samples: UnsafeMutablePointer<Int16>, frames count: Int) {
-        history.append(contentsOf: UnsafeBufferPointer(start: samples, count: count * format.channels))
+        history.append(samples, frames: count)
         handedOut += count
-        let limit = Self.historySeconds * format.rate
-        let kept = history.count / format.channels
-        // Trimmed a second at a time, not on every read.
-        if kept > limit + format.rate {
-            let drop = kept - limit
-            history.removeFirst(drop * format.channels)
-            historyStart += drop
-        }
     }
 
     /// Takes the reader's messages until a packet gave frames (true) or none is left (false).
@@ -489,7 +476,7 @@ final class StreamDecoder: Decoder, LiveStream {
     func seek(toFrame target: Int) throws(DecoderError) {
         guard isFinite || (timing == nil && phase != .over) else { return try seekStation(toFrame: target) }
         let live = handedOut
-        if target <= live && target >= historyStart {
+        if target <= live && target >= history.start {
             replayAt = target == live ? nil : target
             nextMove = nil
             return
@@ -519,7 +506,7 @@ final class StreamDecoder: Decoder, LiveStream {
         nextMove = nil
         // A file over HTTP, or a station waiting to reconnect: what was kept, no further.
         guard let channel, phase != .over, !isFinite else {
-            replayAt = target == live ? nil : max(historyStart, target)
+            replayAt = target == live ? nil : max(history.start, target)
             return
         }
         guard channel.isTimeShifting.load(ordering: .relaxed) else {
@@ -538,7 +525,7 @@ final class StreamDecoder: Decoder, LiveStream {
         case nil: break
         }
         let oldest = channel.oldestFrame.load(ordering: .relaxed)
-        if move == nil, pendingRewind == nil, dropUntil == nil, target >= historyStart, wanted >= oldest {
+        if move == nil, pendingRewind == nil, dropUntil == nil, target >= history.start, wanted >= oldest {
             // The resume: what was handed out, then the packets queued after it, in order.
             replayAt = target == live ? nil : target
             return
@@ -561,12 +548,7 @@ final class StreamDecoder: Decoder, LiveStream {
         frames.removeAll()
         replayAt = nil
         dropUntil = nil
-        if position <= historyStart {
-            history.removeAll(keepingCapacity: true)
-            historyStart = position
-        } else if position < handedOut {
-            history.removeSubrange(((position - historyStart) * format.channels)...)
-        }
+        history.truncate(to: position)
         handedOut = position
         isAwaitingData = true
     }
@@ -658,8 +640,7 @@ final class StreamDecoder: Decoder, LiveStream {
         frames.removeAll()
         if converter != nil { interlude_swr_free(&converter) }
         converterInput = nil
-        history.removeAll(keepingCapacity: true)
-        historyStart = frame
+        history.reset(at: frame)
         handedOut = frame
         replayAt = nil
         connectionStart = frame

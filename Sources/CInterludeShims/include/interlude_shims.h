@@ -83,6 +83,12 @@ void interlude_silence_alsa_errors(void);
 /// out. For the calling thread glibc makes one prctl(PR_SET_NAME): no lock, no allocation.
 int interlude_name_this_thread(const char *name);
 
+/* glibc's malloc serves a block of `bytes` or more from its own mapping,
+   unmapped when freed, for the rest of the run (mallopt's M_MMAP_THRESHOLD,
+   which also ends glibc's raising of that threshold, and of the heap's trim
+   threshold, each time such a block is freed). 0 on success. */
+int interlude_map_blocks_from(size_t bytes);
+
 /// Gives back the resident pages of a loaded shared object's segments that are
 /// never written (code, read-only data, symbol and relocation tables), for the
 /// loaders that dlopen a library (CSystemd, CFFmpeg): the kernel maps a file
