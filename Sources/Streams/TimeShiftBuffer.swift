@@ -41,20 +41,19 @@ public struct TimeShiftBuffer {
 
     private let spill: any TimeShiftSpill
     private var spillEnd = 0
+    private var memory = TimeShiftMemory()
     private var chunks: [Stored] = []
     /// Chunks before this index have been dropped (compacted now and then, so a drop is O(1)).
     private var head = 0
 
+    /// 32 bytes a chunk (an AAC station sends 43 a second).
     private struct Stored {
         var startFrame: Int
-        var frames: Int
-        var byteCount: Int
-        var place: Place
-    }
-
-    private enum Place {
-        case memory([UInt8])
-        case spill(offset: Int)
+        /// In `memory`, else in the spill.
+        var offset: Int
+        var frames: Int32
+        var byteCount: Int32
+        var inMemory: Bool
     }
 
     /// 8 kHz to 384 kHz.
@@ -93,18 +92,20 @@ public struct TimeShiftBuffer {
     public mutating func append(_ bytes: [UInt8], frames: Int) throws(TimeShiftBufferError) -> Note? {
         guard Self.chunkFrames.contains(frames) else { throw .chunkOutOfRange("a chunk of \(frames) frames; from 1 to \(Self.chunkFrames.upperBound)") }
         guard Self.chunkBytes.contains(bytes.count) else { throw .chunkOutOfRange("a chunk of \(bytes.count) bytes; from 1 to \(Self.chunkBytes.upperBound)") }
-        let place: Place
+        let stored: Stored
         // Memory the limit frees once this chunk is in counts already: a full
         // buffer keeps its newest audio in memory, not in the spill.
+        // (Both counts are within `chunkFrames` and `chunkBytes`, far inside Int32.)
         if memoryBytes - memoryFreed(byLiveEdge: liveFrame + frames) + bytes.count <= memoryBudgetBytes {
-            place = .memory(bytes)
+            stored = Stored(startFrame: liveFrame, offset: memory.append(bytes), frames: Int32(frames),
+                            byteCount: Int32(bytes.count), inMemory: true)
             memoryBytes += bytes.count
         } else {
             do { try spill.write(bytes, at: spillEnd) } catch { throw .spill(error) }
-            place = .spill(offset: spillEnd)
+            stored = Stored(startFrame: liveFrame, offset: spillEnd, frames: Int32(frames), byteCount: Int32(bytes.count), inMemory: false)
             spillEnd += bytes.count
         }
-        chunks.append(Stored(startFrame: liveFrame, frames: frames, byteCount: bytes.count, place: place))
+        chunks.append(stored)
         liveFrame += frames
         return enforceLimit()
     }
@@ -142,22 +143,22 @@ public struct TimeShiftBuffer {
             if chunks[middle].startFrame <= frame { low = middle } else { high = middle - 1 }
         }
         let stored = chunks[low]
-        switch stored.place {
-        case .memory(let bytes):
-            return Chunk(startFrame: stored.startFrame, frames: stored.frames, bytes: bytes)
-        case .spill(let offset):
-            do {
-                return Chunk(startFrame: stored.startFrame, frames: stored.frames,
-                             bytes: try spill.read(at: offset, count: stored.byteCount))
-            } catch { throw .spill(error) }
+        guard !stored.inMemory else {
+            // Always held: what is in memory is released only with its chunk's drop.
+            guard let bytes = memory.read(at: stored.offset, count: Int(stored.byteCount)) else { return nil }
+            return Chunk(startFrame: stored.startFrame, frames: Int(stored.frames), bytes: bytes)
         }
+        do {
+            return Chunk(startFrame: stored.startFrame, frames: Int(stored.frames),
+                         bytes: try spill.read(at: stored.offset, count: Int(stored.byteCount)))
+        } catch { throw .spill(error) }
     }
 
     private func memoryFreed(byLiveEdge edge: Int) -> Int {
         var freed = 0
         var index = head
         while index < chunks.count, edge - chunks[index].startFrame > limitFrames {
-            if case .memory = chunks[index].place { freed += chunks[index].byteCount }
+            if chunks[index].inMemory { freed += Int(chunks[index].byteCount) }
             index += 1
         }
         return freed
@@ -167,11 +168,12 @@ public struct TimeShiftBuffer {
         let oldestBefore = oldestFrame
         while head < chunks.count, liveFrame - chunks[head].startFrame > limitFrames {
             let dropped = chunks[head]
-            switch dropped.place {
-            case .memory: memoryBytes -= dropped.byteCount
-            case .spill(let offset): spill.release(before: offset + dropped.byteCount)
+            if dropped.inMemory {
+                memoryBytes -= Int(dropped.byteCount)
+                memory.release(before: dropped.offset + Int(dropped.byteCount))
+            } else {
+                spill.release(before: dropped.offset + Int(dropped.byteCount))
             }
-            chunks[head].place = .memory([])
             head += 1
         }
         if head > 64 && head * 2 > chunks.count {

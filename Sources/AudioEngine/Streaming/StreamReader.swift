@@ -350,6 +350,10 @@ enum StreamReader {
                                                      outputRate: rate, fallbackFrames: (frameSize > 0 ? frameSize : 1152) * rate / sourceRate)
             .map { TimeShiftFeed(channel: channel, settings: timeShift, rate: rate, counter: $0) }
         var lastBlock: [UInt8] = []
+        // AAC in ADTS (no configuration beside the packets): false syncs never reach the buffer or the decoder.
+        var adts = parameters.pointee.codec_id == AV_CODEC_ID_AAC && parameters.pointee.extradata_size == 0
+            ? ADTSFrameCheck(sampleRate: Int(parameters.pointee.sample_rate), channels: Int(parameters.pointee.ch_layout.nb_channels))
+            : nil
         while !channel.isStopping {
             status = interlude_av_read_frame(container, packet)
             guard status >= 0 else {
@@ -357,7 +361,7 @@ enum StreamReader {
                 if !channel.isStopping { channel.post(status == interlude_averror_eof() ? .ended : .failed(failure(status))) }
                 return
             }
-            guard packet.pointee.stream_index == index, let held = interlude_av_packet_alloc() else {
+            guard packet.pointee.stream_index == index, isFrame(packet, &adts, channel: channel), let held = interlude_av_packet_alloc() else {
                 interlude_av_packet_unref(packet)
                 continue
             }
@@ -375,6 +379,22 @@ enum StreamReader {
                 lastBlock = block
                 channel.post(.metadata(block, frame: feed == nil ? nil : channel.liveFrame.load(ordering: .relaxed)))
             }
+        }
+    }
+
+    /// Whether `packet` is a frame of the stream: always, but for AAC in ADTS
+    /// (`ADTSFrameCheck`), where a false sync where the connection began is
+    /// dropped unsaid, and one after the first frame is noted.
+    private static func isFrame(_ packet: UnsafeMutablePointer<AVPacket>, _ check: inout ADTSFrameCheck?, channel: StreamChannel) -> Bool {
+        guard check != nil else { return true }
+        let size = Int(max(0, packet.pointee.size))
+        let header = UnsafeRawBufferPointer(start: packet.pointee.data, count: packet.pointee.data == nil ? 0 : min(size, 7))
+        switch check!.judge(header, packetSize: size) {
+        case .frame: return true
+        case .falseSync(beforeFirst: true): return false
+        case .falseSync(beforeFirst: false):
+            channel.note("skipped \(size) bytes that are not a frame of the station's AAC stream (a false sync)")
+            return false
         }
     }
 

@@ -58,6 +58,15 @@ extension Bench {
         _ = theirs.mpdRequest("update")
         _ = Self.waitUntil(1800) { !theirs.mpdRequest("status").contains("updating_db") }
         let updateSeconds = monotonicSeconds() - updateStart
+        // Both play the same long file through the queue's 10,000 (the tree's
+        // files are 0.2 s: `play` ends with its queue), so that each `status`
+        // is a playing server's, with its song, time and audio fields: mpd
+        // stopped was answering a shorter status, and waking for no audio.
+        let long = try Fixtures.mp3(.tone(frequency: 440), seconds: 600)
+        guard theirs.mpdRequest("add " + RawControlConnection.quoted("file://" + long)).hasSuffix("OK\n"),
+              theirs.mpdRequest("play 0").hasSuffix("OK\n") else {
+            throw ProcessError.notReady("mpd did not play \(long)")
+        }
 
         // The player over the same tree: its library index, then `play` with the MPD socket under its runtime directory.
         let home = directory + "/home"
@@ -74,8 +83,6 @@ extension Bench {
         let scanStart = monotonicSeconds()
         try ProcessRunner.run(interlude, ["library", "scan"], environment: environment, timeout: 1800).check()
         let scanSeconds = monotonicSeconds() - scanStart
-        // A file long enough to keep the player running (the tree's files are 0.2 s: `play` ends with its queue).
-        let long = try Fixtures.mp3(.tone(frequency: 440), seconds: 600)
         let player = try BackgroundProcess.start(interlude, ["play", long, "--device", "pulse"], environment: environment)
         defer { _ = player.stop() }
         var ours: RawControlConnection?
@@ -84,11 +91,14 @@ extension Bench {
         report.notes.append("MPD: \(size) files; mpd's update took \(formatted(updateSeconds, 1)) s, "
                             + "interlude's library scan \(formatted(scanSeconds, 1)) s")
 
-        // The same queue of 10,000 in each (the player's long file plays ahead of them).
+        // The same queue of 10,000 in each (the long file plays ahead of them).
         let adds = entries.prefix(queueLength).map { "add " + RawControlConnection.quoted($0.path) }
         for client in [theirs, ours] {
             let reply = client.mpdRequest((["command_list_begin"] + adds + ["command_list_end"]).joined(separator: "\n"))
             guard reply.hasSuffix("OK\n") else { throw ProcessError.notReady("adding \(queueLength) songs: \(reply.suffix(200))") }
+        }
+        for (name, client) in [("mpd", theirs), ("interlude", ours)] where !client.mpdRequest("status").contains("state: play\n") {
+            throw ProcessError.notReady("\(name) is not playing: \(client.mpdRequest("status"))")
         }
         // A word in about one title in a hundred (the generator's titles repeat its word list).
         let query = "search title " + RawControlConnection.quoted(entries[7].title.split(separator: " ").last.map(String.init) ?? "a")
