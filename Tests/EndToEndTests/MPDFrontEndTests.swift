@@ -15,8 +15,8 @@ import Glibc
         "Time": "the same, in whole seconds",
         "songid": "ids are each server's own", "nextsongid": "ids are each server's own", "Id": "ids are each server's own",
         "playlist": "the version counts each server's own changes",
-        "bitrate": "MPD's decoder reports it; the player does not",
-        "audio": "MPD's output format; the player's is its sound server's",
+        "bitrate": "MPD's is the last frame's; the player's is its decoder's figure for the file (the same for CBR)",
+        "audio": "MPD's is its decoder plugin's sample format (24-bit from libmad); the player's bits are its pipeline's, 16",
         "Last-Modified": "MPD's database has it; the player reads no mtime",
         "Format": "MPD's database has it; the player reads no format per song",
         "mixrampdb": "MixRamp is MPD's only",
@@ -43,6 +43,9 @@ import Glibc
         for connection in [mpd, interlude] {
             #expect(Remote.waitUntil { connection.value("status", "state") == "play" })
         }
+        // The player's own while playing: its decoder's bitrate (the files are 128 kbit/s CBR) and format.
+        #expect(interlude.value("status", "bitrate") == "128")
+        #expect(interlude.value("status", "audio") == "44100:16:2")
         func ids(_ connection: MPDConnection) -> [String] {
             MPDConnection.pairs(connection.command("playlistinfo")).filter { $0.key == "Id" }.map(\.value)
         }

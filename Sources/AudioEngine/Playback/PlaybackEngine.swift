@@ -219,6 +219,13 @@ public final class PlaybackEngine {
     /// through untouched. Positions stay in source frames at any speed.
     public var speed: PlaybackSpeed { feeder.speed }
 
+    /// What is being decoded (the track heard, or in its last moments the
+    /// next, decoded ahead): its codec and bitrate, and the format it decodes
+    /// to before the pipeline's conversion. Nil when nothing is open.
+    public var decodingStream: (info: StreamInfo, format: AudioFormat)? {
+        feeder.currentDecoder.map { ($0.streamInfo, $0.sourceFormat) }
+    }
+
     /// Changes the speed from the next frames decoded: the ring's worth
     /// already decoded plays out first (a third of a second on a device), and
     /// the position runs on without a jump.

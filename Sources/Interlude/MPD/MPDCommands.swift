@@ -312,7 +312,12 @@ struct MPDCommands {
             let duration = snapshot.duration ?? 0
             response.add("time", Self.wholeSeconds(snapshot.elapsed), Self.wholeSeconds(duration))
             response.add("elapsed", milliseconds: snapshot.elapsed)
+            // MPD's order: bitrate (0 when unknown), duration, then the decoder's
+            // format; its bits are the pipeline's, 16, what every decoder is converted to.
+            let stream = runtime.engine.decodingStream
+            response.add("bitrate", stream?.info.bitrateKbps ?? 0)
             if snapshot.duration != nil { response.add("duration", milliseconds: duration) }
+            if let format = stream?.format { response.add("audio", "\(format.rate):16:\(format.channels)") }
         }
         // What plays next: the same song under repeat one, the first again at the end under repeat all.
         let next: Int? = index.flatMap { index in
