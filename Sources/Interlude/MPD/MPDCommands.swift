@@ -284,8 +284,8 @@ struct MPDCommands {
     // MARK: Replies
 
     private func status(_ snapshot: PlayerSnapshot) -> MPDResponse {
-        // Its 15 lines and `OK` (about 200 bytes) in one allocation, not the six of an array doubling from empty.
-        var response = MPDResponse(capacity: 256)
+        // Its 19 lines and `OK` while playing (about 270 bytes) in one allocation, not the six of an array doubling from empty.
+        var response = MPDResponse(capacity: 320)
         let ids = server.queueIDs
         response.add("volume", Self.percent(snapshot.volume))
         response.add("repeat", snapshot.repeatMode == "off" ? 0 : 1)
