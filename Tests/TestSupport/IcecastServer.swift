@@ -73,9 +73,12 @@ public final class IcecastServer: @unchecked Sendable {
         let directory = ScratchFiles.makeDirectory("icecast")
         let sourcePassword = "source-\(UUID().uuidString.prefix(8))"
         let adminPassword = "admin-\(UUID().uuidString.prefix(8))"
+        // Told back by its status page: the server answering on the port is this one,
+        // not another test process's that holds the port while this one fails to bind.
+        let location = "interlude tests \(UUID().uuidString.prefix(8))"
         let config = """
             <icecast>
-              <location>interlude tests</location>
+              <location>\(location)</location>
               <admin>tests@localhost</admin>
               <hostname>127.0.0.1</hostname>
               <limits>
@@ -115,7 +118,8 @@ public final class IcecastServer: @unchecked Sendable {
                 let result = process.wait()
                 throw StreamServerError.startFailed("icecast2 on port \(port) exited (\(result.summary)): \(server.logTail())")
             }
-            if let reply = try? LoopbackHTTP.get(port: port, path: "/status-json.xsl", timeout: 1), reply.status == 200 {
+            if let reply = try? LoopbackHTTP.get(port: port, path: "/status-json.xsl", timeout: 1), reply.status == 200,
+               reply.bodyText.contains(location) {
                 return server
             }
             guard monotonicSeconds() < deadline else {
@@ -150,7 +154,8 @@ public final class IcecastServer: @unchecked Sendable {
         let deadline = monotonicSeconds() + timeout
         while true {
             guard process.isRunning else {
-                throw StreamServerError.startFailed("the source for /\(mount) exited: \(process.wait().summary)")
+                let said = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(5).joined(separator: "\n")
+                throw StreamServerError.startFailed("the source for /\(mount) exited: \(process.wait().summary): \(said)")
             }
             if let status = try? LoopbackHTTP.get(port: port, path: "/status-json.xsl", timeout: 1),
                status.bodyText.contains("\"listenurl\":\"\(url(mount))\"") { return source }
