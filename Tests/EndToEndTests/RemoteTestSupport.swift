@@ -49,20 +49,34 @@ enum Remote {
     }
 
     /// The player's end of a client's connection: the socket `ss -x` names as
-    /// the peer of the client's own (the inode `fstat` gives). It is made when
-    /// the client connects, and is the one the player's `accept` returns.
+    /// the peer of the client's own (the inode `fstat` gives), once the player
+    /// has accepted it. Until then `ss` names the peer 0: the kernel gives the
+    /// server's end an inode only when `accept` takes it (seen: 0 before the
+    /// accept, the accepted descriptor's inode after), so this waits up to
+    /// `timeout` for the accept; nil if it never comes.
     /// Counting the player's descriptors instead also counts what it opens on
     /// its own meanwhile (a reconnection, a bus), which under load made a
     /// count one higher after the client left than before it came.
-    static func playerEnd(of client: RawControlConnection) -> UInt64? {
+    static func playerEnd(of client: RawControlConnection, timeout: Double = 15) -> UInt64? {
         var info = stat()
-        guard fstat(client.fd, &info) == 0,
-              let listing = try? ProcessRunner.run("ss", ["-x", "-a", "-H"]), listing.succeeded else { return nil }
+        guard fstat(client.fd, &info) == 0 else { return nil }
+        var end: UInt64?
+        _ = waitUntil(timeout) {
+            end = acceptedPeer(ofInode: UInt64(info.st_ino))
+            return end != nil
+        }
+        return end
+    }
+
+    /// The inode `ss -x` gives as the peer of the socket `inode`, nil while it is 0 (not accepted yet) or not listed.
+    private static func acceptedPeer(ofInode inode: UInt64) -> UInt64? {
+        guard let listing = try? ProcessRunner.run("ss", ["-x", "-a", "-H"]), listing.succeeded else { return nil }
         for line in listing.stdoutText.split(separator: "\n") {
             // ... Local-Address Port Peer-Address Port: the client's port is its inode.
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard fields.count >= 4, UInt64(fields[fields.count - 3]) == UInt64(info.st_ino) else { continue }
-            return UInt64(fields[fields.count - 1])
+            guard fields.count >= 4, UInt64(fields[fields.count - 3]) == inode else { continue }
+            guard let peer = UInt64(fields[fields.count - 1]), peer != 0 else { return nil }
+            return peer
         }
         return nil
     }
