@@ -23,8 +23,9 @@ packages=(
   libpulse-dev libsystemd-dev dbus-daemon dbus-bin playerctl libsqlite3-dev libebur128-dev
   # Counting a file's opens (the tags are read once per file).
   strace
-  # Streams (issue 26): a real Icecast server for the radio tests (ffmpeg feeds it; openssl makes their test CA).
-  icecast2 openssl
+  # Streams (issue 26): a real Icecast server for the radio tests (ffmpeg feeds it; openssl makes their test CA),
+  # and oggfwd (libshout), the source that sends an Ogg station's songs as chains, each with its title.
+  icecast2 openssl oggfwd
   # Tags written by real taggers with other libraries than mutagen (issue 32): TagLib, id3lib, eyeD3, MP4.
   kid3-cli id3v2 eyed3 atomicparsley
   # Installing (issue 31): the man page's and the package's checkers, the shells whose

@@ -21,9 +21,10 @@ import Glibc
         player.process.waitForEvent(timeout: timeout) { $0.event == name && $0.fields[key]?.description == value } != nil
     }
 
-    /// MP3 and AAC mounts carry ICY titles; an Ogg mount's titles would be
+    /// MP3 and AAC mounts carry ICY titles; an Ogg mount's titles are
     /// comment headers in the stream itself, which Icecast's admin call does
-    /// not write for Opus: that mount is checked for its sound and name only.
+    /// not write for Opus: that mount is checked for its sound and name here,
+    /// and for its titles below, from a source that sends them.
     @Test("an Icecast station plays through the null sink, with its name, its title and a title changed by the admin call",
           arguments: [IcecastServer.SourceFormat.mp3, .aac, .opus])
     func anIcecastStationPlaysWithItsTitles(format: IcecastServer.SourceFormat) throws {
@@ -56,15 +57,58 @@ import Glibc
             // Seconds of it played, whatever its titles.
             usleep(3_000_000)
         }
+        try Self.quitHavingPlayedTheStation(player, recorder: recorder)
+    }
+
+    /// Quits the player, which must exit 0 having played the station's tones
+    /// (well above silence in the capture) with no error or underrun.
+    static func quitHavingPlayedTheStation(_ player: Player, recorder: Recorder) throws {
         player.type("quit")
         let result = player.process.wait(timeout: 10)
         #expect(result.succeeded, "\(result.summary)")
         let heard = try recorder.stop()
-        // A 440 Hz tone at the source's level: well above silence for seconds of the capture.
+        // Tones at the source's level: well above silence for seconds of the capture.
         let loud = SignalAnalysis.rms(heard)
         #expect(SignalAnalysis.dBFS(loud) > -30, "capture level \(SignalAnalysis.dBFS(loud)) dBFS over \(heard.frameCount) frames")
         let problems = player.process.eventsSoFar().named("error") + player.process.eventsSoFar().named("underrun")
         #expect(problems.isEmpty, "\(problems)")
+    }
+}
+
+extension StreamPlaybackTests {
+    /// An Ogg station changes its title by starting a new chain of the stream,
+    /// whose comment header names the song (ices, liquidsoap and oggfwd all
+    /// send their playlist so). Here `oggfwd` sends three songs as three
+    /// chains of 8 s, each with its ARTIST and TITLE; the player, connected
+    /// during the first, reports each as the station's title in turn, plays
+    /// through the chains' joins without an error, and says the last title
+    /// in the socket's status.
+    @Test("an Ogg station's titles are its chains' comment headers, in turn (Opus and Vorbis, sent by oggfwd)",
+          arguments: [Fixtures.Codec.opus, .vorbis])
+    func anOggStationsTitlesAreItsChainsTags(codec: Fixtures.Codec) throws {
+        let songs = [(artist: "First Artist", title: "First Title"), (artist: "Second", title: "été à Zürich"),
+                     (artist: "Third Artist", title: "Third Title")]
+        let expected = songs.map { "\($0.artist) - \($0.title)" }
+        let ogg = try Fixtures.chainedOgg(codec, songs: songs, seconds: 8)
+        let server = try IcecastServer.start()
+        defer { server.stop() }
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let recorder = try sink.startRecorder()
+        defer { _ = try? recorder.stop() }
+        let mount = "radio.\(codec.fileExtension)"
+        try server.startOggSource(mount: mount, ogg: ogg, name: "Interlude Ogg Radio")
+        let url = server.url(mount)
+        let player = try Player([url, "--device", "pulse"], sink: sink)
+        #expect(Self.waitForEvent(player, "streamConnected", "url", url), "\(player.process.eventsSoFar().events)")
+        let connected = player.process.eventsSoFar().named("streamConnected").first
+        #expect(connected?.fields["station"]?.description == "Interlude Ogg Radio", "\(String(describing: connected))")
+        #expect(Self.waitForEvent(player, "streamTitle", "title", expected[2], timeout: 40), "\(player.process.eventsSoFar().events)")
+        let titles = player.process.eventsSoFar().named("streamTitle").compactMap { $0.fields["title"]?.description }
+        #expect(titles == expected, "\(titles)")
+        let status = try player.remote(["status"])
+        #expect(status.succeeded && status.stdoutText.contains(expected[2]), "\(status.summary)")
+        try Self.quitHavingPlayedTheStation(player, recorder: recorder)
     }
 }
 

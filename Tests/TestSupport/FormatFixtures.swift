@@ -90,6 +90,29 @@ extension Fixtures {
         }
     }
 
+    /// One Ogg file of a chain per song, as an Ogg station's source sends its
+    /// playlist: `seconds` of a tone of the song's own (440 Hz, then 660, 880...),
+    /// encoded by `codec` (`.opus` or `.vorbis`) with the song's ARTIST and TITLE
+    /// in its comment header, the chains one after another.
+    public static func chainedOgg(_ codec: Codec, songs: [(artist: String, title: String)], seconds: Double) throws -> String {
+        let chains = try songs.enumerated().map { index, song in
+            let wav = try wav(.tone(frequency: 440 + 220 * Double(index)), seconds: seconds)
+            switch codec {
+            case .opus: return try encode(wav, as: .opus, extraArguments: ["--artist", song.artist, "--title", song.title])
+            case .vorbis: return try encode(wav, as: .vorbis, extraArguments: ["-a", song.artist, "-t", song.title])
+            default: throw ProcessError.notReady("a chained Ogg file is Opus or Vorbis, not \(codec)")
+            }
+        }
+        let name = "chained-\(stableHash(chains.joined(separator: "|"))).\(codec.fileExtension)"
+        return try cache.make(name) { path in
+            var bytes = Data()
+            for chain in chains { bytes += try Data(contentsOf: URL(fileURLWithPath: chain)) }
+            guard FileManager.default.createFile(atPath: path, contents: bytes) else {
+                throw ProcessError.notReady("cannot write \(path)")
+            }
+        }
+    }
+
     /// A file of `name` whose bytes are `contents`.
     public static func file(named name: String, contents: Data) throws -> String {
         try cache.make(name) { path in

@@ -149,7 +149,28 @@ public final class IcecastServer: @unchecked Sendable {
             ["-nostdin", "-v", "error", "-re", "-stream_loop", "-1", "-i", wav] + format.encoder
                 + ["-ice_name", name, "-ice_genre", genre, "icecast://source:\(sourcePassword)@127.0.0.1:\(port)/\(mount)"],
             stdout: .discard, stderr: .file(log))
-        let source = IcecastSource(process: process, mount: mount, format: format, logPath: log)
+        return try waitForMount(IcecastSource(process: process, mount: mount, format: format, logPath: log), timeout: timeout)
+    }
+
+    /// Feeds the Ogg file `ogg` to the mount as it is, at the pace its granule
+    /// positions give, with `oggfwd` (libshout), once through. A file of several
+    /// chains is how an Ogg station changes its title: each chain's comment
+    /// header names its song (Icecast's admin call cannot change an Ogg mount's).
+    /// Returns once the mount is listed on the status page.
+    @discardableResult
+    public func startOggSource(mount: String, ogg: String, name: String = "Interlude Test Radio",
+                               timeout: Double = 15) throws -> IcecastSource {
+        guard ProcessRunner.which("oggfwd") != nil else { throw StreamServerError.notInstalled("oggfwd") }
+        let log = "\(directory)/source-\(mount.replacingOccurrences(of: "/", with: "_")).log"
+        let process = try BackgroundProcess.start(
+            "oggfwd", ["-n", name, "127.0.0.1", String(port), sourcePassword, "/\(mount)"],
+            stdinPath: ogg, stdout: .discard, stderr: .file(log))
+        return try waitForMount(IcecastSource(process: process, mount: mount, format: nil, logPath: log), timeout: timeout)
+    }
+
+    /// `source`, once its mount is listed on the status page; thrown with its log when it exits or never appears.
+    private func waitForMount(_ source: IcecastSource, timeout: Double) throws -> IcecastSource {
+        let (process, mount, log) = (source.process, source.mount, source.logPath)
         lock.withLock { sources[mount] = source }
         let deadline = monotonicSeconds() + timeout
         while true {
@@ -197,11 +218,12 @@ public final class IcecastServer: @unchecked Sendable {
     }
 }
 
-/// One `ffmpeg` feeding a mount; stopped by its PID.
+/// One `ffmpeg` (or `oggfwd`) feeding a mount; stopped by its PID.
 public struct IcecastSource: Sendable {
     public let process: BackgroundProcess
     public let mount: String
-    public let format: IcecastServer.SourceFormat
+    /// What ffmpeg encodes to; nil for an Ogg file fed as it is (`startOggSource`).
+    public let format: IcecastServer.SourceFormat?
     public let logPath: String
 
     public func stop() { process.stop(signal: SIGTERM, grace: 5) }

@@ -304,8 +304,7 @@ final class StreamDecoder: Decoder, LiveStream {
                 converterInput = nil
                 dropUntil = resumeAt
                 delta = pending.target - resumeAt
-            case .metadata(let block, let frame):
-                guard let title = ICYMetadata.parse(block).title else { continue }
+            case .title(let title, let frame):
                 if let frame {
                     titles.arrived(title, atFrame: frame)
                     showHeardTitle()

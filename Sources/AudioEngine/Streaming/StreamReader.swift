@@ -27,10 +27,12 @@ enum StreamMessage {
     /// `startFrame`, a little before `resumeAt` (the codec's pre-roll), the
     /// frame the request landed on (clamped to what the buffer holds).
     case rewound(generation: Int, startFrame: Int, resumeAt: Int)
-    /// A new ICY metadata block (`StreamTitle='...';`), as FFmpeg split it
-    /// out, and the time-shift frame it arrived at (the live edge then; nil
-    /// for a resource of known length, which has no time-shift timeline).
-    case metadata([UInt8], frame: Int?)
+    /// A new title from the station: an ICY block's `StreamTitle`, as FFmpeg
+    /// split the block out, or the artist and title of an Ogg stream's
+    /// comment header (`StreamTags`, each chain's); and the time-shift frame
+    /// it arrived at (the live edge then; nil for a resource of known length,
+    /// which has no time-shift timeline).
+    case title(String, frame: Int?)
     /// The connection could not be opened, or a read failed: FFmpeg's words.
     case failed(String)
     /// The server ended the stream.
@@ -231,7 +233,7 @@ final class StreamChannel: @unchecked Sendable {
         case .packet(let packet, _):
             var owned: UnsafeMutablePointer<AVPacket>? = packet
             interlude_av_packet_free(&owned)
-        case .metadata, .failed, .ended, .rewound:
+        case .title, .failed, .ended, .rewound:
             break
         }
     }
@@ -365,6 +367,11 @@ enum StreamReader {
                 interlude_av_packet_unref(packet)
                 continue
             }
+            // A station's own tags (an Ogg chain's comment header) are read with
+            // the chain's first packet, and are its title from that packet on.
+            if feed != nil, let title = tagsTitle(stream) {
+                channel.post(.title(title, frame: channel.liveFrame.load(ordering: .relaxed)))
+            }
             // The read packet is left empty, to be read into again.
             interlude_av_packet_move_ref(held, packet)
             if let feed {
@@ -377,9 +384,29 @@ enum StreamReader {
             let block = option("icy_metadata_packet", of: container)
             if !block.isEmpty && block != lastBlock {
                 lastBlock = block
-                channel.post(.metadata(block, frame: feed == nil ? nil : channel.liveFrame.load(ordering: .relaxed)))
+                if let title = ICYMetadata.parse(block).title {
+                    channel.post(.title(title, frame: feed == nil ? nil : channel.liveFrame.load(ordering: .relaxed)))
+                }
             }
         }
+    }
+
+    /// The title of tags the demuxer has just read into `stream` (an Ogg
+    /// stream's comment header: the first, and each new chain's), or nil.
+    /// The tags are taken out of the stream once read: FFmpeg adds a new
+    /// chain's to what the stream holds (Opus: "Title One;Title Two"), and
+    /// an empty stream's next tags are that chain's alone.
+    private static func tagsTitle(_ stream: UnsafeMutablePointer<AVStream>) -> String? {
+        guard stream.pointee.event_flags & AVSTREAM_EVENT_FLAG_METADATA_UPDATED != 0 else { return nil }
+        stream.pointee.event_flags &= ~AVSTREAM_EVENT_FLAG_METADATA_UPDATED
+        defer { interlude_av_dict_free(&stream.pointee.metadata) }
+        func value(_ key: String) -> [UInt8]? {
+            guard let entry = interlude_av_dict_get(stream.pointee.metadata, key, nil, 0), let text = entry.pointee.value else { return nil }
+            // One byte past the limit tells StreamTags where a cut falls; no more of a long value is copied.
+            let count = strnlen(text, StreamTags.maximumValueBytes + 1)
+            return Array(UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: count))
+        }
+        return StreamTags.title(artist: value("artist"), title: value("title"))
     }
 
     /// Whether `packet` is a frame of the stream: always, but for AAC in ADTS
