@@ -276,6 +276,7 @@ fuzz:
 	$(SWIFT) build -c release --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product StreamFuzzer $(SWIFT_FLAGS)
 	$(call fuzz-target,StreamFuzzer,icy,fuzz/seeds/icy,fuzz/icy.dict,8192)
 	$(call fuzz-target,StreamFuzzer,pls,fuzz/seeds/pls,fuzz/pls.dict,8192)
+	$(call fuzz-target,StreamFuzzer,tags,fuzz/seeds/tags,fuzz/tags.dict,8192)
 
 
 # `interlude --version` is `git describe` of the tree built (scripts/version.sh),

@@ -148,10 +148,11 @@ package.targets.first { $0.name == "AudioEngine" }?.dependencies.append("CFLAC")
 package.targets.first { $0.name == "AudioEngine" }?.dependencies.append("BookFormat")
 
 // Live streams' pure logic (issue 26): ICY metadata and headers, PLS and stream URLs,
-// the reconnect policy, the time-shift buffer's bookkeeping. Appended here, apart from
-// the list above, so that the branches reshaping the core merge without conflict.
+// the reconnect policy, the time-shift buffer's bookkeeping; HLS's timed ID3 titles read
+// with BookFormat's ID3v2 parser. Appended here, apart from the list above, so that the
+// branches reshaping the core merge without conflict.
 package.targets += [
-    .target(name: "Streams", dependencies: ["InterludeCore"]),
+    .target(name: "Streams", dependencies: ["InterludeCore", "BookFormat"]),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "InterludeCore"]),
 ]
 // libFuzzer over ICY metadata and PLS playlists (`make fuzz`).

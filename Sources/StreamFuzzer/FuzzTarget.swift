@@ -3,9 +3,11 @@ import Streams
 /// The parsers under the fuzzer and what follows them: each ICY input is a
 /// block and also a stream split at an interval taken from its first byte
 /// (chunked at another), so the length byte, a block cut short and the
-/// 4080-byte limit are all reached; each PLS entry is classified as a URL.
+/// 4080-byte limit are all reached; each PLS entry is classified as a URL;
+/// each `tags` input is a timed ID3 tag (HLS's), whole or five bytes short as
+/// FFmpeg 5.1 gives it, and also an artist and a title split at the first byte.
 enum FuzzTarget: String, CaseIterable {
-    case icy, pls
+    case icy, pls, tags
 
     func exercise(_ bytes: UnsafeBufferPointer<UInt8>) {
         var total = 0
@@ -48,6 +50,15 @@ enum FuzzTarget: String, CaseIterable {
                 precondition(entry.lengthSeconds.map(PLSPlaylist.lengthSeconds.contains) ?? true)
             }
             total &+= playlist.problems.count
+        case .tags:
+            let input = Array(bytes)
+            let titles = [StreamTags.title(timedID3: input),
+                          StreamTags.title(artist: Array(input.prefix(Int(input.first ?? 0))), title: Array(input.dropFirst(Int(input.first ?? 0))))]
+            for title in titles.compactMap({ $0 }) {
+                // Two values of at most the limit each, and the " - " between them.
+                precondition(!title.isEmpty && title.utf8.count <= 2 * StreamTags.maximumValueBytes * 2 + 3, "a title of \(title.utf8.count) bytes")
+                total &+= title.utf8.count
+            }
         }
         precondition(total != Int.min)
     }

@@ -1,7 +1,9 @@
+import BookFormat
+
 /// The title a station's own tags give: an Ogg stream's comment header (Opus,
 /// Vorbis, FLAC), which a station sends again at each new chain of the
 /// stream (ices, oggfwd, liquidsoap feeding an Icecast Ogg mount) where an
-/// MP3 station sends an ICY block. ARTIST and TITLE read as "Artist - Title",
+/// MP3 station sends an ICY block, or an HLS station's timed ID3 tag. ARTIST and TITLE read as "Artist - Title",
 /// the way Icecast shows an Ogg mount's song on its status page and ICY
 /// stations write `StreamTitle`; either alone when the other is missing or
 /// blank; nil when both are, so a chain without tags keeps the title shown.
@@ -21,6 +23,29 @@ public enum StreamTags {
         case let (nil, title?): return title
         case (nil, nil): return nil
         }
+    }
+
+    /// The title of a timed ID3 tag: HLS's timed metadata (Apple's "Timed
+    /// Metadata for HTTP Live Streaming": an ID3v2.4 tag in a PES packet of
+    /// its own stream in an MPEG-TS segment, FFmpeg's `timed_id3` stream),
+    /// TPE1 and TIT2 read as ARTIST and TITLE are. Nil for a tag with neither,
+    /// or for bytes that are not a whole tag.
+    ///
+    /// FFmpeg 5.1's MPEG-TS demuxer takes the first five bytes of such a
+    /// packet for a metadata access unit's header (ISO 13818-1, 2.12.4; later
+    /// versions skip them for KLV only), and hands over the tag without "ID3",
+    /// its version and its revision. A packet that does not start with "ID3"
+    /// is read with them put back, version 4 as the spec says, and is taken
+    /// only when it then reads as a whole tag, intact.
+    public static func title(timedID3 bytes: [UInt8]) -> String? {
+        let magic: [UInt8] = [0x49, 0x44, 0x33]
+        let whole = bytes.starts(with: magic) ? bytes : magic + [4, 0] + bytes
+        guard let tag = try? ID3v2Tag(bytes: whole), tag.damage == nil else { return nil }
+        func text(_ id: String) -> [UInt8]? {
+            guard let frame = tag.frames(withID: id).first, let text = try? ID3v2TextFrame(body: frame.body) else { return nil }
+            return Array(text.text.utf8)
+        }
+        return title(artist: text("TPE1"), title: text("TIT2"))
     }
 
     /// The value decoded and trimmed; nil when nothing is left.

@@ -298,6 +298,29 @@ extension StreamPlaybackTests {
         #expect(errors.isEmpty, "\(errors)")
     }
 
+    /// HLS's timed metadata: ID3 tags in a stream of their own in the MPEG-TS
+    /// segments, as Apple's spec has packagers write them (the title at its
+    /// change, and again at each segment's start). The player, connected
+    /// during the first title, reports each of the three once, in turn.
+    @Test("a live HLS station's timed ID3 tags are its titles, in turn, each once")
+    func liveHLSTimedID3TitlesAreItsTitles() throws {
+        let titles = [(seconds: 0.0, artist: "First Artist", title: "First Title"), (seconds: 5.0, artist: "Second", title: "été à Zürich"),
+                      (seconds: 9.0, artist: "Third Artist", title: "Third Title")]
+        let expected = titles.map { "\($0.artist) - \($0.title)" }
+        let live = try LiveHLS.startWithTimedID3(wav: Fixtures.wav(.tone(frequency: 440), seconds: 16), titles: titles)
+        defer { live.stop() }
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let recorder = try sink.startRecorder()
+        defer { _ = try? recorder.stop() }
+        let player = try PulseOutputTests.Player([live.playlistURL, "--device", "pulse"], sink: sink)
+        #expect(StreamPlaybackTests.waitForEvent(player, "streamTitle", "title", expected[2], timeout: 40),
+                "\(player.process.eventsSoFar().events)")
+        let heard = player.process.eventsSoFar().named("streamTitle").compactMap { $0.fields["title"]?.description }
+        #expect(heard == expected, "\(heard)")
+        try StreamPlaybackTests.quitHavingPlayedTheStation(player, recorder: recorder)
+    }
+
     @Test("the socket's play-files and queue-add take a station's URL as they take a path")
     func theSocketPlaysAndQueuesAStation() throws {
         let server = try IcecastServer.start()

@@ -36,3 +36,40 @@ import Testing
         #expect(title(nil, String(repeating: "x", count: 1 << 20))?.utf8.count == StreamTags.maximumValueBytes)
     }
 }
+
+/// HLS's timed ID3 titles, whole and as FFmpeg 5.1 hands them over (five bytes short).
+@Suite struct TimedID3TitleTests {
+    static func syncsafe(_ value: Int) -> [UInt8] { [21, 14, 7, 0].map { UInt8((value >> $0) & 0x7F) } }
+
+    /// An ID3v2.4 tag of UTF-8 text frames, as a packager writes one.
+    static func tag(_ frames: [(String, String)]) -> [UInt8] {
+        let body = frames.flatMap { id, text -> [UInt8] in
+            let content: [UInt8] = [3] + Array(text.utf8)
+            return Array(id.utf8) + syncsafe(content.count) + [0, 0] + content
+        }
+        return Array("ID3".utf8) + [4, 0, 0] + syncsafe(body.count) + body
+    }
+
+    @Test func artistAndTitleOfAWholeTag() {
+        #expect(StreamTags.title(timedID3: Self.tag([("TPE1", "Second"), ("TIT2", "été à Zürich")])) == "Second - été à Zürich")
+        #expect(StreamTags.title(timedID3: Self.tag([("TIT2", "Only a Title")])) == "Only a Title")
+    }
+
+    @Test func aTagFFmpegCutFiveBytesShortIsReadWhole() {
+        let whole = Self.tag([("TPE1", "First Artist"), ("TIT2", "First Title")])
+        #expect(StreamTags.title(timedID3: Array(whole.dropFirst(5))) == "First Artist - First Title")
+    }
+
+    @Test func whatIsNoWholeTagGivesNoTitle() {
+        let whole = Self.tag([("TPE1", "First Artist"), ("TIT2", "First Title")])
+        // Cut short, at either end: its declared size is more than is there.
+        #expect(StreamTags.title(timedID3: Array(whole.dropLast(3))) == nil)
+        #expect(StreamTags.title(timedID3: Array(whole.dropFirst(5).dropLast(3))) == nil)
+        // A tag of other frames only (a PRIV timestamp), random bytes, nothing.
+        let priv = Array("ID3".utf8) + [4, 0, 0] + Self.syncsafe(18) + Array("PRIV".utf8) + Self.syncsafe(8) + [0, 0]
+            + Array("ts\0".utf8) + [0, 0, 0, 0, 1]
+        #expect(StreamTags.title(timedID3: priv) == nil)
+        #expect(StreamTags.title(timedID3: (0..<64).map { UInt8(($0 * 37) & 0xFF) }) == nil)
+        #expect(StreamTags.title(timedID3: []) == nil)
+    }
+}

@@ -73,7 +73,8 @@ public final class StreamFileServer: Sendable {
 
 /// Live HLS as a station makes it: `ffmpeg -re -f hls` writing one-second AAC
 /// segments of a looped fixture into a folder (a sliding window of six,
-/// older segments deleted), served over HTTP by a `StreamFileServer`.
+/// older segments deleted), or a packager of MPEG-TS segments with timed ID3
+/// titles, served over HTTP by a `StreamFileServer`.
 public final class LiveHLS: Sendable {
     public let encoder: BackgroundProcess
     public let server: StreamFileServer
@@ -98,6 +99,30 @@ public final class LiveHLS: Sendable {
                        "-f", "hls", "-hls_time", "1", "-hls_list_size", "6", "-hls_flags", "delete_segments",
                        "\(folder)/live.m3u8"],
             stdout: .discard, stderr: .file("\(folder)/../hls-encoder.log"))
+        return try serve(folder, encoder: encoder, segments: segments, timeout: timeout)
+    }
+
+    /// Live HLS with timed ID3 titles, as Apple's timed metadata spec has a
+    /// packager write them (`Tests/Fixtures/hls_timed_id3.py`): `wav` as AAC
+    /// in ADTS (ffmpeg), in one-second MPEG-TS segments with a stream of ID3
+    /// tags beside the audio, one for each of `titles` at its time (seconds
+    /// into the stream), published in real time into a window of six; the
+    /// playlist ends after the last segment. Returns once it lists `segments`.
+    public static func startWithTimedID3(wav: String, titles: [(seconds: Double, artist: String, title: String)],
+                                         segments: Int = 3, timeout: Double = 20) throws -> LiveHLS {
+        let folder = ScratchFiles.makeDirectory("hls")
+        let aac = "\(folder)/../hls-source-\(UUID().uuidString.prefix(8)).aac"
+        try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", wav, "-c:a", "aac", "-b:a", "64k", "-f", "adts", aac],
+                              timeout: 60).check()
+        let encoder = try BackgroundProcess.start(
+            "python3", ["\(InterludeBinary.packageRoot)/Tests/Fixtures/hls_timed_id3.py", aac, folder]
+                + titles.map { "\($0.seconds):\($0.artist):\($0.title)" },
+            stdout: .discard, stderr: .file("\(folder)/../hls-encoder.log"))
+        return try serve(folder, encoder: encoder, segments: segments, timeout: timeout)
+    }
+
+    /// `folder` served over HTTP while `encoder` writes it, once its playlist lists `segments` segments.
+    private static func serve(_ folder: String, encoder: BackgroundProcess, segments: Int, timeout: Double) throws -> LiveHLS {
         let server: StreamFileServer
         do { server = try StreamFileServer.start(root: folder) } catch {
             encoder.stop()
@@ -108,7 +133,7 @@ public final class LiveHLS: Sendable {
         while live.playlist.components(separatedBy: "#EXTINF").count - 1 < segments {
             guard encoder.isRunning, monotonicSeconds() < deadline else {
                 live.stop()
-                throw StreamServerError.startFailed("ffmpeg -f hls wrote no playlist of \(segments) segments: \(encoder.wait().summary)")
+                throw StreamServerError.startFailed("the HLS encoder wrote no playlist of \(segments) segments: \(encoder.wait().summary)")
             }
             usleep(100_000)
         }

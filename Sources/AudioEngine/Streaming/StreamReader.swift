@@ -29,7 +29,8 @@ enum StreamMessage {
     case rewound(generation: Int, startFrame: Int, resumeAt: Int)
     /// A new title from the station: an ICY block's `StreamTitle`, as FFmpeg
     /// split the block out, or the artist and title of an Ogg stream's
-    /// comment header (`StreamTags`, each chain's); and the time-shift frame
+    /// comment header (`StreamTags`, each chain's) or of an HLS station's
+    /// timed ID3 tag; and the time-shift frame
     /// it arrived at (the live edge then; nil for a resource of known length,
     /// which has no time-shift timeline).
     case title(String, frame: Int?)
@@ -353,6 +354,10 @@ enum StreamReader {
             .map { TimeShiftFeed(channel: channel, settings: timeShift, rate: rate, counter: $0) }
         var lastBlock: [UInt8] = []
         // AAC in ADTS (no configuration beside the packets): false syncs never reach the buffer or the decoder.
+        // HLS's timed metadata: ID3 tags in a stream of their own beside the audio, a station's titles.
+        let timedID3 = finite ? nil : (0..<Int(container.pointee.nb_streams)).first {
+            container.pointee.streams[$0]?.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_TIMED_ID3
+        }
         var adts = parameters.pointee.codec_id == AV_CODEC_ID_AAC && parameters.pointee.extradata_size == 0
             ? ADTSFrameCheck(sampleRate: Int(parameters.pointee.sample_rate), channels: Int(parameters.pointee.ch_layout.nb_channels))
             : nil
@@ -362,6 +367,14 @@ enum StreamReader {
                 feed?.drain()
                 if !channel.isStopping { channel.post(status == interlude_averror_eof() ? .ended : .failed(failure(status))) }
                 return
+            }
+            if let timedID3, packet.pointee.stream_index == timedID3 {
+                // Muxed ahead of the audio it names: its title from the live edge now.
+                if let title = StreamTags.title(timedID3: bytes(of: packet)) {
+                    channel.post(.title(title, frame: channel.liveFrame.load(ordering: .relaxed)))
+                }
+                interlude_av_packet_unref(packet)
+                continue
             }
             guard packet.pointee.stream_index == index, isFrame(packet, &adts, channel: channel), let held = interlude_av_packet_alloc() else {
                 interlude_av_packet_unref(packet)
@@ -407,6 +420,12 @@ enum StreamReader {
             return Array(UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: count))
         }
         return StreamTags.title(artist: value("artist"), title: value("title"))
+    }
+
+    /// The packet's bytes, copied (none when FFmpeg gave none).
+    private static func bytes(of packet: UnsafeMutablePointer<AVPacket>) -> [UInt8] {
+        guard let data = packet.pointee.data, packet.pointee.size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
     }
 
     /// Whether `packet` is a frame of the stream: always, but for AAC in ADTS
