@@ -3,10 +3,11 @@ import BookFormat
 /// The title a station's own tags give: an Ogg stream's comment header (Opus,
 /// Vorbis, FLAC), which a station sends again at each new chain of the
 /// stream (ices, oggfwd, liquidsoap feeding an Icecast Ogg mount) where an
-/// MP3 station sends an ICY block, or an HLS station's timed ID3 tag. ARTIST and TITLE read as "Artist - Title",
-/// the way Icecast shows an Ogg mount's song on its status page and ICY
-/// stations write `StreamTitle`; either alone when the other is missing or
-/// blank; nil when both are, so a chain without tags keeps the title shown.
+/// MP3 station sends an ICY block, or an HLS station's timed ID3 tag. ARTIST
+/// and TITLE read as "Artist - Title", the way Icecast shows an Ogg mount's
+/// song on its status page and ICY stations write `StreamTitle`; either alone
+/// when the other is missing or blank; nil when both are, so a chain without
+/// tags keeps the title shown.
 ///
 /// The values are FFmpeg's, as bytes: UTF-8 by the format, Latin-1 when a
 /// tagger got that wrong (`StreamText`), trimmed, and cut at

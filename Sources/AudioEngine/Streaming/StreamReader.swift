@@ -29,10 +29,10 @@ enum StreamMessage {
     case rewound(generation: Int, startFrame: Int, resumeAt: Int)
     /// A new title from the station: an ICY block's `StreamTitle`, as FFmpeg
     /// split the block out, or the artist and title of an Ogg stream's
-    /// comment header (`StreamTags`, each chain's) or of an HLS station's
-    /// timed ID3 tag; and the time-shift frame
-    /// it arrived at (the live edge then; nil for a resource of known length,
-    /// which has no time-shift timeline).
+    /// comment header (each chain's) or of an HLS station's timed ID3 tag
+    /// (`StreamTags`); and the time-shift frame it arrived at (the live edge
+    /// then; nil for a resource of known length, which has no time-shift
+    /// timeline).
     case title(String, frame: Int?)
     /// The connection could not be opened, or a read failed: FFmpeg's words.
     case failed(String)
@@ -353,11 +353,11 @@ enum StreamReader {
                                                      outputRate: rate, fallbackFrames: (frameSize > 0 ? frameSize : 1152) * rate / sourceRate)
             .map { TimeShiftFeed(channel: channel, settings: timeShift, rate: rate, counter: $0) }
         var lastBlock: [UInt8] = []
-        // AAC in ADTS (no configuration beside the packets): false syncs never reach the buffer or the decoder.
         // HLS's timed metadata: ID3 tags in a stream of their own beside the audio, a station's titles.
         let timedID3 = finite ? nil : (0..<Int(container.pointee.nb_streams)).first {
             container.pointee.streams[$0]?.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_TIMED_ID3
         }
+        // AAC in ADTS (no configuration beside the packets): false syncs never reach the buffer or the decoder.
         var adts = parameters.pointee.codec_id == AV_CODEC_ID_AAC && parameters.pointee.extradata_size == 0
             ? ADTSFrameCheck(sampleRate: Int(parameters.pointee.sample_rate), channels: Int(parameters.pointee.ch_layout.nb_channels))
             : nil
