@@ -353,6 +353,10 @@ enum StreamReader {
                                                      outputRate: rate, fallbackFrames: (frameSize > 0 ? frameSize : 1152) * rate / sourceRate)
             .map { TimeShiftFeed(channel: channel, settings: timeShift, rate: rate, counter: $0) }
         var lastBlock: [UInt8] = []
+        // Every title, whatever carried it, at the live edge now (a station's time-shift frame; none for a file).
+        func postTitle(_ title: String) {
+            channel.post(.title(title, frame: feed == nil ? nil : channel.liveFrame.load(ordering: .relaxed)))
+        }
         // HLS's timed metadata: ID3 tags in a stream of their own beside the audio, a station's titles.
         let timedID3 = finite ? nil : (0..<Int(container.pointee.nb_streams)).first {
             container.pointee.streams[$0]?.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_TIMED_ID3
@@ -370,9 +374,7 @@ enum StreamReader {
             }
             if let timedID3, packet.pointee.stream_index == timedID3 {
                 // Muxed ahead of the audio it names: its title from the live edge now.
-                if let title = StreamTags.title(timedID3: bytes(of: packet)) {
-                    channel.post(.title(title, frame: channel.liveFrame.load(ordering: .relaxed)))
-                }
+                if let title = StreamTags.title(timedID3: bytes(of: packet)) { postTitle(title) }
                 interlude_av_packet_unref(packet)
                 continue
             }
@@ -382,9 +384,7 @@ enum StreamReader {
             }
             // A station's own tags (an Ogg chain's comment header) are read with
             // the chain's first packet, and are its title from that packet on.
-            if feed != nil, let title = tagsTitle(stream) {
-                channel.post(.title(title, frame: channel.liveFrame.load(ordering: .relaxed)))
-            }
+            if feed != nil, let title = tagsTitle(stream) { postTitle(title) }
             // The read packet is left empty, to be read into again.
             interlude_av_packet_move_ref(held, packet)
             if let feed {
@@ -397,9 +397,7 @@ enum StreamReader {
             let block = option("icy_metadata_packet", of: container)
             if !block.isEmpty && block != lastBlock {
                 lastBlock = block
-                if let title = ICYMetadata.parse(block).title {
-                    channel.post(.title(title, frame: feed == nil ? nil : channel.liveFrame.load(ordering: .relaxed)))
-                }
+                if let title = ICYMetadata.parse(block).title { postTitle(title) }
             }
         }
     }
