@@ -1,3 +1,5 @@
+import AudioSession
+
 /// What a front end asks of the player. Keys, standard input and (next) the
 /// control socket and MPRIS only translate their text into these values;
 /// `PlayerRuntime.perform` carries every one of them out, in one place, and
@@ -96,6 +98,19 @@ public enum PlayerCommand: Equatable, Sendable {
     case markEpisode(podcast: String, episode: String, played: Bool)
 
     case quit
+
+    // MARK: What the services report (no key or socket row: each comes from one service)
+    /// Plays queue entry `toQueueIndex` from its start, or moves there paused (MPD's `play N`, `seek N`).
+    case jump(toQueueIndex: Int, play: Bool)
+    /// Another process replaced the alarms' file: read it again.
+    case alarmsFileChanged
+    /// logind announced that the system sleeps, or that it woke (or the sleep was called off).
+    case systemWillSleep
+    case systemDidWake
+    /// Another program's stream on the sound server now counts as `priorityClass` (its `media.role`),
+    /// or stopped counting; `stream` is the sound server's index for it.
+    case desktopStreamBegan(stream: Int, priorityClass: PriorityClass, program: String)
+    case desktopStreamEnded(stream: Int)
 
     /// Acts on the book that plays: refused when none does.
     public var needsBook: Bool {

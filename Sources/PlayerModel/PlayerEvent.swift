@@ -200,3 +200,16 @@ public struct BookSeek: Sendable, Equatable {
         self.chapterTitle = chapterTitle
     }
 }
+
+/// What the alarms pane and the socket's `alarm list` say of an enabled
+/// alarm's wake of the computer, from the last `alarmWake` event.
+public enum AlarmWakeLabel {
+    public static let wakes = "wakes the computer"
+
+    public static func awakeOnly(_ reason: String) -> String { "rings only while the computer is awake (\(reason))" }
+
+    /// The label an `alarmWake` event gives.
+    public static func label(at: Int64?, reason: String?) -> String {
+        at != nil ? wakes : awakeOnly(reason ?? "")
+    }
+}

@@ -1,3 +1,5 @@
+import BookFormat
+
 /// The player's state, taken from the runtime (its session state machine,
 /// engine, alarms and book) before each draw; what the screen shows and, next,
 /// what the control socket's `status` and MPRIS report. Plain values, so views
@@ -74,7 +76,98 @@ public struct PlayerSnapshot: Equatable, Sendable {
     /// What the podcasts run in the background now ("refreshing 12/50"), nil when nothing.
     public var podcastActivity: String?
 
+    // Read by every detail: each is a copy of what the core holds, no reading or formatting.
+    /// The queue's paths in order (the array the core holds, not copied element by element).
+    public var queuePaths: [String] = []
+    /// The file (or station URL) that plays or is paused, when one is.
+    public var currentPath: String?
+    /// The book that plays: its folder or file.
+    public var bookPath: String?
+    /// The speed as a factor (1 at normal speed).
+    public var speedFactor = 1.0
+    /// The engine's media voice is silent (a pause's fade has ended, or nothing plays).
+    public var mediaStopped = true
+    /// What the engine decodes now: its bitrate (0 when unknown) and its decoded rate and channels.
+    public var decoding: Decoding?
+    /// The engine's own account of its voices and device.
+    public var engine = EngineReport(media: "stopped", voice: "silent", outputLost: false)
+    /// How many times the alarm scheduler has planned (0: it does not exist yet): a reader
+    /// that acts ahead of alarms reads `alarmPlan` again when this moved.
+    public var alarmPlanGeneration = 0
+    /// The alarms as the scheduler plans them (`Detail.alarmPlan`, `full`); nil while no scheduler exists.
+    public var alarmPlan: AlarmPlan?
+    /// The tags of the paths the reader named in `Detail.tags(of:)`.
+    public var tags: [String: AudioTags] = [:]
+
     public init() {}
+
+}
+
+extension PlayerSnapshot {
+    /// How much a reader wants: `playback` is what every reader gets (state,
+    /// volume, modes, the current entry and its times, the fields above with
+    /// no reading or formatting), for a frequent reader such as MPD's
+    /// `status`; `full` adds the titles, the book, the alarms' rows, the
+    /// alarm plan and the session; `alarmPlan` adds the plan alone;
+    /// `tags(of:)` gives the tags of the paths named and nothing else (the
+    /// other fields keep their defaults): MPD reads a 10,000-entry queue's
+    /// tags one song at a time.
+    public struct Detail: Sendable, Equatable {
+        /// The playback fields (false only for `tags(of:)`).
+        public var playback = true
+        public var full = false
+        public var alarmPlan = false
+        /// The favourite stations read again from their file (`stations`), as `station list` lists them.
+        public var stations = false
+        public var tagsOf: [String] = []
+
+        public static let playback = Detail()
+        public static let full = Detail(full: true, alarmPlan: true)
+        public static let alarmPlan = Detail(alarmPlan: true)
+        public static let stations = Detail(stations: true)
+        public static func tags(of paths: [String]) -> Detail { Detail(playback: false, tagsOf: paths) }
+    }
+}
+
+extension PlayerSnapshot {
+    /// What the engine decodes: MPD's `bitrate` (0 when unknown) and `audio`.
+    public struct Decoding: Equatable, Sendable {
+        public var bitrateKbps: Int
+        public var rate: Int
+        public var channels: Int
+        public init(bitrateKbps: Int, rate: Int, channels: Int) {
+            (self.bitrateKbps, self.rate, self.channels) = (bitrateKbps, rate, channels)
+        }
+    }
+}
+
+/// The alarms as the scheduler plans them: what a service that acts ahead of
+/// an alarm (the wake timer, the desktop's announcement) reads.
+public struct AlarmPlan: Equatable, Sendable {
+    public struct Entry: Equatable, Sendable {
+        public var id: Int
+        public var label: String
+        public var isEnabled: Bool
+        public var isOneShot: Bool
+        /// Its next ring, in seconds since 1970; nil when it will not ring again.
+        public var nextFire: Int64?
+        public init(id: Int, label: String, isEnabled: Bool, isOneShot: Bool, nextFire: Int64?) {
+            (self.id, self.label, self.isEnabled, self.isOneShot, self.nextFire) = (id, label, isEnabled, isOneShot, nextFire)
+        }
+    }
+
+    public struct Missed: Equatable, Sendable {
+        public var id: Int
+        /// When it was due, in seconds since 1970.
+        public var dueAt: Int64
+        public var line: String
+        public init(id: Int, dueAt: Int64, line: String) { (self.id, self.dueAt, self.line) = (id, dueAt, line) }
+    }
+
+    public var alarms: [Entry]
+    /// Missed alarms the listener has not seen.
+    public var unseenMissed: [Missed]
+    public init(alarms: [Entry], unseenMissed: [Missed]) { (self.alarms, self.unseenMissed) = (alarms, unseenMissed) }
 }
 
 /// A subscription as the podcasts pane lists it.

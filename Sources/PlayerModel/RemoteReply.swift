@@ -94,6 +94,13 @@ public enum RemoteReply {
         })
     }
 
+    /// `station list`: numbered from 1, as the radio pane and `station play N` count.
+    public static func stations(_ rows: [StationRow]) -> JSONValue {
+        .array(rows.enumerated().map { index, station in
+            .object(["number": .integer(Int64(index + 1)), "name": .string(station.name), "url": .string(station.url)])
+        })
+    }
+
     public static func alarms(_ snapshot: PlayerSnapshot) -> JSONValue {
         .array(snapshot.alarms.map { row in
             .object(["id": .integer(Int64(row.id)), "label": .string(row.label), "nextFire": .string(row.nextFire),

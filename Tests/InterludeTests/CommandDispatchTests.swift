@@ -14,7 +14,7 @@ import Testing
         private(set) var events: [PlayerEvent] = []
 
         init(seconds: Double = 4, bookStore: BookStateStore? = nil) throws {
-            let stream = PlayerEventStream(json: false)
+            let stream = PlayerEventStream()
             stream.writesErrorsToStandardError = false
             let file = try Fixtures.mp3(.sweep, seconds: seconds)
             var configuration = PlayerRuntime.Configuration(output: .null)

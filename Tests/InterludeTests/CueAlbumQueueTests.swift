@@ -39,7 +39,7 @@ import Foundation
     static func play(_ album: CueAlbumFixture, nextAfter: Double? = nil) throws
         -> (host: Host, titles: [String?], rendered: PCMAudio) {
         let output = album.folder + "/out-\(nextAfter == nil ? "whole" : "next").wav"
-        let stream = PlayerEventStream(json: false)
+        let stream = PlayerEventStream()
         stream.writesErrorsToStandardError = false
         var titles: [String?] = []
         stream.subscribe { timed in

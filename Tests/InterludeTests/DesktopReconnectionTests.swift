@@ -1,5 +1,6 @@
 import Foundation
 @testable import Interlude
+import PlayerModel
 import TestSupport
 import Testing
 #if canImport(Glibc)

@@ -31,13 +31,13 @@ import Testing
             [LoopPollRequest(fd: readEnd), LoopPollRequest(fd: writeEnd, events: Int16(POLLOUT))]
         }
 
-        func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
+        func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
             turns += 1
             seen += ready
             if ready.contains(where: { $0.fd == readEnd }) {
                 var byte: UInt8 = 0
                 _ = read(readEnd, &byte, 1)
-                results.append(runtime.perform(.setVolume(0.25)))
+                results.append(core.perform(.setVolume(0.25)))
             }
         }
     }
@@ -54,7 +54,7 @@ import Testing
 
     @Test("a source's descriptors are polled with the events it asked for, and its command reaches the dispatcher")
     func aSourceIsPolledAndPerforms() throws {
-        let stream = PlayerEventStream(json: false)
+        let stream = PlayerEventStream()
         stream.writesErrorsToStandardError = false
         var events: [PlayerEvent] = []
         stream.subscribe { events.append($0.event) }

@@ -32,7 +32,7 @@ import Testing
 
     @Test("typed alarm times, seeks, volumes and notes reach the player as a result or a one-line refusal")
     func playerCommandsFromTypedText() throws {
-        let stream = PlayerEventStream(json: false)
+        let stream = PlayerEventStream()
         stream.writesErrorsToStandardError = false
         let file = try Fixtures.mp3(.sweep, seconds: 1)
         let runtime = try #require(PlayerRuntime.open(configuration: .init(output: .null), paths: [file], events: stream,

@@ -33,7 +33,7 @@ import Testing
     }
 
     static func runtime(_ paths: [String]) throws -> (PlayerRuntime, PlayerEventStream) {
-        let stream = PlayerEventStream(json: false)
+        let stream = PlayerEventStream()
         stream.writesErrorsToStandardError = false
         let runtime = try #require(PlayerRuntime.open(configuration: .init(output: .null), paths: paths, events: stream,
                                                       signals: SignalChannel([])))
@@ -65,7 +65,7 @@ import Testing
         let first = try WAVFile.read(Fixtures.decodedByMPG123(pair.first))
         let second = try WAVFile.read(Fixtures.decodedByMPG123(pair.second))
         let output = ScratchFiles.makeDirectory("playorder") + "/shuffled.wav"
-        let stream = PlayerEventStream(json: false)
+        let stream = PlayerEventStream()
         stream.writesErrorsToStandardError = false
         let runtime = try #require(PlayerRuntime.open(configuration: .init(output: .wav(path: output)),
                                                       paths: [pair.first, pair.second], events: stream,
@@ -92,7 +92,7 @@ import Testing
         var decoded: [String: PCMAudio] = [:]
         for path in paths { decoded[path] = try WAVFile.read(Fixtures.decodedByMPG123(path)) }
         let output = ScratchFiles.makeDirectory("playorder") + "/three.wav"
-        let stream = PlayerEventStream(json: false)
+        let stream = PlayerEventStream()
         stream.writesErrorsToStandardError = false
         let runtime = try #require(PlayerRuntime.open(configuration: .init(output: .wav(path: output)), paths: paths,
                                                       events: stream, signals: SignalChannel([])))

@@ -15,7 +15,7 @@ import Testing
         weak var runtime: PlayerRuntime?
         weak var arbiter: AudioSessionArbiter?
         try {
-            let stream = PlayerEventStream(json: false)
+            let stream = PlayerEventStream()
             stream.writesErrorsToStandardError = false
             let file = try Fixtures.mp3(.sweep, seconds: 2)
             let opened = try #require(PlayerRuntime.open(configuration: .init(output: .null), paths: [file],

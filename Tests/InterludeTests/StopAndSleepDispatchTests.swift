@@ -11,7 +11,7 @@ import Testing
         private(set) var events: [PlayerEvent] = []
 
         init() throws {
-            let stream = PlayerEventStream(json: false)
+            let stream = PlayerEventStream()
             stream.writesErrorsToStandardError = false
             let file = try Fixtures.mp3(.sweep, seconds: 4)
             runtime = try #require(PlayerRuntime.open(configuration: .init(output: .null), paths: [file], events: stream,

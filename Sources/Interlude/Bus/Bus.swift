@@ -1,3 +1,4 @@
+import PlayerModel
 import CSystemd
 import InterludeCore
 #if canImport(Glibc)

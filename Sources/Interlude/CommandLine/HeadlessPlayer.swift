@@ -12,6 +12,8 @@ import Glibc
 final class HeadlessPlayer: PlayerHost {
     let options: PlayCommand.Options
     let events: PlayerEventStream
+    /// `--events json`'s standard output, written without blocking the loop.
+    private var jsonOutput: EventLineOutput?
     private var progress: ProgressLine?
     private var runtime: PlayerRuntime?
     /// Set when the arguments name a book.
@@ -25,7 +27,12 @@ final class HeadlessPlayer: PlayerHost {
 
     init(options: PlayCommand.Options) {
         self.options = options
-        events = PlayerEventStream(json: options.jsonEvents)
+        events = PlayerEventStream()
+        if options.jsonEvents {
+            let output = EventLineOutput(report: { [events] in events.error($0) })
+            events.subscribe { output.write(JSONEventPrinter.line($0)) }
+            jsonOutput = output
+        }
         if isatty(2) != 0 && !options.jsonEvents { progress = ProgressLine() }
         let late = getenv("INTERLUDE_TEST_LATE_TURN_MS").flatMap { Int(String(cString: $0)) } ?? 0
         lateTurnMicroseconds = UInt32(min(max(0, late), 1000) * 1000)
@@ -53,14 +60,14 @@ final class HeadlessPlayer: PlayerHost {
                                                signals: signals)
         else { return 1 }
         // Beside a running player the socket takes the next free name; a render to a file is no player to control.
-        runtime.startServices(instance: 1, buses: runtime.frameClock == nil)
+        runtime.startServices(instance: 1, buses: runtime.frameClock == nil, eventOutput: jsonOutput)
         defer { runtime.shutDown() }
         self.runtime = runtime
         book?.begin(with: runtime)
         let status = runtime.run(host: self)
         book?.finish()
         progress?.clear()
-        events.jsonOutput?.finish()
+        jsonOutput?.finish()
         return status
     }
 
@@ -107,19 +114,19 @@ extension HeadlessPlayer: LoopSource {
         return [LoopPollRequest(fd: 0)]
     }
 
-    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
+    func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
         guard !ready.isEmpty else { return }
         for word in input.take() {
             guard let command = StandardInputVocabulary.command(for: word) else {
                 events.error(StandardInputVocabulary.unknown(word))
                 continue
             }
-            if command.needsBook && runtime.book == nil {
+            if command.needsBook && core.snapshot(.playback).bookPath == nil {
                 events.error("'\(word)' works only while playing a book")
                 continue
             }
             // A refused play is reported by the player itself (`playRefused`).
-            runtime.perform(command)
+            _ = core.perform(command)
         }
     }
 }

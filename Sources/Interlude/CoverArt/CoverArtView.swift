@@ -1,3 +1,4 @@
+import PlayerModel
 import BookFormat
 import InterludeCore
 import Synchronization
@@ -75,7 +76,7 @@ final class CoverArtView: LoopSource {
 
     var pollRequests: [LoopPollRequest] { shared.wake >= 0 ? [LoopPollRequest(fd: shared.wake)] : [] }
 
-    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
+    func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
         guard !ready.isEmpty, let (request, outcome) = shared.take() else { return }
         made.append((request, outcome))
         if made.count > Self.keptOutcomes { made.removeFirst() }

@@ -1,3 +1,4 @@
+import PlayerModel
 import AudioSession
 #if canImport(Glibc)
 import Glibc
@@ -53,9 +54,9 @@ final class DesktopInterruptionSource: LoopSource {
     /// often (every refill), so a turn in which nothing changed costs nothing.
     private var counted: [UInt32] = []
     private var needsApplying = false
-    /// The sessions the streams that count hold, with the runtime they belong to.
-    private var sessions: [UInt32: Session] = [:]
-    private weak var sessionsRuntime: PlayerRuntime?
+    /// The streams that hold a session in the core, and the core they hold it in.
+    private var sessions: Set<UInt32> = []
+    private weak var sessionsCore: (any PlayerCore)?
 
     init(settings: DesktopInterruptionSettings, server: String?) {
         self.settings = settings
@@ -89,9 +90,9 @@ final class DesktopInterruptionSource: LoopSource {
         return wait
     }
 
-    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
+    func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
         service(ready: ready)
-        apply(to: runtime)
+        apply(to: core)
     }
 
     /// The connection's part of a turn: libpulse's callbacks, a due reconnection.
@@ -169,28 +170,29 @@ final class DesktopInterruptionSource: LoopSource {
     // MARK: Streams
 
     /// Opens a session for each stream that counts and has none in this
-    /// runtime, and ends those whose stream stopped counting or went away.
-    private func apply(to runtime: PlayerRuntime) {
+    /// core, and ends those whose stream stopped counting or went away.
+    private func apply(to core: any PlayerCore) {
         if !messages.isEmpty {
-            for message in takeMessages() { runtime.events.error(message) }
+            for message in takeMessages() { core.events.error(message) }
         }
-        if sessionsRuntime !== runtime {
-            // The sessions of a runtime that ended went with its arbiter.
+        if sessionsCore !== core {
+            // The sessions of a core that ended went with its arbiter.
             sessions.removeAll()
-            sessionsRuntime = runtime
+            sessionsCore = core
             needsApplying = true
         }
         guard needsApplying else { return }
         needsApplying = false
         let counting = streams.counting
         counted = counting.map(\.stream.index)
-        for (index, session) in sessions.sorted(by: { $0.key < $1.key })
-        where !counting.contains(where: { $0.stream.index == index }) {
-            sessions[index] = nil
-            runtime.endDesktopInterruption(session)
+        for index in sessions.sorted() where !counting.contains(where: { $0.stream.index == index }) {
+            sessions.remove(index)
+            _ = core.perform(.desktopStreamEnded(stream: Int(index)))
         }
-        for entry in counting where sessions[entry.stream.index] == nil {
-            sessions[entry.stream.index] = runtime.beginDesktopInterruption(entry.priorityClass, program: entry.stream.program)
+        for entry in counting where !sessions.contains(entry.stream.index) {
+            sessions.insert(entry.stream.index)
+            _ = core.perform(.desktopStreamBegan(stream: Int(entry.stream.index), priorityClass: entry.priorityClass,
+                                                 program: entry.stream.program))
         }
     }
 }

@@ -1,3 +1,4 @@
+import PlayerModel
 import CPulse
 #if canImport(Glibc)
 import Glibc

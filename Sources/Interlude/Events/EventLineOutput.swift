@@ -1,3 +1,4 @@
+import PlayerModel
 import InterludeCore
 #if canImport(Glibc)
 import Glibc
@@ -66,12 +67,12 @@ final class EventLineOutput: LoopSource {
         pending.isEmpty ? [] : [LoopPollRequest(fd: fd, events: Int16(POLLOUT))]
     }
 
-    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
+    func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
         if !ready.isEmpty { flush() }
         if readerLeft && !reportedReaderLeft {
             reportedReaderLeft = true
             report("standard output was closed (its reader left): the run ends")
-            runtime.requestStop()
+            _ = core.perform(.quit)
         }
         if let failure, !reportedFailure {
             reportedFailure = true

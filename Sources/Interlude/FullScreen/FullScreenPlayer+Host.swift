@@ -1,3 +1,4 @@
+import PlayerModel
 import InterludeCore
 import TUI
 #if canImport(Glibc)

@@ -14,8 +14,9 @@ extension FullScreenPlayer: LoopSource {
         tcgetpgrp(0) == getpgrp() ? [LoopPollRequest(fd: 0)] : []
     }
 
-    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
-        guard !ready.isEmpty || inputGivenBack, let terminal else { return }
+    func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
+        // The screen still hosts the runtime it drives (its own `runtime`), not only the core it is handed.
+        guard !ready.isEmpty || inputGivenBack, let terminal, let runtime else { return }
         inputGivenBack = false
         while let input = terminal.readInput() {
             switch input {

@@ -22,7 +22,7 @@ import Glibc
 /// an unchanged screen costs no terminal output and no refresh at all.
 final class FullScreenPlayer {
     let options: FullScreenCommand.Options
-    let events = PlayerEventStream(json: false)
+    let events = PlayerEventStream()
     var terminal: NcursesTerminal?
     var presenter: ScreenPresenter?
     var runtime: PlayerRuntime?
@@ -99,8 +99,8 @@ final class FullScreenPlayer {
         runtime.startServices(instance: options.newInstance ? 2 : 1, buses: true)
         defer { runtime.shutDown() }
         runtime.services?.stateWatch = configuration.alarmStore.flatMap { store in
-            StateFolderWatch.open(folder: store.file.directory, names: [AlarmStore.fileName], events: events) { [unowned self] _, runtime in
-                runtime.createdScheduler?.fileDidChange()
+            StateFolderWatch.open(folder: store.file.directory, names: [AlarmStore.fileName], events: events) { [unowned self] _, core in
+                _ = core.perform(.alarmsFileChanged)
                 redraw.setNeedsDraw()
             }
         }

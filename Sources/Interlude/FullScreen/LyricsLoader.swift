@@ -1,3 +1,4 @@
+import PlayerModel
 import BookFormat
 import InterludeCore
 import Synchronization
@@ -65,7 +66,7 @@ final class LyricsLoader: LoopSource {
 
     var pollRequests: [LoopPollRequest] { shared.wake >= 0 ? [LoopPollRequest(fd: shared.wake)] : [] }
 
-    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
+    func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
         guard !ready.isEmpty else { return }
         deliver()
     }

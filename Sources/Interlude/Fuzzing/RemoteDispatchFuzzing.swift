@@ -1,3 +1,4 @@
+import PlayerModel
 import AudioEngine
 import InterludeCore
 #if canImport(Glibc)
@@ -26,7 +27,7 @@ import Glibc
         guard let place = ControlSocketPlace(environment: ["XDG_RUNTIME_DIR": directory]),
               let signals = try? SignalChannel.open([SIGHUP]) else { fatalError("no control socket place in \(directory)") }
         while true {
-            let events = PlayerEventStream(json: false)
+            let events = PlayerEventStream()
             events.writesErrorsToStandardError = false
             var configuration = PlayerRuntime.Configuration(output: .null)
             configuration.keepsRunningWhenQueueEnds = true

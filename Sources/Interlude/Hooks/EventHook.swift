@@ -76,17 +76,17 @@ final class EventHook: LoopSource {
         return wait.map { Int((max(0, min($0, 60)) * 1000).rounded(.up)) }
     }
 
-    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
+    func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
         reap()
         killOverdue()
         let due = pending
         pending.removeAll()
-        for timed in due { spawn(for: timed, runtime: runtime) }
+        for timed in due { spawn(for: timed, core: core) }
     }
 
     // MARK: Children
 
-    private func spawn(for timed: TimedPlayerEvent, runtime: PlayerRuntime) {
+    private func spawn(for timed: TimedPlayerEvent, core: any PlayerCore) {
         guard running.count < Self.maximumRunning else {
             if !reportedBusy {
                 reportedBusy = true
@@ -94,10 +94,11 @@ final class EventHook: LoopSource {
             }
             return
         }
+        let playing = core.snapshot(.playback)
         var path: String?
-        if case .trackStarted(_, let started) = timed.event { path = started } else { path = runtime.current?.path }
-        if let book = runtime.book { path = book.book.path }
-        let trackTags = path.map { runtime.trackTags.tags(of: $0) } ?? AudioTags()
+        if case .trackStarted(_, let started) = timed.event { path = started } else { path = playing.currentPath }
+        if let book = playing.bookPath { path = book }
+        let trackTags = path.map { core.snapshot(.tags(of: [$0])).tags[$0] ?? AudioTags() } ?? AudioTags()
         var environment = ProcessEnvironment.current()
         for (key, value) in EventHookEnvironment.variables(for: timed, path: path, tags: trackTags) { environment[key] = value }
         do {

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import PlayerModel
 import Glibc
 #endif
 import InterludeCore
@@ -121,7 +122,7 @@ final class LibraryLiveIndex: LibrarySource, LoopSource {
         return max(0, Int(left.inSeconds * 1000))
     }
 
-    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
+    func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
         for request in ready where request.fd == inotify { drainInotify() }
         if ready.contains(where: { $0.fd == shared.wake }) {
             let update = shared.take()

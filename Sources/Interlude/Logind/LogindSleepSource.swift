@@ -1,3 +1,4 @@
+import PlayerModel
 import InterludeCore
 #if canImport(Glibc)
 import Glibc
@@ -29,7 +30,7 @@ final class LogindSleepSource: LoopSource {
     let bus: Bus
     private let events: PlayerEventStream
     private let receiver = Receiver()
-    private weak var runtime: PlayerRuntime?
+    private weak var core: (any PlayerCore)?
     private var reportedFailure = false
     private var workLeft = false
     /// The delay inhibitor's descriptor while held, else -1.
@@ -84,10 +85,10 @@ final class LogindSleepSource: LoopSource {
 
     private func announced(sleeping: Bool) {
         if sleeping {
-            runtime?.systemWillSleep()
+            _ = core?.perform(.systemWillSleep)
             releaseLockBy = Self.monotonicSeconds() + 1
         } else {
-            runtime?.systemDidWake()
+            _ = core?.perform(.systemDidWake)
             // A sleep that was vetoed or failed also ends with `false`: the lock may still be held.
             releaseLockBy = nil
             wantsLock = delayLock < 0
@@ -135,9 +136,9 @@ final class LogindSleepSource: LoopSource {
         return bus.wakeWithinMilliseconds
     }
 
-    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
-        self.runtime = runtime
-        defer { tendDelayLock(runtime) }
+    func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
+        self.core = core
+        defer { tendDelayLock(core) }
         // Only when the bus has something: an idle bus's process() is a read() that finds nothing.
         guard !ready.isEmpty || workLeft || (bus.wakeWithinMilliseconds ?? 1) == 0 else { return }
         do {
@@ -146,7 +147,7 @@ final class LogindSleepSource: LoopSource {
             // The bus went away (the daemon restarted): a sleep it announced
             // would never be followed by its wake-up, so end it here; the
             // clock jump goes on noticing sleeps.
-            runtime.systemDidWake()
+            _ = core.perform(.systemDidWake)
             releaseDelayLock()
             releaseLockBy = nil
             wantsLock = false
@@ -159,8 +160,8 @@ final class LogindSleepSource: LoopSource {
     }
 
     /// Silent (or out of time): logind may put the machine to sleep now.
-    private func tendDelayLock(_ runtime: PlayerRuntime) {
-        if let deadline = releaseLockBy, runtime.engine.isMediaStopped || Self.monotonicSeconds() >= deadline {
+    private func tendDelayLock(_ core: any PlayerCore) {
+        if let deadline = releaseLockBy, Self.monotonicSeconds() >= deadline || core.snapshot(.playback).mediaStopped {
             releaseLockBy = nil
             releaseDelayLock()
         }

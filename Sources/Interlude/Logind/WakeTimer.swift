@@ -37,13 +37,6 @@ final class WakeTimer {
     /// Sleep or wake: arm again even when it did not.
     private var forced = true
     private var counter = 0
-    /// What the alarms pane and the socket's `alarm list` say of an enabled alarm: "" until the manager answered.
-    private(set) var label = ""
-
-    static let wakes = "wakes the computer"
-
-    static func awakeOnly(_ reason: String) -> String { "rings only while the computer is awake (\(reason))" }
-
     init(bus: Bus, events: PlayerEventStream) {
         self.bus = bus
         self.events = events
@@ -60,11 +53,10 @@ final class WakeTimer {
     var wantsTurnWithin: Int? { forced || look ? 0 : nil }
 
     /// Arms the next enabled alarm's wake when it changed (or when forced).
-    func tend(_ runtime: PlayerRuntime) {
-        guard runtime.hasAlarmScheduler, forced || look else { return }
+    func tend(_ core: any PlayerCore) {
+        guard forced || look, let plan = core.snapshot(.alarmPlan).alarmPlan else { return }
         look = false
-        let scheduler = runtime.alarms
-        let next = scheduler.alarms.filter(\.isEnabled).compactMap { scheduler.nextFire(of: $0.id) }.min()
+        let next = plan.alarms.filter(\.isEnabled).compactMap(\.nextFire).min()
         if !forced, let asked, asked == next { return }
         forced = false
         asked = .some(next)
@@ -95,16 +87,13 @@ final class WakeTimer {
                                   guard let self else { return }
                                   if reply != nil {
                                       armed = (instant, base + ".timer")
-                                      label = Self.wakes
                                       events.emit(.alarmWake(at: instant, reason: nil))
                                   } else {
                                       let reason = Self.reason(error)
-                                      label = Self.awakeOnly(reason)
                                       events.emit(.alarmWake(at: nil, reason: reason))
                                   }
                               })
         } catch {
-            label = Self.awakeOnly(error.description)
             events.emit(.alarmWake(at: nil, reason: error.description))
         }
     }

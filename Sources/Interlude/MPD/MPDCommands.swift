@@ -11,7 +11,7 @@ import Glibc
 /// an `ACK` whose message is the player's reason, worded without keys.
 struct MPDCommands {
     let server: MPDServer
-    let runtime: PlayerRuntime
+    let core: any PlayerCore
     let connection: MPDServer.Connection
 
     /// Each command's argument counts, as MPD checks them before running it.
@@ -62,7 +62,7 @@ struct MPDCommands {
 
     private func carryOut(_ name: String, _ arguments: [String]) throws(MPDFailure) -> MPDResponse {
         var response = MPDResponse()
-        let snapshot = runtime.playbackSnapshot()
+        let snapshot = core.snapshot(.playback)
         switch name {
         case "ping": break
         case "status": return status(snapshot)
@@ -82,7 +82,7 @@ struct MPDCommands {
                     throw name == "play" ? MPDFailure(.argument, "Bad song index") : MPDFailure(.noExist, "No such song")
                 }
                 try table("play")
-                runtime.jump(toQueueIndex: index, seconds: 0, play: true)
+                try perform(.jump(toQueueIndex: index, play: true))
             } else {
                 try table("play")
             }
@@ -100,7 +100,7 @@ struct MPDCommands {
                 throw name == "seek" ? MPDFailure(.argument, "Bad song index") : MPDFailure(.noExist, "No such song")
             }
             let seconds = try Self.seconds(arguments[1])
-            if index != snapshot.currentIndex { runtime.jump(toQueueIndex: index, seconds: 0, play: false) }
+            if index != snapshot.currentIndex { try perform(.jump(toQueueIndex: index, play: false)) }
             try table(name, [.double(seconds)])
         case "seekcur":
             let text = arguments[0]
@@ -136,7 +136,7 @@ struct MPDCommands {
             var mode = snapshot.repeatMode
             for _ in 0..<3 where mode != wanted {
                 try table(name)
-                mode = runtime.playbackSnapshot().repeatMode
+                mode = core.snapshot(.playback).repeatMode
             }
         case "consume":
             if try Self.boolean(arguments[0]) { throw MPDFailure(.argument, "consume is not a mode of this player") }
@@ -173,7 +173,7 @@ struct MPDCommands {
             let path = try resolve(arguments[0])
             try table(name, [.string(path)])
             if name == "addid" {
-                server.queueIDs.update(runtime.queue)
+                server.queueIDs.update(core.snapshot(.playback).queuePaths)
                 if let id = server.queueIDs.ids.last { response.add("Id", id) }
                 return response
             }
@@ -271,14 +271,15 @@ struct MPDCommands {
         case .perform(let command): try perform(command)
         case .stop: try perform(.stop)
         case .seekTo(let seconds):
-            guard let heard = runtime.current?.elapsed else { throw MPDFailure(.playerSync, "Not playing") }
-            try perform(.seek(seconds: seconds - heard))
+            let playing = core.snapshot(.playback)
+            guard playing.currentIndex != nil else { throw MPDFailure(.playerSync, "Not playing") }
+            try perform(.seek(seconds: seconds - playing.fileElapsed))
         default: throw .unknownCommand(name)
         }
     }
 
     private func perform(_ command: PlayerCommand) throws(MPDFailure) {
-        if case .refused(let reason) = runtime.perform(command) { throw MPDFailure(.system, reason.sentence()) }
+        if case .refused(let reason) = core.perform(command) { throw MPDFailure(.system, reason.sentence()) }
     }
 
     // MARK: Replies
@@ -314,10 +315,10 @@ struct MPDCommands {
             response.add("elapsed", milliseconds: snapshot.elapsed)
             // MPD's order: bitrate (0 when unknown), duration, then the decoder's
             // format; its bits are the pipeline's, 16, what every decoder is converted to.
-            let stream = runtime.engine.decodingStream
-            response.add("bitrate", stream?.info.bitrateKbps ?? 0)
+            let decoding = snapshot.decoding
+            response.add("bitrate", decoding?.bitrateKbps ?? 0)
             if snapshot.duration != nil { response.add("duration", milliseconds: duration) }
-            if let format = stream?.format { response.add("audio", "\(format.rate):16:\(format.channels)") }
+            if let decoding { response.add("audio", "\(decoding.rate):16:\(decoding.channels)") }
         }
         // What plays next: the same song under repeat one, the first again at the end under repeat all.
         let next: Int? = index.flatMap { index in
@@ -338,7 +339,7 @@ struct MPDCommands {
             let path = server.queueIDs.paths[index]
             var lines = MPDResponse()
             lines.add("file", relative(path))
-            let tags = runtime.trackTags.tags(of: path)
+            let tags = core.snapshot(.tags(of: [path])).tags[path] ?? AudioTags()
             // MPD's order (its ID3 scan's).
             if let artist = tags.artist { lines.add("Artist", artist) }
             if let albumArtist = tags.albumArtist { lines.add("AlbumArtist", albumArtist) }

@@ -160,16 +160,16 @@ final class MPDServer: LoopSource {
         return requests
     }
 
-    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
-        if !changed.isEmpty || queueIDs.paths.count != runtime.queue.count { noteChanges(runtime) }
+    func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
+        if !changed.isEmpty || queueIDs.paths.count != core.snapshot(.playback).queuePaths.count { noteChanges(core) }
         if let worker, ready.contains(where: { $0.fd == worker.wake }) {
-            for item in worker.take() { finish(item, runtime: runtime) }
+            for item in worker.take() { finish(item, core: core) }
         }
         for event in ready where event.fd != listener && event.fd != tcpListener {
             guard let connection = connections.first(where: { $0.fd == event.fd }) else { continue }
             if event.events & Int16(POLLOUT | POLLHUP | POLLERR) != 0 { flush(connection) }
             if connection.readsRequests && event.events & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-                receive(connection, runtime: runtime)
+                receive(connection, core: core)
             } else if event.events & Int16(POLLHUP | POLLERR) != 0 {
                 drop(connection)
             }
@@ -177,9 +177,9 @@ final class MPDServer: LoopSource {
         if ready.contains(where: { $0.fd == listener }) { acceptPending(from: listener, local: true) }
         if tcpListener >= 0, ready.contains(where: { $0.fd == tcpListener }) { acceptPending(from: tcpListener, local: false) }
         for connection in connections where connection.readsRequests || connection.peerClosed {
-            handleLines(connection, runtime: runtime)
+            handleLines(connection, core: core)
         }
-        noteChanges(runtime)
+        noteChanges(core)
         connections.removeAll { connection in
             if connection.isDone { drop(connection) }
             return connection.closed
@@ -187,10 +187,10 @@ final class MPDServer: LoopSource {
     }
 
     /// Tells the idle clients what changed: the events' subsystems, and the playlist when the queue did.
-    private func noteChanges(_ runtime: PlayerRuntime) {
+    private func noteChanges(_ core: any PlayerCore) {
         var due = changed
         changed = []
-        if queueIDs.update(runtime.queue) { due.insert(.playlist) }
+        if queueIDs.update(core.snapshot(.playback).queuePaths) { due.insert(.playlist) }
         guard !due.isEmpty else { return }
         for connection in connections where !connection.closed {
             if let reply = connection.idle.changed(due) { send(reply, to: connection) }
@@ -243,10 +243,10 @@ final class MPDServer: LoopSource {
     /// the player (`play`, `add`...): the loop's turn carries it out first
     /// (a resume, a jump), so the next `status` says what it did, as it did
     /// when every request waited for the turn.
-    private func receive(_ connection: Connection, runtime: PlayerRuntime) {
+    private func receive(_ connection: Connection, core: any PlayerCore) {
         for _ in 0..<Self.requestsPerTurn {
             changedPlayer = false
-            guard receiveOnce(connection, runtime: runtime), connection.readsRequests, !changedPlayer else { return }
+            guard receiveOnce(connection, core: core), connection.readsRequests, !changedPlayer else { return }
         }
     }
 
@@ -254,7 +254,7 @@ final class MPDServer: LoopSource {
     static let requestsPerTurn = 8
 
     /// One read and what it completed answered; false when nothing more is to be read now (or the client is gone).
-    private func receiveOnce(_ connection: Connection, runtime: PlayerRuntime) -> Bool {
+    private func receiveOnce(_ connection: Connection, core: any PlayerCore) -> Bool {
         // Into the server's one buffer: a fresh 16 KB one, zeroed, for every request was a tenth of `status`'s time.
         // Peeked, and taken from the socket once answered: taking a request frees
         // its buffer, and Linux then wakes the client blocked reading its reply (a
@@ -273,14 +273,14 @@ final class MPDServer: LoopSource {
         }
         if count == 0 {
             connection.peerClosed = true
-            handleLines(connection, runtime: runtime)
+            handleLines(connection, core: core)
             if connection.isDone { drop(connection) }
             return false
         }
         connection.input += receiveBuffer[..<count]
-        handleLines(connection, runtime: runtime)
+        handleLines(connection, core: core)
         guard keepsWithinLine(connection) else { return false }
-        return take(count, from: connection, runtime: runtime)
+        return take(count, from: connection, core: core)
     }
 
     /// Takes the `count` bytes peeked (and answered) from the socket; and,
@@ -288,7 +288,7 @@ final class MPDServer: LoopSource {
     /// since, which is answered here: true then, as more may follow. A client
     /// that waits for each reply has sent nothing more, and the call that
     /// takes its request also says so, where a second read found nothing.
-    private func take(_ count: Int, from connection: Connection, runtime: PlayerRuntime) -> Bool {
+    private func take(_ count: Int, from connection: Connection, core: any PlayerCore) -> Bool {
         guard !connection.closed else { return false }
         let further = connection.readsRequests && !changedPlayer
         var left = count
@@ -307,7 +307,7 @@ final class MPDServer: LoopSource {
         // What came after the request: the last read's bytes past it.
         guard left < 0 else { return false }
         connection.input += receiveBuffer[(taken + left)..<taken]
-        handleLines(connection, runtime: runtime)
+        handleLines(connection, core: core)
         return keepsWithinLine(connection)
     }
 
@@ -322,7 +322,7 @@ final class MPDServer: LoopSource {
         return !connection.closed
     }
 
-    private func handleLines(_ connection: Connection, runtime: PlayerRuntime) {
+    private func handleLines(_ connection: Connection, core: any PlayerCore) {
         var start = 0
         while !connection.closed, !connection.closing, connection.waiting == nil, connection.output.count <= Self.readPauseBytes,
               let newline = connection.input[start...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -336,14 +336,14 @@ final class MPDServer: LoopSource {
             var line = Array(connection.input[start..<newline])
             start = newline + 1
             if line.last == UInt8(ascii: "\r") { line.removeLast() }
-            handle(line, from: connection, runtime: runtime)
+            handle(line, from: connection, core: core)
         }
         if start > 0 { connection.input.removeFirst(min(start, connection.input.count)) }
     }
 
     /// One line, as MPD's client reads it: during `idle` only `noidle` is
     /// allowed (anything else closes the client), `noidle` outside it is ignored.
-    private func handle(_ line: [UInt8], from connection: Connection, runtime: PlayerRuntime) {
+    private func handle(_ line: [UInt8], from connection: Connection, core: any PlayerCore) {
         if connection.idle.isWaiting {
             if line == Self.noidle, let reply = connection.idle.cancel() { send(reply, to: connection) } else { connection.closing = true }
             return
@@ -354,9 +354,9 @@ final class MPDServer: LoopSource {
         case .tooLong:
             connection.closing = true
         case .single(let line):
-            proceed(Request(lines: [line], isList: false, okEach: false), connection, runtime: runtime)
+            proceed(Request(lines: [line], isList: false, okEach: false), connection, core: core)
         case .run(let lines, let okEach):
-            proceed(Request(lines: lines, isList: true, okEach: okEach), connection, runtime: runtime)
+            proceed(Request(lines: lines, isList: true, okEach: okEach), connection, core: core)
         }
     }
 
@@ -383,10 +383,10 @@ final class MPDServer: LoopSource {
 
     /// Runs the request's commands from its `next` on and sends the reply,
     /// unless one waits for the worker: then the rest waits in `connection.waiting`.
-    private func proceed(_ request: Request, _ connection: Connection, runtime: PlayerRuntime) {
+    private func proceed(_ request: Request, _ connection: Connection, core: any PlayerCore) {
         var request = request
         while request.next < request.lines.count {
-            let step = run(request.lines[request.next], index: request.next, from: connection, runtime: runtime,
+            let step = run(request.lines[request.next], index: request.next, from: connection, core: core,
                            inList: request.isList)
             guard case .reply(let bytes, let finished) = step else {
                 request.readsLibrary = step == .waitsForLibrary
@@ -403,20 +403,20 @@ final class MPDServer: LoopSource {
     }
 
     /// The worker's answer, on the main loop: the requests that waited for it go on.
-    private func finish(_ item: MPDWorker.Finished, runtime: PlayerRuntime) {
+    private func finish(_ item: MPDWorker.Finished, core: any PlayerCore) {
         switch item {
         case .tracks(let stamp, let tracks):
             readingLibrary = false
             database.adopt(stamp: stamp, tracks)
             for connection in connections where !connection.closed && connection.waiting?.readsLibrary == true {
                 // Run again, the tracks here now (or read again if a scan changed the index meanwhile).
-                resume(connection, runtime: runtime) { _ in true }
+                resume(connection, core: core) { _ in true }
             }
             database.forgetFailure()
         case .picture(let ticket, let reply):
             guard let connection = connections.first(where: { $0.ticket == ticket && !$0.closed }),
                   connection.waiting?.readsLibrary == false else { return }
-            resume(connection, runtime: runtime) { request in
+            resume(connection, core: core) { request in
                 let index = request.next
                 let (bytes, finished): ([UInt8], Finish)
                 switch reply {
@@ -437,11 +437,11 @@ final class MPDServer: LoopSource {
     /// Goes on with the request `connection` waits with: `answer` gives the
     /// waiting command its reply (false: the request ends there); then the
     /// rest runs, and the client's next requests are read.
-    private func resume(_ connection: Connection, runtime: PlayerRuntime, answer: (inout Request) -> Bool) {
+    private func resume(_ connection: Connection, core: any PlayerCore, answer: (inout Request) -> Bool) {
         guard var request = connection.waiting else { return }
         connection.waiting = nil
-        if answer(&request) { proceed(request, connection, runtime: runtime) }
-        if connection.waiting == nil { handleLines(connection, runtime: runtime) }
+        if answer(&request) { proceed(request, connection, core: core) }
+        if connection.waiting == nil { handleLines(connection, core: core) }
         if connection.isDone { drop(connection) }
     }
 
@@ -455,7 +455,7 @@ final class MPDServer: LoopSource {
 
     /// A command's reply: its body and `OK` (in a list, the body alone), or its
     /// `ACK`; or, for a command that reads the disk, its read started on the worker's thread.
-    private func run(_ line: [UInt8], index: Int, from connection: Connection, runtime: PlayerRuntime,
+    private func run(_ line: [UInt8], index: Int, from connection: Connection, core: any PlayerCore,
                      inList: Bool = false) -> Step {
         do throws(MPDFailure) {
             let request = try MPDRequest.parse(line)
@@ -474,7 +474,7 @@ final class MPDServer: LoopSource {
             if request.command == "idle" {
                 guard connection.permissions.contains(.read) else { throw MPDPermission.refusal("idle") }
                 let wanted = try MPDIdleState.subsystems(request.arguments)
-                noteChanges(runtime)
+                noteChanges(core)
                 if inList { return .reply([], .done) }
                 return .reply(Array((connection.idle.wait(on: wanted) ?? "").utf8), .idle)
             }
@@ -482,9 +482,9 @@ final class MPDServer: LoopSource {
                 connection.closing = true
                 return .reply([], .done)
             }
-            switch try MPDCommands(server: self, runtime: runtime, connection: connection).run(request) {
+            switch try MPDCommands(server: self, core: core, connection: connection).run(request) {
             case .reply(let response):
-                noteChanges(runtime)
+                noteChanges(core)
                 return .reply(response.finished(ok: !inList), .done)
             case .picture(let picture):
                 let pictures = MPDPictures(musicFolders: musicFolders)

@@ -48,7 +48,9 @@ final class AlarmNotifications {
     private var notifiedMissed: Set<Occurrence> = []
     private var look = true
     private var timer: TimerToken?
-    private weak var runtime: PlayerRuntime?
+    private weak var core: (any PlayerCore)?
+    /// The zone alarms ring in, for the announcement's day and time.
+    private let zone: TimeZoneRules
 
     private final class Receiver: BusMatchHandler {
         weak var notifications: AlarmNotifications?
@@ -60,9 +62,10 @@ final class AlarmNotifications {
         }
     }
 
-    init(bus: Bus, lead: Duration?) throws(BusError) {
+    init(bus: Bus, lead: Duration?, zone: TimeZoneRules) throws(BusError) {
         self.bus = bus
         self.lead = lead
+        self.zone = zone
         receiver.notifications = self
         try bus.addMatch(Self.matchRule, handler: receiver)
     }
@@ -71,30 +74,29 @@ final class AlarmNotifications {
     func alarmsPlanned() { look = true }
 
     /// Notifies what is due: missed alarms not yet notified, announcements whose time came.
-    func tend(_ runtime: PlayerRuntime) {
-        self.runtime = runtime
-        guard runtime.hasAlarmScheduler else { return }
+    func tend(_ core: any PlayerCore) {
+        self.core = core
+        guard let plan = core.snapshot(.alarmPlan).alarmPlan else { return }
         if capabilities == nil {
             askCapabilities()
             return
         }
-        let scheduler = runtime.alarms
-        for missed in scheduler.unseenMissed {
-            let occurrence = Occurrence(id: missed.id, fire: missed.dueAt)
+        for missed in plan.unseenMissed {
+            let occurrence = Occurrence(id: AlarmID(rawValue: missed.id), fire: missed.dueAt)
             guard notifiedMissed.insert(occurrence).inserted else { continue }
             notify(summary: "Missed alarm", body: missed.line, actions: [], hints: [], occurrence: nil)
         }
         guard look, let lead else { return }
         look = false
-        if let timer { runtime.clock.cancel(timer) }
+        if let timer { core.clock.cancel(timer) }
         timer = nil
-        let now = runtime.clock.wallNow.secondsSince1970
+        let now = core.clock.wallNow.secondsSince1970
         let leadSeconds = lead.components.seconds
         var nextLook: Int64?
-        let format = AlarmTimeFormat(zone: ZonedTime(timeZone: runtime.configuration.alarmTimeZone))
-        for alarm in scheduler.alarms where alarm.isEnabled {
-            guard let fire = scheduler.nextFire(of: alarm.id), fire > now else { continue }
-            let occurrence = Occurrence(id: alarm.id, fire: fire)
+        let format = AlarmTimeFormat(zone: ZonedTime(timeZone: zone))
+        for alarm in plan.alarms where alarm.isEnabled {
+            guard let fire = alarm.nextFire, fire > now else { continue }
+            let occurrence = Occurrence(id: AlarmID(rawValue: alarm.id), fire: fire)
             if announced[occurrence] != nil { continue }
             let announceAt = fire - leadSeconds
             guard announceAt <= now else {
@@ -102,14 +104,14 @@ final class AlarmNotifications {
                 continue
             }
             let label = alarm.label.isEmpty ? "" : ": " + alarm.label
-            let skippable = !alarm.schedule.isOneShot && capabilities?.contains("actions") == true
+            let skippable = !alarm.isOneShot && capabilities?.contains("actions") == true
             announced[occurrence] = 0
             notify(summary: "Alarm \(format.day(fire, now: now))\(label)",
                    body: format.nextAlarm(fire, now: now) + (skippable ? "; it can be skipped once" : ""),
                    actions: skippable ? [Self.skipAction, "Skip this one"] : [], hints: ["suppress-sound"], occurrence: occurrence)
         }
         if let nextLook {
-            timer = runtime.clock.schedule(after: .seconds(max(1, nextLook - now))) { [weak self] in
+            timer = core.clock.schedule(after: .seconds(max(1, nextLook - now))) { [weak self] in
                 self?.timer = nil
                 self?.look = true
             }
@@ -159,11 +161,12 @@ final class AlarmNotifications {
 
     /// The server says the listener chose `action` on notification `id`.
     private func invoked(_ id: UInt32, _ action: String) {
-        guard action == Self.skipAction, id != 0, let runtime,
+        guard action == Self.skipAction, id != 0, let core,
               let occurrence = announced.first(where: { $0.value == id })?.key else { return }
         // Still the next of that alarm: a late click does not skip the one after.
-        guard runtime.alarms.nextFire(of: occurrence.id) == occurrence.fire,
-              occurrence.fire > runtime.clock.wallNow.secondsSince1970 else { return }
-        _ = runtime.perform(.skipAlarm(id: occurrence.id.rawValue))
+        let plan = core.snapshot(.alarmPlan).alarmPlan
+        guard plan?.alarms.first(where: { $0.id == occurrence.id.rawValue })?.nextFire == occurrence.fire,
+              occurrence.fire > core.clock.wallNow.secondsSince1970 else { return }
+        _ = core.perform(.skipAlarm(id: occurrence.id.rawValue))
     }
 }

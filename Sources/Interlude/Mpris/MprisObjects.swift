@@ -26,7 +26,7 @@ final class RootObject: BusObjectHandler {
         switch call.member {
         case "Raise": return call.reply()
         case "Quit":
-            source.runtime?.perform(.quit)
+            _ = source.core?.perform(.quit)
             return call.reply()
         default: return -ENOSYS
         }
@@ -83,7 +83,7 @@ final class PlayerObject: BusObjectHandler {
     /// D-Bus arguments become the row's arguments, checked by the row's
     /// ranges (a `Seek` of INT64_MAX microseconds is refused, not performed).
     override func dispatchMethod(_ call: BusMessage) -> Int32 {
-        guard let runtime = source.runtime else { return call.replyError("org.freedesktop.DBus.Error.Failed", "the player is starting") }
+        guard let core = source.core else { return call.replyError("org.freedesktop.DBus.Error.Failed", "the player is starting") }
         guard let member = call.member,
               let entry = CommandTable.entry(mpris: member, interface: CommandSpec.MprisMember.playerInterface) else {
             return -ENOSYS
@@ -96,7 +96,7 @@ final class PlayerObject: BusObjectHandler {
                 let track = try call.readObjectPath()
                 let position = try call.readInt64()
                 // The spec: a stale track id or a position outside the track is ignored.
-                let observed = source.observe(runtime)
+                let observed = source.observe(core)
                 guard track == observed.metadata.trackID, position >= 0,
                       position <= observed.metadata.lengthMicroseconds ?? Int64.max else { return call.reply() }
                 arguments = [.double(Double(position) / 1_000_000)]
@@ -117,10 +117,10 @@ final class PlayerObject: BusObjectHandler {
         }
         let result: CommandResult
         switch action {
-        case .perform(let command): result = runtime.perform(command)
-        case .stop: result = runtime.perform(.stop)
+        case .perform(let command): result = core.perform(command)
+        case .stop: result = core.perform(.stop)
         case .seekTo(let seconds):
-            result = runtime.perform(.seek(seconds: seconds - Double(source.positionMicroseconds(runtime)) / 1_000_000))
+            result = core.perform(.seek(seconds: seconds - Double(source.positionMicroseconds(core)) / 1_000_000))
         default: return -ENOSYS
         }
         if case .refused(let reason) = result {
@@ -131,20 +131,20 @@ final class PlayerObject: BusObjectHandler {
     }
 
     override func dispatchGet(_ property: String, _ reply: BusMessage) -> Int32 {
-        guard let runtime = source.runtime else { return -EAGAIN }
+        guard let core = source.core else { return -EAGAIN }
         do {
             switch property {
-            case "PlaybackStatus": try reply.append(source.observe(runtime).status)
-            case "Rate": try reply.append(runtime.engine.speed.value)
-            case "Metadata": try append(source.observe(runtime).metadata, to: reply)
-            case "Volume": try reply.append(runtime.volume)
-            case "Position": try reply.append(source.positionMicroseconds(runtime))
+            case "PlaybackStatus": try reply.append(source.observe(core).status)
+            case "Rate": try reply.append(core.snapshot(.playback).speedFactor)
+            case "Metadata": try append(source.observe(core).metadata, to: reply)
+            case "Volume": try reply.append(core.snapshot(.playback).volume)
+            case "Position": try reply.append(source.positionMicroseconds(core))
             case "MinimumRate": try reply.append(0.5)
             case "MaximumRate": try reply.append(3.0)
-            case "CanGoNext": try reply.append(source.observe(runtime).canGoNext)
-            case "CanGoPrevious": try reply.append(source.observe(runtime).canGoPrevious)
-            case "Shuffle": try reply.append(source.observe(runtime).shuffle)
-            case "LoopStatus": try reply.append(source.observe(runtime).loopStatus)
+            case "CanGoNext": try reply.append(source.observe(core).canGoNext)
+            case "CanGoPrevious": try reply.append(source.observe(core).canGoPrevious)
+            case "Shuffle": try reply.append(source.observe(core).shuffle)
+            case "LoopStatus": try reply.append(source.observe(core).loopStatus)
             case "CanPlay", "CanPause", "CanSeek", "CanControl": try reply.append(true)
             default: return -ENOENT
             }
@@ -153,28 +153,28 @@ final class PlayerObject: BusObjectHandler {
     }
 
     override func dispatchSet(_ property: String, _ value: BusMessage, _ refusal: BusSetRefusal) -> Int32 {
-        guard let runtime = source.runtime else { return -EAGAIN }
+        guard let core = source.core else { return -EAGAIN }
         do {
             switch property {
             case "Volume", "Rate":
                 var number = try value.readDouble()
                 // The spec: a rate of 0 is a pause, a negative volume is 0.
                 if property == "Rate", number == 0 {
-                    runtime.perform(.pause)
+                    _ = core.perform(.pause)
                     return 1
                 }
                 if property == "Volume", number < 0 { number = 0 }
-                return set(property, to: number, runtime, refusal)
+                return set(property, to: number, core, refusal)
             case "Shuffle":
                 // A book has no shuffle (the dispatcher refuses it): the value stays false.
-                if try value.readBool() != source.observe(runtime).shuffle { runtime.perform(.toggleShuffle) }
+                if try value.readBool() != source.observe(core).shuffle { _ = core.perform(.toggleShuffle) }
             case "LoopStatus":
                 let wanted = try value.readString()
                 guard MprisSource.loopStatuses.contains(wanted) else { return -EINVAL }
                 // Repeat goes off, all, one and round again: at most two steps to any of them;
                 // a refusal (a book) leaves it where it is.
-                for _ in 0..<MprisSource.loopStatuses.count where source.observe(runtime).loopStatus != wanted {
-                    if case .refused = runtime.perform(.cycleRepeat) { break }
+                for _ in 0..<MprisSource.loopStatuses.count where source.observe(core).loopStatus != wanted {
+                    if case .refused = core.perform(.cycleRepeat) { break }
                 }
             default: return -EPERM
             }
@@ -185,7 +185,7 @@ final class PlayerObject: BusObjectHandler {
     /// A number written to Volume or Rate, read by its row of the command
     /// table (`volume`, `speed`) with the row's range, as the socket's `volume
     /// 1.5` is: out of range, the set is refused with the table's sentence.
-    private func set(_ property: String, to number: Double, _ runtime: PlayerRuntime, _ refusal: BusSetRefusal) -> Int32 {
+    private func set(_ property: String, to number: Double, _ core: any PlayerCore, _ refusal: BusSetRefusal) -> Int32 {
         guard let entry = CommandTable.entry(mpris: property, interface: CommandSpec.MprisMember.playerInterface) else {
             return -EPERM
         }
@@ -194,7 +194,7 @@ final class PlayerObject: BusObjectHandler {
             return refusal.refuse("org.freedesktop.DBus.Error.InvalidArgs", error.message)
         }
         guard case .perform(let command) = action else { return -EPERM }
-        if case .refused(let reason) = runtime.perform(command) {
+        if case .refused(let reason) = core.perform(command) {
             // A client has no keys: the reason names none.
             return refusal.refuse("org.mpris.MediaPlayer2.Interlude.Refused", reason.sentence())
         }

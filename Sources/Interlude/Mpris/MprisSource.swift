@@ -23,8 +23,12 @@ final class MprisSource: LoopSource {
     let bus: Bus
     private(set) var name = ""
     private let events: PlayerEventStream
-    /// The runtime of this turn (the full-screen player switches runtimes).
-    private(set) weak var runtime: PlayerRuntime?
+    /// The core of this turn (the full-screen player switches runtimes).
+    private(set) weak var core: (any PlayerCore)?
+    /// The scheduler's plans seen so far (`PlayerSnapshot.alarmPlanGeneration`).
+    private var plansSeen = 0
+    /// The zone alarms ring in, for the announcements.
+    private let alarmTimeZone: TimeZoneRules
     private var root: RootObject?
     private var player: PlayerObject?
     private var changed = false
@@ -73,9 +77,10 @@ final class MprisSource: LoopSource {
         var url = ""
     }
 
-    private init(bus: Bus, events: PlayerEventStream) {
+    private init(bus: Bus, events: PlayerEventStream, alarmTimeZone: TimeZoneRules) {
         self.bus = bus
         self.events = events
+        self.alarmTimeZone = alarmTimeZone
     }
 
     /// Connects and exports, or says once why MPRIS is off and returns nil.
@@ -83,7 +88,8 @@ final class MprisSource: LoopSource {
     /// `DBUS_SESSION_BUS_ADDRESS`, no `$XDG_RUNTIME_DIR/bus`: a script, cron,
     /// a console login), don't load libsystemd and say nothing; a bus that is
     /// configured but does not answer is reported.
-    static func open(events: PlayerEventStream, quietWithoutBus: Bool) -> MprisSource? {
+    static func open(events: PlayerEventStream, quietWithoutBus: Bool, alarmTimeZone: TimeZoneRules,
+                     alarmNotifyLead: Duration?) -> MprisSource? {
         // getenv, not the whole environment: this runs in every headless play, bus or not.
         let address = getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) } ?? ""
         let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
@@ -93,8 +99,8 @@ final class MprisSource: LoopSource {
             return nil
         }
         do {
-            let source = MprisSource(bus: try Bus(.session), events: events)
-            try source.start()
+            let source = MprisSource(bus: try Bus(.session), events: events, alarmTimeZone: alarmTimeZone)
+            try source.start(alarmNotifyLead: alarmNotifyLead)
             Bus.releaseSetUpCode()
             return source
         } catch {
@@ -103,7 +109,7 @@ final class MprisSource: LoopSource {
         }
     }
 
-    private func start() throws(BusError) {
+    private func start(alarmNotifyLead: Duration?) throws(BusError) {
         let root = RootObject(self)
         let player = PlayerObject(self)
         self.root = root
@@ -121,7 +127,7 @@ final class MprisSource: LoopSource {
         otherPlayers = try OtherPlayers(bus: bus, ownName: { [unowned self] in name },
                                         report: { [events] in events.error($0) })
         wakeTimer = WakeTimer(bus: bus, events: events)
-        notifications = try AlarmNotifications(bus: bus, lead: UserConfigFile.alarmNotifyLead)
+        notifications = try AlarmNotifications(bus: bus, lead: alarmNotifyLead, zone: alarmTimeZone)
         events.subscribe { [weak self] timed in
             guard let self else { return }
             switch timed.event {
@@ -130,7 +136,7 @@ final class MprisSource: LoopSource {
             case .systemWillSleep:
                 // At once: sent before the delay lock goes back, and with it the machine to sleep.
                 wakeTimer?.rearmSoon()
-                if let runtime { wakeTimer?.tend(runtime) }
+                if let core { wakeTimer?.tend(core) }
             case .alarmRinging: otherPlayers?.alarmBegan()
             // Snoozed: they stay paused until the alarm it snoozed ends.
             case .alarmEnded(let end) where !Self.isSnooze(end): otherPlayers?.alarmEnded()
@@ -154,25 +160,35 @@ final class MprisSource: LoopSource {
     var wakeWithinMilliseconds: Int? {
         // Changes go out at the end of the turn they happened in.
         if changed || seeked || workLeft { return 0 }
-        let wake = runtime?.hasAlarmScheduler == true ? [wakeTimer?.wantsTurnWithin, notifications?.wantsTurnWithin].compactMap { $0 }.min() : nil
+        guard let core else { return bus.wakeWithinMilliseconds }
+        let plans = core.snapshot(.playback).alarmPlanGeneration
+        if plans != plansSeen { return 0 }
+        let wake = plans > 0 ? [wakeTimer?.wantsTurnWithin, notifications?.wantsTurnWithin].compactMap { $0 }.min() : nil
         guard let wake else { return bus.wakeWithinMilliseconds }
         return min(wake, bus.wakeWithinMilliseconds ?? wake)
     }
 
-    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
-        self.runtime = runtime
+    func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
+        self.core = core
+        let plans = core.snapshot(.playback).alarmPlanGeneration
+        if plans != plansSeen {
+            // The scheduler planned again (an alarm added, changed, rung, skipped): look at the next alarm.
+            plansSeen = plans
+            wakeTimer?.alarmsPlanned()
+            notifications?.alarmsPlanned()
+        }
         do {
             // Only when the bus has something: sd_bus_process on an idle bus is a
             // read() that finds nothing, every turn of a playing player's loop.
             if !ready.isEmpty || workLeft || (bus.wakeWithinMilliseconds ?? 1) == 0 {
                 workLeft = try bus.process()
             }
-            wakeTimer?.tend(runtime)
-            notifications?.tend(runtime)
-            if changed || last == nil { try announceChanges(runtime) }
+            wakeTimer?.tend(core)
+            notifications?.tend(core)
+            if changed || last == nil { try announceChanges(core) }
             if seeked {
                 seeked = false
-                let position = positionMicroseconds(runtime)
+                let position = positionMicroseconds(core)
                 try bus.emitSignal(path: Self.objectPath, interface: Self.playerInterface, member: "Seeked") { message throws(BusError) in
                     try message.append(position)
                 }
@@ -182,9 +198,9 @@ final class MprisSource: LoopSource {
         }
     }
 
-    private func announceChanges(_ runtime: PlayerRuntime) throws(BusError) {
+    private func announceChanges(_ core: any PlayerCore) throws(BusError) {
         changed = false
-        let now = observe(runtime)
+        let now = observe(core)
         defer { last = now }
         guard let last else { return }
         var names: [String] = []
@@ -207,8 +223,8 @@ final class MprisSource: LoopSource {
 
     // MARK: The player's state, as MPRIS names it
 
-    func observe(_ runtime: PlayerRuntime) -> Observed {
-        let snapshot = runtime.snapshot()
+    func observe(_ core: any PlayerCore) -> Observed {
+        let snapshot = core.snapshot()
         let status = switch snapshot.state {
         case .playing: "Playing"
         // Held by an alarm or a call: paused, as the user hears it.
@@ -217,11 +233,12 @@ final class MprisSource: LoopSource {
         }
         let index = snapshot.currentIndex
         return Observed(status: status, metadata: metadata(snapshot), volume: snapshot.volume,
-                        rate: runtime.engine.speed.value,
-                        canGoNext: runtime.book == nil && index.map { $0 + 1 < snapshot.queue.count } ?? false,
-                        canGoPrevious: runtime.book == nil && index != nil,
-                        shuffle: runtime.book == nil && runtime.playOrder.cycle != nil,
-                        loopStatus: runtime.book != nil ? "None" : Self.loopStatus(runtime.playOrder.repeatMode))
+                        rate: snapshot.speedFactor,
+                        canGoNext: snapshot.bookPath == nil && index.map { $0 + 1 < snapshot.queue.count } ?? false,
+                        canGoPrevious: snapshot.bookPath == nil && index != nil,
+                        shuffle: snapshot.bookPath == nil && snapshot.shuffle,
+                        loopStatus: snapshot.bookPath != nil ? "None"
+                            : Self.loopStatus(RepeatMode(rawValue: snapshot.repeatMode) ?? .off))
     }
 
     private func metadata(_ snapshot: PlayerSnapshot) -> Metadata {
@@ -245,9 +262,11 @@ final class MprisSource: LoopSource {
         return metadata
     }
 
-    func positionMicroseconds(_ runtime: PlayerRuntime) -> Int64 {
-        if let book = runtime.book { return Int64(book.currentPosition) * 1000 }
-        return Int64(((runtime.current?.elapsed ?? 0) * 1_000_000).rounded())
+    func positionMicroseconds(_ core: any PlayerCore) -> Int64 {
+        let snapshot = core.snapshot(.playback)
+        // A book's place is whole milliseconds.
+        if snapshot.bookPath != nil { return Int64((snapshot.elapsed * 1000).rounded()) * 1000 }
+        return Int64((snapshot.elapsed * 1_000_000).rounded())
     }
 
     /// The file a queue entry plays: a cue sheet's track (`ALBUM.cue#N`) is

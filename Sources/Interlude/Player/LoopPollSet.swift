@@ -1,3 +1,4 @@
+import PlayerModel
 import Glibc
 
 /// The descriptors of one `poll` of the main loop: the loop's own first (the

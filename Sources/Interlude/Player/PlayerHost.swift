@@ -1,3 +1,4 @@
+import PlayerModel
 import AudioEngine
 
 /// What drives a `PlayerRuntime` from outside: the headless command line or

@@ -41,10 +41,7 @@ extension PlayerRuntime {
         }
         scheduler.onPrepare = { [unowned self] alarm in prepareAlarmVoice(alarm.sound) }
         // The computer's wake follows the next alarm: looked at after each plan, never on a timer of its own.
-        scheduler.onPlanned = { [unowned self] in
-            services?.mpris?.wakeTimer?.alarmsPlanned()
-            services?.mpris?.notifications?.alarmsPlanned()
-        }
+        scheduler.onPlanned = { [unowned self] in alarmPlanGeneration += 1 }
         // What is found late after a sleep says so: the sleep as the system
         // announced it (logind), and at wake-up a look at what fell due, once
         // the arbiter has taken the wake (the next turn of the loop).
@@ -57,6 +54,7 @@ extension PlayerRuntime {
         }
         scheduler.start()
         createdScheduler = scheduler
+        alarmPlanGeneration += 1
         return scheduler
     }
 

@@ -97,6 +97,17 @@ extension PlayerRuntime {
         case .quit:
             quitRequested = true
             requestStop()
+        case .jump(let index, let play):
+            guard queue.indices.contains(index) else { return .refused(reason: .problem("no queue entry \(index)")) }
+            jump(toQueueIndex: index, seconds: 0, play: play)
+        case .alarmsFileChanged: createdScheduler?.fileDidChange()
+        case .systemWillSleep: systemWillSleep()
+        case .systemDidWake: systemDidWake()
+        case .desktopStreamBegan(let stream, let priorityClass, let program):
+            if let old = desktopSessions.removeValue(forKey: stream) { endDesktopInterruption(old) }
+            desktopSessions[stream] = beginDesktopInterruption(priorityClass, program: program)
+        case .desktopStreamEnded(let stream):
+            if let session = desktopSessions.removeValue(forKey: stream) { endDesktopInterruption(session) }
         case .chapterNext, .chapterPrevious, .jumpToChapter, .skipBack, .skipForward, .cycleSleepTimer, .addBookmark,
              .jumpToBookmark, .deleteBookmark:
             guard let book else { return .refused(reason: .noBook) }

@@ -11,10 +11,23 @@ extension PlayerRuntime {
     /// The titles are the decoders' readings of the tags (`trackTags`), for
     /// every front end. (MPD's replies read `playbackSnapshot`, without the
     /// queue's titles and the rest.)
-    func snapshot() -> PlayerSnapshot {
+    func snapshot(_ detail: PlayerSnapshot.Detail) -> PlayerSnapshot {
+        var snapshot = detail.full ? fullSnapshot() : detail.playback ? playbackSnapshot() : PlayerSnapshot()
+        if detail.alarmPlan { snapshot.alarmPlan = alarmPlan }
+        if detail.stations {
+            if let problem = favouriteStations.reload() { events.error(problem) }
+            snapshot.stations = favouriteStations.rows
+        }
+        for path in detail.tagsOf { snapshot.tags[path] = trackTags.tags(of: path) }
+        return snapshot
+    }
+
+    private func fullSnapshot() -> PlayerSnapshot {
         var snapshot = PlayerSnapshot()
+        setPlainFields(of: &snapshot)
         snapshot.queue = queue.map { .init(path: $0, title: trackTags.tags(of: $0).title ?? AudioTags.displayName(ofPath: $0)) }
         let current = current
+        snapshot.currentPath = current?.path
         snapshot.fileElapsed = current?.elapsed ?? 0
         if let book {
             snapshot.currentIndex = current?.index
@@ -60,7 +73,7 @@ extension PlayerRuntime {
             let now = clock.wallNow.secondsSince1970
             let text = AlarmRowText(zone: configuration.alarmTimeZone)
             // No session bus, no user manager to ask.
-            let wake = services.map { $0.mpris?.wakeTimer?.label ?? WakeTimer.awakeOnly("no session bus") } ?? ""
+            let wake = wakeLabel
             let format = AlarmTimeFormat(zone: ZonedTime(timeZone: configuration.alarmTimeZone))
             let missed = scheduler.unseenMissed
             snapshot.alarms = scheduler.alarms.map { alarm in
@@ -89,9 +102,11 @@ extension PlayerRuntime {
     /// MPD client's most frequent request (ncmpcpp's every second), and the
     /// titles, the book's chapters and the alarms' rows the whole snapshot
     /// formats made it cost more than MPD's whole answer.
-    func playbackSnapshot() -> PlayerSnapshot {
+    private func playbackSnapshot() -> PlayerSnapshot {
         var snapshot = PlayerSnapshot()
+        setPlainFields(of: &snapshot)
         let current = current
+        snapshot.currentPath = current?.path
         snapshot.fileElapsed = current?.elapsed ?? 0
         if let book {
             snapshot.currentIndex = current?.index
@@ -104,6 +119,30 @@ extension PlayerRuntime {
         }
         setModes(of: &snapshot, hasCurrent: current != nil)
         return snapshot
+    }
+
+    /// What every detail carries: copies of what the core holds.
+    private func setPlainFields(of snapshot: inout PlayerSnapshot) {
+        snapshot.queuePaths = queue
+        snapshot.bookPath = book?.book.path
+        snapshot.speedFactor = engine.speed.value
+        snapshot.mediaStopped = engine.isMediaStopped
+        snapshot.decoding = engine.decodingStream.map {
+            .init(bitrateKbps: $0.info.bitrateKbps, rate: $0.format.rate, channels: $0.format.channels)
+        }
+        snapshot.engine = engineReport
+        snapshot.alarmPlanGeneration = alarmPlanGeneration
+    }
+
+    private var alarmPlan: AlarmPlan? {
+        guard hasAlarmScheduler else { return nil }
+        let scheduler = alarms
+        return AlarmPlan(
+            alarms: scheduler.alarms.map {
+                .init(id: $0.id.rawValue, label: $0.label, isEnabled: $0.isEnabled, isOneShot: $0.schedule.isOneShot,
+                      nextFire: scheduler.nextFire(of: $0.id))
+            },
+            unseenMissed: scheduler.unseenMissed.map { .init(id: $0.id.rawValue, dueAt: $0.dueAt, line: $0.line) })
     }
 
     private func setModes(of snapshot: inout PlayerSnapshot, hasCurrent: Bool) {

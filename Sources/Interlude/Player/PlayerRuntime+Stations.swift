@@ -104,14 +104,6 @@ extension PlayerRuntime {
         }
     }
 
-    /// `station-list`: the stations the file holds now, numbered from 1.
-    func stationList() -> JSONValue {
-        if let problem = favouriteStations.reload() { events.error(problem) }
-        return .array(favouriteStations.list.stations.enumerated().map { index, station in
-            .object(["number": .integer(Int64(index + 1)), "name": .string(station.name), "url": .string(station.url)])
-        })
-    }
-
     /// The station decoding now, with the name it gave itself (`icy-name`), if any.
     var playingStation: (url: String, name: String?)? {
         if let stream = engine.feeder.liveStream { return (stream.url, stream.stationName) }

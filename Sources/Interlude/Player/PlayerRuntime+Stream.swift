@@ -17,6 +17,8 @@ import Glibc
 /// meanwhile. A first connection that fails is the entry's failure, one line
 /// naming the URL, as a file that cannot be decoded is.
 final class StreamWatch: LoopSource {
+    /// The core's own part: it reads the engine's stream, which no service sees.
+    weak var runtime: PlayerRuntime?
     private weak var stream: (any LiveStream)?
     private var supervisor: StationSupervisor?
 
@@ -29,7 +31,8 @@ final class StreamWatch: LoopSource {
         return requests
     }
 
-    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
+    func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
+        guard let runtime else { return }
         let current = runtime.engine.feeder.liveStream
         if current !== stream {
             // Another entry (or none) decodes now: the old station is not tried again.

@@ -116,6 +116,13 @@ final class PlayerRuntime {
     var quitRequested = false
     /// Alarms made for testing (`fireTestAlarm`, `addAlarm(afterSeconds:)`), removed once rung.
     var testAlarms: Set<AlarmID> = []
+    /// Counts the alarm scheduler's plans, for the services that act ahead of an alarm (`PlayerSnapshot.alarmPlanGeneration`).
+    var alarmPlanGeneration = 0
+    /// What an enabled alarm's row says of waking the computer: from the last `alarmWake` event
+    /// (the wake timer's), or why none can come; "" while the services are not started.
+    var wakeLabel = ""
+    /// Other programs' streams that count as interruptions, by the sound server's index (`+Desktop`).
+    var desktopSessions: [Int: Session] = [:]
 
     /// Opens the engine (the first playable file fixes the output format).
     /// Reports what went wrong and returns nil when nothing can play.
@@ -197,6 +204,7 @@ final class PlayerRuntime {
                                settings: settings, sink: controller)
         controller.player = player
         player.onSessionEvent = { [events] event in events.report(event) }
+        streamWatch.runtime = self
         stageScenario()
         installPlayOrder()
         installReplayGain()
@@ -226,8 +234,15 @@ final class PlayerRuntime {
 
     /// Opens the services for the run; the loop polls them from its next wait,
     /// and `shutDown` closes them as the host leaves.
-    func startServices(instance: Int, buses: Bool) {
-        services = PlayerServices(events: events, output: configuration.output, instance: instance, buses: buses)
+    func startServices(instance: Int, buses: Bool, eventOutput: EventLineOutput? = nil) {
+        let services = PlayerServices(events: events, output: configuration.output, instance: instance, buses: buses,
+                                      alarmTimeZone: configuration.alarmTimeZone, eventOutput: eventOutput)
+        self.services = services
+        // No session bus, no user manager to ask.
+        wakeLabel = services.mpris == nil ? AlarmWakeLabel.awakeOnly("no session bus") : ""
+        events.subscribe { [weak self] timed in
+            if case .alarmWake(let at, let reason) = timed.event { self?.wakeLabel = AlarmWakeLabel.label(at: at, reason: reason) }
+        }
     }
 
     func shutDown() {
@@ -459,7 +474,7 @@ final class PlayerRuntime {
     /// Each source gets the events on its own descriptors, in the order listed.
     private func serviceSources(_ sources: [LoopSource]) {
         for (index, source) in sources.enumerated() {
-            source.serviceLoop(ready: pollSet.ready(forSource: index), runtime: self)
+            source.serviceLoop(ready: pollSet.ready(forSource: index), core: self)
         }
     }
 
@@ -473,3 +488,5 @@ final class PlayerRuntime {
         }
     }
 }
+
+extension PlayerRuntime: PlayerCore {}

@@ -1,4 +1,6 @@
 import AudioEngine
+import InterludeCore
+import PlayerModel
 
 /// What the player offers the rest of the system for the whole run, whichever
 /// front end drives it: the control socket (`interlude remote`), the event
@@ -24,12 +26,14 @@ final class PlayerServices {
     /// `--events json`'s standard output, written without blocking the loop.
     let eventOutput: EventLineOutput?
 
-    init(events: PlayerEventStream, output: PlaybackEngine.Output, instance: Int, buses: Bool) {
-        eventOutput = events.jsonOutput
+    init(events: PlayerEventStream, output: PlaybackEngine.Output, instance: Int, buses: Bool, alarmTimeZone: TimeZoneRules,
+         eventOutput: EventLineOutput?) {
+        self.eventOutput = eventOutput
         control = ControlSocket.open(instance: instance, events: events)
         mpd = MPDServer.open(instance: instance, events: events, environment: ProcessEnvironment.current())
         hook = EventHook.fromConfig(events: events)
-        mpris = buses ? MprisSource.open(events: events, quietWithoutBus: true) : nil
+        mpris = buses ? MprisSource.open(events: events, quietWithoutBus: true, alarmTimeZone: alarmTimeZone,
+                                         alarmNotifyLead: UserConfigFile.alarmNotifyLead) : nil
         logind = buses ? LogindSleepSource.open(events: events) : nil
         desktop = DesktopInterruptionSource.forPlayback(output: output, environment: ProcessEnvironment.current(),
                                                         report: { [events] in events.error($0) })

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import PlayerModel
 import Glibc
 #endif
 import AudioEngine

@@ -270,9 +270,9 @@ final class PlayerPodcasts: LoopSource {
 
     var pollRequests: [LoopPollRequest] { mailbox.wake >= 0 ? [LoopPollRequest(fd: mailbox.wake)] : [] }
 
-    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
+    func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
         guard !ready.isEmpty else { return }
-        for message in mailbox.take() { take(message, events: runtime.events) }
+        for message in mailbox.take() { take(message, events: core.events) }
         onChange()
     }
 

@@ -110,14 +110,14 @@ final class ControlSocket: LoopSource {
         }
     }
 
-    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
+    func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
         // Connections first, new ones last: an accepted client may reuse the
         // number of a descriptor closed this turn, whose events are in `ready`.
         for event in ready where event.fd != listener {
             guard let connection = connections.first(where: { $0.fd == event.fd }) else { continue }
             if event.events & Int16(POLLOUT | POLLHUP | POLLERR) != 0 { flush(connection) }
             if connection.readsRequests && event.events & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-                receive(connection, runtime: runtime)
+                receive(connection, core: core)
             } else if event.events & Int16(POLLHUP | POLLERR) != 0 {
                 // Gone both ways with nothing to read from it: nothing more can reach it.
                 drop(connection)
@@ -126,7 +126,7 @@ final class ControlSocket: LoopSource {
         if ready.contains(where: { $0.fd == listener }) { acceptPending() }
         // Written down below the pause: the requests it sent meanwhile are answered now.
         for connection in connections where connection.answersRequests && connection.hasWholeRequest {
-            handleLines(connection, runtime: runtime)
+            handleLines(connection, core: core)
         }
         connections.removeAll { connection in
             if (connection.closing || connection.peerClosed) && connection.output.isEmpty && !connection.hasWholeRequest {
@@ -182,7 +182,7 @@ final class ControlSocket: LoopSource {
         return true
     }
 
-    private func receive(_ connection: Connection, runtime: PlayerRuntime) {
+    private func receive(_ connection: Connection, core: any PlayerCore) {
         guard connection.readsRequests else { return }
         let bytes: ArraySlice<UInt8>
         switch UnixSocket.receive(connection.fd) {
@@ -198,13 +198,13 @@ final class ControlSocket: LoopSource {
             // The client closed its side: what it sent whole is still answered, as
             // the pause allows; the rest of its requests wait for room as before.
             connection.peerClosed = true
-            handleLines(connection, runtime: runtime)
+            handleLines(connection, core: core)
             // Gone at once when nothing is left to do: its descriptor does not wait for the turn's end.
             if connection.output.isEmpty && !connection.hasWholeRequest { drop(connection) }
             return
         }
         connection.input += bytes
-        handleLines(connection, runtime: runtime)
+        handleLines(connection, core: core)
         if connection.input.count > Self.maximumLineBytes && connection.input.firstIndex(of: UInt8(ascii: "\n")) == nil {
             connection.input = []
             sendReply(RemoteReply.failure(id: .none, "request longer than \(Self.maximumLineBytes) bytes: connection closed"),
@@ -215,7 +215,7 @@ final class ControlSocket: LoopSource {
 
     /// Answers the whole lines received, while the replies waiting stay under
     /// the pause (a peer that closed its side is answered to the end).
-    private func handleLines(_ connection: Connection, runtime: PlayerRuntime) {
+    private func handleLines(_ connection: Connection, core: any PlayerCore) {
         var start = 0
         while !connection.closed, !connection.closing,
               connection.output.count <= Self.readPauseBytes,
@@ -224,53 +224,47 @@ final class ControlSocket: LoopSource {
             start = newline + 1
             if line.last == UInt8(ascii: "\r") { line.removeLast() }
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            sendReply(reply(to: line, from: connection, runtime: runtime), to: connection)
+            sendReply(reply(to: line, from: connection, core: core), to: connection)
         }
         if start > 0 { connection.input.removeFirst(min(start, connection.input.count)) }
     }
 
-    private func reply(to line: [UInt8], from connection: Connection, runtime: PlayerRuntime) -> String {
+    private func reply(to line: [UInt8], from connection: Connection, core: any PlayerCore) -> String {
         let request: RemoteRequest
         do { request = try RemoteRequest.parse(line) } catch { return RemoteReply.failure(id: error.id, error.message) }
         let id = request.id
         switch request.action {
         case .perform(let command):
-            return RemoteReply.line(id: id, runtime.perform(command))
+            return RemoteReply.line(id: id, core.perform(command))
         case .seekTo(let seconds):
-            guard let heard = heardSeconds(runtime) else { return RemoteReply.failure(id: id, "nothing is playing") }
-            return RemoteReply.line(id: id, runtime.perform(.seek(seconds: seconds - heard)))
+            let playing = core.snapshot(.playback)
+            guard playing.bookPath != nil || playing.currentIndex != nil else { return RemoteReply.failure(id: id, "nothing is playing") }
+            // Where the listener is: in the book, or in the track.
+            return RemoteReply.line(id: id, core.perform(.seek(seconds: seconds - playing.elapsed)))
         case .stop:
-            return RemoteReply.line(id: id, runtime.perform(.stop))
+            return RemoteReply.line(id: id, core.perform(.stop))
         case .suspend:
-            if runtime.isSessionSuspended { return RemoteReply.failure(id: id, "the session is suspended already") }
-            return RemoteReply.line(id: id, runtime.perform(.toggleSessionSuspended))
+            if core.snapshot().sessionSuspended { return RemoteReply.failure(id: id, "the session is suspended already") }
+            return RemoteReply.line(id: id, core.perform(.toggleSessionSuspended))
         case .resumeSession:
-            if !runtime.isSessionSuspended { return RemoteReply.failure(id: id, "the session is not suspended") }
-            return RemoteReply.line(id: id, runtime.perform(.toggleSessionSuspended))
+            if !core.snapshot().sessionSuspended { return RemoteReply.failure(id: id, "the session is not suspended") }
+            return RemoteReply.line(id: id, core.perform(.toggleSessionSuspended))
         case .callStart:
-            if runtime.isCallActive { return RemoteReply.failure(id: id, "a call is on already") }
-            return RemoteReply.line(id: id, runtime.perform(.toggleCall))
+            if core.snapshot().callActive { return RemoteReply.failure(id: id, "a call is on already") }
+            return RemoteReply.line(id: id, core.perform(.toggleCall))
         case .callEnd:
-            if !runtime.isCallActive { return RemoteReply.failure(id: id, "no call is on") }
-            return RemoteReply.line(id: id, runtime.perform(.toggleCall))
-        case .status: return RemoteReply.result(id: id, RemoteReply.status(snapshot(runtime), engine: runtime.engineReport))
-        case .queueList: return RemoteReply.result(id: id, RemoteReply.queue(snapshot(runtime)))
-        case .alarmList: return RemoteReply.result(id: id, RemoteReply.alarms(snapshot(runtime)))
-        case .stationList: return RemoteReply.result(id: id, runtime.stationList())
+            if !core.snapshot().callActive { return RemoteReply.failure(id: id, "no call is on") }
+            return RemoteReply.line(id: id, core.perform(.toggleCall))
+        case .status:
+            let snapshot = core.snapshot()
+            return RemoteReply.result(id: id, RemoteReply.status(snapshot, engine: snapshot.engine))
+        case .queueList: return RemoteReply.result(id: id, RemoteReply.queue(core.snapshot()))
+        case .alarmList: return RemoteReply.result(id: id, RemoteReply.alarms(core.snapshot()))
+        case .stationList: return RemoteReply.result(id: id, RemoteReply.stations(core.snapshot(.stations).stations))
         case .subscribe:
             connection.subscribed = true
             return RemoteReply.line(id: id, .done)
         }
-    }
-
-    /// Where the listener is: in the book, or in the track.
-    private func heardSeconds(_ runtime: PlayerRuntime) -> Double? {
-        if let book = runtime.book { return Double(book.currentPosition) / 1000 }
-        return runtime.current?.elapsed
-    }
-
-    private func snapshot(_ runtime: PlayerRuntime) -> PlayerSnapshot {
-        runtime.snapshot()
     }
 
     // MARK: Output

@@ -1,3 +1,4 @@
+import PlayerModel
 import Glibc
 import InterludeCore
 
@@ -11,12 +12,12 @@ import InterludeCore
 final class StateFolderWatch: LoopSource {
     private let fd: Int32
     private let names: Set<String>
-    private let changed: (String, PlayerRuntime) -> Void
+    private let changed: (String, any PlayerCore) -> Void
 
     /// Watches `folder` (made, 0700, when missing) for `names`; nil, said once,
     /// when inotify is not available (changes made elsewhere then show after a restart).
     static func open(folder: String, names: Set<String>, events: PlayerEventStream,
-                     changed: @escaping (String, PlayerRuntime) -> Void) -> StateFolderWatch? {
+                     changed: @escaping (String, any PlayerCore) -> Void) -> StateFolderWatch? {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else {
             events.error("cannot watch \(folder) (\(Errno.current.message)); alarms changed elsewhere show after a restart")
@@ -36,7 +37,7 @@ final class StateFolderWatch: LoopSource {
         return StateFolderWatch(fd: fd, names: names, changed: changed)
     }
 
-    private init(fd: Int32, names: Set<String>, changed: @escaping (String, PlayerRuntime) -> Void) {
+    private init(fd: Int32, names: Set<String>, changed: @escaping (String, any PlayerCore) -> Void) {
         self.fd = fd
         self.names = names
         self.changed = changed
@@ -46,10 +47,10 @@ final class StateFolderWatch: LoopSource {
 
     var pollRequests: [LoopPollRequest] { [LoopPollRequest(fd: fd)] }
 
-    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime) {
+    func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
         guard !ready.isEmpty else { return }
         // A burst (a rename after a write) is one change per name.
-        for name in names.intersection(drain()).sorted() { changed(name, runtime) }
+        for name in names.intersection(drain()).sorted() { changed(name, core) }
     }
 
     /// The names in the events queued now.

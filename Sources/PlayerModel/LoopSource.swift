@@ -1,14 +1,12 @@
-import Glibc
-
 /// The one way to add a descriptor to the main loop's one `poll` (its own
 /// are the signalfd and the timerfds): the keys or standard input, a control
 /// socket, the session bus, the sound server's subscription, the library's
 /// watches. Every source is driven on the main thread, inside the loop's
-/// turn, never on an audio thread; it may call the runtime's `perform` and
-/// subscribe to its event stream. Timers go through the runtime's `Clock`.
+/// turn, never on an audio thread; what it may see of the player is the
+/// `PlayerCore` it is handed. Timers go through the core's `Clock`.
 ///
 /// The host lists its sources in `PlayerHost.loopSources`, its input first.
-protocol LoopSource: AnyObject {
+public protocol LoopSource: AnyObject {
     /// What to poll now, asked before every wait: a library such as sd-bus or
     /// libpulse may want `POLLOUT` too, and its descriptors may change.
     var pollRequests: [LoopPollRequest] { get }
@@ -18,21 +16,26 @@ protocol LoopSource: AnyObject {
     /// After the wait: `ready` holds this source's descriptors that have
     /// events (with the events that occurred); called once per turn, also with
     /// none ready, so a source can do its timed work.
-    func serviceLoop(ready: [LoopPollRequest], runtime: PlayerRuntime)
+    func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore)
 }
 
 /// A descriptor and poll's event bits (`POLLIN`, `POLLOUT`, ...): requested
 /// before a wait, or what occurred after it.
-struct LoopPollRequest: Equatable {
-    var fd: Int32
-    var events: Int16
+public struct LoopPollRequest: Equatable, Sendable {
+    /// poll(2)'s `POLLIN` and `POLLOUT`, the same bits on every Linux
+    /// architecture: this module imports no C.
+    public static let readable: Int16 = 0x001
+    public static let writable: Int16 = 0x004
 
-    init(fd: Int32, events: Int16 = Int16(POLLIN)) {
+    public var fd: Int32
+    public var events: Int16
+
+    public init(fd: Int32, events: Int16 = LoopPollRequest.readable) {
         self.fd = fd
         self.events = events
     }
 }
 
 extension LoopSource {
-    var wakeWithinMilliseconds: Int? { nil }
+    public var wakeWithinMilliseconds: Int? { nil }
 }
