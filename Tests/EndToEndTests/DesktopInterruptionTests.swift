@@ -352,10 +352,9 @@ import Glibc
     }
     // MARK: Acceptance 5
 
-    /// The player keeps ALSA output only (docs/architecture.md, "Desktop
-    /// interruptions"): module-role-cork's cork request goes to the stream's
-    /// owner through libpulse's stream event callback, which the ALSA pulse
-    /// plugin never sets, so the request is not observed. What role-cork acts
+    /// The player keeps ALSA output only: module-role-cork's cork request goes
+    /// to the stream's owner through libpulse's stream event callback, which the
+    /// ALSA pulse plugin never sets, so the request is not observed. What role-cork acts
     /// on, the phone stream, reaches the player through the subscription: with
     /// the module loaded and the player's own stream marked as music (the role
     /// role-cork corks), the call pauses the player once and its end resumes it once.
