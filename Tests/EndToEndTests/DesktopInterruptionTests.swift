@@ -6,14 +6,14 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 13: other programs' streams on the sound server interrupt the
+/// Other programs' streams on the sound server interrupt the
 /// player by their `media.role`, through the same arbiter, policy table and
 /// resume strategy as the built-in alarms. Each test has a sound server of
 /// its own (a desktop stream reaches every client of a server, so on the
 /// shared one it would interrupt other suites' players): the player plays to
 /// its sink `out`, the desktop's programs (`paplay` with a role) to `desk`, so
 /// `out`'s capture holds the player alone. Every test with a server runs the
-/// same body twice (issue 28, point 6): against PulseAudio and against
+/// same body twice: against PulseAudio and against
 /// PipeWire with WirePlumber and pipewire-pulse (`SoundServerKind`, printed
 /// as the `server` argument).
 @Suite(.serialized) struct DesktopInterruptionTests {
