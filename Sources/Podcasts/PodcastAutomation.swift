@@ -1,4 +1,4 @@
-/// Issue 27, point 3's optional automation after each refresh: the newest
+/// The optional automation after each refresh: the newest
 /// episodes downloaded before they are asked for, and the downloads of
 /// episodes heard long ago removed. Pure: what each episode is now goes in,
 /// what to do comes out; the files are touched at the edge.

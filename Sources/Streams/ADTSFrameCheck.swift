@@ -5,7 +5,7 @@
 /// packet. Decoded, such a packet claims another layout (a program config, 5.1)
 /// and FFmpeg's AAC decoder allocates a 535 KB channel element for each element
 /// it names, zeroed, kept for the connection's life: a station's memory rose
-/// by 1.6 MB in one run of five (issue 26's limit is 20 MB), and the listener
+/// by 1.6 MB in one run of five (the bench's limit is 20 MB), and the listener
 /// read "damaged audio at 0.0 s".
 ///
 /// ISO/IEC 14496-3 keeps the fixed part of the header (ID, layer, profile,

@@ -3,7 +3,7 @@ import AudioSession
 import InterludeCore
 import Testing
 
-/// Issue 16, point 14: alarms are known ahead, so the scheduler says which
+/// Alarms are known ahead, so the scheduler says which
 /// alarm comes next `preparationLead` before it is due; the player opens its
 /// sound then, and ringing starts a voice that is ready.
 struct AlarmPreparationTests {

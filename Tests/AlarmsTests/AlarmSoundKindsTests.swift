@@ -3,7 +3,7 @@ import FoundationEssentials
 import InterludeCore
 import Testing
 
-/// Issue 28, point 3: what `--sound` and `--ramp` take, and how
+/// What `--sound` and `--ramp` take, and how
 /// `alarms.json` keeps each kind of sound and the ramp.
 struct AlarmSoundKindsTests {
     static let now = WallInstant(secondsSince1970: utc("2025-06-16T06:00:00Z"))

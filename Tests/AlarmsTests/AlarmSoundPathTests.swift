@@ -2,7 +2,7 @@ import Alarms
 import Foundation
 import Testing
 
-/// Issue 25, point 1 for `alarm add --sound PATH`: a FIFO is named by what it
+/// `alarm add --sound PATH` and special files: a FIFO is named by what it
 /// is when the alarm is added, not opened (and blocked on) when it is due.
 struct AlarmSoundPathTests {
     @Test func aFIFOAsTheSoundIsRefusedByWhatItIs() throws {

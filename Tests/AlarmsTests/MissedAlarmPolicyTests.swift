@@ -2,7 +2,7 @@ import Alarms
 import InterludeCore
 import Testing
 
-/// Issue 28 point 1: an occurrence found late by at most the grace window
+/// An occurrence found late by at most the grace window
 /// (10 min by default) rings and says how late and why; later, it does not
 /// ring and is kept as missed until the listener has seen it. A daily 07:00
 /// Berlin alarm labelled "wake", the scheduler started at 06:59.

@@ -3,7 +3,7 @@ import FoundationEssentials
 import InterludeCore
 import Testing
 
-/// Issue 28 point 5: the next alarm announced on the status line, and
+/// The next alarm announced on the status line, and
 /// `alarm skip` passing over one occurrence of a repeating alarm only.
 struct NextAlarmAndSkipTests {
     static let berlin = AlarmTimeFormat(zone: ZonedTime(timeZone: zone("Europe/Berlin")))

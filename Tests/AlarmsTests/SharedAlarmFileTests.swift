@@ -4,7 +4,7 @@ import FoundationEssentials
 import InterludeCore
 import Testing
 
-/// Issue 25, point 4: the alarm file has two writers (a running player and
+/// The alarm file has two writers (a running player and
 /// `interlude alarm`, or two players); neither loses the other's changes.
 struct SharedAlarmFileTests {
     static let now = WallInstant(secondsSince1970: utc("2025-06-16T03:00:00Z"))
@@ -115,7 +115,7 @@ struct SharedAlarmFileTests {
     }
 }
 
-/// Issue 25, point 3: an alarm file that parses but holds what no program
+/// An alarm file that parses but holds what no program
 /// writes is damaged: set aside once, named in one line, no alarms used.
 struct ImpossibleAlarmValueTests {
     static func file(_ alarms: String, nextID: Int = 3) -> String {

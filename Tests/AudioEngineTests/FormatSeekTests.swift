@@ -4,8 +4,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 12, acceptance 5 (the test's part; the 3-hour file and the timings
-/// are `make bench`'s): a seek in a file FFmpeg's libraries decode lands on the
+/// Exact seeks beyond MP3 (the 3-hour file and the timings are `make
+/// bench`'s): a seek in a file FFmpeg's libraries decode lands on the
 /// exact sample. The frames after each of 26 seeks equal those at the same
 /// position of a full sequential decode by the same decoder and by the
 /// `ffmpeg` program, the codec's pre-roll (AAC's overlapped windows, Vorbis's

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 16, point 5: after a duck and its release, a pause with an alarm
+/// After a duck and its release, a pause with an alarm
 /// voice and the resume, the output is back exactly at the listener's volume:
 /// rendered by the WAV sink, the samples after the fade-in equal the source's
 /// (as `mpg123 -w` decodes it) scaled by that volume, sample for sample.

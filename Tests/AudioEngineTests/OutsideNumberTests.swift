@@ -4,7 +4,7 @@ import InterludeCore
 import Testing
 import TestSupport
 
-/// Issue 25, point 2 for the engine: numbers from a state file, a client or
+/// Numbers from outside at the engine: from a state file, a client or
 /// the sound server reach no trapping conversion. A `player.json` position of
 /// 1e300 trapped in `frames(forSeconds:)` on every start.
 struct OutsideNumberTests {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 14: clearing the queue after the feeder has begun the next track
+/// Clearing the queue after the feeder has begun the next track
 /// for the gapless join. Rendered through the WAV sink (the frame clock), so
 /// the moment the next track is already in the media ring is exact.
 @Suite struct QueueClearTests {

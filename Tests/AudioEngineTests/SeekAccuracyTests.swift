@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 6, acceptance 6: seeking anywhere in a 3-hour 64 kbps mono MP3 made of
+/// Seeking anywhere in a 3-hour 64 kbps mono MP3 made of
 /// a one-minute CBR file without a Xing/Info frame, concatenated 180 times, is
 /// sample-accurate: the frames after a seek equal those at the same position of
 /// a full sequential decode, by the same decoder and by `mpg123` (the oracle).

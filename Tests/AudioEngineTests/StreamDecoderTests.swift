@@ -6,7 +6,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// A station's decoder (issue 26) through `Decoders.open`, against a real
+/// A station's decoder through `Decoders.open`, against a real
 /// loopback HTTP server: `read` never waits for the network (it says
 /// `.notYet`, and the reader's eventfd says when to ask again), the samples
 /// are the `ffmpeg` program's decode of the same URL, and a seek back within
@@ -76,7 +76,7 @@ import Glibc
         #expect(first == nil, "first difference at sample \(first ?? -1)")
     }
 
-    /// An episode served over HTTP (issue 27): a seek outside what was kept
+    /// An episode served over HTTP: a seek outside what was kept
     /// is a new connection from a range; the frames dropped before the target
     /// by the first packet's timestamp make the place the frame asked for. A
     /// decode from the start gives the same samples there, once the MP3

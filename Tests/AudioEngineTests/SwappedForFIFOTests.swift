@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// Issue 25, point 1: a path checked as a regular file and then swapped for a
+/// A path checked as a regular file and then swapped for a
 /// FIFO before its decoder opens it. Each decoder reads the descriptor the
 /// check opened (libmpg123 through its reader, libFLAC through stream
 /// callbacks, libavformat through an AVIOContext), so nothing opens the name

@@ -2,7 +2,7 @@ import AudioSession
 import InterludeCore
 import Testing
 
-/// Issue 13, point 3: the system announces its sleep (logind's
+/// The system announces its sleep (logind's
 /// `PrepareForSleep(true)`) and its wake-up (`false`); the clock jump stays
 /// the fallback and never doubles what the announcement did.
 struct AnnouncedSleepTests {

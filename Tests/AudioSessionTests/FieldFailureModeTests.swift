@@ -2,7 +2,7 @@ import AudioSession
 import InterludeCore
 import Testing
 
-/// Issue 16, points 1-4: the ways audiobook and music players have failed
+/// The ways audiobook and music players have failed
 /// their listeners around interruptions (BookPlayer, audiobookshelf-app,
 /// Voice, audio_session), each replayed against the session state machine
 /// on the virtual clock.

@@ -2,7 +2,7 @@ import AudioSession
 import InterludeCore
 import Testing
 
-/// Issue 24: what the user chooses to play during an interruption (a book
+/// What the user chooses to play during an interruption (a book
 /// while an alarm rings over music) waits for it and plays as the policy
 /// resumes; with nothing holding the player it plays at once.
 struct PlayWhenAllowedTests {

@@ -2,8 +2,8 @@ import AudioSession
 import InterludeCore
 import Testing
 
-/// Issue 16, point 5 (Voice #264, #618; audiobookshelf-app #182, #503):
-/// twenty short interruptions of a book in a row must not add up their smart
+/// A failure other players shipped (Voice #264, #618; audiobookshelf-app
+/// #182, #503): twenty short interruptions of a book in a row must not add up their smart
 /// rewinds. Time passes on the virtual clock; positions are frames at 44.1 kHz.
 struct SmartRewindRunTests {
     static let rate = 44100

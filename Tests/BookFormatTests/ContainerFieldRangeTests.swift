@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import BookFormat
 
-/// Issue 25, point 2 for container fields: lengths and sizes of 2^32 and
+/// Container fields out of range: lengths and sizes of 2^32 and
 /// 2^63 in Vorbis comments, MP4 boxes and FLAC blocks give no tags, never a
 /// trap (the reader checks each against what was read before any sum).
 struct ContainerFieldRangeTests {

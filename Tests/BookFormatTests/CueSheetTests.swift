@@ -1,7 +1,7 @@
 import Testing
 @testable import BookFormat
 
-/// Issue 12, point 4: cue sheets, parsed over bytes.
+/// Cue sheets, parsed over bytes.
 struct CueSheetTests {
     static let album = """
     REM GENRE Audiobook
@@ -54,7 +54,7 @@ struct CueSheetTests {
         ("FILE a.flac WAVE\nTRACK 01 AUDIO\nINDEX 01 00:01:75\n", "line 3: bad time '00:01:75'"),
         ("FILE a.flac WAVE\nTRACK 01 AUDIO\nINDEX 01 1:02\n", "line 3: bad time '1:02'"),
         ("FILE a.flac WAVE\nTRACK 01 AUDIO\nINDEX 01 -1:00:00\n", "line 3: bad time '-1:00:00'"),
-        // Issue 25: impossible times, and a minute count whose frames would overflow.
+        // Impossible times, and a minute count whose frames would overflow.
         ("FILE a.flac WAVE\nTRACK 01 AUDIO\nINDEX 01 99:99:99\n", "line 3: bad time '99:99:99'"),
         ("FILE a.flac WAVE\nTRACK 01 AUDIO\nINDEX 01 99999999999999999:00:00\n", "line 3: bad time '99999999999999999:00:00'"),
         ("FILE a.flac WAVE\nTRACK 01 AUDIO\nINDEX 01 153722867280912931:00:00\n", "line 3: bad time '153722867280912931:00:00'"),

@@ -1,7 +1,7 @@
 import Testing
 @testable import BookFormat
 
-/// Issue 12: a cue sheet's tracks as music queue entries (`SHEET.cue#N`).
+/// A cue sheet's tracks as music queue entries (`SHEET.cue#N`).
 struct CueTrackTests {
     @Test func trackPathsAreReadBySyntaxOnly() {
         #expect(CueTrackPath("/music/Album.CUE#3") == CueTrackPath(sheetPath: "/music/Album.CUE", trackNumber: 3))

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import BookFormat
 
-/// Issue 32, point 1's pure parts: ID3v1's genre table and TCON's numbered
+/// ID3v1's genre table and TCON's numbered
 /// genres read as mutagen reads them (mutagen, run at test time, is the
 /// oracle), ID3v2.2's frames under their 2.3 names, 2.3's date in three frames.
 struct ID3GenreAndVersionTests {

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import BookFormat
 
-/// Issue 30 point 3: lyrics written by a tagger we did not write (mutagen)
+/// Lyrics written by a tagger we did not write (mutagen)
 /// into real files are read back by `AudioTags.read`: ID3 SYLT (timed in
 /// milliseconds and in MPEG frames, in each text encoding) and USLT, Vorbis
 /// `LYRICS` and `UNSYNCEDLYRICS` in FLAC, Ogg Vorbis and Opus, MP4 `©lyr`;

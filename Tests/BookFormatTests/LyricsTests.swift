@@ -1,7 +1,7 @@
 import Testing
 @testable import BookFormat
 
-/// Issue 30 point 3 on plain values: the LRC parser, the line heard at a
+/// Lyrics on plain values: the LRC parser, the line heard at a
 /// position, a lyrics file's encodings, and SYLT/USLT frames built by hand.
 @Suite struct LyricsTests {
     private func lines(_ lyrics: Lyrics?) -> [Lyrics.Line] {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import BookFormat
 
-/// Issue 32: what decides that libmpg123 takes a file (its start is MPEG
+/// What decides that libmpg123 takes a file (its start is MPEG
 /// audio), the names of what nothing decodes, and APEv2 tags, over bytes.
 @Suite struct MPEGAudioStartTests {
     /// MPEG-1 layer III, 128 kbit/s, 44.1 kHz, no padding: 417-byte frames.

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 @testable import BookFormat
 
-/// Issue 25, point 1 for the tag and cue sheet readers: a FIFO named like
+/// The tag and cue sheet readers against special files: a FIFO named like
 /// audio is refused without an open that waits for a writer, a tag declaring
 /// more than the reader's limit is refused before it is read, and a "cue
 /// sheet" of 2 GB is refused after its first megabyte.

@@ -4,7 +4,7 @@ import Foundation
 import InterludeCore
 import Testing
 
-/// Issue 25, points 3 and 4 for the books' state files: impossible values are
+/// The books' state files: impossible values are
 /// damage (set aside once), every place a book can have saves and loads, and
 /// two writers of one book's file lose nothing.
 struct BookStateSharingTests {

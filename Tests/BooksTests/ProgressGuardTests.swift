@@ -1,7 +1,7 @@
 import Testing
 @testable import Books
 
-/// A place near the start never overwrites real progress unless the listener chose it (issue 27, point 4).
+/// A place near the start never overwrites real progress unless the listener chose it.
 @Suite struct ProgressGuardTests {
     @Test func aPlaceNearTheStartKeepsRealProgressUntilPlaybackPassesIt() {
         var guarding = ProgressGuard()

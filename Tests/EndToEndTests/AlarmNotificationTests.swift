@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 28, points 1 and 5 (acceptance 5): desktop notifications of alarms
+/// Desktop notifications of alarms
 /// through `org.freedesktop.Notifications`, in the real full-screen player.
 /// python-dbusmock's `notification_daemon` template stands in for the
 /// notification server on a private session bus (`dbus-daemon`, stopped by

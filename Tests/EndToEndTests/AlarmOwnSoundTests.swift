@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 28, point 3 (acceptance 3): the alarm's own media rings as the alarm
+/// The alarm's own media rings as the alarm
 /// voice, through the private PulseAudio server's null sink, captured with
 /// parec. Music (the sweep) plays first, so the capture has a timeline: the
 /// alarm's due time as the player reports it (`pauseRequested`'s position,

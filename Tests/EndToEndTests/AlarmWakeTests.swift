@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 28, point 2 (acceptance 2): the next enabled alarm's wake, armed
+/// The next enabled alarm's wake, armed
 /// through the systemd user manager's D-Bus API. python-dbusmock's `systemd`
 /// template stands in for the user manager on a private session bus
 /// (`dbus-daemon`, stopped by its PID); its call log is the oracle.

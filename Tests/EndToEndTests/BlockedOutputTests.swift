@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 25, point 5: the main loop never blocks on its output or on a
+/// The main loop never blocks on its output or on a
 /// helper. `--events json` into a pipe nobody reads, or the full-screen
 /// player on a terminal whose output is stopped (Ctrl-S), delays no alarm; `| head -1` ends the run with
 /// the book's place saved; an `on-event` program that hangs is killed.

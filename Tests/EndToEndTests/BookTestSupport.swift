@@ -75,8 +75,8 @@ struct BookUnderTest {
         return BookUnderTest(path: folder, stateHome: root + "/state")
     }
 
-    /// How a one-file book carries its chapters (issue 12, acceptance 6: the
-    /// book tests run over each).
+    /// How a one-file book carries its chapters (the book tests run over
+    /// each).
     enum Form: String, CaseIterable, Sendable, CustomTestStringConvertible {
         /// An MP3 with ID3v2.4 CHAP/CTOC frames written by mutagen.
         case mp3

@@ -4,7 +4,7 @@ import TestSupport
 import BookFormat
 import TUI
 
-/// Issue 12's leftover: the folder browser (and the queue, MPRIS, the event
+/// Container tags everywhere: the folder browser (and the queue, MPRIS, the event
 /// hook: everything that reads `AudioTags`) shows the titles of FLAC, Ogg
 /// Vorbis, Opus and MP4 files from their own tags, read without FFmpeg's
 /// libraries. The files are tagged by the encoders themselves.

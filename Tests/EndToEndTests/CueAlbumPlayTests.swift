@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 import TUI
 
-/// Issue 12, through the binary: `interlude play ALBUM.cue` queues the sheet's
+/// Cue albums through the binary: `interlude play ALBUM.cue` queues the sheet's
 /// tracks (music), while the image file itself stays a book (see
 /// `BookFormatTests` and the book tests over a FLAC with a cue sheet).
 @Suite struct CueAlbumPlayTests {

@@ -6,14 +6,14 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 13: other programs' streams on the sound server interrupt the
+/// Other programs' streams on the sound server interrupt the
 /// player by their `media.role`, through the same arbiter, policy table and
 /// resume strategy as the built-in alarms. Each test has a sound server of
 /// its own (a desktop stream reaches every client of a server, so on the
 /// shared one it would interrupt other suites' players): the player plays to
 /// its sink `out`, the desktop's programs (`paplay` with a role) to `desk`, so
 /// `out`'s capture holds the player alone. Every test with a server runs the
-/// same body twice (issue 28, point 6): against PulseAudio and against
+/// same body twice: against PulseAudio and against
 /// PipeWire with WirePlumber and pipewire-pulse (`SoundServerKind`, printed
 /// as the `server` argument).
 @Suite(.serialized) struct DesktopInterruptionTests {
@@ -352,10 +352,9 @@ import Glibc
     }
     // MARK: Acceptance 5
 
-    /// The player keeps ALSA output only (docs/architecture.md, "Desktop
-    /// interruptions"): module-role-cork's cork request goes to the stream's
-    /// owner through libpulse's stream event callback, which the ALSA pulse
-    /// plugin never sets, so the request is not observed. What role-cork acts
+    /// The player keeps ALSA output only: module-role-cork's cork request goes
+    /// to the stream's owner through libpulse's stream event callback, which the
+    /// ALSA pulse plugin never sets, so the request is not observed. What role-cork acts
     /// on, the phone stream, reaches the player through the subscription: with
     /// the module loaded and the player's own stream marked as music (the role
     /// role-cork corks), the call pauses the player once and its end resumes it once.

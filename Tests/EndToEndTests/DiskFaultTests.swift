@@ -6,7 +6,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 16, point 9: the state folder fills up, or turns read-only, while a
+/// The state folder fills up, or turns read-only, while a
 /// book plays. Playback goes on, one clear line says the position is not being
 /// kept, the last good state file stays as it was, and saving resumes by
 /// itself once there is room (or the folder is writable) again.

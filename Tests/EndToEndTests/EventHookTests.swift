@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 14, acceptance 6: `on-event = PROGRAM` in the config file runs on
+/// `on-event = PROGRAM` in the config file runs on
 /// track changes with the title in its environment, and a hook that hangs
 /// does not hold the player up.
 @Suite(.serialized) struct EventHookTests {

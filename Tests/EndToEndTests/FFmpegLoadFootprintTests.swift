@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 12, acceptance 8 (peak RSS of AAC playback): FFmpeg's libraries are
+/// Peak RSS of AAC playback: FFmpeg's libraries are
 /// loaded one object at a time and, after each step, the pages the loading
 /// touched in the objects' never-written segments are given back
 /// (`Sources/CFFmpeg/loader.c`, `interlude_release_clean_segments`). Read from

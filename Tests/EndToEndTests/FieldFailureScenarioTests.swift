@@ -6,7 +6,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 16, points 1 and 4, with the real binary: stacked interruptions
+/// Stacked interruptions with the real binary,
 /// staged with `interlude play`'s scenario options and rendered on the frame
 /// clock (exact times), and a play typed during a call in real time through
 /// the PulseAudio null sink. (The session-level cases are

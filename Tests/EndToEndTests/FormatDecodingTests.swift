@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 12: the formats beyond MP3 through FFmpeg's libraries. The WAV sink
+/// The formats beyond MP3 through FFmpeg's libraries. The WAV sink
 /// against the `ffmpeg` program's decode (`ffmpeg -i FILE -f s16le`, same rate
 /// and channels), sample for sample: the decoder uses the same demuxer and
 /// codec, and converts to s16 with libswresample's defaults (no dither), as
@@ -228,7 +228,7 @@ import TestSupport
         #expect(mapped.isEmpty, "MP3 playback maps FFmpeg: \(mapped)")
     }
 
-    /// Issue 32: an MP3 behind an ID3v2 tag (mutagen's) and 1,000 zero bytes
+    /// An MP3 behind an ID3v2 tag (mutagen's) and 1,000 zero bytes
     /// of padding past the size the tag declares, as some taggers leave: it is
     /// MPEG audio from its start (`MPEGAudioStart`), plays as `mpg123`
     /// decodes it, and the check that says so loads no FFmpeg library.

@@ -3,7 +3,7 @@ import BookFormat
 import Testing
 import TestSupport
 
-/// Issue 24: messages name every format where every format is meant, as a
+/// Messages name every format where every format is meant, as a
 /// new user with only FLAC (or M4B) files meets them.
 struct FormatWordingTests {
     @Test("a folder of FLAC files, a folder with no audio, a text file named .flac and --help: no message says MP3")

@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 25, point 6: no client of the control socket can hurt the player:
+/// No client of the control socket can hurt the player:
 /// half-closed, slow, idle (64 of them), a huge reply, a subscriber that never
 /// reads; and `interlude remote` says so when the player does not answer.
 /// The real binary through a PulseAudio null sink, raw connections.

@@ -67,7 +67,7 @@ import Glibc
         #expect(all.named("summary").first?.number("automaticResumes") == 1)
     }
 
-    /// Issue 28 point 1 through the real binary: stopped (Ctrl-Z) from before
+    /// The missed-alarm policy through the real binary: stopped (Ctrl-Z) from before
     /// the alarm's time (3 s after the start) until 4 s past it. Within the
     /// grace window (the default 10 min) it rings and says how late and why;
     /// with `alarm-grace = 0` in the config file it does not ring and is

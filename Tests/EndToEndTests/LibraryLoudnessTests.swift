@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 15, acceptance 9's `interlude library scan --loudness`: the gains of
+/// `interlude library scan --loudness`: the gains of
 /// files whose tags have none are measured (EBU R 128, -18 LUFS) into the
 /// index, never into the files; tagged values are read at scan and kept.
 @Suite(.enabled(if: InterludeBinary.isAvailable()))

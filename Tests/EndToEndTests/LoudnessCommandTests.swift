@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 15, acceptance 9 (`--loudness`): EBU R 128 through libebur128 on
+/// `interlude loudness`: EBU R 128 through libebur128 on
 /// files of known loudness, with ffmpeg's ebur128 filter as the oracle.
 @Suite struct LoudnessCommandTests {
     /// ffmpeg's integrated loudness (its summary's `I:` line), LUFS.

@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// The MPD front end (issue 29) against Debian's `mpd` itself, `mpc` and raw clients.
+/// The MPD front end against Debian's `mpd` itself, `mpc` and raw clients.
 @Suite(.serialized) struct MPDFrontEndTests {
     /// Fields whose values must differ, and why (printed when a reply differs in them).
     static let differing: [String: String] = [

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 25, point 2, for MPRIS: a method's arguments are the command
+/// MPRIS's numbers from outside: a method's arguments are the command
 /// table's, checked by its ranges before anything converts them. The real
 /// binary on a private session bus, called by `dbus-send`.
 @Suite(.serialized) struct MprisArgumentRangeTests {

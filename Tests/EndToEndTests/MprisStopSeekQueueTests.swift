@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 14, what the first acceptance runs left wrong: MPRIS's Stop reports
+/// MPRIS's Stop, seek and queue clear as a listener sees them: Stop reports
 /// Stopped, a seek while paused is the position at once (with `Seeked`), and
 /// `queue clear` drops a next track the engine had already begun for the
 /// gapless join. The real binary through a PulseAudio null sink in real time,

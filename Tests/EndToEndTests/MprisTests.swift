@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 14's MPRIS2: the real binary on a private session bus (a
+/// MPRIS2: the real binary on a private session bus (a
 /// `dbus-daemon` started here and stopped by its PID), driven by Debian's
 /// `playerctl`, audio through a PulseAudio null sink in real time.
 @Suite(.serialized) struct MprisTests {
@@ -74,7 +74,7 @@ import Glibc
         #expect(try waitForName(bus) == ["interlude"])
         #expect(try Remote.waitUntil { try output(bus, ["-p", "interlude", "status"]) == "Playing" })
         #expect(try output(bus, ["-p", "interlude", "metadata", "--format", "{{title}}"]) == "Morning")
-        // The desktop entry `make install` puts in share/applications, interlude.desktop (issue 31).
+        // The desktop entry `make install` puts in share/applications, interlude.desktop.
         let entry = try ProcessRunner.run("busctl", ["--address=\(bus.address)", "get-property", "org.mpris.MediaPlayer2.interlude",
                                                      "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2", "DesktopEntry"], timeout: 10)
         #expect(entry.stdoutText == "s \"interlude\"\n", "\(entry.summary)")

@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 16, point 7: the full-screen player on a machine without a usable
+/// The full-screen player on a machine without a usable
 /// sound device. The ALSA `pulse` device is pointed at a private PulseAudio
 /// socket where no server runs yet, so opening it fails as it does without a
 /// sound server; the server is started on that socket later, and play plays.

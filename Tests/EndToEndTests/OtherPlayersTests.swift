@@ -5,14 +5,14 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 28, point 4 (acceptance 4): the desktop's other players while an
+/// The desktop's other players while an
 /// alarm rings. Real MPRIS players, mpv with Debian's `mpv-mpris` plugin, on
 /// a private session bus (`dbus-daemon`, stopped by its PID), playing into a
 /// null sink of the harness's sound server; `playerctl` reads and drives them
 /// as a listener would. The alarm pauses those that play and resumes exactly
 /// those it paused and that are still paused by it. Each test runs against
 /// PulseAudio and against PipeWire with WirePlumber and pipewire-pulse
-/// (issue 28, point 6; the `server` argument names which).
+/// (the `server` argument names which).
 @Suite(.serialized) struct OtherPlayersTests {
     static let plugin = "/usr/lib/mpv-mpris/mpris.so"
     static let available = ["dbus-daemon", "playerctl", "mpv", "paplay", "pactl"].allSatisfy { ProcessRunner.which($0) != nil }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 27, point 3: `podcast-auto-download = N` downloads each podcast's
+/// `podcast-auto-download = N` downloads each podcast's
 /// newest N episodes after a refresh, through the loopback feed server;
 /// without it a refresh downloads nothing.
 @Suite(.serialized) struct PodcastAutomationTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 27, point 5's bad inputs as `podcast add` meets them over HTTP.
+/// Bad feeds as `podcast add` meets them over HTTP.
 @Suite(.serialized) struct PodcastBadInputTests {
     static func items(_ range: Range<Int>, extra: (Int) -> String = { _ in "" }) -> String {
         range.map { number in

@@ -6,7 +6,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 27, points 3 and 4: episodes played like books, streamed from the
+/// Episodes played like books, streamed from the
 /// loopback server (seeks by range requests) or from their download, their
 /// place kept by the episode's identity across `kill -9`; downloads resumed
 /// after a connection cut off mid-body.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 27, acceptance 1: for every feed the tests generate (iTunes tags
+/// For every feed the tests generate (iTunes tags
 /// under any prefix, CDATA, entities, HTML, Atom, Podcasting 2.0 chapters,
 /// relative URLs, missing and repeated GUIDs, missing titles, media:content,
 /// serial order, date forms), the episodes `interlude podcast list NAME

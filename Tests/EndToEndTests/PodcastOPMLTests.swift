@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 27, acceptance 5: subscriptions exported as OPML and imported into
+/// Subscriptions exported as OPML and imported into
 /// another home are the same subscriptions; OPML as gPodder and AntennaPod
 /// write it imports.
 @Suite(.serialized) struct PodcastOPMLTests {

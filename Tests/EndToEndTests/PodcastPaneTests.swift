@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 27 in the full-screen player: the podcasts pane (P), its refresh
+/// Podcasts in the full-screen player: the podcasts pane (P), its refresh
 /// (U) and its downloads (W) and marks (M), against the loopback feed server.
 ///
 /// Acceptance 3 without a clock: the server holds its answers to five of the

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 27, acceptance 3 (without its timing, which is the bench's): a
+/// A podcast refresh (its timing is the bench's): a
 /// refresh of 51 subscriptions from the loopback server, 3 of whose feeds
 /// changed and one of which now fails: the 3 get their new episodes (marked
 /// new), the other 47 are asked conditionally and answered 304 (the

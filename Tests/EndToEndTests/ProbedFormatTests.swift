@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 import TUI
 
-/// Issue 32, point 3: what no decoder of ours claims by a magic number goes
+/// What no decoder of ours claims by a magic number goes
 /// to FFmpeg's probe, and plays as the `ffmpeg` program decodes it (the same
 /// demuxer and codec, converted to s16 by libswresample's defaults, as
 /// `ffmpeg -f s16le` converts), sample for sample. The files are made by the

@@ -10,7 +10,7 @@ import Glibc
 /// heard as the music and then its fade, never a block of silence between.
 /// Through ALSA's plugin (`alsa:pulse`) each pause's prepare made a new stream
 /// and the null sink sometimes played a 25-50 ms block of silence before the
-/// fade (issue 16, point 13).
+/// fade.
 @Suite(.serialized) struct PulseOutputTests {
     static let rate = 44100
 

@@ -63,7 +63,7 @@ import TestSupport
     }
 }
 
-/// Issue 2's RSS budget: `interlude play` maps no ncurses. The full-screen
+/// The headless player's memory: `interlude play` maps no ncurses. The full-screen
 /// player loads ncursesw with dlopen (CNcursesw's loader); linked instead, its
 /// two libraries cost headless playback about 0.25 MB resident.
 @Suite(.serialized) struct HeadlessFootprintTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 24, acceptance 3: no core message names a key. The player refuses
+/// No core message names a key. The player refuses
 /// with a reason; the screen words it with the keys bound now, the socket
 /// with none. The real binary in tmux, with a keys file that rebinds snooze.
 @Suite(.serialized) struct ReboundKeyWordingTests {

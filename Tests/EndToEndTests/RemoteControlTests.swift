@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 14's control socket against the real binary: `interlude play`
+/// The control socket against the real binary: `interlude play`
 /// through a PulseAudio null sink in real time, driven by `interlude remote`
 /// and by raw connections sending what the command line never would.
 @Suite(.serialized) struct RemoteControlTests {

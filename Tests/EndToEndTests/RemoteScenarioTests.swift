@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 14, acceptance 3: the full-screen player in tmux driven through a
+/// The full-screen player in tmux driven through a
 /// whole alarm scenario by `interlude remote` shows what it shows and emits
 /// the events it emits when the same scenario is played on its keys.
 @Suite(.serialized) struct RemoteScenarioTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 15, acceptance 9: ReplayGain applied by the mixer, rendered through
+/// ReplayGain applied by the mixer, rendered through
 /// the WAV sink. Files are tagged by ffmpeg (ID3v2 TXXX for MP3, Vorbis
 /// comments for FLAC); each render is compared with the same file rendered
 /// with ReplayGain off, so the ratio is the gain the player applied.

@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 25, point 4, through the real binary: two writers of one state file
+/// Through the real binary: two writers of one state file
 /// (a running player and the command line, two players) never lose a write.
 @Suite(.serialized) struct SharedStateTests {
     static func alarmsOnDisk(_ stateHome: String) -> [[String: Any]] {

@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 16, point 6: the sound server killed with SIGKILL during playback
+/// The sound server killed with SIGKILL during playback
 /// and started again, twice here (`make soak` does it twenty times with
 /// 10 s windows). Each time the player pauses with a message, sleeps while
 /// it waits (CPU from /proc), keeps its place, and plays on from there

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 25, points 1 and 2 at the real binary: a FIFO, a device or a socket
+/// Special files and wild numbers at the real binary: a FIFO, a device or a socket
 /// named like audio is refused in one line naming it and what it is, before
 /// anything opens it blocking (a FIFO would wait for a writer for ever), and
 /// numbers from files (a modification time in 2300, a saved position of

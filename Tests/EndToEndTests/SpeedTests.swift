@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 6, acceptance 4: speed with pitch kept (libsonic). Lengths scale by
+/// Speed with pitch kept (libsonic). Lengths scale by
 /// the speed, a tone keeps its frequency, and positions stay in the file's own
 /// time. Rendered through the WAV sink (fast, frame clock), and once through
 /// the PulseAudio null sink in real time.

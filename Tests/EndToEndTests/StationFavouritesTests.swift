@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 26 point 3: the favourite stations, kept in
+/// The favourite stations, kept in
 /// `$XDG_DATA_HOME/interlude/stations.m3u`, edited through `interlude remote
 /// station ...` against a running player that plays a real Icecast station,
 /// by two players at once, and in the full-screen player's radio pane (R).

@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 26, acceptance 3: while the player waits for a station that
+/// While the player waits for a station that
 /// dropped, it serves the listener. In the full-screen player (tmux), with
 /// the Icecast server killed mid-play: the reconnect line is on the screen,
 /// a key is answered (`A` asks for an alarm's delay), the alarm it sets rings

@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 26, acceptance 1: what the null sink plays is the reference decode
+/// What the null sink plays is the reference decode
 /// of what the server sent, without gaps, for each source and codec: Icecast
 /// over HTTP with MP3, AAC and Opus mounts, a file over HTTPS, and live HLS.
 ///

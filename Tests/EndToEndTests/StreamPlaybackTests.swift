@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 26, points 1 and 2, headless: `interlude play URL` opens a station
+/// Stations, headless: `interlude play URL` opens a station
 /// where a file is taken (a reader thread per stream, the decoding on the
 /// loop), plays it through the private PulseAudio server's null sink, and
 /// reports the station's ICY titles as `streamTitle` events.
@@ -112,7 +112,7 @@ extension StreamPlaybackTests {
     }
 }
 
-/// Issue 26, point 4 for the first connection, headless: HTTPS verified
+/// A station's first connection, headless: HTTPS verified
 /// against the CA store (`SSL_CERT_FILE` as measured), and each fault told in
 /// one line naming the URL. A single station that cannot be opened ends the
 /// run with status 1, as a file that cannot be decoded does and as mpv does
@@ -239,7 +239,7 @@ extension StreamPlaybackTests {
     }
 }
 
-/// Issue 26, point 4 while playing: a station that drops is retried with
+/// A station that drops while playing is retried with
 /// backoff on the loop's clock, said in a line a try, and plays again once
 /// its server is back; the socket answers meanwhile.
 @Suite(.serialized) struct StreamReconnectTests {
@@ -274,7 +274,7 @@ extension StreamPlaybackTests {
     }
 }
 
-/// Issue 26, point 1's other sources: live HLS, and the socket's requests.
+/// Stations from other sources: live HLS, and the socket's requests.
 @Suite(.serialized) struct StreamSourceTests {
     @Test("a live HLS playlist written by ffmpeg -f hls plays through the null sink")
     func liveHLSPlays() throws {

@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 13, point 3 (acceptance 6): logind's `PrepareForSleep` on the system
+/// logind's `PrepareForSleep` on the system
 /// bus. A private `dbus-daemon` (started here, stopped by its PID) is the
 /// player's system bus through `DBUS_SYSTEM_BUS_ADDRESS`; a stand-in for
 /// logind (`Tests/Fixtures/fake_logind.py`, over jeepney) owns
@@ -110,7 +110,7 @@ import Glibc
         #expect(!events.contains { $0.event == "error" }, "\(events.filter { $0.event == "error" })")
     }
 
-    /// Issue 28, acceptance 1, end to end: a sleep of the machine as the
+    /// A sleep of the machine as the
     /// player lives it. logind announces it (PrepareForSleep(true)), the
     /// process is frozen (SIGSTOP: a real sleep stops it the same way) from
     /// before the alarm's time (3 s after the start) until 4 s past it, thawed,

@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 5's acceptance points 1-7: the real binary in tmux, audio through a
+/// The full-screen player's core: the real binary in tmux, audio through a
 /// PulseAudio null sink, the screen read with capture-pane. Every wait polls
 /// the screen until a condition holds, with a generous timeout.
 @Suite(.serialized) struct TUIAcceptanceTests {

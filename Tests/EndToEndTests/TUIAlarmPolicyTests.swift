@@ -5,9 +5,9 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 28 point 5 in the real full-screen player: the status line
+/// The next alarm in the real full-screen player: the status line
 /// announces the next alarm; `interlude alarm skip` and the socket's
-/// `alarm-skip` pass over one occurrence. (Point 1 end to end: `JobControlTests`.)
+/// `alarm-skip` pass over one occurrence. (The missed-alarm policy end to end: `JobControlTests`.)
 @Suite(.serialized)
 struct TUIAlarmPolicyTests {
     /// "today", "tomorrow" or the weekday ("Wed") of 07:00 UTC `days` after the next one.

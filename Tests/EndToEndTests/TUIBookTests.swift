@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 6 in the full-screen player (issue 5's UI): the real binary in tmux,
+/// Books in the full-screen player: the real binary in tmux,
 /// audio through a PulseAudio null sink in real time. Every wait polls the
 /// screen until its condition holds.
 @Suite(.serialized) struct TUIBookTests {
@@ -262,7 +262,7 @@ import Glibc
         #expect(session.waitFor("EXITED 0").met)
     }
 
-    /// A book opened while an alarm rings opens at once (issue 24: the
+    /// A book opened while an alarm rings opens at once (the
     /// player's session, and the alarm's interruption, outlive what plays),
     /// and the event log's clock runs on across the switch.
     @Test("b while an alarm rings opens the book at once; after x it plays, the log's clock going on")

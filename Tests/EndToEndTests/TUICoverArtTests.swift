@@ -6,7 +6,7 @@ import TUI
 import Glibc
 #endif
 
-/// The cover in the real binary's now-playing pane (issue 30): drawn in
+/// The cover in the real binary's now-playing pane: drawn in
 /// block symbols in tmux and read back with `capture-pane -e`, each cell's
 /// colour (its symbol's share of the foreground, the rest background)
 /// against the picture scaled by ffmpeg to the same cells; and chosen by
@@ -199,7 +199,7 @@ import Glibc
         #expect(!has("after the call"), "the answer's c was read as a key")
     }
 
-    /// Issue 30's cost: the image libraries are loaded for the first picture drawn, not before.
+    /// The cover art's cost: the image libraries are loaded for the first picture drawn, not before.
     @Test("headless playback and a pane without a picture map no image library; a picture shown maps them")
     func imageLibrariesOnlyWithAPicture() throws {
         func imageLibraries(_ pid: Int32) throws -> [String] {

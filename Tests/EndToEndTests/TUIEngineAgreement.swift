@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 16, point 5, as an invariant of every TUI test: after each key
+/// An invariant of every TUI test: after each key
 /// sequence and at the end of each session, `TUISession` checks that the state
 /// word on the screen (playing, paused, interrupted, stopped) agrees with what
 /// the playback engine itself reports through the player's control socket

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 16, point 15, with the real binary in tmux: at 120x40 (the size
+/// The event log's wrapping, with the real binary in tmux: at 120x40 (the size
 /// the acceptance tests had to avoid) the log pane shows the whole
 /// interruption line, `wasSuspended=true` and the fields after it included.
 @Suite(.serialized) struct TUIEventLogTests {

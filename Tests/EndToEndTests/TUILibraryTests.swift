@@ -112,7 +112,7 @@ import TestSupport
         #expect(session.waitFor("2 Queue (\(last.trackCount))").met, "\(session.screen())")
     }
 
-    /// Issue 32, acceptance 2 in the pane: files by seven taggers that spell
+    /// Multi-artist tags in the pane: files by seven taggers that spell
     /// one artist alike (ffmpeg's values end in a NUL) are one artist row,
     /// its album's tracks in track order; the album of two artists is under
     /// each, and the filter finds it by either.

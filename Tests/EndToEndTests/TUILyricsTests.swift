@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 30 acceptance 3 and the lyrics cases of 4, in the real full-screen
+/// Lyrics in the real full-screen
 /// player in tmux playing to a PulseAudio null sink: the lyrics pane's
 /// highlighted line (the playing row's colour, read from `capture-pane -e`)
 /// is the line whose time the heard position (the player's own `status`,

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 15: the playlists pane, saving the queue, shuffle and repeat in the
+/// The playlists pane, saving the queue, shuffle and repeat in the
 /// status line, in the full-screen player in tmux.
 @Suite(.serialized) struct TUIPlaylistTests {
     @Test("w saves the queue as a playlist, 9 lists it, enter plays it; a missing file is named; u and r show in the status line")

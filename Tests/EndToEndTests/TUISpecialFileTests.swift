@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 25's full-screen cases: a FIFO named `00.mp3` in the folder the
+/// Special files and wild numbers in the full-screen player: a FIFO named `00.mp3` in the folder the
 /// player opens left a blank screen (the browser's tag read blocked the main
 /// loop for good), and a `player.json` whose position is `1e300` trapped in
 /// `frames(forSeconds:)` on every start.

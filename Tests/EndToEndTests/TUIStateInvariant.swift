@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 16, point 5: the screen's state word agrees with the engine after
+/// The screen's state word agrees with the engine after
 /// every step. The engine is judged by what it sends to the player's own null
 /// sink, not by the snapshot the screen is drawn from: music while the word is
 /// "playing", digital silence while it is "paused" or "stopped" (while

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 import TUI
 
-/// Issue 24, acceptance 2: a switch between music and a book is a setting of
+/// A switch between music and a book is a setting of
 /// the one player, so it is done at once whatever holds playback. The new
 /// playback waits, paused by the interruption (the banner says so), and
 /// resumes when the interruption ends, as the policy says: the book from its

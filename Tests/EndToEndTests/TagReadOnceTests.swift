@@ -45,7 +45,7 @@ struct TagReadOnceTests {
         }
     }
 
-    /// Issue 32: an MP3 whose ID3v2 tag (a 20 KB cover, by mutagen) runs past
+    /// An MP3 whose ID3v2 tag (a 20 KB cover, by mutagen) runs past
     /// the head: the check that its audio starts as MPEG reads the bytes after
     /// the tag in the head's own open, so the file is opened for its head, its
     /// tag and libmpg123, as before that check.

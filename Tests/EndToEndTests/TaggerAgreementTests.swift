@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 32, acceptance 1: files tagged at test time by real taggers built on
+/// Files tagged at test time by real taggers built on
 /// other libraries than ours (TagLib's kid3-cli, id3lib's id3v2, eyeD3,
 /// ffmpeg's libavformat, mutagen, and ID3v2.2 and quirky 2.3/2.4 tags built
 /// byte by byte from the specifications), each ID3 version each writes; the

@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 25, point 7: no terminal escape from a file reaches a terminal.
+/// No terminal escape from a file reaches a terminal.
 /// A title tag (and a file name, a label, a note) holding `ESC ] 0 ; x BEL
 /// ESC [ 2 J` and C1's CSI (U+009B) is printed by each command with its
 /// control characters escaped: no byte below 0x20 but newline and tab, no

@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 26, acceptance 4, the buffer's limit: alone in its suite, as its
+/// The time-shift buffer's limit: alone in its suite, as its
 /// 3-minute pause is the longest wait of the time-shift tests and runs beside
 /// the others. Set-up and measurement: `TimeShiftTests`.
 @Suite(.serialized) struct TimeShiftLimitTests {

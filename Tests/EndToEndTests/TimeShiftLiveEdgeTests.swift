@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 26, acceptance 4: go-live, and a station without a buffer
+/// Go-live, and a station without a buffer
 /// (`time-shift = off`). Set-up and measurement: `TimeShiftTests`.
 @Suite(.serialized) struct TimeShiftLiveEdgeTests {
     typealias Shift = TimeShiftTests

@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 26, point 5 and acceptance 4 (and point 6 for a station): a paused
+/// The time-shift: a paused
 /// station keeps being received into its time-shift buffer, and the resume
 /// continues at the frame where the listener stopped hearing; go-live, the
 /// buffer's limit and `time-shift = off`. A real Icecast fed by `ffmpeg -re`

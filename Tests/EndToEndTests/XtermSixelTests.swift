@@ -6,7 +6,7 @@ import TUI
 import Glibc
 #endif
 
-/// The cover drawn as sixel (issue 30, acceptance 2): a real xterm
+/// The cover drawn as sixel: a real xterm
 /// (`-ti vt340`, whose DA1 says sixel) under Xvfb, the player choosing
 /// sixel from that answer, and a screenshot of the window (xwd) compared
 /// with the picture, cell by cell, in the picture's region.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Stands in for logind on a private bus (issue 13's sleep test).
+"""Stands in for logind on a private bus (`SystemSleepTests`).
 
 Usage: fake_logind.py ADDRESS
 Owns org.freedesktop.login1 on the bus at ADDRESS and prints "ready" once it

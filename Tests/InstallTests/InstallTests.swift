@@ -4,7 +4,7 @@ import PlayerModel
 import Testing
 import TestSupport
 
-/// Issue 31: `make install` and `make uninstall`, the installed binary away
+/// `make install` and `make uninstall`, the installed binary away
 /// from the build tree and the toolchain, the man page and completions as
 /// generated, and `make deb` through dpkg, apt and lintian. One
 /// `make install DESTDIR=...` per run serves the first three. The release

@@ -1,6 +1,6 @@
 import Testing
 
-/// Issue 11, acceptance 2: libmpg123 stays behind the `Decoder` contract. Only
+/// libmpg123 stays behind the `Decoder` contract. Only
 /// its implementation imports `CMpg123`, so no C type of it reaches the engine,
 /// the application or a second decoder, and `Interlude` does not depend on it.
 struct DecoderImportTests {
@@ -20,8 +20,8 @@ struct DecoderImportTests {
         #expect(Set(importing) == Self.mpg123Files, "files importing CMpg123: \(importing.sorted())")
     }
 
-    /// Issue 12: FFmpeg's libraries likewise, behind `FFmpegDecoder`; and a
-    /// station's reader thread and decoder (issue 26), behind `Decoders.open` too,
+    /// FFmpeg's libraries likewise, behind `FFmpegDecoder`; and a
+    /// station's reader thread and decoder, behind `Decoders.open` too,
     /// with the reader's time-shift feed (it rebuilds packets from the buffer's bytes).
     @Test func onlyTheFFmpegDecodersImportCFFmpeg() throws {
         let importing = try Self.importsBySourceFile().filter { $0.modules.contains("CFFmpeg") }.map(\.file)

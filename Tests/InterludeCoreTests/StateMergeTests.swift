@@ -3,7 +3,7 @@ import Glibc
 import InterludeCore
 import Testing
 
-/// The merge and the lock that two writers of one state file share (issue 25, point 4).
+/// The merge and the lock that two writers of one state file share.
 struct StateMergeTests {
     struct Record: Equatable {
         var id: Int

@@ -13,7 +13,7 @@ import Glibc
 import Synchronization
 import Testing
 
-/// The dlopen loaders (issue 24, point 6; libxml2 and libcurl for podcasts, issue 27): each library's functions named
+/// The dlopen loaders (libxml2 and libcurl for podcasts among them): each library's functions named
 /// once in a list, loaded through one rule (`interlude_library_load`): one lock,
 /// one failure shape, "<file>: <why>".
 struct LibraryLoaderTests {

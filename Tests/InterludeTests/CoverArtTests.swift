@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 import TUI
 
-/// Where a track's cover comes from (issue 30): each kind of tag, written by
+/// Where a track's cover comes from: each kind of tag, written by
 /// the tools people tag with, and a folder image; what a bad picture gives.
 @Suite struct CoverArtSourceTests {
     static let holders = CoverArtFixtures.Holder.allCases

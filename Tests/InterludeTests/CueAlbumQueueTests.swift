@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 import Foundation
 
-/// Issue 12: a cue sheet over a music album gives its tracks in the queue
+/// A cue sheet over a music album gives its tracks in the queue
 /// (`SHEET.cue#N` entries, each a range of the image). Driven in process on
 /// the WAV sink's frame clock, so the frame each track starts at is read from
 /// the feeder itself (stream frames, the output's own in a run without jumps),

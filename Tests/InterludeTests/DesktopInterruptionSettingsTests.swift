@@ -5,7 +5,7 @@ import PlayerModel
 import Testing
 
 /// The role table's config keys, the reconnection backoff and how a desktop
-/// program's interruption prints: pure parts of issue 13.
+/// program's interruption prints: the pure parts of desktop interruptions.
 struct DesktopInterruptionSettingsTests {
     @Test func theDefaultTableMapsPhoneAlarmEventAndNotification() {
         let (settings, problems) = DesktopInterruptionSettings.parse("", path: "/c")

@@ -7,7 +7,7 @@ import Testing
 import Glibc
 #endif
 
-/// Acceptance 7 of issue 13: the sound server killed while the source is
+/// The sound server killed while the source is
 /// subscribed is reported once, the source retries with a backoff (counted
 /// over a bounded stretch of real time, not timed), and when a server is back
 /// on the same socket it is subscribed again and sees the next stream.

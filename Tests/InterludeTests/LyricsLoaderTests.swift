@@ -5,7 +5,7 @@ import Synchronization
 @testable import Interlude
 import Testing
 
-/// Issue 30: the lyrics pane's `NAME.lrc` is read off the main loop. The
+/// The lyrics pane's `NAME.lrc` is read off the main loop. The
 /// loader is given a reader that blocks until the test lets it go (as a
 /// read from a slow disk or a hung network mount would): the caller, the
 /// main loop in the player, gets control back while it is blocked, the read

@@ -1,7 +1,7 @@
 @testable import Interlude
 import Testing
 
-/// Issue 29: `search`'s byte search over lowercased values finds what the
+/// `search`'s byte search over lowercased values finds what the
 /// Character-by-Character `value.lowercased().contains(needle)` it replaced finds.
 @Suite struct MPDFoldedValuesTests {
     /// Values where bytes and Characters part: composed and decomposed

@@ -7,7 +7,7 @@ import PlayerModel
 import Synchronization
 import Testing
 
-/// Issue 29: the MPD front end's reads of the disk (the library index,
+/// The MPD front end's reads of the disk (the library index,
 /// albumart and readpicture) run off the main loop. A job that blocks until
 /// the test lets it go (as a read from a slow disk would) leaves the caller,
 /// the main loop in the player, free; its result comes through the eventfd.

@@ -12,7 +12,7 @@ struct MprisURLTests {
         }
         #expect(MprisSource.path(ofURI: "file://localhost/tmp/a.mp3") == "/tmp/a.mp3")
         #expect(MprisSource.path(ofURI: "/tmp/a.mp3") == "/tmp/a.mp3")
-        // A station's URL goes on as it is (issue 26); other schemes are refused.
+        // A station's URL goes on as it is; other schemes are refused.
         #expect(MprisSource.path(ofURI: "http://example.com/a.mp3") == "http://example.com/a.mp3")
         #expect(MprisSource.path(ofURI: "ftp://example.com/a.mp3") == nil)
         #expect(MprisSource.fileURL("https://example.com/live") == "https://example.com/live")

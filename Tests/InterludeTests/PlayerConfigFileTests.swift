@@ -98,7 +98,7 @@ struct PlayerConfigFileTests {
     }
 }
 
-/// Issue 27: `podcast-refresh-age`, the age past which the full-screen player refreshes the feeds at start.
+/// `podcast-refresh-age`, the age past which the full-screen player refreshes the feeds at start.
 @Suite struct PodcastRefreshAgeConfigTests {
     @Test func takesOffOrADurationUpToAWeekAndRefusesTheRestInOneLine() {
         #expect(PlayerConfigFile.parse("podcast-refresh-age = 6h", path: "/c/config").podcastRefreshAge == 21_600.0)
@@ -113,7 +113,7 @@ struct PlayerConfigFileTests {
     }
 }
 
-/// Issue 27, point 3: `podcast-auto-download` and `podcast-remove-played`, applied after each refresh.
+/// `podcast-auto-download` and `podcast-remove-played`, applied after each refresh.
 @Suite struct PodcastAutomationConfigTests {
     @Test func autoDownloadTakesOffOrACountUpToFiftyAndRefusesTheRestInOneLine() {
         #expect(PlayerConfigFile.parse("podcast-auto-download = 3", path: "/c/config").podcastAutoDownload == 3)

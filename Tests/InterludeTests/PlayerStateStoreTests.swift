@@ -3,7 +3,7 @@ import Foundation
 import InterludeCore
 import Testing
 
-/// player.json (issue 25): impossible values are damage, and two players
+/// player.json: impossible values are damage, and two players
 /// (`--new`) saving it keep each other's changes.
 struct PlayerStateStoreTests {
     static func store(_ root: String) -> PlayerStateStore {

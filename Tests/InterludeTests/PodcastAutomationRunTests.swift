@@ -6,7 +6,7 @@ import Podcasts
 import Testing
 import TestSupport
 
-/// Issue 27, point 3: `podcast-remove-played` and `podcast-auto-download`
+/// `podcast-remove-played` and `podcast-auto-download`
 /// over real files (a podcast's store, its downloads, the episodes' book
 /// states), the clock given: a download is removed once the age has passed
 /// since the episode was marked played, not before; the newest episodes not

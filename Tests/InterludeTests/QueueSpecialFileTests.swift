@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 25, point 1 at the queue's entry: whichever front end sends the
+/// Special files at the queue's entry: whichever front end sends the
 /// paths (browser, socket, standard input, MPRIS), a FIFO, a device or a
 /// socket among them is left out and named in one line before the feeder
 /// could open it; the other files stay, in order.

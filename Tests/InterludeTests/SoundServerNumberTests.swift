@@ -1,7 +1,7 @@
 @testable import Interlude
 import Testing
 
-/// Issue 25, point 2 for the sound server's numbers on the main loop: a
+/// The sound server's numbers on the main loop: a
 /// timer deadline libpulse hands over is clamped to a day either way before
 /// the waits are computed from it, so a wild one cannot overflow.
 struct SoundServerNumberTests {

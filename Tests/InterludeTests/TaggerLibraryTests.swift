@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 @testable import Interlude
 
-/// Issue 32, acceptance 2 over `TaggerLibrary` (seven taggers spelling one
+/// The library over `TaggerLibrary` (seven taggers spelling one
 /// artist, an album of two artists in three taggers' list forms): the
 /// scanner's index gives a tree with that artist once, its album's tracks in
 /// track order; the album of two artists is under either artist and found by

@@ -1,7 +1,7 @@
 import Testing
 @testable import MusicLibrary
 
-/// Issue 32, point 2: a track's several artists (ID3v2.4's list, repeated
+/// A track's several artists (ID3v2.4's list, repeated
 /// Vorbis comments, MP4's several `data` boxes) each file its album in the
 /// tree and each find it in a search; one artist's name, however many
 /// files name it, is one artist.

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 @testable import Playlists
 
-/// Issue 25, point 1 for playlists: no read grows without a bound. `/dev/zero`
+/// Playlists: no read grows without a bound. `/dev/zero`
 /// as a playlist, a FIFO, a 5-million-line M3U and a file past the size limit
 /// are each refused in one line naming the playlist and the limit.
 struct PlaylistLimitTests {

@@ -3,7 +3,7 @@ import InterludeCore
 import Testing
 @testable import Playlists
 
-/// Issue 26: playlists that hold stations. An M3U line or a PLS entry that
+/// Playlists that hold stations. An M3U line or a PLS entry that
 /// is an http(s) URL is kept as the URL (never joined to the playlist's
 /// folder, never looked up on disk); other schemes are refused with the reason.
 struct StationPlaylistTests {

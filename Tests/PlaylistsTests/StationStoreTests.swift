@@ -4,7 +4,7 @@ import Streams
 import Testing
 @testable import Playlists
 
-/// Issue 26 point 3: the favourite stations' file, an extended M3U other players read.
+/// The favourite stations' file, an extended M3U other players read.
 @Suite struct StationStoreTests {
     private func folder() throws -> String {
         let path = NSTemporaryDirectory() + "stations-\(UUID().uuidString)"

@@ -1,8 +1,7 @@
 import Testing
 @testable import Podcasts
 
-/// The shortcuts that make a 10 MB feed cheap to read (issue 27, acceptance
-/// 6) give what the general rules give: each is held to its step-by-step
+/// The shortcuts that make a 10 MB feed cheap to read give what the general rules give: each is held to its step-by-step
 /// counterpart over many texts, real forms and near misses alike.
 @Suite struct FeedShortcutTests {
     /// A seeded generator, so that a failure names texts that come back.

@@ -1,7 +1,7 @@
 import Testing
 @testable import Podcasts
 
-/// Issue 27, point 3: what `podcast-auto-download` fetches and
+/// What `podcast-auto-download` fetches and
 /// `podcast-remove-played` removes after a refresh, decided on the
 /// episodes' states and a clock given in seconds.
 @Suite struct PodcastAutomationTests {

@@ -1,7 +1,7 @@
 import Streams
 import Testing
 
-/// Issue 26 point 3: the favourite stations' list and its edits, numbered from 1.
+/// The favourite stations' list and its edits, numbered from 1.
 @Suite struct StationListTests {
     @Test func addsUnderTheTypedNameElseTheStationsOwnElseItsHost() throws {
         var list = StationList()

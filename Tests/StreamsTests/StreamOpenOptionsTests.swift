@@ -1,8 +1,8 @@
 import Streams
 import Testing
 
-/// The options a station's open is given (`StreamOpenOptions`), as the
-/// measurements in docs/architecture.md chose them.
+/// The options a station's open is given (`StreamOpenOptions`), each as the
+/// measurement beside it chose it.
 struct StreamOpenOptionsTests {
     static func dictionary(_ values: [(key: String, value: String)]) -> [String: String] {
         Dictionary(values.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })

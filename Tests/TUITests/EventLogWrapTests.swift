@@ -3,7 +3,7 @@ import PlayerModel
 import Testing
 @testable import TUI
 
-/// Issue 16, point 15: at 120x40 the log pane is narrower than an
+/// At 120x40 the log pane is narrower than an
 /// interruption line, and the field the feature is about, `wasSuspended`,
 /// came last and was cut off. Every event now shows whole.
 struct EventLogWrapTests {

@@ -4,7 +4,7 @@ import PlayerModel
 import Testing
 @testable import TUI
 
-/// The lyrics pane (issue 30 point 3) drawn into an in-memory terminal: the
+/// The lyrics pane drawn into an in-memory terminal: the
 /// line at the heard position in the playing row's colours and kept in view,
 /// untimed lyrics scrolled by the keys, the one problem line, "no lyrics".
 struct LyricsPaneTests {

@@ -3,7 +3,7 @@ import Testing
 import Themes
 @testable import TUI
 
-/// Issue 28 on the screen: the missed alarms in the banner (while nothing
+/// Alarms on the screen: the missed alarms in the banner (while nothing
 /// holds playback) and in the alarms pane, the next alarm on the status line.
 struct MissedAlarmScreenTests {
     init() { _ = Locale.prepared }

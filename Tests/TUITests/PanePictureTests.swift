@@ -2,7 +2,7 @@ import PlayerModel
 import Testing
 @testable import TUI
 
-/// A pane's picture (issue 30) in the frame: placed in the pane's picture
+/// A pane's picture in the frame: placed in the pane's picture
 /// area, sent as runs of its own colours, and gone from the screen when the
 /// pane no longer has it.
 struct PanePictureTests {

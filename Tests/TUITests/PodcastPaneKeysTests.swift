@@ -2,7 +2,7 @@ import PlayerModel
 import Testing
 @testable import TUI
 
-/// Issue 27: the podcasts pane's keys (P, enter, U, W, M) as commands of the
+/// The podcasts pane's keys (P, enter, U, W, M) as commands of the
 /// one table, and the pane's rows as drawn.
 @Suite struct PodcastPaneKeysTests {
     let source = MemoryBrowserSource.library

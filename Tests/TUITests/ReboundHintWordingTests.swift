@@ -3,7 +3,7 @@ import PlayerModel
 import Testing
 @testable import TUI
 
-/// Issue 24: no screen hint hard-codes a default key. Each names the key
+/// No screen hint hard-codes a default key. Each names the key
 /// bound now, as `sentence(for:)` words a refusal; a command left unbound is
 /// worded without a key.
 struct ReboundHintWordingTests {

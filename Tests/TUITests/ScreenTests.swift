@@ -30,7 +30,7 @@ struct ScreenTests {
         return terminal
     }
 
-    @Test("issue 28: each enabled alarm in the pane says whether it wakes the computer, and why not")
+    @Test("each enabled alarm in the pane says whether it wakes the computer, and why not")
     func alarmRowsSayWhetherTheyWake() {
         var ui = InterfaceState(browser: BrowserModel(root: "/music", source: MemoryBrowserSource.library))
         var snapshot = snapshot()

@@ -2,7 +2,7 @@ import PlayerModel
 import Streams
 import Testing
 
-/// Issue 26 point 3: the station rows of the command table as the socket,
+/// The station rows of the command table as the socket,
 /// `interlude remote` and the radio pane's prompts read them.
 @Suite struct StationCommandTests {
     @Test func theNumbersTheTableTakesAreTheListsOwn() {

@@ -2,7 +2,7 @@ import Testing
 import Themes
 @testable import TUI
 
-/// Issue 25: what reaches the terminal. A tag's control characters never do
+/// What reaches the terminal. A tag's control characters never do
 /// (ncurses would send them raw), and a terminal that takes no output (Ctrl-S)
 /// gets no write: the frame waits, replaced by newer ones, until it can.
 @Suite struct TerminalOutputTests {

@@ -2,7 +2,7 @@ import Foundation
 
 /// A FLAC image of a 6-second sweep with a cue sheet of three titled tracks
 /// beside it, made at test time (sox through `Fixtures.wav`, then `flac`), in
-/// a folder of its own: issue 12's album whose tracks are queue entries.
+/// a folder of its own: an album whose tracks are queue entries.
 public struct CueAlbumFixture: Sendable {
     public static let rate = 44100
     /// (TITLE, INDEX 01 as written, INDEX 01 in CD frames of 1/75 s).

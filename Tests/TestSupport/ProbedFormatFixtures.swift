@@ -1,6 +1,6 @@
 import Foundation
 
-/// Issue 32: files in the formats FFmpeg's probe decides (no decoder of ours
+/// Files in the formats FFmpeg's probe decides (no decoder of ours
 /// claims them by a magic number), made at test time by their own encoders
 /// (`wavpack`, `mpcenc`) or `ffmpeg`, each tagged by the tool or by mutagen,
 /// and DSF written here (ffmpeg has no DSD encoder): a first-order

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Issue 32's library of files tagged by real taggers (ffmpeg, whose ID3v2.4
+/// A library of files tagged by real taggers (ffmpeg, whose ID3v2.4
 /// values end in their terminator; TagLib's kid3-cli; id3lib's id3v2; eyeD3;
 /// metaflac; mutagen's MP4; an ID3v2.2 tag as old iTunes versions wrote it,
 /// built byte by byte), made at test time: an album all of them file

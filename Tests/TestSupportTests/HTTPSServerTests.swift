@@ -4,7 +4,7 @@ import TestSupport
 
 /// FFmpeg's HTTPS (GnuTLS in Debian's build) against a loopback server with a
 /// test CA, and the faults a station's server can show. What these show decides
-/// the options the player passes (docs/architecture.md, "Streams").
+/// the options the player passes (`StreamOpenOptions`).
 @Suite(.serialized) struct HTTPSServerTests {
     static func fixtureFolder() throws -> (folder: String, mp3: String) {
         let mp3 = try Fixtures.mp3(.sweep, seconds: 20)

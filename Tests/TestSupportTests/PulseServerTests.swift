@@ -28,7 +28,7 @@ import TestSupport
         #expect(SignalAnalysis.firstDifference(expected: source, actual: played) == nil)
     }
 
-    /// Acceptance 4 of issue 2, with the mpg123 program as the player: proves the chain
+    /// With the mpg123 program as the player: proves the chain
     /// (ALSA `pulse` device -> PULSE_SINK -> null sink -> parec -> analysis) that the
     /// engine's end-to-end test uses.
     @Test func mpg123ThroughALSAPulseMatchesItsOwnDecode() throws {

@@ -778,7 +778,7 @@ extension Decoders {
     /// first one (FFmpeg's stream probe frees a 535 KB AAC channel element)
     /// the next ones come from the heap, are zeroed there, and stay resident
     /// once freed: an AAC station's heap held 4.2 MB 3 s in, in some runs,
-    /// where others held 2.1 (issue 26's limit on the whole is 20 MB).
+    /// where others held 2.1 (the bench's limit on the whole is 20 MB).
     public static func unmapLargeBlocksWhenFreed() {
         _ = interlude_map_blocks_from(128 * 1024)
     }

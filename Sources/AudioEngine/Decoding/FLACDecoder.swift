@@ -10,7 +10,7 @@ import Glibc
 /// formats, but mapping those costs about 24 MB resident (libavcodec's 130
 /// dependent shared objects) where libFLAC and libogg cost 0.7 MB, so a FLAC
 /// peaked at 41-43 MB through the sound server where an MP3 peaks at 11
-/// (issue 12's target is 20; through libFLAC it peaks at 11.8). FLAC is
+/// (the bench's target is 20; through libFLAC it peaks at 11.8). FLAC is
 /// lossless, so the decode is the same sample for
 /// sample: `ffmpeg -i FILE -f s16le` (the tests' oracle) shifts each sample to
 /// 16 bits exactly as `sample16` does, without dither.

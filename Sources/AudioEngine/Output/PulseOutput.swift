@@ -120,8 +120,9 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// The `media.role` the stream carries while an alarm sounds through it:
     /// `phone`, the one role a stock PulseAudio's `module-role-cork` and
     /// `module-role-ducking` act on (their default `trigger_roles`); PulseAudio
-    /// documents no `alarm` role, and no policy of its own reads one. See
-    /// docs/architecture.md, "The alarm's media role".
+    /// documents no `alarm` role, and no policy of its own reads one. On
+    /// PipeWire no stock policy acts on it (WirePlumber's role-based endpoints
+    /// are off by default), so there the alarm quiets others through MPRIS.
     public static let alarmRole = "phone"
 
     /// While an alarm rings, the stream says `alarmRole`; after, its own role

@@ -1,4 +1,4 @@
-/// An alarm's own media as the interrupter voice (issue 28, point 3): files in
+/// An alarm's own media as the interrupter voice: files in
 /// order (one file, a folder, a playlist, a book from its place) or a
 /// station's URL, each opened by `Decoders.open` and converted to the
 /// stream's format, decoded on the main loop as the feeder decodes.

@@ -2,7 +2,7 @@
 /// (`StreamDecoder`): a ring of interleaved 16-bit samples whose capacity is
 /// fixed and allocated once, at the first frames kept. An array appended to
 /// and trimmed from its front grew by doubling and left its outgrown blocks
-/// in the heap: 1.3 MB of a station's 20 MB (issue 26's limit) where this
+/// in the heap: 1.3 MB of a station's 20 MB (the bench's limit) where this
 /// keeps 2 s, 345 KB at 44.1 kHz stereo.
 ///
 /// Frames are numbered as the decoder hands them out: the ring holds

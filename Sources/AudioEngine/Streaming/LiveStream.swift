@@ -22,7 +22,7 @@ public protocol LiveStream: StationConnection {
     /// What happened since the last call, in order.
     func takeStreamEvents() -> [StreamEvent]
 
-    // The time-shift (issue 26, point 5). Frames are positions in the
+    // The time-shift. Frames are positions in the
     // stream's own track (the engine's heard frame minus the track's start).
 
     /// Readable when the reader has a time-shift line (polled always, paused too); -1 without a reader.

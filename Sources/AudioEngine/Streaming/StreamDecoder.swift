@@ -17,7 +17,7 @@ import Glibc
 /// CD format, 44.1 kHz stereo, as an empty queue's output opens; whatever
 /// the station sends, and whatever a reconnection brings, is converted to it.
 ///
-/// Seeks and the time-shift (issue 26, point 5): the engine resumes by
+/// Seeks and the time-shift: the engine resumes by
 /// seeking to the frame where the media stopped, behind what was decoded
 /// into the ring. The last `historySeconds` handed out are kept and served
 /// again from there, and the packets that follow come in order from the
@@ -101,8 +101,8 @@ final class StreamDecoder: Decoder, LiveStream {
     /// What a resume seeks back over is what the output's ring held past the
     /// frame heard: 0.73 s at a 300 ms latency (`PulseOutput.mediaRingFrames`).
     /// A seek further back is served by the time-shift buffer's rewind, as
-    /// exactly. Kept for 5 s it was 1 MB of a station's 20 MB (`make bench`,
-    /// issue 26's limit).
+    /// exactly. Kept for 5 s it was 1 MB of a station's 20 MB (`make bench`'s
+    /// limit).
     static let historySeconds = 2
 
     /// A position of `read` (frames handed out) minus the connection's

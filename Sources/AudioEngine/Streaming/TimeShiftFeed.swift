@@ -32,7 +32,7 @@ public struct TimeShiftSettings: Sendable, Equatable {
     }
 }
 
-/// The reader thread's side of a station's time-shift (issue 26, point 5):
+/// The reader thread's side of a station's time-shift:
 /// every packet received goes into a `TimeShiftBuffer` (memory, then its
 /// `TimeShiftFile`, written here and never on the main loop), labelled with
 /// the output frames it decodes to (`PacketFrameCounter`), and the packets

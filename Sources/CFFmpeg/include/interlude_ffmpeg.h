@@ -19,7 +19,7 @@
 /* FFmpeg's libraries (libavformat, libavcodec, libswresample, libavutil) are
    loaded with dlopen when the first file that is not MPEG audio is opened,
    not linked: `interlude play` of an MP3 then maps none of them (about 20 MB
-   of shared objects and their own dependencies, which issue 2's RSS budget
+   of shared objects and their own dependencies, which the player's RSS budget
    cannot spare, and which an MP3 listener never needs). The headers still
    give the types, the structures and the constants; every call goes through
    loader.c, which resolves the functions once in interlude_ffmpeg_load().

@@ -13,7 +13,7 @@
 
 /* ncursesw is loaded with dlopen by the full-screen player, not linked: the
    headless `interlude play` then maps neither libncursesw nor libtinfo (about
-   0.25 MB resident that issue 2's 12 MB budget cannot spare). curses.h still
+   0.25 MB resident that the player's 12 MB budget cannot spare). curses.h still
    gives the types and constants; every call goes through loader.c, which
    resolves the functions once in interlude_curses_load(). Calling any of the
    wrappers below before a successful load is a programming error (it traps).

@@ -20,7 +20,7 @@
    server for desktop interruptions, not linked: a render to a WAV file, `info`,
    `alarm` and playback with desktop interruptions off map none of libpulse,
    libpulsecommon and the libraries they pull in (dbus, sndfile, systemd, ...);
-   see docs/architecture.md for what it measured. The headers give the types and
+   `make bench`'s desktop row measures it. The headers give the types and
    constants; every call goes through loader.c, which resolves the functions
    once in interlude_pulse_load(). Calling a wrapper before a successful load is
    a programming error (it traps).

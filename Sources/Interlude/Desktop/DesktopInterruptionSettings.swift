@@ -1,7 +1,7 @@
 import AudioSession
 
-/// Which desktop streams interrupt the player, and as what: the role table of
-/// issue 13 and the switch that turns desktop interruptions off, read from
+/// Which desktop streams interrupt the player, and as what: the role table
+/// and the switch that turns desktop interruptions off, read from
 /// `$XDG_CONFIG_HOME/interlude/config`. Pure (text in, settings and problems
 /// out) and in a file of its own, because other keys of the same file have
 /// their own readers; lines with keys not listed here are left to them.

@@ -7,7 +7,7 @@ import Glibc
 /// `value.lowercased().contains(needle)` says with a lowercased `needle` (a
 /// Character-by-Character search, canonically equivalent Characters alike),
 /// in a fraction of its time. That search, and lowercasing each value
-/// anew, cost twice MPD's whole answer over 100,000 tracks (issue 29).
+/// anew, cost twice MPD's whole answer over 100,000 tracks.
 ///
 /// The values are lowercased once, here, into one buffer, each followed by
 /// 0xFF, a byte UTF-8 never holds, so a match of a needle can never span two

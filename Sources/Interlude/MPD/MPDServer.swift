@@ -4,7 +4,7 @@ import PlayerModel
 import Glibc
 #endif
 
-/// The MPD protocol's front end (issue 29): a `LoopSource` listening at
+/// The MPD protocol's front end: a `LoopSource` listening at
 /// `$XDG_RUNTIME_DIR/interlude/mpd` (0600 in the 0700 directory, the same
 /// user only, as the control socket), speaking MPD 0.23's text protocol to
 /// mpc, ncmpcpp and python-mpd2, and over TCP when the config names an

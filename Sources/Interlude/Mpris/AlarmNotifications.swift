@@ -2,7 +2,7 @@ import Alarms
 import InterludeCore
 import PlayerModel
 
-/// Desktop notifications of alarms (issue 28, points 1 and 5) through
+/// Desktop notifications of alarms through
 /// `org.freedesktop.Notifications` on the session bus, MPRIS's connection;
 /// every call asynchronous, answered through the bus's `process()`.
 ///

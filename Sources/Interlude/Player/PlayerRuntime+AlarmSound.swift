@@ -42,7 +42,7 @@ struct SoundingAlarm {
     var lastSave: MonotonicInstant
 }
 
-/// Issue 28, point 3: the alarm's own media (a file, a folder, a saved
+/// The alarm's own media (a file, a folder, a saved
 /// playlist, a book from its place, a station) as the alarm voice, with the
 /// optional ramp; and the promise that an alarm always sounds: a sound that
 /// does not open, or gives nothing a listener hears for `silenceLimit` after

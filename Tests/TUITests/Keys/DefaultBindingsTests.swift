@@ -1,9 +1,9 @@
 import Testing
 @testable import TUI
 
-/// The default bindings are the ones issue 5 lists, close to cmus.
+/// The default bindings, close to cmus.
 struct DefaultBindingsTests {
-    /// Issue 5, "Keys": every key it names, in its words.
+    /// The playback and navigation keys, each with its action.
     static let issueList: [(key: String, action: KeyAction)] = [
         ("space", .playPause),
         ("n", .next), ("p", .previous),
@@ -28,7 +28,7 @@ struct DefaultBindingsTests {
         #expect(KeyBindings.defaults.action(for: try #require(Key(parsing: key))) == action)
     }
 
-    /// Issue 6 in the full-screen player: the audiobook keys.
+    /// The audiobook keys in the full-screen player.
     static let bookList: [(key: String, action: KeyAction)] = [
         (">", .chapterNext), ("<", .chapterPrevious), (",", .skipBack), (".", .skipForward), ("S", .sleepTimer),
         ("m", .bookmarkAdd), ("delete", .bookmarkDelete), ("b", .bookOpen),

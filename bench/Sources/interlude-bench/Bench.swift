@@ -32,7 +32,7 @@ struct PlayMeasurement {
     var longestGapMilliseconds: Double
 }
 
-/// The four benchmarks of issue 2, each next to its peer.
+/// The benchmarks, each next to its peer.
 final class Bench {
     let options: BenchOptions
     /// Internal, not private: the tui benchmark (TUIBench.swift) adds its rows.
@@ -127,7 +127,7 @@ final class Bench {
 
     var interludeAvailable: Bool { options.standIn || access(interlude, X_OK) == 0 }
 
-    // MARK: Seek (issue 6)
+    // MARK: Seek
 
     /// Exact seeks in a 3-hour 64 kbps mono MP3 without a Xing/Info frame: a
     /// one-minute `lame -t` file concatenated 180 times (made once, kept with the
@@ -196,7 +196,7 @@ final class Bench {
 
     // MARK: 2. Play CPU and RSS
 
-    /// The release binary is a PIE (issue 11): linked position-dependent it
+    /// The release binary is a PIE: linked position-dependent it
     /// gives up ASLR for the executable. Its cost shows in the RSS row below.
     private func positionIndependence() throws {
         guard !options.standIn, interludeAvailable else { return }
@@ -393,7 +393,7 @@ final class Bench {
             target: "<= peer + \(Int(fadeSeconds * 1000) + 10) ms",
             passed: subjectMedian.map { $0 - peerMedian <= fadeSeconds + 0.010 }))
         // The first alarm of the run on its own: a real alarm is nearly always the
-        // first in hours, with cold pages and caches (issue 16, point 14).
+        // first in hours, with cold pages and caches.
         if let first = subject.first, let subjectMedian {
             report.rows.append(ResultRow(
                 measure: "preemption, the first of the \(options.preemptionRuns) alarms (cold), ms",

@@ -4,7 +4,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 30, acceptance 5: the CPU a 1000x1000 JPEG cover takes to draw
+/// The CPU a 1000x1000 JPEG cover takes to draw
 /// (`interlude bench cover`: found, decoded, drawn in block symbols on 58x20
 /// cells), and the full-screen player's peak RSS (`VmHWM`) playing an MP3
 /// with that cover shown in the now-playing pane beside the same MP3

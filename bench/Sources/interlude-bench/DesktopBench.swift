@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 
-/// Issue 13, acceptance 8: what the sound-server subscription costs while
+/// What the sound-server subscription costs while
 /// nothing happens on the desktop. Headless play through the private server,
 /// with desktop interruptions on (the default: connected and subscribed to
 /// sink-input events) and off (`desktop-interruptions = off` in a config file

@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 
-/// Issue 12: the formats FFmpeg's libraries decode, beside FFmpeg's own
+/// The formats FFmpeg's libraries decode, beside FFmpeg's own
 /// programs and mpv (installed by `scripts/install-deps.sh --bench`).
 extension Bench {
     /// Acceptance 8: 60 s of AAC and of FLAC through the null sink, interlude

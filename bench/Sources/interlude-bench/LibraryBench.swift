@@ -4,7 +4,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 15: the music library at 10,000 and 100,000 files (1,000 with
+/// The music library at 10,000 and 100,000 files (1,000 with
 /// --quick), beside cmus adding the same tree in the same run (driven by
 /// `cmus-remote` in a private tmux, stopped by its PID). Rows: the generator's
 /// time; a cold scan (files per second, interlude's `library scan` beside

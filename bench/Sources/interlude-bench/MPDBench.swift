@@ -4,7 +4,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 29, acceptance 4: how long the player's MPD front end takes to
+/// How long the player's MPD front end takes to
 /// answer `status`, `playlistinfo` over a queue of 10,000 and `search` over
 /// a library of 100,000 tracks, beside Debian's `mpd` over the same files in
 /// the same run, requests alternating between the two so drifting load

@@ -4,7 +4,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 14, acceptance 7: the player's CPU while playing with MPRIS on a
+/// The player's CPU while playing with MPRIS on a
 /// session bus and `playerctl --follow` attached, next to the same play with
 /// no bus at all. Runs alternate, so drifting load affects both alike.
 extension Bench {

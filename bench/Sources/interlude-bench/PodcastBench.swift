@@ -4,7 +4,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 27, acceptance 6: reading a 5,000-episode, 10 MB feed, beside
+/// Reading a 5,000-episode, 10 MB feed, beside
 /// podcastparser reading the same file in one run (each the median of 5
 /// parses in one process, the bytes already read: `interlude bench feed`
 /// and `podcast_feeds.py time`), at least 10x faster; and the peak RSS of
@@ -84,7 +84,7 @@ extension Bench {
     }
 }
 
-/// Issue 27, acceptance 3's figure: keys served under 50 ms while a refresh
+/// Keys served under 50 ms while a refresh
 /// of 50 feeds runs. The full-screen player in tmux, the podcasts pane
 /// shown; `U` starts the refresh of 50 changed feeds (200 -> 210 episodes,
 /// so each is fetched, parsed and merged), five of them held by the server

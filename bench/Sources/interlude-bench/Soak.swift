@@ -4,7 +4,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// `make soak` (issue 16, points 13 and 6): long runs that `make test` cannot
+/// `make soak`: long runs that `make test` cannot
 /// afford, each printing its figures and failing when a rule breaks.
 ///
 /// 1. The schedule: `interlude play` in real time through a PulseAudio null
@@ -509,7 +509,7 @@ final class Soak {
 
     // MARK: 3. An alarm after idle playback
 
-    /// Issue 16, point 14: the first alarm after `idleAlarm` seconds of playback
+    /// The first alarm after `idleAlarm` seconds of playback
     /// (cold pages and caches, as a real alarm meets them), from its due time to
     /// the media's silence, next to the median of three alarms 2 s into a run;
     /// measured as `make bench` measures preemption (a silent alarm sound; the

@@ -4,7 +4,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 26, acceptance 5: stations from a local Icecast server (the test
+/// Stations from a local Icecast server (the test
 /// harness's, `IcecastServer`), each player for the same wall time through
 /// the private null sink, one after the other: interlude, `mpv --no-video`
 /// and `ffplay -nodisp`. For each: CPU and peak RSS (through `measure`), the

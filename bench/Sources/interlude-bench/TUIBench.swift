@@ -4,7 +4,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 5, acceptance 8: the CPU the full-screen player uses over 10 s
+/// The CPU the full-screen player uses over 10 s
 /// paused (target under 0.05 s) and over 60 s playing (10 s with --quick),
 /// beside the headless player in the same state. Both run in a tmux pane on
 /// the private PulseAudio server; CPU is read from /proc/PID/stat (user +

@@ -4,7 +4,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 26, acceptance 2: a station's title change reaches the screen, the
+/// A station's title change reaches the screen, the
 /// events, MPRIS (`playerctl metadata title`) and the `on-event` hook within
 /// 2 s of the server's change. A local Icecast MP3 mount (128 kbit/s, an ICY
 /// block every 16,000 bytes, so about one a second) and two players on it at

@@ -1,6 +1,6 @@
 // interlude-bench: `make bench`. Runs interlude next to the `mpg123` program and the
 // lean C references in bench/c (built into build/bench by the Makefile), prints medians,
-// ratios and the targets of issue 2, and exits non-zero when something could not run or missed its target.
+// ratios and the targets, and exits non-zero when something could not run or missed its target.
 import Foundation
 import TestSupport
 #if canImport(Glibc)
