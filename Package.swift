@@ -20,14 +20,14 @@ let package = Package(
         .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         // ncursesw's header, and a loader that dlopens the library for the full-screen player
-        // only, so headless playback does not map it (issue 2's RSS budget). Every symbol prefixed.
+        // only, so headless playback does not map it. Every symbol prefixed.
         .target(name: "CNcursesw", dependencies: ["CInterludeShims"], cSettings: cWarnings),
         // sd-bus's header and a loader that dlopens libsystemd when a bus is used (MPRIS), so a
         // headless run without a bus maps nothing more; sd-bus's variadic calls and vtable macros
         // wrapped in C. Every symbol prefixed.
         .target(name: "CSystemd", dependencies: ["CInterludeShims"], cSettings: cWarnings),
         // libpulse's headers, and a loader that dlopens it when the player connects to the sound
-        // server for desktop interruptions (issue 13) or opens the native `pulse` output, so renders
+        // server for desktop interruptions or opens the native `pulse` output, so renders
         // and `info` do not map it.
         .target(name: "CPulse", dependencies: ["CInterludeShims"], cSettings: cWarnings),
         // libFLAC's decoder behind a loader that dlopens it when the first FLAC is opened, so
@@ -64,7 +64,7 @@ let package = Package(
         // (position, speed, bookmarks), chapter and skip targets, the sleep timer.
         .target(name: "Books", dependencies: ["BookFormat", "InterludeCore"]),
         // Music's play order: M3U/M3U8 playlists, shuffle cycles, repeat.
-        .target(name: "Playlists", dependencies: ["InterludeCore"]),
+        .target(name: "Playlists", dependencies: ["InterludeCore", "Streams"]),
         // ReplayGain: modes, preamp, clipping prevention, and the values from ID3v2 (TXXX, RVA2) and LAME's Info tag.
         .target(name: "ReplayGain", dependencies: ["BookFormat"]),
 
@@ -72,13 +72,19 @@ let package = Package(
         // readings (brute force, FTS5), the artist/album tree, sort orders, the rescan's diff.
         .target(name: "MusicLibrary", dependencies: ["InterludeCore"]),
 
+        // Live streams' pure logic: ICY metadata and headers, PLS and stream URLs, the reconnect
+        // policy, the time-shift buffer's bookkeeping; HLS's timed ID3 titles read with BookFormat's parser.
+        .target(name: "Streams", dependencies: ["InterludeCore", "BookFormat"]),
+        // Podcasts' pure logic: podcastparser's rules, subscriptions, OPML and their merge.
+        .target(name: "Podcasts", dependencies: ["InterludeCore"]),
+
         // What front ends see of the player: the typed event stream, the state
         // snapshot and the one command type. Pure, so the TUI and tests use it.
         .target(name: "PlayerModel", dependencies: ["InterludeCore", "AudioSession", "Alarms", "BookFormat", "ReplayGain"]),
 
         // The decoding pipeline: libmpg123 -> SPSC ring -> writer thread -> sink.
         .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CFFmpeg", "CSonic", "CInterludeShims", "CLinux", "InterludeCore", "CPulse",
-                                                   "CEbur128"]),
+                                                   "CEbur128", "CFLAC", "BookFormat", "Streams"]),
 
         // The full-screen player: its keys (bindings, the keys file, `?` help, read from the
         // command table), layout, panes, banner and key dispatch as pure views over frames;
@@ -86,10 +92,21 @@ let package = Package(
         .target(name: "TUI", dependencies: ["CNcursesw", "Themes", "BookFormat", "InterludeCore", "PlayerModel",
                                             "MusicLibrary"]),
 
+        // Cover art: libjpeg, libpng and libchafa behind loaders that dlopen them when the first
+        // picture is shown, so headless playback and a pane without a picture map none of them.
+        // chafa's header needs glib's (Debian's paths, as `pkg-config --cflags chafa` gives them).
+        .target(name: "CCoverArt", dependencies: ["CInterludeShims"],
+                cSettings: cWarnings + [.unsafeFlags(["-I/usr/include/chafa", "-I/usr/lib/x86_64-linux-gnu/chafa/include",
+                                                      "-I/usr/include/glib-2.0", "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include"])]),
+        // libxml2's reader and libcurl behind loaders that dlopen them when the first feed is read
+        // or fetched, so playback maps neither.
+        .target(name: "CXML2", dependencies: ["CInterludeShims"], cSettings: cWarnings + [.unsafeFlags(["-I/usr/include/libxml2"])]),
+        .target(name: "CCurl", dependencies: ["CInterludeShims"], cSettings: cWarnings),
+
         // The application: command line, wiring.
         .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books", "CLinux", "CSystemd",
                                                   "TUI", "Themes", "PlayerModel", "CPulse",
-                                                  "Playlists", "ReplayGain", "CSQLite", "MusicLibrary"]),
+                                                  "Playlists", "ReplayGain", "CSQLite", "MusicLibrary", "CInterludeShims", "Streams", "CCoverArt", "Podcasts", "CXML2", "CCurl"]),
         .executableTarget(name: "interlude", dependencies: ["Interlude", "AudioEngine"]),
         // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
         // build it is a replayer that runs saved inputs through the parser.
@@ -109,6 +126,12 @@ let package = Package(
         .executableTarget(name: "DecodeFuzzer", dependencies: ["AudioEngine", "FuzzDriver"]),
         // The same over the cue-sheet parser.
         .executableTarget(name: "CueSheetFuzzer", dependencies: ["BookFormat", "FuzzDriver"]),
+
+        // libFuzzer over ICY metadata, PLS playlists and stream tags.
+        .executableTarget(name: "StreamFuzzer", dependencies: ["Streams", "FuzzDriver"]),
+        // The man page, the shells' completions, the desktop entry and the AppStream metainfo,
+        // printed from the command line's and the player's tables (`make install`).
+        .executableTarget(name: "interlude-docgen", dependencies: ["Interlude", "PlayerModel"]),
 
         // Shared test helpers: fixtures (sox, lame, espeak-ng), WAV reading and
         // signal comparison, a private PulseAudio server, running the binary.
@@ -137,59 +160,16 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "AudioEngine", "TUI"]),
         // The player runtime itself (commands through its one dispatcher), over the null output.
         .testTarget(name: "InterludeTests", dependencies: ["Interlude", "PlayerModel", "TestSupport", "MusicLibrary", "AudioEngine", "TUI"]),
+        .testTarget(name: "StreamsTests", dependencies: ["Streams", "InterludeCore"]),
+        .testTarget(name: "PodcastsTests", dependencies: ["Podcasts", "InterludeCore"]),
+        // The MPD protocol's pure parts: the tokenizer, command lists, ACK lines, idle, song ids.
+        .testTarget(name: "MPDProtocolTests", dependencies: ["PlayerModel"]),
+        // `make install`, the installed binary without the build tree, the man page and
+        // completions, `make deb`: the real make, shells, dpkg, apt and lintian.
+        .testTarget(name: "InstallTests", dependencies: ["TestSupport", "Interlude", "PlayerModel"]),
     ],
     swiftLanguageModes: [.v6]
 )
-
-// FLACDecoder's libFLAC (issue 12), added apart from the target list above so
-// that the branches which each append to AudioEngine's dependencies merge cleanly.
-package.targets.first { $0.name == "AudioEngine" }?.dependencies.append("CFLAC")
-// A cue sheet's tracks play as ranges of their image (`CueTrackDecoder`, issue 12).
-package.targets.first { $0.name == "AudioEngine" }?.dependencies.append("BookFormat")
-
-// Live streams' pure logic (issue 26): ICY metadata and headers, PLS and stream URLs,
-// the reconnect policy, the time-shift buffer's bookkeeping; HLS's timed ID3 titles read
-// with BookFormat's ID3v2 parser. Appended here, apart from the list above, so that the
-// branches reshaping the core merge without conflict.
-package.targets += [
-    .target(name: "Streams", dependencies: ["InterludeCore", "BookFormat"]),
-    .testTarget(name: "StreamsTests", dependencies: ["Streams", "InterludeCore"]),
-]
-// libFuzzer over ICY metadata and PLS playlists (`make fuzz`).
-package.targets.append(.executableTarget(name: "StreamFuzzer", dependencies: ["Streams", "FuzzDriver"]))
-// Installing (issue 31): `interlude --version` reads the shims' version string, and
-// interlude-docgen prints the man page, the shells' completions, the desktop entry
-// and the AppStream metainfo from the command line's and the player's tables.
-package.targets.first { $0.name == "Interlude" }?.dependencies.append("CInterludeShims")
-package.targets.append(.executableTarget(name: "interlude-docgen", dependencies: ["Interlude", "PlayerModel"]))
-// `make install`, the installed binary without the build tree, the man page and
-// completions, `make deb` (issue 31): the real make, shells, dpkg, apt and lintian.
-package.targets.append(.testTarget(name: "InstallTests", dependencies: ["TestSupport", "Interlude", "PlayerModel"]))
-// A station plays where a file does (issue 26): its reader and decoder in AudioEngine, the player's side in Interlude.
-package.targets.first { $0.name == "AudioEngine" }?.dependencies.append("Streams")
-package.targets.first { $0.name == "Interlude" }?.dependencies.append("Streams")
-package.targets.first { $0.name == "Playlists" }?.dependencies.append("Streams")
-
-// The MPD protocol's pure parts (issue 29): the tokenizer, command lists, ACK lines, idle, song ids.
-package.targets.append(.testTarget(name: "MPDProtocolTests", dependencies: ["PlayerModel"]))
-
-// Cover art (issue 30): libjpeg, libpng and libchafa behind loaders that dlopen them when the
-// first picture is shown, so headless playback and a pane without a picture map none of them.
-// chafa's header needs glib's (Debian's paths, as `pkg-config --cflags chafa` gives them).
-package.targets.append(.target(name: "CCoverArt", dependencies: ["CInterludeShims"],
-                               cSettings: cWarnings + [.unsafeFlags(["-I/usr/include/chafa", "-I/usr/lib/x86_64-linux-gnu/chafa/include",
-                                                                     "-I/usr/include/glib-2.0", "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include"])]))
-package.targets.first { $0.name == "Interlude" }?.dependencies.append("CCoverArt")
-// Podcasts (issue 27): the feed and OPML logic, pure (podcastparser's rules, subscriptions,
-// their merge); libxml2's reader and libcurl behind loaders that dlopen them when the first
-// feed is read or fetched, so playback maps neither.
-package.targets += [
-    .target(name: "Podcasts", dependencies: ["InterludeCore"]),
-    .target(name: "CXML2", dependencies: ["CInterludeShims"], cSettings: cWarnings + [.unsafeFlags(["-I/usr/include/libxml2"])]),
-    .target(name: "CCurl", dependencies: ["CInterludeShims"], cSettings: cWarnings),
-    .testTarget(name: "PodcastsTests", dependencies: ["Podcasts", "InterludeCore"]),
-]
-package.targets.first { $0.name == "Interlude" }?.dependencies += ["Podcasts", "CXML2", "CCurl"]
 
 // INTERLUDE_TEST_TARGETS=A,B (make test-tsan): the package holds only those test
 // targets and what they depend on, so an instrumented build of a few tests
