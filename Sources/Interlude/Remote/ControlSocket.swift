@@ -16,12 +16,13 @@ import Glibc
 /// - one line of JSON for a refused client and for a request past
 ///   `maximumLineBytes` (then the connection closes);
 /// - a subscriber that stops reading is dropped once
-///   `maximumPendingOutputBytes` of events wait for it, said once a turn on
-///   the event stream;
+///   `maximumPendingOutputBytes` of events wait for it, said on the event
+///   stream at the end of the turn;
 /// - with `maximumConnections` open, a new client takes the place of the one
 ///   that has sent or taken nothing for longest (said once); subscribers are
 ///   never evicted;
-/// - one read of a client is answered a turn.
+/// - a client is read once a turn (`requestsPerTurn`): what it sends after
+///   that read waits for the loop's next turn.
 final class ControlSocket: LoopSource, LineProtocol {
     /// A request longer than this is not a request: the connection closes.
     static let maximumLineBytes = 64 * 1024
