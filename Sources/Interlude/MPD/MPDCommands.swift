@@ -43,14 +43,14 @@ struct MPDCommands {
         let arguments = request.arguments
         guard let counts = Self.arity[name] else { throw .unknownCommand(name) }
         // MPD's order: an unknown command, then permission, then the arguments.
-        guard connection.permissions.isSuperset(of: MPDPermission.needed(by: name)) else { throw MPDPermission.refusal(name) }
+        guard connection.session.permissions.isSuperset(of: MPDPermission.needed(by: name)) else { throw MPDPermission.refusal(name) }
         guard counts.contains(arguments.count) else { throw .argumentCount(name, expected: counts, given: arguments.count) }
         var failure = MPDFailure(.argument, "", command: name)
         do throws(MPDFailure) {
             if name == "albumart" || name == "readpicture" {
                 // The offset is checked here, as MPD checks it before it looks for the file.
                 let offset = try Self.integer(arguments[1])
-                return .picture(MPDPictures.Request(command: name, uri: arguments[0], offset: offset, limit: connection.binaryLimit))
+                return .picture(MPDPictures.Request(command: name, uri: arguments[0], offset: offset, limit: connection.session.binaryLimit))
             }
             return .reply(try carryOut(name, arguments))
         } catch {
@@ -181,7 +181,7 @@ struct MPDCommands {
         case "commands", "notcommands":
             // Each list as this client's permissions make it (`notcommands`: what it may not run).
             for command in Self.names
-            where connection.permissions.isSuperset(of: MPDPermission.needed(by: command)) == (name == "commands") {
+            where connection.session.permissions.isSuperset(of: MPDPermission.needed(by: command)) == (name == "commands") {
                 response.add("command", command)
             }
             return response
@@ -241,7 +241,7 @@ struct MPDCommands {
         case "binarylimit":
             let limit = try Self.integer(arguments[0])
             guard limit >= MPDPictures.smallestChunk else { throw MPDFailure(.argument, "Value too small") }
-            connection.binaryLimit = limit
+            connection.session.binaryLimit = limit
         case "password": try server.checkPassword(arguments[0], for: connection)
         default: throw .unknownCommand(name)
         }
