@@ -147,13 +147,20 @@ struct LineServerTests {
     func halfClosedClientLetsTheLoopSleep(_ under: Served) throws {
         let harness = try Harness(under.rules)
         let peer = try harness.client()
-        // 200 replies of 4 KB: more than the kernel's buffers and the read pause hold.
-        let requests = String(repeating: "bulk 4095\n", count: 200)
-        #expect(peer.send(Array(requests.utf8)) == requests.utf8.count)
-        shutdown(peer.fd, Int32(SHUT_WR))
-        harness.turns(20)
         let pending = try #require(harness.serverSide(1))
-        #expect(pending.pendingOutputBytes > 0)
+        // Requests of 4 KB replies, one a turn, until the kernel takes no more:
+        // then a reply waits in the server, less than the read pause, which alone would not stop the reads.
+        var requests = 0
+        while pending.pendingOutputBytes == 0 && requests < 1000 {
+            #expect(peer.send("bulk 4095") > 0)
+            requests += 1
+            harness.turn()
+        }
+        #expect(pending.pendingOutputBytes > 0 && pending.pendingOutputBytes <= under.rules.readPauseBytes)
+        #expect(peer.send("bulk 4095") > 0)
+        requests += 1
+        shutdown(peer.fd, Int32(SHUT_WR))
+        harness.turns(3)
         // The EOF stays readable: polled for input, every wait would end at once.
         #expect(harness.turn().isEmpty, "the loop would not sleep")
         var received = 0
@@ -161,7 +168,7 @@ struct LineServerTests {
             received += peer.read().count
             harness.turn()
         }
-        #expect(received == 200 * 4096)
+        #expect(received == requests * 4096)
         #expect(peer.ended)
         #expect(harness.server.clients.isEmpty)
     }
