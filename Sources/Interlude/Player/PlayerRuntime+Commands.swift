@@ -14,9 +14,9 @@ extension PlayerRuntime {
     func perform(_ command: PlayerCommand) -> CommandResult {
         switch command {
         case .play: return play()
-        case .pause: pause()
+        case .pause: player.pause()
         case .togglePlayPause:
-            if player.isPlaying { pause() } else { return play() }
+            if player.isPlaying { player.pause() } else { return play() }
         case .next: next()
         case .previous: previous()
         case .seek(let seconds):
