@@ -23,6 +23,10 @@ public enum CommandTable {
     /// A queue position (0 the first entry) or a number of entries.
     public static let queueRange = CountRange(0...Int(Int32.max))
     public static let volumeRange: ClosedRange<Double> = 0...1
+    /// `seek-back` and `seek-forward`, in seconds.
+    public static let seekStep = 10.0
+    /// `volume-up` and `volume-down`, on the 0-to-1 scale.
+    public static let volumeStep = 0.05
     public static let speedRange: ClosedRange<Double> = 0.5...3.0
 
     public static func entry(named word: String) -> CommandSpec? {
@@ -95,14 +99,16 @@ public enum CommandTable {
         },
         CommandSpec("go-live", .playback, "a station: jump to its live edge, past what its time-shift buffer holds",
                     keys: ["l"], offeredBy: all, parse: plain(.goLive)),
-        CommandSpec("seek-back", .playback, "seek back", keys: ["left"], offeredBy: .keys, parse: nil),
-        CommandSpec("seek-forward", .playback, "seek forward", keys: ["right"], offeredBy: .keys, parse: nil),
+        CommandSpec("seek-back", .playback, "seek back", keys: ["left"], offeredBy: keysAndSocket,
+                    parse: plain(.seek(seconds: -seekStep))),
+        CommandSpec("seek-forward", .playback, "seek forward", keys: ["right"], offeredBy: keysAndSocket,
+                    parse: plain(.seek(seconds: seekStep))),
         CommandSpec("volume", .playback, "set the volume, 0 to 1", arguments: [CommandArgument("0..1", .number(volumeRange))],
                     offeredBy: .socket, mpris: .player("Volume", .writableProperty), mpd: ["setvol", "volume"]) { arguments throws(RemoteArgumentError) in
             .perform(.setVolume(try arguments.number("a number from 0 to 1", in: volumeRange)))
         },
-        CommandSpec("volume-up", .playback, "volume up", keys: ["+", "="], offeredBy: .keys, parse: nil),
-        CommandSpec("volume-down", .playback, "volume down", keys: ["-"], offeredBy: .keys, parse: nil),
+        CommandSpec("volume-up", .playback, "volume up", keys: ["+", "="], offeredBy: keysAndSocket, parse: plain(.volumeUp)),
+        CommandSpec("volume-down", .playback, "volume down", keys: ["-"], offeredBy: keysAndSocket, parse: plain(.volumeDown)),
         CommandSpec("speed", .playback, "speed up or down a step, or set it (0.5 to 3.0, pitch kept)",
                     arguments: [CommandArgument("up|down|0.5..3.0", .number(speedRange, orWords: ["up", "down"]))],
                     offeredBy: .socket, mpris: .player("Rate", .writableProperty)) { arguments throws(RemoteArgumentError) in
@@ -192,8 +198,8 @@ public enum CommandTable {
                     parse: plain(.chapterNext)),
         CommandSpec("chapter-previous", aliases: ["prev-chapter", "chapter-prev"], .audiobooks, "previous chapter",
                     keys: ["<"], offeredBy: all, parse: plain(.chapterPrevious)),
-        CommandSpec("speed-up", .audiobooks, "faster", keys: ["]"], offeredBy: .keys, parse: plain(.speedUp)),
-        CommandSpec("speed-down", .audiobooks, "slower", keys: ["["], offeredBy: .keys, parse: plain(.speedDown)),
+        CommandSpec("speed-up", .audiobooks, "faster", keys: ["]"], offeredBy: keysAndSocket, parse: plain(.speedUp)),
+        CommandSpec("speed-down", .audiobooks, "slower", keys: ["["], offeredBy: keysAndSocket, parse: plain(.speedDown)),
         CommandSpec("sleep-timer", aliases: ["sleep"], .audiobooks, "sleep timer: off, 5-60 min, end of chapter (cycles)",
                     keys: ["S"], offeredBy: keysAndSocket, parse: plain(.cycleSleepTimer)),
         CommandSpec("skip-back", .audiobooks, "book: back 30 s", keys: [","], offeredBy: all, parse: plain(.skipBack)),
@@ -205,8 +211,11 @@ public enum CommandTable {
             if let problem = note.flatMap(TextLimit.note.problem) { throw RemoteArgumentError("\(arguments.command): \(problem)") }
             return .perform(.addBookmark(note: note))
         },
-        CommandSpec("bookmark-delete", .audiobooks, "delete the selected bookmark", keys: ["delete"], offeredBy: .keys,
-                    parse: nil),
+        CommandSpec("bookmark-delete", .audiobooks, "delete a bookmark (the selected one, or ID)",
+                    arguments: [CommandArgument("ID", .count(idRange))], keys: ["delete"],
+                    offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+            .perform(.deleteBookmark(id: try arguments.integer("a bookmark id (a positive integer)", in: idRange)))
+        },
         CommandSpec("book-open", aliases: ["open-book", "book"], .audiobooks, "open a book (the browser's selection, or PATH)",
                     arguments: [CommandArgument("PATH", .path)], keys: ["b"],
                     offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
@@ -227,8 +236,16 @@ public enum CommandTable {
                     offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
             .perform(.addAlarmSchedule(try arguments.string("when it rings (a string such as \"07:30\")")))
         },
-        CommandSpec("alarm-edit", .alarms, "change the selected alarm's time", keys: ["E"], offeredBy: .keys, parse: nil),
-        CommandSpec("alarm-toggle", .alarms, "enable or disable the selected alarm", keys: ["T"], offeredBy: .keys, parse: nil),
+        CommandSpec("alarm-edit", .alarms, "change an alarm's time (the selected one, or ID WHEN)",
+                    arguments: [alarmID, CommandArgument("WHEN", .text)], keys: ["E"],
+                    offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+            .perform(.editAlarm(id: try arguments.prefix(1).integer("an alarm id (a positive integer)", in: idRange),
+                                schedule: try arguments.dropFirst(1).string("when it rings (a string such as \"07:30\")")))
+        },
+        CommandSpec("alarm-toggle", .alarms, "enable or disable an alarm (the selected one, or ID)", arguments: [alarmID],
+                    keys: ["T"], offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+            .perform(.toggleAlarm(id: try arguments.integer("an alarm id (a positive integer)", in: idRange)))
+        },
         CommandSpec("alarm-delete", .alarms, "delete an alarm (the selected one, or ID)", arguments: [alarmID], keys: ["d"],
                     offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
             .perform(.deleteAlarm(id: try arguments.integer("an alarm id (a positive integer)", in: idRange)))
@@ -256,8 +273,13 @@ public enum CommandTable {
             return .perform(.addStation(url: try arguments.prefix(1).optionalString("a station's URL (a string)"),
                                         name: try arguments.dropFirst(1).optionalString("a name (a string)")))
         },
-        CommandSpec("station-add-url", .radio, "add a station by its URL (the key asks for it)", keys: ["F"], offeredBy: .keys,
-                    parse: nil),
+        CommandSpec("station-add-url", .radio, "add a station by its URL [NAME] (the key asks for the URL)",
+                    arguments: [CommandArgument("URL", .text), CommandArgument("NAME", .text, optional: true)],
+                    keys: ["F"], offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+            guard arguments.values.count <= 2 else { throw RemoteArgumentError("\(arguments.command): expects a URL and a name, or fewer") }
+            return .perform(.addStation(url: try arguments.prefix(1).string("a station's URL (a string)"),
+                                        name: try arguments.dropFirst(1).optionalString("a name (a string)")))
+        },
         CommandSpec("station-rename", .radio, "rename station N (the key: the radio pane's selection)",
                     arguments: [stationNumber, CommandArgument("NAME", .text)], keys: ["C"],
                     offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
@@ -313,12 +335,12 @@ public enum CommandTable {
         CommandSpec("alarm-dismiss", aliases: ["dismiss"], .alarmTesting, "dismiss the ringing alarm (or the missed-alarm notice)", keys: ["x"],
                     offeredBy: all, parse: plain(.dismissAlarm)),
         CommandSpec("session-suspend-toggle", .alarmTesting, "suspend or continue the audio session", keys: ["s"],
-                    offeredBy: .keys, parse: plain(.toggleSessionSuspended)),
+                    offeredBy: keysAndSocket, parse: plain(.toggleSessionSuspended)),
         CommandSpec("suspend", .alarmTesting, "suspend the audio session (as Ctrl-Z would)", offeredBy: .socket,
                     parse: reading(.suspend)),
         CommandSpec("continue", .alarmTesting, "continue the suspended session", offeredBy: .socket,
                     parse: reading(.resumeSession)),
-        CommandSpec("call-toggle", .alarmTesting, "start or end a simulated call", keys: ["c"], offeredBy: .keys,
+        CommandSpec("call-toggle", .alarmTesting, "start or end a simulated call", keys: ["c"], offeredBy: keysAndSocket,
                     parse: plain(.toggleCall)),
         CommandSpec("call-start", .alarmTesting, "start a simulated call", offeredBy: .socket, parse: reading(.callStart)),
         CommandSpec("call-end", .alarmTesting, "end the simulated call", offeredBy: .socket, parse: reading(.callEnd)),

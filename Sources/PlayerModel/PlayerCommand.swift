@@ -17,6 +17,9 @@ public enum PlayerCommand: Equatable, Sendable {
     /// A station: play at its live edge, leaving its time-shift buffer (at the resume, when paused).
     case goLive
     case setVolume(Double)
+    /// One volume step (`CommandTable.volumeStep`) up or down, within 0 to 1.
+    case volumeUp
+    case volumeDown
     /// One speed step (0.05x) faster or slower, pitch kept.
     case speedUp
     case speedDown
@@ -68,6 +71,8 @@ public enum PlayerCommand: Equatable, Sendable {
     case addAlarmSchedule(String)
     case editAlarm(id: Int, schedule: String)
     case setAlarmEnabled(id: Int, Bool)
+    /// Enables a disabled alarm, disables an enabled one (the alarms pane's key, `alarm-toggle ID`).
+    case toggleAlarm(id: Int)
     case deleteAlarm(id: Int)
     /// Skips the next occurrence of a repeating alarm (`alarm-skip ID`).
     case skipAlarm(id: Int)

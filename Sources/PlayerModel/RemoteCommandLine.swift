@@ -59,12 +59,23 @@ public enum RemoteCommandLine {
             return Translation(command: name, arguments: [.double(volume)])
         case "speed" where rest.count == 1 && Double(rest[0].hasSuffix("x") ? String(rest[0].dropLast()) : rest[0]) != nil:
             return Translation(command: name, arguments: [.double(Double(rest[0].hasSuffix("x") ? String(rest[0].dropLast()) : rest[0])!)])
-        case "alarm-delete", "alarm-enable", "alarm-disable", "alarm-skip":
+        case "alarm-delete", "alarm-enable", "alarm-disable", "alarm-skip", "alarm-toggle":
             guard rest.count == 1, let id = Int64(rest[0].hasPrefix("#") ? String(rest[0].dropFirst()) : rest[0]) else {
                 throw UsageError("interlude remote: \(name.replacingHyphen()) expects an alarm id")
             }
             return Translation(command: name, arguments: [.integer(id)])
-        case "station-add":
+        case "bookmark-delete":
+            guard rest.count == 1, let id = Int64(rest[0].hasPrefix("#") ? String(rest[0].dropFirst()) : rest[0]) else {
+                throw UsageError("interlude remote: bookmark delete expects a bookmark id")
+            }
+            return Translation(command: name, arguments: [.integer(id)])
+        case "alarm-edit":
+            // The id, then the words of the new time ("tomorrow 07:30") as one string.
+            guard rest.count >= 2, let id = Int64(rest[0].hasPrefix("#") ? String(rest[0].dropFirst()) : rest[0]) else {
+                throw UsageError("interlude remote: alarm edit expects an alarm id and when it rings")
+            }
+            return Translation(command: name, arguments: [.integer(id), .string(rest.dropFirst().joined(separator: " "))])
+        case "station-add", "station-add-url":
             // The URL, then the words of its name as one string.
             guard let url = rest.first else { return Translation(command: name, arguments: []) }
             let words = rest.dropFirst()

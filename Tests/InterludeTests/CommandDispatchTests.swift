@@ -37,6 +37,32 @@ import Testing
         #expect(player.events == [.volume(0.5), .speed(1.05)])
     }
 
+    @Test("volume up and down move by the table's step and stop at 0 and 1")
+    func volumeSteps() throws {
+        let player = try Player()
+        #expect(player.perform(.setVolume(0.97)) == .done)
+        #expect(player.perform(.volumeUp) == .done)
+        #expect(player.runtime.volume == 1)
+        #expect(player.perform(.volumeDown) == .done)
+        #expect(abs(player.runtime.volume - (1 - CommandTable.volumeStep)) < 1e-9)
+        #expect(player.perform(.setVolume(0.02)) == .done)
+        #expect(player.perform(.volumeDown) == .done)
+        #expect(player.runtime.volume == 0)
+        #expect(player.events.count == 5)
+    }
+
+    @Test("alarm-toggle disables an enabled alarm and enables it again; a gone alarm is refused")
+    func alarmToggle() throws {
+        let player = try Player()
+        _ = player.perform(.addAlarm(afterSeconds: 60))
+        let id = try #require(player.runtime.alarms.alarms.first?.id)
+        #expect(player.perform(.toggleAlarm(id: id.rawValue)) == .done)
+        #expect(player.runtime.alarms.alarms.first?.isEnabled == false)
+        #expect(player.perform(.toggleAlarm(id: id.rawValue)) == .done)
+        #expect(player.runtime.alarms.alarms.first?.isEnabled == true)
+        #expect(player.perform(.toggleAlarm(id: id.rawValue + 1)) == .refused(reason: .alarmGone(id: id.rawValue + 1)))
+    }
+
     @Test("book commands without a book are refused with the screen's sentence")
     func bookCommandsWithoutABook() throws {
         let player = try Player()

@@ -118,6 +118,18 @@ struct CommandTableTests {
         #expect(listed == rows.map(\.name))
     }
 
+    @Test("interlude remote: a key's commands with arguments take ids as numbers and a time's words as one string")
+    func remoteCommandLineKeyRows() throws {
+        #expect(try RemoteCommandLine.translate(["alarm", "edit", "#3", "tomorrow", "07:30"])
+                == .init(command: "alarm-edit", arguments: [.integer(3), .string("tomorrow 07:30")]))
+        #expect(try RemoteCommandLine.translate(["alarm", "toggle", "4"]) == .init(command: "alarm-toggle", arguments: [.integer(4)]))
+        #expect(try RemoteCommandLine.translate(["bookmark-delete", "2"]) == .init(command: "bookmark-delete", arguments: [.integer(2)]))
+        #expect(try RemoteCommandLine.translate(["station-add-url", "http://h/s", "Two", "Words"])
+                == .init(command: "station-add-url", arguments: [.string("http://h/s"), .string("Two Words")]))
+        #expect(throws: RemoteCommandLine.UsageError.self) { try RemoteCommandLine.translate(["alarm", "edit", "3"]) }
+        #expect(throws: RemoteCommandLine.UsageError.self) { try RemoteCommandLine.translate(["bookmark", "delete", "first"]) }
+    }
+
     @Test("MPRIS: each method and writable property the player exports is a row's, and each row's member is exported")
     func mpris() {
         let player = CommandSpec.MprisMember.playerInterface

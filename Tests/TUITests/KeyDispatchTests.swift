@@ -47,8 +47,8 @@ struct KeyDispatchTests {
         snapshot.volume = 0.5
         #expect(press(&ui, [.named(.space), .character("n"), .character("p"), .named(.left), .named(.right),
                             .character("+"), .character("-"), .character("]"), .character("[")], snapshot: snapshot)
-                == player([.togglePlayPause, .next, .previous, .seek(seconds: -10), .seek(seconds: 10), .setVolume(0.55),
-                    .setVolume(0.45), .speedUp, .speedDown]))
+                == player([.togglePlayPause, .next, .previous, .seek(seconds: -10), .seek(seconds: 10), .volumeUp,
+                    .volumeDown, .speedUp, .speedDown]))
     }
 
     @Test("tab and digits move the focus")

@@ -14,9 +14,9 @@ extension PlayerRuntime {
     func perform(_ command: PlayerCommand) -> CommandResult {
         switch command {
         case .play: return play()
-        case .pause: pause()
+        case .pause: player.pause()
         case .togglePlayPause:
-            if player.isPlaying { pause() } else { return play() }
+            if player.isPlaying { player.pause() } else { return play() }
         case .next: next()
         case .previous: previous()
         case .seek(let seconds):
@@ -30,6 +30,8 @@ extension PlayerRuntime {
             }
         case .goLive: return goLive()
         case .setVolume(let volume): self.volume = volume
+        case .volumeUp: volume = min(1, volume + CommandTable.volumeStep)
+        case .volumeDown: volume = max(0, volume - CommandTable.volumeStep)
         case .speedUp: return speedResult(setSpeed(engine.speed.faster))
         case .speedDown: return speedResult(setSpeed(engine.speed.slower))
         case .setSpeed(let value):
@@ -78,6 +80,9 @@ extension PlayerRuntime {
         case .addAlarmSchedule(let text): return addAlarm(text)
         case .editAlarm(let id, let text): return editAlarm(AlarmID(rawValue: id), text)
         case .setAlarmEnabled(let id, let enabled): alarms.setEnabled(AlarmID(rawValue: id), enabled)
+        case .toggleAlarm(let id):
+            guard let alarm = alarms.alarms.first(where: { $0.id.rawValue == id }) else { return .refused(reason: .alarmGone(id: id)) }
+            alarms.setEnabled(alarm.id, !alarm.isEnabled)
         case .deleteAlarm(let id): alarms.remove(AlarmID(rawValue: id))
         case .skipAlarm(let id):
             if alarms.skipNext(AlarmID(rawValue: id)) == nil {

@@ -7,7 +7,7 @@ extension PlayerRuntime {
     /// stop never throws away the listener's place in the book. Play starts
     /// from there.
     func stop() {
-        pause()
+        player.pause()
         if let book {
             book.seek(to: book.book.chapter(at: book.currentPosition).startMilliseconds, reason: .chapter)
         } else if let current {

@@ -251,8 +251,6 @@ final class PlayerRuntime {
 
     // MARK: The user and job control
 
-    func pause() { player.pause() }
-
     /// Ctrl-Z: release the device, really stop, and on `fg` come back with
     /// the late `began` (wasSuspended) of the suspension.
     func jobControlStop(host: PlayerHost?) {

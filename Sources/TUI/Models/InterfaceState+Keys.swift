@@ -25,10 +25,6 @@ extension InterfaceState {
         }
         logKey(action)
         switch action {
-        case .seekBack: return [.player(.seek(seconds: -Self.seekStep))]
-        case .seekForward: return [.player(.seek(seconds: Self.seekStep))]
-        case .volumeUp: return [.player(.setVolume(min(1, snapshot().volume + Self.volumeStep)))]
-        case .volumeDown: return [.player(.setVolume(max(0, snapshot().volume - Self.volumeStep)))]
         case .playSelection: return playSelection(snapshot: snapshot(), source: source)
         case .queueAdd: return addSelectionToQueue(source: source)
         case .queueSave:
@@ -150,7 +146,7 @@ extension InterfaceState {
             helpCursor = ListCursor()
             return []
         case .themeCycle: return [.cycleTheme]
-        case .playPause, .next, .previous, .shuffleToggle, .repeatCycle, .goLive, .speedUp, .speedDown, .alarmFireTest, .alarmSnooze,
+        case .playPause, .next, .previous, .seekBack, .seekForward, .volumeUp, .volumeDown, .shuffleToggle, .repeatCycle, .goLive, .speedUp, .speedDown, .alarmFireTest, .alarmSnooze,
              .alarmDismiss, .sessionSuspendToggle, .callToggle, .notificationChime, .deviceLost, .quit, .stationAdd,
              .podcastRefresh:
             // The table's own reading of a command without arguments (as standard

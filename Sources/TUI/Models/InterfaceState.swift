@@ -80,8 +80,6 @@ public struct InterfaceState {
     /// cover art's thread makes it, and a pane without one draws none.
     public var pictures: [Pane: PanePicture] = [:]
     public var themeName = "default"
-    public static let seekStep = 10.0
-    public static let volumeStep = 0.05
 
     public init(bindings: KeyBindings = .defaults, browser: BrowserModel?) {
         self.bindings = bindings
