@@ -103,10 +103,32 @@ let package = Package(
         .target(name: "CXML2", dependencies: ["CInterludeShims"], cSettings: cWarnings + [.unsafeFlags(["-I/usr/include/libxml2"])]),
         .target(name: "CCurl", dependencies: ["CInterludeShims"], cSettings: cWarnings),
 
-        // The application: command line, wiring.
-        .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books", "CLinux", "CSystemd",
-                                                  "TUI", "Themes", "PlayerModel", "CPulse",
-                                                  "Playlists", "ReplayGain", "CSQLite", "MusicLibrary", "CInterludeShims", "Streams", "CCoverArt", "Podcasts", "CXML2", "CCurl"]),
+        // The main loop's I/O around the core: signals, standard input and error, the
+        // wall-clock and state-folder watches, Unix sockets and the one line server, JSON lines.
+        .target(name: "LoopIO", dependencies: ["InterludeCore", "PlayerModel", "CLinux"]),
+        // The music library's index (SQLite) and scan, podcast feeds fetched and parsed and their
+        // downloads, cover pictures: I/O the core and the services share, behind loaders.
+        .target(name: "LibraryIO", dependencies: ["InterludeCore", "PlayerModel", "LoopIO", "AudioEngine", "BookFormat", "Books",
+                                                  "TUI", "MusicLibrary", "Podcasts", "CSQLite", "CXML2", "CCurl", "CCoverArt",
+                                                  "CInterludeShims"]),
+        // The core behind `PlayerCore`: the runtime and its one loop, the dispatcher, the snapshot,
+        // the controller, books and what plays. Services and front ends never import it.
+        .target(name: "Core", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books",
+                                             "PlayerModel", "Playlists", "ReplayGain", "Streams", "Podcasts", "LoopIO",
+                                             "LibraryIO"]),
+        // The remote protocols: the control socket's JSON lines and MPD's, on the line server.
+        .target(name: "RemoteControl", dependencies: ["InterludeCore", "PlayerModel", "LoopIO", "LibraryIO", "BookFormat",
+                                                      "MusicLibrary", "Playlists"]),
+        // The desktop: sd-bus, MPRIS and other players, alarm notifications, logind's sleep and the
+        // wake timer, other programs' streams on the sound server, the `on-event` hook.
+        .target(name: "DesktopIntegration", dependencies: ["InterludeCore", "PlayerModel", "LoopIO", "AudioEngine", "AudioSession",
+                                                           "Alarms", "BookFormat", "Playlists", "Streams", "CSystemd", "CPulse",
+                                                           "CLinux", "CInterludeShims"]),
+        // The application: the command line, the full-screen player, and the wiring of the core to its services.
+        .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books",
+                                                  "CLinux", "TUI", "Themes", "PlayerModel", "Playlists", "ReplayGain", "MusicLibrary",
+                                                  "CInterludeShims", "Streams", "CCoverArt", "Podcasts", "LoopIO", "LibraryIO", "Core",
+                                                  "RemoteControl", "DesktopIntegration"]),
         .executableTarget(name: "interlude", dependencies: ["Interlude", "AudioEngine"]),
         // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
         // build it is a replayer that runs saved inputs through the parser.
@@ -118,10 +140,10 @@ let package = Package(
         // `make fuzz` also runs libFuzzer over the theme, keys, alarms and book
         // state parsers, M3U playlists and `player.json`.
         .executableTarget(name: "ConfigFuzzer", dependencies: ["Themes", "TUI", "Alarms", "Books", "InterludeCore",
-                                                               "Playlists", "Interlude", "FuzzDriver"]),
+                                                               "Playlists", "Interlude", "FuzzDriver", "LoopIO", "LibraryIO", "Core", "RemoteControl", "DesktopIntegration"]),
         // The same over the control socket's request parser, and (dispatch)
         // its requests carried out by a running player's dispatcher.
-        .executableTarget(name: "RemoteRequestFuzzer", dependencies: ["PlayerModel", "Interlude", "FuzzDriver"]),
+        .executableTarget(name: "RemoteRequestFuzzer", dependencies: ["PlayerModel", "Interlude", "FuzzDriver", "LoopIO", "LibraryIO", "Core", "RemoteControl", "DesktopIntegration"]),
         // A file decoded whole through `Decoders.open`: libmpg123, libFLAC, FFmpeg's libraries.
         .executableTarget(name: "DecodeFuzzer", dependencies: ["AudioEngine", "FuzzDriver"]),
         // The same over the cue-sheet parser.
@@ -131,7 +153,7 @@ let package = Package(
         .executableTarget(name: "StreamFuzzer", dependencies: ["Streams", "FuzzDriver"]),
         // The man page, the shells' completions, the desktop entry and the AppStream metainfo,
         // printed from the command line's and the player's tables (`make install`).
-        .executableTarget(name: "interlude-docgen", dependencies: ["Interlude", "PlayerModel"]),
+        .executableTarget(name: "interlude-docgen", dependencies: ["Interlude", "PlayerModel", "DesktopIntegration"]),
 
         // Shared test helpers: fixtures (sox, lame, espeak-ng), WAV reading and
         // signal comparison, a private PulseAudio server, running the binary.
@@ -143,7 +165,7 @@ let package = Package(
 
         .testTarget(name: "InterludeCoreTests", dependencies: ["InterludeCore", "TestSupport"]),
         // The application's system edge (signals, timers), failing for real in a child process.
-        .testTarget(name: "InterludeSystemTests", dependencies: ["Interlude", "InterludeCore"]),
+        .testTarget(name: "InterludeSystemTests", dependencies: ["Interlude", "InterludeCore", "LoopIO", "LibraryIO", "Core", "RemoteControl", "DesktopIntegration"]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession", "InterludeCore"]),
         .testTarget(name: "BookFormatTests", dependencies: ["BookFormat", "InterludeCore", "TestSupport"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "BookFormat", "InterludeCore"]),
@@ -159,14 +181,14 @@ let package = Package(
                                                        "BookFormat"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "AudioEngine", "TUI"]),
         // The player runtime itself (commands through its one dispatcher), over the null output.
-        .testTarget(name: "InterludeTests", dependencies: ["Interlude", "PlayerModel", "TestSupport", "MusicLibrary", "AudioEngine", "TUI"]),
+        .testTarget(name: "InterludeTests", dependencies: ["Interlude", "PlayerModel", "TestSupport", "MusicLibrary", "AudioEngine", "TUI", "LoopIO", "LibraryIO", "Core", "RemoteControl", "DesktopIntegration"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "InterludeCore"]),
         .testTarget(name: "PodcastsTests", dependencies: ["Podcasts", "InterludeCore"]),
         // The MPD protocol's pure parts: the tokenizer, command lists, ACK lines, idle, song ids.
         .testTarget(name: "MPDProtocolTests", dependencies: ["PlayerModel"]),
         // `make install`, the installed binary without the build tree, the man page and
         // completions, `make deb`: the real make, shells, dpkg, apt and lintian.
-        .testTarget(name: "InstallTests", dependencies: ["TestSupport", "Interlude", "PlayerModel"]),
+        .testTarget(name: "InstallTests", dependencies: ["TestSupport", "Interlude", "PlayerModel", "LoopIO", "LibraryIO", "Core", "RemoteControl", "DesktopIntegration"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -39,3 +39,10 @@ public struct LoopPollRequest: Equatable, Sendable {
 extension LoopSource {
     public var wakeWithinMilliseconds: Int? { nil }
 }
+
+/// Sources whose members may change during the run (the services a host
+/// opened for it: the library index joins once the screen is up), listed
+/// again before every wait.
+public protocol LoopSources: AnyObject {
+    func appendSources(to sources: inout [LoopSource])
+}

@@ -119,3 +119,11 @@ public struct StreamURL: Equatable, Sendable {
         return .url(StreamURL(text: text, scheme: scheme, host: String(host), port: port))
     }
 }
+
+extension StreamLocation {
+    /// A station (an http(s) or HLS URL), not a file: the queue holds both.
+    public static func isStation(_ path: String) -> Bool {
+        if case .url = classify(path) { return true }
+        return false
+    }
+}

@@ -1,3 +1,4 @@
+import DesktopIntegration
 import Interlude
 #if canImport(Glibc)
 import Glibc

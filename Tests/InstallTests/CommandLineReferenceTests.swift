@@ -1,3 +1,4 @@
+import DesktopIntegration
 import Interlude
 import PlayerModel
 import Testing

@@ -1,3 +1,4 @@
+import DesktopIntegration
 import Foundation
 import Interlude
 import PlayerModel

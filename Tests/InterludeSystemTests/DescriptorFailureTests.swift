@@ -1,3 +1,4 @@
+import LoopIO
 import Glibc
 @testable import Interlude
 import InterludeCore

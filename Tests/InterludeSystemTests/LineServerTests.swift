@@ -1,3 +1,5 @@
+import RemoteControl
+import LoopIO
 import Glibc
 @testable import Interlude
 import InterludeCore

@@ -1,3 +1,5 @@
+import LoopIO
+import Core
 import Books
 @testable import Interlude
 import PlayerModel
@@ -115,7 +117,7 @@ import Testing
             return
         }
         #expect(report.sentence.hasPrefix("opening "))
-        #expect(shelf.runtime.book?.book.path == BookOpener.absolutePath(book))
+        #expect(shelf.runtime.book?.book.path == AbsolutePath.absolute(book))
         #expect(shelf.runtime.isSpokenAudio)
         // Held by the call, and to play when it ends.
         #expect(!shelf.runtime.player.isPlaying)

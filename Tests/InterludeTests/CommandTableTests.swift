@@ -1,3 +1,4 @@
+import DesktopIntegration
 import InterludeCore
 import PlayerModel
 import Testing

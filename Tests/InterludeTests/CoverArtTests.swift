@@ -1,3 +1,4 @@
+import LibraryIO
 import BookFormat
 import PlayerModel
 import Foundation

@@ -1,3 +1,5 @@
+import LoopIO
+import DesktopIntegration
 import AudioSession
 import InterludeCore
 @testable import Interlude

@@ -1,3 +1,4 @@
+import DesktopIntegration
 import Foundation
 @testable import Interlude
 import PlayerModel

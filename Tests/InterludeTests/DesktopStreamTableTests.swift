@@ -1,3 +1,4 @@
+import DesktopIntegration
 import AudioSession
 @testable import Interlude
 import Testing

@@ -1,3 +1,4 @@
+import LoopIO
 import Alarms
 import AudioSession
 import InterludeCore

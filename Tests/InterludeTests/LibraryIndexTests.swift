@@ -1,3 +1,4 @@
+import LibraryIO
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import LibraryIO
 import MusicLibrary
 import Testing
 import TestSupport

@@ -1,3 +1,5 @@
+import LoopIO
+import Core
 import Glibc
 @testable import Interlude
 import PlayerModel

@@ -1,4 +1,5 @@
 @testable import Interlude
+import RemoteControl
 import Testing
 
 /// `search`'s byte search over lowercased values finds what the

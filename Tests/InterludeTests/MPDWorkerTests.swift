@@ -1,3 +1,4 @@
+import RemoteControl
 import BookFormat
 import Dispatch
 import Foundation

@@ -1,4 +1,5 @@
 @testable import Interlude
+import DesktopIntegration
 import Testing
 
 /// MPRIS's `xesam:url` and `OpenUri`: file URLs are ASCII (the bus drops a

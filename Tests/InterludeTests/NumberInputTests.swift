@@ -1,3 +1,5 @@
+import LoopIO
+import Core
 import Alarms
 import Books
 import Foundation

@@ -1,4 +1,6 @@
 @testable import Interlude
+import LoopIO
+import Core
 import AudioEngine
 import InterludeCore
 import PlayerModel

@@ -1,3 +1,4 @@
+import LibraryIO
 import Books
 import Foundation
 import InterludeCore

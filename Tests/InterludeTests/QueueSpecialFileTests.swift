@@ -1,4 +1,5 @@
 @testable import Interlude
+import Core
 import Foundation
 import Testing
 import TestSupport

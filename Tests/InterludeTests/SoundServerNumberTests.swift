@@ -1,4 +1,5 @@
 @testable import Interlude
+import DesktopIntegration
 import Testing
 
 /// The sound server's numbers on the main loop: a

@@ -1,4 +1,6 @@
 @testable import Interlude
+import LoopIO
+import Core
 import PlayerModel
 import TestSupport
 import Testing

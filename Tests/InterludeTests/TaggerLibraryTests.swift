@@ -1,3 +1,4 @@
+import LibraryIO
 import Foundation
 import MusicLibrary
 import Testing

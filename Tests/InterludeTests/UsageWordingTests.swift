@@ -1,4 +1,5 @@
 @testable import Interlude
+import PlayerModel
 import Testing
 
 /// An unknown option names the help that lists the right ones.

@@ -1,3 +1,5 @@
+import LoopIO
+import LibraryIO
 import InterludeCore
 import Podcasts
 

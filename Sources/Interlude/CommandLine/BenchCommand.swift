@@ -1,3 +1,4 @@
+import LoopIO
 import InterludeCore
 import AudioEngine
 

@@ -1,3 +1,6 @@
+import PlayerModel
+import LoopIO
+import Core
 import Books
 import InterludeCore
 

@@ -1,3 +1,4 @@
+import LoopIO
 import AudioEngine
 import BookFormat
 import InterludeCore

@@ -1,3 +1,5 @@
+import LoopIO
+import Core
 import AudioEngine
 import InterludeCore
 import PlayerModel
@@ -60,8 +62,8 @@ final class HeadlessPlayer: PlayerHost {
                                                signals: signals)
         else { return 1 }
         // Beside a running player the socket takes the next free name; a render to a file is no player to control.
-        runtime.startServices(instance: 1, buses: runtime.frameClock == nil, eventOutput: jsonOutput)
-        defer { runtime.shutDown() }
+        let services = runtime.startServices(instance: 1, buses: runtime.frameClock == nil, eventOutput: jsonOutput)
+        defer { services.shutDown() }
         self.runtime = runtime
         book?.begin(with: runtime)
         let status = runtime.run(host: self)

@@ -1,3 +1,6 @@
+import PlayerModel
+import LoopIO
+import LibraryIO
 import AudioEngine
 import BookFormat
 import InterludeCore

@@ -1,3 +1,5 @@
+import PlayerModel
+import LoopIO
 import AudioEngine
 import ReplayGain
 

@@ -1,3 +1,6 @@
+import Streams
+import LibraryIO
+import Core
 import AudioEngine
 import BookFormat
 import InterludeCore
@@ -147,7 +150,7 @@ public enum PlayCommand {
             guard events == "json" else { throw UsageError("play: --events '\(events)' is not json") }
             options.jsonEvents = true
         }
-        if Self.rendersToFile(options.output), let station = options.files.first(where: PlayerRuntime.isStation) {
+        if Self.rendersToFile(options.output), let station = options.files.first(where: StreamLocation.isStation) {
             // A station arrives in real time; a render to a file runs as fast as it can, on the frame clock.
             throw UsageError("play: \(station) is a live stream, which plays in real time: not with --output wav or null")
         }
@@ -187,7 +190,7 @@ public enum PlayCommand {
     /// be read.
     static func resolvingPlaylists(_ files: [String]) -> [String] {
         files.flatMap { path -> [String] in
-            guard PlaylistFile.isPlaylist(path), !PlayerRuntime.isStation(path) else { return [path] }
+            guard PlaylistFile.isPlaylist(path), !StreamLocation.isStation(path) else { return [path] }
             let load: PlaylistLoad
             do throws(PlaylistFile.Failure) { load = try PlaylistFile.load(path) } catch let failure {
                 writeStandardError("interlude: \(failure.description) (skipped)\n")

@@ -1,3 +1,5 @@
+import PlayerModel
+import LoopIO
 import InterludeCore
 import Themes
 

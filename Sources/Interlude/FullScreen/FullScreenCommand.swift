@@ -1,3 +1,5 @@
+import PlayerModel
+import Core
 import AudioEngine
 import InterludeCore
 import TUI
@@ -98,28 +100,5 @@ enum FullScreenCommand {
             return status
         }
         return FullScreenPlayer(options: options).run()
-    }
-
-    /// The music folder: `XDG_MUSIC_DIR` from `user-dirs.dirs`, else ~/Music, when it exists.
-    static func musicFolder(environment: [String: String]) -> String? {
-        let home = environment["HOME"] ?? ""
-        let directories = XDGDirectories(environment: environment)
-        var candidates: [String] = []
-        if let bytes = try? StateFile(path: directories.configHome + "/user-dirs.dirs").read() {
-            for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n")
-            where line.hasPrefix("XDG_MUSIC_DIR=") {
-                var value = String(line.dropFirst("XDG_MUSIC_DIR=".count))
-                value.removeAll { $0 == "\"" }
-                candidates.append(value.replacingPrefix("$HOME", with: home))
-            }
-        }
-        if !home.isEmpty { candidates.append(home + "/Music") }
-        return candidates.first { FileSystemBrowserSource.isDirectory($0) }
-    }
-}
-
-extension String {
-    func replacingPrefix(_ prefix: String, with replacement: String) -> String {
-        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
     }
 }

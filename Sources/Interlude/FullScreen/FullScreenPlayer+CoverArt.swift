@@ -1,3 +1,6 @@
+import LoopIO
+import LibraryIO
+import Core
 import CCoverArt
 import InterludeCore
 import PlayerModel

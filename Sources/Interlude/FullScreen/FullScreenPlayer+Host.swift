@@ -1,3 +1,5 @@
+import LoopIO
+import Core
 import PlayerModel
 import InterludeCore
 import TUI

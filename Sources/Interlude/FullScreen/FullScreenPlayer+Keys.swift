@@ -1,3 +1,4 @@
+import Core
 import PlayerModel
 import TUI
 #if canImport(Glibc)

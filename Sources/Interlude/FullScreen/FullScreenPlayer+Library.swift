@@ -1,3 +1,5 @@
+import LoopIO
+import LibraryIO
 import TUI
 
 /// The library pane (9): the index of the library folders, scanned on its own
@@ -21,7 +23,7 @@ extension FullScreenPlayer {
             ui.library = pane
             redraw.setNeedsDraw()
         }
-        runtime?.services?.library = live
+        services?.library = live
         ui.library = LibraryPaneModel(source: live)
         // The scan starts after the first frame (`afterIteration`): the screen
         // comes first, and a rescan of 100,000 files needs the CPU for a second.

@@ -1,3 +1,4 @@
+import Core
 import BookFormat
 import Streams
 import TUI
@@ -17,7 +18,7 @@ extension FullScreenPlayer {
         ui.lyricsPane.show(nil, of: path)
         redraw.setNeedsDraw()
         // A station's lyrics are not known; a file's are beside it or in its tags.
-        guard let path, !isStation(path) else { return loader.skip(path) }
+        guard let path, !StreamLocation.isStation(path) else { return loader.skip(path) }
         loader.request(path, tags: runtime.trackTags.tags(of: path))
     }
 

@@ -1,3 +1,7 @@
+import Streams
+import LoopIO
+import LibraryIO
+import Core
 import Alarms
 import AudioEngine
 import Books
@@ -41,7 +45,7 @@ extension FullScreenPlayer {
             if FileSystemBrowserSource.isDirectory(path) { folder = folder ?? path } else { files.append(path) }
         }
         if options.paths.isEmpty {
-            guard let music = FullScreenCommand.musicFolder(environment: environment) else {
+            guard let music = LibrarySettings.musicFolder(environment: environment) else {
                 writeStandardError("interlude: no music folder (XDG_MUSIC_DIR or ~/Music); give a folder or files: "
                                    + "interlude PATH...\n")
                 return nil
@@ -154,7 +158,7 @@ extension FullScreenPlayer {
 
     static func parent(of path: String) -> String {
         // A station's URL has no folder to browse: the browser opens where the player was started.
-        if PlayerRuntime.isStation(path) { return "." }
+        if StreamLocation.isStation(path) { return "." }
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }

@@ -1,3 +1,6 @@
+import LoopIO
+import LibraryIO
+import Core
 import Alarms
 import AudioEngine
 import AudioSession
@@ -59,7 +62,9 @@ final class FullScreenPlayer {
     var quitRequested = false
     let keepsRunningWhenQueueEnds = true
     /// The music library's index, scan and folder watches (the library pane): one of the runtime's services.
-    var library: LibraryLiveIndex? { runtime?.services?.library }
+    var library: LibraryLiveIndex? { services?.library }
+    /// The socket, the buses, the hook, the sound server, the library index: opened once for the run.
+    var services: PlayerServices?
 
     init(options: FullScreenCommand.Options) { self.options = options }
 
@@ -96,9 +101,10 @@ final class FullScreenPlayer {
             return 1
         }
         self.runtime = runtime
-        runtime.startServices(instance: options.newInstance ? 2 : 1, buses: true)
-        defer { runtime.shutDown() }
-        runtime.services?.stateWatch = configuration.alarmStore.flatMap { store in
+        let services = runtime.startServices(instance: options.newInstance ? 2 : 1, buses: true)
+        self.services = services
+        defer { services.shutDown() }
+        services.stateWatch = configuration.alarmStore.flatMap { store in
             StateFolderWatch.open(folder: store.file.directory, names: [AlarmStore.fileName], events: events) { [unowned self] _, core in
                 _ = core.perform(.alarmsFileChanged)
                 redraw.setNeedsDraw()

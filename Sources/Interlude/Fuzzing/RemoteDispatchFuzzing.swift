@@ -1,3 +1,6 @@
+import RemoteControl
+import LoopIO
+import Core
 import PlayerModel
 import AudioEngine
 import InterludeCore

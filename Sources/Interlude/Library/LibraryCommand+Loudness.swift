@@ -1,3 +1,4 @@
+import LibraryIO
 import AudioEngine
 import MusicLibrary
 

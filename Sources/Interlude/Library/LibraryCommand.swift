@@ -1,4 +1,7 @@
 #if canImport(Glibc)
+import PlayerModel
+import LoopIO
+import LibraryIO
 import Glibc
 #endif
 import InterludeCore

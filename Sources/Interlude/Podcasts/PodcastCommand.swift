@@ -1,4 +1,7 @@
 #if canImport(Glibc)
+import PlayerModel
+import LoopIO
+import LibraryIO
 import Glibc
 #endif
 import Books
@@ -211,7 +214,7 @@ struct PodcastCommands {
 
     /// The one podcast `name` names: its id, its URL, its title, else the one title starting with it.
     func find(_ name: String, in subscriptions: [PodcastSubscription]) -> PodcastSubscription? {
-        switch Self.match(name, in: subscriptions) {
+        switch PodcastNames.match(name, in: subscriptions) {
         case .success(let found): return found
         case .failure(let message):
             writeStandardError("interlude: \(message)\n")
@@ -219,15 +222,6 @@ struct PodcastCommands {
         }
     }
 
-    static func match(_ name: String, in subscriptions: [PodcastSubscription]) -> Result<PodcastSubscription, PodcastMatchError> {
-        if let exact = subscriptions.first(where: { $0.id == name || $0.url == name || $0.title == name }) { return .success(exact) }
-        let folded = name.lowercased()
-        let matches = subscriptions.filter { $0.title.lowercased().hasPrefix(folded) }
-        if matches.count == 1 { return .success(matches[0]) }
-        if matches.isEmpty { return .failure(PodcastMatchError("no podcast is called '\(name)' (see 'interlude podcast list')")) }
-        return .failure(PodcastMatchError("'\(name)' names \(matches.count) podcasts: "
-                                          + matches.map { "\($0.title) (\($0.id))" }.joined(separator: ", ")))
-    }
 
     func list(_ name: String?, json: Bool) -> Int32 {
         let loaded = store.load(now: now())
@@ -275,7 +269,7 @@ struct PodcastCommands {
         } else {
             for (index, stored) in episodes.enumerated() {
                 let episode = stored.episode
-                let date = episode.published > 0 ? Self.date(episode.published) : "          "
+                let date = episode.published > 0 ? PodcastNames.date(episode.published) : "          "
                 var line = "\(index + 1). \(date)  \(episode.title)"
                 if episode.duration > 0 { line += "  " + clockText(Double(episode.duration)) }
                 if stored.isNew { line += "  [new]" }
@@ -353,21 +347,6 @@ struct PodcastCommands {
     }
 
     /// YYYY-MM-DD in UTC.
-    static func date(_ seconds: Int64) -> String {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(day))"
-    }
 
     func refresh(_ names: [String]) -> Int32 {
         var ids: Set<String>?
@@ -507,7 +486,7 @@ struct PodcastCommands {
     static func rfc822(_ seconds: Int64) -> String {
         let days = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let ymd = date(seconds).split(separator: "-").map { Int($0) ?? 0 }
+        let ymd = PodcastNames.date(seconds).split(separator: "-").map { Int($0) ?? 0 }
         let dayIndex = Int(((seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400) % 7 + 7) % 7)
         let clock = Int((seconds % 86_400 + 86_400) % 86_400)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
@@ -520,7 +499,4 @@ struct PodcastCommandError: Error {
     var message: String
 }
 
-struct PodcastMatchError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
+

@@ -1,3 +1,5 @@
+import Streams
+import LoopIO
 import InterludeCore
 import PlayerModel
 #if canImport(Glibc)
@@ -139,14 +141,14 @@ enum RemoteCommand {
     /// A path or a station's URL as the player, which runs elsewhere, needs it:
     /// a path made absolute, a URL as it is.
     static func entryForPlayer(_ entry: String) -> String {
-        PlayerRuntime.isStation(entry) ? entry : BookOpener.absolutePath(entry)
+        StreamLocation.isStation(entry) ? entry : AbsolutePath.absolute(entry)
     }
 
     /// `interlude FILE...` while a player runs: the files go to it (queued, or
     /// played with `play`) and the status is returned; nil when this command
     /// should start a player itself (none runs, no files, or a folder given).
     static func handOff(_ paths: [String], play: Bool) -> Int32? {
-        guard !paths.isEmpty, paths.allSatisfy({ isRegularFile($0) || PlayerRuntime.isStation($0) }) else { return nil }
+        guard !paths.isEmpty, paths.allSatisfy({ isRegularFile($0) || StreamLocation.isStation($0) }) else { return nil }
         guard case .success(let client) = ControlClient.connect(instance: 1) else { return nil }
         let absolute = paths.map { JSONValue.string(entryForPlayer($0)) }
         let reply: JSONValue

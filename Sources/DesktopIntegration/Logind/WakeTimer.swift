@@ -1,0 +1,169 @@
+import Alarms
+import InterludeCore
+import PlayerModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A wake of the computer for the next enabled alarm, where the system lets
+/// this user: a transient timer of the systemd user manager
+/// (`org.freedesktop.systemd1.Manager.StartTransientUnit` on the session
+/// bus, MPRIS's connection) with `WakeSystem=yes` at the alarm's time
+/// (`OnCalendar=` in UTC, to the second) and a trivial service for it to
+/// start (`/bin/true`): the kernel's `CLOCK_REALTIME_ALARM` under systemd's
+/// control, since systemd 254 allowed to a local user.
+///
+/// Re-armed when the next alarm changes (looked at after each plan of the
+/// scheduler, `AlarmScheduler.onPlanned`: every change of the alarms, this
+/// process's or another's, ends in one), before the system sleeps and after
+/// every wake-up: the old timer is stopped and a
+/// new one, of a new name, started. Every call is asynchronous: the main loop
+/// never waits for the user manager. What happened is the `alarmWake` event:
+/// "wakes the computer" with the time, or "rings only while the computer is
+/// awake" with the reason (no user manager, no permission, its own message).
+package final class WakeTimer {
+    package static let manager = "org.freedesktop.systemd1"
+    package static let path = "/org/freedesktop/systemd1"
+    package static let interface = "org.freedesktop.systemd1.Manager"
+
+    private let bus: Bus
+    private let events: PlayerEventStream
+    /// The timer unit armed now and its wall second.
+    private var armed: (instant: Int64, unit: String)?
+    /// What was asked last: nil for no alarm at all.
+    private var asked: Int64??
+    /// The scheduler planned again: look whether the next alarm changed.
+    private var look = true
+    /// Sleep or wake: arm again even when it did not.
+    private var forced = true
+    private var counter = 0
+    package init(bus: Bus, events: PlayerEventStream) {
+        self.bus = bus
+        self.events = events
+    }
+
+    /// The system sleeps or woke: arm again at the next turn.
+    package func rearmSoon() { forced = true }
+
+    /// The scheduler planned again (an alarm added, removed, changed, rung,
+    /// snoozed, or read from another process's save): look at the next turn.
+    package func alarmsPlanned() { look = true }
+
+    /// Whether the loop's next turn should come at once, for `tend`; else no wake of its own.
+    package var wantsTurnWithin: Int? { forced || look ? 0 : nil }
+
+    /// Arms the next enabled alarm's wake when it changed (or when forced).
+    package func tend(_ core: any PlayerCore) {
+        guard forced || look, let plan = core.snapshot(.alarmPlan).alarmPlan else { return }
+        look = false
+        let next = plan.alarms.filter(\.isEnabled).compactMap(\.nextFire).min()
+        if !forced, let asked, asked == next { return }
+        forced = false
+        asked = .some(next)
+        arm(next)
+    }
+
+    private func arm(_ instant: Int64?) {
+        if let old = armed {
+            armed = nil
+            try? bus.callAsync(destination: Self.manager, path: Self.path, interface: Self.interface, member: "StopUnit",
+                               arguments: { message throws(BusError) in
+                                   try message.append(old.unit)
+                                   try message.append("replace")
+                               }, done: { _, _ in })
+        }
+        guard let instant else { return }
+        counter += 1
+        let base = "interlude-wake-\(getpid())-\(counter)"
+        let calendar = Self.calendarSpec(instant)
+        do {
+            try bus.callAsync(destination: Self.manager, path: Self.path, interface: Self.interface, member: "StartTransientUnit",
+                              arguments: { message throws(BusError) in
+                                  try message.append(base + ".timer")
+                                  try message.append("replace")
+                                  try Self.timerProperties(message, calendar: calendar)
+                                  try Self.serviceUnit(message, name: base + ".service")
+                              }, done: { [weak self] reply, error in
+                                  guard let self else { return }
+                                  if reply != nil {
+                                      armed = (instant, base + ".timer")
+                                      events.emit(.alarmWake(at: instant, reason: nil))
+                                  } else {
+                                      let reason = Self.reason(error)
+                                      events.emit(.alarmWake(at: nil, reason: reason))
+                                  }
+                              })
+        } catch {
+            events.emit(.alarmWake(at: nil, reason: error.description))
+        }
+    }
+
+    /// Why the user manager did not arm it, in the listener's words.
+    package static func reason(_ error: BusError?) -> String {
+        // A bus without systemd still names it for activation (dbus's own
+        // org.freedesktop.systemd1.service, which runs /bin/false): Spawn.ChildExited.
+        if let name = error?.name, name.hasPrefix("org.freedesktop.DBus.Error.Spawn.") { return "no user manager on the session bus" }
+        return switch error?.name {
+        case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
+            "no user manager on the session bus"
+        case "org.freedesktop.DBus.Error.AccessDenied", "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired":
+            "no permission to wake the computer"
+        default:
+            error.map { "the user manager refused: \($0.message)" } ?? "the user manager did not answer"
+        }
+    }
+
+    /// `OnCalendar=` for a wall second: `YYYY-MM-DD HH:MM:SS UTC`.
+    package static func calendarSpec(_ instant: Int64) -> String {
+        let (date, seconds) = ZonedTime(timeZone: .utc).local(at: instant)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(date) \(two(seconds / 3600)):\(two(seconds % 3600 / 60)):\(two(seconds % 60)) UTC"
+    }
+
+    /// The timer's `a(sv)`: the calendar, the wake, to the second, gone once elapsed.
+    private static func timerProperties(_ message: BusMessage, calendar: String) throws(BusError) {
+        try message.container("a", "(sv)") { () throws(BusError) in
+            try property(message, "Description", "s") { () throws(BusError) in try message.append("Interlude alarm: wake the computer") }
+            try property(message, "TimersCalendar", "a(ss)") { () throws(BusError) in
+                try message.container("a", "(ss)") { () throws(BusError) in
+                    try message.container("r", "ss") { () throws(BusError) in
+                        try message.append("OnCalendar")
+                        try message.append(calendar)
+                    }
+                }
+            }
+            try property(message, "WakeSystem", "b") { () throws(BusError) in try message.append(true) }
+            try property(message, "RemainAfterElapse", "b") { () throws(BusError) in try message.append(false) }
+            try property(message, "AccuracyUSec", "t") { () throws(BusError) in try message.append(unsigned: 1_000_000) }
+        }
+    }
+
+    /// The auxiliary `a(sa(sv))`: the service the timer starts, which does nothing (the player rings).
+    private static func serviceUnit(_ message: BusMessage, name: String) throws(BusError) {
+        try message.container("a", "(sa(sv))") { () throws(BusError) in
+            try message.container("r", "sa(sv)") { () throws(BusError) in
+                try message.append(name)
+                try message.container("a", "(sv)") { () throws(BusError) in
+                    try property(message, "Description", "s") { () throws(BusError) in try message.append("Interlude alarm wake") }
+                    try property(message, "ExecStart", "a(sasb)") { () throws(BusError) in
+                        try message.container("a", "(sasb)") { () throws(BusError) in
+                            try message.container("r", "sasb") { () throws(BusError) in
+                                try message.append("/bin/true")
+                                try message.append(strings: ["/bin/true"])
+                                try message.append(false)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static func property(_ message: BusMessage, _ key: String, _ signature: String,
+                                 _ body: () throws(BusError) -> Void) throws(BusError) {
+        try message.container("r", "sv") { () throws(BusError) in
+            try message.append(key)
+            try message.container("v", signature, body)
+        }
+    }
+}

@@ -1,9 +1,0 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
-func fileSizeBytes(_ path: String) -> Int? {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    return Int(info.st_size)
-}

@@ -1,0 +1,37 @@
+import MusicLibrary
+
+/// The whole library's artists (`LibraryCatalog`) and the rows of one of
+/// them, for the unfiltered tree: a search brings in at most 2,000 tracks,
+/// which at 100,000 would leave most artists out of the tree.
+extension LibraryIndex {
+    /// Reads only the columns filing needs, row by row in the scan's order
+    /// (a folder's tracks together, the order the builder groups fastest in).
+    /// Run off the main loop (`LibraryLiveIndex`): it reads every row.
+    package func catalog() throws(SQLiteError) -> LibraryCatalog {
+        let statement = try connection.prepare("SELECT id, path, album, album_artist, artist FROM tracks ORDER BY id")
+        var builder = LibraryCatalog.Builder()
+        while try statement.step() {
+            guard let id = statement.integer(0), let path = statement.text(1) else { continue }
+            builder.add(id: id, path: path, album: statement.text(2), albumArtists: Self.values(statement.text(3)),
+                        artists: Self.values(statement.text(4)))
+        }
+        return builder.build()
+    }
+
+    /// The full rows of `ids` (in no particular order), read by primary key in
+    /// chunks below SQLite's limit on bound values.
+    package func tracks(ids: [Int64]) throws(SQLiteError) -> [LibraryTrack] {
+        var tracks: [LibraryTrack] = []
+        tracks.reserveCapacity(ids.count)
+        var start = 0
+        while start < ids.count {
+            let chunk = ids[start..<min(ids.count, start + 500)]
+            let marks = (1...chunk.count).map { "?\($0)" }.joined(separator: ",")
+            let statement = try connection.prepare("SELECT \(Self.qualifiedColumns) FROM tracks WHERE id IN (\(marks))")
+            try statement.bind(chunk.map { .integer($0) })
+            while try statement.step() { tracks.append(Self.track(statement)) }
+            start += chunk.count
+        }
+        return tracks
+    }
+}

@@ -1,0 +1,302 @@
+#if canImport(Glibc)
+import PlayerModel
+import Glibc
+#endif
+import InterludeCore
+import MusicLibrary
+import Synchronization
+import TUI
+
+/// The library in the full-screen player: the main loop's own read
+/// connection to the index (the pane's searches, `LibrarySource`), a scan
+/// on a thread of its own (`LibraryScanThread`) whose progress and problems
+/// reach the loop through an eventfd, and inotify watches on every library
+/// folder, so files added, changed, moved or deleted while the player runs
+/// start a rescan (incremental: it re-reads only what changed) a moment
+/// after the last change. A `LoopSource`: everything here but the scan runs
+/// on the main thread, inside the loop's turn; nothing touches the audio threads.
+package final class LibraryLiveIndex: LibrarySource, LoopSource {
+    package let settings: LibrarySettings
+    private let index: LibraryIndex
+    package private(set) var problem: String?
+    private let report: (String) -> Void
+    /// Called on the main thread when the pane should search again (rows
+    /// changed) or its status line changed.
+    package var onChange: (_ status: String?, _ rowsChanged: Bool) -> Void = { _, _ in }
+
+    private var recent = LibraryRecentSearches()
+    private let shared = LibraryScanThread.Shared()
+    private var scanning = false
+    private var knownAtStart = 0
+    private var rescanDue: ContinuousClock.Instant?
+    private var lastReload = ContinuousClock.now
+    private let inotify: Int32
+    private var watched: [Int32: String] = [:]
+    /// Quiet time after the last change before rescanning: a copy of an album
+    /// is many events; one rescan takes them all.
+    package static let settleMilliseconds = 150
+
+    package init(settings: LibrarySettings, report: @escaping (String) -> Void) throws(LibraryError) {
+        self.settings = settings
+        self.report = report
+        index = try LibraryIndex(path: settings.indexPath)
+        if let notice = index.notice { report(notice) }
+        inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        if inotify < 0 { report("library: cannot watch the folders for changes (\(Errno.current.message)); rescan with 'interlude library scan'") }
+    }
+
+    deinit {
+        shared.stop()
+        if inotify >= 0 { close(inotify) }
+    }
+
+    /// The whole library's artists for the unfiltered tree, read on a thread
+    /// of its own at start-up and after each scan (`readCatalog`). None while
+    /// the index is empty: during a first scan the tree is the search's
+    /// first tracks, which show as the batches land.
+    package var catalog: LibraryCatalog? { catalogRead.flatMap { $0.artists.isEmpty ? nil : $0 } }
+    private var catalogRead: LibraryCatalog?
+    private var catalogsAsked = 0
+    private var catalogShown = 0
+    private var status: String?
+
+    package func tracks(ids: [Int64]) -> [LibraryTrack] {
+        do {
+            let found = try index.tracks(ids: ids)
+            problem = nil
+            return found
+        } catch {
+            problem = "cannot read the library index \(index.path): \(error.message)"
+            return []
+        }
+    }
+
+    /// Reads the catalog off the main loop: about a quarter of a second at
+    /// 100,000 tracks, which on the main loop would be a frozen screen.
+    private func readCatalog() {
+        catalogsAsked += 1
+        LibraryCatalogThread.start(indexPath: settings.indexPath, generation: catalogsAsked, shared: shared)
+    }
+
+    package func tracks(matching query: LibraryQuery, sort: TrackSort?, limit: Int) -> [LibraryTrack] {
+        do {
+            let found = try recent.tracks(for: query, sort: sort, limit: limit, version: index.dataVersion()) {
+                () throws(SQLiteError) in try index.search(query, sort: sort, limit: limit, columns: .shown)
+            }
+            problem = nil
+            return found
+        } catch {
+            problem = "cannot read the library index \(index.path): \(error.message)"
+            return []
+        }
+    }
+
+    private var startedFirstScan = false
+
+    /// The start-up scan, once: called after every frame, it starts one after the first.
+    package func startFirstScan() {
+        guard !startedFirstScan else { return }
+        startedFirstScan = true
+        readCatalog()
+        startScan()
+    }
+
+    /// Starts a scan now unless one is running.
+    package func startScan() {
+        guard !scanning else { return }
+        scanning = true
+        knownAtStart = 0
+        rescanDue = nil
+        LibraryScanThread.start(folders: settings.folders, indexPath: settings.indexPath, shared: shared)
+    }
+
+    // MARK: LoopSource
+
+    package var pollRequests: [LoopPollRequest] {
+        [LoopPollRequest(fd: shared.wake)] + (inotify >= 0 ? [LoopPollRequest(fd: inotify)] : [])
+    }
+
+    package var wakeWithinMilliseconds: Int? {
+        guard let rescanDue, !scanning else { return nil }
+        let left = rescanDue - .now
+        return max(0, Int(left.inSeconds * 1000))
+    }
+
+    package func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
+        for request in ready where request.fd == inotify { drainInotify() }
+        if ready.contains(where: { $0.fd == shared.wake }) {
+            let update = shared.take()
+            if update.known > 0 { knownAtStart = update.known }
+            for line in update.problems { report("library: " + line) }
+            // Results of reads started in turn may land out of turn: the newest wins.
+            if let read = update.catalog, read.generation > catalogShown {
+                catalogShown = read.generation
+                catalogRead = read.catalog
+                onChange(status, true)
+            }
+            if let progress = update.progress {
+                if progress.done {
+                    scanning = false
+                    status = nil
+                    watch(update.folders)
+                    onChange(nil, true)
+                    lastReload = .now
+                    readCatalog()
+                } else {
+                    // The pane shows rows as batches land, but a search a
+                    // second is plenty while a first scan runs.
+                    let reload = (ContinuousClock.now - lastReload).inSeconds >= 1
+                    if reload { lastReload = .now }
+                    status = Self.statusText(progress, known: knownAtStart)
+                    onChange(status, reload)
+                }
+            }
+            if let failure = update.failure {
+                scanning = false
+                status = nil
+                report(failure)
+                onChange(nil, false)
+            }
+        }
+        if let rescanDue, !scanning, ContinuousClock.now >= rescanDue { startScan() }
+    }
+
+    /// "scanning [#####.....] 5,000 of 10,000 files, 2,400 files/s": a bar
+    /// where the index knew how many files there were; a count on a first scan.
+    package static func statusText(_ progress: LibraryScanner.Progress, known: Int) -> String {
+        let rate = "\(Int(progress.filesPerSecond)) files/s"
+        guard known > 0 else { return "scanning: \(progress.found) files, \(rate)" }
+        let fraction = min(1, Double(progress.found) / Double(known))
+        let filled = Int((fraction * 10).rounded(.down))
+        let bar = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 10 - filled) + "]"
+        return "scanning \(bar) \(progress.found) of \(known) files, \(rate)"
+    }
+
+    private func drainInotify() {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var changed = false
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            changed = true
+            // The events name directories to forget (deleted, moved away); new
+            // ones are watched after the rescan that finds them.
+            var offset = 0
+            while offset + 16 <= count {
+                let (descriptor, mask, length) = buffer.withUnsafeBytes { raw in
+                    (raw.load(fromByteOffset: offset, as: Int32.self), raw.load(fromByteOffset: offset + 4, as: UInt32.self),
+                     Int(raw.load(fromByteOffset: offset + 12, as: UInt32.self)))
+                }
+                if mask & UInt32(IN_IGNORED) != 0 { watched[descriptor] = nil }
+                offset += 16 + length
+            }
+        }
+        if changed { rescanDue = .now + .milliseconds(Self.settleMilliseconds) }
+    }
+
+    private func watch(_ folders: [String]) {
+        guard inotify >= 0 else { return }
+        let known = Set(watched.values)
+        let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF)
+            | UInt32(IN_ONLYDIR)
+        var full = false
+        for folder in folders where !known.contains(folder) {
+            let descriptor = inotify_add_watch(inotify, folder, mask)
+            if descriptor >= 0 {
+                watched[descriptor] = folder
+            } else if errno == ENOSPC, !full {
+                full = true
+                report("library: too many folders to watch (fs.inotify.max_user_watches); changes in some show after a restart")
+            }
+        }
+    }
+}
+
+/// The scan's thread and what it hands the main loop.
+package enum LibraryScanThread {
+    package struct Update {
+        package var progress: LibraryScanner.Progress?
+        package var problems: [String] = []
+        package var folders: [String] = []
+        package var failure: String?
+        /// How many files the index held when the scan began (0 on a first scan).
+        package var known = 0
+        /// A catalog read (`LibraryCatalogThread`), with the number of its request.
+        package var catalog: (generation: Int, catalog: LibraryCatalog)?
+    }
+
+    /// Written by the scan thread, taken by the main loop after the eventfd wakes it.
+    package final class Shared: Sendable {
+        private let state = ThreadMailbox(empty: Update())
+        private let stopping = Atomic<Bool>(false)
+
+        package var wake: Int32 { state.wake }
+
+        package func post(_ change: (inout Update) -> Void) { state.post(change) }
+
+        package func take() -> Update { state.take() }
+
+        package func stop() { stopping.store(true, ordering: .relaxed) }
+        package var isStopping: Bool { stopping.load(ordering: .relaxed) }
+    }
+
+    package static func start(folders: [String], indexPath: String, shared: Shared) {
+        let failure = BackgroundThread.start {
+            // Below the main loop and far below the writer: a scan is background work.
+            _ = nice(10)
+            run(folders: folders, indexPath: indexPath, shared: shared)
+        }
+        if let failure {
+            let message = "library: cannot start the scan thread (\(failure.message))"
+            shared.post { $0.failure = message }
+        }
+    }
+
+    private static func run(folders scanFolders: [String], indexPath: String, shared: Shared) {
+        do {
+            let index = try LibraryIndex(path: indexPath)
+            defer { index.close() }
+            var scanner = LibraryScanner(folders: scanFolders)
+            scanner.onStart = { known in shared.post { $0.known = known } }
+            scanner.shouldStop = { shared.isStopping }
+            var folders: [String] = []
+            scanner.onFolder = { folders.append($0) }
+            let result = try scanner.run(index: index, progress: { progress in
+                if !progress.done { shared.post { $0.progress = progress } }
+            }, problem: { line in
+                shared.post { $0.problems.append(line) }
+            })
+            shared.post {
+                $0.progress = result
+                $0.folders = folders
+            }
+        } catch {
+            shared.post { $0.failure = "library: scan stopped: \(error)" }
+        }
+    }
+}
+
+/// Reads the index's `LibraryCatalog` on a thread of its own, with its own
+/// connection (WAL: it reads while a scan writes), and hands it to the main
+/// loop through the scan's `Shared` (its eventfd wakes the loop).
+package enum LibraryCatalogThread {
+    package static func start(indexPath: String, generation: Int, shared: LibraryScanThread.Shared) {
+        let failure = BackgroundThread.start {
+            // Background work, as the scan is.
+            _ = nice(10)
+            guard !shared.isStopping else { return }
+            do {
+                let index = try LibraryIndex(path: indexPath)
+                defer { index.close() }
+                let catalog = try index.catalog()
+                shared.post { $0.catalog = (generation, catalog) }
+            } catch {
+                shared.post { $0.problems.append("cannot read the library's artists: \(error)") }
+            }
+        }
+        // Without the thread the tree stays the search's first tracks, as during a first scan.
+        if let failure {
+            shared.post { $0.problems.append("cannot start the thread that reads the library's artists (\(failure.message))") }
+        }
+    }
+}
