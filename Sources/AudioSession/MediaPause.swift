@@ -1,9 +1,10 @@
 import InterludeCore
 
 /// Where the media's pause stands, kept in one place on the main thread:
-/// playing, fading out towards a stop, or stopped since an instant; whether
-/// a resume waits for the stop; a jump asked for while paused; and whether
-/// anything of what plays has been heard yet. `PlaybackController` carries
+/// playing, fading out towards a stop, or stopped since an instant; the
+/// frame the next pause is aimed at; whether a resume waits for the stop; a
+/// jump asked for while paused; and whether anything of what plays has been
+/// heard yet. `PlaybackController` carries
 /// out the session's actions on the engine and asks this what a pause or a
 /// resume means now; the engine's own flags only track its hand-over with
 /// the writer thread.
@@ -41,6 +42,9 @@ public final class MediaPause {
     }
 
     public private(set) var phase: Phase = .playing
+    /// The stream frame the next pause is to reach silence on (a sleep
+    /// timer's end of chapter), taken by that pause (`pauseRequested`).
+    public private(set) var nextPauseAim: Int?
     /// A resume was asked for and waits for the media to stop.
     public private(set) var resumeWaitsForStop = false
     public private(set) var pendingJump: Jump?
@@ -59,13 +63,33 @@ public final class MediaPause {
         if case .stopped = phase { true } else { false }
     }
 
-    /// A pause is asked for: true when the media is to be told (it has not
-    /// stopped already). A resume waiting for the stop is called off.
-    public func pauseRequested() -> Bool {
+    /// Aims the next pause at stream frame `frame`; asked for just before the
+    /// pause, and taken back after it (`cancelPauseAim`) in case no pause took it.
+    public func aimNextPause(endingAtStreamFrame frame: Int) {
+        nextPauseAim = frame
+    }
+
+    /// Forgets an aim no pause took, so that no later pause inherits it.
+    public func cancelPauseAim() {
+        nextPauseAim = nil
+    }
+
+    /// What a pause asked for now tells the media.
+    public enum PauseOrder: Sendable, Equatable {
+        /// Stopped already: nothing.
+        case none
+        /// Fade out, to silence on `aimedAt` when there is one.
+        case fade(aimedAt: Int?)
+    }
+
+    /// A pause is asked for: the media fades, with the aim if there is one,
+    /// unless it has stopped already. A resume waiting for the stop is called off.
+    public func pauseRequested() -> PauseOrder {
         resumeWaitsForStop = false
-        guard !isStopped else { return false }
+        guard !isStopped else { return .none }
         phase = .fading
-        return true
+        defer { nextPauseAim = nil }
+        return .fade(aimedAt: nextPauseAim)
     }
 
     /// A pipeline that takes over during an interruption: stopped before its first frame.

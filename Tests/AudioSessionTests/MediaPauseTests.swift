@@ -13,13 +13,13 @@ struct MediaPauseTests {
         let clock = Self.clock()
         let pause = MediaPause(clock: clock)
         #expect(pause.phase == .playing)
-        #expect(pause.pauseRequested())
+        #expect(pause.pauseRequested() == .fade(aimedAt: nil))
         #expect(pause.phase == .fading)
         clock.advance(by: .milliseconds(30))
         pause.mediaStopped()
         #expect(pause.phase == .stopped(since: clock.monotonicNow))
         // Asked again while stopped: nothing to tell the media.
-        #expect(!pause.pauseRequested())
+        #expect(pause.pauseRequested() == .none)
         #expect(pause.takeResume(stopFrameKnown: true) == nil, "no resume was asked for")
         clock.advance(by: .seconds(90))
         pause.resumeRequested()
@@ -56,7 +56,7 @@ struct MediaPauseTests {
         let pause = MediaPause(clock: Self.clock())
         _ = pause.pauseRequested()
         pause.resumeRequested()
-        #expect(pause.pauseRequested())
+        #expect(pause.pauseRequested() == .fade(aimedAt: nil))
         pause.mediaStopped()
         #expect(pause.takeResume(stopFrameKnown: true) == nil)
         #expect(!pause.jumpsAtOnce, "stopped: a jump waits for the resume")
@@ -83,5 +83,20 @@ struct MediaPauseTests {
         #expect(opened.isStopped && opened.nothingHeardYet)
         opened.resumeRequested()
         #expect(opened.takeResume(stopFrameKnown: true) == .stopFrame(stoppedFor: .zero, nothingHeardYet: true))
+    }
+
+    @Test("an aim is taken by the next pause only; one no pause took (stopped already) is forgotten when taken back")
+    func aims() {
+        let pause = MediaPause(clock: Self.clock())
+        pause.aimNextPause(endingAtStreamFrame: 88200)
+        #expect(pause.pauseRequested() == .fade(aimedAt: 88200))
+        #expect(pause.nextPauseAim == nil)
+        pause.mediaStopped()
+        pause.aimNextPause(endingAtStreamFrame: 132300)
+        #expect(pause.pauseRequested() == .none)
+        pause.cancelPauseAim()
+        pause.resumeRequested()
+        _ = pause.takeResume(stopFrameKnown: true)
+        #expect(pause.pauseRequested() == .fade(aimedAt: nil), "a later pause inherits no aim")
     }
 }

@@ -69,11 +69,11 @@ final class PlaybackController: PlayerActionSink {
         switch action {
         case .pause(let fade):
             let frames = engine.format.frames(forSeconds: fade.seconds)
-            if pause.pauseRequested() {
+            if case .fade(let aim) = pause.pauseRequested() {
                 // What the listener hears at this moment: with `paused`'s position, how
                 // much still sounded after the pause was asked for (buffer plus fade).
                 events.emit(.pauseRequested(position: reported(engine.heardPosition)))
-                engine.pauseMedia(fadeFrames: max(1, frames))
+                engine.pauseMedia(fadeFrames: max(1, frames), endingAtStreamFrame: aim)
             }
         case .resume(let trigger):
             // During a fade-out the media still runs, but a pause is on its way: the
