@@ -21,8 +21,7 @@ import TestSupport
         }
         let decided = 22050, late = 13230, aim = 66150, fade = 22050
         try render(to: decided + late)
-        #expect(engine.aimNextPause(endingAtStreamFrame: aim))
-        engine.pauseMedia(fadeFrames: fade)
+        engine.pauseMedia(fadeFrames: fade, endingAtStreamFrame: aim)
         while !engine.isMediaStopped { _ = try engine.pump(maxFrames: 66150) }
         #expect(engine.stopPosition == aim)
         _ = engine.finish()
@@ -57,24 +56,21 @@ import TestSupport
         try engine.setSpeed(try #require(PlaybackSpeed(speed)))
         while engine.deviceFramesWritten < 22050 { _ = try engine.pump(maxFrames: 4410) }
         let aim = engine.heardPosition + 44100
-        #expect(engine.aimNextPause(endingAtStreamFrame: aim))
-        engine.pauseMedia(fadeFrames: 8820)
+        engine.pauseMedia(fadeFrames: 8820, endingAtStreamFrame: aim)
         while !engine.isMediaStopped { _ = try engine.pump(maxFrames: 30000) }
         let stop = try #require(engine.stopPosition)
         // Output frames stand for 0.75 or 1.5 source frames: within one of the aim.
         #expect(abs(stop - aim) <= 1, "stopped at \(stop), aimed at \(aim)")
     }
 
-    @Test func aFrameAlreadyHeardOrAnAimTakenBackIsNoAimAndThePauseFadesFromTheFrameHeard() throws {
+    // An aim taken back before its pause: `MediaPauseTests.aims`.
+    @Test func aFrameAlreadyHeardIsNoAimAndThePauseFadesFromTheFrameHeard() throws {
         let mp3 = try Fixtures.mp3(.sweep, seconds: 2, sampleRate: 44100, channels: 2, encoding: .cbr(kbps: 128))
         let engine = PlaybackEngine(paths: [mp3], output: .wav(path: "\(ScratchFiles.makeDirectory("aimed-heard"))/out.wav"))
         try engine.open()
-        // An aim taken back is no aim.
-        #expect(engine.aimNextPause(endingAtStreamFrame: 44100))
-        engine.cancelPauseAim()
         while engine.deviceFramesWritten < 22050 { _ = try engine.pump(maxFrames: 22050 - engine.deviceFramesWritten) }
-        #expect(!engine.aimNextPause(endingAtStreamFrame: 22050), "heard already")
-        engine.pauseMedia(fadeFrames: 441)
+        // Heard already: an ordinary pause, from the frame heard.
+        engine.pauseMedia(fadeFrames: 441, endingAtStreamFrame: 22050)
         while !engine.isMediaStopped { _ = try engine.pump(maxFrames: 4410) }
         #expect(engine.stopPosition == 22050 + 441)
     }

@@ -73,7 +73,7 @@ public struct WriterControl: ~Copyable {
     let duckTargetBits = Atomic<UInt32>(Float(1).bitPattern)
     /// Written by: the engine's thread, relaxed (as `duckTargetBits`).
     let duckStepBits = Atomic<UInt32>(Float(1).bitPattern)
-    /// A pause aimed at a frame (`PlaybackEngine.aimNextPause`): the writer
+    /// A pause aimed at a frame (`PlaybackEngine.pauseMedia(fadeFrames:endingAtStreamFrame:)`): the writer
     /// frame where the media must reach silence (-1: none), and the fade's length
     /// before it (see `WriterContext.aimStop`). Written by: the engine's thread,
     /// relaxed; published by the `mediaRun` store after them (a later refresh of

@@ -1,17 +1,19 @@
 extension PlaybackEngine {
     /// Fades the media out over `fadeFrames` and stops it at the exact frame the
     /// fade reached silence. `stopPosition` tells where, once it has happened.
+    /// With `aim` (a sleep timer's end of chapter), the fade reaches silence on
+    /// that stream frame instead (`+StopAt`), unless it has been heard or nearly.
     ///
     /// The writer has the request when this returns: a key's pause does not
     /// wait for the rest of the loop's turn (the screen's redraw among it). A
     /// voice that is to follow the stop (an alarm's) is started before it,
     /// exclusive: the writer keeps it until the media stops, so it sees the
     /// pause and the voice together and the voice follows on the next frame.
-    public func pauseMedia(fadeFrames: Int) {
+    public func pauseMedia(fadeFrames: Int, endingAtStreamFrame aim: Int? = nil) {
         guard let control else { return }
         pendingResume = nil
         stopAnnounced = false
-        let pause = takePauseAim(fadeStep: GainRamp.step(overFrames: fadeFrames), control: control)
+        let pause = aimPause(at: aim, fadeStep: GainRamp.step(overFrames: fadeFrames), control: control)
         control.pointee.requestPause(fadeStep: pause.fadeStep, dropsQueue: pause.dropsQueue)
     }
 

@@ -1,26 +1,14 @@
 extension PlaybackEngine {
-    /// Aims the next pause (`pauseMedia`, asked for next by whoever pauses: a
-    /// sleep timer through the player's session) at stream frame `frame`: the
-    /// media plays on and its fade (the pause's length) reaches silence on that
-    /// frame exactly. The writer writes the fade ahead of the device
-    /// (`WriterContext.aimStop`) rather than from the frame heard when it gets
-    /// the request, so neither a late turn of the main loop nor the pause
-    /// path's round trip moves the stop: a sleep timer's end of chapter is the
-    /// chapter's last frame. Take it back with `cancelPauseAim` once the pause
-    /// was asked for or refused, so that no later pause inherits it.
-    ///
-    /// False (the next pause is an ordinary one) when nothing is open or the
-    /// frame has been heard. A frame the writer has already reached, or nearly
-    /// (within `aimMarginFrames`), also gets the ordinary pause, from the frame heard.
-    @discardableResult
-    public func aimNextPause(endingAtStreamFrame frame: Int) -> Bool {
-        guard control != nil, frame > heardPosition else { return false }
-        nextPauseAim = frame
-        return true
-    }
-
-    /// Forgets an aim no pause took (`aimNextPause`).
-    public func cancelPauseAim() { nextPauseAim = nil }
+    // A pause aimed at stream frame `aim` (`pauseMedia(fadeFrames:endingAtStreamFrame:)`,
+    // a sleep timer's end of chapter through the player's `MediaPause`): the
+    // media plays on and its fade (the pause's length) reaches silence on that
+    // frame exactly. The writer writes the fade ahead of the device
+    // (`WriterContext.aimStop`) rather than from the frame heard when it gets
+    // the request, so neither a late turn of the main loop nor the pause
+    // path's round trip moves the stop: a sleep timer's end of chapter is the
+    // chapter's last frame. A frame heard already, or one the writer has
+    // reached or nearly (within `aimMarginFrames`), gets the ordinary pause,
+    // from the frame heard.
 
     /// The writer sees a request within a turn of its loop (a period, up to 93 ms
     /// at 4096 frames); an aim closer than this to its cursor could be passed first.
@@ -30,12 +18,10 @@ extension PlaybackEngine {
     /// what the pause's fade step and drop are. An aimed pause drops nothing (the
     /// device plays out the fade it was given) and keeps a short fade of its
     /// own for an alarm's voice, which takes over at once as from any pause.
-    func takePauseAim(fadeStep: Float, control: UnsafeMutablePointer<WriterControl>)
+    func aimPause(at aim: Int?, fadeStep: Float, control: UnsafeMutablePointer<WriterControl>)
         -> (fadeStep: Float, dropsQueue: Bool) {
-        let aim = nextPauseAim
-        nextPauseAim = nil
         stopAim = nil
-        guard let aim else {
+        guard let aim, aim > heardPosition else {
             disarmStopAim(control)
             return (fadeStep, true)
         }

@@ -81,9 +81,8 @@ public final class PlaybackEngine {
         case stopFrame
     }
     var pendingResume: (target: ResumeTarget, fadeStep: Float, flushEpoch: Int)?
-    /// The stream frame the next pause must reach silence on (`aimNextPause`),
-    /// and the one the writer is aimed at now (`+StopAt`).
-    var nextPauseAim: Int?
+    /// The stream frame the writer is aimed at now (`+StopAt`): the aim of the
+    /// pause under way, until it stops or a resume takes it back.
     var stopAim: Int?
     /// The end of the queue stops the media rather than the output (a player
     /// that stays open waits for more to play).

@@ -131,11 +131,11 @@ package final class BookSession {
             events.emit(.sleepFadeStarted(fade: fade.seconds))
             // The end of a chapter is a frame: the fade ends on it, whenever this turn of the loop came.
             if setting == .endOfChapter, let end = chapterEndFrame() {
-                self.runtime?.engine.aimNextPause(endingAtStreamFrame: end)
+                self.runtime?.controller.pause.aimNextPause(endingAtStreamFrame: end)
             }
             // The listener's own pause: nothing resumes it but the listener.
             self.runtime?.player.pause(fade: fade)
-            self.runtime?.engine.cancelPauseAim()
+            self.runtime?.controller.pause.cancelPauseAim()
         }
         timer.onExpired = { [unowned self] in events.emit(.sleepTimerExpired) }
         sleepTimer = timer

@@ -31,11 +31,10 @@ package final class PlaybackController: PlayerActionSink {
         bookSeconds?(frame) ?? engine.format.seconds(forFrames: frame)
     }
 
-    private var stoppedAt: MonotonicInstant?
+    /// Playing, fading or stopped; a resume waiting for the stop; a jump waiting for the resume.
+    package let pause: MediaPause
     /// Smart rewind over the interruptions since the listener last caught up.
     private var rewindRun: SmartRewindRun
-    /// The first output opened at the user's play (none at start): no smart rewind then.
-    private var nothingHeardYet = false
 
     /// The listener's volume, 0...1: the writer's volume ramp, which
     /// multiplies with ducking, so a chime and the volume keys compose.
@@ -43,17 +42,13 @@ package final class PlaybackController: PlayerActionSink {
         get { engine.volume }
         set { engine.setVolume(min(1, max(0, newValue))) }
     }
-    private var resumeWhenStopped = false
-    /// A pause is fading out and has not stopped yet (a sleep timer's lasts 10 s).
-    private var fadingOut = false
-    /// A jump asked for while paused: where the next resume goes instead.
-    package private(set) var pendingJump: (index: Int, offset: Int)?
 
     package init(engine: PlaybackEngine, clock: any Clock, events: PlayerEventStream, smartRewind: SmartRewind, fadeMilliseconds: Int) {
         self.engine = engine
         self.clock = clock
         self.events = events
         self.smartRewind = smartRewind
+        pause = MediaPause(clock: clock)
         rewindRun = SmartRewindRun(rewind: smartRewind, rate: engine.format.rate)
         self.fadeMilliseconds = fadeMilliseconds
     }
@@ -67,26 +62,23 @@ package final class PlaybackController: PlayerActionSink {
     /// waits for it, as during a fade-out.
     package func holdBeforeFirstFrame() {
         engine.pauseMedia(fadeFrames: 1)
-        fadingOut = true
-        nothingHeardYet = true
+        pause.holdBeforeFirstFrame()
     }
 
     package func perform(_ action: PlayerAction) {
         switch action {
         case .pause(let fade):
             let frames = engine.format.frames(forSeconds: fade.seconds)
-            resumeWhenStopped = false
-            if stoppedAt == nil {
+            if case .fade(let aim) = pause.pauseRequested() {
                 // What the listener hears at this moment: with `paused`'s position, how
                 // much still sounded after the pause was asked for (buffer plus fade).
                 events.emit(.pauseRequested(position: reported(engine.heardPosition)))
-                engine.pauseMedia(fadeFrames: max(1, frames))
-                fadingOut = true
+                engine.pauseMedia(fadeFrames: max(1, frames), endingAtStreamFrame: aim)
             }
         case .resume(let trigger):
             // During a fade-out the media still runs, but a pause is on its way: the
             // resume waits for the stop rather than being taken for the first play.
-            if stoppedAt == nil && !fadingOut && !engine.isMediaStopped && !engine.isOutputLost && !pauseRequested {
+            if pause.phase == .playing && !engine.isMediaStopped && !engine.isOutputLost && !pauseRequested {
                 return  // Already playing: the first play of the run.
             }
             if engine.isOutputLost {
@@ -98,20 +90,18 @@ package final class PlaybackController: PlayerActionSink {
                 if firstOutput {
                     // Nothing was heard yet (no device at start): play from where the
                     // queue starts, with no rewind for the time spent waiting.
-                    stoppedAt = clock.monotonicNow
-                    nothingHeardYet = true
+                    pause.firstOutputOpened()
                 }
             }
             events.emit(.resumeRequested(trigger == .user ? .user : .automatic))
             // Still fading out (a sleep timer's fade lasts 10 s): the fade turns
             // back up where it is, rather than waiting for silence and a rewind.
-            if fadingOut && stoppedAt == nil && pendingJump == nil && engine.cancelPause(fadeFrames: fadeFrames) {
-                fadingOut = false
-                resumeWhenStopped = false
+            if pause.fadeCanBeTakenBack && engine.cancelPause(fadeFrames: fadeFrames) {
+                pause.fadeTakenBack()
                 events.emit(.resumed(.fadeCancelled(position: reported(engine.heardPosition))))
                 return
             }
-            resumeWhenStopped = true
+            pause.resumeRequested()
             resumeIfStopped()
         case .duck(let gain, let ramp):
             engine.setDuck(gain: gain, rampFrames: engine.format.frames(forSeconds: ramp.seconds))
@@ -136,8 +126,7 @@ package final class PlaybackController: PlayerActionSink {
 
     /// The engine reports that a pause took effect at `position`.
     package func mediaStopped(at position: Int) {
-        stoppedAt = clock.monotonicNow
-        fadingOut = false
+        pause.mediaStopped()
         events.emit(.paused(position: reported(position)))
         resumeIfStopped()
     }
@@ -149,43 +138,37 @@ package final class PlaybackController: PlayerActionSink {
         // queue at once): that is still playing.
         let playing = player?.isPlaying == true && (!engine.isMediaStopped || engine.isResumePending)
             && !engine.isOutputLost
-            && stoppedAt == nil && !resumeWhenStopped
+            && pause.jumpsAtOnce
         rewindRun.reset()
         if playing {
             engine.jump(toQueueIndex: index, offsetFrames: offsetFrames, fadeFrames: fadeFrames)
         } else {
-            pendingJump = (index, offsetFrames)
+            pause.jumpAtResume(toQueueIndex: index, offsetFrames: offsetFrames)
         }
         events.emit(.jump(index: index, offset: engine.format.seconds(forFrames: offsetFrames), whilePaused: !playing))
     }
 
     private func resumeIfStopped() {
-        guard resumeWhenStopped, stoppedAt != nil, engine.stopPosition != nil else { return }
-        if let jump = pendingJump {
-            resumeWhenStopped = false
-            pendingJump = nil
-            stoppedAt = nil
-            nothingHeardYet = false
-            rewindRun.reset()
-            engine.jump(toQueueIndex: jump.index, offsetFrames: jump.offset, fadeFrames: fadeFrames)
-            events.emit(.resumed(.jumped(index: jump.index, offset: engine.format.seconds(forFrames: jump.offset))))
+        switch pause.takeResume(stopFrameKnown: engine.stopPosition != nil) {
+        case nil:
             return
+        case .jump(let jump)?:
+            rewindRun.reset()
+            engine.jump(toQueueIndex: jump.queueIndex, offsetFrames: jump.offsetFrames, fadeFrames: fadeFrames)
+            events.emit(.resumed(.jumped(index: jump.queueIndex, offset: engine.format.seconds(forFrames: jump.offsetFrames))))
+        case .stopFrame(let stoppedFor, let nothingHeardYet)?:
+            guard let stop = engine.stopPosition else { return }
+            let format = engine.format
+            let trackStart = engine.feeder.tracks.last(where: { $0.startFrame <= stop })?.startFrame ?? 0
+            // Smart rewind stops at the chapter's start: a book's chapter can begin inside a track.
+            let chapterStart = max(trackStart, chapterStartFrame?(stop) ?? trackStart)
+            // Interruptions in a row rewind no further, all told, than the formula
+            // gives for all the time away (`SmartRewindRun`).
+            let target = nothingHeardYet ? stop
+                : rewindRun.target(stop: stop, stoppedFor: stoppedFor.seconds, chapterStart: chapterStart)
+            engine.resumeMedia(from: target, fadeFrames: fadeFrames)
+            events.emit(.resumed(.rewound(position: reported(target), rewind: format.seconds(forFrames: stop - target))))
         }
-        guard let stoppedAt, let stop = engine.stopPosition else { return }
-        resumeWhenStopped = false
-        let format = engine.format
-        let trackStart = engine.feeder.tracks.last(where: { $0.startFrame <= stop })?.startFrame ?? 0
-        // Smart rewind stops at the chapter's start: a book's chapter can begin inside a track.
-        let chapterStart = max(trackStart, chapterStartFrame?(stop) ?? trackStart)
-        let stoppedFor = (clock.monotonicNow - stoppedAt).seconds
-        // Interruptions in a row rewind no further, all told, than the formula
-        // gives for all the time away (`SmartRewindRun`).
-        let target = nothingHeardYet ? stop
-            : rewindRun.target(stop: stop, stoppedFor: stoppedFor, chapterStart: chapterStart)
-        nothingHeardYet = false
-        engine.resumeMedia(from: target, fadeFrames: fadeFrames)
-        self.stoppedAt = nil
-        events.emit(.resumed(.rewound(position: reported(target), rewind: format.seconds(forFrames: stop - target))))
     }
 }
 

@@ -12,7 +12,8 @@ extension PlayerRuntime {
     /// status, MPRIS's Position and the next seek start from it (two seeks of
     /// +10 s in a row go 20 s on).
     package var current: (index: Int, path: String, elapsed: Double, duration: Double?)? {
-        if let jump = controller.pendingJump ?? engine.pendingJump, queue.indices.contains(jump.index) {
+        let waiting = controller.pause.pendingJump.map { (index: $0.queueIndex, offset: $0.offsetFrames) }
+        if let jump = waiting ?? engine.pendingJump, queue.indices.contains(jump.index) {
             // The length of a file not decoded yet in this run is not known until the resume opens it.
             let known = engine.feeder.tracks.last { $0.index == jump.index && $0.path == queue[jump.index] }
             return (jump.index, queue[jump.index], format.seconds(forFrames: max(0, jump.offset)),
