@@ -1,4 +1,4 @@
-import AudioEngine
+import AudioDecoding
 import BookFormat
 import InterludeCore
 #if canImport(Glibc)

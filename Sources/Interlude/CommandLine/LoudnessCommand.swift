@@ -1,4 +1,4 @@
-import AudioEngine
+import AudioDecoding
 import ReplayGain
 
 /// `interlude loudness FILE... [--album] [--json]`: EBU R 128 loudness and

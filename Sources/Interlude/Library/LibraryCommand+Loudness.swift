@@ -1,4 +1,4 @@
-import AudioEngine
+import AudioDecoding
 import MusicLibrary
 
 /// `interlude library scan --loudness`: EBU R 128 for every indexed file

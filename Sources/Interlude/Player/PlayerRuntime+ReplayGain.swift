@@ -1,4 +1,5 @@
 import Alarms
+import AudioDecoding
 import AudioEngine
 import BookFormat
 import InterludeCore
