@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layout: see README.md "Architecture". Lower rows never import higher rows:
 // C system libraries -> pure-Swift logic (InterludeCore, AudioSession, Alarms)
-// -> AudioEngine (C at the edge) -> Interlude (the application) -> interlude (main).
+// -> AudioDecoding -> AudioEngine (C at the edge) -> Interlude (the application) -> interlude (main).
 /// Our own C (the shims, every library loader, the test allocation counter)
 /// builds with every common warning on, so `swift build` stays silent only
 /// while it is clean.
@@ -82,9 +82,14 @@ let package = Package(
         // snapshot and the one command type. Pure, so the TUI and tests use it.
         .target(name: "PlayerModel", dependencies: ["InterludeCore", "AudioSession", "Alarms", "BookFormat", "ReplayGain"]),
 
-        // The decoding pipeline: libmpg123 -> SPSC ring -> writer thread -> sink.
-        .target(name: "AudioEngine", dependencies: ["CAlsa", "CMpg123", "CFFmpeg", "CSonic", "CInterludeShims", "CLinux", "InterludeCore", "CPulse",
-                                                   "CEbur128", "CFLAC", "BookFormat", "Streams"]),
+        // What decodes: the `Decoder` contract and `Decoders.open` over libmpg123, libFLAC and
+        // FFmpeg, cue tracks, a station's reader thread and decoder with its time shift, and
+        // loudness measured through the same decoders (libebur128).
+        .target(name: "AudioDecoding", dependencies: ["CMpg123", "CFFmpeg", "CFLAC", "CEbur128", "CInterludeShims", "CLinux",
+                                                     "InterludeCore", "BookFormat", "Streams"]),
+        // What plays: decoders -> SPSC ring -> writer thread -> sink; speed (libsonic), the
+        // ALSA, PulseAudio and file outputs, the engine and its voices.
+        .target(name: "AudioEngine", dependencies: ["AudioDecoding", "CAlsa", "CSonic", "CInterludeShims", "CLinux", "InterludeCore", "CPulse"]),
 
         // The full-screen player: its keys (bindings, the keys file, `?` help, read from the
         // command table), layout, panes, banner and key dispatch as pure views over frames;
@@ -108,12 +113,12 @@ let package = Package(
         .target(name: "LoopIO", dependencies: ["InterludeCore", "PlayerModel", "CLinux"]),
         // The music library's index (SQLite) and scan, podcast feeds fetched and parsed and their
         // downloads, cover pictures: I/O the core and the services share, behind loaders.
-        .target(name: "LibraryIO", dependencies: ["InterludeCore", "PlayerModel", "LoopIO", "AudioEngine", "BookFormat", "Books",
+        .target(name: "LibraryIO", dependencies: ["InterludeCore", "PlayerModel", "LoopIO", "AudioDecoding", "AudioEngine", "BookFormat", "Books",
                                                   "TUI", "MusicLibrary", "Podcasts", "CSQLite", "CXML2", "CCurl", "CCoverArt",
                                                   "CInterludeShims"]),
         // The core behind `PlayerCore`: the runtime and its one loop, the dispatcher, the snapshot,
         // the controller, books and what plays. Services and front ends never import it.
-        .target(name: "Core", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books",
+        .target(name: "Core", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioDecoding", "AudioEngine", "BookFormat", "Books",
                                              "PlayerModel", "Playlists", "ReplayGain", "Streams", "Podcasts", "LoopIO",
                                              "LibraryIO"]),
         // The remote protocols: the control socket's JSON lines and MPD's, on the line server.
@@ -121,15 +126,15 @@ let package = Package(
                                                       "MusicLibrary", "Playlists"]),
         // The desktop: sd-bus, MPRIS and other players, alarm notifications, logind's sleep and the
         // wake timer, other programs' streams on the sound server, the `on-event` hook.
-        .target(name: "DesktopIntegration", dependencies: ["InterludeCore", "PlayerModel", "LoopIO", "AudioEngine", "AudioSession",
+        .target(name: "DesktopIntegration", dependencies: ["InterludeCore", "PlayerModel", "LoopIO", "AudioDecoding", "AudioEngine", "AudioSession",
                                                            "Alarms", "BookFormat", "Playlists", "Streams", "CSystemd", "CPulse",
                                                            "CLinux", "CInterludeShims"]),
         // The application: the command line, the full-screen player, and the wiring of the core to its services.
-        .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioEngine", "BookFormat", "Books",
+        .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioDecoding", "AudioEngine", "BookFormat", "Books",
                                                   "CLinux", "TUI", "Themes", "PlayerModel", "Playlists", "ReplayGain", "MusicLibrary",
                                                   "CInterludeShims", "Streams", "CCoverArt", "Podcasts", "LoopIO", "LibraryIO", "Core",
                                                   "RemoteControl", "DesktopIntegration"]),
-        .executableTarget(name: "interlude", dependencies: ["Interlude", "AudioEngine"]),
+        .executableTarget(name: "interlude", dependencies: ["Interlude", "AudioDecoding"]),
         // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
         // build it is a replayer that runs saved inputs through the parser.
         .systemLibrary(name: "CLibFuzzer"),
@@ -145,7 +150,7 @@ let package = Package(
         // its requests carried out by a running player's dispatcher.
         .executableTarget(name: "RemoteRequestFuzzer", dependencies: ["PlayerModel", "Interlude", "FuzzDriver", "LoopIO", "LibraryIO", "Core", "RemoteControl", "DesktopIntegration"]),
         // A file decoded whole through `Decoders.open`: libmpg123, libFLAC, FFmpeg's libraries.
-        .executableTarget(name: "DecodeFuzzer", dependencies: ["AudioEngine", "FuzzDriver"]),
+        .executableTarget(name: "DecodeFuzzer", dependencies: ["AudioDecoding", "FuzzDriver"]),
         // The same over the cue-sheet parser.
         .executableTarget(name: "CueSheetFuzzer", dependencies: ["BookFormat", "FuzzDriver"]),
 
@@ -177,11 +182,11 @@ let package = Package(
         .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "PlayerModel", "AudioSession", "MusicLibrary", "Streams"]),
         // Counts heap allocations on chosen threads (it interposes malloc for the test process).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter", cSettings: cWarnings),
-        .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "TestSupport", "InterludeCore", "CAllocationCounter",
+        .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "AudioDecoding", "TestSupport", "InterludeCore", "CAllocationCounter",
                                                        "BookFormat"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "AudioEngine", "TUI"]),
         // The player runtime itself (commands through its one dispatcher), over the null output.
-        .testTarget(name: "InterludeTests", dependencies: ["Interlude", "PlayerModel", "TestSupport", "MusicLibrary", "AudioEngine", "TUI", "LoopIO", "LibraryIO", "Core", "RemoteControl", "DesktopIntegration"]),
+        .testTarget(name: "InterludeTests", dependencies: ["Interlude", "PlayerModel", "TestSupport", "MusicLibrary", "AudioDecoding", "AudioEngine", "TUI", "LoopIO", "LibraryIO", "Core", "RemoteControl", "DesktopIntegration"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "InterludeCore"]),
         .testTarget(name: "PodcastsTests", dependencies: ["Podcasts", "InterludeCore"]),
         // The MPD protocol's pure parts: the tokenizer, command lists, ACK lines, idle, song ids.

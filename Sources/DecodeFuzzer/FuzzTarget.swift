@@ -1,4 +1,4 @@
-import AudioEngine
+import AudioDecoding
 import FuzzDriver
 
 /// The decoders under the fuzzer. Each input becomes a file (the decoders

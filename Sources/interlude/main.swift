@@ -1,4 +1,4 @@
-import AudioEngine
+import AudioDecoding
 import Interlude
 #if canImport(Glibc)
 import Glibc

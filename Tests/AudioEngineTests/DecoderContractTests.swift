@@ -1,4 +1,4 @@
-@testable import AudioEngine
+@testable import AudioDecoding
 import Foundation
 import Testing
 import TestSupport

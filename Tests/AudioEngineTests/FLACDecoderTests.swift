@@ -1,5 +1,5 @@
 import Testing
-@testable import AudioEngine
+@testable import AudioDecoding
 
 /// The pieces of `FLACDecoder` that are its own arithmetic rather than
 /// libFLAC's (the decode itself is checked against `ffmpeg` end to end, in

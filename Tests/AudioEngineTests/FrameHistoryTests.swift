@@ -1,4 +1,4 @@
-@testable import AudioEngine
+@testable import AudioDecoding
 import Testing
 
 /// The stream decoder's kept frames: a fixed ring that gives back exactly the

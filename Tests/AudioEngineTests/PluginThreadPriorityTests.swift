@@ -1,3 +1,4 @@
+import AudioDecoding
 @testable import AudioEngine
 import Foundation
 import InterludeCore

@@ -1,5 +1,5 @@
 import InterludeCore
-import AudioEngine
+import AudioDecoding
 import Foundation
 import Testing
 import TestSupport

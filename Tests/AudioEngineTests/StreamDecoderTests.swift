@@ -1,4 +1,4 @@
-import AudioEngine
+import AudioDecoding
 import Foundation
 import Testing
 import TestSupport

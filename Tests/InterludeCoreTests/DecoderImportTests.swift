@@ -5,7 +5,7 @@ import Testing
 /// the application or a second decoder, and `Interlude` does not depend on it.
 struct DecoderImportTests {
     /// The files allowed to import `CMpg123`, relative to `Sources/`.
-    static let mpg123Files: Set<String> = ["AudioEngine/Decoding/Mpg123Decoder.swift"]
+    static let mpg123Files: Set<String> = ["AudioDecoding/Decoding/Mpg123Decoder.swift"]
 
     /// Every Swift file under `Sources/` with the modules it imports.
     static func importsBySourceFile() throws -> [(file: String, modules: [String])] {
@@ -25,15 +25,15 @@ struct DecoderImportTests {
     /// with the reader's time-shift feed (it rebuilds packets from the buffer's bytes).
     @Test func onlyTheFFmpegDecodersImportCFFmpeg() throws {
         let importing = try Self.importsBySourceFile().filter { $0.modules.contains("CFFmpeg") }.map(\.file)
-        #expect(Set(importing) == ["AudioEngine/Decoding/FFmpegDecoder.swift", "AudioEngine/Streaming/StreamReader.swift",
-                                   "AudioEngine/Streaming/StreamDecoder.swift", "AudioEngine/Streaming/TimeShiftFeed.swift"],
+        #expect(Set(importing) == ["AudioDecoding/Decoding/FFmpegDecoder.swift", "AudioDecoding/Streaming/StreamReader.swift",
+                                   "AudioDecoding/Streaming/StreamDecoder.swift", "AudioDecoding/Streaming/TimeShiftFeed.swift"],
                 "files importing CFFmpeg: \(importing.sorted())")
     }
 
     /// And libFLAC, behind `FLACDecoder`.
     @Test func onlyTheFLACDecoderImportsCFLAC() throws {
         let importing = try Self.importsBySourceFile().filter { $0.modules.contains("CFLAC") }.map(\.file)
-        #expect(Set(importing) == ["AudioEngine/Decoding/FLACDecoder.swift"], "files importing CFLAC: \(importing.sorted())")
+        #expect(Set(importing) == ["AudioDecoding/Decoding/FLACDecoder.swift"], "files importing CFLAC: \(importing.sorted())")
     }
 
     @Test func noFileOfTheApplicationImportsCMpg123() throws {

@@ -1,5 +1,6 @@
 import LibraryIO
 import AudioEngine
+import AudioDecoding
 import Foundation
 import MusicLibrary
 import Testing

@@ -1,3 +1,4 @@
+import AudioDecoding
 import CAlsa
 import CLinux
 import InterludeCore

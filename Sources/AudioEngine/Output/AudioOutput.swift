@@ -1,3 +1,5 @@
+import AudioDecoding
+
 /// Where the engine's mixed frames go: the contract every output implements,
 /// stated in one place as cmus's `op.h` and mpv's `audio/out/internal.h` do.
 ///

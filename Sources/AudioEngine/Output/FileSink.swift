@@ -1,3 +1,4 @@
+import AudioDecoding
 import InterludeCore
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,5 @@
+import AudioDecoding
+
 /// The writer side of a frame-clock output: mixes on the caller's thread (the
 /// engine's) and hands each chunk to the output, so a frame-clock output is a
 /// place to put frames and nothing more. `FileSink` uses it; so can an output

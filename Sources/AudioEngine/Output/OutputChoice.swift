@@ -1,3 +1,5 @@
+import AudioDecoding
+
 extension PlaybackEngine.Output {
     /// What a device name means: `pulse` names the PulseAudio server, played
     /// through libpulse (`PulseOutput`); `default` is that server when one

@@ -1,3 +1,4 @@
+import AudioDecoding
 import CPulse
 #if canImport(Glibc)
 import Glibc

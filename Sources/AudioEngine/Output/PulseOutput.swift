@@ -1,3 +1,4 @@
+import AudioDecoding
 import CPulse
 import InterludeCore
 #if canImport(Glibc)

@@ -1,3 +1,5 @@
+import AudioDecoding
+
 /// An alarm's own media as the interrupter voice: files in
 /// order (one file, a folder, a playlist, a book from its place) or a
 /// station's URL, each opened by `Decoders.open` and converted to the

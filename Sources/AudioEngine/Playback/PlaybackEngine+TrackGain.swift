@@ -1,3 +1,5 @@
+import AudioDecoding
+
 extension PlaybackEngine {
     /// Gives each file its own gain (ReplayGain), applied by the writer from
     /// the file's first frame in the ring: at a gapless join the gain changes

@@ -1,3 +1,5 @@
+import AudioDecoding
+
 /// What the listener heard happen, in order.
 public enum PlaybackEvent: Sendable {
     case trackStarted(index: Int, path: String)

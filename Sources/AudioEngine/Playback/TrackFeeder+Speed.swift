@@ -1,3 +1,5 @@
+import AudioDecoding
+
 /// Speed with pitch kept: between the decoder and the ring, libsonic (through
 /// `TimeStretcher`) turns source frames into fewer (faster) or more (slower)
 /// output frames. At 1.0x it is not there at all, so a normal-speed stream is

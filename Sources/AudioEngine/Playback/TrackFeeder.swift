@@ -1,3 +1,5 @@
+import AudioDecoding
+
 /// Decodes a list of files, one after the other, into the audio ring.
 ///
 /// The first file that decodes fixes the stream format; later files are

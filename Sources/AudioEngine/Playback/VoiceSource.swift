@@ -1,3 +1,4 @@
+import AudioDecoding
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import AudioDecoding
 import CSonic
 
 /// Why the speed stage failed, with libsonic's own account where it has one

@@ -27,8 +27,8 @@
    Swift reads are those of the library loaded. Calling any wrapper below
    before a successful load is a programming error (it traps).
 
-   Only FFmpegDecoder (Sources/AudioEngine/Decoding) and the stream's reader and
-   decoder (Sources/AudioEngine/Streaming) call these, each on the thread that
+   Only FFmpegDecoder (Sources/AudioDecoding/Decoding) and the stream's reader and
+   decoder (Sources/AudioDecoding/Streaming) call these, each on the thread that
    owns the context: a stream's AVFormatContext its reader thread's, its codec the
    main loop's. */
 

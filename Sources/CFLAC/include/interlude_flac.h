@@ -16,7 +16,7 @@
 
    The stream decoder's callbacks live here, in C: each decoded frame is
    copied into the handle's own interleaved buffer, which the caller reads
-   until it asks for the next frame. Only FLACDecoder (Sources/AudioEngine/
+   until it asks for the next frame. Only FLACDecoder (Sources/AudioDecoding/
    Decoding) calls these, on the thread that owns the handle. Calling any of
    them before a successful interlude_flac_load is a programming error (it
    traps). */

@@ -1,6 +1,7 @@
 import LoopIO
 import LibraryIO
 import AudioEngine
+import AudioDecoding
 import BookFormat
 import Books
 import InterludeCore

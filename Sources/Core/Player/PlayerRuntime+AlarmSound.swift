@@ -1,5 +1,6 @@
 import LoopIO
 import Alarms
+import AudioDecoding
 import AudioEngine
 import BookFormat
 import Books

@@ -1,6 +1,7 @@
 import LoopIO
 import LibraryIO
 import Alarms
+import AudioDecoding
 import AudioEngine
 import BookFormat
 import InterludeCore

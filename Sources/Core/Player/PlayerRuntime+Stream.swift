@@ -1,3 +1,4 @@
+import AudioDecoding
 import AudioEngine
 import InterludeCore
 import PlayerModel

@@ -1,3 +1,4 @@
+import AudioDecoding
 import AudioEngine
 import AudioSession
 import Books

@@ -2,6 +2,7 @@ import Streams
 import LoopIO
 import LibraryIO
 import Alarms
+import AudioDecoding
 import AudioEngine
 import AudioSession
 import Books

@@ -1,4 +1,5 @@
 import LoopIO
+import AudioDecoding
 import InterludeCore
 import AudioEngine
 

@@ -1,5 +1,6 @@
 import LoopIO
 import AudioEngine
+import AudioDecoding
 import BookFormat
 import InterludeCore
 

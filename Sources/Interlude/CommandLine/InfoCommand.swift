@@ -2,6 +2,7 @@ import PlayerModel
 import LoopIO
 import LibraryIO
 import AudioEngine
+import AudioDecoding
 import BookFormat
 import InterludeCore
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import PlayerModel
 import LoopIO
 import AudioEngine
+import AudioDecoding
 import ReplayGain
 
 /// `interlude loudness FILE... [--album] [--json]`: EBU R 128 loudness and

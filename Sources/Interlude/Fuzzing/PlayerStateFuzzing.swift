@@ -1,4 +1,4 @@
-import AudioEngine
+import AudioDecoding
 import InterludeCore
 
 /// What `ConfigFuzzer player` fuzzes: `player.json` as the full-screen

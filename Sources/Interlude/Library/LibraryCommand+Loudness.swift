@@ -1,5 +1,6 @@
 import LibraryIO
 import AudioEngine
+import AudioDecoding
 import MusicLibrary
 
 /// `interlude library scan --loudness`: EBU R 128 for every indexed file

@@ -1,4 +1,4 @@
-import AudioEngine
+import AudioDecoding
 import BookFormat
 import Books
 import InterludeCore

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import AudioEngine
+import AudioDecoding
 import BookFormat
 import InterludeCore
 import MusicLibrary
