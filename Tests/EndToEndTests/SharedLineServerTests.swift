@@ -246,6 +246,7 @@ import Glibc
     func oneMoreThanTheCap(_ served: Served) throws {
         let player = try Player()
         let cap = served == .control ? 64 : 100
+        let socketsBefore = Self.openSockets(player.pid)
         var clients: [RawControlConnection] = []
         for _ in 0..<cap { clients.append(try served.connect(player)) }
         // Each has been accepted once a later one is answered (connections are taken in order).
@@ -269,7 +270,22 @@ import Glibc
         clients[1].send(served.status())
         #expect(served.readStatus(clients[1]) != nil)
         clients.removeAll()
+        // The player sees each departure on a later turn: until it has closed their
+        // ends, a new client would be one past the cap again (MPD's is closed at once).
+        // The control socket's 65th is still connected.
+        let staying = served == .control ? 1 : 0
+        #expect(Remote.waitUntil { Self.openSockets(player.pid) <= socketsBefore + staying },
+                "the player holds \(Self.openSockets(player.pid)) sockets, \(socketsBefore) before the clients came")
         #expect(try served.answers(player))
         _ = player.process.stop()
+    }
+
+    /// How many sockets `pid` holds open now (its descriptors linked to `socket:[INODE]`).
+    static func openSockets(_ pid: pid_t) -> Int {
+        let directory = "/proc/\(pid)/fd"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { name in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + name))?.hasPrefix("socket:") == true
+        }.count
     }
 }
