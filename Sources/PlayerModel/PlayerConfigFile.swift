@@ -38,6 +38,9 @@ public struct PlayerConfigFile: Equatable, Sendable {
     /// `podcast-remove-played = DURATION|off`: after each refresh, the downloads of episodes played this long ago are removed (seconds; 0: never).
     public var podcastRemovePlayed: Double?
     public var problems: [ConfigProblem] = []
+    /// The file as read, and where: the desktop interruption keys are parsed from it by their own reader.
+    public var text = ""
+    public var path = ""
 
     /// Every key, with its value and what it does: the complaint's list and the man page's CONFIGURATION.
     public static let keyReference: [(key: String, value: String, summary: String)] = [
@@ -85,6 +88,8 @@ public struct PlayerConfigFile: Equatable, Sendable {
 
     public static func parse(_ text: String, path: String) -> PlayerConfigFile {
         var config = PlayerConfigFile()
+        config.text = text
+        config.path = path
         // "\r\n" is one Character in Swift: a file from Windows splits on it too.
         for (number, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             let line = rawLine.trimmingWhitespace()

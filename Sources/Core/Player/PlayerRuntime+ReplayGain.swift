@@ -11,40 +11,26 @@ import ReplayGain
 import Glibc
 #endif
 
-/// The listener's config file, read for one setting; its problems are
-/// reported once, by the event hook's reading of it. Empty when there is none.
-
-/// What the core reads of the config file.
-extension UserConfigFile {
+/// What the core makes of the settings read at start.
+extension PlayerConfigFile {
     /// `alarm-grace`, or the scheduler's default.
-    package static var alarmGrace: Duration {
-        load().alarmGrace.map { .milliseconds(Int64(($0 * 1000).rounded())) } ?? AlarmScheduler.Settings.defaultLateRingGrace
-    }
-
-    /// `podcast-refresh-age` in seconds, nil for never at start (0).
-    package static var podcastRefreshAge: Double? {
-        let seconds = load().podcastRefreshAge ?? PlayerConfigFile.defaultPodcastRefreshAge
-        return seconds > 0 ? seconds : nil
+    package var alarmGraceDuration: Duration {
+        alarmGrace.map { .milliseconds(Int64(($0 * 1000).rounded())) } ?? AlarmScheduler.Settings.defaultLateRingGrace
     }
 
     /// `time-shift` and `time-shift-memory`, over the defaults.
-    package static var timeShift: TimeShiftSettings {
-        let config = load()
+    package var timeShiftSettings: TimeShiftSettings {
         var settings = TimeShiftSettings.standard(environment: ProcessEnvironment.current())
-        if let seconds = config.timeShift {
+        if let seconds = timeShift {
             settings.limit = seconds >= 1 ? .milliseconds(Int64(PlayerConfigFile.timeShiftRange.milliseconds(seconds))) : nil
         }
-        if let mebibytes = config.timeShiftMemory { settings.memoryBudgetBytes = mebibytes << 20 }
+        if let mebibytes = timeShiftMemory { settings.memoryBudgetBytes = mebibytes << 20 }
         return settings
     }
-}
 
-/// The listener's ReplayGain settings: the command line's over the config file's.
-package enum ReplayGainConfig {
-    package static func settings(mode: ReplayGainMode?, preamp: Double?) -> ReplayGainSettings {
-        let config = UserConfigFile.load()
-        return ReplayGainSettings(mode: mode ?? config.replayGain ?? .off,
-                                  preampDecibels: preamp ?? config.replayGainPreamp ?? 0)
+    /// The listener's ReplayGain settings: the command line's over the config file's.
+    package func replayGainSettings(mode: ReplayGainMode?, preamp: Double?) -> ReplayGainSettings {
+        ReplayGainSettings(mode: mode ?? replayGain ?? .off, preampDecibels: preamp ?? replayGainPreamp ?? 0)
     }
 }
 
@@ -55,7 +41,8 @@ extension PlayerRuntime {
     package func installReplayGain() {
         let settings = configuration.replayGain
         guard settings.mode != .off, !isSpokenAudio else { return }
-        let library = LibraryGainLookup(indexPath: LibrarySettings.load(environment: ProcessEnvironment.current()).indexPath)
+        let library = LibraryGainLookup(indexPath: LibrarySettings.load(environment: ProcessEnvironment.current(),
+                                                                        config: configuration.settings).indexPath)
         engine.setTrackGain { path, decoder in
             var info = Self.replayGainInfo(path: path, decoder: decoder)
             if info.trackGain == nil && info.albumGain == nil { info = library.info(path: path) ?? info }

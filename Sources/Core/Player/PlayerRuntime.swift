@@ -53,6 +53,8 @@ package final class PlayerRuntime {
         /// Where books opened during the run keep their places; nil: the run
         /// plays what it was started with (headless play), and refuses a switch.
         package var bookStore: BookStateStore?
+        /// The config file as the host read it at start, once: what the core reads of it.
+        package var settings = PlayerConfigFile()
 
         package init(output: PlaybackEngine.Output, scenario: ScenarioOptions = ScenarioOptions()) {
             self.output = output
@@ -158,7 +160,7 @@ package final class PlayerRuntime {
     package static func openEngine(_ configuration: Configuration, paths: [String], spoken: Bool,
                            speed: PlaybackSpeed) -> Result<PlaybackEngine, EngineFailure> {
         // Before the first station opens (the engine opens the first entry).
-        TimeShiftSettings.use(UserConfigFile.timeShift)
+        TimeShiftSettings.use(configuration.settings.timeShiftSettings)
         let engine = PlaybackEngine(paths: paths, output: spoken ? configuration.output.forSpokenAudio()
                                                                  : configuration.output)
         engine.keepsOutputAtQueueEnd = configuration.keepsRunningWhenQueueEnds

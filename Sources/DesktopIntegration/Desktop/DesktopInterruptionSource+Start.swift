@@ -7,22 +7,17 @@ extension DesktopInterruptionSource {
     /// clock, where a render must come out the same every time whatever else
     /// plays on the desktop; and `desktop-interruptions = off` in the config
     /// file. Problems in the file are reported, one line each, and defaults kept.
-    package static func forPlayback(output: PlaybackEngine.Output, environment: [String: String],
+    package static func forPlayback(output: PlaybackEngine.Output, config: PlayerConfigFile,
                             report: (String) -> Void) -> DesktopInterruptionSource? {
         switch output {
         case .alsa, .pulse, .systemDefault: break
         case .wav, .null: return nil
         }
-        let path = XDGDirectories(environment: environment).interludeConfig + "/config"
         var settings = DesktopInterruptionSettings()
-        do {
-            if let bytes = try StateFile(path: path).read() {
-                let parsed = DesktopInterruptionSettings.parse(String(decoding: bytes, as: UTF8.self), path: path)
-                settings = parsed.settings
-                for problem in parsed.problems { report(problem.description) }
-            }
-        } catch {
-            report("\(error.description) (desktop interruptions keep their defaults)")
+        if !config.text.isEmpty {
+            let parsed = DesktopInterruptionSettings.parse(config.text, path: config.path)
+            settings = parsed.settings
+            for problem in parsed.problems { report(problem.description) }
         }
         guard settings.enabled else { return nil }
         // libpulse itself reads PULSE_SERVER (and its client.conf) when given no server.

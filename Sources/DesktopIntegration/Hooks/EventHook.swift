@@ -46,14 +46,9 @@ package final class EventHook: LoopSource {
         }
     }
 
-    /// The hook of the config file in `$XDG_CONFIG_HOME/interlude/config`, if
-    /// it names one; each line it does not understand reported with its number.
-    package static func fromConfig(events: PlayerEventStream) -> EventHook? {
-        let directories = XDGDirectories(environment: ProcessEnvironment.current())
-        let path = directories.interludeConfig + "/config"
-        // Most people have no config file: don't go through a read's failure path for it.
-        guard access(path, F_OK) == 0, let bytes = try? StateFile(path: path).read() else { return nil }
-        let config = PlayerConfigFile.parse(String(decoding: bytes, as: UTF8.self), path: path)
+    /// The hook the config file names, if any; each line of the file it does
+    /// not understand is reported here, once for the run, with its number.
+    package static func fromConfig(_ config: PlayerConfigFile, events: PlayerEventStream) -> EventHook? {
         for problem in config.problems { events.error("config: \(problem.description)") }
         return config.onEvent.map { EventHook(program: $0, events: events) }
     }

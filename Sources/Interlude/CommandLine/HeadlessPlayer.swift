@@ -43,8 +43,10 @@ final class HeadlessPlayer: PlayerHost {
     func run() -> Int32 {
         var configuration = PlayerRuntime.Configuration(output: options.output, scenario: options.scenario)
         configuration.speed = options.speed
-        configuration.replayGain = ReplayGainConfig.settings(mode: options.replayGain, preamp: options.replayGainPreamp)
-        configuration.alarmGrace = UserConfigFile.alarmGrace
+        // The config file, read once for the run.
+        configuration.settings = UserConfigFile.load()
+        configuration.replayGain = configuration.settings.replayGainSettings(mode: options.replayGain, preamp: options.replayGainPreamp)
+        configuration.alarmGrace = configuration.settings.alarmGraceDuration
         var paths = options.files
         switch BookSession.prepare(options, configuration: &configuration, events: events) {
         case .music: break

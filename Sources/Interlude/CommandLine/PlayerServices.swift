@@ -32,15 +32,15 @@ final class PlayerServices: LoopSources {
     let eventOutput: EventLineOutput?
 
     init(events: PlayerEventStream, output: PlaybackEngine.Output, instance: Int, buses: Bool, alarmTimeZone: TimeZoneRules,
-         eventOutput: EventLineOutput?) {
+         eventOutput: EventLineOutput?, settings: PlayerConfigFile) {
         self.eventOutput = eventOutput
         control = ControlSocket.open(instance: instance, events: events)
-        mpd = MPDServer.open(instance: instance, events: events, environment: ProcessEnvironment.current())
-        hook = EventHook.fromConfig(events: events)
+        mpd = MPDServer.open(instance: instance, events: events, environment: ProcessEnvironment.current(), config: settings)
+        hook = EventHook.fromConfig(settings, events: events)
         mpris = buses ? MprisSource.open(events: events, quietWithoutBus: true, alarmTimeZone: alarmTimeZone,
-                                         alarmNotifyLead: UserConfigFile.alarmNotifyLead) : nil
+                                         alarmNotifyLead: settings.alarmNotifyLead) : nil
         logind = buses ? LogindSleepSource.open(events: events) : nil
-        desktop = DesktopInterruptionSource.forPlayback(output: output, environment: ProcessEnvironment.current(),
+        desktop = DesktopInterruptionSource.forPlayback(output: output, config: settings,
                                                         report: { [events] in events.error($0) })
     }
 
@@ -68,7 +68,8 @@ extension PlayerRuntime {
     /// and the host shuts them down as it leaves.
     func startServices(instance: Int, buses: Bool, eventOutput: EventLineOutput? = nil) -> PlayerServices {
         let services = PlayerServices(events: events, output: configuration.output, instance: instance, buses: buses,
-                                      alarmTimeZone: configuration.alarmTimeZone, eventOutput: eventOutput)
+                                      alarmTimeZone: configuration.alarmTimeZone, eventOutput: eventOutput,
+                                      settings: configuration.settings)
         self.services = services
         // No session bus, no user manager to ask.
         wakeLabel = services.mpris == nil ? AlarmWakeLabel.awakeOnly("no session bus") : ""
@@ -76,10 +77,10 @@ extension PlayerRuntime {
     }
 }
 
-extension UserConfigFile {
+extension PlayerConfigFile {
     /// `alarm-notify`: how long before an alarm its desktop notification comes; nil for none (0).
-    static var alarmNotifyLead: Duration? {
-        guard let seconds = load().alarmNotify else { return AlarmNotifications.defaultLead }
+    var alarmNotifyLead: Duration? {
+        guard let seconds = alarmNotify else { return AlarmNotifications.defaultLead }
         return seconds > 0 ? .milliseconds(Int64((seconds * 1000).rounded())) : nil
     }
 }

@@ -25,7 +25,7 @@ extension FullScreenPlayer {
     /// After the screen is taken, before the first frame: asks the terminal
     /// (unless the config forces a way) and makes the view that draws pictures.
     func openCoverArt(terminal: NcursesTerminal) {
-        let setting = UserConfigFile.load().coverArt ?? .auto
+        let setting = settings.coverArt ?? .auto
         let colors = terminal.pictureColors
         var cell = (width: Int32(0), height: Int32(0))
         var cellPixels = interlude_cell_pixels(1, &cell.width, &cell.height) == 0 ? (Int(cell.width), Int(cell.height)) : (10, 20)

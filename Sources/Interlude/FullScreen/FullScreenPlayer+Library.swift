@@ -7,7 +7,7 @@ import TUI
 /// when inotify reports a change.
 extension FullScreenPlayer {
     func openLibrary() {
-        let settings = LibrarySettings.load(environment: ProcessEnvironment.current())
+        let settings = LibrarySettings.load(environment: ProcessEnvironment.current(), config: self.settings)
         guard !settings.folders.isEmpty else { return }
         let live: LibraryLiveIndex
         do {

@@ -80,10 +80,11 @@ extension FullScreenPlayer {
         shelf = BookShelf(store: BookStateStore(directories: directories))
         refreshPlaylists()
         var base = PlayerRuntime.Configuration(output: options.output, scenario: options.scenario)
-        base.replayGain = ReplayGainConfig.settings(mode: nil, preamp: nil)
+        base.settings = settings
+        base.replayGain = settings.replayGainSettings(mode: nil, preamp: nil)
         base.speed = options.speed
         base.alarmTimeZone = zone
-        base.alarmGrace = UserConfigFile.alarmGrace
+        base.alarmGrace = settings.alarmGraceDuration
         // A folder alone opens with an empty queue: the user picks from the browser.
         base.keepsRunningWhenQueueEnds = true
         // Without a sound card the screen still opens: browse, alarms and books work, and play tries again.

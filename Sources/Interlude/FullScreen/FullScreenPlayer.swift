@@ -26,6 +26,8 @@ import Glibc
 final class FullScreenPlayer {
     let options: FullScreenCommand.Options
     let events = PlayerEventStream()
+    /// The config file, read once as the player starts.
+    let settings = UserConfigFile.load()
     var terminal: NcursesTerminal?
     var presenter: ScreenPresenter?
     var runtime: PlayerRuntime?
@@ -143,8 +145,8 @@ final class FullScreenPlayer {
     /// The podcasts pane's rows listed, and the feeds refreshed when older than `podcast-refresh-age`, off the loop.
     func startPodcasts(_ runtime: PlayerRuntime) {
         let podcasts = runtime.podcasts
-        podcasts.refreshAge = UserConfigFile.podcastRefreshAge
-        podcasts.automation = PodcastAutomationRun.configured()
+        podcasts.refreshAge = settings.podcastRefreshAgeSeconds
+        podcasts.automation = PodcastAutomationRun.configured(settings)
         podcasts.onChange = { [unowned self] in redraw.setNeedsDraw() }
         podcasts.onNote = { [unowned self] line in
             ui.message = .init(text: line, isError: false)

@@ -84,7 +84,7 @@ public enum LibraryCommand {
             limit = number
         }
 
-        let settings = LibrarySettings.load(environment: ProcessEnvironment.current())
+        let settings = LibrarySettings.load(environment: ProcessEnvironment.current(), config: UserConfigFile.load())
         for problem in settings.problems { writeStandardError("interlude: config: \(problem)\n") }
         let index: LibraryIndex
         do { index = try LibraryIndex(path: settings.indexPath) } catch {

@@ -381,7 +381,7 @@ struct PodcastCommands {
         let fetched = outcome.newEpisodes.count + outcome.unchanged.count
         writeStandardOutput("refreshed \(fetched) podcast\(fetched == 1 ? "" : "s"): \(outcome.unchanged.count) unchanged, "
                             + "\(outcome.failures.count) failed\n")
-        if markNew, let automation = PodcastAutomationRun.configured() { automate(automation) }
+        if markNew, let automation = PodcastAutomationRun.configured(UserConfigFile.load()) { automate(automation) }
         return outcome.failures.isEmpty ? 0 : 1
     }
 

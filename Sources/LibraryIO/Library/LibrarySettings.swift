@@ -14,17 +14,14 @@ package struct LibrarySettings {
     /// The config file's lines that were not understood, `PATH:LINE: message`.
     package var problems: [String] = []
 
-    package static func load(environment: [String: String]) -> LibrarySettings {
-        var folders: [String] = []
-        var problems: [String] = []
-        if let config = PlayerConfigFile.read(environment: environment) {
-            problems = config.problems.map(\.description)
-            let home = environment["HOME"] ?? ""
-            folders = config.libraryFolders.map { folder in
-                var expanded = folder.replacingPrefix("~/", with: home + "/")
-                while expanded.count > 1 && expanded.hasSuffix("/") { expanded.removeLast() }
-                return expanded
-            }
+    /// `config`: the config file as read at start (`UserConfigFile.load`).
+    package static func load(environment: [String: String], config: PlayerConfigFile) -> LibrarySettings {
+        let problems = config.problems.map(\.description)
+        let home = environment["HOME"] ?? ""
+        var folders = config.libraryFolders.map { folder in
+            var expanded = folder.replacingPrefix("~/", with: home + "/")
+            while expanded.count > 1 && expanded.hasSuffix("/") { expanded.removeLast() }
+            return expanded
         }
         if folders.isEmpty, let music = Self.musicFolder(environment: environment) {
             folders = [music]
@@ -47,15 +44,6 @@ package struct LibrarySettings {
         }
         if !home.isEmpty { candidates.append(home + "/Music") }
         return candidates.first { FileSystemBrowserSource.isDirectory($0) }
-    }
-}
-
-extension PlayerConfigFile {
-    /// `$XDG_CONFIG_HOME/interlude/config` read, or nil when there is none.
-    package static func read(environment: [String: String]) -> PlayerConfigFile? {
-        let path = XDGDirectories(environment: environment).interludeConfig + "/config"
-        guard access(path, F_OK) == 0, let bytes = try? StateFile(path: path).read() else { return nil }
-        return PlayerConfigFile.parse(String(decoding: bytes, as: UTF8.self), path: path)
     }
 }
 

@@ -39,7 +39,7 @@ package struct PodcastAutomationRun {
     }
 
     /// The config file's settings; nil when both are off.
-    package static func configured(_ config: PlayerConfigFile = UserConfigFile.load()) -> PodcastAutomationRun? {
+    package static func configured(_ config: PlayerConfigFile) -> PodcastAutomationRun? {
         let run = PodcastAutomationRun(newest: config.podcastAutoDownload ?? 0,
                                        removePlayedAfter: Int64(config.podcastRemovePlayed ?? 0))
         return run.newest > 0 || run.removePlayedAfter > 0 ? run : nil
@@ -91,5 +91,13 @@ package struct PodcastAutomationRun {
     package init(newest: Int, removePlayedAfter: Int64) {
         self.newest = newest
         self.removePlayedAfter = removePlayedAfter
+    }
+}
+
+extension PlayerConfigFile {
+    /// `podcast-refresh-age` in seconds, nil for never at start (0).
+    package var podcastRefreshAgeSeconds: Double? {
+        let seconds = podcastRefreshAge ?? PlayerConfigFile.defaultPodcastRefreshAge
+        return seconds > 0 ? seconds : nil
     }
 }

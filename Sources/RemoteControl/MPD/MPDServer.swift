@@ -98,9 +98,9 @@ package final class MPDServer: LoopSource, LineProtocol {
 
     /// On by default on the local socket (only this user reaches it); nil
     /// without `XDG_RUNTIME_DIR`, or with one line saying why it is off.
-    package static func open(instance: Int, events: PlayerEventStream, environment: [String: String]) -> MPDServer? {
-        let config = PlayerConfigFile.read(environment: environment)
-        let setting = config?.mpd ?? .local
+    package static func open(instance: Int, events: PlayerEventStream, environment: [String: String],
+                             config: PlayerConfigFile) -> MPDServer? {
+        let setting = config.mpd ?? .local
         guard setting != .off, let place = ControlSocketPlace(environment: environment) else { return nil }
         let path = place.directory + (instance <= 1 ? "/mpd" : "/mpd.\(instance)")
         do throws(ControlSocketError) {
@@ -111,8 +111,8 @@ package final class MPDServer: LoopSource, LineProtocol {
             }
             let fd: Int32
             do { fd = try UnixSocket.listen(at: path) } catch { throw .socket(path, error.description) }
-            let server = MPDServer(path: path, listener: fd, events: events, library: LibrarySettings.load(environment: environment))
-            server.password = config?.mpdPassword
+            let server = MPDServer(path: path, listener: fd, events: events, library: LibrarySettings.load(environment: environment, config: config))
+            server.password = config.mpdPassword
             if case .tcp(let host, let port) = setting {
                 do throws(SystemCallError) {
                     server.lines.listen(on: try TCPListener.listen(host: host, port: port), checksPeer: false)
