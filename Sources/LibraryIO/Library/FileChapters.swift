@@ -123,5 +123,5 @@ package struct FileChapters {
 
 private extension String {
     /// Cue sheets written on Windows separate folders with backslashes.
-    package var replacingBackslashes: String { String(map { $0 == "\\" ? "/" : $0 }) }
+    var replacingBackslashes: String { String(map { $0 == "\\" ? "/" : $0 }) }
 }

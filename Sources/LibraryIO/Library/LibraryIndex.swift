@@ -564,7 +564,7 @@ package final class LibraryIndex {
 }
 
 private extension Substring {
-    package func trimmingSpaces() -> Substring {
+    func trimmingSpaces() -> Substring {
         var text = self
         while text.first?.isWhitespace == true { text.removeFirst() }
         while text.last?.isWhitespace == true { text.removeLast() }
