@@ -246,13 +246,18 @@ import Glibc
     func oneMoreThanTheCap(_ served: Served) throws {
         let player = try Player()
         let cap = served == .control ? 64 : 100
-        let socketsBefore = Self.openSockets(player.pid)
+        let socketsBefore = Self.socketInodes(player.pid)
         var clients: [RawControlConnection] = []
         for _ in 0..<cap { clients.append(try served.connect(player)) }
-        // Each has been accepted once a later one is answered (connections are taken in order).
-        let last = try #require(clients.last)
-        last.send(served.status())
-        #expect(served.readStatus(last) != nil)
+        do {
+            // Each has been accepted once a later one is answered (connections are taken in order).
+            let last = try #require(clients.last)
+            last.send(served.status())
+            #expect(served.readStatus(last) != nil)
+        }
+        // The player's ends of these clients: every socket it has taken since they came.
+        let theirEnds = Self.socketInodes(player.pid).subtracting(socketsBefore)
+        #expect(theirEnds.count >= cap, "the player holds \(theirEnds.count) new sockets for \(cap) clients")
         let extra = try RawControlConnection(served.socket(player))
         switch served {
         case .control:
@@ -272,20 +277,18 @@ import Glibc
         clients.removeAll()
         // The player sees each departure on a later turn: until it has closed their
         // ends, a new client would be one past the cap again (MPD's is closed at once).
-        // The control socket's 65th is still connected.
-        let staying = served == .control ? 1 : 0
-        #expect(Remote.waitUntil { Self.openSockets(player.pid) <= socketsBefore + staying },
-                "the player holds \(Self.openSockets(player.pid)) sockets, \(socketsBefore) before the clients came")
+        #expect(Remote.waitUntil { Self.socketInodes(player.pid).isDisjoint(with: theirEnds) },
+                "the player still holds \(Self.socketInodes(player.pid).intersection(theirEnds).count) of the departed clients' sockets")
         #expect(try served.answers(player))
         _ = player.process.stop()
     }
 
-    /// How many sockets `pid` holds open now (its descriptors linked to `socket:[INODE]`).
-    static func openSockets(_ pid: pid_t) -> Int {
+    /// The sockets `pid` holds open now, by inode (its descriptors linked to `socket:[INODE]`).
+    static func socketInodes(_ pid: pid_t) -> Set<String> {
         let directory = "/proc/\(pid)/fd"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { name in
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + name))?.hasPrefix("socket:") == true
-        }.count
+        return Set(names.compactMap { name in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + name)).flatMap { $0.hasPrefix("socket:") ? $0 : nil }
+        })
     }
 }
