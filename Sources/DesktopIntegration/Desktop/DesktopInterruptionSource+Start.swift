@@ -1,3 +1,4 @@
+import PlayerModel
 import AudioEngine
 import InterludeCore
 
