@@ -55,7 +55,7 @@ public struct StreamBounds: Sendable {
     private var request: (url: String, started: Double, cpu: Double)?
     /// Since when audio is awaited (an open, a read of the stream); nil while the reader does other things.
     private var awaitingSince: Double?
-    /// The last request that failed since audio last came, and how many were made after it.
+    /// The first request that failed since audio last came, and how many were made after it.
     private var failure: (url: String, reason: String, since: Int)?
     /// Why the stream is given up (the detail after the station's URL); once set, it stays.
     public private(set) var verdict: String?
@@ -84,9 +84,10 @@ public struct StreamBounds: Sendable {
         return true
     }
 
-    /// The request ended: opened (nil) or failed with FFmpeg's reason.
+    /// The request ended: opened (nil) or failed with FFmpeg's reason. The
+    /// first failure since audio last came is the one counted from and named.
     public mutating func requestEnded(failure reason: String?) {
-        if let reason, let url = request?.url { failure = (url, reason, 0) }
+        if let reason, let url = request?.url, failure == nil { failure = (url, reason, 0) }
         request = nil
     }
 
