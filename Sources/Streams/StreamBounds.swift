@@ -15,7 +15,7 @@
 ///   thread's CPU time: a station's headers take microseconds to parse
 ///   and a TLS handshake a few milliseconds, so half a second of work on one
 ///   request's headers is a server sending them without end, and bounds
-///   what FFmpeg gathers from them (under 2 MB measured);
+///   what FFmpeg gathers from them (1.5 MB more than a 404 measured, at 0.6 s of CPU);
 /// - an open has no deadline, nor a read that gets bytes but no packet (a
 ///   body trickled, a live playlist that stopped moving): audio that does
 ///   not come for twice the request's time ends the connection;
