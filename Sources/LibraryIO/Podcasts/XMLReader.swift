@@ -20,6 +20,9 @@ package enum XMLReader {
         package var reason: String
     }
 
+    /// What all entity references of one document may expand to, in bytes.
+    package static let expansionLimit = Int(INTERLUDE_XML2_EXPANSION_LIMIT)
+
     /// libxml2's message when it cannot be loaded, "<file>: <why>".
     package struct LoadError: Error, Sendable, CustomStringConvertible {
         package var message: String
