@@ -342,6 +342,12 @@ enum StreamReader {
             sought = interlude_avformat_seek_file(container, index, Int64.min, target, target, 0) >= 0
         }
         let timing = StreamTiming(timeBase: timeBase, startPTS: startPTS, duration: duration, sought: sought)
+        // What the reader needs of the parameters, read before they are posted: from
+        // then on they are the decoder's, which frees them once its codec is open.
+        let frameSize = Int(max(0, parameters.pointee.frame_size))
+        let sourceRate = Int(max(1, parameters.pointee.sample_rate))
+        let unframedAAC = parameters.pointee.codec_id == AV_CODEC_ID_AAC && parameters.pointee.extradata_size == 0
+        let sampleRate = Int(parameters.pointee.sample_rate), channels = Int(parameters.pointee.ch_layout.nb_channels)
         guard channel.post(.opened(parameters: parameters, headers: option("icy_metadata_headers", of: container),
                                    container: name, finite: finite, timing: timing)) else { return }
         guard let packet = interlude_av_packet_alloc() else { return }
@@ -352,8 +358,6 @@ enum StreamReader {
         // A station's packets go through its time-shift buffer; a resource of
         // known length (a file over HTTP) is read no faster than it plays.
         let streamBase = stream.pointee.time_base
-        let frameSize = Int(max(0, parameters.pointee.frame_size))
-        let sourceRate = Int(max(1, parameters.pointee.sample_rate))
         let feed = finite ? nil : PacketFrameCounter(timeBaseNumerator: Int(streamBase.num), timeBaseDenominator: Int(streamBase.den),
                                                      outputRate: rate, fallbackFrames: (frameSize > 0 ? frameSize : 1152) * rate / sourceRate)
             .map { TimeShiftFeed(channel: channel, settings: timeShift, rate: rate, counter: $0) }
@@ -367,9 +371,7 @@ enum StreamReader {
             container.pointee.streams[$0]?.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_TIMED_ID3
         }
         // AAC in ADTS (no configuration beside the packets): false syncs never reach the buffer or the decoder.
-        var adts = parameters.pointee.codec_id == AV_CODEC_ID_AAC && parameters.pointee.extradata_size == 0
-            ? ADTSFrameCheck(sampleRate: Int(parameters.pointee.sample_rate), channels: Int(parameters.pointee.ch_layout.nb_channels))
-            : nil
+        var adts = unframedAAC ? ADTSFrameCheck(sampleRate: sampleRate, channels: channels) : nil
         // The open's wait for audio goes on into the first reads: its packets come first.
         while !channel.isStopping {
             watch.awaitingAudio()
