@@ -348,19 +348,5 @@ struct ColouredScreen {
     func hasColours(row: Int, column: Int) -> Bool { cell(row: row, column: column) != nil }
 
     /// The share of a cell a block element covers (its foreground's part).
-    static func coverage(_ character: Character) -> Double {
-        guard let value = character.unicodeScalars.first?.value else { return 0 }
-        switch value {
-        case 0x2580, 0x2590, 0x2592: return 0.5
-        case 0x2581...0x2588: return Double(value - 0x2580) / 8
-        case 0x2589...0x258F: return Double(0x2590 - value) / 8
-        case 0x2591: return 0.25
-        case 0x2593: return 0.75
-        case 0x2594, 0x2595: return 0.125
-        case 0x2596, 0x2597, 0x2598, 0x259D: return 0.25
-        case 0x259A, 0x259E: return 0.5
-        case 0x2599, 0x259B, 0x259C, 0x259F: return 0.75
-        default: return 0
-        }
-    }
+    static func coverage(_ character: Character) -> Double { BlockElements.coverage(character) }
 }
