@@ -39,8 +39,6 @@ package final class PlayerRuntime {
         /// The zone clock-time alarms ring in. Headless play stages relative
         /// alarms only, so UTC serves there; the full-screen UI passes the local zone.
         package var alarmTimeZone: TimeZoneRules = .utc
-        /// How late an alarm found after its time may still ring (`alarm-grace` in the config file).
-        package var alarmGrace = AlarmScheduler.Settings.defaultLateRingGrace
         /// Where alarms persist; nil keeps them in this run only (headless play).
         package var alarmStore: AlarmStore?
         /// Open paused (a queue restored from the last run waits for the user).
