@@ -270,6 +270,13 @@ package final class PlayerRuntime {
 
     // MARK: The loop
 
+    /// The core's own work at the end of each turn, then the host's (its redraw):
+    /// the test alarms that have rung go, as their commands say.
+    private func endTurn(_ host: PlayerHost) {
+        removeRungTestAlarms()
+        host.afterIteration()
+    }
+
     /// Runs until the queue ends (unless the host keeps running), the host
     /// quits, or a signal stops it. Returns the exit status.
     package func run(host: PlayerHost) -> Int32 {
@@ -280,7 +287,7 @@ package final class PlayerRuntime {
                           + "or choose another with --device NAME)")
             player.outputUnavailable(reason: unavailable.description)
             // Shown now: with nothing playing, the loop's first wait lasts until a key.
-            host.afterIteration()
+            endTurn(host)
         } else if configuration.startsPaused {
             // Stopped before the first frame: the first play resumes from here.
             engine.pauseMedia(fadeFrames: 1)
@@ -308,7 +315,7 @@ package final class PlayerRuntime {
             if engine.isFinished {
                 // The end of the queue in a host that stays: wait for the user.
                 waitForEvents(host: host, wallClock: wallClock, refillWait: -1)
-                host.afterIteration()
+                endTurn(host)
                 continue
             }
 
@@ -363,7 +370,7 @@ package final class PlayerRuntime {
                     // The full-screen UI on a file sink: only the user can change
                     // anything now, so sleep until a key or a signal instead of spinning;
                     // the host draws what this turn changed first.
-                    host.afterIteration()
+                    endTurn(host)
                     waitForEvents(host: host, wallClock: wallClock, refillWait: -1)
                 } else {
                     pollWithoutWaiting(host: host)
@@ -372,7 +379,7 @@ package final class PlayerRuntime {
                 waitForEvents(host: host, wallClock: wallClock, refillWait: engine.suggestedWaitMilliseconds)
             }
             if signalsReady { takeSignals(host: host) }
-            host.afterIteration()
+            endTurn(host)
         }
         if interrupted {
             engine.stop()
