@@ -1,3 +1,4 @@
+import Core
 import PlayerModel
 import Books
 import InterludeCore

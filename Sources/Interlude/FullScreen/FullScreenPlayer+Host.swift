@@ -1,3 +1,4 @@
+import Core
 import LoopIO
 import PlayerModel
 import InterludeCore
