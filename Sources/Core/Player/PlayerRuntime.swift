@@ -125,6 +125,8 @@ package final class PlayerRuntime {
     package var quitRequested = false
     /// Alarms made for testing (`fireTestAlarm`, `addAlarm(afterSeconds:)`), removed once rung.
     package var testAlarms: Set<AlarmID> = []
+    /// The test alarms seen ringing: removed once the ringing is over, unless snoozed.
+    var rungTestAlarms: Set<AlarmID> = []
     /// Counts the alarm scheduler's plans, for the services that act ahead of an alarm (`PlayerSnapshot.alarmPlanGeneration`).
     package var alarmPlanGeneration = 0
     /// What an enabled alarm's row says of waking the computer: from the last `alarmWake` event
