@@ -48,7 +48,6 @@ final class HeadlessPlayer: PlayerHost {
         // Before an episode's chapters are fetched (`podcast play`).
         configuration.settings.useNetworkLimits()
         configuration.replayGain = configuration.settings.replayGainSettings(mode: options.replayGain, preamp: options.replayGainPreamp)
-        configuration.alarmGrace = configuration.settings.alarmGraceDuration
         var paths = options.files
         switch BookSession.prepare(options, configuration: &configuration, events: events) {
         case .music: break
