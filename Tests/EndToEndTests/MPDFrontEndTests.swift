@@ -108,7 +108,7 @@ import Glibc
             let expected = send(mpd, mpdIDs)
             let got = send(interlude, interludeIDs)
             compared += lines.count
-            compare(lines.joined(separator: " / "), expected: expected, got: got)
+            Self.compare(lines.joined(separator: " / "), expected: expected, got: got)
         }
         print("MPD side by side: \(compared) command lines compared")
         #expect(compared >= 189)
@@ -141,7 +141,7 @@ import Glibc
         _ = player.process.stop()
     }
 
-    private func compare(_ what: String, expected: [String], got: [String]) {
+    static func compare(_ what: String, expected: [String], got: [String]) {
         // Shuffled, what plays next is each server's own draw.
         let shuffled = expected.contains("random: 1")
         if shuffled { print("MPD allowed difference in \(what): nextsong (each server's own shuffle)") }
@@ -329,7 +329,7 @@ import Glibc
                       "disableoutput 0", "save x", "delete 1", "status extra", "bogus", "idle", "password wrong", "status"]
         for line in script {
             let expected = mpd.command(line), got = interlude.command(line)
-            compare(line, expected: expected, got: got)
+            Self.compare(line, expected: expected, got: got)
         }
         #expect(interlude.command("status") == ["ACK [4@0] {status} you don't have permission for \"status\""])
         #expect(interlude.command("play") == ["ACK [4@0] {play} you don't have permission for \"play\""])

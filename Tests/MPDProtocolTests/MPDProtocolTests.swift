@@ -231,3 +231,50 @@ import Testing
         #expect(config.problems.map(\.description) == ["/c/config:2: mpd must be \(MPDEndpointSetting.accepts), not 'loud'"])
     }
 }
+
+@Suite struct MPDLocatedURITests {
+    private func located(_ uri: String) -> String {
+        do throws(MPDFailure) {
+            return switch try MPDLocatedURI.locate(uri) {
+            case .relative(let name): "relative \(name)"
+            case .file(let path): "file \(path)"
+            case .url(let url): "url \(url)"
+            }
+        } catch {
+            return error.line(index: 0)
+        }
+    }
+
+    /// The readings MPD 0.23.12 gave these URIs (its answers to `add`, measured beside it).
+    @Test func readsAURIAsMPDLocatesIt() {
+        #expect(located("a.mp3") == "relative a.mp3")
+        #expect(located("../outside/x.mp3") == "relative ../outside/x.mp3")
+        #expect(located("../../../../etc/hostname") == "relative ../../../../etc/hostname")
+        #expect(located("") == "relative ")
+        #expect(located("://x") == "relative ://x")
+        #expect(located("http:/x") == "relative http:/x")
+        #expect(located("/etc/hostname") == "file /etc/hostname")
+        #expect(located("file:///etc/hostname") == "file /etc/hostname")
+        #expect(located("FILE:///etc/hostname") == "file /etc/hostname")
+        #expect(located("file://etc/hostname") == "ACK [2@0] {} Malformed file:// URI\n")
+        #expect(located("file://") == "ACK [2@0] {} Malformed file:// URI\n")
+        #expect(located("http://127.0.0.1:1/x.mp3") == "url http://127.0.0.1:1/x.mp3")
+        #expect(located("Https://host/x") == "url Https://host/x")
+        for unsupported in ["ftp://host/x", "smb://x/y", "bogus://x", "1http://x", "a/b://c", "x y://z", "sub/b.mp3://"] {
+            #expect(located(unsupported) == "ACK [2@0] {} Unsupported URI scheme\n", "\(unsupported)")
+        }
+    }
+
+    @Test func aWholePathInAMusicFolderIsItsNameInTheDatabaseUnresolved() {
+        let folders = ["/m/music", "/m/more/"]
+        #expect(MPDLocatedURI.relative("/m/music/a.mp3", in: folders) == "a.mp3")
+        #expect(MPDLocatedURI.relative("/m/music//sub/a.mp3", in: folders) == "sub/a.mp3")
+        #expect(MPDLocatedURI.relative("/m/more/b.mp3", in: folders) == "b.mp3")
+        #expect(MPDLocatedURI.relative("/m/music", in: folders) == "")
+        #expect(MPDLocatedURI.relative("/m/music/", in: folders) == "")
+        #expect(MPDLocatedURI.relative("/m/music/../x.mp3", in: folders) == "../x.mp3")
+        #expect(MPDLocatedURI.relative("/m/musicals/a.mp3", in: folders) == nil)
+        #expect(MPDLocatedURI.relative("/m/x.mp3", in: folders) == nil)
+        #expect(MPDLocatedURI.relative("/x.mp3", in: ["/"]) == "x.mp3")
+    }
+}

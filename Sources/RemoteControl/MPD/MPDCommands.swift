@@ -51,6 +51,10 @@ package struct MPDCommands {
             if name == "albumart" || name == "readpicture" {
                 // The offset is checked here, as MPD checks it before it looks for the file.
                 let offset = try Self.integer(arguments[1])
+                // A whole path is a local file, the user's own client's alone (MPD's `Client::AllowFile`).
+                if case .file? = try? MPDLocatedURI.locate(arguments[0]), !connection.peerIsOwner {
+                    throw MPDFailure(.permission, "Access denied")
+                }
                 return .picture(MPDPictures.Request(command: name, uri: arguments[0], offset: offset, limit: connection.session.binaryLimit))
             }
             return .reply(try carryOut(name, arguments))
@@ -171,8 +175,7 @@ package struct MPDCommands {
         case "listall": return try server.database.listall(arguments.first ?? "")
         case "add", "addid":
             guard arguments.count == 1 || name == "addid" else { throw MPDFailure(.argument, "add takes one URI") }
-            let path = try resolve(arguments[0])
-            try table(name, [.string(path)])
+            try table(name, try songs(adding: arguments[0], byID: name == "addid").map { .string($0) })
             if name == "addid" {
                 server.queueIDs.update(core.snapshot(.playback).queuePaths)
                 if let id = server.queueIDs.ids.last { response.add("Id", id) }
@@ -383,16 +386,62 @@ package struct MPDCommands {
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : nil
     }
 
-    /// An MPD URI: relative to a library folder, or a whole path or URL.
-    package func resolve(_ uri: String) throws(MPDFailure) -> String {
-        if uri.hasPrefix("/") || uri.hasPrefix("http://") || uri.hasPrefix("https://") { return uri }
-        let local = uri.hasPrefix("file://") ? String(uri.dropFirst("file://".count)) : nil
-        if let local { return local }
-        for folder in server.musicFolders {
-            let path = (folder.hasSuffix("/") ? folder : folder + "/") + uri
-            if access(path, F_OK) == 0 { return path }
+    /// What `add URI` (`byID`: `addid URI`) queues, refused where MPD 0.23
+    /// refuses it. A name below the music folder is the database's song (the
+    /// library index's, read on the worker's thread), never a file looked up
+    /// on the disk, so `..` and a link out of the folder name nothing
+    /// (`[50] No such directory`, `No such song`). A whole path or `file://`
+    /// URI is this user's local file: only a client of the Unix socket, whose
+    /// user the socket checked, may name one (`[4] Access denied` to a TCP
+    /// client before anything is looked at); in the music folder it is the
+    /// database's song, elsewhere a regular file with an audio file's name.
+    /// `addid` of a path in the music folder is its song for any client, as in
+    /// MPD. Streams of the schemes the player opens are queued as given.
+    package func songs(adding uri: String, byID: Bool) throws(MPDFailure) -> [String] {
+        // MPD reads `add /` as the whole database, for the clients that send it.
+        switch try MPDLocatedURI.locate(!byID && uri == "/" ? "" : uri) {
+        case .url(let url): return [url]
+        case .relative(let name):
+            if let song = try server.database.song(name) { return [song.path] }
+            throw MPDFailure(.noExist, byID ? "No such song" : "No such directory")
+        case .file(let path):
+            let name = MPDLocatedURI.relative(path, in: server.musicFolders)
+            guard byID && name != nil || connection.peerIsOwner else { throw MPDFailure(.permission, "Access denied") }
+            if let name {
+                guard let song = try server.database.song(name) else { throw MPDFailure(.noExist, "No such song") }
+                return [song.path]
+            }
+            return [try Self.localSong(path)]
         }
-        throw MPDFailure(.noExist, "No such directory")
+    }
+
+    /// A stored playlist's entry as `load` queues it: the user's own client
+    /// gets every entry, as the playlists pane would; any other gets only
+    /// the music folder's songs and streams, and the rest is skipped (MPD
+    /// skips what it may not add). Nil when skipped.
+    package func loadable(_ entry: String) throws(MPDFailure) -> String? {
+        if connection.peerIsOwner { return entry }
+        switch try? MPDLocatedURI.locate(entry) {
+        case .url(let url)?: return url
+        case .file(let path)?:
+            guard let name = MPDLocatedURI.relative(path, in: server.musicFolders) else { return nil }
+            return try server.database.song(name)?.path
+        case .relative?, nil: return nil
+        }
+    }
+
+    /// A local file outside the music folder, for the user's own client:
+    /// MPD's checks of it (it is there, a regular file, of a format by its
+    /// name) without opening it.
+    private static func localSong(_ path: String) throws(MPDFailure) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let problem = Errno.current
+            throw MPDFailure(.system, "Failed to access \(path): \(problem.message)")
+        }
+        let name = path.split(separator: "/").last.map(String.init) ?? ""
+        guard info.st_mode & S_IFMT == S_IFREG, AudioFileNames.isAudio(name) else { throw MPDFailure(.noExist, "No such song") }
+        return path
     }
 
     // MARK: Arguments, read as MPD reads them

@@ -38,9 +38,43 @@ package final class MPDDatabase {
         do {
             let index = try LibraryIndex(path: indexPath)
             defer { index.close() }
-            return (stamp, .success(try index.allTracks(sort: TrackSort()).sorted { $0.relativePath < $1.relativePath }))
+            let tracks = try index.allTracks(sort: TrackSort())
+            return (stamp, .success(insideTheirFolders(tracks).sorted { $0.relativePath < $1.relativePath }))
         } catch {
             return (stamp, .failure(MPDFailure(.system, "the library index \(indexPath): \(error)")))
+        }
+    }
+
+    /// The tracks whose file is in the library folder it was found in, as
+    /// MPD with `follow_outside_symlinks "no"` keeps its database: a link
+    /// (to a file, or to a folder on the way) that leads out of the folder is
+    /// left out, so that no client reaches a file outside the music folder
+    /// through a name in it; a link within the folder is kept. The scan
+    /// follows every link (the library pane shows what the user linked in),
+    /// so this is checked here, on the worker's thread: each folder's real
+    /// path once, and each file's `lstat` (opening nothing).
+    package static func insideTheirFolders(_ tracks: [LibraryTrack]) -> [LibraryTrack] {
+        var realPaths: [String: String?] = [:]
+        func real(_ path: String) -> String? {
+            if let known = realPaths[path] { return known }
+            let resolved = MPDFolderBounds.realPath(path)
+            realPaths[path] = .some(resolved)
+            return resolved
+        }
+        return tracks.filter { track in
+            let path = track.path, relative = track.relativePath
+            // The library folder is the path without `/` and the relative path.
+            guard !relative.isEmpty, path.utf8.count > relative.utf8.count,
+                  path.utf8.reversed().starts(with: ("/" + relative).utf8.reversed()) else { return false }
+            let root = String(decoding: path.utf8.dropLast(relative.utf8.count + 1), as: UTF8.self)
+            guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return false }
+            let folder = String(decoding: path.utf8[..<slash], as: UTF8.self)
+            guard let realRoot = real(root.isEmpty ? "/" : root), let realFolder = real(folder.isEmpty ? "/" : folder),
+                  MPDFolderBounds.contains(realRoot, realFolder) else { return false }
+            var info = stat()
+            guard lstat(path, &info) == 0 else { return false }
+            guard info.st_mode & S_IFMT == S_IFLNK else { return true }
+            return MPDFolderBounds.realPath(path).map { MPDFolderBounds.contains(realRoot, $0) } ?? false
         }
     }
 
@@ -76,6 +110,18 @@ package final class MPDDatabase {
         var info = stat()
         guard stat(path, &info) == 0 else { return [] }
         return [Int(info.st_size), info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
+    }
+
+    /// The song the database has at `relative` (MPD's name for it), or nil.
+    package func song(_ relative: String) throws(MPDFailure) -> LibraryTrack? {
+        let all = try tracks()
+        // The tracks are in `relativePath` order: the first not before it.
+        var low = 0, high = all.count
+        while low < high {
+            let middle = (low + high) / 2
+            if all[middle].relativePath < relative { low = middle + 1 } else { high = middle }
+        }
+        return low < all.count && all[low].relativePath == relative ? all[low] : nil
     }
 
     /// `lsinfo [URI]`: the songs and folders just below `uri`, songs first, each in name order (MPD's walk).

@@ -62,9 +62,9 @@ package final class MPDServer: LoopSource, LineProtocol {
     private var pictureTickets = 0
     /// The library commands that wait for a read of the index.
     private var readingLibrary = false
-    /// The commands that read the library index.
+    /// The commands that read the library index (`add`, `addid` and `load`: a song of the music folder is the database's).
     private static let libraryCommands: Set<String> = [
-        "lsinfo", "find", "search", "list", "count", "listall", "listallinfo", "stats", "listplaylistinfo",
+        "lsinfo", "find", "search", "list", "count", "listall", "listallinfo", "stats", "listplaylistinfo", "add", "addid", "load",
     ]
 
     /// MPD's state for one client.

@@ -39,6 +39,9 @@ package struct MPDStoredPlaylists {
                 let (start, end) = try MPDCommands.range(arguments[1], count: entries.count, clamped: true)
                 entries = start >= entries.count ? [] : Array(entries[start..<end])
             }
+            var kept: [String] = []
+            for entry in entries { if let path = try commands.loadable(entry) { kept.append(path) } }
+            entries = kept
             if !entries.isEmpty { try commands.table("add", entries.map { .string($0) }) }
         case "save":
             let checked = try Self.checked(arguments[0])
