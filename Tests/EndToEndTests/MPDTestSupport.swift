@@ -184,3 +184,19 @@ enum MPDLibrary {
         return (folder, files)
     }
 }
+
+extension MPDLibrary {
+    /// A folder `ordered` whose names sort against its track numbers (`z` is
+    /// track 1, `y` track 2, `x` has none), with a folder `sub` in it: MPD
+    /// adds and lists a folder's songs by album, disc and track before their names.
+    static func addOrderedFolder(to folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder + "/ordered/sub", withIntermediateDirectories: true)
+        for (name, track) in [("z", "1"), ("y", "2"), ("x", nil), ("sub/w", "5")] {
+            let path = "\(folder)/ordered/\(name).mp3"
+            try FileManager.default.copyItem(atPath: try Fixtures.mp3(.tone(frequency: 550), seconds: 3), toPath: path)
+            var tags = ["--artist", "Orderly", "--album", "Ordered", "--song", "Song \(name)"]
+            if let track { tags += ["--track", track] }
+            try ProcessRunner.run("id3v2", tags + [path]).check()
+        }
+    }
+}

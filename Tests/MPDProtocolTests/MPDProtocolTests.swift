@@ -278,3 +278,31 @@ import Testing
         #expect(MPDLocatedURI.relative("/x.mp3", in: ["/"]) == "x.mp3")
     }
 }
+
+@Suite struct MPDSongOrderTests {
+    private func key(_ path: String, album: String? = nil, disc: Int? = nil, track: Int? = nil) -> MPDSongOrder.Key {
+        MPDSongOrder.Key(path: path, album: album, disc: disc, track: track)
+    }
+
+    @Test func aFoldersSongsComeBeforeItsFoldersAndEachFolderBeforeWhatIsInIt() {
+        let keys = [key("b/x.mp3"), key("z.mp3"), key("b/c/y.mp3"), key("a.mp3"), key("B2/w.mp3"), key("b/a.mp3")]
+        #expect(MPDSongOrder.walk(keys).map { keys[$0].path } == ["a.mp3", "z.mp3", "b/a.mp3", "b/x.mp3", "b/c/y.mp3", "B2/w.mp3"])
+    }
+
+    @Test func songsAreSortedByAlbumDiscTrackThenName() {
+        let keys = [
+            key("d/1.mp3", album: "B", track: 1), key("d/2.mp3", album: "A", track: 9), key("d/3.mp3", album: "A", disc: 2, track: 1),
+            key("d/4.mp3", album: "A", track: 2), key("d/5.mp3"), key("d/0.mp3", album: "A", track: 2), key("d/6.mp3", album: "A", track: 0),
+        ]
+        // No album first; then album A: no disc (0) before disc 2, track 0 first, the two track 2s by name.
+        #expect(MPDSongOrder.walk(keys).map { keys[$0].path }
+                == ["d/5.mp3", "d/6.mp3", "d/0.mp3", "d/4.mp3", "d/2.mp3", "d/3.mp3", "d/1.mp3"])
+    }
+
+    @Test func namesCompareAsICUsRootCollationDoes() {
+        let sorted = ["Zebra", "apple", "Apple", "_x", "-x", " x", "10", "9", "b"]
+            .sorted(by: MPDCollation.precedes)
+        #expect(sorted == [" x", "_x", "-x", "10", "9", "apple", "Apple", "b", "Zebra"])
+        #expect(MPDCollation.compare("a", "a") == 0)
+    }
+}

@@ -28,15 +28,16 @@ package struct MPDCommands {
         "list": 1...64, "count": 1...64, "listplaylists": 0...0, "listplaylist": 1...2, "listplaylistinfo": 1...2,
         "load": 1...2, "save": 1...1, "rm": 1...1, "enableoutput": 1...1, "disableoutput": 1...1, "toggleoutput": 1...1,
         "binarylimit": 1...1, "password": 1...1, "albumart": 2...2, "readpicture": 2...2,
+        "findadd": 1...64, "searchadd": 1...64, "searchaddpl": 2...64, "playlistadd": 2...3, "listfiles": 0...1,
     ]
 
     /// `commands`' list: these and the connection's own.
     package static var names: [String] { (Array(arity.keys) + ["close", "idle"]).sorted() }
 
-    /// A command's outcome: its reply, or a picture request for the worker's thread.
+    /// A command's outcome: its reply, or a reply the worker's thread reads from the disk (given `readpicture`'s recent tags).
     package enum Outcome {
         case reply(MPDResponse)
-        case picture(MPDPictures.Request)
+        case disk(@Sendable (RecentTags) -> Result<MPDResponse, MPDFailure>)
     }
 
     package func run(_ request: MPDRequest) throws(MPDFailure) -> Outcome {
@@ -55,7 +56,13 @@ package struct MPDCommands {
                 if case .file? = try? MPDLocatedURI.locate(arguments[0]), !connection.peerIsOwner {
                     throw MPDFailure(.permission, "Access denied")
                 }
-                return .picture(MPDPictures.Request(command: name, uri: arguments[0], offset: offset, limit: connection.session.binaryLimit))
+                let request = MPDPictures.Request(command: name, uri: arguments[0], offset: offset, limit: connection.session.binaryLimit)
+                let pictures = MPDPictures(musicFolders: server.musicFolders)
+                return .disk { tags in pictures.answer(request, tags: tags) }
+            }
+            if name == "listfiles" {
+                let listing = MPDFileListing(musicFolders: server.musicFolders, uri: arguments.first ?? "", local: connection.peerIsOwner)
+                return .disk { _ in listing.answer() }
             }
             return .reply(try carryOut(name, arguments))
         } catch {
@@ -175,7 +182,9 @@ package struct MPDCommands {
         case "listall": return try server.database.listall(arguments.first ?? "")
         case "add", "addid":
             guard arguments.count == 1 || name == "addid" else { throw MPDFailure(.argument, "add takes one URI") }
-            try table(name, try songs(adding: arguments[0], byID: name == "addid").map { .string($0) })
+            let songs = try songs(adding: arguments[0], byID: name == "addid")
+            // An empty folder adds nothing, as MPD's does (the queue-add row wants one path or more).
+            if !songs.isEmpty { try table(name, songs.map { .string($0) }) }
             if name == "addid" {
                 server.queueIDs.update(core.snapshot(.playback).queuePaths)
                 if let id = server.queueIDs.ids.last { response.add("Id", id) }
@@ -191,6 +200,11 @@ package struct MPDCommands {
             return response
         case "lsinfo": return try server.database.lsinfo(arguments.first ?? "")
         case "find", "search": return try server.database.find(arguments, exact: name == "find")
+        case "findadd", "searchadd":
+            let found = try server.database.matching(arguments, exact: name == "findadd")
+            if !found.isEmpty { try table("add", found.map { .string($0.path) }) }
+        case "playlistadd", "searchaddpl":
+            return try MPDStoredPlaylists(commands: self).run(name, arguments)
         case "tagtypes":
             // `tagtypes clear|all|enable|disable ...`: every song's tags are sent whatever a client chose.
             guard arguments.isEmpty else { break }
@@ -402,8 +416,13 @@ package struct MPDCommands {
         switch try MPDLocatedURI.locate(!byID && uri == "/" ? "" : uri) {
         case .url(let url): return [url]
         case .relative(let name):
-            if let song = try server.database.song(name) { return [song.path] }
-            throw MPDFailure(.noExist, byID ? "No such song" : "No such directory")
+            if byID {
+                guard let song = try server.database.song(name) else { throw MPDFailure(.noExist, "No such song") }
+                return [song.path]
+            }
+            // A folder is its songs and those of the folders in it, in MPD's order.
+            guard let songs = try server.database.songs(below: name) else { throw MPDFailure(.noExist, "No such directory") }
+            return songs.map(\.path)
         case .file(let path):
             let name = MPDLocatedURI.relative(path, in: server.musicFolders)
             guard byID && name != nil || connection.peerIsOwner else { throw MPDFailure(.permission, "Access denied") }
