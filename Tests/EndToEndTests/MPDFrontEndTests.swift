@@ -111,6 +111,13 @@ import Glibc
             Self.compare(lines.joined(separator: " / "), expected: expected, got: got)
         }
         print("MPD side by side: \(compared) command lines compared")
+        // stats' own values: the seconds played (the script played for most of its run; stopped, the count stays), the index's time.
+        let played = Int(interlude.value("stats", "playtime") ?? "") ?? -1
+        #expect(played >= 1, "playtime \(played)")
+        Thread.sleep(forTimeInterval: 1.2)
+        #expect(Int(interlude.value("stats", "playtime") ?? "") == played, "stopped, playtime stays \(played)")
+        let updated = Double(interlude.value("stats", "db_update") ?? "") ?? 0
+        #expect(abs(updated - Date().timeIntervalSince1970) < 600, "db_update \(updated): when the library scan wrote the index")
         #expect(compared >= 189)
 
         // The longest line: 8192 bytes with the newline are answered, 8193 close the client, on both.

@@ -306,3 +306,18 @@ import Testing
         #expect(MPDCollation.compare("a", "a") == 0)
     }
 }
+
+@Suite struct MPDPlayTimeTests {
+    @Test func countsOnlyTheStretchesPlayingTheOngoingOneIncluded() {
+        var time = MPDPlayTime()
+        #expect(time.seconds(at: 5) == 0)
+        time.note(playing: true, at: 10)
+        time.note(playing: true, at: 12)
+        #expect(time.seconds(at: 13) == 3)
+        time.note(playing: false, at: 20)
+        time.note(playing: false, at: 25)
+        #expect(time.seconds(at: 40) == 10)
+        time.note(playing: true, at: 50)
+        #expect(time.seconds(at: 52.5) == 12.5)
+    }
+}

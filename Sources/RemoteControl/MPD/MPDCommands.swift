@@ -82,7 +82,7 @@ package struct MPDCommands {
             if let index = snapshot.currentIndex, index < server.queueIDs.paths.count { song(at: index, snapshot, into: &response) }
         case "stats":
             response.add("uptime", Int(max(0, monotonicSeconds() - server.startedAt)))
-            response.add("playtime", 0)
+            response.add("playtime", Self.wholeSeconds(server.playTime.seconds(at: monotonicSeconds())))
             try server.database.statistics(into: &response)
             return response
         case "play", "playid":

@@ -53,6 +53,8 @@ package final class MPDServer: LoopSource, LineProtocol {
     /// `lsinfo`, `find`, `search`: the library index.
     package let database: MPDDatabase
     package let startedAt = monotonicSeconds()
+    /// `stats`' `playtime`: the seconds played since the server started.
+    package var playTime = MPDPlayTime()
     /// `disableoutput 0`: the one output, as `outputs` reports it.
     package var outputEnabled = true
     /// `mpd-password`: what a client sends to be given MPD's permissions.
@@ -161,7 +163,10 @@ package final class MPDServer: LoopSource, LineProtocol {
     private func noteChanges(_ core: any PlayerCore) {
         var due = changed
         changed = []
-        if queueIDs.update(core.snapshot(.playback).queuePaths) { due.insert(.playlist) }
+        let snapshot = core.snapshot(.playback)
+        if queueIDs.update(snapshot.queuePaths) { due.insert(.playlist) }
+        // Every change of what plays is a player event: the time played is counted from one to the next.
+        if due.contains(.player) { playTime.note(playing: snapshot.state == .playing, at: monotonicSeconds()) }
         guard !due.isEmpty else { return }
         for connection in lines.clients where !connection.closed {
             if let reply = connection.session.idle.changed(due) { send(reply, to: connection) }
