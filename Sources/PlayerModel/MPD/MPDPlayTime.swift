@@ -1,11 +1,14 @@
 /// The seconds played (MPD's `stats` `playtime`), counted from the state
-/// the player is in at each of its events: a stretch playing runs from an
-/// event that found it playing to the next that found it not.
+/// the player is in at each turn of its loop: a stretch playing runs from
+/// the turn that found it playing to the next that found it not.
 public struct MPDPlayTime: Sendable, Equatable {
     private var played = 0.0
     private var playingSince: Double?
 
     public init() {}
+
+    /// Whether the last state noted was playing.
+    public var isPlaying: Bool { playingSince != nil }
 
     /// The player's state at `now` (monotonic seconds).
     public mutating func note(playing: Bool, at now: Double) {

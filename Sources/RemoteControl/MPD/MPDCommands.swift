@@ -2,6 +2,7 @@ import LoopIO
 import BookFormat
 import InterludeCore
 import PlayerModel
+import MusicLibrary
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -349,6 +350,11 @@ package struct MPDCommands {
         return response
     }
 
+    /// A queue entry as MPD gives it: a song of the library with every field
+    /// the index holds for it (as `lsinfo` gives it), else (a file from
+    /// elsewhere, a stream) its tags as the player read them, its time and, for
+    /// the entry that plays, its length; then its place and id. Written once
+    /// per entry and kept with it.
     private func song(at index: Int, _ snapshot: PlayerSnapshot, into response: inout MPDResponse) {
         let kept = server.queueIDs.songLines[index]
         if !kept.isEmpty {
@@ -356,26 +362,40 @@ package struct MPDCommands {
         } else {
             let path = server.queueIDs.paths[index]
             var lines = MPDResponse()
-            lines.add("file", relative(path))
-            let tags = core.snapshot(.tags(of: [path])).tags[path] ?? AudioTags()
-            // MPD's order (its ID3 scan's).
-            if let artist = tags.artist { lines.add("Artist", artist) }
-            if let albumArtist = tags.albumArtist { lines.add("AlbumArtist", albumArtist) }
-            if let title = tags.title { lines.add("Title", title) }
-            if let album = tags.album { lines.add("Album", album) }
-            if let number = tags.track?.number { lines.add("Track", number) }
-            if let date = tags.date { lines.add("Date", date) }
-            if let genre = tags.genre { lines.add("Genre", genre) }
+            if let track = libraryTrack(path) {
+                MPDDatabase.song(track, into: &lines)
+            } else {
+                lines.add("file", relative(path))
+                if path.hasPrefix("/"), let modified = MPDStoredPlaylists.modified(path) { lines.add("Last-Modified", modified) }
+                let tags = core.snapshot(.tags(of: [path])).tags[path] ?? AudioTags()
+                // MPD's order (its ID3 scan's).
+                if let artist = tags.artist { lines.add("Artist", artist) }
+                if let albumArtist = tags.albumArtist { lines.add("AlbumArtist", albumArtist) }
+                if let title = tags.title { lines.add("Title", title) }
+                if let album = tags.album { lines.add("Album", album) }
+                if let number = tags.track?.number { lines.add("Track", number) }
+                if let date = tags.date { lines.add("Date", date) }
+                if let genre = tags.genre { lines.add("Genre", genre) }
+                if let disc = tags.disc?.number { lines.add("Disc", disc) }
+            }
             response.append(lines)
-            // A file's tags are read once (`TrackTagStore`), so its lines stay true; a station's title changes.
+            // A file's fields are read once (the index, `TrackTagStore`), so its lines stay true; a station's title changes.
             if path.hasPrefix("/") { server.queueIDs.keep(songLines: lines.bytes, at: index) }
         }
-        if index == snapshot.currentIndex, let duration = snapshot.duration {
+        // The length of an entry the library does not know, once it plays.
+        if index == snapshot.currentIndex, let duration = snapshot.duration, libraryTrack(server.queueIDs.paths[index]) == nil {
             response.add("Time", Self.wholeSeconds(duration))
             response.add("duration", milliseconds: duration)
         }
         response.add("Pos", index)
         response.add("Id", server.queueIDs.ids[index])
+    }
+
+    /// The library's track for a queue entry's file (nil when the library does not hold it, or cannot be read).
+    private func libraryTrack(_ path: String) -> LibraryTrack? {
+        guard path.hasPrefix("/"), let name = MPDLocatedURI.relative(path, in: server.musicFolders),
+              let track = try? server.database.song(name), track.path == path else { return nil }
+        return track
     }
 
     /// A path in a library folder as MPD names it (relative to its music directory); others whole.

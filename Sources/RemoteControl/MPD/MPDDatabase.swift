@@ -135,8 +135,15 @@ package final class MPDDatabase {
         return view.folders[uri].map { view.tracks[$0] }
     }
 
+    /// A folder's line, and its time as MPD gives it.
+    private func directory(_ name: String, _ view: MPDLibraryView, into response: inout MPDResponse) {
+        response.add("directory", name)
+        if let time = view.folderTimes[name], let modified = MPDStoredPlaylists.time(time) { response.add("Last-Modified", modified) }
+    }
+
     /// `lsinfo [URI]`: the songs and folders just below `uri`, songs first, in MPD's order (a song named: itself).
     package func lsinfo(_ uri: String) throws(MPDFailure) -> MPDResponse {
+        let view = try view()
         guard let below = try songs(below: uri) else { throw MPDFailure(.noExist, "No such directory") }
         var response = MPDResponse()
         if below.count == 1, below[below.startIndex].relativePath == uri {
@@ -154,7 +161,7 @@ package final class MPDDatabase {
             let rest = uri.isEmpty ? folder : folder.dropFirst(uri.count + 1)
             let child = rest.firstIndex(of: "/").map { folder[..<$0] } ?? folder
             if child != last {
-                response.add("directory", String(child))
+                directory(String(child), view, into: &response)
                 last = child
             }
         }
@@ -176,8 +183,12 @@ package final class MPDDatabase {
     /// below `uri`, walked as MPD walks its database (a folder's songs, then
     /// each folder followed by what is in it); a song named, itself.
     package func listall(_ uri: String, info: Bool = false) throws(MPDFailure) -> MPDResponse {
+        let view = try view()
         guard let below = try songs(below: uri) else { throw MPDFailure(.noExist, "No such directory") }
         var response = MPDResponse()
+        func enter(_ name: String) {
+            if info { directory(name, view, into: &response) } else { response.add("directory", name) }
+        }
         func file(_ track: LibraryTrack) {
             if info { Self.song(track, into: &response) } else { response.add("file", track.relativePath) }
         }
@@ -188,7 +199,7 @@ package final class MPDDatabase {
         // A folder named is listed first, itself, as MPD does; each other folder as the walk enters it.
         var open: [Substring] = []
         if !uri.isEmpty {
-            response.add("directory", uri)
+            enter(uri)
             open.append(uri[...])
         }
         for track in below {
@@ -201,7 +212,7 @@ package final class MPDDatabase {
                 step = MPDSongOrder.parent(step)
             }
             for name in entered.reversed() {
-                response.add("directory", String(name))
+                enter(String(name))
                 open.append(name)
             }
             file(track)
@@ -379,6 +390,11 @@ package final class MPDDatabase {
 
     package static func song(_ track: LibraryTrack, into response: inout MPDResponse) {
         response.add("file", track.relativePath)
+        if let modified = MPDStoredPlaylists.time(Int(track.modifiedNanoseconds / 1_000_000_000)) { response.add("Last-Modified", modified) }
+        // The file's rate and channels; the sample format is the player's decoding, 16 bits, as `status`' `audio` says.
+        if let rate = track.sampleRate, let channels = track.channels, rate > 0, channels > 0 {
+            response.add("Format", "\(rate):16:\(channels)")
+        }
         for artist in track.artists { response.add("Artist", artist) }
         for artist in track.albumArtists { response.add("AlbumArtist", artist) }
         if let title = track.title { response.add("Title", title) }
@@ -386,6 +402,7 @@ package final class MPDDatabase {
         if let number = track.trackNumber { response.add("Track", number) }
         if let year = track.year { response.add("Date", year) }
         for genre in track.genres { response.add("Genre", genre) }
+        if let disc = track.discNumber { response.add("Disc", disc) }
         if let seconds = track.durationSeconds, seconds.isFinite, seconds >= 0 {
             response.add("Time", MPDCommands.wholeSeconds(seconds))
             response.add("duration", milliseconds: seconds)

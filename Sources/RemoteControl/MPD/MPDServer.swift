@@ -68,6 +68,8 @@ package final class MPDServer: LoopSource, LineProtocol {
     private static let libraryCommands: Set<String> = [
         "lsinfo", "find", "search", "list", "count", "listall", "listallinfo", "stats", "listplaylistinfo", "add", "addid", "load",
         "findadd", "searchadd", "playlistadd", "searchaddpl",
+        // A queue entry of the library is given as the library has it.
+        "playlistinfo", "playlistid", "currentsong", "plchanges",
     ]
 
     /// MPD's state for one client.
@@ -152,7 +154,10 @@ package final class MPDServer: LoopSource, LineProtocol {
     }
 
     package func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
-        if !changed.isEmpty || queueIDs.paths.count != core.snapshot(.playback).queuePaths.count { noteChanges(core) }
+        let snapshot = core.snapshot(.playback)
+        // Playing starts and stops in a turn of the loop (not always with an event of its own): the time played is counted from each turn's state.
+        if (snapshot.state == .playing) != playTime.isPlaying { playTime.note(playing: snapshot.state == .playing, at: monotonicSeconds()) }
+        if !changed.isEmpty || queueIDs.paths.count != snapshot.queuePaths.count { noteChanges(core) }
         if let worker, ready.contains(where: { $0.fd == worker.wake }) {
             for item in worker.take() { finish(item, core: core) }
         }
@@ -163,10 +168,7 @@ package final class MPDServer: LoopSource, LineProtocol {
     private func noteChanges(_ core: any PlayerCore) {
         var due = changed
         changed = []
-        let snapshot = core.snapshot(.playback)
-        if queueIDs.update(snapshot.queuePaths) { due.insert(.playlist) }
-        // Every change of what plays is a player event: the time played is counted from one to the next.
-        if due.contains(.player) { playTime.note(playing: snapshot.state == .playing, at: monotonicSeconds()) }
+        if queueIDs.update(core.snapshot(.playback).queuePaths) { due.insert(.playlist) }
         guard !due.isEmpty else { return }
         for connection in lines.clients where !connection.closed {
             if let reply = connection.session.idle.changed(due) { send(reply, to: connection) }
