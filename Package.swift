@@ -113,7 +113,7 @@ let package = Package(
         .target(name: "LoopIO", dependencies: ["InterludeCore", "PlayerModel", "CLinux"]),
         // The music library's index (SQLite) and scan, podcast feeds fetched and parsed and their
         // downloads, cover pictures: I/O the core and the services share, behind loaders.
-        .target(name: "LibraryIO", dependencies: ["InterludeCore", "PlayerModel", "LoopIO", "AudioDecoding", "AudioEngine", "BookFormat", "Books",
+        .target(name: "LibraryIO", dependencies: ["InterludeCore", "Alarms", "PlayerModel", "LoopIO", "AudioDecoding", "AudioEngine", "BookFormat", "Books",
                                                   "TUI", "MusicLibrary", "Podcasts", "CSQLite", "CXML2", "CCurl", "CCoverArt",
                                                   "CInterludeShims"]),
         // The core behind `PlayerCore`: the runtime and its one loop, the dispatcher, the snapshot,

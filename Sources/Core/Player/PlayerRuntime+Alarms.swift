@@ -11,7 +11,7 @@ extension PlayerRuntime {
     package var alarms: AlarmScheduler {
         if let createdScheduler { return createdScheduler }
         let scheduler = AlarmScheduler(clock: clock, timeZone: configuration.alarmTimeZone, arbiter: arbiter, store: configuration.alarmStore,
-                                       settings: AlarmScheduler.Settings(lateRingGrace: configuration.alarmGrace))
+                                       settings: AlarmScheduler.Settings(lateRingGrace: configuration.settings.alarmGraceDuration))
         // A sound that did not open, said after the ringing's own events (the voice comes first).
         var unreported: (id: AlarmID, sound: AlarmSound, problem: AlarmSoundProblem)?
         scheduler.onSound = { [unowned self, unowned scheduler] ids in

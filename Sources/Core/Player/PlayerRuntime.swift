@@ -39,8 +39,6 @@ package final class PlayerRuntime {
         /// The zone clock-time alarms ring in. Headless play stages relative
         /// alarms only, so UTC serves there; the full-screen UI passes the local zone.
         package var alarmTimeZone: TimeZoneRules = .utc
-        /// How late an alarm found after its time may still ring (`alarm-grace` in the config file).
-        package var alarmGrace = AlarmScheduler.Settings.defaultLateRingGrace
         /// Where alarms persist; nil keeps them in this run only (headless play).
         package var alarmStore: AlarmStore?
         /// Open paused (a queue restored from the last run waits for the user).
@@ -127,6 +125,8 @@ package final class PlayerRuntime {
     package var quitRequested = false
     /// Alarms made for testing (`fireTestAlarm`, `addAlarm(afterSeconds:)`), removed once rung.
     package var testAlarms: Set<AlarmID> = []
+    /// The test alarms seen ringing: removed once the ringing is over, unless snoozed.
+    var rungTestAlarms: Set<AlarmID> = []
     /// Counts the alarm scheduler's plans, for the services that act ahead of an alarm (`PlayerSnapshot.alarmPlanGeneration`).
     package var alarmPlanGeneration = 0
     /// What an enabled alarm's row says of waking the computer: from the last `alarmWake` event
@@ -272,6 +272,13 @@ package final class PlayerRuntime {
 
     // MARK: The loop
 
+    /// The core's own work at the end of each turn, then the host's (its redraw):
+    /// the test alarms that have rung go, as their commands say.
+    private func endTurn(_ host: PlayerHost) {
+        removeRungTestAlarms()
+        host.afterIteration()
+    }
+
     /// Runs until the queue ends (unless the host keeps running), the host
     /// quits, or a signal stops it. Returns the exit status.
     package func run(host: PlayerHost) -> Int32 {
@@ -282,7 +289,7 @@ package final class PlayerRuntime {
                           + "or choose another with --device NAME)")
             player.outputUnavailable(reason: unavailable.description)
             // Shown now: with nothing playing, the loop's first wait lasts until a key.
-            host.afterIteration()
+            endTurn(host)
         } else if configuration.startsPaused {
             // Stopped before the first frame: the first play resumes from here.
             engine.pauseMedia(fadeFrames: 1)
@@ -310,7 +317,7 @@ package final class PlayerRuntime {
             if engine.isFinished {
                 // The end of the queue in a host that stays: wait for the user.
                 waitForEvents(host: host, wallClock: wallClock, refillWait: -1)
-                host.afterIteration()
+                endTurn(host)
                 continue
             }
 
@@ -365,7 +372,7 @@ package final class PlayerRuntime {
                     // The full-screen UI on a file sink: only the user can change
                     // anything now, so sleep until a key or a signal instead of spinning;
                     // the host draws what this turn changed first.
-                    host.afterIteration()
+                    endTurn(host)
                     waitForEvents(host: host, wallClock: wallClock, refillWait: -1)
                 } else {
                     pollWithoutWaiting(host: host)
@@ -374,7 +381,7 @@ package final class PlayerRuntime {
                 waitForEvents(host: host, wallClock: wallClock, refillWait: engine.suggestedWaitMilliseconds)
             }
             if signalsReady { takeSignals(host: host) }
-            host.afterIteration()
+            endTurn(host)
         }
         if interrupted {
             engine.stop()

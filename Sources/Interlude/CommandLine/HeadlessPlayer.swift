@@ -46,7 +46,6 @@ final class HeadlessPlayer: PlayerHost {
         // The config file, read once for the run.
         configuration.settings = UserConfigFile.load()
         configuration.replayGain = configuration.settings.replayGainSettings(mode: options.replayGain, preamp: options.replayGainPreamp)
-        configuration.alarmGrace = configuration.settings.alarmGraceDuration
         var paths = options.files
         switch BookSession.prepare(options, configuration: &configuration, events: events) {
         case .music: break

@@ -84,7 +84,6 @@ extension FullScreenPlayer {
         base.replayGain = settings.replayGainSettings(mode: nil, preamp: nil)
         base.speed = options.speed
         base.alarmTimeZone = zone
-        base.alarmGrace = settings.alarmGraceDuration
         // A folder alone opens with an empty queue: the user picks from the browser.
         base.keepsRunningWhenQueueEnds = true
         // Without a sound card the screen still opens: browse, alarms and books work, and play tries again.

@@ -1,94 +1,99 @@
 import PlayerModel
 
-/// Everything a key can do: the rows of `CommandTable` that keys offer, as a
-/// type the screen switches on. The raw values are the table's one names,
-/// which the keys file uses (`bind space play-pause`); the table's aliases
-/// are read too (`bind o alarm-new`). Declaration order is the table's, and
-/// so the help listing's (`KeyActionTableTests` checks both).
-public enum KeyAction: String, CaseIterable, Sendable {
+/// Everything a key can do: the rows of `CommandTable` that keys offer. A
+/// key binds to a row by its one name (`bind space play-pause`) or an alias
+/// (`bind o alarm-new`), and a row with a plain command needs nothing here:
+/// its binding holds the command (`KeyBinding.command`). The constants below
+/// are the rows the screen itself acts on or names in its hints; `allCases`
+/// is every key row in the table's order, so help's.
+public struct KeyAction: RawRepresentable, CaseIterable, Hashable, Sendable {
+    /// The row's one name.
+    public let rawValue: String
+
+    /// The key row called exactly `rawValue`; nil for a name no key row has.
+    public init?(rawValue: String) {
+        guard CommandTable.offered(by: .keys).contains(where: { $0.name == rawValue }) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    /// A constant below, or a row of `allCases`: a name no key row has is a
+    /// mistake in this file, stopped at its first use.
+    private init(row name: String) {
+        precondition(CommandTable.entry(named: name)?.frontEnds.contains(.keys) == true, "\(name) is not a key row")
+        rawValue = name
+    }
+
+    public static let allCases: [KeyAction] = CommandTable.offered(by: .keys).map { KeyAction(row: $0.name) }
+
     // Playback
-    case playPause = "play-pause"
-    case next = "next"
-    case previous = "previous"
-    case goLive = "go-live"
-    case seekBack = "seek-back"
-    case seekForward = "seek-forward"
-    case volumeUp = "volume-up"
-    case volumeDown = "volume-down"
-    case playSelection = "play-selection"
-    case queueAdd = "queue-add"
-    case shuffleToggle = "shuffle-toggle"
-    case repeatCycle = "repeat-cycle"
-    case queueSave = "queue-save"
+    public static let playPause = KeyAction(row: "play-pause")
+    public static let playSelection = KeyAction(row: "play-selection")
+    public static let queueAdd = KeyAction(row: "queue-add")
+    public static let queueSave = KeyAction(row: "queue-save")
 
     // Navigation
-    case up = "up"
-    case down = "down"
-    case pageUp = "page-up"
-    case pageDown = "page-down"
-    case top = "top"
-    case bottom = "bottom"
-    case nextPane = "next-pane"
-    case pane1 = "pane-1"
-    case pane2 = "pane-2"
-    case pane3 = "pane-3"
-    case pane4 = "pane-4"
-    case pane5 = "pane-5"
-    case pane6 = "pane-6"
-    case pane7 = "pane-7"
-    case pane8 = "pane-8"
-    case filter = "filter"
-    case pane9 = "pane-9"
-    case pane0 = "pane-0"
-    case lyrics = "lyrics"
-    case libraryView = "library-view"
-    case librarySort = "library-sort"
-    case radio = "radio"
-    case podcasts = "podcasts"
+    public static let up = KeyAction(row: "up")
+    public static let down = KeyAction(row: "down")
+    public static let pageUp = KeyAction(row: "page-up")
+    public static let pageDown = KeyAction(row: "page-down")
+    public static let top = KeyAction(row: "top")
+    public static let bottom = KeyAction(row: "bottom")
+    public static let nextPane = KeyAction(row: "next-pane")
+    public static let pane1 = KeyAction(row: "pane-1")
+    public static let pane2 = KeyAction(row: "pane-2")
+    public static let pane3 = KeyAction(row: "pane-3")
+    public static let pane4 = KeyAction(row: "pane-4")
+    public static let pane5 = KeyAction(row: "pane-5")
+    public static let pane6 = KeyAction(row: "pane-6")
+    public static let pane7 = KeyAction(row: "pane-7")
+    public static let pane8 = KeyAction(row: "pane-8")
+    public static let filter = KeyAction(row: "filter")
+    public static let pane9 = KeyAction(row: "pane-9")
+    public static let pane0 = KeyAction(row: "pane-0")
+    public static let lyrics = KeyAction(row: "lyrics")
+    public static let libraryView = KeyAction(row: "library-view")
+    public static let librarySort = KeyAction(row: "library-sort")
+    public static let radio = KeyAction(row: "radio")
+    public static let podcasts = KeyAction(row: "podcasts")
 
     // Audiobooks
-    case chapterNext = "chapter-next"
-    case chapterPrevious = "chapter-previous"
-    case speedUp = "speed-up"
-    case speedDown = "speed-down"
-    case sleepTimer = "sleep-timer"
-    case skipBack = "skip-back"
-    case skipForward = "skip-forward"
-    case bookmarkAdd = "bookmark-add"
-    case bookmarkDelete = "bookmark-delete"
-    case bookOpen = "book-open"
+    public static let chapterNext = KeyAction(row: "chapter-next")
+    public static let chapterPrevious = KeyAction(row: "chapter-previous")
+    public static let sleepTimer = KeyAction(row: "sleep-timer")
+    public static let skipBack = KeyAction(row: "skip-back")
+    public static let skipForward = KeyAction(row: "skip-forward")
+    public static let bookmarkAdd = KeyAction(row: "bookmark-add")
+    public static let bookmarkDelete = KeyAction(row: "bookmark-delete")
+    public static let bookOpen = KeyAction(row: "book-open")
 
     // Alarms pane: new, edit, enable/disable, delete (edit, toggle and delete act on its selection).
-    case alarmNew = "alarm-add"
-    case alarmEdit = "alarm-edit"
-    case alarmToggle = "alarm-toggle"
-    case alarmDelete = "alarm-delete"
+    public static let alarmNew = KeyAction(row: "alarm-add")
+    public static let alarmEdit = KeyAction(row: "alarm-edit")
+    public static let alarmToggle = KeyAction(row: "alarm-toggle")
+    public static let alarmDelete = KeyAction(row: "alarm-delete")
 
     // Radio pane: add the playing stream or a typed URL, rename, remove (its selection).
-    case stationAdd = "station-add"
-    case stationAddURL = "station-add-url"
-    case stationRename = "station-rename"
-    case stationRemove = "station-remove"
+    public static let stationAdd = KeyAction(row: "station-add")
+    public static let stationAddURL = KeyAction(row: "station-add-url")
+    public static let stationRename = KeyAction(row: "station-rename")
+    public static let stationRemove = KeyAction(row: "station-remove")
 
     // Podcasts pane: refresh every feed, download or mark the selected episode.
-    case podcastRefresh = "podcast-refresh"
-    case podcastDownload = "podcast-download"
-    case podcastMark = "podcast-mark"
+    public static let podcastRefresh = KeyAction(row: "podcast-refresh")
+    public static let podcastDownload = KeyAction(row: "podcast-download")
+    public static let podcastMark = KeyAction(row: "podcast-mark")
 
     // Alarm and interruption testing: drive every interruption path from the keyboard.
-    case alarmFireTest = "alarm-fire-test"
-    case alarmAsk = "alarm-in"
-    case alarmSnooze = "alarm-snooze"
-    case alarmDismiss = "alarm-dismiss"
-    case sessionSuspendToggle = "session-suspend-toggle"
-    case callToggle = "call-toggle"
-    case notificationChime = "notification-chime"
-    case deviceLost = "device-lost"
+    public static let alarmAsk = KeyAction(row: "alarm-in")
+    public static let alarmSnooze = KeyAction(row: "alarm-snooze")
+    public static let alarmDismiss = KeyAction(row: "alarm-dismiss")
+    public static let sessionSuspendToggle = KeyAction(row: "session-suspend-toggle")
+    public static let callToggle = KeyAction(row: "call-toggle")
 
     // General
-    case help = "help"
-    case themeCycle = "theme-cycle"
-    case quit = "quit"
+    public static let help = KeyAction(row: "help")
+    public static let themeCycle = KeyAction(row: "theme-cycle")
+    public static let quit = KeyAction(row: "quit")
 
     /// The table's row.
     public var entry: CommandSpec { CommandTable.entry(named: rawValue)! }

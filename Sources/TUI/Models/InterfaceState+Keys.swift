@@ -146,11 +146,10 @@ extension InterfaceState {
             helpCursor = ListCursor()
             return []
         case .themeCycle: return [.cycleTheme]
-        case .playPause, .next, .previous, .seekBack, .seekForward, .volumeUp, .volumeDown, .shuffleToggle, .repeatCycle, .goLive, .speedUp, .speedDown, .alarmFireTest, .alarmSnooze,
-             .alarmDismiss, .sessionSuspendToggle, .callToggle, .notificationChime, .deviceLost, .quit, .stationAdd,
-             .podcastRefresh:
-            // The table's own reading of a command without arguments (as standard
-            // input's and the socket's), stored in the binding when the key was bound.
+        default:
+            // Every other key row: the table's reading of a command without
+            // arguments (as standard input's and the socket's), stored in the
+            // binding when the key was bound. A new plain command needs nothing here.
             return binding.command.map { [.player($0)] } ?? []
         }
     }

@@ -3,41 +3,41 @@ import Testing
 
 /// The default bindings, close to cmus.
 struct DefaultBindingsTests {
-    /// The playback and navigation keys, each with its action.
-    static let issueList: [(key: String, action: KeyAction)] = [
-        ("space", .playPause),
-        ("n", .next), ("p", .previous),
-        ("left", .seekBack), ("right", .seekForward),
-        ("+", .volumeUp), ("-", .volumeDown),
-        ("enter", .playSelection),
-        ("e", .queueAdd),
-        ("/", .filter),
-        ("?", .help),
-        ("q", .quit),
-        ("a", .alarmFireTest), ("A", .alarmAsk), ("z", .alarmSnooze), ("x", .alarmDismiss),
-        ("s", .sessionSuspendToggle), ("c", .callToggle), ("N", .notificationChime), ("D", .deviceLost),
-        ("t", .themeCycle),
-        ("tab", .nextPane),
-        ("1", .pane1), ("2", .pane2), ("3", .pane3), ("4", .pane4), ("5", .pane5),
-        ("up", .up), ("k", .up), ("down", .down), ("j", .down),
-        ("[", .speedDown), ("]", .speedUp),
+    /// The playback and navigation keys, each with its row's name.
+    static let issueList: [(key: String, action: String)] = [
+        ("space", "play-pause"),
+        ("n", "next"), ("p", "previous"),
+        ("left", "seek-back"), ("right", "seek-forward"),
+        ("+", "volume-up"), ("-", "volume-down"),
+        ("enter", "play-selection"),
+        ("e", "queue-add"),
+        ("/", "filter"),
+        ("?", "help"),
+        ("q", "quit"),
+        ("a", "alarm-fire-test"), ("A", "alarm-in"), ("z", "alarm-snooze"), ("x", "alarm-dismiss"),
+        ("s", "session-suspend-toggle"), ("c", "call-toggle"), ("N", "notification-chime"), ("D", "device-lost"),
+        ("t", "theme-cycle"),
+        ("tab", "next-pane"),
+        ("1", "pane-1"), ("2", "pane-2"), ("3", "pane-3"), ("4", "pane-4"), ("5", "pane-5"),
+        ("up", "up"), ("k", "up"), ("down", "down"), ("j", "down"),
+        ("[", "speed-down"), ("]", "speed-up"),
     ]
 
-    @Test("each key the issue lists does what it says", arguments: issueList)
-    func issueKeyIsBound(key: String, action: KeyAction) throws {
-        #expect(KeyBindings.defaults.action(for: try #require(Key(parsing: key))) == action)
+    @Test("each playback and navigation key does what the README says", arguments: issueList)
+    func issueKeyIsBound(key: String, action: String) throws {
+        #expect(KeyBindings.defaults.action(for: try #require(Key(parsing: key)))?.rawValue == action)
     }
 
     /// The audiobook keys in the full-screen player.
-    static let bookList: [(key: String, action: KeyAction)] = [
-        (">", .chapterNext), ("<", .chapterPrevious), (",", .skipBack), (".", .skipForward), ("S", .sleepTimer),
-        ("m", .bookmarkAdd), ("delete", .bookmarkDelete), ("b", .bookOpen),
-        ("6", .pane6), ("7", .pane7), ("8", .pane8),
+    static let bookList: [(key: String, action: String)] = [
+        (">", "chapter-next"), ("<", "chapter-previous"), (",", "skip-back"), (".", "skip-forward"), ("S", "sleep-timer"),
+        ("m", "bookmark-add"), ("delete", "bookmark-delete"), ("b", "book-open"),
+        ("6", "pane-6"), ("7", "pane-7"), ("8", "pane-8"),
     ]
 
     @Test("each audiobook key does what the README says", arguments: bookList)
-    func bookKeyIsBound(key: String, action: KeyAction) throws {
-        #expect(KeyBindings.defaults.action(for: try #require(Key(parsing: key))) == action)
+    func bookKeyIsBound(key: String, action: String) throws {
+        #expect(KeyBindings.defaults.action(for: try #require(Key(parsing: key)))?.rawValue == action)
     }
 
     @Test("no default key is listed twice, so no default binding hides another")
