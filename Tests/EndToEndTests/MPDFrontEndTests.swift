@@ -81,7 +81,7 @@ import Glibc
             ["list artist group album"], ["list album group artist"], ["list artist group album group genre"],
             ["list album artist \"Artist a\" group genre"], ["list bogus"], ["list"],
             ["count artist \"Artist a\""], ["count group artist"], ["count album Album group artist"], ["count artist"], ["count"],
-            // The queue is a b c b c, a playing: what follows it is edited.
+            // The queue is a b c b c, a playing: what follows it is edited (the rest: `queueEditsActAsMPDs`).
             ["delete 4"], ["playlistinfo"], ["move 3 1"], ["playlistinfo"], ["moveid {id1} 3"], ["playlistinfo"],
             ["plchangesposid 0"], ["delete 9"], ["deleteid 9999"], ["move 9 0"], ["moveid 9999 1"], ["delete 1:1"],
             ["delete 1:2"], ["playlistinfo"], ["shuffle"], ["shuffle 1:2:3"], ["delete 1:3"], ["playlistinfo"],
@@ -145,9 +145,6 @@ import Glibc
         // What must differ: printed, not compared.
         print("MPD allowed difference: consume 1 is refused (\(interlude.command("consume 1").last ?? "")), MPD: \(mpd.command("consume 1").last ?? "")"
               + " - the player has no consume mode")
-        print("MPD allowed difference: clear keeps the track that plays (the player's queue-clear); MPD empties the queue")
-        print("MPD allowed difference: delete, move and shuffle act on what follows the track that plays; "
-              + "MPD's delete of it: \(mpd.command("delete 0").last ?? ""), the player's: \(interlude.command("delete 0").last ?? "")")
         print("MPD allowed difference: disableoutput pauses the player (nothing can be heard); MPD stops, failing to open its output")
         print("MPD allowed difference: save writes the list that plays, each file once (the player's queue-save); MPD the whole queue")
         #expect(interlude.command("clear").last == "OK")
@@ -187,6 +184,71 @@ import Glibc
             let entries = { (reply: [String]) in Set(reply.filter { $0.hasPrefix("file: ") || $0.hasPrefix("directory: ") || $0.hasPrefix("size: ") || $0.hasPrefix("ACK") }) }
             let expected = mpd.command(line), got = interlude.command(line)
             #expect(entries(expected) == entries(got) && expected.last == got.last, "\(line): MPD \(expected), the player \(got)")
+        }
+        _ = player.process.stop()
+    }
+
+    @Test("clear, delete, move, swap and shuffle act on played, playing and coming entries as MPD's do, the song that plays going on where it went")
+    func queueEditsActAsMPDs() throws {
+        let library = try MPDLibrary.make()
+        let reference = try ReferenceMPD(music: library.folder)
+        let mpd = try reference.connect()
+        let player = try InterludeMPDPlayer(music: library.folder, files: library.files)
+        let interlude = try player.connect()
+        for name in ["a", "b", "c"] { _ = mpd.command("add \(name).mp3") }
+        for connection in [mpd, interlude] {
+            _ = connection.command("add more/d.mp3")
+            _ = connection.command("add a.mp3")
+            _ = connection.command("play 1")
+            #expect(Remote.waitUntil { connection.value("status", "state") == "play" && connection.value("status", "song") == "1" })
+        }
+        let ids = { (connection: MPDConnection) in
+            MPDConnection.pairs(connection.command("playlistinfo")).filter { $0.key == "Id" }.map(\.value)
+        }
+        // The queue is a b c d a, b playing (a played): each edit, then where each stands.
+        let script: [[String]] = [
+            ["delete 0"], ["status"], ["playlistinfo"], ["move 0 3"], ["status"], ["playlistinfo"],
+            ["swap 3 0"], ["status"], ["playlistinfo"], ["swap 1 2"], ["playlistinfo"], ["move 1:3 0"], ["status"], ["playlistinfo"],
+            ["swap 9 0"], ["swap 0 x"], ["swap 0"], ["move 0 9"],
+            ["moveid {playing} 0"], ["status"], ["swapid {playing} {last}"], ["status"], ["playlistinfo"],
+            ["delete {playingPos}"], ["status"], ["playlistinfo"],
+            ["pause 1"], ["delete {playingPos}"], ["status"], ["playlistinfo"], ["pause 0"], ["status"],
+            ["deleteid {playing}"], ["status"], ["playlistinfo"], ["deleteid 9999"],
+            ["clear"], ["status"], ["playlistinfo"], ["add a.mp3"], ["add b.mp3"], ["play"], ["status"], ["playlistinfo"],
+            ["delete 0:2"], ["status"],
+        ]
+        for lines in script {
+            var replies: [[String]] = []
+            let heard = Double(interlude.value("status", "elapsed") ?? "") ?? 0
+            for connection in [mpd, interlude] {
+                let status = MPDConnection.pairs(connection.command("status"))
+                let queueIDs = ids(connection)
+                let filled = lines.map { line in
+                    line.replacingOccurrences(of: "{playing}", with: status.first { $0.key == "songid" }?.value ?? "-")
+                        .replacingOccurrences(of: "{playingPos}", with: status.first { $0.key == "song" }?.value ?? "-")
+                        .replacingOccurrences(of: "{last}", with: queueIDs.last ?? "-")
+                }
+                connection.send(filled)
+                replies.append(connection.readReply() ?? ["(connection closed)"])
+            }
+            Self.compare(lines.joined(separator: " / "), expected: replies[0], got: replies[1])
+            // The song that plays, moved or with others gone around it, goes on: it does not start again.
+            if ["delete 0", "move 0 3", "swap 3 0", "move 1:3 0", "moveid {playing} 0"].contains(lines[0]) {
+                let now = Double(interlude.value("status", "elapsed") ?? "") ?? 0
+                #expect(now >= heard, "\(lines[0]): elapsed \(heard) s before, \(now) s after")
+            }
+        }
+        // Shuffled: the same entries, the one that plays first in the range, on both.
+        for connection in [mpd, interlude] {
+            for name in ["c", "more/d", "a", "b", "c"] { _ = connection.command("add \(name).mp3") }
+            _ = connection.command("play 2")
+            #expect(Remote.waitUntil { connection.value("status", "song") == "2" })
+            let before = MPDConnection.pairs(connection.command("playlistinfo")).filter { $0.key == "file" }.map(\.value)
+            #expect(connection.command("shuffle 1:4") == ["OK"])
+            let after = MPDConnection.pairs(connection.command("playlistinfo")).filter { $0.key == "file" }.map(\.value)
+            #expect(before.count == 5 && after.sorted() == before.sorted() && after.first == before.first
+                    && after.dropFirst().first == before.dropFirst(2).first && after.last == before.last, "\(before) shuffled 1:4 to \(after)")
+            #expect(connection.value("status", "song") == "1" && connection.value("status", "state") == "play")
         }
         _ = player.process.stop()
     }
@@ -310,8 +372,9 @@ import Glibc
 
         _ = try mpc(["clear"])
         let left = try mpc(["playlist"])
-        // The player's queue-clear keeps what was heard and the track that plays (#3), and drops what follows.
-        #expect(left == "Artist a - Song a\nArtist b - Song b\nArtist c - Song c\n", "\(left)")
+        // As MPD's: the whole queue goes, what was heard and what plays too, and playback stops.
+        #expect(left == "", "\(left)")
+        #expect(connection.value("status", "state") == "stop")
         _ = player.process.stop()
     }
 

@@ -18,7 +18,7 @@ public struct MPDPermission: OptionSet, Sendable {
     private static let controlling: Set<String> = [
         "play", "playid", "pause", "stop", "next", "previous", "seek", "seekid", "seekcur", "setvol", "volume", "random",
         "repeat", "single", "consume", "clear", "delete", "deleteid", "move", "moveid", "shuffle", "save", "rm",
-        "playlistadd", "searchaddpl",
+        "playlistadd", "searchaddpl", "swap", "swapid",
     ]
     private static let administering: Set<String> = ["enableoutput", "disableoutput", "toggleoutput"]
 

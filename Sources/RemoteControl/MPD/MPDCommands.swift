@@ -26,6 +26,7 @@ package struct MPDCommands {
         "urlhandlers": 0...0, "volume": 1...1, "lsinfo": 0...1, "find": 1...64, "search": 1...64,
         "listall": 0...1, "plchangesposid": 1...2,
         "delete": 1...1, "deleteid": 1...1, "move": 2...2, "moveid": 2...2, "shuffle": 0...1, "listallinfo": 0...1,
+        "swap": 2...2, "swapid": 2...2,
         "list": 1...64, "count": 1...64, "listplaylists": 0...0, "listplaylist": 1...2, "listplaylistinfo": 1...2,
         "load": 1...2, "save": 1...1, "rm": 1...1, "enableoutput": 1...1, "disableoutput": 1...1, "toggleoutput": 1...1,
         "binarylimit": 1...1, "password": 1...1, "albumart": 2...2, "readpicture": 2...2,
@@ -100,8 +101,11 @@ package struct MPDCommands {
                 try table("play")
             }
         case "pause":
-            if let argument = arguments.first {
-                try table(try Self.boolean(argument) ? "pause" : "play")
+            let pausing = try arguments.first.map { text throws(MPDFailure) in try Self.boolean(text) }
+            // Stopped, MPD's pause neither pauses nor plays.
+            guard snapshot.state != .stopped else { break }
+            if let pausing {
+                try table(pausing ? "pause" : "play")
             } else {
                 try perform(.togglePlayPause)
             }
@@ -191,7 +195,7 @@ package struct MPDCommands {
                 if let id = server.queueIDs.ids.last { response.add("Id", id) }
                 return response
             }
-        case "clear": try table(name)
+        case "clear": try keep([])
         case "commands", "notcommands":
             // Each list as this client's permissions make it (`notcommands`: what it may not run).
             for command in Self.names
@@ -237,21 +241,41 @@ package struct MPDCommands {
                 server.outputEnabled = enable
                 server.note(.output)
             }
+        // The queue as MPD keeps it: any entry, the one that plays and those played too (`QueueEdit.keep`).
         case "delete", "deleteid":
             let (start, end) = try queueRange(arguments[0], byID: name == "deleteid")
-            if end > start { try table(name, [.integer(Int64(start)), .integer(Int64(end - start))]) }
+            let count = server.queueIDs.paths.count
+            if end > start { try keep(Array(0..<start) + Array(end..<count)) }
         case "move", "moveid":
             let (start, end) = try queueRange(arguments[0], byID: name == "moveid")
             let to = try Self.integer(arguments[1])
-            guard to + (end - start) <= server.queueIDs.paths.count else { throw MPDFailure(.argument, "Bad song index") }
+            let count = server.queueIDs.paths.count
+            guard to + (end - start) <= count else { throw MPDFailure(.argument, "Number too large: \(arguments[1])") }
             if end > start && to != start {
-                try table(name, [.integer(Int64(start)), .integer(Int64(to)), .integer(Int64(end - start))])
+                var order = Array(0..<start) + Array(end..<count)
+                order.insert(contentsOf: start..<end, at: to)
+                try keep(order)
             }
+        case "swap", "swapid":
+            let (first, _) = try queueRange(arguments[0], byID: name == "swapid", single: true)
+            let (second, _) = try queueRange(arguments[1], byID: name == "swapid", single: true)
+            var order = Array(server.queueIDs.paths.indices)
+            order.swapAt(first, second)
+            if first != second { try keep(order) }
         case "shuffle":
-            // A range is checked as MPD checks it; the row shuffles all that follows the track that plays
-            // (with the whole queue MPD keeps the song that plays first too, so the two agree there).
-            if let argument = arguments.first { _ = try Self.range(argument, count: server.queueIDs.paths.count, clamped: true) }
-            try table(name)
+            let count = server.queueIDs.paths.count
+            var (start, end) = try arguments.first.map { text throws(MPDFailure) in try Self.range(text, count: count, clamped: true) }
+                ?? (0, count)
+            end = min(end, count)
+            guard start + 1 < end else { break }
+            var order = Array(0..<count)
+            // MPD's: the song that plays (or is paused) goes first in the range, and the rest is shuffled after it.
+            if let here = snapshot.currentIndex, snapshot.state != .stopped, (start..<end).contains(here) {
+                order.swapAt(start, here)
+                start += 1
+            }
+            order[start..<end].shuffle()
+            try keep(order)
         case "listallinfo": return try server.database.listall(arguments.first ?? "", info: true)
         case "list": return try server.database.list(arguments)
         case "count": return try server.database.count(arguments)
@@ -269,17 +293,25 @@ package struct MPDCommands {
 
     // MARK: Through the command table
 
-    /// The queue positions `START:END`, one position, or (`byID`) one song id names; MPD's complaint when it names none.
-    private func queueRange(_ text: String, byID: Bool) throws(MPDFailure) -> (start: Int, end: Int) {
+    /// The queue positions `START:END`, one position (`single`: only that), or (`byID`) one song id names; MPD's complaint when it names none.
+    private func queueRange(_ text: String, byID: Bool, single: Bool = false) throws(MPDFailure) -> (start: Int, end: Int) {
         let count = server.queueIDs.paths.count
         if byID {
             guard let index = server.queueIDs.position(ofID: try Self.integer(text)) else { throw MPDFailure(.noExist, "No such song") }
+            return (index, index + 1)
+        }
+        if single {
+            let index = try Self.integer(text)
+            guard index < count else { throw MPDFailure(.argument, "Bad song index") }
             return (index, index + 1)
         }
         let range = try Self.range(text, count: count, clamped: false)
         guard range.end <= count else { throw MPDFailure(.argument, "Bad song index") }
         return range
     }
+
+    /// The queue becomes the entries at `positions`, in that order (MPD's edits of its queue).
+    private func keep(_ positions: [Int]) throws(MPDFailure) { try perform(.editQueue(.keep(positions: positions))) }
 
     /// Carries out the command table's row for the MPD command `name`, with the row's own reading of `values`.
     package func table(_ name: String, _ values: [JSONValue] = []) throws(MPDFailure) {
@@ -523,7 +555,7 @@ package struct MPDCommands {
     /// `clamped`, an END past the queue is its end.
     package static func range(_ text: String, count: Int, clamped: Bool) throws(MPDFailure) -> (start: Int, end: Int) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let first = parts.first else { throw MPDFailure(.argument, "Integer or range expected: \(text)") }
+        guard parts.count <= 2, let first = parts.first, Int(first) != nil else { throw MPDFailure(.argument, "Integer or range expected: \(text)") }
         let start = try integer(String(first))
         let end = parts.count == 1 ? start + 1 : parts[1].isEmpty ? max(count, start) : try integer(String(parts[1]))
         guard start <= end else { throw MPDFailure(.argument, "Bad song index") }
