@@ -203,7 +203,12 @@ package struct MPDCommands {
                 response.add("command", command)
             }
             return response
-        case "lsinfo": return try server.database.lsinfo(arguments.first ?? "")
+        case "lsinfo":
+            // `lsinfo /` is the top too, and the top lists the stored playlists after the folders, as MPD's does.
+            let uri = arguments.first.map { $0 == "/" ? "" : $0 } ?? ""
+            var response = try server.database.lsinfo(uri)
+            if uri.isEmpty { try MPDStoredPlaylists(commands: self).list(into: &response) }
+            return response
         case "find", "search": return try server.database.find(arguments, exact: name == "find")
         case "findadd", "searchadd":
             let found = try server.database.matching(arguments, exact: name == "findadd")

@@ -21,11 +21,7 @@ package struct MPDStoredPlaylists {
         var response = MPDResponse()
         let folder = PlaylistFile.directory(environment: ProcessEnvironment.current())
         switch name {
-        case "listplaylists":
-            for file in PlaylistFile.list(in: folder) {
-                response.add("playlist", Self.mpdName(file))
-                if let modified = Self.modified(folder + "/" + file) { response.add("Last-Modified", modified) }
-            }
+        case "listplaylists": try list(into: &response)
         case "listplaylist", "listplaylistinfo":
             let entries = try load(arguments[0], in: folder)
             let songs = name == "listplaylistinfo" ? try commands.server.database.songs(at: entries.map(commands.relative)) : [:]
@@ -69,6 +65,15 @@ package struct MPDStoredPlaylists {
         default: throw .unknownCommand(name)
         }
         return response
+    }
+
+    /// Each stored playlist's name and time, as `listplaylists` and the top's `lsinfo` list them.
+    package func list(into response: inout MPDResponse) throws(MPDFailure) {
+        let folder = PlaylistFile.directory(environment: ProcessEnvironment.current())
+        for file in PlaylistFile.list(in: folder) {
+            response.add("playlist", Self.mpdName(file))
+            if let modified = Self.modified(folder + "/" + file) { response.add("Last-Modified", modified) }
+        }
     }
 
     /// Every path the playlist names, as MPD lists them (a missing file too).
