@@ -194,7 +194,7 @@ extension MPDLibrary {
         for (name, track) in [("z", "1"), ("y", "2"), ("x", nil), ("sub/w", "5")] {
             let path = "\(folder)/ordered/\(name).mp3"
             try FileManager.default.copyItem(atPath: try Fixtures.mp3(.tone(frequency: 550), seconds: 3), toPath: path)
-            var tags = ["--artist", "Orderly", "--album", "Ordered", "--song", "Song \(name)"]
+            var tags = ["--artist", "Orderly", "--album", "Ordered", "--song", "Song \(name.split(separator: "/").last ?? "")"]
             if let track { tags += ["--track", track] }
             try ProcessRunner.run("id3v2", tags + [path]).check()
         }
