@@ -106,7 +106,8 @@ public struct LibraryTrack: Equatable, Hashable, Sendable {
                 genre: String? = nil, trackGain: Double? = nil, trackPeak: Double? = nil,
                 albumGain: Double? = nil, albumPeak: Double? = nil) {
         box = Box(Fields(path: path, relativePath: relativePath ?? path, size: size, modifiedNanoseconds: modifiedNanoseconds,
-                         durationSeconds: durationSeconds, format: format, sampleRate: nil, channels: nil, title: title, artists: Self.list(artist), album: album,
+                         durationSeconds: durationSeconds, format: format, sampleRate: nil, channels: nil, title: title,
+                         artists: Self.list(artist), album: album,
                          albumArtists: Self.list(albumArtist), trackNumber: trackNumber, discNumber: discNumber, year: year,
                          genres: Self.list(genre),
                          trackGain: trackGain, trackPeak: trackPeak, albumGain: albumGain, albumPeak: albumPeak))

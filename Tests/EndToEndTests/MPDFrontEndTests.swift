@@ -16,7 +16,6 @@ import Glibc
         "songid": "ids are each server's own", "nextsongid": "ids are each server's own", "Id": "ids are each server's own",
         "playlist": "the version counts each server's own changes",
         "bitrate": "MPD's is the last frame's; the player's is its decoder's figure for the file (the same for CBR)",
-        "mixrampdb": "MixRamp is MPD's only",
         "uptime": "each server's own", "playtime": "each server's own",
         "db_update": "when each server's database was last updated",
         "outputname": "each server's own output (MPD's null output, the player's sound server)",
