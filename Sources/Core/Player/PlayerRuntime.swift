@@ -161,6 +161,7 @@ package final class PlayerRuntime {
                            speed: PlaybackSpeed) -> Result<PlaybackEngine, EngineFailure> {
         // Before the first station opens (the engine opens the first entry).
         TimeShiftSettings.use(configuration.settings.timeShiftSettings)
+        configuration.settings.useNetworkLimits()
         let engine = PlaybackEngine(paths: paths, output: spoken ? configuration.output.forSpokenAudio()
                                                                  : configuration.output)
         engine.keepsOutputAtQueueEnd = configuration.keepsRunningWhenQueueEnds
