@@ -29,7 +29,9 @@ package final class MPDServer: LoopSource, LineProtocol {
     /// MPD 0.23 answers a line of 8192 bytes with its newline and closes the client at 8193 (measured).
     package static let maximumLineBytes = 8191
     package static let readPauseBytes = 64 * 1024
-    package static let maximumPendingOutputBytes = 4 << 20
+    /// MPD 0.23's `max_output_buffer_size` default, 8192 KB: a `search` that
+    /// finds a sixth of 100,000 songs answers 4.1 MB, which MPD sends whole.
+    package static let maximumPendingOutputBytes = 8 << 20
     package static let maximumConnections = 100
     package static let greeting = "OK MPD 0.23.5\n"
     /// A few, so that a client sending without pause holds the loop (playback's refills, keys) no longer than this.
