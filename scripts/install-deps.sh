@@ -39,8 +39,8 @@ packages=(
   pipewire wireplumber pipewire-pulse
   # The MPD front end (issue 29): MPD itself as the reference, mpc and python-mpd2 as its clients.
   mpd mpc python3-mpd
-  # ncmpcpp in tmux: the playlist, the library browser, search and play driven by its keys.
-  ncmpcpp
+  # ncmpcpp and ncmpc in tmux: the playlist, the library browser, search and play driven by their keys.
+  ncmpcpp ncmpc
   # Cover art (issue 30): libchafa for terminal graphics, libjpeg-turbo and libpng to decode (all dlopen'ed).
   libchafa-dev libjpeg62-turbo-dev libpng-dev
   # Its sixel test: a real xterm (-ti vt340) under Xvfb, its fonts, xwd for the screenshot.

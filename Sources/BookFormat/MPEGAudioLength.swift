@@ -9,6 +9,8 @@ public struct MPEGAudioLength: Equatable, Sendable {
     /// 1, 2 or 3.
     public let layer: Int
     public let sampleRate: Int
+    /// 1 or 2, from the frame's channel mode.
+    public let channels: Int
 
     /// `bytes`: the file from where its audio starts (after an ID3v2 tag), at
     /// least a few kilobytes; `audioBytes`: how long the audio part is.
@@ -29,6 +31,7 @@ public struct MPEGAudioLength: Equatable, Sendable {
     private init(header: MPEGFrameHeader, frame: ArraySlice<UInt8>, audioBytes: Int64) {
         layer = header.layer
         sampleRate = header.sampleRate
+        channels = header.mono ? 1 : 2
         if let counted = Self.frameCount(frame, header: header) {
             let samples = counted.frames * header.samplesPerFrame - counted.trimmed
             seconds = Double(max(0, samples)) / Double(header.sampleRate)

@@ -15,6 +15,8 @@ public struct LibraryTrack: Equatable, Hashable, Sendable {
         var modifiedNanoseconds: Int64
         var durationSeconds: Double?
         var format: String?
+        var sampleRate: Int?
+        var channels: Int?
         var title: String?
         var artists: [String]
         var album: String?
@@ -63,6 +65,9 @@ public struct LibraryTrack: Equatable, Hashable, Sendable {
     public var durationSeconds: Double? { get { box.fields.durationSeconds } set { fields.durationSeconds = newValue } }
     /// The codec's short name ("mp3", "flac", "aac"...).
     public var format: String? { get { box.fields.format } set { fields.format = newValue } }
+    /// The file's own sample rate and channels (what MPD's `Format` says), before the player converts it.
+    public var sampleRate: Int? { get { box.fields.sampleRate } set { fields.sampleRate = newValue } }
+    public var channels: Int? { get { box.fields.channels } set { fields.channels = newValue } }
     public var title: String? { get { box.fields.title } set { fields.title = newValue } }
     /// Each artist the tags name (several ARTIST comments, ID3v2.4's list),
     /// in their order: the tree files an album under each, search finds it by each.
@@ -101,7 +106,8 @@ public struct LibraryTrack: Equatable, Hashable, Sendable {
                 genre: String? = nil, trackGain: Double? = nil, trackPeak: Double? = nil,
                 albumGain: Double? = nil, albumPeak: Double? = nil) {
         box = Box(Fields(path: path, relativePath: relativePath ?? path, size: size, modifiedNanoseconds: modifiedNanoseconds,
-                         durationSeconds: durationSeconds, format: format, title: title, artists: Self.list(artist), album: album,
+                         durationSeconds: durationSeconds, format: format, sampleRate: nil, channels: nil, title: title,
+                         artists: Self.list(artist), album: album,
                          albumArtists: Self.list(albumArtist), trackNumber: trackNumber, discNumber: discNumber, year: year,
                          genres: Self.list(genre),
                          trackGain: trackGain, trackPeak: trackPeak, albumGain: albumGain, albumPeak: albumPeak))

@@ -10,6 +10,12 @@ public enum QueueEdit: Equatable, Sendable {
     case move(from: Int, count: Int, to: Int)
     /// The entries from `from`, `count` of them (clamped to those after the one that plays), in a random order.
     case shuffle(from: Int, count: Int)
+    /// The whole queue, played and playing entries too, as MPD edits its
+    /// queue: it becomes the entries at these positions (before the edit),
+    /// in this order, each at most once. The entry that plays goes on where
+    /// it went; gone, the entry after it plays (as paused if it was), and
+    /// with none after it playback stops.
+    case keep(positions: [Int])
 
     public enum Outcome: Equatable, Sendable {
         /// The entries after the one that plays, edited.
@@ -39,6 +45,9 @@ public enum QueueEdit: Equatable, Sendable {
             let start = max(from, first), end = min(queue.count, from + min(count, queue.count))
             guard start < end else { return .upcoming(after) }
             after[(start - first)..<(end - first)].shuffle(using: &random)
+        case .keep(let positions):
+            // The whole queue's edit is the runtime's (`PlayerRuntime.rearrangeQueue`), not the upcoming entries'.
+            return .refused(.noQueueEntry(position: positions.first ?? 0))
         }
         return .upcoming(after)
     }

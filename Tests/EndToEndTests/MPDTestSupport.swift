@@ -14,6 +14,12 @@ final class MPDConnection {
         greeting = raw.readLine()
     }
 
+    /// Over TCP, at `port` on the loopback address.
+    init(loopbackPort port: Int) throws {
+        raw = try RawControlConnection(loopbackPort: port)
+        greeting = raw.readLine()
+    }
+
     /// The bytes of the last binary reply (`albumart`, `readpicture`) read.
     private(set) var binary: [UInt8] = []
 
@@ -64,7 +70,8 @@ final class ReferenceMPD {
     let process: BackgroundProcess
     let password: String?
 
-    init(music: String, password: String? = nil) throws {
+    /// `tcpPort`: also listening at that port on the loopback address.
+    init(music: String, password: String? = nil, tcpPort: Int? = nil) throws {
         self.password = password
         let directory = ScratchFiles.makeDirectory("reference-mpd")
         socket = directory + "/mpd.sock"
@@ -76,7 +83,10 @@ final class ReferenceMPD {
         db_file "\(directory)/database"
         log_file "\(directory)/log"
         bind_to_address "\(socket)"
+        \(tcpPort.map { "bind_to_address \"127.0.0.1\"\nport \"\($0)\"" } ?? "")
         zeroconf_enabled "no"
+        # As the player's MPD front end keeps its database: a link out of the music folder is not in it.
+        follow_outside_symlinks "no"
         audio_output {
             type "null"
             name "null"
@@ -109,6 +119,8 @@ final class ReferenceMPD {
 struct InterludeMPDPlayer {
     let runtime: String
     let process: BackgroundProcess
+    /// The playlists folder that save, load and listplaylists use.
+    let playlists: String
 
     init(music: String, files: [String], config extra: String = "") throws {
         runtime = try Remote.makeRuntimeDirectory()
@@ -122,6 +134,7 @@ struct InterludeMPDPlayer {
         environment["XDG_CACHE_HOME"] = config + "/cache"
         // The playlists folder that save, load and listplaylists use.
         environment["XDG_DATA_HOME"] = config + "/data"
+        playlists = config + "/data/interlude/playlists"
         // The library index that lsinfo, find and search read.
         try ProcessRunner.run(InterludeBinary.path(), ["library", "scan"], environment: environment, timeout: 60).check()
         process = try BackgroundProcess.start(InterludeBinary.path(), ["play"] + files + ["--device", "pulse"],
@@ -169,5 +182,21 @@ enum MPDLibrary {
             """, folder + "/more/d.mp3", try CoverArtFixtures.picture(size: embeddedCover, format: "png")],
             environment: ["PYTHONPATH": InterludeBinary.packageRoot + "/build/python"]).check()
         return (folder, files)
+    }
+}
+
+extension MPDLibrary {
+    /// A folder `ordered` whose names sort against its track numbers (`z` is
+    /// track 1, `y` track 2, `x` has none), with a folder `sub` in it: MPD
+    /// adds and lists a folder's songs by album, disc and track before their names.
+    static func addOrderedFolder(to folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder + "/ordered/sub", withIntermediateDirectories: true)
+        for (name, track) in [("z", "1"), ("y", "2"), ("x", nil), ("sub/w", "5")] {
+            let path = "\(folder)/ordered/\(name).mp3"
+            try FileManager.default.copyItem(atPath: try Fixtures.mp3(.tone(frequency: 550), seconds: 3), toPath: path)
+            var tags = ["--artist", "Orderly", "--album", "Ordered", "--song", "Song \(name.split(separator: "/").last ?? "")"]
+            if let track { tags += ["--track", track] }
+            try ProcessRunner.run("id3v2", tags + [path]).check()
+        }
     }
 }

@@ -156,7 +156,8 @@ import Glibc
             #expect(player.eventLines.filter { $0.contains("dropped a subscriber") }.count == 1)
             #expect(Remote.waitUntil { !Remote.holdsSocket(player.pid, inode: stuckEnd) }, "the player still holds socket:[\(stuckEnd)]")
         case .mpd:
-            // A queue of 1,001 whose `playlistinfo` asked in one command list more times than 4 MB holds.
+            // A queue of 1,001 whose `playlistinfo` asked in one command list more times than 8 MB
+            // (MPD's `max_output_buffer_size`, the player's limit) holds.
             let file = try Fixtures.mp3(.sweep, seconds: 1, sampleRate: 44100, channels: 2, encoding: .cbr(kbps: 128))
             let paths = "[" + Array(repeating: "\"\(file)\"", count: 100).joined(separator: ",") + "]"
             let control = try Served.control.connect(player)
@@ -166,7 +167,7 @@ import Glibc
             other.send("playlistinfo")
             let size = try #require(other.readMPDReply()).count
             let stuckEnd = try Self.acceptedEnd(stuck, pid: player.pid)
-            let list = ["command_list_begin"] + Array(repeating: "playlistinfo", count: (4 << 20) / size + 1) + ["command_list_end"]
+            let list = ["command_list_begin"] + Array(repeating: "playlistinfo", count: (8 << 20) / size + 1) + ["command_list_end"]
             #expect(stuck.send(Array(list.map { $0 + "\n" }.joined().utf8)))
             #expect(Remote.waitUntil { !Remote.holdsSocket(player.pid, inode: stuckEnd) }, "the player still holds socket:[\(stuckEnd)]")
             #expect(stuck.readLine() == nil, "closed without a reply")

@@ -51,6 +51,8 @@ import TestSupport
             #expect(track.trackNumber == entry.trackNumber)
             #expect(track.genre == entry.genre)
             #expect(track.format == "mp3")
+            // The generator's frames are 44.1 kHz mono: the rate and channels are stored and read back.
+            #expect(track.sampleRate == 44100 && track.channels == 1, "\(entry.path)")
             #expect(track.relativePath == String(entry.path.dropFirst(library.root.count + 1)))
             #expect(abs((track.durationSeconds ?? 0) - 0.2) < 0.06, "\(entry.path): \(track.durationSeconds ?? -1) s")
         }

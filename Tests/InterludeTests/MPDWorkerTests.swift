@@ -22,7 +22,7 @@ import Testing
             ranOn.withLock { $0 = pthread_self() }
             // Bounded, so a worker that ran the job on the caller's thread fails instead of hanging the run.
             _ = gate.wait(timeout: .now() + 60)
-            return .picture(ticket: 7, .failure(MPDFailure(.noExist, "No file exists", command: "albumart")))
+            return .diskReply(ticket: 7, .failure(MPDFailure(.noExist, "No file exists", command: "albumart")))
         }
         // Here while the job waits: nothing has come back.
         #expect(!Self.readable(worker.wake, milliseconds: 50))
@@ -31,7 +31,7 @@ import Testing
         #expect(Self.readable(worker.wake, milliseconds: 10_000))
         let finished = worker.take()
         #expect(finished.count == 1)
-        if case .picture(let ticket, .failure(let failure)) = finished.first {
+        if case .diskReply(let ticket, .failure(let failure)) = finished.first {
             #expect(ticket == 7 && failure.message == "No file exists")
         } else {
             Issue.record("not the job's result: \(finished)")

@@ -40,6 +40,11 @@ import TestSupport
         #expect(abs((track.durationSeconds ?? 0) - decoded) < 0.0001, "\(track.durationSeconds ?? -1) s, decoded \(decoded) s")
         #expect(track.title == LibraryTreeGenerator(root: "", fileCount: 1).entry(0).title)
         #expect(track.format == "mp3")
+        // The rate and channels the decoder finds (LAME may resample a low bitrate's input).
+        let decoder = try Decoders.open(path: path)
+        #expect(track.sampleRate == decoder.sourceFormat.rate && track.channels == decoder.sourceFormat.channels,
+                "\(track.sampleRate ?? 0)/\(track.channels ?? 0), decoded \(decoder.sourceFormat)")
+        decoder.close()
     }
 
     @Test func withoutAnInfoFrameTheLengthIsTheConstantBitrateEstimate() throws {
@@ -60,6 +65,7 @@ import TestSupport
         #expect(TrackReader.readMP3WithTag(path: untagged, stamp: ScanDiff.Stamp(size: 1, modifiedNanoseconds: 0)) == nil)
         let track = try TrackReader.read(path: flac, stamp: ScanDiff.Stamp(size: 1, modifiedNanoseconds: 0))
         #expect(track.format == "flac")
+        #expect(track.sampleRate == 44100 && track.channels == 2)
         #expect(abs((track.durationSeconds ?? 0) - 1) < 0.01)
     }
 }

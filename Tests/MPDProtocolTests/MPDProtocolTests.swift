@@ -231,3 +231,93 @@ import Testing
         #expect(config.problems.map(\.description) == ["/c/config:2: mpd must be \(MPDEndpointSetting.accepts), not 'loud'"])
     }
 }
+
+@Suite struct MPDLocatedURITests {
+    private func located(_ uri: String) -> String {
+        do throws(MPDFailure) {
+            return switch try MPDLocatedURI.locate(uri) {
+            case .relative(let name): "relative \(name)"
+            case .file(let path): "file \(path)"
+            case .url(let url): "url \(url)"
+            }
+        } catch {
+            return error.line(index: 0)
+        }
+    }
+
+    /// The readings MPD 0.23.12 gave these URIs (its answers to `add`, measured beside it).
+    @Test func readsAURIAsMPDLocatesIt() {
+        #expect(located("a.mp3") == "relative a.mp3")
+        #expect(located("../outside/x.mp3") == "relative ../outside/x.mp3")
+        #expect(located("../../../../etc/hostname") == "relative ../../../../etc/hostname")
+        #expect(located("") == "relative ")
+        #expect(located("://x") == "relative ://x")
+        #expect(located("http:/x") == "relative http:/x")
+        #expect(located("/etc/hostname") == "file /etc/hostname")
+        #expect(located("file:///etc/hostname") == "file /etc/hostname")
+        #expect(located("FILE:///etc/hostname") == "file /etc/hostname")
+        #expect(located("file://etc/hostname") == "ACK [2@0] {} Malformed file:// URI\n")
+        #expect(located("file://") == "ACK [2@0] {} Malformed file:// URI\n")
+        #expect(located("http://127.0.0.1:1/x.mp3") == "url http://127.0.0.1:1/x.mp3")
+        #expect(located("Https://host/x") == "url Https://host/x")
+        for unsupported in ["ftp://host/x", "smb://x/y", "bogus://x", "1http://x", "a/b://c", "x y://z", "sub/b.mp3://"] {
+            #expect(located(unsupported) == "ACK [2@0] {} Unsupported URI scheme\n", "\(unsupported)")
+        }
+    }
+
+    @Test func aWholePathInAMusicFolderIsItsNameInTheDatabaseUnresolved() {
+        let folders = ["/m/music", "/m/more/"]
+        #expect(MPDLocatedURI.relative("/m/music/a.mp3", in: folders) == "a.mp3")
+        #expect(MPDLocatedURI.relative("/m/music//sub/a.mp3", in: folders) == "sub/a.mp3")
+        #expect(MPDLocatedURI.relative("/m/more/b.mp3", in: folders) == "b.mp3")
+        #expect(MPDLocatedURI.relative("/m/music", in: folders) == "")
+        #expect(MPDLocatedURI.relative("/m/music/", in: folders) == "")
+        #expect(MPDLocatedURI.relative("/m/music/../x.mp3", in: folders) == "../x.mp3")
+        #expect(MPDLocatedURI.relative("/m/musicals/a.mp3", in: folders) == nil)
+        #expect(MPDLocatedURI.relative("/m/x.mp3", in: folders) == nil)
+        #expect(MPDLocatedURI.relative("/x.mp3", in: ["/"]) == "x.mp3")
+    }
+}
+
+@Suite struct MPDSongOrderTests {
+    private func key(_ path: String, album: String? = nil, disc: Int? = nil, track: Int? = nil) -> MPDSongOrder.Key {
+        MPDSongOrder.Key(path: path, album: album, disc: disc, track: track)
+    }
+
+    @Test func aFoldersSongsComeBeforeItsFoldersAndEachFolderBeforeWhatIsInIt() {
+        let keys = [key("b/x.mp3"), key("z.mp3"), key("b/c/y.mp3"), key("a.mp3"), key("B2/w.mp3"), key("b/a.mp3")]
+        #expect(MPDSongOrder.walk(keys).map { keys[$0].path } == ["a.mp3", "z.mp3", "b/a.mp3", "b/x.mp3", "b/c/y.mp3", "B2/w.mp3"])
+    }
+
+    @Test func songsAreSortedByAlbumDiscTrackThenName() {
+        let keys = [
+            key("d/1.mp3", album: "B", track: 1), key("d/2.mp3", album: "A", track: 9), key("d/3.mp3", album: "A", disc: 2, track: 1),
+            key("d/4.mp3", album: "A", track: 2), key("d/5.mp3"), key("d/0.mp3", album: "A", track: 2), key("d/6.mp3", album: "A", track: 0),
+        ]
+        // No album first; then album A: no disc (0) before disc 2, track 0 first, the two track 2s by name.
+        #expect(MPDSongOrder.walk(keys).map { keys[$0].path }
+                == ["d/5.mp3", "d/6.mp3", "d/0.mp3", "d/4.mp3", "d/2.mp3", "d/3.mp3", "d/1.mp3"])
+    }
+
+    @Test func namesCompareAsICUsRootCollationDoes() {
+        let sorted = ["Zebra", "apple", "Apple", "_x", "-x", " x", "10", "9", "b"]
+            .sorted(by: MPDCollation.precedes)
+        #expect(sorted == [" x", "_x", "-x", "10", "9", "apple", "Apple", "b", "Zebra"])
+        #expect(MPDCollation.compare("a", "a") == 0)
+    }
+}
+
+@Suite struct MPDPlayTimeTests {
+    @Test func countsOnlyTheStretchesPlayingTheOngoingOneIncluded() {
+        var time = MPDPlayTime()
+        #expect(time.seconds(at: 5) == 0)
+        time.note(playing: true, at: 10)
+        time.note(playing: true, at: 12)
+        #expect(time.seconds(at: 13) == 3)
+        time.note(playing: false, at: 20)
+        time.note(playing: false, at: 25)
+        #expect(time.seconds(at: 40) == 10)
+        time.note(playing: true, at: 50)
+        #expect(time.seconds(at: 52.5) == 12.5)
+    }
+}

@@ -32,6 +32,25 @@ public final class RawControlConnection {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
+    /// A TCP client of `port` on the loopback address (MPD's `mpd = 127.0.0.1:PORT`).
+    public init(loopbackPort port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
+        address.sin_addr.s_addr = in_addr_t(0x7f00_0001).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            let problem = String(cString: strerror(errno))
+            close(fd)
+            throw ProcessError.notReady("connect 127.0.0.1:\(port): \(problem)")
+        }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     deinit { close(fd) }
 
     /// Sends all of `bytes`; false when the player closed the connection first.

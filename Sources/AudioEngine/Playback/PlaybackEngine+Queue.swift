@@ -47,6 +47,25 @@ extension PlaybackEngine {
         return true
     }
 
+    /// The queue becomes `paths`, made of the old entries (`place`: an old
+    /// entry's new position, nil for one gone); see `TrackFeeder.rearrange`.
+    public func rearrangeQueue(_ paths: [String], place: (Int) -> Int?) {
+        feeder.rearrange(to: paths, place: place, continueDecoding: !queueEndRequested)
+        keepAnnouncementsInTracks()
+    }
+
+    /// The listener is in no entry until the next jump: the tracks are forgotten (`TrackFeeder.dropTracks`).
+    public func forgetQueuePosition() {
+        feeder.dropTracks()
+        keepAnnouncementsInTracks()
+    }
+
+    /// The tracks announced as started and ended are places in `feeder.tracks`, which may have fewer now.
+    private func keepAnnouncementsInTracks() {
+        announcedStart = min(announcedStart, feeder.tracks.count - 1)
+        announcedEnd = min(announcedEnd, announcedStart)
+    }
+
     /// Adds files to the end of the queue.
     public func enqueue(_ paths: [String]) {
         // Once the media stopped at the end, the new files wait for a jump or a

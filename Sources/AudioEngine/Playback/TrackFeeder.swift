@@ -8,7 +8,8 @@ import AudioDecoding
 /// Positions are stream frames: frame 0 is the first frame of the first file.
 public final class TrackFeeder {
     public struct Track: Equatable, Sendable {
-        public let index: Int
+        /// The queue entry it is: renumbered when entries before it go or move (`rearrange`).
+        public internal(set) var index: Int
         public let path: String
         public let startFrame: Int
         /// Set once the decoder has reached the end of the file.
@@ -232,6 +233,44 @@ extension TrackFeeder {
     public func replaceQueue(after index: Int, with newPaths: [String]) {
         paths = Array(paths.prefix(max(0, index + 1))) + newPaths
         nextIndex = min(nextIndex, paths.count)
+    }
+
+    /// The queue becomes `newPaths`, made of the old entries: `place` gives
+    /// an old entry's new position, nil for one gone. Each track decoded so
+    /// far follows its entry; one whose entry went takes the place of the
+    /// entry that now follows it (its frames are history, or the caller
+    /// jumps away from them). Decoding goes on after the entry it is in, in
+    /// the new order; frames decoded ahead of the heard entry are the
+    /// caller's to forget when what follows it changed. With nothing left,
+    /// nothing is decoded and no track remains. `continueDecoding`: as in
+    /// `append`, when everything was decoded and entries now follow, decoding goes on.
+    public func rearrange(to newPaths: [String], place: (Int) -> Int?, continueDecoding: Bool) {
+        var following = [Int](repeating: newPaths.count, count: paths.count + 1)
+        for old in paths.indices.reversed() { following[old] = place(old) ?? following[old + 1] }
+        paths = newPaths
+        guard !newPaths.isEmpty else {
+            dropTracks()
+            return
+        }
+        for track in tracks.indices {
+            let old = tracks[track].index
+            tracks[track].index = min(newPaths.count - 1, old >= 0 && old < following.count ? following[old] : newPaths.count)
+        }
+        nextIndex = tracks.last.map { $0.index + 1 } ?? min(nextIndex, newPaths.count)
+        nextIndex = min(nextIndex, newPaths.count)
+        if continueDecoding && decodingEnded && decoder == nil && nextIndex < paths.count {
+            decodingEnded = false
+            openNext()
+        }
+    }
+
+    /// Forgets every track and stops decoding: the listener is in no entry
+    /// until a jump (the entry that played went, and none followed it).
+    public func dropTracks() {
+        tracks.removeAll()
+        decoder = nil
+        decodingEnded = true
+        nextIndex = paths.count
     }
 
     /// Prepares a jump to queue entry `queueIndex`, `offset` frames into it (or

@@ -129,6 +129,8 @@ extension PlayerRuntime {
     private func play() -> CommandResult {
         // Someone at the keys is awake whatever the system said: a wake-up announcement that never came must not hold play.
         if arbiter.isSleepAnnounced { systemDidWake() }
+        // The queue was emptied and filled again (MPD's clear, then add): it plays from its first entry.
+        if book == nil, current == nil, !queue.isEmpty { jump(toQueueIndex: 0, seconds: 0, play: false) }
         if case .refused(let reason) = player.play() { return .refused(reason: .problem(reason)) }
         stopRequested = false
         return .done

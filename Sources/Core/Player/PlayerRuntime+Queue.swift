@@ -73,6 +73,7 @@ extension PlayerRuntime {
     /// Removes, moves or shuffles entries after the one heard now; one the
     /// feeder has begun for the gapless join is decoded again from the queue as it is now.
     package func editQueue(_ edit: QueueEdit) -> CommandResult {
+        if case .keep(let positions) = edit { return rearrangeQueue(keeping: positions) }
         let here = current?.index ?? -1
         var random = SystemRandomNumberGenerator()
         switch edit.upcoming(of: queue, here: here, random: &random) {
@@ -82,6 +83,47 @@ extension PlayerRuntime {
             engine.forgetDecodedAhead(fadeFrames: controller.fadeFrames)
             return .done
         }
+    }
+
+    /// The queue becomes the entries at `positions`, in that order, as MPD
+    /// edits its queue (`QueueEdit.keep`). The entry that plays keeps playing
+    /// where it went (what follows it, when changed, is decoded again from the
+    /// heard frame, as `editQueue` does); gone, the entry that followed it and
+    /// stayed plays in its place, paused if it was; with none, playback stops
+    /// and no entry is current until the next play, which starts at the first.
+    package func rearrangeQueue(keeping positions: [Int]) -> CommandResult {
+        let old = queue
+        var place = [Int?](repeating: nil, count: old.count)
+        for (new, position) in positions.enumerated() {
+            guard old.indices.contains(position), place[position] == nil else { return .refused(reason: .noQueueEntry(position: position)) }
+            place[position] = new
+        }
+        let here = current
+        let upcomingBefore = here.map { Array(old.dropFirst($0.index + 1)) }
+        let paths = positions.map { old[$0] }
+        // A jump asked for and not yet carried out names an entry by its old position.
+        let jumping = controller.pause.pendingJump != nil || engine.pendingJump != nil
+        engine.rearrangeQueue(paths, place: { place.indices.contains($0) ? place[$0] : nil })
+        playOrder.listStart = place[..<min(playOrder.listStart, place.count)].filter { $0 != nil }.count
+        guard let here else { return .done }
+        if let moved = place[here.index] {
+            if jumping {
+                jump(toQueueIndex: moved, seconds: here.elapsed, play: false)
+            } else if upcomingBefore != Array(paths.dropFirst(moved + 1)) {
+                engine.forgetDecodedAhead(fadeFrames: controller.fadeFrames)
+            }
+            return .done
+        }
+        // The entry that played went: the one after it that stayed, else a stop.
+        if let next = place[(here.index + 1)...].first(where: { $0 != nil }) ?? nil {
+            jump(toQueueIndex: next, seconds: 0, play: false)
+        } else {
+            // As MPD: stopped, and no entry is current (the next play starts at the first).
+            player.pause()
+            engine.forgetQueuePosition()
+            stopRequested = true
+        }
+        return .done
     }
 
     package func next() {

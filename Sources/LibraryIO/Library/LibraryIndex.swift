@@ -21,7 +21,7 @@ package final class LibraryIndex {
     /// nothing that a scan cannot recreate.
     /// 2: the artist, album artist and genre columns hold every value of a
     /// list (`stored`), not the values joined for showing.
-    package static let schemaVersion = 2
+    package static let schemaVersion = 3
 
     /// A list field's values as its column holds them: joined by U+001F (the
     /// unit separator, a control character no tag value holds); nil for none.
@@ -168,6 +168,7 @@ package final class LibraryIndex {
                 mtime_ns INTEGER NOT NULL,
                 duration REAL,
                 format TEXT,
+                sample_rate INTEGER, channels INTEGER,
                 title TEXT, artist TEXT, album TEXT, album_artist TEXT,
                 track_number INTEGER, disc_number INTEGER, year INTEGER, genre TEXT,
                 track_gain REAL, track_peak REAL, album_gain REAL, album_peak REAL,
@@ -199,17 +200,18 @@ package final class LibraryIndex {
 
     private static let columns = """
         path, size, mtime_ns, duration, format, title, artist, album, album_artist, track_number, disc_number, \
-        year, genre, track_gain, track_peak, album_gain, album_peak, relative_path
+        year, genre, track_gain, track_peak, album_gain, album_peak, relative_path, sample_rate, channels
         """
 
     private func prepareStatements() throws(SQLiteError) {
         upsertStatement = try connection.prepare("""
             INSERT INTO tracks (\(Self.columns), artist_key, album_key, title_key, genre_key)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?22, ?18, ?19, ?20, ?21)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?22, ?23, ?24, ?18, ?19, ?20, ?21)
             ON CONFLICT(path) DO UPDATE SET size = ?2, mtime_ns = ?3, duration = ?4, format = ?5, title = ?6,
                 artist = ?7, album = ?8, album_artist = ?9, track_number = ?10, disc_number = ?11, year = ?12,
                 genre = ?13, track_gain = ?14, track_peak = ?15, album_gain = ?16, album_peak = ?17,
-                artist_key = ?18, album_key = ?19, title_key = ?20, genre_key = ?21, relative_path = ?22
+                artist_key = ?18, album_key = ?19, title_key = ?20, genre_key = ?21, relative_path = ?22,
+                sample_rate = ?23, channels = ?24
             RETURNING id
             """)
         // A file the scan has not seen before: a plain insert, its id from
@@ -217,7 +219,7 @@ package final class LibraryIndex {
         // before giving it back, a third more per row than this.
         insertStatement = try connection.prepare("""
             INSERT OR IGNORE INTO tracks (\(Self.columns), artist_key, album_key, title_key, genre_key)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?22, ?18, ?19, ?20, ?21)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?22, ?23, ?24, ?18, ?19, ?20, ?21)
             """)
         idStatement = try connection.prepare("SELECT id FROM tracks WHERE path = ?1")
         searchDelete = try connection.prepare("DELETE FROM track_search WHERE rowid = ?1")
@@ -292,6 +294,7 @@ package final class LibraryIndex {
                     .integer(track.year.map(Int64.init)), .text(Self.stored(track.genres)),
                     .real(track.trackGain), .real(track.trackPeak), .real(track.albumGain), .real(track.albumPeak),
                     .text(row.artistKey), .text(row.albumKey), .text(row.titleKey), .text(row.genreKey), .text(track.relativePath),
+                    .integer(track.sampleRate.map(Int64.init)), .integer(track.channels.map(Int64.init)),
                 ]
                 let id: Int64
                 if row.isNew, try insert(values) {
@@ -481,6 +484,8 @@ package final class LibraryIndex {
         track.albumArtists = values(row.text(8))
         track.genres = values(row.text(12))
         track.relativePath = row.text(17) ?? track.path
+        track.sampleRate = row.integer(18).map(Int.init)
+        track.channels = row.integer(19).map(Int.init)
         return track
     }
 

@@ -26,6 +26,10 @@ package enum TrackReader {
         if let frames = decoder.lengthInFrames, decoder.format.rate > 0 {
             track.durationSeconds = decoder.format.seconds(forFrames: frames)
         }
+        if decoder.sourceFormat.rate > 0 && decoder.sourceFormat.channels > 0 {
+            track.sampleRate = decoder.sourceFormat.rate
+            track.channels = decoder.sourceFormat.channels
+        }
         track.format = switch decoder.streamInfo.codec {
         case .mpegAudio(_, let layer): "mp\(layer)"
         case .other(_, let codec): codec.lowercased()
@@ -92,6 +96,8 @@ package enum TrackReader {
         var track = LibraryTrack(path: path, size: stamp.size, modifiedNanoseconds: stamp.modifiedNanoseconds)
         track.durationSeconds = length.seconds
         track.format = "mp\(length.layer)"
+        track.sampleRate = length.sampleRate
+        track.channels = length.channels
         // The tag and the first frame are in `head`: read from there, not from the file again.
         apply(AudioTags.read(path: path, head: head), to: &track)
         return .track(track)

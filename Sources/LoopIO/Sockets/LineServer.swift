@@ -170,7 +170,8 @@ package final class LineServer<Handler: LineProtocol> {
             do { fd = try UnixSocket.accept(listener.fd) } catch { return }
             guard let fd else { return }
             activity += 1
-            let client = Client(fd: fd, session: handler.newSession(), allowance: rules.outputLimit.bytes, activity: activity)
+            let client = Client(fd: fd, session: handler.newSession(), allowance: rules.outputLimit.bytes, activity: activity,
+                                peerIsOwner: listener.checksPeer)
             if listener.checksPeer && (try? UnixSocket.peerUserID(fd)) != owner {
                 refuse(client, saying: rules.peerRefusal)
                 continue
@@ -357,6 +358,9 @@ package final class LineClient<Session> {
     /// The peer sent EOF: nothing more to read.
     package fileprivate(set) var peerClosed = false
     package fileprivate(set) var closed = false
+    /// Accepted on a Unix socket that checks its peer: the client runs as
+    /// the owner's user (a TCP client's user is not known, so never).
+    package let peerIsOwner: Bool
     fileprivate var input: [UInt8] = []
     fileprivate var output = PendingOutput()
     /// How many bytes `output` may hold before the client is dropped: the
@@ -365,8 +369,9 @@ package final class LineClient<Session> {
     /// The server's activity count when the client last sent or took anything.
     fileprivate var lastActive: UInt64
 
-    fileprivate init(fd: Int32, session: Session, allowance: Int, activity: UInt64) {
+    fileprivate init(fd: Int32, session: Session, allowance: Int, activity: UInt64, peerIsOwner: Bool) {
         self.fd = fd
+        self.peerIsOwner = peerIsOwner
         self.session = session
         self.allowance = allowance
         lastActive = activity

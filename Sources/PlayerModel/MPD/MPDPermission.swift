@@ -14,10 +14,11 @@ public struct MPDPermission: OptionSet, Sendable {
     public static let all: MPDPermission = [.read, .add, .control, .admin]
 
     private static let none: Set<String> = ["ping", "close", "commands", "notcommands", "tagtypes", "binarylimit", "password"]
-    private static let adding: Set<String> = ["add", "addid", "load"]
+    private static let adding: Set<String> = ["add", "addid", "load", "findadd", "searchadd"]
     private static let controlling: Set<String> = [
         "play", "playid", "pause", "stop", "next", "previous", "seek", "seekid", "seekcur", "setvol", "volume", "random",
         "repeat", "single", "consume", "clear", "delete", "deleteid", "move", "moveid", "shuffle", "save", "rm",
+        "playlistadd", "searchaddpl", "swap", "swapid",
     ]
     private static let administering: Set<String> = ["enableoutput", "disableoutput", "toggleoutput"]
 

@@ -2,6 +2,7 @@ import LoopIO
 import BookFormat
 import InterludeCore
 import PlayerModel
+import MusicLibrary
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,18 +26,20 @@ package struct MPDCommands {
         "urlhandlers": 0...0, "volume": 1...1, "lsinfo": 0...1, "find": 1...64, "search": 1...64,
         "listall": 0...1, "plchangesposid": 1...2,
         "delete": 1...1, "deleteid": 1...1, "move": 2...2, "moveid": 2...2, "shuffle": 0...1, "listallinfo": 0...1,
+        "swap": 2...2, "swapid": 2...2,
         "list": 1...64, "count": 1...64, "listplaylists": 0...0, "listplaylist": 1...2, "listplaylistinfo": 1...2,
         "load": 1...2, "save": 1...1, "rm": 1...1, "enableoutput": 1...1, "disableoutput": 1...1, "toggleoutput": 1...1,
         "binarylimit": 1...1, "password": 1...1, "albumart": 2...2, "readpicture": 2...2,
+        "findadd": 1...64, "searchadd": 1...64, "searchaddpl": 2...64, "playlistadd": 2...3, "listfiles": 0...1,
     ]
 
     /// `commands`' list: these and the connection's own.
     package static var names: [String] { (Array(arity.keys) + ["close", "idle"]).sorted() }
 
-    /// A command's outcome: its reply, or a picture request for the worker's thread.
+    /// A command's outcome: its reply, or a reply the worker's thread reads from the disk (given `readpicture`'s recent tags).
     package enum Outcome {
         case reply(MPDResponse)
-        case picture(MPDPictures.Request)
+        case disk(@Sendable (RecentTags) -> Result<MPDResponse, MPDFailure>)
     }
 
     package func run(_ request: MPDRequest) throws(MPDFailure) -> Outcome {
@@ -51,7 +54,17 @@ package struct MPDCommands {
             if name == "albumart" || name == "readpicture" {
                 // The offset is checked here, as MPD checks it before it looks for the file.
                 let offset = try Self.integer(arguments[1])
-                return .picture(MPDPictures.Request(command: name, uri: arguments[0], offset: offset, limit: connection.session.binaryLimit))
+                // A whole path is a local file, the user's own client's alone (MPD's `Client::AllowFile`).
+                if case .file? = try? MPDLocatedURI.locate(arguments[0]), !connection.peerIsOwner {
+                    throw MPDFailure(.permission, "Access denied")
+                }
+                let request = MPDPictures.Request(command: name, uri: arguments[0], offset: offset, limit: connection.session.binaryLimit)
+                let pictures = MPDPictures(musicFolders: server.musicFolders)
+                return .disk { tags in pictures.answer(request, tags: tags) }
+            }
+            if name == "listfiles" {
+                let listing = MPDFileListing(musicFolders: server.musicFolders, uri: arguments.first ?? "", local: connection.peerIsOwner)
+                return .disk { _ in listing.answer() }
             }
             return .reply(try carryOut(name, arguments))
         } catch {
@@ -71,7 +84,7 @@ package struct MPDCommands {
             if let index = snapshot.currentIndex, index < server.queueIDs.paths.count { song(at: index, snapshot, into: &response) }
         case "stats":
             response.add("uptime", Int(max(0, monotonicSeconds() - server.startedAt)))
-            response.add("playtime", 0)
+            response.add("playtime", Self.wholeSeconds(server.playTime.seconds(at: monotonicSeconds())))
             try server.database.statistics(into: &response)
             return response
         case "play", "playid":
@@ -88,8 +101,11 @@ package struct MPDCommands {
                 try table("play")
             }
         case "pause":
-            if let argument = arguments.first {
-                try table(try Self.boolean(argument) ? "pause" : "play")
+            let pausing = try arguments.first.map { text throws(MPDFailure) in try Self.boolean(text) }
+            // Stopped, MPD's pause neither pauses nor plays.
+            guard snapshot.state != .stopped else { break }
+            if let pausing {
+                try table(pausing ? "pause" : "play")
             } else {
                 try perform(.togglePlayPause)
             }
@@ -171,14 +187,15 @@ package struct MPDCommands {
         case "listall": return try server.database.listall(arguments.first ?? "")
         case "add", "addid":
             guard arguments.count == 1 || name == "addid" else { throw MPDFailure(.argument, "add takes one URI") }
-            let path = try resolve(arguments[0])
-            try table(name, [.string(path)])
+            let songs = try songs(adding: arguments[0], byID: name == "addid")
+            // An empty folder adds nothing, as MPD's does (the queue-add row wants one path or more).
+            if !songs.isEmpty { try table(name, songs.map { .string($0) }) }
             if name == "addid" {
                 server.queueIDs.update(core.snapshot(.playback).queuePaths)
                 if let id = server.queueIDs.ids.last { response.add("Id", id) }
                 return response
             }
-        case "clear": try table(name)
+        case "clear": try keep([])
         case "commands", "notcommands":
             // Each list as this client's permissions make it (`notcommands`: what it may not run).
             for command in Self.names
@@ -186,8 +203,18 @@ package struct MPDCommands {
                 response.add("command", command)
             }
             return response
-        case "lsinfo": return try server.database.lsinfo(arguments.first ?? "")
+        case "lsinfo":
+            // `lsinfo /` is the top too, and the top lists the stored playlists after the folders, as MPD's does.
+            let uri = arguments.first.map { $0 == "/" ? "" : $0 } ?? ""
+            var response = try server.database.lsinfo(uri)
+            if uri.isEmpty { try MPDStoredPlaylists(commands: self).list(into: &response) }
+            return response
         case "find", "search": return try server.database.find(arguments, exact: name == "find")
+        case "findadd", "searchadd":
+            let found = try server.database.matching(arguments, exact: name == "findadd")
+            if !found.isEmpty { try table("add", found.map { .string($0.path) }) }
+        case "playlistadd", "searchaddpl":
+            return try MPDStoredPlaylists(commands: self).run(name, arguments)
         case "tagtypes":
             // `tagtypes clear|all|enable|disable ...`: every song's tags are sent whatever a client chose.
             guard arguments.isEmpty else { break }
@@ -219,21 +246,41 @@ package struct MPDCommands {
                 server.outputEnabled = enable
                 server.note(.output)
             }
+        // The queue as MPD keeps it: any entry, the one that plays and those played too (`QueueEdit.keep`).
         case "delete", "deleteid":
             let (start, end) = try queueRange(arguments[0], byID: name == "deleteid")
-            if end > start { try table(name, [.integer(Int64(start)), .integer(Int64(end - start))]) }
+            let count = server.queueIDs.paths.count
+            if end > start { try keep(Array(0..<start) + Array(end..<count)) }
         case "move", "moveid":
             let (start, end) = try queueRange(arguments[0], byID: name == "moveid")
             let to = try Self.integer(arguments[1])
-            guard to + (end - start) <= server.queueIDs.paths.count else { throw MPDFailure(.argument, "Bad song index") }
+            let count = server.queueIDs.paths.count
+            guard to + (end - start) <= count else { throw MPDFailure(.argument, "Number too large: \(arguments[1])") }
             if end > start && to != start {
-                try table(name, [.integer(Int64(start)), .integer(Int64(to)), .integer(Int64(end - start))])
+                var order = Array(0..<start) + Array(end..<count)
+                order.insert(contentsOf: start..<end, at: to)
+                try keep(order)
             }
+        case "swap", "swapid":
+            let (first, _) = try queueRange(arguments[0], byID: name == "swapid", single: true)
+            let (second, _) = try queueRange(arguments[1], byID: name == "swapid", single: true)
+            var order = Array(server.queueIDs.paths.indices)
+            order.swapAt(first, second)
+            if first != second { try keep(order) }
         case "shuffle":
-            // A range is checked as MPD checks it; the row shuffles all that follows the track that plays
-            // (with the whole queue MPD keeps the song that plays first too, so the two agree there).
-            if let argument = arguments.first { _ = try Self.range(argument, count: server.queueIDs.paths.count, clamped: true) }
-            try table(name)
+            let count = server.queueIDs.paths.count
+            var (start, end) = try arguments.first.map { text throws(MPDFailure) in try Self.range(text, count: count, clamped: true) }
+                ?? (0, count)
+            end = min(end, count)
+            guard start + 1 < end else { break }
+            var order = Array(0..<count)
+            // MPD's: the song that plays (or is paused) goes first in the range, and the rest is shuffled after it.
+            if let here = snapshot.currentIndex, snapshot.state != .stopped, (start..<end).contains(here) {
+                order.swapAt(start, here)
+                start += 1
+            }
+            order[start..<end].shuffle()
+            try keep(order)
         case "listallinfo": return try server.database.listall(arguments.first ?? "", info: true)
         case "list": return try server.database.list(arguments)
         case "count": return try server.database.count(arguments)
@@ -251,17 +298,25 @@ package struct MPDCommands {
 
     // MARK: Through the command table
 
-    /// The queue positions `START:END`, one position, or (`byID`) one song id names; MPD's complaint when it names none.
-    private func queueRange(_ text: String, byID: Bool) throws(MPDFailure) -> (start: Int, end: Int) {
+    /// The queue positions `START:END`, one position (`single`: only that), or (`byID`) one song id names; MPD's complaint when it names none.
+    private func queueRange(_ text: String, byID: Bool, single: Bool = false) throws(MPDFailure) -> (start: Int, end: Int) {
         let count = server.queueIDs.paths.count
         if byID {
             guard let index = server.queueIDs.position(ofID: try Self.integer(text)) else { throw MPDFailure(.noExist, "No such song") }
+            return (index, index + 1)
+        }
+        if single {
+            let index = try Self.integer(text)
+            guard index < count else { throw MPDFailure(.argument, "Bad song index") }
             return (index, index + 1)
         }
         let range = try Self.range(text, count: count, clamped: false)
         guard range.end <= count else { throw MPDFailure(.argument, "Bad song index") }
         return range
     }
+
+    /// The queue becomes the entries at `positions`, in that order (MPD's edits of its queue).
+    private func keep(_ positions: [Int]) throws(MPDFailure) { try perform(.editQueue(.keep(positions: positions))) }
 
     /// Carries out the command table's row for the MPD command `name`, with the row's own reading of `values`.
     package func table(_ name: String, _ values: [JSONValue] = []) throws(MPDFailure) {
@@ -332,6 +387,11 @@ package struct MPDCommands {
         return response
     }
 
+    /// A queue entry as MPD gives it: a song of the library with every field
+    /// the index holds for it (as `lsinfo` gives it), else (a file from
+    /// elsewhere, a stream) its tags as the player read them, its time and, for
+    /// the entry that plays, its length; then its place and id. Written once
+    /// per entry and kept with it.
     private func song(at index: Int, _ snapshot: PlayerSnapshot, into response: inout MPDResponse) {
         let kept = server.queueIDs.songLines[index]
         if !kept.isEmpty {
@@ -339,26 +399,40 @@ package struct MPDCommands {
         } else {
             let path = server.queueIDs.paths[index]
             var lines = MPDResponse()
-            lines.add("file", relative(path))
-            let tags = core.snapshot(.tags(of: [path])).tags[path] ?? AudioTags()
-            // MPD's order (its ID3 scan's).
-            if let artist = tags.artist { lines.add("Artist", artist) }
-            if let albumArtist = tags.albumArtist { lines.add("AlbumArtist", albumArtist) }
-            if let title = tags.title { lines.add("Title", title) }
-            if let album = tags.album { lines.add("Album", album) }
-            if let number = tags.track?.number { lines.add("Track", number) }
-            if let date = tags.date { lines.add("Date", date) }
-            if let genre = tags.genre { lines.add("Genre", genre) }
+            if let track = libraryTrack(path) {
+                MPDDatabase.song(track, into: &lines)
+            } else {
+                lines.add("file", relative(path))
+                if path.hasPrefix("/"), let modified = MPDStoredPlaylists.modified(path) { lines.add("Last-Modified", modified) }
+                let tags = core.snapshot(.tags(of: [path])).tags[path] ?? AudioTags()
+                // MPD's order (its ID3 scan's).
+                if let artist = tags.artist { lines.add("Artist", artist) }
+                if let albumArtist = tags.albumArtist { lines.add("AlbumArtist", albumArtist) }
+                if let title = tags.title { lines.add("Title", title) }
+                if let album = tags.album { lines.add("Album", album) }
+                if let number = tags.track?.number { lines.add("Track", number) }
+                if let date = tags.date { lines.add("Date", date) }
+                if let genre = tags.genre { lines.add("Genre", genre) }
+                if let disc = tags.disc?.number { lines.add("Disc", disc) }
+            }
             response.append(lines)
-            // A file's tags are read once (`TrackTagStore`), so its lines stay true; a station's title changes.
+            // A file's fields are read once (the index, `TrackTagStore`), so its lines stay true; a station's title changes.
             if path.hasPrefix("/") { server.queueIDs.keep(songLines: lines.bytes, at: index) }
         }
-        if index == snapshot.currentIndex, let duration = snapshot.duration {
+        // The length of an entry the library does not know, once it plays.
+        if index == snapshot.currentIndex, let duration = snapshot.duration, libraryTrack(server.queueIDs.paths[index]) == nil {
             response.add("Time", Self.wholeSeconds(duration))
             response.add("duration", milliseconds: duration)
         }
         response.add("Pos", index)
         response.add("Id", server.queueIDs.ids[index])
+    }
+
+    /// The library's track for a queue entry's file (nil when the library does not hold it, or cannot be read).
+    private func libraryTrack(_ path: String) -> LibraryTrack? {
+        guard path.hasPrefix("/"), let name = MPDLocatedURI.relative(path, in: server.musicFolders),
+              let track = try? server.database.song(name), track.path == path else { return nil }
+        return track
     }
 
     /// A path in a library folder as MPD names it (relative to its music directory); others whole.
@@ -383,16 +457,67 @@ package struct MPDCommands {
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : nil
     }
 
-    /// An MPD URI: relative to a library folder, or a whole path or URL.
-    package func resolve(_ uri: String) throws(MPDFailure) -> String {
-        if uri.hasPrefix("/") || uri.hasPrefix("http://") || uri.hasPrefix("https://") { return uri }
-        let local = uri.hasPrefix("file://") ? String(uri.dropFirst("file://".count)) : nil
-        if let local { return local }
-        for folder in server.musicFolders {
-            let path = (folder.hasSuffix("/") ? folder : folder + "/") + uri
-            if access(path, F_OK) == 0 { return path }
+    /// What `add URI` (`byID`: `addid URI`) queues, refused where MPD 0.23
+    /// refuses it. A name below the music folder is the database's song (the
+    /// library index's, read on the worker's thread), never a file looked up
+    /// on the disk, so `..` and a link out of the folder name nothing
+    /// (`[50] No such directory`, `No such song`). A whole path or `file://`
+    /// URI is this user's local file: only a client of the Unix socket, whose
+    /// user the socket checked, may name one (`[4] Access denied` to a TCP
+    /// client before anything is looked at); in the music folder it is the
+    /// database's song, elsewhere a regular file with an audio file's name.
+    /// `addid` of a path in the music folder is its song for any client, as in
+    /// MPD. Streams of the schemes the player opens are queued as given.
+    package func songs(adding uri: String, byID: Bool) throws(MPDFailure) -> [String] {
+        // MPD reads `add /` as the whole database, for the clients that send it.
+        switch try MPDLocatedURI.locate(!byID && uri == "/" ? "" : uri) {
+        case .url(let url): return [url]
+        case .relative(let name):
+            if byID {
+                guard let song = try server.database.song(name) else { throw MPDFailure(.noExist, "No such song") }
+                return [song.path]
+            }
+            // A folder is its songs and those of the folders in it, in MPD's order.
+            guard let songs = try server.database.songs(below: name) else { throw MPDFailure(.noExist, "No such directory") }
+            return songs.map(\.path)
+        case .file(let path):
+            let name = MPDLocatedURI.relative(path, in: server.musicFolders)
+            guard byID && name != nil || connection.peerIsOwner else { throw MPDFailure(.permission, "Access denied") }
+            if let name {
+                guard let song = try server.database.song(name) else { throw MPDFailure(.noExist, "No such song") }
+                return [song.path]
+            }
+            return [try Self.localSong(path)]
         }
-        throw MPDFailure(.noExist, "No such directory")
+    }
+
+    /// A stored playlist's entry as `load` queues it: the user's own client
+    /// gets every entry, as the playlists pane would; any other gets only
+    /// the music folder's songs and streams, and the rest is skipped (MPD
+    /// skips what it may not add). Nil when skipped.
+    package func loadable(_ entry: String) throws(MPDFailure) -> String? {
+        if connection.peerIsOwner { return entry }
+        switch try? MPDLocatedURI.locate(entry) {
+        case .url(let url)?: return url
+        case .file(let path)?:
+            guard let name = MPDLocatedURI.relative(path, in: server.musicFolders) else { return nil }
+            return try server.database.song(name)?.path
+        case .relative?, nil: return nil
+        }
+    }
+
+    /// A local file outside the music folder, for the user's own client:
+    /// MPD's checks of it (it is there, a regular file, of a format by its
+    /// name) without opening it.
+    private static func localSong(_ path: String) throws(MPDFailure) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let problem = Errno.current
+            throw MPDFailure(.system, "Failed to access \(path): \(problem.message)")
+        }
+        let name = path.split(separator: "/").last.map(String.init) ?? ""
+        guard info.st_mode & S_IFMT == S_IFREG, AudioFileNames.isAudio(name) else { throw MPDFailure(.noExist, "No such song") }
+        return path
     }
 
     // MARK: Arguments, read as MPD reads them
@@ -435,7 +560,7 @@ package struct MPDCommands {
     /// `clamped`, an END past the queue is its end.
     package static func range(_ text: String, count: Int, clamped: Bool) throws(MPDFailure) -> (start: Int, end: Int) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let first = parts.first else { throw MPDFailure(.argument, "Integer or range expected: \(text)") }
+        guard parts.count <= 2, let first = parts.first, Int(first) != nil else { throw MPDFailure(.argument, "Integer or range expected: \(text)") }
         let start = try integer(String(first))
         let end = parts.count == 1 ? start + 1 : parts[1].isEmpty ? max(count, start) : try integer(String(parts[1]))
         guard start <= end else { throw MPDFailure(.argument, "Bad song index") }

@@ -19,7 +19,7 @@ package final class MPDDatabase {
     /// again only when a scan has changed them (100,000 tracks take longer
     /// to read than MPD takes to search them in its memory). With them,
     /// `search`'s lowercased values of each tag searched since.
-    private var cached: (stamp: [Int], tracks: [LibraryTrack], folded: [String: MPDFoldedValues])?
+    private var cached: (stamp: [Int], view: MPDLibraryView, folded: [String: MPDFoldedValues])?
     /// A read that failed, for the commands that waited for it.
     private var failed: (stamp: [Int], failure: MPDFailure)?
 
@@ -31,24 +31,63 @@ package final class MPDDatabase {
         return cached?.stamp == stamp || failed?.stamp == stamp
     }
 
-    /// Reads the index's tracks in path order (MPD's order for find and
-    /// search), on any thread: the index is opened for this read alone.
-    package static func read(_ indexPath: String) -> (stamp: [Int], tracks: Result<[LibraryTrack], MPDFailure>) {
+    /// Reads the index's tracks as MPD's clients see them (`MPDLibraryView`),
+    /// on any thread: the index is opened for this read alone.
+    package static func read(_ indexPath: String) -> (stamp: [Int], view: Result<MPDLibraryView, MPDFailure>) {
         let stamp = stamp(of: indexPath)
         do {
             let index = try LibraryIndex(path: indexPath)
             defer { index.close() }
-            return (stamp, .success(try index.allTracks(sort: TrackSort()).sorted { $0.relativePath < $1.relativePath }))
+            let tracks = try index.allTracks(sort: TrackSort())
+            return (stamp, .success(MPDLibraryView(insideTheirFolders(tracks), updated: updated(stamp))))
         } catch {
             return (stamp, .failure(MPDFailure(.system, "the library index \(indexPath): \(error)")))
         }
     }
 
+    /// When the index last changed, in seconds since 1970 (`stats`' `db_update`): its file's or its log's time, the later.
+    private static func updated(_ stamp: [Int]) -> Int {
+        stride(from: 1, to: stamp.count, by: 3).map { stamp[$0] }.max() ?? 0
+    }
+
+    /// The tracks whose file is in the library folder it was found in, as
+    /// MPD with `follow_outside_symlinks "no"` keeps its database: a link
+    /// (to a file, or to a folder on the way) that leads out of the folder is
+    /// left out, so that no client reaches a file outside the music folder
+    /// through a name in it; a link within the folder is kept. The scan
+    /// follows every link (the library pane shows what the user linked in),
+    /// so this is checked here, on the worker's thread: each folder's real
+    /// path once, and each file's `lstat` (opening nothing).
+    package static func insideTheirFolders(_ tracks: [LibraryTrack]) -> [LibraryTrack] {
+        var realPaths: [String: String?] = [:]
+        func real(_ path: String) -> String? {
+            if let known = realPaths[path] { return known }
+            let resolved = MPDFolderBounds.realPath(path)
+            realPaths[path] = .some(resolved)
+            return resolved
+        }
+        return tracks.filter { track in
+            let path = track.path, relative = track.relativePath
+            // The library folder is the path without `/` and the relative path.
+            guard !relative.isEmpty, path.utf8.count > relative.utf8.count,
+                  path.utf8.reversed().starts(with: ("/" + relative).utf8.reversed()) else { return false }
+            let root = String(decoding: path.utf8.dropLast(relative.utf8.count + 1), as: UTF8.self)
+            guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return false }
+            let folder = String(decoding: path.utf8[..<slash], as: UTF8.self)
+            guard let realRoot = real(root.isEmpty ? "/" : root), let realFolder = real(folder.isEmpty ? "/" : folder),
+                  MPDFolderBounds.contains(realRoot, realFolder) else { return false }
+            var info = stat()
+            guard lstat(path, &info) == 0 else { return false }
+            guard info.st_mode & S_IFMT == S_IFLNK else { return true }
+            return MPDFolderBounds.realPath(path).map { MPDFolderBounds.contains(realRoot, $0) } ?? false
+        }
+    }
+
     /// A read's outcome, for the commands that wait.
-    package func adopt(stamp: [Int], _ tracks: Result<[LibraryTrack], MPDFailure>) {
-        switch tracks {
-        case .success(let tracks):
-            cached = (stamp, tracks, [:])
+    package func adopt(stamp: [Int], _ view: Result<MPDLibraryView, MPDFailure>) {
+        switch view {
+        case .success(let view):
+            cached = (stamp, view, [:])
             failed = nil
         case .failure(let failure):
             failed = (stamp, failure)
@@ -58,15 +97,17 @@ package final class MPDDatabase {
     /// After the commands that waited for a failed read have their ACK, the next command reads again.
     package func forgetFailure() { failed = nil }
 
-    private func tracks() throws(MPDFailure) -> [LibraryTrack] {
+    private func view() throws(MPDFailure) -> MPDLibraryView {
         let stamp = Self.stamp(of: indexPath)
-        if let cached, cached.stamp == stamp { return cached.tracks }
+        if let cached, cached.stamp == stamp { return cached.view }
         if let failed, failed.stamp == stamp { throw failed.failure }
         // Not asked for first (`isCurrent`): read here, on the main loop, and again by the next command if it failed.
         let read = Self.read(indexPath)
-        if case .success(let tracks) = read.tracks { cached = (read.stamp, tracks, [:]) }
-        return try read.tracks.get()
+        if case .success(let view) = read.view { cached = (read.stamp, view, [:]) }
+        return try read.view.get()
     }
+
+    private func tracks() throws(MPDFailure) -> [LibraryTrack] { try view().tracks }
 
     /// The index's and its write-ahead log's sizes and times: they change with every scan that changes the index.
     package static func stamp(of indexPath: String) -> [Int] { stamp(indexPath) + stamp(indexPath + "-wal") }
@@ -78,25 +119,52 @@ package final class MPDDatabase {
         return [Int(info.st_size), info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
     }
 
-    /// `lsinfo [URI]`: the songs and folders just below `uri`, songs first, each in name order (MPD's walk).
+    /// The song the database has at `relative` (MPD's name for it), or nil.
+    package func song(_ relative: String) throws(MPDFailure) -> LibraryTrack? {
+        let view = try view()
+        return view.positions[relative].map { view.tracks[$0] }
+    }
+
+    /// What MPD's database selection of `uri` holds: every song (`""`), one
+    /// song, or a folder's songs and those of the folders in it, in MPD's
+    /// order; nil when it names nothing.
+    package func songs(below uri: String) throws(MPDFailure) -> ArraySlice<LibraryTrack>? {
+        let view = try view()
+        if uri.isEmpty { return view.tracks[...] }
+        if let position = view.positions[uri] { return view.tracks[position...position] }
+        return view.folders[uri].map { view.tracks[$0] }
+    }
+
+    /// A folder's line, and its time as MPD gives it.
+    private func directory(_ name: String, _ view: MPDLibraryView, into response: inout MPDResponse) {
+        response.add("directory", name)
+        if let time = view.folderTimes[name], let modified = MPDStoredPlaylists.time(time) { response.add("Last-Modified", modified) }
+    }
+
+    /// `lsinfo [URI]`: the songs and folders just below `uri`, songs first, in MPD's order (a song named: itself).
     package func lsinfo(_ uri: String) throws(MPDFailure) -> MPDResponse {
-        let base = uri
-        let prefix = base.isEmpty ? "" : base + "/"
-        var folders = Set<String>()
-        var songs: [LibraryTrack] = []
-        var exists = base.isEmpty
-        for track in try tracks() {
-            let relative = track.relativePath
-            if relative == base { exists = true; songs.append(track); continue }
-            guard relative.hasPrefix(prefix) else { continue }
-            exists = true
-            let rest = relative.dropFirst(prefix.count)
-            if let slash = rest.firstIndex(of: "/") { folders.insert(prefix + rest[..<slash]) } else { songs.append(track) }
-        }
-        guard exists else { throw MPDFailure(.noExist, "No such directory") }
+        let view = try view()
+        guard let below = try songs(below: uri) else { throw MPDFailure(.noExist, "No such directory") }
         var response = MPDResponse()
-        for track in songs.sorted(by: { $0.relativePath < $1.relativePath }) { Self.song(track, into: &response) }
-        for folder in folders.sorted() { response.add("directory", folder) }
+        if below.count == 1, below[below.startIndex].relativePath == uri {
+            Self.song(below[below.startIndex], into: &response)
+            return response
+        }
+        // The folder's own songs come first, then each folder's: a folder is met when its first song comes.
+        var last: Substring?
+        for track in below {
+            let folder = MPDSongOrder.parent(track.relativePath[...])
+            if folder == uri[...] {
+                Self.song(track, into: &response)
+                continue
+            }
+            let rest = uri.isEmpty ? folder : folder.dropFirst(uri.count + 1)
+            let child = rest.firstIndex(of: "/").map { folder[..<$0] } ?? folder
+            if child != last {
+                directory(String(child), view, into: &response)
+                last = child
+            }
+        }
         return response
     }
 
@@ -108,48 +176,54 @@ package final class MPDDatabase {
         response.add("songs", all.count)
         let seconds = all.compactMap(\.durationSeconds).filter { $0.isFinite && $0 >= 0 }.reduce(0, +)
         response.add("db_playtime", MPDCommands.wholeSeconds(seconds))
+        response.add("db_update", try view().updated)
     }
 
     /// `listall [URI]` (and with `info`, `listallinfo`): every song and folder
     /// below `uri`, walked as MPD walks its database (a folder's songs, then
-    /// each folder followed by what is in it).
+    /// each folder followed by what is in it); a song named, itself.
     package func listall(_ uri: String, info: Bool = false) throws(MPDFailure) -> MPDResponse {
-        let prefix = uri.isEmpty ? "" : uri + "/"
-        let below = try tracks().filter { uri.isEmpty || $0.relativePath == uri || $0.relativePath.hasPrefix(prefix) }
-        guard !below.isEmpty || uri.isEmpty else { throw MPDFailure(.noExist, "No such directory") }
+        let view = try view()
+        guard let below = try songs(below: uri) else { throw MPDFailure(.noExist, "No such directory") }
         var response = MPDResponse()
+        func enter(_ name: String) {
+            if info { directory(name, view, into: &response) } else { response.add("directory", name) }
+        }
         func file(_ track: LibraryTrack) {
             if info { Self.song(track, into: &response) } else { response.add("file", track.relativePath) }
         }
-        func walk(_ folder: String, _ below: [LibraryTrack]) {
-            let start = folder.isEmpty ? "" : folder + "/"
-            var children: [String: [LibraryTrack]] = [:]
-            for track in below.sorted(by: { $0.relativePath < $1.relativePath }) {
-                let rest = track.relativePath.dropFirst(start.count)
-                if let slash = rest.firstIndex(of: "/") {
-                    children[start + rest[..<slash], default: []].append(track)
-                } else {
-                    file(track)
-                }
-            }
-            for child in children.keys.sorted() {
-                response.add("directory", child)
-                walk(child, children[child]!)
-            }
+        if below.count == 1, below[below.startIndex].relativePath == uri {
+            file(below[below.startIndex])
+            return response
         }
-        // A folder named is listed first, itself, as MPD does.
-        if below.count == 1 && below[0].relativePath == uri { file(below[0]) } else {
-            if !uri.isEmpty { response.add("directory", uri) }
-            walk(uri, below)
+        // A folder named is listed first, itself, as MPD does; each other folder as the walk enters it.
+        var open: [Substring] = []
+        if !uri.isEmpty {
+            enter(uri)
+            open.append(uri[...])
+        }
+        for track in below {
+            let folder = MPDSongOrder.parent(track.relativePath[...])
+            while let last = open.last, folder != last, !folder.hasPrefix(last + "/") { open.removeLast() }
+            var entered: [Substring] = []
+            var step = folder
+            while !step.isEmpty, step != open.last {
+                entered.append(step)
+                step = MPDSongOrder.parent(step)
+            }
+            for name in entered.reversed() {
+                enter(String(name))
+                open.append(name)
+            }
+            file(track)
         }
         return response
     }
 
     /// The songs the index has at these relative paths, as MPD's database gives them.
     package func songs(at paths: [String]) throws(MPDFailure) -> [String: MPDResponse] {
-        let wanted = Set(paths)
         var songs: [String: MPDResponse] = [:]
-        for track in try tracks() where wanted.contains(track.relativePath) { songs[track.relativePath] = Self.song(track) }
+        for path in paths { if let track = try song(path) { songs[path] = Self.song(track) } }
         return songs
     }
 
@@ -240,14 +314,17 @@ package final class MPDDatabase {
 
     /// `find`/`search TAG VALUE [TAG VALUE...]`.
     package func find(_ arguments: [String], exact: Bool) throws(MPDFailure) -> MPDResponse {
+        var response = MPDResponse()
+        for track in try matching(arguments, exact: exact) { Self.song(track, into: &response) }
+        return response
+    }
+
+    /// The songs `find` (`exact`) or `search` with these filters finds, in MPD's order (`findadd`, `searchadd` add them).
+    package func matching(_ arguments: [String], exact: Bool) throws(MPDFailure) -> [LibraryTrack] {
         guard !arguments.isEmpty else { throw MPDFailure(.argument, "Incorrect number of filter arguments") }
         let filters = try Self.filters(arguments, exact: exact)
         let all = try tracks()
-        var response = MPDResponse()
-        guard !exact else {
-            for track in all where Self.matches(track, filters) { Self.song(track, into: &response) }
-            return response
-        }
+        guard !exact else { return all.filter { Self.matches($0, filters) } }
         var kept = [Bool](repeating: true, count: all.count)
         for filter in filters {
             // `any` is a match in any of its tags' values, as `values` lists them.
@@ -258,8 +335,7 @@ package final class MPDDatabase {
             }
             for index in kept.indices where !found[index] { kept[index] = false }
         }
-        for (index, track) in all.enumerated() where kept[index] { Self.song(track, into: &response) }
-        return response
+        return all.indices.filter { kept[$0] }.map { all[$0] }
     }
 
     /// `search`'s values of `tag` over `all` (the cached tracks), lowercased once.
@@ -314,6 +390,11 @@ package final class MPDDatabase {
 
     package static func song(_ track: LibraryTrack, into response: inout MPDResponse) {
         response.add("file", track.relativePath)
+        if let modified = MPDStoredPlaylists.time(Int(track.modifiedNanoseconds / 1_000_000_000)) { response.add("Last-Modified", modified) }
+        // The file's rate and channels; the sample format is the player's decoding, 16 bits, as `status`' `audio` says.
+        if let rate = track.sampleRate, let channels = track.channels, rate > 0, channels > 0 {
+            response.add("Format", "\(rate):16:\(channels)")
+        }
         for artist in track.artists { response.add("Artist", artist) }
         for artist in track.albumArtists { response.add("AlbumArtist", artist) }
         if let title = track.title { response.add("Title", title) }
@@ -321,6 +402,7 @@ package final class MPDDatabase {
         if let number = track.trackNumber { response.add("Track", number) }
         if let year = track.year { response.add("Date", year) }
         for genre in track.genres { response.add("Genre", genre) }
+        if let disc = track.discNumber { response.add("Disc", disc) }
         if let seconds = track.durationSeconds, seconds.isFinite, seconds >= 0 {
             response.add("Time", MPDCommands.wholeSeconds(seconds))
             response.add("duration", milliseconds: seconds)

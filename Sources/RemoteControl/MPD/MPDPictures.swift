@@ -67,24 +67,26 @@ package struct MPDPictures: Sendable {
         }
     }
 
-    /// The image in the folder of `uri` in the first library folder that has one.
+    /// The image in the folder of `uri` in the first library folder that has
+    /// one, inside that folder with its links followed (`MPDFolderBounds`).
     private func folderImage(of uri: String) -> String? {
         let folder = uri.lastIndex(of: "/").map { String(uri[..<$0]) } ?? ""
         guard !folder.split(separator: "/").contains("..") else { return nil }
         for base in musicFolders {
             let directory = folder.isEmpty ? base : (base.hasSuffix("/") ? base : base + "/") + folder
-            if let image = CoverArtSource.folderImage(in: directory) { return image }
+            guard MPDFolderBounds.reaches(directory, inside: base) else { continue }
+            if let image = CoverArtSource.folderImage(in: directory), MPDFolderBounds.reaches(image, inside: base) { return image }
         }
         return nil
     }
 
-    /// The song file `uri` names below a library folder.
+    /// The song file `uri` names below a library folder, inside it with its links followed.
     private func song(_ uri: String) -> String? {
         guard !uri.isEmpty, !uri.hasPrefix("/"), !uri.split(separator: "/").contains("..") else { return nil }
         for base in musicFolders {
             let path = (base.hasSuffix("/") ? base : base + "/") + uri
             var info = stat()
-            if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG { return path }
+            if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, MPDFolderBounds.reaches(path, inside: base) { return path }
         }
         return nil
     }

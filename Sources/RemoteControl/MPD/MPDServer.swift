@@ -23,13 +23,15 @@ import Glibc
 /// client with `maximumPendingOutputBytes` waiting for it is closed as past
 /// `max_output_buffer_size`), the greeting, `idle`/`noidle`, command lists,
 /// the password's permissions, binary replies, and the commands that wait
-/// for the worker's read of the library or a picture (the client's next
+/// for the worker's read of the library, a picture or a folder's listing (the client's next
 /// lines wait with them).
 package final class MPDServer: LoopSource, LineProtocol {
     /// MPD 0.23 answers a line of 8192 bytes with its newline and closes the client at 8193 (measured).
     package static let maximumLineBytes = 8191
     package static let readPauseBytes = 64 * 1024
-    package static let maximumPendingOutputBytes = 4 << 20
+    /// MPD 0.23's `max_output_buffer_size` default, 8192 KB: a `search` that
+    /// finds a sixth of 100,000 songs answers 4.1 MB, which MPD sends whole.
+    package static let maximumPendingOutputBytes = 8 << 20
     package static let maximumConnections = 100
     package static let greeting = "OK MPD 0.23.5\n"
     /// A few, so that a client sending without pause holds the loop (playback's refills, keys) no longer than this.
@@ -53,18 +55,23 @@ package final class MPDServer: LoopSource, LineProtocol {
     /// `lsinfo`, `find`, `search`: the library index.
     package let database: MPDDatabase
     package let startedAt = monotonicSeconds()
+    /// `stats`' `playtime`: the seconds played since the server started.
+    package var playTime = MPDPlayTime()
     /// `disableoutput 0`: the one output, as `outputs` reports it.
     package var outputEnabled = true
     /// `mpd-password`: what a client sends to be given MPD's permissions.
     package var password: String?
-    /// The library index's and the pictures' reads, off the main loop; made for the first.
+    /// The library index's and the disk reads (pictures, listings), off the main loop; made for the first.
     private var worker: MPDWorker?
-    private var pictureTickets = 0
+    private var diskTickets = 0
     /// The library commands that wait for a read of the index.
     private var readingLibrary = false
-    /// The commands that read the library index.
+    /// The commands that read the library index (`add`, `addid` and `load`: a song of the music folder is the database's).
     private static let libraryCommands: Set<String> = [
-        "lsinfo", "find", "search", "list", "count", "listall", "listallinfo", "stats", "listplaylistinfo",
+        "lsinfo", "find", "search", "list", "count", "listall", "listallinfo", "stats", "listplaylistinfo", "add", "addid", "load",
+        "findadd", "searchadd", "playlistadd", "searchaddpl",
+        // A queue entry of the library is given as the library has it.
+        "playlistinfo", "playlistid", "currentsong", "plchanges",
     ]
 
     /// MPD's state for one client.
@@ -78,7 +85,7 @@ package final class MPDServer: LoopSource, LineProtocol {
         /// A request whose command waits for the worker (`MPDWorker`): the
         /// rest is run when it answers, and no further request is read before.
         package var waiting: Request?
-        /// The picture request it waits for, numbered.
+        /// The disk read it waits for, numbered.
         package var ticket = 0
 
         package init(permissions: MPDPermission) { self.permissions = permissions }
@@ -149,7 +156,10 @@ package final class MPDServer: LoopSource, LineProtocol {
     }
 
     package func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
-        if !changed.isEmpty || queueIDs.paths.count != core.snapshot(.playback).queuePaths.count { noteChanges(core) }
+        let snapshot = core.snapshot(.playback)
+        // Playing starts and stops in a turn of the loop (not always with an event of its own): the time played is counted from each turn's state.
+        if (snapshot.state == .playing) != playTime.isPlaying { playTime.note(playing: snapshot.state == .playing, at: monotonicSeconds()) }
+        if !changed.isEmpty || queueIDs.paths.count != snapshot.queuePaths.count { noteChanges(core) }
         if let worker, ready.contains(where: { $0.fd == worker.wake }) {
             for item in worker.take() { finish(item, core: core) }
         }
@@ -223,7 +233,7 @@ package final class MPDServer: LoopSource, LineProtocol {
         /// The command to run next.
         package var next = 0
         package var reply: [UInt8] = []
-        /// Its command waits for the library index's tracks (else for a picture).
+        /// Its command waits for the library index's tracks (else for a disk read).
         package var readsLibrary = false
 
         /// Takes the command's reply; false when the request ends with it (an ACK, `close`).
@@ -260,15 +270,15 @@ package final class MPDServer: LoopSource, LineProtocol {
     /// The worker's answer, on the main loop: the requests that waited for it go on.
     private func finish(_ item: MPDWorker.Finished, core: any PlayerCore) {
         switch item {
-        case .tracks(let stamp, let tracks):
+        case .library(let stamp, let view):
             readingLibrary = false
-            database.adopt(stamp: stamp, tracks)
+            database.adopt(stamp: stamp, view)
             for connection in lines.clients where !connection.closed && connection.session.waiting?.readsLibrary == true {
                 // Run again, the tracks here now (or read again if a scan changed the index meanwhile).
                 resume(connection, core: core) { _ in true }
             }
             database.forgetFailure()
-        case .picture(let ticket, let reply):
+        case .diskReply(let ticket, let reply):
             guard let connection = lines.clients.first(where: { $0.session.ticket == ticket && !$0.closed }),
                   connection.session.waiting?.readsLibrary == false else { return }
             resume(connection, core: core) { request in
@@ -304,7 +314,7 @@ package final class MPDServer: LoopSource, LineProtocol {
     package enum Step: Equatable {
         case reply([UInt8], Finish)
         case waitsForLibrary
-        case waitsForPicture
+        case waitsForDisk
     }
 
     /// A command's reply: its body and `OK` (in a list, the body alone), or its
@@ -320,7 +330,7 @@ package final class MPDServer: LoopSource, LineProtocol {
                     let indexPath = database.indexPath
                     worker.run {
                         let read = MPDDatabase.read(indexPath)
-                        return .tracks(stamp: read.stamp, read.tracks)
+                        return .library(stamp: read.stamp, read.view)
                     }
                 }
                 return .waitsForLibrary
@@ -340,16 +350,15 @@ package final class MPDServer: LoopSource, LineProtocol {
             case .reply(let response):
                 noteChanges(core)
                 return .reply(response.finished(ok: !inList), .done)
-            case .picture(let picture):
-                let pictures = MPDPictures(musicFolders: musicFolders)
+            case .disk(let read):
                 guard let worker = usableWorker() else {
-                    return .reply(try pictures.answer(picture, tags: RecentTags(capacity: 1)).get().finished(ok: !inList), .done)
+                    return .reply(try read(RecentTags(capacity: 1)).get().finished(ok: !inList), .done)
                 }
-                pictureTickets = pictureTickets >= Int.max - 1 ? 1 : pictureTickets + 1
-                connection.session.ticket = pictureTickets
-                let (ticket, tags) = (pictureTickets, worker.recentTags)
-                worker.run { .picture(ticket: ticket, pictures.answer(picture, tags: tags)) }
-                return .waitsForPicture
+                diskTickets = diskTickets >= Int.max - 1 ? 1 : diskTickets + 1
+                connection.session.ticket = diskTickets
+                let (ticket, tags) = (diskTickets, worker.recentTags)
+                worker.run { .diskReply(ticket: ticket, read(tags)) }
+                return .waitsForDisk
             }
         } catch {
             if error.closes { connection.closing = true }

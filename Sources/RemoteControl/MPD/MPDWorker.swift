@@ -17,10 +17,10 @@ import Glibc
 /// each client's replies keep their order.
 package final class MPDWorker: Sendable {
     package enum Finished: Sendable {
-        /// The index's tracks in path order, read when its files had `stamp` (`MPDDatabase.stamp`).
-        case tracks(stamp: [Int], Result<[LibraryTrack], MPDFailure>)
-        /// The reply to the picture request numbered `ticket`.
-        case picture(ticket: Int, Result<MPDResponse, MPDFailure>)
+        /// The index's tracks as MPD's clients see them, read when its files had `stamp` (`MPDDatabase.stamp`).
+        case library(stamp: [Int], Result<MPDLibraryView, MPDFailure>)
+        /// The reply, read from the disk, to the request numbered `ticket` (a picture, a folder's listing).
+        case diskReply(ticket: Int, Result<MPDResponse, MPDFailure>)
     }
 
     private let finished = ThreadMailbox<[Finished]>()

@@ -111,6 +111,10 @@ extension Bench {
             for _ in 0..<runs {
                 let (a, aBytes) = theirs.timed(request)
                 let (b, bBytes) = ours.timed(request)
+                // A refusal or a closed connection answers at once: its time is no reply's.
+                for (name, bytes) in [("mpd", aBytes), ("interlude", bBytes)] where bytes == 0 {
+                    throw ProcessError.notReady("\(name) gave no reply to \(request)")
+                }
                 reference.append(a)
                 mine.append(b)
                 sizes = (bBytes, aBytes)
@@ -161,11 +165,13 @@ extension RawControlConnection {
         return readMPDReply().map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
-    /// The seconds from the request's send to its reply's end, and the reply's size.
+    /// The seconds from the request's send to its reply's end, and the reply's size (0 for an ACK or a closed connection).
     func timed(_ line: String) -> (Double, Int) {
         let start = monotonicSeconds()
         send(line)
-        let count = readMPDReply()?.count ?? 0
-        return (monotonicSeconds() - start, count)
+        let reply = readMPDReply()
+        let seconds = monotonicSeconds() - start
+        guard let reply, reply.suffix(3).elementsEqual("OK\n".utf8) else { return (seconds, 0) }
+        return (seconds, reply.count)
     }
 }
