@@ -279,9 +279,10 @@ fuzz:
 	$(call fuzz-target,StreamFuzzer,tags,fuzz/seeds/tags,fuzz/tags.dict,8192)
 
 
-# `interlude --version` is `git describe` of the tree built (scripts/version.sh),
-# written into the shims only when it changes, so a build with nothing changed
-# relinks nothing; a plain `swift build` without it says "unknown".
+# The version of the tree built (scripts/version.sh: `git describe` as a Debian
+# version), the one string `interlude --version`, the man page, the metainfo and
+# the package carry; written into the shims only when it changes, so a build
+# with nothing changed relinks nothing; a plain `swift build` without it says "0~unknown".
 VERSION := $(shell scripts/version.sh)
 VERSION_DATE := $(shell scripts/version.sh --date)
 VERSION_C := Sources/CInterludeShims/version-generated.c
