@@ -321,8 +321,8 @@ import TestSupport
             let run = try complete(line)
             #expect(run.succeeded, "\(shell) '\(line)': \(run.summary)", sourceLocation: sourceLocation)
             let answers = Set(run.stdoutText.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) })
-            #expect(answers == Set(expected), "\(shell) '\(line)': missing \(Set(expected).subtracting(answers).sorted()), "
-                    + "extra \(answers.subtracting(expected).sorted())", sourceLocation: sourceLocation)
+            let missing = Set(expected).subtracting(answers).sorted(), extra = answers.subtracting(expected).sorted()
+            #expect(answers == Set(expected), "\(shell) '\(line)': missing \(missing), extra \(extra)", sourceLocation: sourceLocation)
         }
     }
 
