@@ -107,7 +107,7 @@ enum HandOff {
         }
         if options.given.contains("--speed") {
             requests.append(Request(command: "speed", arguments: [.double(options.speed.value)],
-                                    done: "plays at \(options.speed.value)x"))
+                                    done: "plays at \(options.speed)"))
         }
         return .success(requests)
     }
