@@ -235,8 +235,10 @@ FUZZ_BIN := .build/fuzz/release/ChapterFuzzer
 # fuzz/seeds/TARGET into a corpus kept in build/fuzz/TARGET/corpus; a crash
 # is saved as build/fuzz/TARGET-crash-*. The tag reader of FLAC, Ogg and MP4
 # (ChapterFuzzer's container target), a running player's dispatcher
-# (RemoteRequestFuzzer's dispatch target) and the decoders (DecodeFuzzer:
-# mpg123, flac, ffmpeg) run the same way, each INPUT_FUZZ_SECONDS.
+# (RemoteRequestFuzzer's dispatch target), the decoders (DecodeFuzzer:
+# mpg123, flac, ffmpeg), a station's answer read by the player's reader over
+# loopback (StreamFuzzer's headers) and a feed with its entities (FeedFuzzer)
+# run the same way, each INPUT_FUZZ_SECONDS.
 CONFIG_FUZZ_SECONDS ?= 180
 CONFIG_FUZZ_TARGETS := theme keys alarms book m3u player
 CONFIG_FUZZ_BIN := .build/fuzz/release/ConfigFuzzer
@@ -277,6 +279,9 @@ fuzz:
 	$(call fuzz-target,StreamFuzzer,icy,fuzz/seeds/icy,fuzz/icy.dict,8192)
 	$(call fuzz-target,StreamFuzzer,pls,fuzz/seeds/pls,fuzz/pls.dict,8192)
 	$(call fuzz-target,StreamFuzzer,tags,fuzz/seeds/tags,fuzz/tags.dict,8192)
+	$(call fuzz-target,StreamFuzzer,headers,fuzz/seeds/headers,fuzz/headers.dict,16384)
+	$(SWIFT) build -c release --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product FeedFuzzer $(SWIFT_FLAGS)
+	$(call fuzz-target,FeedFuzzer,feed,fuzz/seeds/feed,fuzz/feed.dict,65536)
 
 
 # The version of the tree built (scripts/version.sh: `git describe` as a Debian

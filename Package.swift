@@ -155,8 +155,10 @@ let package = Package(
         // The same over the cue-sheet parser.
         .executableTarget(name: "CueSheetFuzzer", dependencies: ["BookFormat", "FuzzDriver"]),
 
-        // libFuzzer over ICY metadata, PLS playlists and stream tags.
-        .executableTarget(name: "StreamFuzzer", dependencies: ["Streams", "FuzzDriver"]),
+        // libFuzzer over ICY metadata, PLS playlists, stream tags and a station's answer read by the player's reader.
+        .executableTarget(name: "StreamFuzzer", dependencies: ["Streams", "AudioDecoding", "FuzzDriver"]),
+        // libFuzzer over a podcast feed read by libxml2 under podcastparser's rules (its entities among all).
+        .executableTarget(name: "FeedFuzzer", dependencies: ["LibraryIO", "Podcasts", "FuzzDriver"]),
         // The man page, the shells' completions, the desktop entry and the AppStream metainfo,
         // printed from the command line's and the player's tables (`make install`).
         .executableTarget(name: "interlude-docgen", dependencies: ["Interlude", "PlayerModel", "DesktopIntegration"]),

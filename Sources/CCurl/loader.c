@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define INTERLUDE_LIST "interlude_curl_functions.h"
@@ -41,6 +42,11 @@ struct interlude_curl_transfer {
     long status;
     atomic_int cancelled;
     _Atomic int64_t received, expected;
+    /* The whole transfer's deadline (interlude_curl_transfer_deadline): from
+       `started` (CLOCK_MONOTONIC seconds), `seconds` plus one for every
+       `bytes_per_second` received; 0 seconds: none. */
+    double started, seconds, bytes_per_second;
+    int timed_out;
     char error[CURL_ERROR_SIZE];
 };
 
@@ -82,11 +88,27 @@ static size_t on_header(char *data, size_t size, size_t count, void *context) {
     return length;
 }
 
+static double monotonic_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+/* libcurl calls this at least once a second while the transfer runs, bytes
+   arriving or not: the low-speed limit's 1 byte a second is met by a server
+   that trickles, so the deadline is checked here. */
 static int on_progress(void *context, curl_off_t total, curl_off_t now, curl_off_t up_total, curl_off_t up_now) {
     (void)up_total; (void)up_now;
     struct interlude_curl_transfer *transfer = context;
     atomic_store(&transfer->received, (int64_t)now);
     atomic_store(&transfer->expected, total > 0 ? (int64_t)total : -1);
+    if (transfer->seconds > 0) {
+        double allowed = transfer->seconds + (transfer->bytes_per_second > 0 ? (double)now / transfer->bytes_per_second : 0);
+        if (monotonic_seconds() - transfer->started > allowed) {
+            transfer->timed_out = 1;
+            return 1;
+        }
+    }
     return atomic_load(&transfer->cancelled) ? 1 : 0;
 }
 
@@ -137,6 +159,12 @@ int interlude_curl_transfer_header(struct interlude_curl_transfer *transfer, con
     return 0;
 }
 
+void interlude_curl_transfer_deadline(struct interlude_curl_transfer *transfer, double seconds, double bytes_per_second) {
+    transfer->started = monotonic_seconds();
+    transfer->seconds = seconds > 0 ? seconds : 0;
+    transfer->bytes_per_second = bytes_per_second > 0 ? bytes_per_second : 0;
+}
+
 void interlude_curl_transfer_to_file(struct interlude_curl_transfer *transfer, int fd, int64_t offset) {
     transfer->fd = fd;
     /* A download's bytes are not decompressed on the way: they are the file. */
@@ -175,6 +203,7 @@ const char *interlude_curl_transfer_headers(const struct interlude_curl_transfer
 intptr_t interlude_curl_transfer_tag(const struct interlude_curl_transfer *transfer) { return transfer->tag; }
 int interlude_curl_transfer_over_limit(const struct interlude_curl_transfer *transfer) { return transfer->over_limit; }
 int interlude_curl_transfer_write_failed(const struct interlude_curl_transfer *transfer) { return transfer->write_failed; }
+int interlude_curl_transfer_timed_out(const struct interlude_curl_transfer *transfer) { return transfer->timed_out; }
 int64_t interlude_curl_transfer_received(const struct interlude_curl_transfer *transfer) {
     return atomic_load(&((struct interlude_curl_transfer *)transfer)->received);
 }

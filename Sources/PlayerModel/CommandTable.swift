@@ -116,6 +116,9 @@ public enum PlayerCommand: Equatable, Sendable {
     case jump(toQueueIndex: Int, play: Bool)
     /// Another process replaced the alarms' file: read it again.
     case alarmsFileChanged
+    /// The podcasts pane shows: list the subscriptions again from their files (a
+    /// `podcast add` in a shell meanwhile), off the loop.
+    case listPodcasts
     /// logind announced that the system sleeps, or that it woke (or the sleep was called off).
     case systemWillSleep
     case systemDidWake

@@ -37,6 +37,10 @@ public struct PlayerConfigFile: Equatable, Sendable {
     public var podcastAutoDownload: Int?
     /// `podcast-remove-played = DURATION|off`: after each refresh, the downloads of episodes played this long ago are removed (seconds; 0: never).
     public var podcastRemovePlayed: Double?
+    /// `podcast-timeout = DURATION`: how long a feed's transfer may take; a download this and a second per 16 KB received (seconds).
+    public var podcastTimeout: Double?
+    /// `stream-timeout = DURATION`: how long a station's server may take to answer with its headers (seconds).
+    public var streamTimeout: Double?
     public var problems: [ConfigProblem] = []
     /// The file as read, and where: the desktop interruption keys are parsed from it by their own reader.
     public var text = ""
@@ -80,6 +84,12 @@ public struct PlayerConfigFile: Equatable, Sendable {
         ("podcast-remove-played", "DURATION|off", "after each refresh, the downloads of episodes marked played (or heard "
             + "to the end) this long ago or longer are removed; off (or 0) never (default off, "
             + "\(podcastRemovePlayedRange.accepts))"),
+        ("podcast-timeout", "DURATION", "how long fetching a feed may take in all, however slowly its server sends; "
+            + "an episode's download may take this plus a second for every 16 KB received, and what came is kept for the "
+            + "next try (default 2m, \(podcastTimeoutRange.accepts))"),
+        ("stream-timeout", "DURATION", "how long a station's server (and each playlist, key and segment of a live HLS "
+            + "stream) may take to connect and send its headers; audio that stops coming for twice this ends the "
+            + "connection (default 15s, \(streamTimeoutRange.accepts))"),
     ]
 
     public static var keys: [String] { keyReference.map(\.key) }
@@ -184,6 +194,18 @@ public struct PlayerConfigFile: Equatable, Sendable {
             case "podcast-remove-played":
                 guard let seconds = offOr(Self.podcastRemovePlayedRange.parse, accepts: Self.podcastRemovePlayedRange.accepts) else { continue }
                 config.podcastRemovePlayed = seconds
+            case "podcast-timeout":
+                guard let seconds = Self.podcastTimeoutRange.parse(String(value)) else {
+                    problem("podcast-timeout must be \(Self.podcastTimeoutRange.accepts), not '\(value)'")
+                    continue
+                }
+                config.podcastTimeout = seconds
+            case "stream-timeout":
+                guard let seconds = Self.streamTimeoutRange.parse(String(value)) else {
+                    problem("stream-timeout must be \(Self.streamTimeoutRange.accepts), not '\(value)'")
+                    continue
+                }
+                config.streamTimeout = seconds
             case "desktop-interruptions":
                 // Read, and its problems reported, by the desktop interruption settings.
                 continue
@@ -212,6 +234,10 @@ extension PlayerConfigFile {
     public static let podcastRemovePlayedRange = DurationRange(seconds: 0...366 * 24 * 3600)
     /// `podcast-refresh-age` when the file says nothing: an hour.
     public static let defaultPodcastRefreshAge: Double = 3600
+    /// `podcast-timeout`: a second to an hour.
+    public static let podcastTimeoutRange = DurationRange(seconds: 1...3600)
+    /// `stream-timeout`: a second to five minutes.
+    public static let streamTimeoutRange = DurationRange(seconds: 1...300)
     /// `time-shift-memory`: none (all in the file) to 1 GiB.
     public static let timeShiftMemoryRange = CountRange(0...1024, unit: "MiB")
 

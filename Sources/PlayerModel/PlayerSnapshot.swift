@@ -110,7 +110,8 @@ extension PlayerSnapshot {
     /// volume, modes, the current entry and its times, the fields above with
     /// no reading or formatting), for a frequent reader such as MPD's
     /// `status`; `full` adds the titles, the book, the alarms' rows, the
-    /// alarm plan and the session; `alarmPlan` adds the plan alone;
+    /// alarm plan, the session, the stations and podcasts as the core holds
+    /// them; `alarmPlan` adds the plan alone;
     /// `tags(of:)` gives the tags of the paths named and nothing else (the
     /// other fields keep their defaults): MPD reads a 10,000-entry queue's
     /// tags one song at a time.
@@ -121,12 +122,16 @@ extension PlayerSnapshot {
         public var alarmPlan = false
         /// The favourite stations read again from their file (`stations`), as `station list` lists them.
         public var stations = false
+        /// The session (the banner's countdown) beside the playback fields.
+        public var session = false
         public var tagsOf: [String] = []
 
         public static let playback = Detail()
         public static let full = Detail(full: true, alarmPlan: true)
         public static let alarmPlan = Detail(alarmPlan: true)
         public static let stations = Detail(stations: true)
+        /// The playback fields and the session: what the screen reads after each turn.
+        public static let session = Detail(session: true)
         public static func tags(of paths: [String]) -> Detail { Detail(playback: false, tagsOf: paths) }
     }
 }

@@ -5,13 +5,17 @@ import Streams
 /// (chunked at another), so the length byte, a block cut short and the
 /// 4080-byte limit are all reached; each PLS entry is classified as a URL;
 /// each `tags` input is a timed ID3 tag (HLS's), whole or five bytes short as
-/// FFmpeg 5.1 gives it, and also an artist and a title split at the first byte.
+/// FFmpeg 5.1 gives it, and also an artist and a title split at the first byte;
+/// each `headers` input is a server's whole answer, read by the player's
+/// reader over loopback (`StationHeaders`).
 enum FuzzTarget: String, CaseIterable {
-    case icy, pls, tags
+    case icy, pls, tags, headers
 
     func exercise(_ bytes: UnsafeBufferPointer<UInt8>) {
         var total = 0
         switch self {
+        case .headers:
+            StationHeaders.exercise(Array(bytes))
         case .icy:
             let block = ICYMetadata.parse(bytes)
             total &+= block.fields.reduce(0) { $0 &+ $1.key.utf8.count &+ $1.value.utf8.count }

@@ -56,6 +56,11 @@ public enum StreamOpenOptions {
             ("icy", "1"),
             ("formatprobesize", String(formatProbeBytes)),
             ("protocol_whitelist", protocolWhitelist),
+            // HLS's keep-alive sends a playlist's or segment's request on the connection
+            // of the one before, behind `io_open`, where each request is bounded
+            // (`StreamBounds`): off, a connection per request (one TCP or TLS
+            // handshake per segment, a segment being seconds of audio).
+            ("http_persistent", "0"),
         ]
         if let certificateFile, !certificateFile.isEmpty { values.insert(("ca_file", certificateFile), at: 1) }
         return values

@@ -163,6 +163,59 @@ import Glibc
         #expect(listed.hasSuffix(", rings only while the computer is awake (no user manager on the session bus)\n"), "\(listed)")
     }
 
+    /// `dbus-monitor` on `bus` for the player's StartTransientUnit calls, each a line with its wall time.
+    final class CallMonitor {
+        let process: BackgroundProcess
+        let output = ScratchFiles.makeDirectory("wake-monitor") + "/calls.txt"
+
+        init(_ bus: MprisTests.SessionBus) throws {
+            process = try BackgroundProcess.start("dbus-monitor", ["--address", bus.address,
+                                                                   "type='method_call',interface='org.freedesktop.systemd1.Manager',member='StartTransientUnit'"],
+                                                  stdout: .file(output))
+            // It says its own name's loss once it monitors.
+            guard Remote.waitUntil(10, { ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("NameLost") }) else {
+                throw ProcessError.notReady("dbus-monitor: \(process.stop().summary)")
+            }
+        }
+
+        deinit { _ = process.stop() }
+
+        /// The wall seconds of the calls seen so far.
+        var calls: [Double] {
+            ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n")
+                .filter { $0.hasPrefix("method call ") && $0.contains("member=StartTransientUnit") }
+                .compactMap { line in line.split(separator: " ").first { $0.hasPrefix("time=") }.flatMap { Double($0.dropFirst(5)) } }
+        }
+    }
+
+    @Test("a user manager that is missing is asked again on a backoff, never in a loop, the failure said once; one that starts later arms the wake")
+    func missingUserManagerIsRetriedOnABackoff() throws {
+        guard Self.available, ProcessRunner.which("dbus-monitor") != nil else { return }
+        let bus = try MprisTests.SessionBus()
+        let monitor = try CallMonitor(bus)
+        let started = try Self.start(session: bus)
+        let player = started.player
+        defer { started.stop() }
+        let refused = try #require(player.waitForEvent(timeout: 20) { $0.event == "alarmWake" })
+        #expect(refused.fields["reason"] == .string("no user manager on the session bus"), "\(refused)")
+        // The first attempt, then after 1 s and 2 s more; the next would be 4 s after that.
+        #expect(Remote.waitUntil(15) { monitor.calls.count >= 3 }, "\(monitor.calls)")
+        let calls = monitor.calls
+        let gaps = zip(calls.dropFirst(), calls).map { $0 - $1 }
+        #expect(calls.count <= 4 && gaps.allSatisfy { $0 >= 0.5 }, "the retries came at \(calls)")
+        #expect(gaps.count >= 2 && gaps[1] > gaps[0] * 1.5, "the retries do not back off: gaps \(gaps)")
+        // The manager starts: the next retry (4 s after the last) arms the wake.
+        let manager = try UserManager(bus)
+        let armed = try #require(player.waitForEvent(timeout: 20) { $0.event == "alarmWake" && $0.fields["wakes"] == .string("wakes the computer") },
+                                 "\(Self.wakes(player)) after \(monitor.calls)")
+        let at = try #require(armed.number("at").map { Int($0) })
+        #expect(manager.calls.filter { $0.contains("StartTransientUnit") && $0.contains(Self.calendar(at)) }.count == 1, "\(manager.calls)")
+        // Said once: each failed retry was the same refusal.
+        let failures = Self.wakes(player).filter { $0.fields["wakes"] == .string("rings only while the computer is awake") }
+        #expect(failures.count == 1, "\(Self.wakes(player))")
+        #expect(monitor.calls.count <= 6, "\(monitor.calls)")
+    }
+
     /// The wall second at the end of a fake logind's line ("... at SECONDS").
     static func stamp(_ line: String) -> Double? { line.components(separatedBy: " at ").last.flatMap(Double.init) }
 

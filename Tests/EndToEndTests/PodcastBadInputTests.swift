@@ -110,4 +110,78 @@ import TestSupport
         // As podcastparser's remove_html_tags gives it.
         #expect(description == "First bold & a link\n\n * one\n\n * two")
     }
+
+    /// A feed declaring one entity of 300 KB: three episodes, then one
+    /// whose description (or enclosure URL) references it `references` times.
+    static func entityFeed(inAttribute: Bool, references: Int) -> String {
+        let use = String(repeating: "&big;", count: references)
+        let bad = inAttribute
+            ? "<item><title>Big</title><guid>big</guid><enclosure url=\"https://cdn.example.com/\(use).mp3\" length=\"1\"/></item>\n"
+            : "<item><title>Big</title><guid>big</guid><description>\(use)</description></item>\n"
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE rss [\n<!ENTITY big \"\(String(repeating: "x", count: 300_000))\">\n]>\n"
+            + "<rss version=\"2.0\"><channel><title>Entity show</title>\n" + items(0..<3) + (references > 0 ? bad : "")
+            + "</channel></rss>\n"
+    }
+
+    /// Each reference re-read at its place was 6 GB of text for libxml2 in
+    /// the description (12 s), and held as one string in the URL.
+    @Test("a feed whose one large entity is referenced 20,000 times, in text or in an attribute, breaks off in one line, within 2 s and 50 MB above the same command's reading of the feed without them",
+          arguments: [false, true])
+    func anEntityReferencedThousandsOfTimesBreaksTheFeedOff(inAttribute: Bool) throws {
+        let server = try serve(["plain.xml": Self.entityFeed(inAttribute: inAttribute, references: 0),
+                                "entities.xml": Self.entityFeed(inAttribute: inAttribute, references: 20_000)])
+        defer { server.stop() }
+        let baseline = try PodcastHome().run(["add", server.url("plain.xml")])
+        #expect(baseline.succeeded && baseline.stderrText.isEmpty, "\(baseline.summary)")
+        let home = PodcastHome()
+        let result = try home.run(["add", server.url("entities.xml")])
+        #expect(result.succeeded, "\(result.summary)")
+        let lines = result.stderrText.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("interlude: \(server.url("entities.xml")): the feed breaks off at line ")
+                && lines[0].hasSuffix("(its entity references expand to more than 4 MB); kept the 3 episodes before it"),
+                "\(result.stderrText)")
+        #expect(result.wallSeconds < 2, "\(result.wallSeconds) s")
+        #expect(result.usage.maxRSSKilobytes - baseline.usage.maxRSSKilobytes < 50 * 1024,
+                "\(baseline.usage.maxRSSKilobytes) KB without the references, \(result.usage.maxRSSKilobytes) KB with them")
+        let id = try #require(result.stdoutText.split(separator: " ").last).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(Set(try home.listJSON(id).compactMap { $0["guid"] as? String }) == ["guid-0", "guid-1", "guid-2"])
+    }
+
+    @Test("a feed trickled at 2 bytes a second ends at podcast-timeout in one line naming the URL")
+    func aTrickledFeedEndsAtTheDeadline() throws {
+        let server = try serve(["show.xml": Self.rss(Self.items(0..<3))])
+        defer { server.stop() }
+        let home = PodcastHome()
+        try home.configure("podcast-timeout = 3s\n")
+        let url = server.url("trickle/2/show.xml")
+        let result = try home.run(["add", url])
+        #expect(result.exitStatus == 1, "\(result.summary)")
+        let lines = result.stderrText.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("interlude: \(url): no whole answer within 3 s ("), "\(result.stderrText)")
+        #expect(result.wallSeconds < 15, "\(result.wallSeconds) s")
+        #expect(try home.listJSON().isEmpty)
+    }
+
+    @Test("an episode trickled at 2 bytes a second is cut at podcast-timeout in one line naming its URL, the part kept")
+    func aTrickledDownloadEndsAtTheDeadlineKeepingItsPart() throws {
+        let root = ScratchFiles.makeDirectory("trickled-episode")
+        try Data(repeating: 0x55, count: 100_000).write(to: URL(fileURLWithPath: "\(root)/episode.mp3"))
+        let server = try FeedServer.start(root: root)
+        defer { server.stop() }
+        let enclosure = server.url("trickle/2/episode.mp3")
+        try Self.rss("<item><title>Slow</title><guid>slow</guid><enclosure url=\"\(enclosure)\" length=\"100000\" type=\"audio/mpeg\"/></item>\n")
+            .write(toFile: "\(root)/show.xml", atomically: true, encoding: .utf8)
+        let home = PodcastHome()
+        try home.configure("podcast-timeout = 3s\n")
+        #expect(try home.add(server.url("show.xml")) != nil)
+        let result = try home.run(["download", "Bad show"])
+        #expect(result.exitStatus == 1, "\(result.summary)")
+        let lines = result.stderrText.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("interlude: \(enclosure): cut off after ")
+                && lines[0].contains("not done within 3") && lines[0].hasSuffix("the partial download is kept and resumed next time"),
+                "\(result.stderrText)")
+        #expect(result.wallSeconds < 15, "\(result.wallSeconds) s")
+        let parts = (FileManager.default.enumerator(atPath: home.data)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".part") }
+        #expect(parts.count == 1, "\(parts)")
+    }
 }

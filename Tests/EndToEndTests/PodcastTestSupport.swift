@@ -1,13 +1,23 @@
 import Foundation
 import TestSupport
 
-/// A private `$XDG_DATA_HOME` and the binary's `podcast` commands over it.
+/// A private `$XDG_DATA_HOME` and the binary's `podcast` commands over it,
+/// with a private `$XDG_CONFIG_HOME` (no config file unless `configure`
+/// writes one; `environment` leaves it out, for players with their own).
 struct PodcastHome {
     let data = ScratchFiles.makeDirectory("podcast-data")
+    let config = ScratchFiles.makeDirectory("podcast-config")
     var environment: [String: String] { ["XDG_DATA_HOME": data] }
 
+    /// Writes the config file the commands read.
+    func configure(_ text: String) throws {
+        try FileManager.default.createDirectory(atPath: config + "/interlude", withIntermediateDirectories: true)
+        try text.write(toFile: config + "/interlude/config", atomically: true, encoding: .utf8)
+    }
+
     func run(_ arguments: [String], timeout: Double = 120) throws -> ProcessResult {
-        try InterludeBinary.run(["podcast"] + arguments, environment: environment, timeout: timeout)
+        try InterludeBinary.run(["podcast"] + arguments, environment: environment.merging(["XDG_CONFIG_HOME": config]) { $1 },
+                                timeout: timeout)
     }
 
     /// `podcast add URL`'s id ("added TITLE (N episodes), id ID").

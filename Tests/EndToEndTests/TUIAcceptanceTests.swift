@@ -26,7 +26,10 @@ import Glibc
     func everyPaneIsDrawn() throws {
         let library = try TaggedLibrary.make()
         let large = try TUISession(columns: 120, rows: 40, arguments: [library])
-        let drawn = large.waitFor { screen in Self.paneTitles.allSatisfy(screen.contains) && screen.contains("Tones/") }
+        // The whole first frame: tmux can be read while ncurses is still writing its bottom lines.
+        let drawn = large.waitFor { screen in
+            Self.paneTitles.allSatisfy(screen.contains) && screen.contains("Tones/") && screen.contains("? help")
+        }
         #expect(drawn.met, "\(drawn.screen)")
         let lines = drawn.screen.components(separatedBy: "\n")
         #expect(lines[0].hasPrefix(" Interlude") && lines[0].hasSuffix("theme default"))

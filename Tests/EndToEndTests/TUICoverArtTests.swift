@@ -24,15 +24,26 @@ import Glibc
     /// picture (the same picture upside down, below) is over 100.
     static let meanErrorBound = 32.0
 
-    @Test("block symbols in tmux match the picture, cell by cell, within the bound")
-    func symbolsMatchThePicture() throws {
-        let picture = try CoverArtFixtures.picture(size: 256, format: "png")
+    /// A PNG, and JPEGs as ffmpeg writes covers (4:2:0) at the sizes most files carry, on terminals whose
+    /// pane makes libjpeg decode them at widths of every kind.
+    static let pictures: [(side: Int, format: String, terminal: TerminalSize)] = [
+        (256, "png", size), (300, "jpg", small), (600, "jpg", small), (1000, "jpg", small), (3000, "jpg", size),
+    ]
+    /// A terminal whose pane gives a square picture 12 x 6 cells (96 pixels): libjpeg halves a 300 px
+    /// picture to 150, quarters 600 to 150 and takes an eighth of 1000, 125; on `size` (40 x 20 cells,
+    /// 320 pixels) an eighth of 3000, 375. RGB rows of those widths are no multiple of 4 bytes.
+    static let small = TerminalSize(columns: 40, rows: 16)
+
+    @Test("block symbols in tmux match the picture, cell by cell, within the bound", arguments: pictures.indices)
+    func symbolsMatchThePicture(_ index: Int) throws {
+        let (side, format, terminal) = Self.pictures[index]
+        let picture = try CoverArtFixtures.picture(size: side, format: format, jpegChroma: "yuvj420p")
         let track = try CoverArtFixtures.tagged(.id3, picture: picture)
-        let session = try TUISession(columns: Self.size.columns, rows: Self.size.rows, arguments: [track],
+        let session = try TUISession(columns: terminal.columns, rows: terminal.rows, arguments: [track],
                                      environment: ["TERM": "tmux-256color"])
         #expect(session.waitFor("Covered").met, "\(session.screen())")
         try session.press("3")
-        let layout = Layout(size: Self.size, banner: false, focus: .nowPlaying)
+        let layout = Layout(size: terminal, banner: false, focus: .nowPlaying)
         let paneArea = try #require(layout.panes[.nowPlaying])
         let area = try #require(ScreenRenderer.pictureArea(for: .nowPlaying, paneArea: paneArea))
         // A square picture on cells twice as tall as wide keeps its shape.
@@ -46,8 +57,8 @@ import Glibc
         let oracle = try CoverArtFixtures.scaledRGB(picture, width: columns * 8, height: rows * 16)
         let error = Self.meanError(screen, area: area, columns: columns, rows: rows, oracle: oracle, flipped: false)
         let other = Self.meanError(screen, area: area, columns: columns, rows: rows, oracle: oracle, flipped: true)
-        print("symbols in tmux: mean colour error per cell \(error), the picture upside down \(other)")
-        #expect(error < Self.meanErrorBound, "mean colour error per cell \(error)")
+        print("symbols in tmux, \(side) px \(format) on \(columns)x\(rows) cells: mean colour error per cell \(error), the picture upside down \(other)")
+        #expect(error < Self.meanErrorBound, "\(side) px \(format): mean colour error per cell \(error)")
         #expect(other > 3 * Self.meanErrorBound, "the upside-down picture compares at \(other): the check could not fail")
         // The rest of the pane is text, unaffected; the cells right of the picture carry no colour of it.
         #expect(session.screen().contains("Covered"))
@@ -348,19 +359,5 @@ struct ColouredScreen {
     func hasColours(row: Int, column: Int) -> Bool { cell(row: row, column: column) != nil }
 
     /// The share of a cell a block element covers (its foreground's part).
-    static func coverage(_ character: Character) -> Double {
-        guard let value = character.unicodeScalars.first?.value else { return 0 }
-        switch value {
-        case 0x2580, 0x2590, 0x2592: return 0.5
-        case 0x2581...0x2588: return Double(value - 0x2580) / 8
-        case 0x2589...0x258F: return Double(0x2590 - value) / 8
-        case 0x2591: return 0.25
-        case 0x2593: return 0.75
-        case 0x2594, 0x2595: return 0.125
-        case 0x2596, 0x2597, 0x2598, 0x259D: return 0.25
-        case 0x259A, 0x259E: return 0.5
-        case 0x2599, 0x259B, 0x259C, 0x259F: return 0.75
-        default: return 0
-        }
-    }
+    static func coverage(_ character: Character) -> Double { BlockElements.coverage(character) }
 }

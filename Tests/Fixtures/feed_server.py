@@ -15,6 +15,8 @@ says, then If-Modified-Since), byte ranges (206). Paths:
                         replies by creating it and releases them by removing it)
   /drop/BYTES/NAME      NAME (ranges too), the connection closed after BYTES bytes of the
                         body: a download cut off mid-body
+  /trickle/N/NAME       NAME (ranges too), its body sent N bytes a second, a byte at a
+                        time, until it ends or the client leaves
 
 Each request is logged as one line to --log: "METHOD PATH STATUS", so a test
 reads which feeds were answered 304. The kernel picks the port, written to
@@ -73,6 +75,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             while os.path.exists(self.server.hold_file or "") and not self.server.stopping.is_set():
                 time.sleep(0.02)
             parts = parts[1:]
+        trickle = None
+        if parts[:1] == ["trickle"] and len(parts) >= 3 and parts[1].isdigit() and int(parts[1]) > 0:
+            trickle = int(parts[1])
+            parts = parts[2:]
         drop_after = None
         if parts[:1] == ["drop"] and len(parts) >= 3 and parts[1].isdigit():
             drop_after = int(parts[1])
@@ -121,7 +127,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Range", "bytes %d-%d/%d" % (start, end, len(body)))
         self.end_headers()
         self.record(status)
-        if send_body and drop_after is not None:
+        if send_body and trickle is not None:
+            self.close_connection = True
+            try:
+                for index in range(start, end + 1):
+                    if self.server.stopping.is_set():
+                        break
+                    self.wfile.write(body[index:index + 1])
+                    self.wfile.flush()
+                    time.sleep(1.0 / trickle)
+            except OSError:
+                pass
+        elif send_body and drop_after is not None:
             self.wfile.write(body[start:min(end + 1, start + drop_after)])
             self.wfile.flush()
             self.close_connection = True

@@ -9,6 +9,9 @@ server can show. Paths:
   /status/CODE               an empty reply with that status (404, 500, ...)
   /headers-then-nothing/NAME 200 with the file's headers, then no byte until the client leaves
   /stall/NAME                the request is read and nothing is ever sent
+  /endless-headers/NAME      200, then icy-* header lines without end, as fast as the client reads
+  /endless-header-line/NAME  200, then one header line that never ends, as fast as the client reads
+  /slow-headers/NAME         200, then an icy-* header line every half second, without end
   http://ANY-HOST/PATH       as a proxy (http_proxy): PATH served as above
 
 A second listening socket (--stall-port-file) accepts connections and never
@@ -92,6 +95,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if parts[:1] == ["stall"]:
             self.hold()
             return
+        if parts[:1] in (["endless-headers"], ["endless-header-line"], ["slow-headers"]):
+            self.endless_headers(one_line=parts[0] == "endless-header-line", pause=0.5 if parts[0] == "slow-headers" else 0)
+            return
         stall_body = parts[:1] == ["headers-then-nothing"]
         if stall_body:
             parts = parts[1:]
@@ -133,6 +139,29 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     break
                 self.wfile.write(chunk)
                 left -= len(chunk)
+
+    def endless_headers(self, one_line, pause=0):
+        """A status line, then headers that never end: many icy-* lines (one each `pause` seconds), or one line without its end."""
+        self.log_message('"%s" endless headers', self.requestline)
+        self.close_connection = True
+        self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: audio/mpeg\r\n")
+        if one_line:
+            self.wfile.write(b"icy-name: ")
+        number = 0
+        try:
+            while not self.server.stopping.is_set():
+                if one_line:
+                    chunk = b"a" * 65536
+                elif pause:
+                    chunk = b"icy-x%d: %s\r\n" % (number, b"v" * 40)
+                    number += 1
+                    time.sleep(pause)
+                else:
+                    chunk = b"".join(b"icy-x%d: %s\r\n" % (number + i, b"v" * 40) for i in range(1000))
+                    number += 1000
+                self.wfile.write(chunk)
+        except (OSError, ssl.SSLError):
+            return
 
     def hold(self):
         """Sends nothing more; returns when the client closes its side or the server stops."""

@@ -22,11 +22,13 @@ struct DecoderImportTests {
 
     /// FFmpeg's libraries likewise, behind `FFmpegDecoder`; and a
     /// station's reader thread and decoder, behind `Decoders.open` too,
-    /// with the reader's time-shift feed (it rebuilds packets from the buffer's bytes).
+    /// with the reader's time-shift feed (it rebuilds packets from the buffer's bytes)
+    /// and its watch (FFmpeg's interrupt callback and `io_open`).
     @Test func onlyTheFFmpegDecodersImportCFFmpeg() throws {
         let importing = try Self.importsBySourceFile().filter { $0.modules.contains("CFFmpeg") }.map(\.file)
         #expect(Set(importing) == ["AudioDecoding/Decoding/FFmpegDecoder.swift", "AudioDecoding/Streaming/StreamReader.swift",
-                                   "AudioDecoding/Streaming/StreamDecoder.swift", "AudioDecoding/Streaming/TimeShiftFeed.swift"],
+                                   "AudioDecoding/Streaming/StreamDecoder.swift", "AudioDecoding/Streaming/TimeShiftFeed.swift",
+                                   "AudioDecoding/Streaming/StreamWatch.swift"],
                 "files importing CFFmpeg: \(importing.sorted())")
     }
 

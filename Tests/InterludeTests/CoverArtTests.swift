@@ -174,3 +174,80 @@ import TUI
         #expect(fittedCells(width: 20000, height: 1, area: area, cellWidth: 8, cellHeight: 16) == TerminalSize(columns: 58, rows: 1))
     }
 }
+
+/// The same picture as JPEG at every size a cover comes in, drawn in block
+/// symbols on the cells a pane gives it, against its PNG: libjpeg scales a
+/// JPEG down (halves, quarters, eighths) to the cells, so each size meets a
+/// different decoded width (200, 150, 250, 375, ... pixels), and each must
+/// draw the picture, not grey noise.
+@Suite struct JPEGCoverSizeTests {
+    static let sizes = [200, 300, 500, 600, 1000, 3000]
+    /// A narrow pane (18 x 9 cells: 144 pixels, so 300 and 600 decode at 150,
+    /// 500 and 1000 at 250, 3000 at 375) and a wide one (40 x 20: 320 pixels).
+    static let areas = [TerminalSize(columns: 18, rows: 9), TerminalSize(columns: 58, rows: 20)]
+
+    /// The mean distance in RGB (0-441) between the JPEG's cells and the
+    /// PNG's, each cell's colour its symbol's share of the foreground and the
+    /// rest background. The JPEG's own loss and libchafa choosing other
+    /// symbols for slightly other pixels come to 0.5-4; the picture upside
+    /// down (another picture, compared below) to 140-170, and the grey noise
+    /// libchafa drew from RGB rows of a length no multiple of 4 bytes to 90.
+    static let bound = 20.0
+
+    @Test("a JPEG cover at 200, 300, 500, 600, 1000 and 3000 px, 4:4:4 and 4:2:0, draws the colours the PNG draws", arguments: sizes)
+    func drawnAsThePNG(size: Int) throws {
+        for area in Self.areas {
+            // The picture is drawn in proportions of its side: the PNG of 1000 px is the same picture at every size
+            // (a 3000 px PNG is past the 8 megapixels a PNG is decoded to).
+            let png = try cells(try CoverArtFixtures.picture(size: 1000, format: "png"), area: area)
+            for chroma in ["yuvj444p", "yuvj420p"] {
+                let jpeg = try cells(try CoverArtFixtures.picture(size: size, format: "jpg", jpegChroma: chroma), area: area)
+                #expect(jpeg.size == png.size, "\(size) px, \(chroma): \(jpeg.size) cells, the PNG \(png.size)")
+                let error = Self.meanDistance(jpeg, png, flipped: false)
+                let other = Self.meanDistance(jpeg, png, flipped: true)
+                print("\(size) px \(chroma) JPEG on \(area.columns)x\(area.rows) cells: \(error) from its PNG, \(other) from it upside down")
+                #expect(error < Self.bound, "\(size) px \(chroma) JPEG on \(area.columns)x\(area.rows) cells: mean distance \(error) from its PNG")
+                #expect(other > 4 * Self.bound, "\(size) px \(chroma): the PNG upside down compares at \(other): the check could not fail")
+            }
+        }
+    }
+
+    /// The picture as a folder's `cover.jpg`/`cover.png` beside a track, drawn by the cover art's work in 24-bit colour.
+    private func cells(_ picture: String, area: TerminalSize) throws -> PictureCells {
+        let format = (picture as NSString).pathExtension
+        let path = try CoverArtFixtures.besideImage(named: "cover.\(format)", bytes: try Data(contentsOf: URL(fileURLWithPath: picture)),
+                                                    seconds: 1)
+        var last: (path: String, image: DecodedImage, header: ImageHeader)?
+        let request = CoverArtRequest(path: path, pictures: [], area: area, drawing: .symbols, colors: .direct, cellWidth: 8, cellHeight: 16)
+        let outcome = CoverArtWork.run(request, last: &last)
+        guard case .picture(.symbols(let cells), _) = outcome else {
+            throw CoverTestFailure(description: "\(picture): no picture: \(outcome)")
+        }
+        return cells
+    }
+
+    private struct CoverTestFailure: Error, CustomStringConvertible { let description: String }
+
+    private static func colour(_ cell: PictureCells.Cell) -> [Double] {
+        guard case .rgb(let foreground) = cell.colors.foreground, case .rgb(let background) = cell.colors.background else {
+            return [-441, -441, -441]
+        }
+        return BlockElements.mix(foreground: foreground, background: background, share: BlockElements.coverage(cell.symbol))
+    }
+
+    /// Over the cells, the mean distance between `drawn`'s colour and `reference`'s (upside down when `flipped`).
+    static func meanDistance(_ drawn: PictureCells, _ reference: PictureCells, flipped: Bool) -> Double {
+        let rows = min(drawn.rows.count, reference.rows.count)
+        guard rows > 0 else { return 441 }
+        var total = 0.0, count = 0
+        for row in 0..<rows {
+            let other = reference.rows[flipped ? rows - 1 - row : row]
+            for (cell, against) in zip(drawn.rows[row], other) {
+                let (a, b) = (colour(cell), colour(against))
+                total += zip(a, b).map { ($0 - $1) * ($0 - $1) }.reduce(0, +).squareRoot()
+                count += 1
+            }
+        }
+        return count > 0 ? total / Double(count) : 441
+    }
+}

@@ -58,6 +58,14 @@ struct DesktopInterruptionSettingsTests {
         #expect(backoff.failed() == 500)
     }
 
+    @Test func theWakeTimersBackoffDoublesFromASecondToAMinute() {
+        var backoff = WakeTimer.retry()
+        let delays = (0..<8).map { _ in backoff.failed() }
+        #expect(delays == [1000, 2000, 4000, 8000, 16000, 32000, 60000, 60000])
+        backoff.connected()
+        #expect(backoff.failed() == 1000)
+    }
+
     func line(_ event: PlayerEvent) -> String {
         JSONEventPrinter.line(TimedPlayerEvent(time: 1.5, event: event))
     }

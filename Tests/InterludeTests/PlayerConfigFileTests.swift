@@ -18,7 +18,7 @@ struct PlayerConfigFileTests {
         #expect(config.onEvent == "notify-send \"$INTERLUDE_TITLE\"")
         #expect(config.problems.map(\.description) == [
             "/c/config:4: expected 'key = value', got 'colour'",
-            "/c/config:5: unknown key 'speed' (known: on-event, desktop-interruptions, desktop-role.ROLE, replaygain, replaygain-preamp, library, mpd, mpd-password, alarm-grace, cover-art, alarm-notify, time-shift, time-shift-memory, podcast-refresh-age, podcast-auto-download, podcast-remove-played)",
+            "/c/config:5: unknown key 'speed' (known: on-event, desktop-interruptions, desktop-role.ROLE, replaygain, replaygain-preamp, library, mpd, mpd-password, alarm-grace, cover-art, alarm-notify, time-shift, time-shift-memory, podcast-refresh-age, podcast-auto-download, podcast-remove-played, podcast-timeout, stream-timeout)",
             "/c/config:6: on-event needs a program",
         ])
     }
@@ -136,6 +136,23 @@ struct PlayerConfigFileTests {
             #expect(config.podcastRemovePlayed == nil)
             #expect(config.problems.count == 1
                     && config.problems[0].description.hasPrefix("/c/config:1: podcast-remove-played must be off or"), "\(config.problems)")
+        }
+    }
+}
+
+/// `podcast-timeout` and `stream-timeout`, the network's deadlines.
+@Suite struct NetworkTimeoutConfigTests {
+    @Test func eachTakesADurationWithinItsRangeAndRefusesTheRestInOneLine() {
+        #expect(PlayerConfigFile.parse("podcast-timeout = 5m", path: "/c/config").podcastTimeout == 300)
+        #expect(PlayerConfigFile.parse("stream-timeout = 3s", path: "/c/config").streamTimeout == 3)
+        #expect(PlayerConfigFile.parse("", path: "/c/config").podcastTimeout == nil)
+        #expect(PlayerConfigFile.parse("", path: "/c/config").streamTimeout == nil)
+        for (key, bad) in [("podcast-timeout", "2h"), ("podcast-timeout", "0"), ("podcast-timeout", "off"),
+                           ("stream-timeout", "6m"), ("stream-timeout", "0.5s"), ("stream-timeout", "never")] {
+            let config = PlayerConfigFile.parse("\(key) = \(bad)", path: "/c/config")
+            #expect(config.podcastTimeout == nil && config.streamTimeout == nil)
+            #expect(config.problems.count == 1 && config.problems[0].description.hasPrefix("/c/config:1: \(key) must be"),
+                    "\(config.problems)")
         }
     }
 }

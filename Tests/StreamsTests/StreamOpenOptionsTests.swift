@@ -33,6 +33,10 @@ struct StreamOpenOptionsTests {
         #expect(options["reconnect_delay_max"] == "0")
     }
 
+    @Test func hlsOpensEachRequestAfreshSoEveryOneIsBounded() {
+        #expect(Self.dictionary(StreamOpenOptions.values(certificateFile: nil))["http_persistent"] == "0")
+    }
+
     @Test func onlyNetworkProtocolsMayBeOpenedNeverLocalFilesOrPipes() {
         let allowed = Set(StreamOpenOptions.values(certificateFile: nil).first { $0.key == "protocol_whitelist" }?.value
             .split(separator: ",").map(String.init) ?? [])

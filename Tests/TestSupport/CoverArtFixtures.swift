@@ -17,13 +17,15 @@ public enum CoverArtFixtures {
     }
 
     /// A `size` x `size` picture (`png` or `jpg`) made by ffmpeg: red across, green down, blue against both, a white and a black bar.
-    public static func picture(size: Int = 256, format: String = "png") throws -> String {
-        try Fixtures.cache.make("cover-\(size).\(format)") { path in
+    /// A JPEG's chroma is `jpegChroma`: `yuvj444p`, or `yuvj420p` (halved both ways, as most covers carry it).
+    public static func picture(size: Int = 256, format: String = "png", jpegChroma: String = "yuvj444p") throws -> String {
+        let chroma = format == "png" || jpegChroma == "yuvj444p" ? "" : "-" + jpegChroma
+        return try Fixtures.cache.make("cover-\(size)\(chroma).\(format)") { path in
             let bars = "if(between(Y\\,H*0.7\\,H*0.8)\\,255\\,if(between(Y\\,H*0.85\\,H*0.9)\\,0\\,"
             let geq = "geq=r='\(bars)X*255/W))':g='\(bars)Y*255/H))':b='\(bars)255-(X+Y)*255/(W+H)))'"
             try Fixtures.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "nullsrc=s=\(size)x\(size),format=rgb24,\(geq)",
                                         "-frames:v", "1", "-f", "image2", "-c:v", format == "png" ? "png" : "mjpeg",
-                                        "-q:v", "2", "-pix_fmt", format == "png" ? "rgb24" : "yuvj444p", path])
+                                        "-q:v", "2", "-pix_fmt", format == "png" ? "rgb24" : jpegChroma, path])
         }
     }
 

@@ -92,12 +92,22 @@ public final class LiveHLS: Sendable {
     deinit { stop() }
 
     /// Starts the encoder and the server; returns once the playlist lists `segments` segments.
-    public static func start(wav: String, segments: Int = 3, timeout: Double = 20) throws -> LiveHLS {
+    /// `keyURI`: the segments are encrypted (AES-128, a random key) and the
+    /// playlist names this URI for the key, as written (a path such as
+    /// "/status/403" is the server's, which then refuses it).
+    public static func start(wav: String, segments: Int = 3, keyURI: String? = nil, timeout: Double = 20) throws -> LiveHLS {
         let folder = ScratchFiles.makeDirectory("hls")
+        var encryption: [String] = []
+        if let keyURI {
+            let key = "\(folder)/../hls-\(UUID().uuidString.prefix(8)).key", info = key + "info"
+            try Data((0..<16).map { _ in UInt8.random(in: 0...255) }).write(to: URL(fileURLWithPath: key))
+            try "\(keyURI)\n\(key)\n".write(toFile: info, atomically: true, encoding: .utf8)
+            encryption = ["-hls_key_info_file", info]
+        }
         let encoder = try BackgroundProcess.start(
             "ffmpeg", ["-nostdin", "-v", "error", "-re", "-stream_loop", "-1", "-i", wav, "-c:a", "aac", "-b:a", "64k",
-                       "-f", "hls", "-hls_time", "1", "-hls_list_size", "6", "-hls_flags", "delete_segments",
-                       "\(folder)/live.m3u8"],
+                       "-f", "hls", "-hls_time", "1", "-hls_list_size", "6", "-hls_flags", "delete_segments"]
+                + encryption + ["\(folder)/live.m3u8"],
             stdout: .discard, stderr: .file("\(folder)/../hls-encoder.log"))
         return try serve(folder, encoder: encoder, segments: segments, timeout: timeout)
     }

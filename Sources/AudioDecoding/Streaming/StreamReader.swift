@@ -265,8 +265,13 @@ enum StreamReader {
             channel.post(.failed("out of memory"))
             return
         }
-        allocated.pointee.interrupt_callback = AVIOInterruptCB(callback: streamInterrupted,
-                                                               opaque: Unmanaged.passUnretained(channel).toOpaque())
+        // FFmpeg's interrupt callback and every request after the first (HLS's) go
+        // through the watch: the bounds on what the server can make this thread do.
+        let watch = StreamWatch(url: url, channel: channel, limits: StreamLimits.inUse)
+        defer { withExtendedLifetime(watch) {} }
+        watch.watch(allocated)
+        watch.awaitingAudio()
+        func failed(_ status: Int32) { if !channel.isStopping { channel.post(.failed(watch.verdict ?? failure(status))) } }
         let certificates = getenv("SSL_CERT_FILE").map { String(cString: $0) }
         let values = StreamOpenOptions.values(certificateFile: certificates)
         func dictionary(_ values: [(key: String, value: String)]) -> OpaquePointer? {
@@ -278,13 +283,13 @@ enum StreamReader {
         // content type the server sent can set the format probe's cap.
         var connection: UnsafeMutablePointer<AVIOContext>?
         var ioOptions = dictionary(values)
-        var status = interlude_avio_open_url(&connection, url, &allocated.pointee.interrupt_callback, &ioOptions)
+        var status = watch.request(url) { interlude_avio_open_url(&connection, url, &allocated.pointee.interrupt_callback, &ioOptions) }
         interlude_av_dict_free(&ioOptions)
         guard status >= 0, let io = connection else {
             // Never opened: closing frees it.
             var context: UnsafeMutablePointer<AVFormatContext>? = allocated
             interlude_avformat_close_url(&context)
-            if !channel.isStopping { channel.post(.failed(failure(status))) }
+            failed(status)
             return
         }
         defer { interlude_avio_closep(&connection) }
@@ -298,7 +303,7 @@ enum StreamReader {
         status = interlude_avformat_open_url(&context, url, &formatOptions)
         interlude_av_dict_free(&formatOptions)
         guard status >= 0, let container = context else {
-            if !channel.isStopping { channel.post(.failed(failure(status))) }
+            failed(status)
             return
         }
         // Before the connection's close (deferred earlier, so run later).
@@ -310,7 +315,7 @@ enum StreamReader {
         status = interlude_avformat_find_stream_info(container)
         interlude_ffmpeg_release_setup_pages(0)
         guard status >= 0 else {
-            if !channel.isStopping { channel.post(.failed(failure(status))) }
+            failed(status)
             return
         }
         let index = interlude_av_find_best_stream(container, AVMEDIA_TYPE_AUDIO)
@@ -337,6 +342,12 @@ enum StreamReader {
             sought = interlude_avformat_seek_file(container, index, Int64.min, target, target, 0) >= 0
         }
         let timing = StreamTiming(timeBase: timeBase, startPTS: startPTS, duration: duration, sought: sought)
+        // What the reader needs of the parameters, read before they are posted: from
+        // then on they are the decoder's, which frees them once its codec is open.
+        let frameSize = Int(max(0, parameters.pointee.frame_size))
+        let sourceRate = Int(max(1, parameters.pointee.sample_rate))
+        let unframedAAC = parameters.pointee.codec_id == AV_CODEC_ID_AAC && parameters.pointee.extradata_size == 0
+        let sampleRate = Int(parameters.pointee.sample_rate), channels = Int(parameters.pointee.ch_layout.nb_channels)
         guard channel.post(.opened(parameters: parameters, headers: option("icy_metadata_headers", of: container),
                                    container: name, finite: finite, timing: timing)) else { return }
         guard let packet = interlude_av_packet_alloc() else { return }
@@ -347,8 +358,6 @@ enum StreamReader {
         // A station's packets go through its time-shift buffer; a resource of
         // known length (a file over HTTP) is read no faster than it plays.
         let streamBase = stream.pointee.time_base
-        let frameSize = Int(max(0, parameters.pointee.frame_size))
-        let sourceRate = Int(max(1, parameters.pointee.sample_rate))
         let feed = finite ? nil : PacketFrameCounter(timeBaseNumerator: Int(streamBase.num), timeBaseDenominator: Int(streamBase.den),
                                                      outputRate: rate, fallbackFrames: (frameSize > 0 ? frameSize : 1152) * rate / sourceRate)
             .map { TimeShiftFeed(channel: channel, settings: timeShift, rate: rate, counter: $0) }
@@ -362,14 +371,18 @@ enum StreamReader {
             container.pointee.streams[$0]?.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_TIMED_ID3
         }
         // AAC in ADTS (no configuration beside the packets): false syncs never reach the buffer or the decoder.
-        var adts = parameters.pointee.codec_id == AV_CODEC_ID_AAC && parameters.pointee.extradata_size == 0
-            ? ADTSFrameCheck(sampleRate: Int(parameters.pointee.sample_rate), channels: Int(parameters.pointee.ch_layout.nb_channels))
-            : nil
+        var adts = unframedAAC ? ADTSFrameCheck(sampleRate: sampleRate, channels: channels) : nil
+        // The open's wait for audio goes on into the first reads: its packets come first.
         while !channel.isStopping {
+            watch.awaitingAudio()
             status = interlude_av_read_frame(container, packet)
             guard status >= 0 else {
                 feed?.drain()
-                if !channel.isStopping { channel.post(status == interlude_averror_eof() ? .ended : .failed(failure(status))) }
+                if status == interlude_averror_eof() && watch.verdict == nil {
+                    if !channel.isStopping { channel.post(.ended) }
+                } else {
+                    failed(status)
+                }
                 return
             }
             if let timedID3, packet.pointee.stream_index == timedID3 {
@@ -382,6 +395,7 @@ enum StreamReader {
                 interlude_av_packet_unref(packet)
                 continue
             }
+            watch.audioArrived()
             // A station's own tags (an Ogg chain's comment header) are read with
             // the chain's first packet, and are its title from that packet on.
             if feed != nil, let title = tagsTitle(stream) { postTitle(title) }
@@ -478,11 +492,4 @@ enum StreamReader {
         guard let first = text.first else { return "error \(status)" }
         return first.lowercased() + text.dropFirst()
     }
-}
-
-/// FFmpeg's interrupt callback: non-zero ends the blocking call under way
-/// (`AVERROR_EXIT`). `opaque` is the channel, kept alive by the reader thread.
-private let streamInterrupted: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
-    guard let opaque else { return 0 }
-    return Unmanaged<StreamChannel>.fromOpaque(opaque).takeUnretainedValue().isStopping ? 1 : 0
 }

@@ -82,18 +82,29 @@ extension PlaybackEngine {
 
     /// How long the main loop may sleep before the rings need topping up: a
     /// third of the ring's part ahead of the device, at most 250 ms; 10 ms while a resume is
-    /// in progress; -1 (no need to wake) while the device is lost. Zero on the frame clock.
+    /// in progress; `idleWaitMilliseconds` while the media is stopped and no voice sounds;
+    /// -1 (no need to wake) while the device is lost. Zero on the frame clock.
     public var suggestedWaitMilliseconds: Int {
         // Lost, or never opened: nothing to top up until the user plays again.
         if isOutputLost { return -1 }
         guard sink?.clock == .realTime, let ring else { return 0 }
         if pendingResume != nil { return 10 }
-        // A pause in progress: look again soon, so the stop is reported when it happens.
-        if let control, !control.pointee.mediaRun.load(ordering: .relaxed),
-           !control.pointee.mediaStopped.load(ordering: .relaxed) { return 10 }
+        if let control, !control.pointee.mediaRun.load(ordering: .relaxed) {
+            // A pause in progress: look again soon, so the stop is reported when it happens.
+            if !control.pointee.mediaStopped.load(ordering: .relaxed) { return 10 }
+            // Stopped, and no voice asked for or still fading: the writer takes
+            // nothing from the rings, so nothing needs topping up; the loop looks
+            // only for what the writer reports (a lost device), and a key, a
+            // command or a timer wakes it. (`voiceRun` is this thread's request;
+            // `voiceStopped`, the writer's, lags a voice just started.)
+            if !control.pointee.voiceRun.load(ordering: .relaxed) && !isVoiceSounding { return Self.idleWaitMilliseconds }
+        }
         // A third of the part of the ring ahead of the device (the rest holds what the
         // device has not played yet): 147 ms at 44.1 kHz, leaving two thirds of it,
         // 0.3 s, for a late wake-up. Each wake-up costs CPU whatever it decodes.
         return min(250, (ring.capacity - deviceBufferFrames) * 1000 / format.rate / 3)
     }
+
+    /// The wait while stopped with no voice: a lost device is still said within it.
+    public static let idleWaitMilliseconds = 1000
 }

@@ -24,8 +24,9 @@ struct interlude_library *interlude_jpeg_library(void);
 struct interlude_library *interlude_png_library(void);
 struct interlude_library *interlude_chafa_library(void);
 
-/* Decoded pixels, 8 bits a channel, rows packed: 3 channels (RGB) or 4 (RGBA,
-   not premultiplied). Freed with interlude_image_free. */
+/* Decoded pixels, 8 bits a channel, rows packed: 4 channels (RGBA, not
+   premultiplied; a JPEG's alpha is opaque), so a row is always a multiple of
+   4 bytes. Freed with interlude_image_free. */
 struct interlude_image {
     unsigned char *pixels;
     int width;
@@ -33,12 +34,15 @@ struct interlude_image {
     int channels;
 };
 
-/* Decodes a JPEG, scaled down by libjpeg's DCT scaling (1/2, 1/4, 1/8) as
-   far as it stays at least `fit_width` x `fit_height`; libjpeg's working
-   memory is held to `memory_limit` bytes. The caller has checked the size
-   from the header (ImageHeader). 0, or -1 with libjpeg's message. */
+/* Decodes a JPEG to RGBA, scaled down by libjpeg's DCT scaling (1/2, 1/4,
+   1/8) as far as it stays at least `fit_width` x `fit_height`, and further
+   while its pixels would take more than `pixel_limit` bytes (refused if an
+   eighth still does); libjpeg's working memory is held to `memory_limit`
+   bytes. The caller has checked the size from the header (ImageHeader).
+   0, or -1 with libjpeg's message. */
 int interlude_jpeg_decode(const unsigned char *bytes, size_t length, int fit_width, int fit_height,
-                          long memory_limit, struct interlude_image *image, char *message, size_t capacity);
+                          long memory_limit, size_t pixel_limit, struct interlude_image *image,
+                          char *message, size_t capacity);
 
 /* Decodes a PNG to RGBA through libpng's simplified API. 0, or -1 with libpng's message. */
 int interlude_png_decode(const unsigned char *bytes, size_t length, struct interlude_image *image,

@@ -37,6 +37,14 @@ struct interlude_curl_transfer *interlude_curl_transfer_new(const char *url, siz
                                                             const char *user_agent, intptr_t tag);
 /* A request header line ("If-None-Match: \"abc\""); 0, or -1 without memory. */
 int interlude_curl_transfer_header(struct interlude_curl_transfer *transfer, const char *line);
+/* The whole transfer must end within `seconds` from now (redirects, the
+   wait for the first byte and the body included), plus one second for every
+   `bytes_per_second` bytes of body received when that is positive (a
+   download's deadline grows with what arrives); past it the transfer ends
+   with CURLE_ABORTED_BY_CALLBACK and `timed_out` set. Beside the low-speed
+   limit, which a server that trickles a byte a second never trips. Checked
+   about once a second. */
+void interlude_curl_transfer_deadline(struct interlude_curl_transfer *transfer, double seconds, double bytes_per_second);
 /* The body goes to `fd` instead of memory, asking for the bytes from `offset`
    on (a resumed download: 206 means they came, 200 the whole file again). */
 void interlude_curl_transfer_to_file(struct interlude_curl_transfer *transfer, int fd, int64_t offset);
@@ -55,6 +63,7 @@ const char *interlude_curl_transfer_headers(const struct interlude_curl_transfer
 intptr_t interlude_curl_transfer_tag(const struct interlude_curl_transfer *transfer);
 int interlude_curl_transfer_over_limit(const struct interlude_curl_transfer *transfer);
 int interlude_curl_transfer_write_failed(const struct interlude_curl_transfer *transfer);
+int interlude_curl_transfer_timed_out(const struct interlude_curl_transfer *transfer);
 int64_t interlude_curl_transfer_received(const struct interlude_curl_transfer *transfer);
 int64_t interlude_curl_transfer_expected(const struct interlude_curl_transfer *transfer);
 /* Asks a running transfer to stop (any thread): it ends with CURLE_ABORTED_BY_CALLBACK. */

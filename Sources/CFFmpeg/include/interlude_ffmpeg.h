@@ -106,6 +106,7 @@ int interlude_swr_convert(SwrContext *context, uint8_t *output, int out_count,
 
 /* Macros Swift cannot import. */
 static inline int interlude_averror_eof(void) { return AVERROR_EOF; }
+static inline int interlude_averror_exit(void) { return AVERROR_EXIT; }
 static inline int interlude_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int interlude_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 static inline int64_t interlude_av_nopts_value(void) { return AV_NOPTS_VALUE; }

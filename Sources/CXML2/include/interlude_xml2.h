@@ -31,15 +31,33 @@ struct interlude_xml2_problem {
     int fatal;
 };
 
+/* What all entity references of one document may expand to, in text, in
+   attributes read and inside other entities: past it the document breaks
+   off there (see charge() in loader.c). */
+enum { INTERLUDE_XML2_EXPANSION_LIMIT = 4 << 20 };
+
 /* One attribute of an element as written, namespace declarations left out:
    `prefix` NULL when it has none; `value` (`length` bytes, no NUL) with
-   character and entity references replaced. Valid during the start call. */
+   character references replaced, and, when `references` is set, the other
+   references still in it, as libxml2 leaves them ("&#38;" for `&amp;`,
+   "&name;"): interlude_xml2_attribute_text gives the value the tree would.
+   `parse` is the parse's, for that. Valid during the start call. */
 struct interlude_xml2_attribute {
     const xmlChar *prefix;
     const xmlChar *name;
     const xmlChar *value;
     int length;
+    int references;
+    void *parse;
 };
+
+/* During the start call: the attribute's value with its references
+   replaced, charged to the document's expansion budget, in `text` (malloc'd,
+   `length` bytes, no NUL; freed with interlude_xml2_free_text). 0, or -1
+   past the budget (or without memory): then the document breaks off at
+   this element, with the reason in its problem, once `start` returns. */
+int interlude_xml2_attribute_text(const struct interlude_xml2_attribute *attribute, xmlChar **text, size_t *length);
+void interlude_xml2_free_text(xmlChar *text);
 
 /* What the parse hands its consumer, element by element.
 
@@ -66,7 +84,9 @@ struct interlude_xml2_events {
 /* Parses `size` bytes at `buffer` into `events` with libxml2's SAX2 push
    parser, `url` the document's URL for its messages. Never reaches the
    network nor substitutes entities (no external DTD, no expansion: a
-   billion laughs stays one reference), CDATA arrives as text. libxml2's
+   billion laughs stays one reference), CDATA arrives as text. What
+   libxml2 parses of entities' replacement texts to check them, and what
+   attributes read expand to, is bounded by INTERLUDE_XML2_EXPANSION_LIMIT. libxml2's
    errors go to `problem`, never to stderr. 0 when the document was read
    (or `start` ended it), 1 when it broke off (a fatal error: `problem`
    says which; the events before it were all delivered), -1 when libxml2

@@ -110,6 +110,7 @@ extension PlayerRuntime {
             guard queue.indices.contains(index) else { return .refused(reason: .problem("no queue entry \(index)")) }
             jump(toQueueIndex: index, seconds: 0, play: play)
         case .alarmsFileChanged: createdScheduler?.fileDidChange()
+        case .listPodcasts: podcasts.list()
         case .systemWillSleep: systemWillSleep()
         case .systemDidWake: systemDidWake()
         case .desktopStreamBegan(let stream, let priorityClass, let program):
@@ -248,13 +249,20 @@ extension PlayerRuntime {
 
     /// Removes the alarms made by `fireTestAlarm` and `addAlarm(afterSeconds:)`
     /// once they have rung (and not been snoozed), so testing leaves nothing
-    /// behind in alarms.json. True when one went.
-    package func removeRungTestAlarms() -> Bool {
-        guard !testAlarms.isEmpty, alarms.ringing == nil else { return false }
+    /// behind in alarms.json. One the user disabled before it rang stays (it
+    /// has no next ring either). True when one went.
+    @discardableResult
+    func removeRungTestAlarms() -> Bool {
+        guard !testAlarms.isEmpty, hasAlarmScheduler else { return false }
+        if let ringing = alarms.ringing {
+            rungTestAlarms.formUnion(testAlarms.intersection(ringing.alarmIDs))
+            return false
+        }
         var removed = false
-        for id in testAlarms where alarms.nextFire(of: id) == nil {
+        for id in rungTestAlarms where alarms.nextFire(of: id) == nil {
             alarms.remove(id)
             testAlarms.remove(id)
+            rungTestAlarms.remove(id)
             removed = true
         }
         return removed

@@ -7,6 +7,7 @@ import BookFormat
 import InterludeCore
 import PlayerModel
 import ReplayGain
+import Streams
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,6 +27,17 @@ extension PlayerConfigFile {
         }
         if let mebibytes = timeShiftMemory { settings.memoryBudgetBytes = mebibytes << 20 }
         return settings
+    }
+
+    /// `stream-timeout`, over the default.
+    package var streamLimits: StreamLimits { streamTimeout.map { StreamLimits(requestSeconds: $0) } ?? .standard }
+
+    /// The process's network deadlines from `stream-timeout` and
+    /// `podcast-timeout`, for every station, feed and download opened from
+    /// now on (a run's first step, before any of them).
+    package func useNetworkLimits() {
+        StreamLimits.use(streamLimits)
+        TransferTimeout.use(podcastTimeout ?? TransferTimeout.standard)
     }
 
     /// The listener's ReplayGain settings: the command line's over the config file's.

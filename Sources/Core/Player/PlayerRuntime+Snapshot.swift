@@ -14,6 +14,7 @@ extension PlayerRuntime {
     package func snapshot(_ detail: PlayerSnapshot.Detail) -> PlayerSnapshot {
         var snapshot = detail.full ? fullSnapshot() : detail.playback ? playbackSnapshot() : PlayerSnapshot()
         if detail.alarmPlan { snapshot.alarmPlan = alarmPlan }
+        if detail.session { snapshot.session = sessionSnapshot }
         if detail.stations {
             if let problem = favouriteStations.reload() { events.error(problem) }
             snapshot.stations = favouriteStations.rows
@@ -67,6 +68,9 @@ extension PlayerRuntime {
         setModes(of: &snapshot, hasCurrent: current != nil)
         snapshot.speed = engine.speed.isNormal ? nil : engine.speed.description
         snapshot.session = sessionSnapshot
+        snapshot.stations = favouriteStations.rows
+        snapshot.podcasts = podcasts.shownRows
+        snapshot.podcastActivity = podcasts.activity
         if hasAlarmScheduler {
             let scheduler = alarms
             let ringing = scheduler.ringing?.alarmIDs ?? []

@@ -125,6 +125,8 @@ package final class PlayerRuntime {
     package var quitRequested = false
     /// Alarms made for testing (`fireTestAlarm`, `addAlarm(afterSeconds:)`), removed once rung.
     package var testAlarms: Set<AlarmID> = []
+    /// The test alarms seen ringing: removed once the ringing is over, unless snoozed.
+    var rungTestAlarms: Set<AlarmID> = []
     /// Counts the alarm scheduler's plans, for the services that act ahead of an alarm (`PlayerSnapshot.alarmPlanGeneration`).
     package var alarmPlanGeneration = 0
     /// What an enabled alarm's row says of waking the computer: from the last `alarmWake` event
@@ -161,6 +163,7 @@ package final class PlayerRuntime {
                            speed: PlaybackSpeed) -> Result<PlaybackEngine, EngineFailure> {
         // Before the first station opens (the engine opens the first entry).
         TimeShiftSettings.use(configuration.settings.timeShiftSettings)
+        configuration.settings.useNetworkLimits()
         let engine = PlaybackEngine(paths: paths, output: spoken ? configuration.output.forSpokenAudio()
                                                                  : configuration.output)
         engine.keepsOutputAtQueueEnd = configuration.keepsRunningWhenQueueEnds
@@ -272,6 +275,13 @@ package final class PlayerRuntime {
 
     // MARK: The loop
 
+    /// The core's own work at the end of each turn, then the host's (its redraw):
+    /// the test alarms that have rung go, as their commands say.
+    private func endTurn(_ host: PlayerHost) {
+        removeRungTestAlarms()
+        host.afterIteration()
+    }
+
     /// Runs until the queue ends (unless the host keeps running), the host
     /// quits, or a signal stops it. Returns the exit status.
     package func run(host: PlayerHost) -> Int32 {
@@ -282,7 +292,7 @@ package final class PlayerRuntime {
                           + "or choose another with --device NAME)")
             player.outputUnavailable(reason: unavailable.description)
             // Shown now: with nothing playing, the loop's first wait lasts until a key.
-            host.afterIteration()
+            endTurn(host)
         } else if configuration.startsPaused {
             // Stopped before the first frame: the first play resumes from here.
             engine.pauseMedia(fadeFrames: 1)
@@ -310,7 +320,7 @@ package final class PlayerRuntime {
             if engine.isFinished {
                 // The end of the queue in a host that stays: wait for the user.
                 waitForEvents(host: host, wallClock: wallClock, refillWait: -1)
-                host.afterIteration()
+                endTurn(host)
                 continue
             }
 
@@ -365,7 +375,7 @@ package final class PlayerRuntime {
                     // The full-screen UI on a file sink: only the user can change
                     // anything now, so sleep until a key or a signal instead of spinning;
                     // the host draws what this turn changed first.
-                    host.afterIteration()
+                    endTurn(host)
                     waitForEvents(host: host, wallClock: wallClock, refillWait: -1)
                 } else {
                     pollWithoutWaiting(host: host)
@@ -374,7 +384,7 @@ package final class PlayerRuntime {
                 waitForEvents(host: host, wallClock: wallClock, refillWait: engine.suggestedWaitMilliseconds)
             }
             if signalsReady { takeSignals(host: host) }
-            host.afterIteration()
+            endTurn(host)
         }
         if interrupted {
             engine.stop()

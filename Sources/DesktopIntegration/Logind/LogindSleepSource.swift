@@ -130,7 +130,8 @@ package final class LogindSleepSource: LoopSource {
     package var pollRequests: [LoopPollRequest] { bus.pollRequest.map { [$0] } ?? [] }
 
     package var wakeWithinMilliseconds: Int? {
-        if workLeft || wantsLock { return 0 }
+        // The lock is taken only on a bus still open (`tendDelayLock`): a closed one is no work.
+        if workLeft || (wantsLock && bus.handle != nil) { return 0 }
         // Waiting for the fade to end before logind may go on: look again soon.
         if releaseLockBy != nil { return 10 }
         return bus.wakeWithinMilliseconds

@@ -21,10 +21,21 @@ import Glibc
 /// never waits for the user manager. What happened is the `alarmWake` event:
 /// "wakes the computer" with the time, or "rings only while the computer is
 /// awake" with the reason (no user manager, no permission, its own message).
+///
+/// A refusal or a missing user manager is asked again on a backoff (`retry`:
+/// a second, doubling to a minute, on the runtime's clock), so one that
+/// starts later (or a policy that changes) still gets the wake; the event
+/// says a failure once, not again at each retry that fails the same way. The
+/// loop is asked for a turn at once only while a look is due (`wantsTurnWithin`),
+/// never while a call is out: its answer wakes the loop on the bus.
 package final class WakeTimer {
     package static let manager = "org.freedesktop.systemd1"
     package static let path = "/org/freedesktop/systemd1"
     package static let interface = "org.freedesktop.systemd1.Manager"
+    /// The retries' backoff: a second after the first failure, doubling to a minute.
+    package static func retry() -> ReconnectBackoff {
+        ReconnectBackoff(firstDelayMilliseconds: 1000, longestDelayMilliseconds: 60_000)
+    }
 
     private let bus: Bus
     private let events: PlayerEventStream
@@ -34,9 +45,17 @@ package final class WakeTimer {
     private var asked: Int64??
     /// The scheduler planned again: look whether the next alarm changed.
     private var look = true
-    /// Sleep or wake: arm again even when it did not.
+    /// Sleep or wake, or a retry due: arm again even when it did not.
     private var forced = true
     private var counter = 0
+    /// After a failed arm: the next attempt's timer on the runtime's clock, and the delays.
+    private var retryTimer: TimerToken?
+    private var backoff = WakeTimer.retry()
+    /// The core of the last turn, for the retry's timer.
+    private weak var core: (any PlayerCore)?
+    /// What the last `alarmWake` said: its time, or why not.
+    private var reported: (at: Int64?, reason: String?)?
+
     package init(bus: Bus, events: PlayerEventStream) {
         self.bus = bus
         self.events = events
@@ -49,13 +68,20 @@ package final class WakeTimer {
     /// snoozed, or read from another process's save): look at the next turn.
     package func alarmsPlanned() { look = true }
 
-    /// Whether the loop's next turn should come at once, for `tend`; else no wake of its own.
+    /// Whether the loop's next turn should come at once, for `tend`; else no wake of its own
+    /// (a retry's time is the clock's timer, an answer is the bus's descriptor).
     package var wantsTurnWithin: Int? { forced || look ? 0 : nil }
 
     /// Arms the next enabled alarm's wake when it changed (or when forced).
     package func tend(_ core: any PlayerCore) {
-        guard forced || look, let plan = core.snapshot(.alarmPlan).alarmPlan else { return }
+        self.core = core
+        guard forced || look else { return }
         look = false
+        // No scheduler: no alarm to wake for, and nothing to look at until it plans.
+        guard let plan = core.snapshot(.alarmPlan).alarmPlan else {
+            forced = false
+            return
+        }
         let next = plan.alarms.filter(\.isEnabled).compactMap(\.nextFire).min()
         if !forced, let asked, asked == next { return }
         forced = false
@@ -64,6 +90,8 @@ package final class WakeTimer {
     }
 
     private func arm(_ instant: Int64?) {
+        if let timer = retryTimer { core?.clock.cancel(timer) }
+        retryTimer = nil
         if let old = armed {
             armed = nil
             try? bus.callAsync(destination: Self.manager, path: Self.path, interface: Self.interface, member: "StopUnit",
@@ -87,15 +115,32 @@ package final class WakeTimer {
                                   guard let self else { return }
                                   if reply != nil {
                                       armed = (instant, base + ".timer")
-                                      events.emit(.alarmWake(at: instant, reason: nil))
+                                      backoff.connected()
+                                      report(at: instant, reason: nil)
                                   } else {
-                                      let reason = Self.reason(error)
-                                      events.emit(.alarmWake(at: nil, reason: reason))
+                                      failed(Self.reason(error))
                                   }
                               })
         } catch {
-            events.emit(.alarmWake(at: nil, reason: error.description))
+            failed(error.description)
         }
+    }
+
+    /// Said once (a retry that fails the same way says nothing), and asked again after the backoff's delay.
+    private func failed(_ reason: String) {
+        report(at: nil, reason: reason)
+        guard let core, retryTimer == nil else { return }
+        retryTimer = core.clock.schedule(after: .milliseconds(backoff.failed())) { [weak self] in
+            guard let self else { return }
+            retryTimer = nil
+            forced = true
+        }
+    }
+
+    private func report(at instant: Int64?, reason: String?) {
+        if let reported, reported.at == instant, reported.reason == reason, reason != nil { return }
+        reported = (instant, reason)
+        events.emit(.alarmWake(at: instant, reason: reason))
     }
 
     /// Why the user manager did not arm it, in the listener's words.

@@ -76,8 +76,13 @@ package final class AlarmNotifications {
     /// Notifies what is due: missed alarms not yet notified, announcements whose time came.
     package func tend(_ core: any PlayerCore) {
         self.core = core
-        guard let plan = core.snapshot(.alarmPlan).alarmPlan else { return }
+        guard let plan = core.snapshot(.alarmPlan).alarmPlan else {
+            // No scheduler: nothing to look at until it plans.
+            look = false
+            return
+        }
         if capabilities == nil {
+            // The answer comes on the bus (and sets `look`): no turn is wanted meanwhile.
             askCapabilities()
             return
         }
@@ -86,8 +91,9 @@ package final class AlarmNotifications {
             guard notifiedMissed.insert(occurrence).inserted else { continue }
             notify(summary: "Missed alarm", body: missed.line, actions: [], hints: [], occurrence: nil)
         }
-        guard look, let lead else { return }
+        guard look else { return }
         look = false
+        guard let lead else { return }
         if let timer { core.clock.cancel(timer) }
         timer = nil
         let now = core.clock.wallNow.secondsSince1970
@@ -118,8 +124,12 @@ package final class AlarmNotifications {
         }
     }
 
-    /// Whether the loop's next turn should come at once (the capabilities not asked yet, or a look due).
-    package var wantsTurnWithin: Int? { (!askedCapabilities || look) ? 0 : nil }
+    /// Whether the loop's next turn should come at once: the capabilities not
+    /// asked yet, or a look due that can be taken (not while their answer is
+    /// awaited: it comes on the bus, which wakes the loop, and sets `look`).
+    package var wantsTurnWithin: Int? {
+        (!askedCapabilities || (look && capabilities != nil)) ? 0 : nil
+    }
 
     private func askCapabilities() {
         guard !askedCapabilities else { return }

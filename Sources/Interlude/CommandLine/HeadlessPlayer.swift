@@ -45,6 +45,8 @@ final class HeadlessPlayer: PlayerHost {
         configuration.speed = options.speed
         // The config file, read once for the run.
         configuration.settings = UserConfigFile.load()
+        // Before an episode's chapters are fetched (`podcast play`).
+        configuration.settings.useNetworkLimits()
         configuration.replayGain = configuration.settings.replayGainSettings(mode: options.replayGain, preamp: options.replayGainPreamp)
         var paths = options.files
         switch BookSession.prepare(options, configuration: &configuration, events: events) {

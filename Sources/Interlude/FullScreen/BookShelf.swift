@@ -23,21 +23,23 @@ final class BookShelf {
     /// Remembers a book opened elsewhere (the one playing), so it is not opened again.
     func remember(_ book: Book) { opened[book.path] = book }
 
-    /// The rows with `current` first, from what was heard (the list may be
-    /// older than the book playing, or have it at its saved place).
-    func rows(current: BookSession?) -> [BookRow] {
-        guard let current else { return rows }
-        return [Self.row(for: current)] + rows.filter { $0.path != current.book.path }
+    /// The rows with the book playing first, from what was heard (the list may
+    /// be older than the book playing, or have it at its saved place).
+    func rows(playing snapshot: PlayerSnapshot) -> [BookRow] {
+        guard let path = snapshot.bookPath, let book = opened[path] ?? nil else { return rows }
+        let current = Self.row(book, position: Int((snapshot.elapsed * 1000).rounded()), speed: snapshot.speedFactor,
+                               isCurrent: true)
+        return [current] + rows.filter { $0.path != path }
     }
 
-    /// Reads the state files again.
-    func refresh(current: BookSession?) {
+    /// Reads the state files again (all but the book playing, at `currentPath`).
+    func refresh(currentPath: String?) {
         var listed: [(row: BookRow, updated: Int64)] = []
         for name in DirectoryListing.names(in: store.directory) ?? [] where name.hasSuffix(".json") {
             guard let bytes = try? StateFile(path: store.directory + "/" + name).read(),
                   let json = try? JSONParser.parse(bytes),
                   let state = try? BookStateFormat.decode(json),
-                  let path = state.path, path != current?.book.path,
+                  let path = state.path, path != currentPath,
                   let book = book(at: path) else { continue }
             listed.append((Self.row(book, position: state.positionMilliseconds, speed: state.speed, isCurrent: false,
                                     savedDuration: state.durationMilliseconds),
@@ -46,11 +48,6 @@ final class BookShelf {
         // Most recently heard first.
         listed.sort { $0.updated != $1.updated ? $0.updated > $1.updated : $0.row.title < $1.row.title }
         rows = listed.map(\.row)
-    }
-
-    /// The playing book's row, from what was heard.
-    static func row(for session: BookSession) -> BookRow {
-        row(session.book, position: session.currentPosition, speed: session.speedValue, isCurrent: true)
     }
 
     /// `savedDuration`: the exact length from the state file, which wins over

@@ -112,13 +112,13 @@ extension FullScreenPlayer {
 
     /// Each pane's picture for this arrangement (the now-playing pane's: the
     /// playing file's cover), and the graphics to write over it, if any.
-    func updatePictures(_ arrangement: ScreenArrangement, runtime: PlayerRuntime) -> GraphicsOverlay? {
+    func updatePictures(_ arrangement: ScreenArrangement, core: any PlayerCore, playing: String?) -> GraphicsOverlay? {
         guard let coverArt else { return nil }
         ui.pictures = [:]
         guard !ui.showsHelp, let pane = arrangement.layout.panes[.nowPlaying],
               let area = ScreenRenderer.pictureArea(for: .nowPlaying, paneArea: pane),
-              let path = runtime.current?.path, !path.contains("://") else { return nil }
-        let pictures = runtime.trackTags.tags(of: path).pictures
+              let path = playing, !path.contains("://") else { return nil }
+        let pictures = core.snapshot(.tags(of: [path])).tags[path]?.pictures ?? []
         guard case .picture(let picture, let graphics) = coverArt.outcome(path: path, pictures: pictures,
                                                                          area: TerminalSize(columns: area.width, rows: area.height))
         else { return nil }

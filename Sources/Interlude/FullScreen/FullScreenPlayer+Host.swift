@@ -1,5 +1,5 @@
-import LoopIO
 import Core
+import LoopIO
 import PlayerModel
 import InterludeCore
 import TUI
@@ -22,47 +22,46 @@ extension FullScreenPlayer: PlayerHost {
     }
 
     func afterIteration() {
-        guard let runtime, let presenter, let terminal else { return }
+        guard let core, let presenter, let terminal else { return }
         book?.tick()
         // A frame the terminal could not take (output stopped) goes once it can.
         presenter.presentDeferred()
+        let turn = core.snapshot(.session)
         if ui.focus != lastFocus {
             lastFocus = ui.focus
             // The books pane shows the state files as they are now.
-            if ui.focus == .books { shelf.refresh(current: book) }
+            if ui.focus == .books { shelf.refresh(currentPath: turn.bookPath) }
             if ui.focus == .playlists { refreshPlaylists() }
             // The radio pane shows the station file as it is now (another player may have changed it).
-            if ui.focus == .radio, let problem = runtime.favouriteStations.reload() { runtime.events.error(problem) }
+            if ui.focus == .radio { _ = core.snapshot(.stations) }
             // The podcasts pane lists the files again (a `podcast add` in a shell meanwhile), on its thread.
-            if ui.focus == .podcasts { runtime.podcasts.list() }
+            if ui.focus == .podcasts { _ = core.perform(.listPodcasts) }
         }
-        if runtime.removeRungTestAlarms() { redraw.setNeedsDraw() }
-        updateLyrics(runtime)
-        // Changes that come without an event (the engine finishing, say) still redraw.
-        let state = PlaybackState(finished: runtime.engine.isFinished, playing: runtime.isPlaying,
-                                  interrupted: runtime.isInterrupted, entry: runtime.current?.index)
+        updateLyrics(core, playing: turn.currentPath)
+        // Changes that come without an event (the engine finishing, a test alarm gone) still redraw.
+        let state = PlaybackState(state: turn.state, entry: turn.currentIndex, alarmPlan: turn.alarmPlanGeneration)
         if state != lastState {
             lastState = state
             redraw.setNeedsDraw()
         }
-        guard redraw.shouldDraw(now: monotonicSeconds(), moving: isMoving(runtime)) else { return }
-        let snapshot = snapshot(runtime)
+        guard redraw.shouldDraw(now: monotonicSeconds(), moving: isMoving(turn)) else { return }
+        let snapshot = snapshot(core)
         let arrangement = ScreenLayoutPass().arrange(size: terminal.size, state: &ui, snapshot: snapshot, now: now)
-        let overlay = updatePictures(arrangement, runtime: runtime)
+        let overlay = updatePictures(arrangement, core: core, playing: snapshot.currentPath)
         present(ScreenRenderer().draw(arrangement, state: ui, snapshot: snapshot), overlay: overlay, presenter: presenter)
         library?.startFirstScan()
     }
 
     var maximumWaitMilliseconds: Int? {
-        guard let runtime else { return nil }
-        let wait = redraw.maximumWaitMilliseconds(moving: isMoving(runtime))
+        guard let core else { return nil }
+        let wait = redraw.maximumWaitMilliseconds(moving: isMoving(core.snapshot(.session)))
         // Looks again for a stopped terminal's return: no key says so (Ctrl-Q is the tty's own).
         return presenter?.deferred == nil ? wait : min(wait ?? 250, 250)
     }
 
     /// Whether the screen changes by itself: the clock while playing, the countdown.
-    func isMoving(_ runtime: PlayerRuntime) -> Bool {
-        (runtime.isPlaying && !runtime.engine.isFinished) || Banner(runtime.sessionSnapshot).isCountingDown
+    func isMoving(_ turn: PlayerSnapshot) -> Bool {
+        turn.state == .playing || Banner(turn.session).isCountingDown
     }
 
     func willStop() {

@@ -1,4 +1,3 @@
-import Core
 import PlayerModel
 import TUI
 #if canImport(Glibc)
@@ -16,8 +15,7 @@ extension FullScreenPlayer: LoopSource {
     }
 
     func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
-        // The screen still hosts the runtime it drives (its own `runtime`), not only the core it is handed.
-        guard !ready.isEmpty || inputGivenBack, let terminal, let runtime else { return }
+        guard !ready.isEmpty || inputGivenBack, let terminal else { return }
         inputGivenBack = false
         while let input = terminal.readInput() {
             switch input {
@@ -32,19 +30,19 @@ extension FullScreenPlayer: LoopSource {
                 // The player's time, for the key's line in the event log.
                 ui.now = events.now
                 // Taken only by the actions that read it.
-                for action in ui.handle(key, snapshot: snapshot(runtime), source: source) { perform(action, runtime) }
+                for action in ui.handle(key, snapshot: snapshot(core), source: source) { perform(action, core) }
             }
             redraw.setNeedsDraw()
         }
     }
 
-    func perform(_ action: InterfaceAction, _ runtime: PlayerRuntime) {
+    func perform(_ action: InterfaceAction, _ core: any PlayerCore) {
         switch action {
         case .cycleTheme:
             applyTheme(catalog.name(after: cycleName))
         case .player(let command):
-            let playing = runtime.book
-            switch runtime.perform(command) {
+            let opened = booksOpened
+            switch core.perform(command) {
             case .done(let report?):
                 ui.message = .init(text: report.sentence, isError: false)
             case .refused(let reason) where !command.startsPlayback:
@@ -55,9 +53,7 @@ extension FullScreenPlayer: LoopSource {
                 break
             }
             // A book the command opened says where it resumed, over "opening ...".
-            if let book = runtime.book, book !== playing, book.savedPosition > 0 {
-                ui.message = .init(text: Self.resumeText(book), isError: false)
-            }
+            if booksOpened != opened, let resumed { ui.message = .init(text: resumed, isError: false) }
         }
     }
 }

@@ -1,4 +1,4 @@
-import Core
+import PlayerModel
 import BookFormat
 import Streams
 import TUI
@@ -9,9 +9,8 @@ import TUI
 /// (`LyricsLoader`), so a player whose lyrics pane is never opened reads no
 /// `.lrc` file, and one whose `.lrc` is slow to read goes on meanwhile.
 extension FullScreenPlayer {
-    func updateLyrics(_ runtime: PlayerRuntime) {
+    func updateLyrics(_ core: any PlayerCore, playing path: String?) {
         guard ui.focus == .lyrics || ui.topRight == .lyrics else { return }
-        let path = runtime.current?.path
         let loader = lyricsLoader ?? makeLyricsLoader()
         guard path != loader.requested || (path == nil && ui.lyricsPane.lyrics != nil) else { return }
         // Until they come the pane shows none: not the last file's.
@@ -19,7 +18,7 @@ extension FullScreenPlayer {
         redraw.setNeedsDraw()
         // A station's lyrics are not known; a file's are beside it or in its tags.
         guard let path, !StreamLocation.isStation(path) else { return loader.skip(path) }
-        loader.request(path, tags: runtime.trackTags.tags(of: path))
+        loader.request(path, tags: core.snapshot(.tags(of: [path])).tags[path] ?? AudioTags())
     }
 
     private func isStation(_ path: String) -> Bool {

@@ -1,18 +1,14 @@
 import LoopIO
-import Core
 import PlayerModel
 import Playlists
 import TUI
 
-/// What the screen shows: the runtime's snapshot, with the books pane's rows.
+/// What the screen shows: the core's snapshot, with the screen's own rows (books, playlists).
 extension FullScreenPlayer {
-    func snapshot(_ runtime: PlayerRuntime) -> PlayerSnapshot {
-        var snapshot = runtime.snapshot()
-        snapshot.books = shelf.rows(current: book)
+    func snapshot(_ core: any PlayerCore) -> PlayerSnapshot {
+        var snapshot = core.snapshot(.full)
+        snapshot.books = shelf.rows(playing: snapshot)
         snapshot.playlists = playlists
-        snapshot.stations = runtime.favouriteStations.rows
-        snapshot.podcasts = runtime.podcasts.shownRows
-        snapshot.podcastActivity = runtime.podcasts.activity
         return snapshot
     }
 

@@ -30,7 +30,9 @@ final class FullScreenPlayer {
     let settings = UserConfigFile.load()
     var terminal: NcursesTerminal?
     var presenter: ScreenPresenter?
+    /// The core the screen hosts; `core` is all the screen's keys and frames read and act through.
     var runtime: PlayerRuntime?
+    var core: (any PlayerCore)? { runtime }
     var ui = InterfaceState(browser: nil)
     let source = FileSystemBrowserSource()
     var catalog = ThemeCatalog(directories: [])
@@ -43,6 +45,9 @@ final class FullScreenPlayer {
     /// The playlists pane's rows: listed at start, when the pane is focused and after a save.
     var playlists: [PlaylistRow] = []
     var lastFocus: Pane?
+    /// Books opened so far, and where the last resumed ("Title: resumed at ..."), for the key that opened it.
+    var booksOpened = 0
+    var resumed: String?
     /// The cover art's pictures (`+CoverArt`); nil when none are drawn.
     var coverArt: CoverArtView?
     /// Made when the lyrics pane first shows.
@@ -56,10 +61,10 @@ final class FullScreenPlayer {
 
     /// What decides the state line and the playing marks, compared after each turn.
     struct PlaybackState: Equatable {
-        var finished: Bool
-        var playing: Bool
-        var interrupted: Bool
+        var state: PlayerSnapshot.State
         var entry: Int?
+        /// The alarm scheduler's plans (an alarm added or gone, a test alarm removed once rung).
+        var alarmPlan: Int
     }
     var quitRequested = false
     let keepsRunningWhenQueueEnds = true
@@ -158,7 +163,9 @@ final class FullScreenPlayer {
     /// A book opened (at start or by a switch): the shelf, the resume message, the books pane read again.
     func bookOpened(_ book: BookSession) {
         shelf.remember(book.book)
-        if book.savedPosition > 0 { ui.message = .init(text: Self.resumeText(book), isError: false) }
+        booksOpened += 1
+        resumed = book.savedPosition > 0 ? Self.resumeText(book) : nil
+        if let resumed { ui.message = .init(text: resumed, isError: false) }
         lastFocus = nil
         lastState = nil
         redraw.setNeedsDraw()

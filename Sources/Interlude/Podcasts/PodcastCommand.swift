@@ -2,6 +2,7 @@
 import PlayerModel
 import LoopIO
 import LibraryIO
+import Core
 import Glibc
 #endif
 import Books
@@ -84,6 +85,7 @@ public enum PodcastCommand {
             parallel = value
         }
         let words = Array(parsed.positionals.dropFirst())
+        UserConfigFile.load().useNetworkLimits()
         let store = PodcastStore(directories: XDGDirectories(environment: ProcessEnvironment.current()))
         let commands = PodcastCommands(store: store, parallel: parallel)
         switch action {

@@ -20,8 +20,10 @@ package final class DecodedImage: @unchecked Sendable {
     private init() {}
     deinit { interlude_image_free(&image) }
 
-    /// Decodes `bytes`, whose header has been read and checked; a JPEG at
-    /// the smallest of libjpeg's scales that is at least `fit` pixels.
+    /// Decodes `bytes`, whose header has been read and checked, to RGBA rows
+    /// (both formats: libchafa reads those right at every width); a JPEG at
+    /// the smallest of libjpeg's scales that is at least `fit` pixels and
+    /// within `ImageHeader.maximumDecodedBytes`.
     package static func decode(_ bytes: [UInt8], header: ImageHeader, fit: (width: Int, height: Int)) -> Result<DecodedImage, CoverArtProblem> {
         let decoded = DecodedImage()
         var message = [CChar](repeating: 0, count: 256)
@@ -29,8 +31,8 @@ package final class DecodedImage: @unchecked Sendable {
         case .jpeg:
             guard interlude_jpeg_load(&message, message.count) == 0 else { return .failure(.library(text(message))) }
             let status = bytes.withUnsafeBufferPointer { buffer in
-                interlude_jpeg_decode(buffer.baseAddress, buffer.count, Int32(fit.width), Int32(fit.height),
-                                      jpegMemoryLimit, &decoded.image, &message, message.count)
+                interlude_jpeg_decode(buffer.baseAddress, buffer.count, Int32(clamping: fit.width), Int32(clamping: fit.height),
+                                      jpegMemoryLimit, ImageHeader.maximumDecodedBytes, &decoded.image, &message, message.count)
             }
             guard status == 0 else { return .failure(.damaged("libjpeg: " + text(message))) }
         case .png:

@@ -13,9 +13,10 @@ package struct ImageHeader: Equatable {
     /// The widest and tallest picture decoded: 20,000 pixels across is damage
     /// or a poster, not a cover.
     package static let maximumSide = 10_000
-    /// The most bytes of decoded pixels held (a PNG is decoded whole, 4 bytes
-    /// a pixel: 8 megapixels; a JPEG at libjpeg's scale, which keeps any
-    /// picture within 10,000 pixels a side under it).
+    /// The most bytes of decoded pixels held, 4 bytes a pixel (a PNG is
+    /// decoded whole: 8 megapixels; a JPEG at the libjpeg scale that keeps
+    /// it under this, which an eighth does for any picture within 10,000
+    /// pixels a side).
     package static let maximumDecodedBytes = 32 << 20
 
     /// The header of `bytes`, or why there is none: one line's words.

@@ -119,7 +119,8 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
     package var wakeWithinMilliseconds: Int? {
         guard let rescanDue, !scanning else { return nil }
         let left = rescanDue - .now
-        return max(0, Int(left.inSeconds * 1000))
+        // Rounded up: a wait cut to 0 ms before the time would turn the loop idly until it comes.
+        return max(0, Int((left.inSeconds * 1000).rounded(.up)))
     }
 
     package func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {

@@ -5,6 +5,7 @@ import Glibc
 import CCurl
 import CInterludeShims
 import InterludeCore
+import Synchronization
 
 /// One GET of a feed: the validators of the last answer, for a conditional request.
 package struct HTTPRequest: Sendable {
@@ -13,12 +14,16 @@ package struct HTTPRequest: Sendable {
     package var lastModified: String?
     /// The most body taken: a feed of 10,000 episodes is 10-30 MB.
     package var bodyLimit = 64 << 20
+    /// The whole transfer's deadline, in seconds (`TransferTimeout`).
+    package var timeout: Double
 
-    package init(url: String, etag: String? = nil, lastModified: String? = nil, bodyLimit: Int = 64 << 20) {
+    package init(url: String, etag: String? = nil, lastModified: String? = nil, bodyLimit: Int = 64 << 20,
+                 timeout: Double = TransferTimeout.seconds) {
         self.url = url
         self.etag = etag
         self.lastModified = lastModified
         self.bodyLimit = bodyLimit
+        self.timeout = timeout
     }
 }
 
@@ -74,6 +79,7 @@ package enum HTTPFetcher {
                     done(index, .failure(HTTPFetchError(message: "out of memory")))
                     continue
                 }
+                interlude_curl_transfer_deadline(transfer, request.timeout, 0)
                 if let etag = request.etag { _ = interlude_curl_transfer_header(transfer, "If-None-Match: " + etag) }
                 if let modified = request.lastModified { _ = interlude_curl_transfer_header(transfer, "If-Modified-Since: " + modified) }
                 if interlude_curl_multi_add(multi, transfer) != 0 {
@@ -88,16 +94,21 @@ package enum HTTPFetcher {
                 running -= 1
                 let index = Int(interlude_curl_transfer_tag(transfer))
                 _ = interlude_curl_multi_remove(multi, transfer)
-                let outcome = result(of: transfer, limit: requests[index].bodyLimit)
+                let outcome = result(of: transfer, request: requests[index])
                 interlude_curl_transfer_free(transfer)
                 done(index, outcome)
             }
         }
     }
 
-    private static func result(of transfer: OpaquePointer, limit: Int) -> Result<HTTPResponse, HTTPFetchError> {
+    private static func result(of transfer: OpaquePointer, request: HTTPRequest) -> Result<HTTPResponse, HTTPFetchError> {
         if interlude_curl_transfer_over_limit(transfer) != 0 {
-            return .failure(HTTPFetchError(message: "the answer is larger than \(limit >> 20) MB, more than a feed holds"))
+            return .failure(HTTPFetchError(message: "the answer is larger than \(request.bodyLimit >> 20) MB, more than a feed holds"))
+        }
+        if interlude_curl_transfer_timed_out(transfer) != 0 {
+            let received = max(0, interlude_curl_transfer_received(transfer))
+            return .failure(HTTPFetchError(message: "no whole answer within \(TransferTimeout.words(request.timeout)) "
+                                           + "(\(received) bytes came; podcast-timeout in the config)"))
         }
         guard interlude_curl_transfer_result(transfer) == 0 else {
             return .failure(HTTPFetchError(message: String(cString: interlude_curl_transfer_message(transfer))))
@@ -149,14 +160,17 @@ extension HTTPFetcher {
     /// One GET of `url` written to `descriptor` from `offset` on (a range
     /// request when it is past 0), `progress` about every second with the
     /// bytes on disk and the whole length; `part` names the file in a line.
+    /// `timeout`: the deadline, which grows by a second for every
+    /// `TransferTimeout.downloadBytesPerSecond` received.
     package static func download(_ url: String, into descriptor: Int32, named part: String, from offset: Int64, largest: Int64,
-                         progress: (Int64, Int64?) -> Void) -> DownloadAnswer {
+                                 timeout: Double = TransferTimeout.seconds, progress: (Int64, Int64?) -> Void) -> DownloadAnswer {
         guard let multi = interlude_curl_multi_new() else { return .failed("libcurl could not start (out of memory)") }
         defer { interlude_curl_multi_free(multi) }
         let caFile = getenv("SSL_CERT_FILE").map { String(cString: $0) }
         guard let transfer = interlude_curl_transfer_new(url, 0, caFile, userAgent, 0) else { return .failed("out of memory") }
         defer { interlude_curl_transfer_free(transfer) }
         interlude_curl_transfer_to_file(transfer, descriptor, offset)
+        interlude_curl_transfer_deadline(transfer, timeout, Double(TransferTimeout.downloadBytesPerSecond))
         guard interlude_curl_multi_add(multi, transfer) == 0 else { return .failed("libcurl refused the transfer") }
         var lastReport = -Double.infinity
         while true {
@@ -184,7 +198,42 @@ extension HTTPFetcher {
                            + "the partial download is kept and resumed next time")
         }
         if have > largest { return .failed("\(url): larger than \(largest >> 30) GB, more than an episode holds") }
+        if interlude_curl_transfer_timed_out(transfer) != 0 {
+            let allowed = timeout + Double(max(0, interlude_curl_transfer_received(transfer))) / Double(TransferTimeout.downloadBytesPerSecond)
+            return .failed("\(url): cut off after \(EpisodeDownload.megabytes(have)) (slower than "
+                           + "\(TransferTimeout.downloadBytesPerSecond >> 10) KB a second: not done within \(TransferTimeout.words(allowed))); "
+                           + "the partial download is kept and resumed next time")
+        }
         let reason = String(cString: interlude_curl_transfer_message(transfer))
         return .failed("\(url): cut off after \(EpisodeDownload.megabytes(have)) (\(reason)); the partial download is kept and resumed next time")
+    }
+}
+
+/// How long a podcast's transfer may take in all (`podcast-timeout`),
+/// beside libcurl's low-speed limit (1 byte a second over 30 s), which a
+/// server that trickles its answer never trips. A feed's fetch must end
+/// within it: 2 minutes by default, where a feed of 10,000 episodes (30 MB)
+/// takes 10 s at 3 MB/s and a typical one of 1 MB under a second. An
+/// episode's download is far larger (50-500 MB) and resumable, so its
+/// deadline grows with what arrives: the timeout plus a second for every
+/// 16 KB received, so a download averaging 16 KB/s (128 kbit/s, an
+/// episode's own bit rate) or more never meets it, and a trickle is cut
+/// after about the timeout, its part kept for the next try. Set once at
+/// start-up (`use`); read as each transfer starts.
+package enum TransferTimeout {
+    package static let standard: Double = 120
+    package static let downloadBytesPerSecond = 16 << 10
+    private static let chosen = Mutex<Double?>(nil)
+
+    /// The deadline every transfer started from now on has (the config's, at start-up).
+    package static func use(_ seconds: Double) { chosen.withLock { $0 = seconds } }
+
+    package static var seconds: Double { chosen.withLock { $0 } ?? standard }
+
+    /// "2m", "90 s", "1.5 s".
+    package static func words(_ seconds: Double) -> String {
+        if seconds >= 60, seconds.truncatingRemainder(dividingBy: 60) == 0 { return "\(Int(seconds / 60))m" }
+        if seconds == seconds.rounded() { return "\(Int(seconds)) s" }
+        return "\((seconds * 10).rounded() / 10) s"
     }
 }
