@@ -28,7 +28,9 @@ STATIC_CXX := $(shell g++ -print-file-name=libstdc++.a 2>/dev/null)
 # kept 3.4 MB of text resident while spread over the binary and keeps about
 # 1.8 MB gathered (most of that is the standard library's one unsectioned block).
 LINK_ORDER := scripts/link-order.txt
-RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker --no-export-dynamic \
+# -z now: relocations resolved at start and the GOT then read-only (full RELRO; lintian's
+# hardening-no-bindnow): the binary links few libraries, the rest are dlopen()ed.
+RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker --no-export-dynamic -Xlinker -z -Xlinker now \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
 	-Xlinker --section-ordering-file=$(CURDIR)/$(LINK_ORDER) \
 	$(if $(filter /%,$(STATIC_CXX)),-Xlinker -L$(CURDIR)/$(STATIC_CXX_DIR))
