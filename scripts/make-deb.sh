@@ -8,6 +8,15 @@
 # that soname on this system. The copyright file is debian/copyright. Run from
 # the repository's root.
 set -euo pipefail
+# The maintainer is whoever builds the package, under the project's name: the
+# address from Debian's DEBEMAIL (as dch reads it, "NAME <ADDRESS>" or ADDRESS),
+# else this account's on this machine (dch's rule, USER@FQDN); never an address
+# made up for the project, which has no mailing list. DEB_MAINTAINER replaces
+# the whole field. --maintainer prints it and stops.
+address=${DEBEMAIL:-$(id -un)@$(hostname --fqdn 2>/dev/null || hostname)}
+address=${address##*<}
+maintainer=${DEB_MAINTAINER:-Interlude <${address%>}>}
+if [ "${1:-}" = --maintainer ]; then echo "$maintainer"; exit 0; fi
 version=$(scripts/version.sh)
 arch=$(dpkg --print-architecture)
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
@@ -22,11 +31,6 @@ strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/u
 gzip -9n "$root/usr/share/man/man1/interlude.1"
 doc=$root/usr/share/doc/interlude
 install -d -m 755 "$doc"
-# The package is built here, from the repository, by whoever runs this: the
-# project's name with the builder's address (Debian's DEBEMAIL, else the
-# account on this machine), never an address made up for the project, which
-# has no mailing list. DEB_MAINTAINER overrides the whole field.
-maintainer=${DEB_MAINTAINER:-Interlude <${DEBEMAIL:-$(id -un)@$(hostname -f 2>/dev/null || hostname)}>}
 date=$(git log -1 --format=%cD)
 {
   echo "interlude ($version) unstable; urgency=medium"
