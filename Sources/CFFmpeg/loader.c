@@ -530,9 +530,16 @@ int interlude_swr_convert(SwrContext *context, uint8_t *output, int out_count, c
    the player's one line. Thread-local: each reader notes its own. */
 static _Thread_local char noted_error[256];
 static _Thread_local int noting_errors;
+/* FFmpeg's http reopens a connection its server closed (the `reconnect`
+   options) inside a read, unseen but for this warning: counted, so that a
+   server that closes every connection at once is not reopened for ever
+   (5.1 does so once per read, thousands of times a second). */
+static _Thread_local long reconnections;
 
 static void note_error(void *context, int level, const char *format, va_list arguments) {
     (void)context;
+    if (noting_errors && level == AV_LOG_WARNING && format != NULL && strncmp(format, "Will reconnect at", 17) == 0)
+        reconnections++;
     if (!noting_errors || level > AV_LOG_ERROR || noted_error[0] != 0) return;
     vsnprintf(noted_error, sizeof noted_error, format, arguments);
     size_t length = strlen(noted_error);
@@ -546,7 +553,10 @@ void interlude_ffmpeg_note_errors(void) {
     pthread_once(&once, install_error_note);
     noted_error[0] = 0;
     noting_errors = 1;
+    reconnections = 0;
 }
+
+long interlude_ffmpeg_reconnections(void) { return reconnections; }
 
 size_t interlude_ffmpeg_noted_error(char *buffer, size_t capacity) {
     if (capacity == 0) return 0;

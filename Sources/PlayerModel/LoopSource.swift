@@ -11,7 +11,10 @@ public protocol LoopSource: AnyObject {
     /// libpulse may want `POLLOUT` too, and its descriptors may change.
     var pollRequests: [LoopPollRequest] { get }
     /// Wake within this long even if nothing is readable (a library's own
-    /// timeout), or nil.
+    /// timeout), or nil. 0 only for work the next turn can do: an answer
+    /// awaited from a peer wakes the loop on its descriptor, and a retry is a
+    /// timer on the core's clock, on a backoff (`LoopIdleTests` measures the
+    /// paused loop).
     var wakeWithinMilliseconds: Int? { get }
     /// After the wait: `ready` holds this source's descriptors that have
     /// events (with the events that occurred); called once per turn, also with

@@ -23,7 +23,12 @@
 ///   the playlist, decrypts with a key of zeros when the key is refused,
 ///   and reads the garbage it makes, requesting a playlist and a segment
 ///   a second for ever: after a request that failed, a few more may be
-///   made to bring audio, then the stream ends naming the URL that failed.
+///   made to bring audio, then the stream ends naming the URL that failed;
+/// - FFmpeg's http reopens a connection the server closed, silently, once
+///   per read: a server that closes each connection after a few bytes was
+///   requested 1,500 times a second for as long as the open lasted. A few
+///   such reopenings in a short while end the connection (the player's own
+///   reconnection, with its backoff, follows a drop after audio).
 ///
 /// Pure logic on times the reader gives it (monotonic seconds and the
 /// thread's CPU seconds), one per reader thread.
@@ -35,6 +40,9 @@ public struct StreamLimits: Sendable, Equatable {
     public var requestCPUSeconds = 0.5
     /// Requests made after one failed, none bringing audio, before the stream is given up.
     public var requestsAfterFailure = 8
+    /// FFmpeg's silent reopenings of the connection allowed within `reopeningSeconds`.
+    public var reopenings = 4
+    public var reopeningSeconds = 10.0
 
     /// Audio that does not come for this long ends the connection (the
     /// open's probe of the first 16-64 KB included: 16 s of a 32 kbit/s
@@ -57,6 +65,9 @@ public struct StreamBounds: Sendable {
     private var awaitingSince: Double?
     /// The first request that failed since audio last came, and how many were made after it.
     private var failure: (url: String, reason: String, since: Int)?
+    /// FFmpeg's reopenings counted so far, and when the latest ones were seen.
+    private var reopeningsSeen = 0
+    private var reopenedAt: [Double] = []
     /// Why the stream is given up (the detail after the station's URL); once set, it stays.
     public private(set) var verdict: String?
 
@@ -100,6 +111,21 @@ public struct StreamBounds: Sendable {
     public mutating func audioArrived() {
         awaitingSince = nil
         failure = nil
+    }
+
+    /// FFmpeg has reopened the connection `total` times in all so far (its
+    /// log's count); more than `reopenings` of them within
+    /// `reopeningSeconds` give the stream up.
+    public mutating func reopened(total: Int, now: Double) {
+        guard total > reopeningsSeen else { return }
+        reopenedAt += Array(repeating: now, count: min(total - reopeningsSeen, limits.reopenings + 1))
+        reopeningsSeen = total
+        reopenedAt.removeAll { now - $0 > limits.reopeningSeconds }
+        if reopenedAt.count > limits.reopenings, verdict == nil {
+            verdict = "the server ends each connection at once (reopened \(reopenedAt.count) times in "
+                + "\(Self.words(limits.reopeningSeconds)))"
+        }
+        if reopenedAt.count > limits.reopenings + 1 { reopenedAt.removeFirst(reopenedAt.count - limits.reopenings - 1) }
     }
 
     /// FFmpeg's interrupt check: true when the call under way is to end,

@@ -9,7 +9,8 @@ import Glibc
 /// `icy-*` lines, one endless line, lines trickled) end the connection in
 /// one line naming the URL, within the deadline; a live HLS stream whose key
 /// is refused, or whose segments are all missing, ends in one line naming
-/// the URL that failed after a bounded number of requests. The player,
+/// the URL that failed after a bounded number of requests, as does a server
+/// that closes every connection at once. The player,
 /// playing a file when the station is asked for over the socket, answers
 /// the socket's every request meanwhile.
 @Suite(.serialized) struct StationBoundsTests {
@@ -155,5 +156,21 @@ import Glibc
         #expect(seen.count <= 11, "\(seen)")
         usleep(2_000_000)
         #expect(Self.requests(server.log).count == seen.count, "\(Self.requests(server.log))")
+    }
+
+    @Test("a station whose server closes each connection after a few bytes ends in one line after a bounded number of requests")
+    func aServerThatClosesAtOnceIsNotReopenedForEver() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let url = server.url("close-early/tone.mp3")
+        let outcome = try Self.ask(for: url)
+        #expect(outcome.lines.count == 1 && outcome.lines.allSatisfy { $0.contains("the server ends each connection at once") },
+                "\(outcome.events)")
+        #expect(outcome.answered >= 1 && outcome.unanswered == 0, "answered \(outcome.answered), unanswered \(outcome.unanswered)")
+        // FFmpeg reopened it 1,500 times a second; now the first request and five reopenings at most.
+        let seen = Self.requests(server.log)
+        #expect(seen.count <= 6, "\(seen.count) requests")
+        usleep(2_000_000)
+        #expect(Self.requests(server.log).count == seen.count)
     }
 }

@@ -230,12 +230,12 @@ extension StreamPlaybackTests {
             && player.process.eventsSoFar().named("streamConnected").isEmpty
         #expect(status.succeeded, "\(status.summary)")
         #expect(stillStalled, "\(player.process.eventsSoFar().events)")
-        // FFmpeg's read timeout (10 s) ends the open: one line, and the run ends.
+        // The request's deadline (`stream-timeout`, 15 s: connecting and the headers) ends the open: one line, and the run ends.
         let result = player.process.wait(timeout: 30)
         #expect(result.exitStatus == 1, "\(result.summary)")
         let events = EventLog(stdout: result.stdoutText)
         let errors = events.named("error").compactMap(\.message)
-        #expect(errors.count == 1 && errors[0].hasPrefix(url + ": ") && errors[0].contains("timed out"), "\(events.events)")
+        #expect(errors.count == 1 && errors[0].hasPrefix(url + ": ") && errors[0].contains("no answer within 15 s"), "\(events.events)")
     }
 }
 

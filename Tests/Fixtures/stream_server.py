@@ -12,6 +12,7 @@ server can show. Paths:
   /endless-headers/NAME      200, then icy-* header lines without end, as fast as the client reads
   /endless-header-line/NAME  200, then one header line that never ends, as fast as the client reads
   /slow-headers/NAME         200, then an icy-* header line every half second, without end
+  /close-early/NAME          200 without a length, the file's first 140 bytes, then the connection closed
   http://ANY-HOST/PATH       as a proxy (http_proxy): PATH served as above
 
 A second listening socket (--stall-port-file) accepts connections and never
@@ -97,6 +98,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         if parts[:1] in (["endless-headers"], ["endless-header-line"], ["slow-headers"]):
             self.endless_headers(one_line=parts[0] == "endless-header-line", pause=0.5 if parts[0] == "slow-headers" else 0)
+            return
+        if parts[:1] == ["close-early"]:
+            name = "/".join(parts[1:])
+            file_path = os.path.realpath(os.path.join(self.server.root, name))
+            if not file_path.startswith(self.server.root + os.sep) or not os.path.isfile(file_path):
+                self.send_response(404)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            self.close_connection = True
+            self.send_response(200)
+            self.send_header("Content-Type", content_type(name))
+            self.end_headers()
+            with open(file_path, "rb") as source:
+                self.wfile.write(source.read(140))
             return
         stall_body = parts[:1] == ["headers-then-nothing"]
         if stall_body:

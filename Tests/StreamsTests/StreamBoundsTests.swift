@@ -107,4 +107,19 @@ struct StreamBoundsTests {
         }
         #expect(bounds.verdict == nil)
     }
+
+    @Test func fiveOfFFmpegsSilentReopeningsWithinTenSecondsEndTheStreamAndFourDoNot() {
+        var bounds = StreamBounds(stationURL: Self.station, limits: Self.limits)
+        // A reopening now and then: a station that drops once in a while.
+        for (index, time) in [0.0, 11, 22, 33, 44, 55].enumerated() { bounds.reopened(total: index + 1, now: time) }
+        bounds.reopened(total: 9, now: 60)
+        let stillPlaying = bounds.check(now: 60, cpu: { 0 })
+        #expect(!stillPlaying && bounds.verdict == nil)
+        // The count as the log gives it: unchanged, nothing new.
+        bounds.reopened(total: 9, now: 61)
+        bounds.reopened(total: 10, now: 62)
+        let stopped = bounds.check(now: 62, cpu: { 0 })
+        #expect(stopped)
+        #expect(bounds.verdict == "the server ends each connection at once (reopened 5 times in 10 s)")
+    }
 }

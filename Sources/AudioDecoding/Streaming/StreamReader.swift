@@ -321,7 +321,7 @@ enum StreamReader {
         let index = interlude_av_find_best_stream(container, AVMEDIA_TYPE_AUDIO)
         guard index >= 0, index < container.pointee.nb_streams, let stream = container.pointee.streams[Int(index)],
               let parameters = interlude_avcodec_parameters_alloc() else {
-            channel.post(.failed("no audio stream in what the server sends"))
+            channel.post(.failed(watch.verdict ?? "no audio stream in what the server sends"))
             return
         }
         _ = interlude_avcodec_parameters_copy(parameters, stream.pointee.codecpar)

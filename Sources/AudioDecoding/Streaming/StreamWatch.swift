@@ -54,7 +54,10 @@ final class StreamWatch {
 
     /// FFmpeg's question, asked before each read of a socket and every 100 ms of a wait.
     fileprivate func interrupted() -> Bool {
-        channel.isStopping || bounds.check(now: seconds(CLOCK_MONOTONIC), cpu: { self.seconds(CLOCK_THREAD_CPUTIME_ID) })
+        if channel.isStopping { return true }
+        let now = seconds(CLOCK_MONOTONIC)
+        bounds.reopened(total: interlude_ffmpeg_reconnections(), now: now)
+        return bounds.check(now: now, cpu: { self.seconds(CLOCK_THREAD_CPUTIME_ID) })
     }
 
     fileprivate func open(_ context: UnsafeMutablePointer<AVFormatContext>?, _ io: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,

@@ -70,6 +70,10 @@ void interlude_ffmpeg_exit_quickly(void);
    threads' lines and lower levels stay unprinted, as with AV_LOG_QUIET. */
 void interlude_ffmpeg_note_errors(void);
 size_t interlude_ffmpeg_noted_error(char *buffer, size_t capacity);
+/* How many times FFmpeg's http said it reopens a connection its server
+   closed ("Will reconnect at ...", the `reconnect` options) on this thread
+   since interlude_ffmpeg_note_errors. */
+long interlude_ffmpeg_reconnections(void);
 
 /* Whether interlude_ffmpeg_load has succeeded in this process. */
 int interlude_ffmpeg_loaded(void);
