@@ -28,7 +28,9 @@ STATIC_CXX := $(shell g++ -print-file-name=libstdc++.a 2>/dev/null)
 # kept 3.4 MB of text resident while spread over the binary and keeps about
 # 1.8 MB gathered (most of that is the standard library's one unsectioned block).
 LINK_ORDER := scripts/link-order.txt
-RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker --no-export-dynamic \
+# -z now: relocations resolved at start and the GOT then read-only (full RELRO; lintian's
+# hardening-no-bindnow): the binary links few libraries, the rest are dlopen()ed.
+RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker --no-export-dynamic -Xlinker -z -Xlinker now \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
 	-Xlinker --section-ordering-file=$(CURDIR)/$(LINK_ORDER) \
 	$(if $(filter /%,$(STATIC_CXX)),-Xlinker -L$(CURDIR)/$(STATIC_CXX_DIR))
@@ -284,9 +286,10 @@ fuzz:
 	$(call fuzz-target,FeedFuzzer,feed,fuzz/seeds/feed,fuzz/feed.dict,65536)
 
 
-# `interlude --version` is `git describe` of the tree built (scripts/version.sh),
-# written into the shims only when it changes, so a build with nothing changed
-# relinks nothing; a plain `swift build` without it says "unknown".
+# The version of the tree built (scripts/version.sh: `git describe` as a Debian
+# version), the one string `interlude --version`, the man page, the metainfo and
+# the package carry; written into the shims only when it changes, so a build
+# with nothing changed relinks nothing; a plain `swift build` without it says "0~unknown".
 VERSION := $(shell scripts/version.sh)
 VERSION_DATE := $(shell scripts/version.sh --date)
 VERSION_C := Sources/CInterludeShims/version-generated.c

@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+// SPDX-License-Identifier: GPL-3.0-or-later
 import PackageDescription
 
 // Layout: see README.md "Architecture". Lower rows never import higher rows:

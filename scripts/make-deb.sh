@@ -5,9 +5,19 @@
 # and changelog compressed, a copyright file; dpkg-shlibdeps names what the
 # binary links, and the libraries it loads with dlopen (the sonames its loaders
 # in Sources/C*/ ask for) are named explicitly, each by the package that holds
-# that soname on this system. Run from the repository's root.
+# that soname on this system. The copyright file is debian/copyright. Run from
+# the repository's root.
 set -euo pipefail
-version=$(scripts/version.sh --debian)
+# The maintainer is whoever builds the package, under the project's name: the
+# address from Debian's DEBEMAIL (as dch reads it, "NAME <ADDRESS>" or ADDRESS),
+# else this account's on this machine (dch's rule, USER@FQDN); never an address
+# made up for the project, which has no mailing list. DEB_MAINTAINER replaces
+# the whole field. --maintainer prints it and stops.
+address=${DEBEMAIL:-$(id -un)@$(hostname --fqdn 2>/dev/null || hostname)}
+address=${address##*<}
+maintainer=${DEB_MAINTAINER:-Interlude <${address%>}>}
+if [ "${1:-}" = --maintainer ]; then echo "$maintainer"; exit 0; fi
+version=$(scripts/version.sh)
 arch=$(dpkg --print-architecture)
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 work=build/deb
@@ -21,31 +31,16 @@ strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/u
 gzip -9n "$root/usr/share/man/man1/interlude.1"
 doc=$root/usr/share/doc/interlude
 install -d -m 755 "$doc"
-maintainer=${DEB_MAINTAINER:-$(git log -1 --format='%an <%ae>')}
 date=$(git log -1 --format=%cD)
 {
   echo "interlude ($version) unstable; urgency=medium"
   echo
-  echo "  * Built from the Interlude repository at $(scripts/version.sh)."
+  echo "  * Built from the Interlude repository at $(git rev-parse --short HEAD)."
   echo
   echo " -- $maintainer  $date"
 } | gzip -9n > "$doc/changelog.gz"
 chmod 644 "$doc/changelog.gz"
-cat > "$doc/copyright" <<COPYRIGHT
-Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
-Upstream-Name: interlude
-Comment: Built from the Interlude repository ($(scripts/version.sh)). The
- program links the Swift runtime and standard library statically
- (Apache-2.0 with the Runtime Library Exception, (c) Apple Inc. and the Swift
- project authors).
-
-Files: *
-Copyright: $(git log -1 --format=%cd --date=format:%Y) Interlude's authors
-License: Interlude
- No licence has been chosen for Interlude yet; until one is, ask its authors
- before redistributing it.
-COPYRIGHT
-chmod 644 "$doc/copyright"
+install -m 644 debian/copyright "$doc/copyright"
 
 # What the binary links (DT_NEEDED).
 cat > "$work/debian/control" <<CONTROL

@@ -21,6 +21,9 @@ public enum PlayerCommand: Equatable, Sendable {
     /// A station: play at its live edge, leaving its time-shift buffer (at the resume, when paused).
     case goLive
     case setVolume(Double)
+    /// Volume to 0, or back to where it was before (mpv's `m`); a volume
+    /// change while muted starts from where it was and unmutes.
+    case toggleMute
     /// One volume step (`CommandTable.volumeStep`) up or down, within 0 to 1.
     case volumeUp
     case volumeDown
@@ -230,8 +233,8 @@ public enum CommandTable {
                     parse: plain(.pause)),
         CommandSpec("play-pause", aliases: ["toggle"], .playback, "play or pause", keys: ["space"], offeredBy: all,
                     mpris: .player("PlayPause"), parse: plain(.togglePlayPause)),
-        CommandSpec("stop", .playback, "pause at the start of the track (or chapter)", offeredBy: .socket,
-                    mpris: .player("Stop"), mpd: ["stop"], parse: reading(.stop)),
+        CommandSpec("stop", .playback, "stop: pause at the start of the track (or chapter)", keys: ["H"], offeredBy: all,
+                    mpris: .player("Stop"), mpd: ["stop"], parse: plain(.stop)),
         CommandSpec("next", .playback, "next track", keys: ["n"], offeredBy: keysAndSocket, mpris: .player("Next"), mpd: ["next"],
                     parse: plain(.next)),
         CommandSpec("previous", aliases: ["prev"], .playback, "previous track", keys: ["p"], offeredBy: keysAndSocket,
@@ -240,10 +243,11 @@ public enum CommandTable {
                     mpris: .player("Seek"), mpd: ["seekcur"]) { arguments throws(RemoteArgumentError) in
             .perform(.seek(seconds: try arguments.seconds("seconds (a number)", in: seekRange)))
         },
-        CommandSpec("seek-to", .playback, "seek to SECONDS from the start",
-                    arguments: [CommandArgument("SECONDS", .seconds(placeRange))], offeredBy: .socket,
+        CommandSpec("seek-to", .playback,
+                    "seek to a time: 1:23:45, 12:30 or 90 (seconds) from the start, +30 or -10 from here (a book: in book time; the key asks)",
+                    arguments: [CommandArgument("TIME", .seconds(placeRange))], keys: ["@"], offeredBy: keysAndSocket,
                     mpris: .player("SetPosition"), mpd: ["seek", "seekid"]) { arguments throws(RemoteArgumentError) in
-            .seekTo(seconds: try arguments.seconds("seconds from the start (a number, 0 or more)", in: placeRange))
+            try seekTo(arguments)
         },
         CommandSpec("go-live", .playback, "a station: jump to its live edge, past what its time-shift buffer holds",
                     keys: ["l"], offeredBy: all, parse: plain(.goLive)),
@@ -255,6 +259,8 @@ public enum CommandTable {
                     offeredBy: .socket, mpris: .player("Volume", .writableProperty), mpd: ["setvol", "volume"]) { arguments throws(RemoteArgumentError) in
             .perform(.setVolume(try arguments.number("a number from 0 to 1", in: volumeRange)))
         },
+        CommandSpec("mute", aliases: ["mute-toggle"], .playback, "mute, or unmute to the volume before (a volume change unmutes)",
+                    keys: ["_"], offeredBy: all, parse: plain(.toggleMute)),
         CommandSpec("volume-up", .playback, "volume up", keys: ["+", "="], offeredBy: keysAndSocket, parse: plain(.volumeUp)),
         CommandSpec("volume-down", .playback, "volume down", keys: ["-"], offeredBy: keysAndSocket, parse: plain(.volumeDown)),
         CommandSpec("speed", .playback, "speed up or down a step, or set it (0.5 to 3.0, pitch kept)",
@@ -508,6 +514,28 @@ public enum CommandTable {
                     mpris: CommandSpec.MprisMember(interface: CommandSpec.MprisMember.rootInterface, name: "Quit", kind: .method),
                     parse: plain(.quit)),
     ]
+
+    /// `seek-to`'s reading: a number is seconds from the start; a text is a time as
+    /// people write one ("1:23:45", "12:30", "90", "10m"), from the start, or with
+    /// `+` or `-` from where the listener is (a relative seek).
+    private static func seekTo(_ arguments: RemoteArguments) throws(RemoteArgumentError) -> RemoteAction {
+        let what = "a time from the start (90, 12:30, 1:23:45) or from here (+30, -10)"
+        guard arguments.values.count == 1, let text = arguments.values[0].stringValue else {
+            // Typed at the prompt, "-10" reads as a number: back from here, as "+30" is forward.
+            if arguments.typed, let number = arguments.values.first?.doubleValue, number < 0 {
+                return .perform(.seek(seconds: try arguments.seconds(what, in: seekRange)))
+            }
+            return .seekTo(seconds: try arguments.seconds(what, in: placeRange))
+        }
+        let words = String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        guard let seconds = RemoteCommandLine.duration(words) else {
+            throw RemoteArgumentError("\(arguments.command): expects \(what), not \(arguments.describe(arguments.values[0]))")
+        }
+        if words.hasPrefix("+") || words.hasPrefix("-") {
+            return .perform(.seek(seconds: try arguments.replacing(with: .double(seconds)).seconds(what, in: seekRange)))
+        }
+        return .seekTo(seconds: try arguments.replacing(with: .double(seconds)).seconds(what, in: placeRange))
+    }
 
     private static func screen(_ name: String, _ section: CommandSection, _ summary: String, keys: [String]) -> CommandSpec {
         CommandSpec(name, section, summary, keys: keys, scope: .screen, offeredBy: .keys, parse: nil)

@@ -32,6 +32,8 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var fileElapsed = 0.0
     /// 0...1 (and above for a boost).
     public var volume = 1.0
+    /// While muted, the volume unmuting returns to (`volume` is 0 then); nil when not muted.
+    public var mutedFrom: Double?
     /// "1.25x"; nil at normal speed.
     public var speed: String?
     /// Music's play order: shuffle on, and repeat "off", "all" or "one".

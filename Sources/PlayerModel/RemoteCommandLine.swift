@@ -35,18 +35,13 @@ public enum RemoteCommandLine {
             throw UsageError("interlude remote: unknown command '\(words.prefix(2).joined(separator: " "))' (one of: \(RemoteVocabulary.names))")
         }
         switch name {
-        case "seek":
-            // "+10" and "-5" are relative; a bare number is a place in the track.
+        case "seek", "seek-to":
+            // "+10" and "-5" are relative; a bare time is a place in the track (the book), as the seek-to key reads it.
             guard rest.count == 1, let seconds = duration(rest[0]) else {
-                throw UsageError("interlude remote: seek expects +SECONDS, -SECONDS or SECONDS (e.g. +10, -5, 1:30)")
+                throw UsageError("interlude remote: \(name) expects a time from the start (90, 12:30, 1:23:45) or from here (+30, -10)")
             }
             let relative = rest[0].hasPrefix("+") || rest[0].hasPrefix("-")
             return Translation(command: relative ? "seek" : "seek-to", arguments: [.double(seconds)])
-        case "seek-to":
-            guard rest.count == 1, let seconds = duration(rest[0]) else {
-                throw UsageError("interlude remote: seek-to expects SECONDS (e.g. 90 or 1:30)")
-            }
-            return Translation(command: name, arguments: [.double(seconds)])
         case "alarm-in":
             guard rest.count == 1, let seconds = duration(rest[0]), seconds >= 1, seconds == seconds.rounded() else {
                 throw UsageError("interlude remote: alarm in expects a delay such as 30s, 5m or 1h")

@@ -51,6 +51,7 @@ public enum RemoteReply {
             "elapsed": .double((snapshot.elapsed * 1000).rounded() / 1000),
             "duration": snapshot.duration.map { .double(($0 * 1000).rounded() / 1000) } ?? .null,
             "volume": .double(snapshot.volume),
+            "muted": .bool(snapshot.mutedFrom != nil),
             "speed": .string(snapshot.speed ?? "1.00x"),
             "queueIndex": snapshot.currentIndex.map { .integer(Int64($0)) } ?? .null,
             "queueLength": .integer(Int64(snapshot.queue.count)),
@@ -59,6 +60,7 @@ public enum RemoteReply {
             "suspended": .bool(snapshot.sessionSuspended),
             "interruption": snapshot.session.interruption.map { .string(interrupterName($0.source)) } ?? .null,
         ]
+        if let level = snapshot.mutedFrom { members["unmutedVolume"] = .double(level) }
         if let engine { members["engine"] = engine.json }
         if let behind = snapshot.behindLive {
             members["behindLive"] = .double((behind * 1000).rounded() / 1000)

@@ -38,8 +38,6 @@ public enum RemoteAction: Equatable, Sendable {
     case perform(PlayerCommand)
     /// Seconds from the start of the track (of the book, for a book).
     case seekTo(seconds: Double)
-    /// Pause and go back to the start of the track.
-    case stop
     case suspend
     case resumeSession
     case callStart
@@ -135,6 +133,11 @@ public struct RemoteArguments: Sendable {
 
     func dropFirst(_ count: Int) -> RemoteArguments {
         RemoteArguments(command: command, values: Array(values.dropFirst(count)), typed: typed)
+    }
+
+    /// The same command with `value` as its one argument (a text read into a number, checked as one).
+    func replacing(with value: JSONValue) -> RemoteArguments {
+        RemoteArguments(command: command, values: [value], typed: typed)
     }
 
     func none() throws(RemoteArgumentError) {

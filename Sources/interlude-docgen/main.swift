@@ -9,7 +9,7 @@ import Glibc
 // tables (see `CommandLineReference`), so it says what `--help` says.
 let usage = "usage: interlude-docgen man|bash|zsh|fish|desktop|metainfo [--version V] [--date YYYY-MM-DD]\n"
 var arguments = Array(CommandLine.arguments.dropFirst())
-var version = "unknown"
+var version = "0~unknown"
 var date = "1970-01-01"
 var what: String?
 while !arguments.isEmpty {

@@ -87,7 +87,9 @@ import Glibc
         let noon = "\(library)/Tones/2 Noon.mp3"
         // No terminal needed: the files go to the running player and this one exits.
         let queued = try ProcessRunner.run(InterludeBinary.path(), [noon], environment: ["XDG_RUNTIME_DIR": runtime], timeout: 15)
-        #expect(queued.exitStatus == 0 && queued.stdoutText.contains("queued 1 file(s) in the running player"), "\(queued.summary)")
+        #expect(queued.exitStatus == 0
+                && queued.stdoutText == "interlude: the running player queued 2 Noon.mp3 ('interlude --new' starts another)\n",
+                "\(queued.summary)")
         let list = try Remote.run(runtime, ["queue", "list", "--json"]).check()
         let entries = try JSONSerialization.jsonObject(with: list.stdout) as? [[String: Any]] ?? []
         #expect(entries.map { $0["title"] as? String } == ["Morning", "Noon"], "\(list.stdoutText)")

@@ -111,7 +111,8 @@ final class TUISession {
 
     /// Text typed as it is; then the state word is checked as after `press`.
     func type(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        try tmux(["send-keys", "-l", text])
+        // "--": text that starts with "-" ("-10") is typed, not read as tmux's options.
+        try tmux(["send-keys", "-l", "--", text])
         expectScreenAgreesWithEngine(step: "type \"\(text.count > 40 ? text.prefix(40) + "..." : text)\"",
                                      sourceLocation: sourceLocation)
     }

@@ -72,6 +72,32 @@ import Testing
         }
     }
 
+    /// The subcommands a command's help gives usage lines for ("interlude podcast play NAME" -> "play"),
+    /// in the order it gives them.
+    static func usageSubcommands(of command: String, in help: String) -> [String] {
+        var names: [String] = []
+        var inUsage = false
+        for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
+            inUsage = line.hasPrefix("usage:") || (inUsage && line.hasPrefix(" "))
+            guard inUsage, let range = line.range(of: "interlude \(command) ") else { continue }
+            let word = String(line[range.upperBound...].prefix { $0.isLetter })
+            if !word.isEmpty && !names.contains(word) { names.append(word) }
+        }
+        return names
+    }
+
+    @Test("a command's subcommands in the reference (the completions', the man page's) are those its help's usage gives")
+    func everySubcommandInAHelpIsInTheReference() {
+        for command in CommandLineReference.commands where !command.subcommands.isEmpty {
+            let inHelp = Self.usageSubcommands(of: command.name, in: command.help)
+            #expect(!inHelp.isEmpty, "\(command.name): its help has no usage lines")
+            #expect(Set(inHelp) == Set(command.subcommands.map(\.name)),
+                    "\(command.name): --help gives \(inHelp), the reference \(command.subcommands.map(\.name))")
+        }
+        let podcast = CommandLineReference.commands.first { $0.name == "podcast" }
+        #expect(podcast?.subcommands.map(\.name).contains("play") == true && podcast?.subcommands.map(\.name).contains("download") == true)
+    }
+
     @Test func theTopLevelUsageListsEveryCommandWithItsSummary() {
         for command in CommandLineReference.commands {
             #expect(CommandRouter.usage.contains("  \(command.name)"), "\(command.name)")

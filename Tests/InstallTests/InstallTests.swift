@@ -64,11 +64,12 @@ import TestSupport
 
     /// `make -C REPOSITORY ...`; the release build is `make test`'s first step
     /// (PREBUILT=1 installs what it built without building again).
-    static func make(_ arguments: [String], timeout: Double = 600) throws -> ProcessResult {
-        try ProcessRunner.run("/usr/bin/make", ["-C", repository, "--no-print-directory"] + arguments, timeout: timeout)
+    static func make(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 600) throws -> ProcessResult {
+        try ProcessRunner.run("/usr/bin/make", ["-C", repository, "--no-print-directory"] + arguments, environment: environment,
+                              timeout: timeout)
     }
 
-    /// `scripts/version.sh`'s answer (no argument: `git describe`; `--date`, `--debian`).
+    /// `scripts/version.sh`'s answer (no argument: the version, `git describe` as a Debian version; `--date`).
     static func version(_ argument: String? = nil) throws -> String {
         let result = try ProcessRunner.check(repository + "/scripts/version.sh", argument.map { [$0] } ?? [])
         return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -300,20 +301,93 @@ import TestSupport
         #expect(try complete("interlude --theme ") == Self.themeNames)
     }
 
+    /// What Tab must offer after each line: every socket command of `CommandTable` after
+    /// `interlude remote`, every command after `interlude`, and each command's subcommands
+    /// after its name. The shells run in an empty folder, so no file name joins the answers.
+    static var everyCommandCompletion: [(line: String, expected: [String])] {
+        var cases = [("interlude remote ", RemoteVocabulary.entries.map(\.name).sorted()),
+                     ("interlude ", CommandLineReference.commands.map(\.name).sorted())]
+        for command in CommandLineReference.commands where !command.subcommands.isEmpty {
+            cases.append(("interlude \(command.name) ", command.subcommands.map(\.name).sorted()))
+        }
+        return cases
+    }
+
+    /// Runs `script` (whose last argument is the line) once per line of `everyCommandCompletion`,
+    /// in an empty folder, and compares the answers (one a line) with the table's.
+    static func expectEveryCommandCompletes(_ shell: String, sourceLocation: SourceLocation = #_sourceLocation,
+                                            _ complete: (String) throws -> ProcessResult) throws {
+        #expect(RemoteVocabulary.entries.count > 40 && everyCommandCompletion.count > 5, sourceLocation: sourceLocation)
+        for (line, expected) in everyCommandCompletion {
+            let run = try complete(line)
+            #expect(run.succeeded, "\(shell) '\(line)': \(run.summary)", sourceLocation: sourceLocation)
+            let answers = Set(run.stdoutText.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) })
+            let missing = Set(expected).subtracting(answers).sorted(), extra = answers.subtracting(expected).sorted()
+            #expect(answers == Set(expected), "\(shell) '\(line)': missing \(missing), extra \(extra)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("bash, zsh and fish complete every command of the command table and the command line")
+    func everyShellCompletesEveryCommand() throws {
+        let root = try Self.installedRoot()
+        let empty = ScratchFiles.makeDirectory("empty-cwd")
+        let environment = Self.shellEnvironment(root)
+        let bash = root + Self.prefix + "/share/bash-completion/completions/interlude"
+        try Self.expectEveryCommandCompletes("bash") { line in
+            let script = """
+            source "$1"; cd "$2" || exit 90
+            COMP_LINE=$3; read -ra COMP_WORDS <<< "$COMP_LINE"; COMP_WORDS+=(""); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+            COMP_POINT=${#COMP_LINE}; COMPREPLY=()
+            _interlude interlude "" "${COMP_WORDS[COMP_CWORD-1]}"
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+            return try ProcessRunner.run("/bin/bash", ["-c", script, "bash", bash, empty, line], environment: environment, timeout: 30)
+        }
+        let functions = root + Self.prefix + "/share/zsh/site-functions"
+        let capture = Self.repository + "/Tests/Fixtures/zsh_complete.zsh"
+        try Self.expectEveryCommandCompletes("zsh") { line in
+            try ProcessRunner.run("/bin/sh", ["-c", "cd \"$1\" && exec /usr/bin/zsh -f \"$2\" \"$3\" \"$4\"", "sh", empty, capture,
+                                              functions, line], environment: environment, timeout: 30)
+        }
+        let fish = root + Self.prefix + "/share/fish/vendor_completions.d"
+        try Self.expectEveryCommandCompletes("fish") { line in
+            try ProcessRunner.run("/usr/bin/fish", ["--no-config", "-c", "cd $argv[1]; set -p fish_complete_path $argv[2]; complete -C $argv[3]",
+                                                    empty, fish, line], environment: environment, timeout: 30)
+        }
+    }
+
     // MARK: Acceptance 4
 
-    @Test func theDebianPackageInstallsWithItsDependenciesMetAndLintianFindsNoError() throws {
-        let build = try Self.make(["deb", "PREBUILT=1"])
+    @Test("the package installs with its dependencies met; lintian --pedantic finds nothing; one version everywhere; a licence and an honest maintainer")
+    func theDebianPackageInstallsWithItsDependenciesMetAndLintianFindsNothing() throws {
+        // The builder's address (Debian's DEBEMAIL): this one is the test's own, in a top-level
+        // domain reserved never to exist (RFC 2606); the package is purged below.
+        let builder = "install-tests@interlude.invalid"
+        let build = try Self.make(["deb", "PREBUILT=1"], environment: ["DEBEMAIL": builder])
         try #require(build.succeeded, "\(build.summary)")
         let deb = Self.repository + "/" + (build.stdoutText.split(separator: "\n").last.map(String.init) ?? "")
         try #require(deb.hasSuffix(".deb") && FileManager.default.fileExists(atPath: deb), "\(build.stdoutText)")
-        let debianVersion = try Self.version("--debian")
+        let debianVersion = try Self.version()
         #expect(deb.hasSuffix("/interlude_\(debianVersion)_\(try ProcessRunner.check("dpkg", ["--print-architecture"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)).deb"))
 
-        let lintian = try ProcessRunner.run("lintian", ["--no-tag-display-limit", deb], timeout: 600)
-        let errors = lintian.stdoutText.split(separator: "\n").filter { $0.hasPrefix("E: ") }
-        #expect(errors.isEmpty, "\(lintian.stdoutText)")
-        #expect(lintian.exitStatus != nil && !lintian.timedOut, "\(lintian.summary)")
+        // Errors, warnings and pedantic tags: none (informational tags are not shown with --pedantic alone).
+        let lintian = try ProcessRunner.run("lintian", ["--pedantic", "--tag-display-limit", "0", deb], timeout: 600)
+        let tags = lintian.stdoutText.split(separator: "\n").filter { $0.range(of: #"^[EWPIX]: "#, options: .regularExpression) != nil }
+        #expect(tags.isEmpty, "\(lintian.stdoutText)")
+        #expect(lintian.exitStatus == 0 && !lintian.timedOut, "\(lintian.summary)")
+
+        // The package's own fields: the project's name as maintainer with no made-up address; the licence.
+        let field = { (name: String) throws -> String in
+            try ProcessRunner.check("dpkg-deb", ["--field", deb, name]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try field("Maintainer") == "Interlude <\(builder)>")
+        // Without DEBEMAIL: this account's address on this machine, as dch makes it, never one made up.
+        let account = try ProcessRunner.check("/bin/sh", ["-c", "echo \"$(id -un)@$(hostname --fqdn 2>/dev/null || hostname)\""])
+            .stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let unset = try ProcessRunner.run(Self.repository + "/scripts/make-deb.sh", ["--maintainer"], environment: ["PATH": "/usr/bin:/bin"],
+                                          inheritEnvironment: false)
+        #expect(unset.stdoutText == "Interlude <\(account)>\n", "\(unset.summary)")
+        #expect(try field("Version") == debianVersion)
 
         let status = try ProcessRunner.run("dpkg-query", ["-W", "-f=${Status}", "interlude"])
         try #require(!status.stdoutText.contains("installed") || status.stdoutText.contains("not-installed"),
@@ -335,8 +409,20 @@ import TestSupport
                                               manPage: "man/man1/interlude.1.gz").keys)
         expected.formUnion(["/usr/share/doc/interlude/copyright", "/usr/share/doc/interlude/changelog.gz"])
         #expect(files == expected)
+        // One version: --version, the package's, the man page's and the metainfo's.
         let version = try ProcessRunner.run("/usr/bin/interlude", ["--version"])
-        #expect(version.stdoutText == "interlude \(try Self.version())\n", "\(version.summary)")
+        #expect(version.stdoutText == "interlude \(debianVersion)\n", "\(version.summary)")
+        let installedVersion = try ProcessRunner.check("dpkg-query", ["-W", "-f=${Version}", "interlude"]).stdoutText
+        #expect(installedVersion == debianVersion)
+        let manPage = try ProcessRunner.check("/bin/sh", ["-c", "zcat /usr/share/man/man1/interlude.1.gz | grep '^\\.TH '"]).stdoutText
+        #expect(manPage.contains("\"Interlude \(debianVersion)\""), "\(manPage)")
+        let metainfo = try String(contentsOfFile: "/usr/share/metainfo/\(DesktopFiles.desktopEntry).metainfo.xml", encoding: .utf8)
+        #expect(metainfo.contains("<release version=\"\(debianVersion)\"") && metainfo.contains("<project_license>GPL-3.0-or-later</project_license>"))
+        // The copyright file is the repository's, machine-readable, with the project's licence.
+        let copyright = try String(contentsOfFile: "/usr/share/doc/interlude/copyright", encoding: .utf8)
+        #expect(copyright == (try String(contentsOfFile: Self.repository + "/debian/copyright", encoding: .utf8)))
+        #expect(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"))
+        #expect(copyright.contains("Files: *\nCopyright: ") && copyright.contains("License: GPL-3+\n"), "\(copyright)")
         // Debian's zsh finds the function where the package put it.
         let fpath = try ProcessRunner.check("/usr/bin/zsh", ["-c", "print -l $fpath"]).stdoutText
         #expect(fpath.split(separator: "\n").contains("/usr/share/zsh/vendor-completions"), "\(fpath)")

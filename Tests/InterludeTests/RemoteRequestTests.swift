@@ -76,6 +76,11 @@ struct RemoteRequestTests {
         #expect(try translate("seek +10") == #"{"id":1,"command":"seek","args":[10]}"#)
         #expect(try translate("seek -2.5") == #"{"id":1,"command":"seek","args":[-2.5]}"#)
         #expect(try translate("seek 1:30") == #"{"id":1,"command":"seek-to","args":[90]}"#)
+        // seek-to reads times as its key's prompt does: a place from the start, or + and - from here.
+        #expect(try translate("seek-to 1:23:45") == #"{"id":1,"command":"seek-to","args":[5025]}"#)
+        #expect(try translate("seek-to +30") == #"{"id":1,"command":"seek","args":[30]}"#)
+        #expect(try translate("seek-to -10") == #"{"id":1,"command":"seek","args":[-10]}"#)
+        #expect(try translate("mute") == #"{"id":1,"command":"mute"}"#)
         #expect(try translate("call start") == #"{"id":1,"command":"call-start"}"#)
         #expect(try translate("chapter next") == #"{"id":1,"command":"chapter-next"}"#)
         #expect(try translate("alarm add tomorrow 07:30") == #"{"id":1,"command":"alarm-add","args":["tomorrow 07:30"]}"#)

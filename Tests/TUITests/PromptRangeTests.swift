@@ -34,4 +34,30 @@ struct PromptRangeTests {
         #expect(ui.submit(.playlistName, "42") == [.player(.saveQueue(path: "42"))])
         #expect(ui.submit(.playlistName, "").isEmpty)
     }
+
+    @Test("the seek prompt reads 1:23:45, 12:30 and 90 as places from the start, +30 and -10 from here, in the listener's time")
+    func seekPromptReadsTimesAsPeopleWriteThem() {
+        var ui = InterfaceState(browser: nil)
+        var playing = PlayerSnapshot()
+        playing.currentIndex = 0
+        // A book 40 minutes in (book time): a place is a seek by its distance from here.
+        playing.bookPath = "/books/keeper"
+        playing.elapsed = 2400
+        #expect(ui.submit(.seekTime, "1:23:45", snapshot: playing) == [.player(.seek(seconds: 5025 - 2400))])
+        #expect(ui.submit(.seekTime, "12:30", snapshot: playing) == [.player(.seek(seconds: 750 - 2400))])
+        #expect(ui.submit(.seekTime, "90", snapshot: playing) == [.player(.seek(seconds: 90 - 2400))])
+        #expect(ui.submit(.seekTime, "+30", snapshot: playing) == [.player(.seek(seconds: 30))])
+        #expect(ui.submit(.seekTime, "-10", snapshot: playing) == [.player(.seek(seconds: -10))])
+        #expect(ui.submit(.seekTime, "-1:30", snapshot: playing) == [.player(.seek(seconds: -90))])
+        #expect(ui.message == nil)
+        // Not a time: the table's sentence, quoting what was typed; nothing reaches the player.
+        #expect(ui.submit(.seekTime, "soon", snapshot: playing).isEmpty)
+        #expect(ui.message == .init(text: "seek-to: expects a time from the start (90, 12:30, 1:23:45) or from here (+30, -10), not 'soon'",
+                                    isError: true))
+        #expect(ui.submit(.seekTime, "12:75", snapshot: playing).isEmpty)
+        // Nothing playing: said, nothing sent.
+        ui.message = nil
+        #expect(ui.submit(.seekTime, "90", snapshot: PlayerSnapshot()).isEmpty)
+        #expect(ui.message?.text == "seek-to: nothing is playing")
+    }
 }

@@ -32,9 +32,10 @@ extension PlayerRuntime {
                 seek(bySeconds: seconds)
             }
         case .goLive: return goLive()
-        case .setVolume(let volume): self.volume = volume
-        case .volumeUp: volume = min(1, volume + CommandTable.volumeStep)
-        case .volumeDown: volume = max(0, volume - CommandTable.volumeStep)
+        case .setVolume(let volume): changeVolume { _ in volume }
+        case .toggleMute: toggleMute()
+        case .volumeUp: changeVolume { $0 + CommandTable.volumeStep }
+        case .volumeDown: changeVolume { $0 - CommandTable.volumeStep }
         case .speedUp: return speedResult(setSpeed(engine.speed.faster))
         case .speedDown: return speedResult(setSpeed(engine.speed.slower))
         case .setSpeed(let value):

@@ -153,6 +153,7 @@ extension PlayerRuntime {
         snapshot.state = !hasCurrent || engine.isFinished || isStoppedAtStart ? .stopped : isPlaying ? .playing
             : isInterrupted ? .interrupted : .paused
         snapshot.volume = volume
+        snapshot.mutedFrom = volumeBeforeMute
         snapshot.shuffle = playOrder.cycle != nil
         snapshot.repeatMode = playOrder.repeatMode.rawValue
     }

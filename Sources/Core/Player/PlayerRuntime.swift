@@ -134,6 +134,8 @@ package final class PlayerRuntime {
     package var wakeLabel = ""
     /// Other programs' streams that count as interruptions, by the sound server's index (`+Desktop`).
     package var desktopSessions: [Int: Session] = [:]
+    /// The volume a mute returns to; nil while not muted (`+VolumeAndSpeed`).
+    package var volumeBeforeMute: Double?
 
     /// Opens the engine (the first playable file fixes the output format).
     /// Reports what went wrong and returns nil when nothing can play.

@@ -32,6 +32,7 @@ public enum DesktopFiles {
         <component type="console-application">
           <id>\(desktopEntry)</id>
           <metadata_license>FSFAP</metadata_license>
+          <project_license>GPL-3.0-or-later</project_license>
           <name>\(identity)</name>
           <summary>\(summary)</summary>
           <description>

@@ -118,7 +118,6 @@ package final class PlayerObject: BusObjectHandler {
         let result: CommandResult
         switch action {
         case .perform(let command): result = core.perform(command)
-        case .stop: result = core.perform(.stop)
         case .seekTo(let seconds):
             result = core.perform(.seek(seconds: seconds - Double(source.positionMicroseconds(core)) / 1_000_000))
         default: return -ENOSYS

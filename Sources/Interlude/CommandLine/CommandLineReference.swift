@@ -41,10 +41,15 @@ public struct CommandLineCommand: Sendable {
     public let options: [CommandLineOption]
     public let operands: CommandLineValue?
     public let subcommands: [CommandLineCommand]
+    /// A top-level command's entry, given the words after its name: `CommandRouter`
+    /// runs the command it finds here, so nothing runs that the reference lacks.
+    let run: (@Sendable ([String]) -> Int32)?
 
     init(_ name: String, _ synopsis: String, _ summary: String, help: String, spec: ArgumentSpec? = nil,
-         options: [String] = [], operands: CommandLineValue? = nil, subcommands: [CommandLineCommand] = []) {
+         options: [String] = [], operands: CommandLineValue? = nil, subcommands: [CommandLineCommand] = [],
+         run: (@Sendable ([String]) -> Int32)? = nil) {
         self.name = name
+        self.run = run
         self.synopsis = synopsis
         self.summary = summary
         self.help = help
@@ -94,9 +99,9 @@ public enum CommandLineReference {
     public static var commands: [CommandLineCommand] {
         [
             CommandLineCommand("play", "FILE...|URL|BOOK", "play files, a station or a book without the TUI (see 'interlude play --help')",
-                               help: PlayCommand.help, spec: PlayCommand.spec, operands: .files()),
+                               help: PlayCommand.help, spec: PlayCommand.spec, operands: .files(), run: PlayCommand.run),
             CommandLineCommand("info", "FILE", "format, duration, bitrate and tags of an audio file",
-                               help: InfoCommand.help, spec: InfoCommand.spec, operands: .files()),
+                               help: InfoCommand.help, spec: InfoCommand.spec, operands: .files(), run: InfoCommand.run),
             CommandLineCommand("alarm", "...", "add, list, remove, enable, disable and skip alarms", help: AlarmCommand.usage,
                                subcommands: [
                                    CommandLineCommand("add", "WHEN", "add an alarm", help: AlarmCommand.addUsage,
@@ -106,7 +111,7 @@ public enum CommandLineReference {
                                ] + AlarmCommand.idSubcommands.map { subcommand, what in
                                    CommandLineCommand(subcommand, "ID", what.lowercased(), help: AlarmCommand.idUsage(subcommand, what),
                                                       spec: ArgumentSpec(command: "alarm \(subcommand)"), operands: .alarmIDs)
-                               }),
+                               }, run: AlarmCommand.run),
             CommandLineCommand("bookmark", "...", "add, list and delete a book's bookmarks", help: BookmarkCommand.usage,
                                subcommands: [
                                    CommandLineCommand("add", "BOOK", "bookmark a book", help: BookmarkCommand.usage,
@@ -115,9 +120,10 @@ public enum CommandLineReference {
                                                       spec: BookmarkCommand.spec, options: ["--json"], operands: .files()),
                                    CommandLineCommand("delete", "BOOK N", "delete a bookmark", help: BookmarkCommand.usage,
                                                       spec: BookmarkCommand.spec, options: ["--json"], operands: .files()),
-                               ]),
+                               ], run: BookmarkCommand.run),
             CommandLineCommand("remote", "COMMAND", "control the running player (see 'interlude remote --help')",
-                               help: RemoteCommand.usage, spec: RemoteCommand.spec, operands: .remoteCommands),
+                               help: RemoteCommand.usage, spec: RemoteCommand.spec, operands: .remoteCommands,
+                               run: RemoteCommand.run),
             CommandLineCommand("library", "scan|stats|search QUERY", "the music library's index (see 'interlude library --help')",
                                help: LibraryCommand.help,
                                subcommands: [
@@ -128,7 +134,7 @@ public enum CommandLineReference {
                                    CommandLineCommand("search", "QUERY...", "search the library", help: LibraryCommand.help,
                                                       spec: LibraryCommand.spec, options: ["--sort", "--reverse", "--limit", "--json"],
                                                       operands: .text),
-                               ]),
+                               ], run: LibraryCommand.run),
             CommandLineCommand("podcast", "...", "podcast subscriptions (see 'interlude podcast --help')",
                                help: PodcastCommand.help,
                                subcommands: [
@@ -144,7 +150,12 @@ public enum CommandLineReference {
                                                       spec: PodcastCommand.spec, options: ["--parallel"], operands: .files()),
                                    CommandLineCommand("export", "[FILE]", "the subscriptions as OPML", help: PodcastCommand.help,
                                                       spec: ArgumentSpec(command: "podcast export"), operands: .files()),
-                               ]),
+                                   // play takes play's options, which its help leaves to 'interlude play --help': none listed here.
+                                   CommandLineCommand("play", "NAME [EPISODE]", "play an episode as a book", help: PodcastCommand.help,
+                                                      operands: .text),
+                                   CommandLineCommand("download", "NAME [EPISODE]", "download an episode", help: PodcastCommand.help,
+                                                      spec: ArgumentSpec(command: "podcast download"), operands: .text),
+                               ], run: PodcastCommand.run),
             CommandLineCommand("bench", "decode FILE", "decode speed in seconds of audio per CPU second", help: BenchCommand.help,
                                subcommands: [
                                    CommandLineCommand("decode", "FILE", "decode speed", help: BenchCommand.help,
@@ -155,12 +166,15 @@ public enum CommandLineReference {
                                                       spec: ArgumentSpec(command: "bench cover"), operands: .files()),
                                    CommandLineCommand("feed", "FILE", "the CPU a podcast feed takes to read", help: BenchCommand.help,
                                                       spec: ArgumentSpec(command: "bench feed", valued: ["--runs"]), operands: .files()),
-                               ]),
+                               ], run: BenchCommand.run),
             CommandLineCommand("loudness", "FILE...", "EBU R 128 loudness and the ReplayGain gain to -18 LUFS (writes nothing)",
-                               help: LoudnessCommand.help, spec: LoudnessCommand.spec, operands: .files()),
+                               help: LoudnessCommand.help, spec: LoudnessCommand.spec, operands: .files(), run: LoudnessCommand.run),
             CommandLineCommand("themes", "", "the colour themes --theme takes", help: ThemesCommand.help,
-                               spec: ThemesCommand.spec),
-            CommandLineCommand("help", "", "this text", help: ""),
+                               spec: ThemesCommand.spec, run: ThemesCommand.run),
+            CommandLineCommand("help", "", "this text", help: "") { _ in
+                writeStandardOutput(CommandRouter.usage + "\n")
+                return 0
+            },
         ]
     }
 
@@ -168,7 +182,7 @@ public enum CommandLineReference {
     public static let generalOptions: [(name: String, summary: String)] = [
         ("--help", "this text (also -h)"),
         ("--help-player", "the full-screen player's options"),
-        ("--version", "the version (git describe of the tree it was built from)"),
+        ("--version", "the version: the tree it was built from, as the package and the man page give it"),
     ]
 
     /// The top-level usage's command list, aligned as it always was.

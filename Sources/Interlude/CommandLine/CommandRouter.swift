@@ -22,7 +22,7 @@ public enum CommandRouter {
     'interlude COMMAND --help' describes each command.
     """
 
-    /// `interlude --version`: "interlude " and `git describe` of the tree make built.
+    /// `interlude --version`: "interlude " and the version of the tree make built (`scripts/version.sh`).
     public static var version: String { "interlude " + String(cString: interlude_version()) }
 
     /// Runs the command line (without the program name) and returns the exit status.
@@ -36,24 +36,16 @@ public enum CommandRouter {
             return 2
         }
         let rest = Array(arguments.dropFirst())
+        // Every command runs from the one reference the usage, the man page and the completions are made from.
+        if let run = CommandLineReference.commands.first(where: { $0.name == command })?.run { return run(rest) }
         switch command {
-        case "play": return PlayCommand.run(rest)
-        case "info": return InfoCommand.run(rest)
-        case "bench": return BenchCommand.run(rest)
-        case "alarm": return AlarmCommand.run(rest)
-        case "bookmark": return BookmarkCommand.run(rest)
-        case "remote": return RemoteCommand.run(rest)
-        case "loudness": return LoudnessCommand.run(rest)
-        case "library": return LibraryCommand.run(rest)
-        case "themes": return ThemesCommand.run(rest)
-        case "podcast": return PodcastCommand.run(rest)
         case "--version":
             writeStandardOutput(version + "\n")
             return 0
         case "--help-player":
             writeStandardOutput(FullScreenCommand.help + "\n")
             return 0
-        case "help", "--help", "-h":
+        case "--help", "-h":
             writeStandardOutput(usage + "\n")
             return 0
         default:

@@ -88,6 +88,12 @@ public enum ManualPage {
         0 on success; 1 when nothing could be played or done (each failure named on standard error); \
         2 for a usage error. interlude remote exits 3 when no player runs.
         """)
+        page.section("COPYRIGHT")
+        page.paragraph("""
+        Interlude is free software under the GNU General Public License, version 3 or (at your option) any \
+        later version (GPL-3.0-or-later), with NO WARRANTY. The licences of the libraries it links and loads \
+        are listed in its package's copyright file.
+        """)
         return page.text
     }
 

@@ -12,17 +12,24 @@ enum FullScreenCommand {
     static let help = """
     usage: interlude [PATH...] [--book] [--device D] [--output wav:PATH|null] [--latency MS] [--theme NAME] [--new] [--play]
 
-    The full-screen player, one per user: while one runs, files given are
-    queued in it (played with --play) and this command exits (--new starts
-    another). Files given start playing at once; a folder opens the browser there (its audio files are queued, paused). Without a path, the music
-    folder: XDG_MUSIC_DIR from ~/.config/user-dirs.dirs, else ~/Music.
+    The full-screen player, one per user: while one runs, what this command
+    asks goes to it and this command exits (--new starts another): files,
+    stations and a folder's audio files are queued (played with --play), a
+    book is opened, --speed is set, and with nothing asked its state is said.
+    Files given start playing at once; a folder opens the browser there, with
+    the last queue back, paused. Without a path, the music folder:
+    XDG_MUSIC_DIR from ~/.config/user-dirs.dirs, else ~/Music.
     A book plays in spoken-audio mode from where it was left: one file with
     chapters (an MP3's ID3v2, an M4B's), or with --book one folder of audio
     files (or any one file); in
     the player, b opens the browser's selection as a book.
 
     options:
-      --device D          ALSA device to play on (default: default)
+      --device D          where to play: pulse (the PulseAudio server, through
+                          libpulse), an ALSA device name, or alsa:NAME for any
+                          ALSA device (alsa:pulse: ALSA's plugin to the server)
+                          (default: default, the PulseAudio server when one
+                          answers, else ALSA's default device)
       --output wav:PATH   render to a WAV file instead (as fast as possible)
       --output null       decode and discard (as fast as possible)
       --latency MS        device buffer in milliseconds (default: 300)
@@ -52,6 +59,8 @@ enum FullScreenCommand {
         var newInstance = false
         /// `--play`: files handed to a running player play now rather than queue.
         var playHandedFiles = false
+        /// The options given, by name: what a running player is told or not (`HandOff`).
+        var given: Set<String> = []
     }
 
     static let spec = ArgumentSpec(command: "interlude",
@@ -79,6 +88,7 @@ enum FullScreenCommand {
         options.book = parsed.has("--book")
         options.newInstance = parsed.has("--new")
         options.playHandedFiles = parsed.has("--play")
+        options.given = Set((spec.valued.filter { parsed.value($0) != nil }) + spec.flags.filter { parsed.has($0) })
         if options.book && options.paths.count != 1 {
             throw UsageError("interlude: --book needs exactly one FOLDER or FILE")
         }
@@ -96,9 +106,7 @@ enum FullScreenCommand {
             writeStandardError("\(error.message)\n")
             return 2
         }
-        if !options.newInstance, let status = RemoteCommand.handOff(options.paths, play: options.playHandedFiles) {
-            return status
-        }
+        if !options.newInstance, let status = HandOff.run(options) { return status }
         return FullScreenPlayer(options: options).run()
     }
 }

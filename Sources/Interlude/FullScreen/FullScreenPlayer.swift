@@ -177,7 +177,7 @@ final class FullScreenPlayer {
         guard !queue.isEmpty else { return }
         let current = runtime.current
         let state = SavedPlayerState(queue: queue, index: current?.index ?? 0, seconds: current?.elapsed ?? 0,
-                                     volume: runtime.volume, theme: cycleName)
+                                     volume: runtime.chosenVolume, theme: cycleName)
         do { try store.save(state) } catch {
             writeStandardError("interlude: \(error.description) (the queue was not saved)\n")
         }

@@ -9,7 +9,7 @@ import Books
 import InterludeCore
 import Podcasts
 
-/// `interlude podcast add|list|refresh|remove|import|export`: subscriptions
+/// `interlude podcast add|list|refresh|remove|import|export|play|download`: subscriptions
 /// from the command line, in `$XDG_DATA_HOME/interlude/podcasts.json`.
 public enum PodcastCommand {
     public static let help = """
@@ -73,7 +73,7 @@ public enum PodcastCommand {
             return 0
         }
         guard let action = parsed.positionals.first else {
-            writeStandardError("interlude podcast: give add, list, refresh, remove, import or export (see 'interlude podcast --help')\n")
+            writeStandardError("interlude podcast: give add, list, refresh, remove, import, export, play or download (see 'interlude podcast --help')\n")
             return 2
         }
         var parallel = 8

@@ -8,8 +8,8 @@ import Glibc
 
 /// `interlude remote COMMAND [ARGS]`: one request to the running player over
 /// its control socket, its reply as the exit status (0 done, 1 refused, 2
-/// usage, 3 no player). Also the one-player-per-user hand-off of
-/// `interlude FILE...`.
+/// usage, 3 no player). `HandOff` uses its client for the one-player hand-off
+/// of `interlude [PATH...]`.
 enum RemoteCommand {
     /// From the command table, so it lists what the socket takes.
     static var usage: String { RemoteCommandLine.usage }
@@ -143,32 +143,6 @@ enum RemoteCommand {
     static func entryForPlayer(_ entry: String) -> String {
         StreamLocation.isStation(entry) ? entry : AbsolutePath.absolute(entry)
     }
-
-    /// `interlude FILE...` while a player runs: the files go to it (queued, or
-    /// played with `play`) and the status is returned; nil when this command
-    /// should start a player itself (none runs, no files, or a folder given).
-    static func handOff(_ paths: [String], play: Bool) -> Int32? {
-        guard !paths.isEmpty, paths.allSatisfy({ isRegularFile($0) || StreamLocation.isStation($0) }) else { return nil }
-        guard case .success(let client) = ControlClient.connect(instance: 1) else { return nil }
-        let absolute = paths.map { JSONValue.string(entryForPlayer($0)) }
-        let reply: JSONValue
-        switch client.request(.init(command: play ? "play-files" : "queue-add", arguments: absolute)) {
-        case .reply(let answered): reply = answered
-        case .closed:
-            writeStandardError("interlude: the running player closed the connection without a reply\n")
-            return 1
-        case .timedOut:
-            writeStandardError("interlude: the running \(client.silence)\n")
-            return 3
-        }
-        guard reply["ok"]?.boolValue == true else {
-            writeStandardError("interlude: the running player refused: \(reply["error"]?.stringValue ?? "")\n")
-            return 1
-        }
-        writeStandardOutput("interlude: \(play ? "playing" : "queued") \(paths.count) file(s) in the running player "
-                            + "('interlude --new' starts another)\n")
-        return 0
-    }
 }
 
 /// One connection to a player's control socket: a request and its reply, or
@@ -285,10 +259,4 @@ final class ControlClient {
             }
         }
     }
-}
-
-/// True when `path` names a regular file (following symbolic links).
-private func isRegularFile(_ path: String) -> Bool {
-    var info = stat()
-    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
 }

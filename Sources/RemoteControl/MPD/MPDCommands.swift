@@ -325,7 +325,6 @@ package struct MPDCommands {
         do { action = try entry.action(values, calledAs: name) } catch { throw MPDFailure(.argument, error.message) }
         switch action {
         case .perform(let command): try perform(command)
-        case .stop: try perform(.stop)
         case .seekTo(let seconds):
             let playing = core.snapshot(.playback)
             guard playing.currentIndex != nil else { throw MPDFailure(.playerSync, "Not playing") }

@@ -141,8 +141,6 @@ package final class ControlSocket: LoopSource, LineProtocol {
             guard playing.bookPath != nil || playing.currentIndex != nil else { return RemoteReply.failure(id: id, "nothing is playing") }
             // Where the listener is: in the book, or in the track.
             return RemoteReply.line(id: id, core.perform(.seek(seconds: seconds - playing.elapsed)))
-        case .stop:
-            return RemoteReply.line(id: id, core.perform(.stop))
         case .suspend:
             if core.snapshot().sessionSuspended { return RemoteReply.failure(id: id, "the session is suspended already") }
             return RemoteReply.line(id: id, core.perform(.toggleSessionSuspended))

@@ -30,6 +30,7 @@ public struct KeyAction: RawRepresentable, CaseIterable, Hashable, Sendable {
     public static let playSelection = KeyAction(row: "play-selection")
     public static let queueAdd = KeyAction(row: "queue-add")
     public static let queueSave = KeyAction(row: "queue-save")
+    public static let seekTo = KeyAction(row: "seek-to")
 
     // Navigation
     public static let up = KeyAction(row: "up")

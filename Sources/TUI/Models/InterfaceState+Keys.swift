@@ -31,6 +31,10 @@ extension InterfaceState {
             prompt = .playlistName
             input = ""
             return []
+        case .seekTo:
+            prompt = .seekTime
+            input = ""
+            return []
         case .up, .down, .pageUp, .pageDown, .top, .bottom:
             moveInFocusedPane(action, snapshot: snapshot())
             return []

@@ -15,7 +15,7 @@ extension InterfaceState {
             self.prompt = nil
             let text = input.trimmingSpaces
             input = ""
-            return submit(prompt, text)
+            return submit(prompt, text, snapshot: snapshot)
         case .named(.space):
             input.append(" ")
         case .character(let character):
@@ -27,8 +27,10 @@ extension InterfaceState {
         return []
     }
 
-    mutating func submit(_ prompt: Prompt, _ text: String) -> [InterfaceAction] {
+    mutating func submit(_ prompt: Prompt, _ text: String, snapshot: PlayerSnapshot = PlayerSnapshot()) -> [InterfaceAction] {
         switch prompt {
+        case .seekTime:
+            return text.isEmpty ? [] : seek(typed: text, snapshot: snapshot)
         case .filter(let pane):
             setFilter(text, for: pane)
             return []
@@ -60,6 +62,27 @@ extension InterfaceState {
         } catch {
             message = Message(text: error.message, isError: true)
             return []
+        }
+    }
+
+    /// A time typed at the seek prompt, read by the seek-to row as the socket's
+    /// `seek-to` reads it: a place from the start becomes a seek from where
+    /// the listener is (in the book, for a book), as the socket's does.
+    private mutating func seek(typed text: String, snapshot: PlayerSnapshot) -> [InterfaceAction] {
+        let action: RemoteAction
+        do { action = try KeyAction.seekTo.entry.action(typed: text) } catch {
+            message = Message(text: error.message, isError: true)
+            return []
+        }
+        switch action {
+        case .perform(let command): return [.player(command)]
+        case .seekTo(let seconds):
+            guard snapshot.bookPath != nil || snapshot.currentIndex != nil else {
+                message = Message(text: "seek-to: nothing is playing", isError: false)
+                return []
+            }
+            return [.player(.seek(seconds: seconds - snapshot.elapsed))]
+        default: return []
         }
     }
 

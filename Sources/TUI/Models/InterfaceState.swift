@@ -18,6 +18,8 @@ public struct InterfaceState {
         case stationURL
         /// A new name for the radio pane's station at `url`.
         case stationName(url: String)
+        /// A time to seek to, from the start or (+30, -10) from here.
+        case seekTime
 
         public var question: String {
             switch self {
@@ -29,6 +31,7 @@ public struct InterfaceState {
             case .alarmEdit(let id): "alarm \(id) at: "
             case .stationURL: "add the station at URL: "
             case .stationName: "rename the station to: "
+            case .seekTime: "seek to (1:23:45, 12:30, 90 s; +30 or -10 from here): "
             }
         }
     }

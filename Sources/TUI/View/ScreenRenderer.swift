@@ -118,8 +118,14 @@ public struct ScreenRenderer {
         frame.write(times, row: row, column: frame.size.columns - timesWidth, element: .secondaryText)
     }
 
+    /// "vol 80%", or while muted "muted (vol 80%)": the volume unmuting returns to.
+    static func volumeText(_ snapshot: PlayerSnapshot, word: String) -> String {
+        if let level = snapshot.mutedFrom { return "muted (\(word) \(Int((level * 100).rounded()))%)" }
+        return "\(word) \(Int((snapshot.volume * 100).rounded()))%"
+    }
+
     private func drawStatus(_ frame: inout Frame, row: Int, snapshot: PlayerSnapshot, library: String?, bindings: KeyBindings) {
-        var parts = [snapshot.state.rawValue, "vol \(Int((snapshot.volume * 100).rounded()))%"]
+        var parts = [snapshot.state.rawValue, Self.volumeText(snapshot, word: "vol")]
         if let speed = snapshot.speed { parts.append(speed) }
         if snapshot.shuffle { parts.append("shuffle") }
         if let line = snapshot.timeShiftLine { parts.append(line) }
@@ -424,7 +430,7 @@ public struct ScreenRenderer {
             row = progressRow + 1
         }
         if row < end {
-            let state = " \(Self.stateSymbol(snapshot.state)) \(snapshot.state.rawValue) · volume \(Int((snapshot.volume * 100).rounded()))%"
+            let state = " \(Self.stateSymbol(snapshot.state)) \(snapshot.state.rawValue) · \(Self.volumeText(snapshot, word: "volume"))"
             frame.writePadded(state, row: row, column: area.column, width: width, element: .listRow)
             row += 1
         }
