@@ -46,6 +46,7 @@ extension PlaybackEngine {
         streamBase = stop
         writerBase = 0
         // The writer counts from 0 again: so does the output side of the speed map.
+        trimSavedBeforeSeek = trimSavedFrames
         feeder.resetPositionMap()
         started = false
         isOutputLost = false
