@@ -43,6 +43,8 @@ final class HeadlessPlayer: PlayerHost {
     func run() -> Int32 {
         var configuration = PlayerRuntime.Configuration(output: options.output, scenario: options.scenario)
         configuration.speed = options.speed
+        configuration.trimSilence = options.trimSilence
+        configuration.voiceBoost = options.voiceBoost
         // The config file, read once for the run.
         configuration.settings = UserConfigFile.load()
         // Before an episode's chapters are fetched (`podcast play`).
