@@ -59,6 +59,8 @@ public enum PlayCommand {
       --smart-rewind MAX  maximum smart rewind in seconds (default 30 with --spoken, else 0)
       --fade DUR          the fade before a pause (default 30ms)
       --spoken            spoken audio: paused rather than ducked, smart rewind on resume
+      --start TIME        start TIME into the first file (seconds, or like 1:30; not a book,
+                          which starts where it was left)
       --trim-silence off|on|gentle|medium|strong
                           spoken audio (a book, an episode, --spoken): pauses shortened
                           to at most 0.6, 0.45 or 0.35 s (on: medium); a book remembers it
@@ -96,6 +98,8 @@ public enum PlayCommand {
         /// `--trim-silence` and `--voice-boost`: spoken audio's settings for this run (a book keeps them).
         public var trimSilence: TrimStrength?
         public var voiceBoost: VoiceBoost?
+        /// `--start`: seconds into the first file.
+        public var start: Double?
         /// `interlude podcast play`: the episode to play as a book instead of `files`.
         public var episode: EpisodeRequest?
     }
@@ -108,7 +112,7 @@ public enum PlayCommand {
 
     static let spec = ArgumentSpec(command: "play",
                                    valued: Set(["--device", "--output", "--latency", "--speed", "--events", "--replaygain",
-                                                "--replaygain-preamp", "--trim-silence", "--voice-boost"])
+                                                "--replaygain-preamp", "--trim-silence", "--voice-boost", "--start"])
                                        .union(ScenarioOptions.valuedFlags).union(BookPlayOptions.valuedFlags),
                                    flags: ScenarioOptions.flags.union(BookPlayOptions.flags))
 
@@ -129,6 +133,12 @@ public enum PlayCommand {
                 throw UsageError("play: --\(PlaybackSpeed.rejection(text))")
             }
             options.speed = speed
+        }
+        if let text = parsed.value("--start") {
+            guard let seconds = ScenarioOptions.moment.parse(text) else {
+                throw UsageError("play: --start '\(text)' is not \(ScenarioOptions.moment.accepts)")
+            }
+            options.start = seconds
         }
         if let text = parsed.value("--trim-silence") {
             guard let strength = TrimStrength(parsing: text) else {
