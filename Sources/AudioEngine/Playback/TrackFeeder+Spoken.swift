@@ -76,9 +76,9 @@ extension TrackFeeder {
 
     private func makeLeveller(_ format: AudioFormat, target: Int) -> VoiceLeveller {
         ensureStageBuffers(format)
-        // It takes at once what the trimmer hands out at most: a chunk, plus the held pause.
+        // It takes at once what the trimmer hands out at most: a chunk, plus the held pause (under 0.4 s).
         return VoiceLeveller(rate: format.rate, channels: format.channels, target: target,
-                             maxInputFrames: Self.stretchChunkFrames + format.rate)
+                             maxInputFrames: Self.stretchChunkFrames + format.rate / 2)
     }
 
     private func ensureStageBuffers(_ format: AudioFormat) {
@@ -197,7 +197,7 @@ extension TrackFeeder {
             }
             return nil
         }
-        if let leveller, leveller.freeFrames < Self.stretchChunkFrames + format.rate { return nil }
+        if let leveller, leveller.freeFrames < Self.stretchChunkFrames + format.rate / 2 { return nil }
         do {
             defer { reportDamage(of: decoder) }
             switch try decoder.read(into: input) {

@@ -34,6 +34,7 @@ final class VoiceLeveller {
     // The frames waiting for their gain, as a ring.
     private let delay: UnsafeMutablePointer<Int16>
     private let delayCapacity: Int
+    private let delayMask: Int
     /// Frames written and read since `reset` (frame n sits at n % delayCapacity).
     private var framesIn = 0
     private var framesOut = 0
@@ -60,6 +61,8 @@ final class VoiceLeveller {
     private static let taps = 8
     private static let phases = 3
     private let ceiling: Float
+    /// The largest sum of tap magnitudes over the phases (at least 1: the sample itself).
+    private let tapMagnitude: Float
     private let limiterQueueIndex: UnsafeMutablePointer<Int>
     private let limiterQueueValue: UnsafeMutablePointer<Float>
     private var limiterQueueFirst = 0
@@ -73,22 +76,33 @@ final class VoiceLeveller {
     private let release: Float
 
     init(rate: Int, channels: Int, target: Int, maxInputFrames: Int) {
-        self.rate = max(1, rate)
-        self.channels = max(1, channels)
+        let rate = max(1, rate)
+        let channels = max(1, channels)
+        let maxInput = max(1, maxInputFrames)
+        let blockFrames = max(1, rate / 10)
+        let limiterHalf = max(4, rate * 3 / 2000)
+        self.rate = rate
+        self.channels = channels
         self.target = target
-        self.maxInputFrames = max(1, maxInputFrames)
-        blockFrames = max(1, self.rate / 10)
-        limiterHalf = max(4, self.rate * 3 / 2000)
-        delayCapacity = (Self.lookAheadBlocks + 2) * blockFrames + 2 * limiterHalf + 2 * Self.taps + self.maxInputFrames
-        delay = .allocate(capacity: delayCapacity * self.channels)
-        filterState = .allocate(capacity: 4 * self.channels)
+        self.maxInputFrames = maxInput
+        self.blockFrames = blockFrames
+        self.limiterHalf = limiterHalf
+        // A power of two, so a frame's slot is a mask, not a division, in the per-frame loops.
+        var capacity = 1
+        while capacity < (Self.lookAheadBlocks + 2) * blockFrames + 2 * limiterHalf + 2 * Self.taps + maxInput {
+            capacity *= 2
+        }
+        delayCapacity = capacity
+        delayMask = capacity - 1
+        delay = .allocate(capacity: capacity * channels)
+        filterState = .allocate(capacity: 4 * channels)
         energies = .allocate(capacity: Self.blockRing)
         gains = .allocate(capacity: Self.blockRing)
 
         // BS.1770's pre-filter and RLB filter for this rate (libebur128's derivation).
         var frequency = 1681.974450955533
         var q = 0.7071752369554196
-        var k = tan(Double.pi * frequency / Double(self.rate))
+        var k = tan(Double.pi * frequency / Double(rate))
         let vh = pow(10, 3.999843853973347 / 20)
         let vb = pow(vh, 0.4996667741545416)
         var a0 = 1 + k / q + k * k
@@ -96,32 +110,39 @@ final class VoiceLeveller {
                  2 * (k * k - 1) / a0, (1 - k / q + k * k) / a0)
         frequency = 38.13547087602444
         q = 0.5003270373238773
-        k = tan(Double.pi * frequency / Double(self.rate))
+        k = tan(Double.pi * frequency / Double(rate))
         a0 = 1 + k / q + k * k
         highPass = (1, -2, 1, 2 * (k * k - 1) / a0, (1 - k / q + k * k) / a0)
 
         // 4x oversampling: the values a quarter, half and three quarters of the
-        // way to the next frame, from 8 frames around (windowed sinc).
-        phaseTaps = .allocate(capacity: Self.phases * Self.taps)
+        // way to the next frame, from 8 frames around (Hann-windowed sinc, unity gain).
+        let taps = UnsafeMutablePointer<Float>.allocate(capacity: Self.phases * Self.taps)
+        var magnitude: Float = 1
         for phase in 0..<Self.phases {
             let offset = Double(phase + 1) / 4
-            var sum = 0.0
+            var weights = [Double](repeating: 0, count: Self.taps)
             for tap in 0..<Self.taps {
                 let x = Double(tap - 3) - offset
                 let sinc = x == 0 ? 1 : sin(Double.pi * x) / (Double.pi * x)
-                let window = 0.5 + 0.5 * cos(Double.pi * x / 4.5)
-                phaseTaps[phase * Self.taps + tap] = Float(sinc * window)
-                sum += sinc * window
+                weights[tap] = sinc * (0.5 + 0.5 * cos(Double.pi * x / 4.5))
             }
-            for tap in 0..<Self.taps { phaseTaps[phase * Self.taps + tap] /= Float(sum) }
+            let sum = weights.reduce(0, +)
+            var absolute: Float = 0
+            for tap in 0..<Self.taps {
+                taps[phase * Self.taps + tap] = Float(weights[tap] / sum)
+                absolute += abs(Float(weights[tap] / sum))
+            }
+            magnitude = max(magnitude, absolute)
         }
+        phaseTaps = taps
+        tapMagnitude = magnitude
         ceiling = Float(pow(10, -1.5 / 20) * 32767)
         limiterQueueCapacity = 2 * limiterHalf + 2
-        limiterQueueIndex = .allocate(capacity: limiterQueueCapacity)
-        limiterQueueValue = .allocate(capacity: limiterQueueCapacity)
+        limiterQueueIndex = .allocate(capacity: 2 * limiterHalf + 2)
+        limiterQueueValue = .allocate(capacity: 2 * limiterHalf + 2)
         minimaCount = 2 * limiterHalf + 1
-        minima = .allocate(capacity: minimaCount)
-        release = Float(1 - exp(-1 / (0.05 * Double(self.rate))))
+        minima = .allocate(capacity: 2 * limiterHalf + 1)
+        release = Float(1 - exp(-1 / (0.05 * Double(rate))))
         reset()
     }
 
@@ -176,7 +197,7 @@ final class VoiceLeveller {
         let count = min(frames, freeFrames)
         guard count > 0, !ended else { return }
         for frame in 0..<count {
-            let slot = (framesIn + frame) % delayCapacity
+            let slot = (framesIn + frame) & delayMask
             var power = 0.0
             for channel in 0..<channels {
                 let value = samples[frame * channels + channel]
@@ -209,7 +230,7 @@ final class VoiceLeveller {
             let limiter = Float(minimaSum / Double(minimaCount))
             released = min(limiter, released + (1 - released) * release)
             let gain = gainAt(n) * released
-            let slot = n % delayCapacity
+            let slot = n & delayMask
             for channel in 0..<channels {
                 let value = (Float(delay[slot * channels + channel]) * gain).rounded()
                 base[frame * channels + channel] = Int16(max(-32768, min(32767, value)))
@@ -291,20 +312,35 @@ final class VoiceLeveller {
     /// The limiter gain frame k needs: the ceiling over its gained true peak (1 past the end).
     private func required(at k: Int) -> Float {
         guard k < framesIn, k >= framesOut else { return 1 }
+        let gain = gainAt(k)
+        // The frames the interpolation reads: those before the next to go out, or not yet in, are silence.
+        let first = max(framesOut, k - 3)
+        let last = min(framesIn - 1, k + 4)
+        var largest: Int32 = 0
+        for index in first...last {
+            let slot = (index & delayMask) * channels
+            for channel in 0..<channels { largest = max(largest, abs(Int32(delay[slot + channel]))) }
+        }
+        // No interpolated value exceeds the largest sample by more than the taps' sum of
+        // magnitudes: under the ceiling by that margin, no peak needs looking at (most frames of speech).
+        guard Float(largest) * gain * tapMagnitude > ceiling else { return 1 }
         var peak: Float = 0
         for channel in 0..<channels {
-            func sample(_ index: Int) -> Float {
-                guard index >= framesOut, index < framesIn else { return 0 }
-                return Float(delay[(index % delayCapacity) * channels + channel])
-            }
-            peak = max(peak, abs(sample(k)))
-            for phase in 0..<Self.phases {
-                var value: Float = 0
-                for tap in 0..<Self.taps { value += phaseTaps[phase * Self.taps + tap] * sample(k - 3 + tap) }
-                peak = max(peak, abs(value))
+            var window: (Float, Float, Float, Float, Float, Float, Float, Float) = (0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &window) { raw in
+                let values = raw.bindMemory(to: Float.self)
+                for tap in 0..<Self.taps where k - 3 + tap >= first && k - 3 + tap <= last {
+                    values[tap] = Float(delay[((k - 3 + tap) & delayMask) * channels + channel])
+                }
+                peak = max(peak, abs(values[3]))
+                for phase in 0..<Self.phases {
+                    var value: Float = 0
+                    for tap in 0..<Self.taps { value += phaseTaps[phase * Self.taps + tap] * values[tap] }
+                    peak = max(peak, abs(value))
+                }
             }
         }
-        let gained = peak * gainAt(k)
+        let gained = peak * gain
         return gained > ceiling ? ceiling / gained : 1
     }
 
