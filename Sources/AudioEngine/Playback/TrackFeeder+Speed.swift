@@ -1,4 +1,5 @@
 import AudioDecoding
+import SpokenAudio
 
 /// Speed with pitch kept: between the decoder and the ring, libsonic (through
 /// `TimeStretcher`) turns source frames into fewer (faster) or more (slower)
