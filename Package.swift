@@ -194,7 +194,7 @@ let package = Package(
                                                        "BookFormat"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "AudioEngine", "TUI"]),
         // The player runtime itself (commands through its one dispatcher), over the null output.
-        .testTarget(name: "InterludeTests", dependencies: ["Interlude", "PlayerModel", "TestSupport", "MusicLibrary", "AudioDecoding", "AudioEngine", "TUI", "LoopIO", "LibraryIO", "Core", "RemoteControl", "DesktopIntegration"]),
+        .testTarget(name: "InterludeTests", dependencies: ["Interlude", "PlayerModel", "SpokenAudio", "TestSupport", "MusicLibrary", "AudioDecoding", "AudioEngine", "TUI", "LoopIO", "LibraryIO", "Core", "RemoteControl", "DesktopIntegration"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "InterludeCore"]),
         .testTarget(name: "PodcastsTests", dependencies: ["Podcasts", "InterludeCore"]),
         // The MPD protocol's pure parts: the tokenizer, command lists, ACK lines, idle, song ids.

@@ -87,7 +87,7 @@ enum SpokenAudioFixture {
 
     static func measure(_ path: String) throws -> Loudness {
         let result = try ProcessRunner.run("ffmpeg", ["-hide_banner", "-nostats", "-i", path, "-af",
-                                                      "ebur128=peak=true:framelog=verbose", "-f", "null", "-"], timeout: 300)
+                                                      "ebur128=peak=true:framelog=info", "-f", "null", "-"], timeout: 300)
         var shortTerm: [(Double, Double)] = []
         var integrated = -70.0
         var peak = -100.0
