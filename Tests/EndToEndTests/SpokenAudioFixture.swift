@@ -130,6 +130,26 @@ enum SpokenAudioFixture {
         return nil
     }
 
+    /// The source frame that output frame `frame` of a 1.0x render (mono) is, found
+    /// from the samples alone: the render holds the source's frames verbatim
+    /// between cuts, and the room noise makes 64 of them unique. Nil when the
+    /// frames around it are not the source's (a fade, an alarm).
+    static func sourceFrame(of frame: Int, in render: PCMAudio, source: PCMAudio) -> Int? {
+        let window = 64
+        // After the frame, else (a cut right after it) before it.
+        for (start, offset) in [(frame, 0), (frame - window + 1, window - 1)] where start >= 0 && start + window <= render.frameCount {
+            let probe = Array(render.samples[start..<(start + window)])
+            var index = 0
+            while index + window <= source.frameCount {
+                if source.samples[index] == probe[0] && Array(source.samples[index..<(index + window)]) == probe {
+                    return index + offset
+                }
+                index += 1
+            }
+        }
+        return nil
+    }
+
     /// Pearson correlation of two equally long runs of samples.
     static func correlation(_ a: ArraySlice<Int16>, _ b: ArraySlice<Int16>) -> Double {
         let n = Double(min(a.count, b.count))

@@ -53,12 +53,23 @@ import Glibc
         }
     }
 
+    /// The file frame heard at output frame `frame` of a render at `speed` with
+    /// pauses trimmed, from the audio alone: at 1.0x the render's own samples
+    /// found in the source; at another speed, the 1.0x trimmed render's frame
+    /// that many trimmed frames in (libsonic consumes `speed` frames an output
+    /// frame, give or take its few milliseconds of latency).
+    func heardFileFrame(_ frame: Int, speed: Double, render: PCMAudio, trimmed: PCMAudio, source: PCMAudio) -> Int? {
+        if speed == 1.0 { return SpokenAudioFixture.sourceFrame(of: frame, in: render, source: source) }
+        return SpokenAudioFixture.sourceFrame(of: Int((Double(frame) * speed).rounded()), in: trimmed, source: source)
+    }
+
     @Test(arguments: [1.0, 1.5])
     func anAlarmAndACallInATrimmedBookResumeOnTheFileSampleLessSmartRewind(speed: Double) throws {
-        let (book, file, _) = try Self.book("resume-\(speed)")
+        let (book, file, laid) = try Self.book("resume-\(speed)")
         let common = ["--trim-silence", "medium", "--speed", String(speed)]
         let run = try render([book.path] + common + ["--alarm-in", "5", "--alarm-ring", "2", "--call-at", "11", "--call-end", "13"],
                              environment: book.environment, name: "interrupted-\(speed)")
+        let whole = try render([file, "--spoken", "--trim-silence", "medium"], name: "whole-\(speed)")
         let paused = run.events.named("paused")
         let resumed = run.events.named("resumed")
         #expect(paused.count == 2 && resumed.count == 2, "\(run.events.events.map(\.event))")
@@ -67,7 +78,26 @@ import Glibc
             let back = try #require(resume.number("position"))
             let rewind = try #require(resume.number("rewind"))
             // Smart rewind goes back in the file's time, from the file sample heard last.
-            #expect(rewind >= 2 && abs(position - rewind - back) < 2e-6, "paused at \(position), resumed at \(back), rewind \(rewind)")
+            #expect(rewind > 1 && abs(position - rewind - back) < 2e-6, "paused at \(position), resumed at \(back), rewind \(rewind)")
+        }
+        // The alarm's pause: the file frame heard as its 30 ms fade began (output frame 5 s), from the audio.
+        let pausedAt = try #require(paused.first?.number("position"))
+        let heard = try #require(heardFileFrame(5 * Self.rate - 1, speed: speed, render: run.audio, trimmed: whole.audio,
+                                                source: laid.source), "the frame before the alarm is not the file's")
+        let fadeInFile = Double(Self.fade) * speed / Double(Self.rate)
+        #expect(abs(pausedAt - fadeInFile - Double(heard) / Double(Self.rate)) <= 0.03,
+                "paused at \(pausedAt) s of file, the audio says \(Double(heard) / Double(Self.rate)) s + the fade")
+        if speed == 1.0 {
+            // The call's pause too (output frame 11 s: after the alarm's tone and the resume).
+            let callPaused = try #require(paused.last?.number("position"))
+            let heardAtCall = try #require(SpokenAudioFixture.sourceFrame(of: 11 * Self.rate - 1, in: run.audio, source: laid.source))
+            #expect(abs(callPaused - fadeInFile - Double(heardAtCall) / Double(Self.rate)) <= 0.001, "call paused at \(callPaused) s")
+            // After the last resume's fade-in, the file from the resume's sample on: its first frame found in the source.
+            let last = try #require(resumed.last?.number("position"))
+            let resumeOutput = 13 * Self.rate + Self.fade
+            if let first = SpokenAudioFixture.sourceFrame(of: resumeOutput, in: run.audio, source: laid.source) {
+                #expect(first >= Int((last * Double(Self.rate)).rounded()), "resumed at \(last) s, but plays file frame \(first)")
+            }
         }
         let last = try #require(resumed.last?.number("position"))
         // Uninterrupted from that file sample: the same file, trimmed at the same speed, started there.
@@ -75,7 +105,6 @@ import Glibc
         expectSameTail(run.audio, fresh.audio, count: fresh.audio.frameCount - Self.fade - 1, "after the last resume")
         if speed == 1.0 {
             // And at 1.0x, the uninterrupted render of the whole book from its start, from there on.
-            let whole = try render([file, "--spoken"] + common, name: "whole")
             expectSameTail(run.audio, whole.audio, count: fresh.audio.frameCount - Self.fade - 1, "against the whole render",
                            tolerance: 1)
         }
@@ -85,7 +114,7 @@ import Glibc
     /// the file position heard (found by rendering the same book on the frame
     /// clock to the length captured), not the time played.
     @Test func killedWhileTrimmedAtOneAndAHalfTheSavedPlaceIsTheHeardFilePosition() throws {
-        let (book, file, _) = try Self.book("killed")
+        let (book, file, laid) = try Self.book("killed")
         let sink = try PulseServer.shared().makeSink()
         defer { sink.remove() }
         let recorder = try sink.startRecorder()
@@ -101,10 +130,11 @@ import Glibc
         let heard = try #require(SignalAnalysis.signalBounds(capture), "nothing was captured")
         let heardSeconds = Double(heard.count) / Double(capture.sampleRate)
         #expect(heardSeconds > 5, "\(heardSeconds) s heard")
-        // The file position at that point of the output: an alarm due then pauses there.
-        let probe = try render([file, "--spoken", "--trim-silence", "medium", "--speed", "1.5",
-                                "--alarm-in", String(format: "%.3f", heardSeconds), "--alarm-ring", "0.1"], name: "probe")
-        let filePosition = try #require(probe.events.named("paused").first?.number("position")) - 0.03 * 1.5
+        // The file position heard then, from the audio alone (see `heardFileFrame`).
+        let trimmed = try render([file, "--spoken", "--trim-silence", "medium"], name: "killed-trimmed")
+        let frame = try #require(heardFileFrame(heard.count, speed: 1.5, render: capture, trimmed: trimmed.audio, source: laid.source),
+                                 "the heard frame is not found in the trimmed render")
+        let filePosition = Double(frame) / Double(Self.rate)
         let saved = try book.savedPosition()
         #expect(abs(saved - filePosition) <= 0.5, "saved \(saved) s, heard the file at \(filePosition) s (\(heardSeconds) s played)")
         #expect(filePosition - heardSeconds * 1.5 > 1, "the pauses cut ahead of the place: \(filePosition) s of file in \(heardSeconds) s")
