@@ -87,7 +87,27 @@ public enum RemoteCommandLine {
             // The words of a time ("tomorrow 07:30"), a note or a playlist's name, as one string.
             return Translation(command: name, arguments: rest.isEmpty ? [] : [.string(rest.joined(separator: " "))])
         default:
-            return Translation(command: name, arguments: rest.map(JSONValue.string))
+            return Translation(command: name, arguments: typed(rest, for: name))
+        }
+    }
+
+    /// The words as the row reads its arguments: a whole number where the
+    /// argument is a count (a queue position: `queue-remove 1`), a number where
+    /// it is one, else the word as it is (a path, a name), which the row's
+    /// parse then accepts or names in its complaint.
+    static func typed(_ words: [String], for name: String) -> [JSONValue] {
+        let arguments = RemoteVocabulary.entry(named: name)?.arguments ?? []
+        return words.enumerated().map { index, word in
+            let argument = index < arguments.count ? arguments[index] : arguments.last.flatMap { $0.repeats ? $0 : nil }
+            switch argument?.kind {
+            case .count?:
+                if let number = Int64(word) { return .integer(number) }
+            case .number?, .seconds?:
+                if let number = Double(word), number.isFinite { return .double(number) }
+            default:
+                break
+            }
+            return .string(word)
         }
     }
 

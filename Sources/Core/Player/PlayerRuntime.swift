@@ -83,6 +83,8 @@ package final class PlayerRuntime {
     package let favouriteStations = FavouriteStations()
     /// The podcasts pane's rows, the refresh and the downloads, all off the loop (`PlayerPodcasts`).
     package let podcasts = PlayerPodcasts()
+    /// The names of stations added by their URL alone, asked of their servers off the loop.
+    package let stationNames = StationNameProbe()
     package let clock: any Clock
     package let arbiter: AudioSessionArbiter
     package let player: PlayerSession
@@ -474,6 +476,7 @@ package final class PlayerRuntime {
         services?.appendSources(to: &sources)
         sources.append(streamWatch)
         sources.append(podcasts)
+        sources.append(stationNames)
         return sources
     }
 

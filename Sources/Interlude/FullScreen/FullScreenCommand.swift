@@ -10,19 +10,23 @@ import Glibc
 /// `interlude [PATH...]` on a terminal: the full-screen player.
 enum FullScreenCommand {
     static let help = """
-    usage: interlude [PATH...] [--book] [--device D] [--output wav:PATH|null] [--latency MS] [--theme NAME] [--new] [--play]
+    usage: interlude [PATH...] [--book|--music] [--device D] [--output wav:PATH|null] [--latency MS] [--theme NAME] [--new] [--play]
 
     The full-screen player, one per user: while one runs, what this command
     asks goes to it and this command exits (--new starts another): files,
     stations and a folder's audio files are queued (played with --play), a
     book is opened, --speed is set, and with nothing asked its state is said.
     Files given start playing at once; a folder opens the browser there, with
-    the last queue back, paused. Without a path, the music folder:
-    XDG_MUSIC_DIR from ~/.config/user-dirs.dirs, else ~/Music.
-    A book plays in spoken-audio mode from where it was left: one file with
-    chapters (an MP3's ID3v2, an M4B's), or with --book one folder of audio
-    files (or any one file); in
-    the player, b opens the browser's selection as a book.
+    the last queue back, paused. Without a path, what played last comes back
+    where it was left (the book, or the queue, paused), in the browser of the
+    music folder: XDG_MUSIC_DIR from ~/.config/user-dirs.dirs, else ~/Music;
+    the books folder (books = PATH in the config, else ~/Audiobooks) is a
+    root of its own there.
+    A book plays in spoken-audio mode from where it was left: one path that
+    is one opens as a book (a file with chapters, an M4B, a folder of audio
+    files in the books folder, a book heard before), any other as music;
+    --book or --music says which. In the player, b opens the browser's
+    selection as a book.
 
     options:
       --device D          where to play: pulse (the PulseAudio server, through
@@ -41,6 +45,7 @@ enum FullScreenCommand {
       --spoken            spoken audio: paused rather than ducked, smart rewind on resume
       --smart-rewind MAX  maximum smart rewind in seconds (default 30 with --spoken, else 0)
       --book              play the one FOLDER (or FILE) given as a book
+      --music             play what is given as music, never as a book
       --new               start another player even when one runs
       --play              files given to a running player play now (else queued)
 
@@ -55,6 +60,8 @@ enum FullScreenCommand {
         var scenario = ScenarioOptions()
         /// `--book`: the one path given is a book.
         var book = false
+        /// `--music`: what is given is music, whatever it looks like.
+        var music = false
         /// `--new`: start another player even when one runs (its own socket name).
         var newInstance = false
         /// `--play`: files handed to a running player play now rather than queue.
@@ -66,7 +73,7 @@ enum FullScreenCommand {
     static let spec = ArgumentSpec(command: "interlude",
                                    valued: ["--device", "--output", "--latency", "--speed", "--theme", "--resume-delay", "--fade",
                                             "--smart-rewind"],
-                                   flags: ["--spoken", "--book", "--new", "--play"])
+                                   flags: ["--spoken", "--book", "--music", "--new", "--play"])
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         let parsed = try spec.parse(arguments)
@@ -86,6 +93,8 @@ enum FullScreenCommand {
         }
         options.theme = parsed.value("--theme")
         options.book = parsed.has("--book")
+        options.music = parsed.has("--music")
+        if options.book && options.music { throw UsageError("interlude: --book and --music say opposite things; give one") }
         options.newInstance = parsed.has("--new")
         options.playHandedFiles = parsed.has("--play")
         options.given = Set((spec.valued.filter { parsed.value($0) != nil }) + spec.flags.filter { parsed.has($0) })

@@ -24,6 +24,8 @@ extension FullScreenPlayer {
         var stateStore: PlayerStateStore
         var restored: (state: SavedPlayerState?, problem: String?)
         var keys: KeyConfigLoad
+        /// The book that played last comes back (paused at its place), no path given.
+        var reopensBook = false
     }
 
     /// Reads the arguments, the saved queue, the keys, the zone and the
@@ -57,8 +59,10 @@ extension FullScreenPlayer {
         // A cue sheet given is an album (music, its tracks: see `PlayCommand.resolvingCueSheets`),
         // unless --book: the file it names is then the book.
         let givesSheet = options.paths.count == 1 && options.paths[0].lowercased().hasSuffix(".cue")
-        let opensBook = options.paths.count == 1
-            && (options.book || (folder == nil && !givesSheet && BookOpener.isBook(options.paths, forced: false)))
+        let booksFolder = OpenKind.booksFolder(environment: environment, configured: settings.booksFolder)
+        let bookStore = BookStateStore(directories: directories)
+        let opensBook = options.paths.count == 1 && !options.music
+            && (options.book || (!givesSheet && OpenKind.guess(options.paths[0], booksFolder: booksFolder, store: bookStore) == .book))
         if !opensBook {
             let album = PlayerRuntime.expandingCueSheets(files)
             for problem in album.problems { writeStandardError("interlude: \(problem) (skipped)\n") }
@@ -69,9 +73,12 @@ extension FullScreenPlayer {
         let stateStore = PlayerStateStore(directories: directories)
         let restored = files.isEmpty && !opensBook ? stateStore.load() : (state: nil, problem: nil)
         if let saved = restored.state, !saved.queue.isEmpty { files = saved.queue }
+        // Started with no path: what played last comes back, the book if a book did (as BookPlayer and Voice reopen it).
+        let lastBook = options.paths.isEmpty ? restored.state?.book.flatMap { try? BookOpener.open($0) } : nil
         let browserRoot = folder ?? Self.parent(of: files.first ?? options.paths[0])
         let keys = loadKeys(directories)
-        ui = InterfaceState(bindings: keys.bindings, browser: BrowserModel(root: browserRoot, source: source))
+        ui = InterfaceState(bindings: keys.bindings, browser: BrowserModel(root: browserRoot, books: booksFolder,
+                                                                           home: environment["HOME"], source: source))
         if !files.isEmpty { ui.focus(.queue) }
 
         zone = localZone(environment)
@@ -97,8 +104,10 @@ extension FullScreenPlayer {
             ui.record(timed)
             redraw.setNeedsDraw()
         }
-        return StartUp(first: opensBook ? .book(options.paths[0], nil) : .music(files, startAt: 0), base: base,
-                       stateStore: stateStore, restored: restored, keys: keys)
+        let first: PlaybackSwitch = opensBook ? .book(options.paths[0], nil)
+            : lastBook.map { .book($0.path, $0) } ?? .music(files, startAt: 0)
+        return StartUp(first: first, base: base, stateStore: stateStore, restored: restored, keys: keys,
+                       reopensBook: !opensBook && lastBook != nil)
     }
 
     /// Takes the terminal, once the first runtime is up; false (reported) when it cannot.

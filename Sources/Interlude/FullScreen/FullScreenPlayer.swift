@@ -97,6 +97,7 @@ final class FullScreenPlayer {
             paths = list
             configuration.startsPaused = restored.state != nil
         case .book(let path, let opened):
+            configuration.startsPaused = startUp.reopensBook
             guard let session = openBook(path, opened: opened, configuration: &configuration,
                                          speedGiven: !options.speed.isNormal) else { return 1 }
             firstBook = session
@@ -140,6 +141,7 @@ final class FullScreenPlayer {
         quitRequested = runtime.quitRequested
         // Quit or a signal: the book's place is kept in its state file; music's queue and place in player.json.
         if let book { book.finish() } else { saveState(stateStore, runtime) }
+        if let book { saveBookPlayedLast(stateStore, book.book.path, runtime) }
         terminal?.end()
         // Blocked until the terminal is given back.
         withExtendedLifetime(signals) {}
@@ -180,6 +182,13 @@ final class FullScreenPlayer {
                                      volume: runtime.chosenVolume, theme: cycleName)
         do { try store.save(state) } catch {
             writeStandardError("interlude: \(error.description) (the queue was not saved)\n")
+        }
+    }
+
+    /// On the way out with a book playing: it is what comes back at the next start.
+    func saveBookPlayedLast(_ store: PlayerStateStore, _ path: String, _ runtime: PlayerRuntime) {
+        do { try store.saveBookPlayedLast(path, volume: runtime.chosenVolume, theme: cycleName) } catch {
+            writeStandardError("interlude: \(error.description) (the book playing was not saved as the last)\n")
         }
     }
 

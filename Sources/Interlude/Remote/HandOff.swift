@@ -1,5 +1,7 @@
 import BookFormat
+import Books
 import Core
+import LoopIO
 import InterludeCore
 import PlayerModel
 import Streams
@@ -85,20 +87,18 @@ enum HandOff {
             return .failure(Problem(message: "\(path): \(Errno(errno).message)"))
         }
         let paths = options.paths.map(RemoteCommand.entryForPlayer)
-        // The same choice a new player makes (`FullScreenPlayer.startUp`): --book, or one chaptered file.
-        let folders = paths.filter(FileSystemBrowserSource.isDirectory)
+        // The same choice a new player makes (`FullScreenPlayer.startUp`): --book, --music, else `OpenKind.guess`.
         let sheet = paths.count == 1 && paths[0].lowercased().hasSuffix(".cue")
-        if paths.count == 1 && (options.book || (folders.isEmpty && !sheet && BookOpener.isBook(paths, forced: false))) {
+        if paths.count == 1 && !options.music && (options.book || (!sheet && Self.guess(paths[0]) == .book)) {
             requests.append(Request(command: "book-open", arguments: [.string(paths[0])], done: "opened the book \(paths[0])"))
         } else if !paths.isEmpty {
             var entries: [String] = []
             for path in paths {
                 guard FileSystemBrowserSource.isDirectory(path) else { entries.append(path); continue }
-                // A folder's audio files, as e queues them from the browser.
-                let files = (FileSystemBrowserSource().entries(in: path) ?? []).filter { !$0.isDirectory }
-                    .sorted { NaturalOrder.areInIncreasingOrder($0.name, $1.name) }
-                if files.isEmpty { return .failure(Problem(message: "no audio files directly in \(path)")) }
-                entries += files.map(\.path)
+                // A folder's audio files and its folders', as e queues them from the browser.
+                let files = AudioFolderWalk.files(under: path)
+                if files.isEmpty { return .failure(Problem(message: "no audio files in \(path) or its folders")) }
+                entries += files
             }
             let count = Self.counted(entries)
             requests.append(options.playHandedFiles
@@ -110,6 +110,14 @@ enum HandOff {
                                     done: "plays at \(options.speed)"))
         }
         return .success(requests)
+    }
+
+    /// Book or music, as the player would take the path (the books folder from this user's config).
+    static func guess(_ path: String) -> OpenKind {
+        let environment = ProcessEnvironment.current()
+        return OpenKind.guess(path, booksFolder: OpenKind.booksFolder(environment: environment,
+                                                                      configured: UserConfigFile.load().booksFolder),
+                              store: BookStateStore(directories: XDGDirectories(environment: environment)))
     }
 
     /// "Song.mp3" for one entry, else "3 files", "2 stations", "3 files and 1 station".

@@ -48,6 +48,8 @@ enum RemoteCommand {
         if ["queue-add", "play-files", "book-open"].contains(request.command) {
             // The player runs elsewhere: it needs paths that do not depend on our directory.
             request.arguments = request.arguments.map { $0.stringValue.map { .string(entryForPlayer($0)) } ?? $0 }
+        } else if request.command == "open", let path = request.arguments.first?.stringValue {
+            request.arguments[0] = .string(entryForPlayer(path))
         }
         let client: ControlClient
         switch ControlClient.connect(instance: instance) {
