@@ -23,10 +23,13 @@ public enum RemoteCommandLine {
 
     public static func translate(_ words: [String]) throws(UsageError) -> Translation {
         guard let first = words.first else { throw UsageError("interlude remote: which command? (see 'interlude remote --help')") }
-        // Two words joined ("alarm in", "queue add", "call start") before one.
+        // Three words joined ("queue move up"), then two ("alarm in", "queue add", "call start"), before one.
         var name = first
         var rest = Array(words.dropFirst())
-        if let second = rest.first, let joined = known("\(first)-\(second)") {
+        if rest.count >= 2, let joined = known("\(first)-\(rest[0])-\(rest[1])") {
+            name = joined
+            rest.removeFirst(2)
+        } else if let second = rest.first, let joined = known("\(first)-\(second)") {
             name = joined
             rest.removeFirst()
         } else if let single = known(first) {

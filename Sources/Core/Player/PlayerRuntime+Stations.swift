@@ -95,7 +95,9 @@ extension PlayerRuntime {
                 return .stationRenamed(number: number, name: list.stations[number - 1].name)
             }
             switch outcome {
-            case .success(let report): return .done(report: report)
+            case .success(let report):
+                if report != nil { events.emit(.stationNamed(url: url, name: StationList.cleaned(name))) }
+                return .done(report: report)
             case .failure(let failure): return .refused(reason: .problem(failure.description))
             }
         case .renameStation(let target, let name):

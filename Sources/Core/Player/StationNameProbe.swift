@@ -1,4 +1,5 @@
 import InterludeCore
+import LibraryIO
 import PlayerModel
 import Streams
 
