@@ -295,8 +295,6 @@ public enum CommandTable {
                     offeredBy: .socket, mpris: .player("OpenUri")) { arguments throws(RemoteArgumentError) in
             .perform(.playQueue(try arguments.strings("one or more paths (strings)"), startAt: 0))
         },
-        CommandSpec("queue-clear", .playback, "drop what is queued after the track that plays", keys: ["Z"], offeredBy: keysAndSocket,
-                    mpd: ["clear"], parse: plain(.clearQueue)),
         CommandSpec("queue-remove", .playback,
                     "remove COUNT queued files (1) from POSITION (0 the first) after the track that plays "
                     + "(the key: the queue pane's selection or marked entries, any of them; delete there too)",
@@ -324,6 +322,8 @@ public enum CommandTable {
             let numbers = try arguments.integers(positions, in: queueRange, counts: 1...2)
             return .perform(.editQueue(.shift(from: numbers[0], count: numbers.count > 1 ? numbers[1] : 1, by: 1)))
         },
+        CommandSpec("queue-clear", .playback, "drop what is queued after the track that plays", keys: ["Z"], offeredBy: keysAndSocket,
+                    mpd: ["clear"], parse: plain(.clearQueue)),
         CommandSpec("queue-mark", .playback,
                     "mark the queue pane's selection: remove and move then take every entry from the mark to the selection (again: unmark)",
                     keys: ["y"], scope: .screen, offeredBy: .keys, parse: nil),

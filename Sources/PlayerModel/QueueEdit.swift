@@ -20,8 +20,8 @@ public enum QueueEdit: Equatable, Sendable {
     /// and playing ones too (the queue pane's removal); as `keep` of the rest.
     case drop(from: Int, count: Int)
     /// `count` entries from position `from` moved `by` places (negative: up,
-    /// towards the first), anywhere in the queue (the queue pane's moves); as
-    /// `keep` of the queue in its new order.
+    /// towards the first), anywhere in the queue (the queue pane's moves), as
+    /// far as the queue's ends let them; as `keep` of the queue in its new order.
     case shift(from: Int, count: Int, by: Int)
 
     public enum Outcome: Equatable, Sendable {
@@ -74,14 +74,10 @@ public enum QueueEdit: Equatable, Sendable {
             return .kept(Array(0..<from) + Array((from + count_)..<count))
         case .shift(let from, let count_, let by):
             guard from >= 0, count_ >= 1, from < count, count_ <= count - from else { return .refused(.noQueueEntry(position: from)) }
-            // The block's new start, checked before any sum that could overflow (`by` comes from a client).
-            guard by >= -from, by <= count - count_ - from else {
-                let way = by < 0 ? "up" : "down"
-                return .refused(.problem("queue entry \(from) cannot move \(way) \(by.magnitude) place\(by.magnitude == 1 ? "" : "s"): "
-                                         + "the queue has \(count) entr\(count == 1 ? "y" : "ies")"))
-            }
+            // Past either end it goes as far as it can: the first entry moved up stays first, as in cmus.
+            let places = min(max(by, -from), count - count_ - from)
             var rest = Array(0..<from) + Array((from + count_)..<count)
-            rest.insert(contentsOf: from..<(from + count_), at: from + by)
+            rest.insert(contentsOf: from..<(from + count_), at: from + places)
             return .kept(rest)
         case .remove, .move, .shuffle:
             return nil

@@ -32,16 +32,17 @@ struct QueueEditingTests {
         #expect(try RemoteCommandLine.translate(["open", "/books/Dune", "book"]).arguments == [.string("/books/Dune"), .string("book")])
     }
 
-    @Test("the whole queue's edits: what each keeps, in which order; past either end refused")
+    @Test("the whole queue's edits: what each keeps, in which order; a move past an end goes as far as it can, an entry that is not there is refused")
     func wholeQueueEdits() {
         #expect(QueueEdit.drop(from: 1, count: 2).kept(count: 5) == .kept([0, 3, 4]))
         #expect(QueueEdit.shift(from: 1, count: 2, by: -1).kept(count: 5) == .kept([1, 2, 0, 3, 4]))
         #expect(QueueEdit.shift(from: 1, count: 2, by: 2).kept(count: 5) == .kept([0, 3, 4, 1, 2]))
         #expect(QueueEdit.drop(from: 4, count: 2).kept(count: 5) == .refused(.noQueueEntry(position: 4)))
-        #expect(QueueEdit.shift(from: 0, count: 1, by: -1).kept(count: 5)
-                == .refused(.problem("queue entry 0 cannot move up 1 place: the queue has 5 entries")))
-        #expect(QueueEdit.shift(from: 3, count: 2, by: Int.max).kept(count: 5)
-                == .refused(.problem("queue entry 3 cannot move down \(Int.max) places: the queue has 5 entries")))
+        // Past an end: as far as it goes, the first moved up stays first.
+        #expect(QueueEdit.shift(from: 0, count: 1, by: -1).kept(count: 5) == .kept([0, 1, 2, 3, 4]))
+        #expect(QueueEdit.shift(from: 2, count: 2, by: Int.max).kept(count: 5) == .kept([0, 1, 4, 2, 3]))
+        #expect(QueueEdit.shift(from: 1, count: 1, by: Int.min).kept(count: 5) == .kept([1, 0, 2, 3, 4]))
+        #expect(QueueEdit.shift(from: 5, count: 1, by: -1).kept(count: 5) == .refused(.noQueueEntry(position: 5)))
         #expect(QueueEdit.remove(from: 1, count: 1).kept(count: 5) == nil)
     }
 

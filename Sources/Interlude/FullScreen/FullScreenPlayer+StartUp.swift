@@ -6,6 +6,7 @@ import Alarms
 import AudioEngine
 import Books
 import InterludeCore
+import PlayerModel
 import Themes
 import TUI
 #if canImport(Glibc)
@@ -105,7 +106,7 @@ extension FullScreenPlayer {
             redraw.setNeedsDraw()
         }
         let first: PlaybackSwitch = opensBook ? .book(options.paths[0], nil)
-            : lastBook.map { .book($0.path, $0) } ?? .music(files, startAt: 0)
+            : lastBook.map { PlaybackSwitch.book($0.path, $0) } ?? .music(files, startAt: 0)
         return StartUp(first: first, base: base, stateStore: stateStore, restored: restored, keys: keys,
                        reopensBook: !opensBook && lastBook != nil)
     }
