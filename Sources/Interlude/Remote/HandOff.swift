@@ -15,8 +15,10 @@ import Glibc
 /// says what was done, and exits, instead of starting a second player
 /// (`--new` starts one). What a new player would do with the same words, the
 /// running one is asked: files and stations are queued (played with `--play`),
-/// a folder's audio files are queued as `e` queues them, a book (`--book`, or
-/// one chaptered file) is opened as a book, `--speed` is set; with nothing to
+/// a folder's audio files (and its folders') are queued as `e` queues them, a
+/// book (one path that is one, `OpenKind.guess`: chapters, an M4B, a folder in
+/// the books folder; `--book`, and never with `--music`) is opened as a book,
+/// `--speed` is set; with nothing to
 /// send, the running player's state is said. Options only a starting player
 /// can take (the device, the theme, ...) are named as not applied.
 enum HandOff {
