@@ -126,7 +126,7 @@ public enum RemoteCommandLine {
             "",
             "Controls the interlude that runs (the first one, or instance N as",
             "started with --new) through $XDG_RUNTIME_DIR/interlude/control.",
-            "A name's two words may be written apart (chapter next, queue add, alarm in);",
+            "A name's words may be written apart (chapter next, queue add, queue move up, alarm in);",
             "SECONDS may be 90, 1:30 or 10s, and seek's + or - makes a seek relative.",
         ]
         let entries = RemoteVocabulary.entries
