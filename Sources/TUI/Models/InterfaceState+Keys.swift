@@ -13,7 +13,8 @@ extension InterfaceState {
             if showsHelp, key == .named(.escape) { showsHelp = false }
             return []
         }
-        let action = binding.action
+        // Delete acts on the pane it is pressed in: the queue's selection there (the log says so too).
+        let action = binding.action == .bookmarkDelete && focus == .queue ? KeyAction.queueRemove : binding.action
         if showsHelp {
             switch action {
             case .help, .quit: showsHelp = false; return []
@@ -38,9 +39,6 @@ extension InterfaceState {
             return []
         case .queueRemove, .queueMoveUp, .queueMoveDown, .queueMark:
             return editQueue(action, snapshot: snapshot())
-        case .bookmarkDelete where focus == .queue:
-            // Delete acts on the pane it is pressed in: the queue's selection there.
-            return editQueue(.queueRemove, snapshot: snapshot())
         case .nextPane:
             // Without a library, Tab goes round the other panes.
             let next = focus.next == .library && library == nil ? Pane.library.next : focus.next
