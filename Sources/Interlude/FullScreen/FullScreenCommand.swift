@@ -125,14 +125,18 @@ enum FullScreenCommand {
     /// paths handed to it (played when it just started, else queued as a
     /// running player queues them), then this terminal attached.
     static func attachToService(_ options: FullScreenCommand.Options, arguments: [String]) -> Int32 {
-        guard isatty(0) != 0, isatty(1) != 0 else {
-            writeStandardError("interlude: \(TerminalError.notATerminal.description)\n")
-            return 2
-        }
+        let onTerminal = isatty(0) != 0 && isatty(1) != 0
         guard let place = ControlSocketPlace.current else {
+            if let status = HandOff.run(options) { return status }
             writeStandardError("interlude: \(ScreenAttachments.OpenError.noRuntimeFolder.description); "
                                + "'interlude --foreground' plays in this terminal alone\n")
             return 1
+        }
+        // Without a terminal (a script): what is asked goes to the running player, and no screen.
+        guard onTerminal else {
+            if let status = HandOff.run(options) { return status }
+            writeStandardError("interlude: \(TerminalError.notATerminal.description)\n")
+            return 2
         }
         let screenPath = ScreenAttachments.path(place)
         var handed = options

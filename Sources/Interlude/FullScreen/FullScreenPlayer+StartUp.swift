@@ -73,6 +73,8 @@ extension FullScreenPlayer {
         browserRoot = folder ?? Self.parent(of: files.first ?? options.paths[0])
         let keys = loadKeys(directories)
         bindings = keys.bindings
+        // The first screen's browser lists the folder as it is now, before the player writes its state there.
+        firstBrowser = BrowserModel(root: browserRoot, source: source)
         themeName = options.theme ?? restored.state?.theme ?? ThemeCatalog.defaultName
 
         zone = localZone(environment)
@@ -118,16 +120,19 @@ extension FullScreenPlayer {
             if device.isStandard { writeStandardError("interlude: \(error.description)\n") } else { events.error(error.description) }
             return nil
         }
-        var ui = InterfaceState(bindings: bindings, browser: BrowserModel(root: browserRoot, source: source))
+        var ui = InterfaceState(bindings: bindings, browser: firstBrowser ?? BrowserModel(root: browserRoot, source: source))
+        firstBrowser = nil
         if let live = library { ui.library = LibraryPaneModel(source: live) }
         let screen = Screen(host: self, terminal: terminal, ui: ui)
+        // The log so far: what happened before this screen came.
+        for timed in recentEvents { screen.ui.record(timed) }
+        // The book the foreground player opened before its screen: where it resumed.
+        if device.isStandard, let resumed { screen.say(resumed) }
         if let keys, let first = keys.problems.first {
             screen.say("keys: \(keys.problems.count) line(s) skipped (see the event log); " + first.description, isError: true)
         }
         // The screen is ours now: errors go to the log pane and the command line.
         if device.isStandard { events.writesErrorsToStandardError = false }
-        // The log so far: what happened before this screen came.
-        for timed in recentEvents { screen.ui.record(timed) }
         screens.append(screen)
         screen.applyTheme(themeName)
         screen.openCoverArt(terminal: terminal)

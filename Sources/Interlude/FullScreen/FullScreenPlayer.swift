@@ -49,6 +49,8 @@ final class FullScreenPlayer {
     var bindings = KeyBindings.defaults
     /// Where a new screen's browser opens.
     var browserRoot = "."
+    /// The first screen's browser, listed at start-up.
+    var firstBrowser: BrowserModel?
     /// The theme a new screen takes: the last one asked for.
     var themeName = ThemeCatalog.defaultName
     let source = FileSystemBrowserSource()
