@@ -139,4 +139,63 @@ import Glibc
         let quit = try ProcessRunner.run(InterludeBinary.path(), ["quit"], environment: environment, timeout: 20).check()
         #expect(quit.stdoutText.contains("the player stopped"), "\(quit.stdoutText)")
     }
+
+    /// The environment of a user with no player running: private folders, the test's sink.
+    static func userEnvironment(_ sink: NullSink, runtime: String) -> [String: String] {
+        let home = ScratchFiles.makeDirectory("service-home")
+        var environment = sink.environment
+        environment["XDG_RUNTIME_DIR"] = runtime
+        environment["XDG_STATE_HOME"] = home + "/state"
+        environment["XDG_CONFIG_HOME"] = home + "/config"
+        environment["XDG_CACHE_HOME"] = home + "/cache"
+        environment["HOME"] = home
+        environment["TZ"] = "UTC"
+        return environment
+    }
+
+    static func status(_ environment: [String: String]) -> [String: Any] {
+        guard let result = try? ProcessRunner.run(InterludeBinary.path(), ["remote", "status", "--json"],
+                                                  environment: environment, timeout: 20), result.succeeded else { return [:] }
+        return ((try? JSONSerialization.jsonObject(with: result.stdout)) as? [String: Any]) ?? [:]
+    }
+
+    @Test("kill -9 of the service while music plays and while an alarm rings: interlude remote status starts a new one with the queue, its place and the alarm, which rings again")
+    func aKilledServiceComesBackWithItsPlaceAndItsRingingAlarm() throws {
+        let runtime = try Remote.makeRuntimeDirectory()
+        defer { ScratchFiles.stopPlayerServices(below: runtime) }
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let environment = Self.userEnvironment(sink, runtime: runtime)
+        let mp3 = try Self.track()
+        func servicePID() -> Int32? {
+            (try? String(contentsOfFile: runtime + "/interlude/service.pid", encoding: .utf8))
+                .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        // Music: started by the remote, played past 8 s, then killed.
+        try ProcessRunner.run(InterludeBinary.path(), ["remote", "play-files", mp3], environment: environment, timeout: 20).check()
+        #expect(Remote.waitUntil(30) { (Self.status(environment)["elapsed"] as? Double ?? 0) > 8 })
+        let heard = Self.status(environment)["elapsed"] as? Double ?? 0
+        let first = try #require(servicePID())
+        kill(first, SIGKILL)
+        #expect(Remote.waitUntil(10) { kill(first, 0) != 0 || (try? String(contentsOfFile: "/proc/\(first)/stat", encoding: .utf8))?.contains(") Z") == true })
+        let back = Self.status(environment)
+        let second = try #require(servicePID())
+        #expect(second != first, "no new service")
+        #expect(back["path"] as? String == mp3, "\(back)")
+        let place = back["elapsed"] as? Double ?? -1
+        // Saved every 5 s while playing: the place is at most that far behind what was heard.
+        #expect(place <= heard + 0.5 && place >= heard - 6, "place \(place) s, heard \(heard) s")
+
+        // An alarm rings, and the service dies while it rings.
+        try ProcessRunner.run(InterludeBinary.path(), ["alarm", "add", "in", "3s", "--label", "killed"], environment: environment,
+                              timeout: 20).check()
+        #expect(Remote.waitUntil(20) { Self.status(environment)["alarmRinging"] as? Bool == true }, "the alarm did not ring")
+        kill(second, SIGKILL)
+        #expect(Remote.waitUntil(10) { kill(second, 0) != 0 || (try? String(contentsOfFile: "/proc/\(second)/stat", encoding: .utf8))?.contains(") Z") == true })
+        // The next start rings it again (late, with the reason), never dropping it.
+        #expect(Remote.waitUntil(20) { Self.status(environment)["alarmRinging"] as? Bool == true }, "the interrupted alarm did not ring again")
+        #expect(servicePID() != second)
+        let quit = try ProcessRunner.run(InterludeBinary.path(), ["quit"], environment: environment, timeout: 20).check()
+        #expect(quit.stdoutText.contains("the player stopped"), "\(quit.stdoutText)")
+    }
 }

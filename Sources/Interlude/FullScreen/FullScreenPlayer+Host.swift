@@ -54,7 +54,7 @@ extension FullScreenPlayer: PlayerHost {
         return "\(playing) in the background\(alarms); 'interlude' to come back, 'interlude quit' to stop it"
     }
 
-    /// The service keeps player.json current while music plays (each 10 s, and at
+    /// The service keeps player.json current while music plays (each 5 s, and at
     /// each change of the queue or entry), so a crash or a `kill -9` loses little.
     func saveStateIfMoved(_ turn: PlayerSnapshot) {
         guard let runtime, let stateStore, book == nil else { return }
@@ -63,7 +63,7 @@ extension FullScreenPlayer: PlayerHost {
         guard !queue.isEmpty else { return }
         let index = turn.currentIndex ?? 0
         let changed = savedPlace.map { $0.queue != queue || $0.index != index } ?? true
-        let moved = turn.state == .playing && now - lastPlaceSave >= 10
+        let moved = turn.state == .playing && now - lastPlaceSave >= 5
         guard changed || moved else { return }
         lastPlaceSave = now
         saveState(stateStore, runtime)
