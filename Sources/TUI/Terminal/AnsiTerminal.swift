@@ -99,7 +99,7 @@ public final class AnsiTerminal: ScreenTerminal {
     }
 
     /// SGR for a style: attributes, then the colours (the terminal's default, the 16, or the 256).
-    static func sgr(_ style: ThemeStyle, depth: ColorDepth) -> [UInt8] {
+    package static func sgr(_ style: ThemeStyle, depth: ColorDepth) -> [UInt8] {
         var codes = ["0"]
         let attributes = style.attributes
         if attributes.contains(.bold) { codes.append("1") }
@@ -211,7 +211,7 @@ public final class AnsiTerminal: ScreenTerminal {
     /// The first key or report in `bytes`: how many bytes it took, and what it
     /// is (nil for bytes that make nothing: an unknown sequence, a stray byte).
     /// 0 taken: the rest of a character or report is still to come.
-    static func decode(_ bytes: [UInt8], expectsReports: Bool = false) -> (Int, TerminalInput?) {
+    package static func decode(_ bytes: [UInt8], expectsReports: Bool = false) -> (Int, TerminalInput?) {
         let first = bytes[0]
         if first == 0x1B {
             guard bytes.count > 1 else { return (1, .key(.named(.escape))) }
