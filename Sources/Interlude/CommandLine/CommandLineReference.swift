@@ -122,7 +122,7 @@ public enum CommandLineReference {
                                                       spec: BookmarkCommand.spec, options: ["--json"], operands: .files()),
                                ], run: BookmarkCommand.run),
             CommandLineCommand("service", "", "run the player as the user's service, with no terminal (screens attach to it)",
-                               help: PlayerService.help, spec: FullScreenCommand.spec, run: PlayerService.run),
+                               help: PlayerService.help, spec: PlayerService.spec, run: PlayerService.run),
             CommandLineCommand("quit", "", "stop the player (the service and its screens)", help: QuitCommand.help,
                                spec: ArgumentSpec(command: "quit"), run: QuitCommand.run),
             CommandLineCommand("remote", "COMMAND", "control the running player (see 'interlude remote --help')",

@@ -17,6 +17,7 @@ import Glibc
 enum PlayerService {
     static let help = """
     usage: interlude service [--device D] [--output wav:PATH|null] [--latency MS] [--speed X] [--theme NAME]
+                             [--resume-delay S] [--fade DUR] [--spoken] [--smart-rewind MAX]
 
     Runs the player as the user's service, in the foreground and with no
     terminal: playback, alarms, the control socket, MPD and MPRIS go on while
@@ -26,7 +27,16 @@ enum PlayerService {
     command ('systemctl --user enable --now interlude.service' starts it at
     login). It ends on 'interlude quit' (Q in a screen) or SIGTERM, keeping
     the queue, the book's place and the alarms.
+
+    options: as the full-screen player's ('interlude --help-player'): --device,
+    --output, --latency, --speed, --theme, --resume-delay, --fade, --spoken and
+    --smart-rewind, for the whole run.
     """
+
+    static let spec = ArgumentSpec(command: "interlude service",
+                                   valued: ["--device", "--output", "--latency", "--speed", "--theme", "--resume-delay", "--fade",
+                                            "--smart-rewind"],
+                                   flags: ["--spoken"])
 
     /// `interlude service [options]`.
     static func run(_ arguments: [String]) -> Int32 {
@@ -35,7 +45,10 @@ enum PlayerService {
             return 0
         }
         var options: FullScreenCommand.Options
-        do { options = try FullScreenCommand.parse(arguments) } catch {
+        do {
+            _ = try spec.parse(arguments)
+            options = try FullScreenCommand.parse(arguments)
+        } catch {
             writeStandardError(error.message.replacingPrefix("interlude:", with: "interlude service:") + "\n")
             return 2
         }

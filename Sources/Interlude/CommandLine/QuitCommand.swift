@@ -49,12 +49,7 @@ enum QuitCommand {
             writeStandardError("interlude quit: \(client.silence)\n")
             return 3
         }
-        var line = "the player stopped"
-        if enabled > 0 {
-            line += "; \(enabled == 1 ? "1 alarm is" : "\(enabled) alarms are") on and will not ring until it runs again"
-                + " ('interlude' starts it)"
-        }
-        writeStandardOutput(line + "\n")
+        writeStandardOutput(FullScreenPlayer.stoppedLine(enabledAlarms: enabled) + "\n")
         return 0
     }
 }

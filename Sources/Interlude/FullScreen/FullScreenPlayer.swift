@@ -166,7 +166,7 @@ final class FullScreenPlayer {
         // Quit or a signal: the book's place is kept in its state file; music's queue and place in player.json.
         if let book { book.finish() } else { saveState(stateStore, runtime) }
         for screen in screens { screen.end() }
-        attachments?.endAll(saying: "the player stopped")
+        attachments?.endAll(saying: Self.stoppedLine(enabledAlarms: runtime.snapshot(.full).alarms.filter(\.isEnabled).count))
         screens = []
         // Blocked until the terminal is given back.
         withExtendedLifetime(signals) {}
@@ -208,6 +208,13 @@ final class FullScreenPlayer {
         do { try store.save(state) } catch {
             writeStandardError("interlude: \(error.description) (the queue was not saved)\n")
         }
+    }
+
+    /// What a screen says when the player stops: and which alarms fall silent.
+    static func stoppedLine(enabledAlarms: Int) -> String {
+        guard enabledAlarms > 0 else { return "the player stopped" }
+        return "the player stopped; \(enabledAlarms == 1 ? "1 alarm is" : "\(enabledAlarms) alarms are") on and will not ring "
+            + "until it runs again ('interlude' starts it)"
     }
 
     /// "Title: resumed at 23.4 s (left at 25.4 s, 2.0 s earlier)".
