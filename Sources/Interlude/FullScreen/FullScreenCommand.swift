@@ -126,11 +126,11 @@ enum FullScreenCommand {
     /// running player queues them), then this terminal attached.
     static func attachToService(_ options: FullScreenCommand.Options, arguments: [String]) -> Int32 {
         let onTerminal = isatty(0) != 0 && isatty(1) != 0
+        // No private runtime folder (no login session): no service can be found or reached, so the player
+        // runs here, as with --foreground.
         guard let place = ControlSocketPlace.current else {
             if let status = HandOff.run(options) { return status }
-            writeStandardError("interlude: \(ScreenAttachments.OpenError.noRuntimeFolder.description); "
-                               + "'interlude --foreground' plays in this terminal alone\n")
-            return 1
+            return FullScreenPlayer(options: options).run()
         }
         // Without a terminal (a script): what is asked goes to the running player, and no screen.
         guard onTerminal else {
@@ -140,6 +140,12 @@ enum FullScreenCommand {
         }
         let screenPath = ScreenAttachments.path(place)
         var handed = options
+        // A folder opens this screen's browser there, as it does in the foreground (with --book it is the book).
+        var browse: String?
+        if !options.book, let folder = options.paths.first(where: FileSystemBrowserSource.isDirectory) {
+            browse = RemoteCommand.entryForPlayer(folder)
+            handed.paths.removeAll(where: FileSystemBrowserSource.isDirectory)
+        }
         if !ControlSocketPlace.isLive(screenPath) {
             // A player in the foreground elsewhere has no screen socket: it is handed what is asked, as before.
             if ControlSocketPlace.isLive(place.primary) { return HandOff.run(options) ?? 1 }
@@ -165,7 +171,7 @@ enum FullScreenCommand {
             return 1
         }
         defer { close(socket) }
-        return ScreenClient.attach(socket)
+        return ScreenClient.attach(socket, browsing: browse)
     }
 
     /// The words a service starts with: the options only a starting player takes, without paths.

@@ -113,14 +113,15 @@ extension FullScreenPlayer {
     /// Takes a terminal once the runtime is up: the process's own (the first
     /// screen in the foreground) or one a client handed the service; nil
     /// (reported) when ncurses cannot drive it.
-    func openScreen(device: TerminalDevice, keys: KeyConfigLoad? = nil) -> Screen? {
+    func openScreen(device: TerminalDevice, keys: KeyConfigLoad? = nil, browsing folder: String? = nil) -> Screen? {
         if let keys { reportKeyProblems(keys) }
         let terminal: any ScreenTerminal
         do { terminal = device.isStandard ? try NcursesTerminal(device: device) : try AnsiTerminal(device: device) } catch {
             if device.isStandard { writeStandardError("interlude: \(error.description)\n") } else { events.error(error.description) }
             return nil
         }
-        var ui = InterfaceState(bindings: bindings, browser: firstBrowser ?? BrowserModel(root: browserRoot, source: source))
+        let browser = folder.map { BrowserModel(root: $0, source: source) } ?? firstBrowser ?? BrowserModel(root: browserRoot, source: source)
+        var ui = InterfaceState(bindings: bindings, browser: browser)
         firstBrowser = nil
         if let live = library { ui.library = LibraryPaneModel(source: live) }
         let screen = Screen(host: self, terminal: terminal, ui: ui)

@@ -58,7 +58,7 @@ enum ScreenClient {
     }
 
     /// Hands the terminal over and waits for the screen's end.
-    static func attach(_ socket: Int32) -> Int32 {
+    static func attach(_ socket: Int32, browsing folder: String? = nil) -> Int32 {
         let signals: SignalChannel
         do { signals = try SignalChannel.open([SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGQUIT]) } catch {
             writeStandardError("interlude: \(error.description)\n")
@@ -71,7 +71,9 @@ enum ScreenClient {
             if hasModes { _ = tcsetattr(0, TCSANOW, &modes) }
         }
         let type = getenv("TERM").map { String(cString: $0) } ?? "dumb"
-        let hello = Array("attach \(type)\n".utf8)
+        // The folder the screen's browser opens in, after a tab (a path may hold spaces, never a newline here).
+        let browse = folder.flatMap { $0.contains("\n") || $0.contains("\t") ? nil : "\t" + $0 } ?? ""
+        let hello = Array("attach \(type)\(browse)\n".utf8)
         let sent = hello.withUnsafeBytes { interlude_send_descriptors(socket, $0.baseAddress, $0.count, 0, 1) }
         guard sent == hello.count else {
             writeStandardError("interlude: cannot hand the terminal to the player service: \(Errno.current.message)\n")
