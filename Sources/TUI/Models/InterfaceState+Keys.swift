@@ -17,7 +17,7 @@ extension InterfaceState {
         let action = binding.action == .bookmarkDelete && focus == .queue ? KeyAction.queueRemove : binding.action
         if showsHelp {
             switch action {
-            case .help, .quit: showsHelp = false; return []
+            case .help, .quit, .leave: showsHelp = false; return []
             case .up, .down, .pageUp, .pageDown, .top, .bottom:
                 move(&helpCursor, action, count: KeyHelp.lines(for: bindings).count)
                 return []
@@ -145,6 +145,7 @@ extension InterfaceState {
             helpCursor = ListCursor()
             return []
         case .themeCycle: return [.cycleTheme]
+        case .leave: return [.leave]
         default:
             // Every other key row: the table's reading of a command without
             // arguments (as standard input's and the socket's), stored in the
