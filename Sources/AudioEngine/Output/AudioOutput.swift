@@ -68,7 +68,9 @@ import AudioDecoding
 /// `pa_stream_write`, `pa_stream_get_latency`, the state getters,
 /// `pa_context_errno`, and, once per pause or resume and at the end,
 /// `pa_stream_update_timing_info` or `pa_stream_drain` followed by
-/// `pa_threaded_mainloop_wait` until the server answers. That lock, the wait,
+/// `pa_threaded_mainloop_wait` until the server answers, and `pa_stream_cork`
+/// without waiting when the device sleeps or wakes (`writerLoop`: paused with
+/// nothing to sound, the loop waits on its eventfd alone). That lock, the wait,
 /// and libpulse's allocations there are the exception on this output
 /// (`AllocationCountingTests`: 8 allocations in 2615 periods of 220 frames,
 /// the reply slots of the timing updates and libpulse's per-thread record at
