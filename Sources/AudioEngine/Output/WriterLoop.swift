@@ -177,12 +177,14 @@ func writerLoop<Device: WriterDevice>(_ device: UnsafeMutablePointer<Device>) {
                 // finished), and the engine keeps the place heard.
                 context.pointee.post(deviceLost, value: -Int(failure), call: waitCall)
                 context.pointee.deviceLost = true
+                control.pointee.reportToEngine()
                 break
             }
         }
         if case .lost(let code) = device.pointee.beginTurn() {
             context.pointee.post(deviceLost, value: code, call: writeCall)
             context.pointee.deviceLost = true
+            control.pointee.reportToEngine()
             device.pointee.endTurn()
             break
         }
@@ -280,6 +282,7 @@ func writerLoop<Device: WriterDevice>(_ device: UnsafeMutablePointer<Device>) {
             case .lost(let code):
                 context.pointee.post(deviceLost, value: code, call: writeCall)
                 context.pointee.deviceLost = true
+                control.pointee.reportToEngine()
                 finished = true
             }
             if retry || finished { break }
