@@ -46,13 +46,18 @@ public struct Alarm: Hashable, Sendable {
     public var skips: Int64?
     /// Seconds from silence to `volume` once the sound starts; 0: at once.
     public var rampSeconds: Int
+    /// While it rings: the wall instant it began. Still set when a player
+    /// starts, the one that rang it died (a crash, `kill -9`, a power cut)
+    /// before the ring ended: it rings again late, or is missed (`AlarmScheduler.start`).
+    public var ringingSince: Int64?
 
     public init(
         id: AlarmID, schedule: AlarmSchedule, label: String = "", isEnabled: Bool = true,
         sound: AlarmSound = .default, volume: Double = 1.0,
         ringTimeoutSeconds: Int = Alarm.defaultRingTimeoutSeconds,
         snoozeMinutes: Int = Alarm.defaultSnoozeMinutes,
-        handledThrough: Int64, snoozedUntil: Int64? = nil, skips: Int64? = nil, rampSeconds: Int = 0
+        handledThrough: Int64, snoozedUntil: Int64? = nil, skips: Int64? = nil, rampSeconds: Int = 0,
+        ringingSince: Int64? = nil
     ) {
         self.id = id
         self.schedule = schedule
@@ -66,6 +71,7 @@ public struct Alarm: Hashable, Sendable {
         self.snoozedUntil = snoozedUntil
         self.skips = skips
         self.rampSeconds = rampSeconds
+        self.ringingSince = ringingSince
     }
 }
 

@@ -510,7 +510,8 @@ public enum CommandTable {
                     offeredBy: .socket, parse: reading(.subscribe)),
         screen("help", .general, "this help", keys: ["?"]),
         screen("theme-cycle", .general, "next theme", keys: ["t"]),
-        CommandSpec("quit", .general, "quit (state is saved)", keys: ["q"], offeredBy: all,
+        screen("leave", .general, "leave the screen (a player in the background goes on playing)", keys: ["q"]),
+        CommandSpec("quit", .general, "quit the player (state is saved; alarms ring only while it runs)", keys: ["Q"], offeredBy: all,
                     mpris: CommandSpec.MprisMember(interface: CommandSpec.MprisMember.rootInterface, name: "Quit", kind: .method),
                     parse: plain(.quit)),
     ]

@@ -128,14 +128,15 @@ struct KeyDispatchTests {
                 == player([.addAlarmSchedule("07:45")]))
     }
 
-    @Test("? shows help; q then closes it instead of quitting")
+    @Test("? shows help; q then closes it instead of leaving the screen")
     func help() {
         var ui = state()
         _ = press(&ui, [Key.character("?")])
         #expect(ui.showsHelp)
         #expect(press(&ui, [Key.character("q")]).isEmpty)
         #expect(!ui.showsHelp)
-        #expect(press(&ui, [Key.character("q")]) == player([.quit]))
+        #expect(press(&ui, [Key.character("q")]) == [.leave])
+        #expect(press(&ui, [Key.character("Q")]) == player([.quit]))
     }
 
     @Test("rebound keys dispatch their new action")

@@ -3,6 +3,7 @@ import Core
 import AudioEngine
 import InterludeCore
 import TUI
+import LoopIO
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,7 +42,9 @@ enum FullScreenCommand {
       --spoken            spoken audio: paused rather than ducked, smart rewind on resume
       --smart-rewind MAX  maximum smart rewind in seconds (default 30 with --spoken, else 0)
       --book              play the one FOLDER (or FILE) given as a book
-      --new               start another player even when one runs
+      --new               start another player in this terminal even when one runs
+      --foreground        play in this terminal: no service in the background, and
+                          the player ends when its screen is left (q)
       --play              files given to a running player play now (else queued)
 
     Keys: ? lists them all; rebind them in $XDG_CONFIG_HOME/interlude/keys.
@@ -59,6 +62,8 @@ enum FullScreenCommand {
         var newInstance = false
         /// `--play`: files handed to a running player play now rather than queue.
         var playHandedFiles = false
+        /// `--foreground`: the player runs in this terminal and ends when it is left, with no service.
+        var foreground = false
         /// The options given, by name: what a running player is told or not (`HandOff`).
         var given: Set<String> = []
     }
@@ -66,7 +71,7 @@ enum FullScreenCommand {
     static let spec = ArgumentSpec(command: "interlude",
                                    valued: ["--device", "--output", "--latency", "--speed", "--theme", "--resume-delay", "--fade",
                                             "--smart-rewind"],
-                                   flags: ["--spoken", "--book", "--new", "--play"])
+                                   flags: ["--spoken", "--book", "--new", "--play", "--foreground"])
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         let parsed = try spec.parse(arguments)
@@ -87,6 +92,7 @@ enum FullScreenCommand {
         options.theme = parsed.value("--theme")
         options.book = parsed.has("--book")
         options.newInstance = parsed.has("--new")
+        options.foreground = parsed.has("--foreground")
         options.playHandedFiles = parsed.has("--play")
         options.given = Set((spec.valued.filter { parsed.value($0) != nil }) + spec.flags.filter { parsed.has($0) })
         if options.book && options.paths.count != 1 {
@@ -106,7 +112,89 @@ enum FullScreenCommand {
             writeStandardError("\(error.message)\n")
             return 2
         }
-        if !options.newInstance, let status = HandOff.run(options) { return status }
-        return FullScreenPlayer(options: options).run()
+        if options.newInstance { return FullScreenPlayer(options: options).run() }
+        if options.foreground {
+            if let status = HandOff.run(options) { return status }
+            return FullScreenPlayer(options: options).run()
+        }
+        return attachToService(options, arguments: arguments)
+    }
+
+    /// The player service's screen on this terminal: the service started first
+    /// when none runs (with the options only a starting player takes), the
+    /// paths handed to it (played when it just started, else queued as a
+    /// running player queues them), then this terminal attached.
+    static func attachToService(_ options: FullScreenCommand.Options, arguments: [String]) -> Int32 {
+        let onTerminal = isatty(0) != 0 && isatty(1) != 0
+        // No private runtime folder (no login session): no service can be found or reached, so the player
+        // runs here, as with --foreground.
+        guard let place = ControlSocketPlace.current else {
+            if let status = HandOff.run(options) { return status }
+            return FullScreenPlayer(options: options).run()
+        }
+        // Without a terminal (a script): what is asked goes to the running player, and no screen.
+        guard onTerminal else {
+            if let status = HandOff.run(options) { return status }
+            writeStandardError("interlude: \(TerminalError.notATerminal.description)\n")
+            return 2
+        }
+        let screenPath = ScreenAttachments.path(place)
+        var handed = options
+        // A folder opens this screen's browser there, as it does in the foreground (with --book it is the book).
+        var browse: String?
+        if !options.book, let folder = options.paths.first(where: FileSystemBrowserSource.isDirectory) {
+            browse = RemoteCommand.entryForPlayer(folder)
+            handed.paths.removeAll(where: FileSystemBrowserSource.isDirectory)
+        }
+        if !ControlSocketPlace.isLive(screenPath) {
+            // A player in the foreground elsewhere has no screen socket: it is handed what is asked, as before.
+            if ControlSocketPlace.isLive(place.primary) { return HandOff.run(options) ?? 1 }
+            if case .failure(let problem) = PlayerService.start(options: serviceArguments(arguments)) {
+                writeStandardError("interlude: \(problem.line)\n")
+                return 1
+            }
+            // The service plays what this command names at once, as a player started with it would.
+            handed.playHandedFiles = true
+            handed.given.subtract(HandOff.startingOptions)
+            waitUntilLive(place.primary)
+        }
+        if !handed.paths.isEmpty || handed.given.contains("--speed") {
+            guard let status = HandOff.run(handed, says: !handed.playHandedFiles || options.playHandedFiles), status == 0 else {
+                return 1
+            }
+        }
+        let socket: Int32
+        switch ScreenClient.connectOrStart(place) {
+        case .success(let fd): socket = fd
+        case .failure(let problem):
+            writeStandardError("interlude: \(problem.line)\n")
+            return 1
+        }
+        defer { close(socket) }
+        return ScreenClient.attach(socket, browsing: browse)
+    }
+
+    /// The words a service starts with: the options only a starting player takes, without paths.
+    static func serviceArguments(_ arguments: [String]) -> [String] {
+        var kept: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            index += 1
+            let name = String(word.split(separator: "=", maxSplits: 1).first ?? "")
+            guard HandOff.startingOptions.contains(name) || name == "--speed" else { continue }
+            kept.append(word)
+            if !word.contains("="), spec.valued.contains(name), index < arguments.count {
+                kept.append(arguments[index])
+                index += 1
+            }
+        }
+        return kept
+    }
+
+    /// Waits (10 s at most) for a socket the service is opening.
+    static func waitUntilLive(_ path: String) {
+        let deadline = monotonicSeconds() + Double(ScreenClient.startWaitMilliseconds) / 1000
+        while monotonicSeconds() < deadline, !ControlSocketPlace.isLive(path) { usleep(20_000) }
     }
 }

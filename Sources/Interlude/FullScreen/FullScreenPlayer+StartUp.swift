@@ -30,7 +30,7 @@ extension FullScreenPlayer {
     /// themes, and subscribes the screen to the events; nil (reported) when
     /// there is nothing to open, for exit status 2.
     func startUp() -> StartUp? {
-        guard isatty(0) != 0, isatty(1) != 0 else {
+        guard mode == .service || isatty(0) != 0 && isatty(1) != 0 else {
             writeStandardError("interlude: \(TerminalError.notATerminal.description)\n")
             return nil
         }
@@ -45,7 +45,8 @@ extension FullScreenPlayer {
             if FileSystemBrowserSource.isDirectory(path) { folder = folder ?? path } else { files.append(path) }
         }
         if options.paths.isEmpty {
-            guard let music = LibrarySettings.musicFolder(environment: environment) else {
+            // The service's screens browse from home when there is no music folder.
+            guard let music = LibrarySettings.musicFolder(environment: environment) ?? (mode == .service ? environment["HOME"] ?? "/" : nil) else {
                 writeStandardError("interlude: no music folder (XDG_MUSIC_DIR or ~/Music); give a folder or files: "
                                    + "interlude PATH...\n")
                 return nil
@@ -69,10 +70,12 @@ extension FullScreenPlayer {
         let stateStore = PlayerStateStore(directories: directories)
         let restored = files.isEmpty && !opensBook ? stateStore.load() : (state: nil, problem: nil)
         if let saved = restored.state, !saved.queue.isEmpty { files = saved.queue }
-        let browserRoot = folder ?? Self.parent(of: files.first ?? options.paths[0])
+        browserRoot = folder ?? Self.parent(of: files.first ?? options.paths[0])
         let keys = loadKeys(directories)
-        ui = InterfaceState(bindings: keys.bindings, browser: BrowserModel(root: browserRoot, source: source))
-        if !files.isEmpty { ui.focus(.queue) }
+        bindings = keys.bindings
+        // The first screen's browser lists the folder as it is now, before the player writes its state there.
+        firstBrowser = BrowserModel(root: browserRoot, source: source)
+        themeName = options.theme ?? restored.state?.theme ?? ThemeCatalog.defaultName
 
         zone = localZone(environment)
         catalog = ThemeCatalog(directories: ThemeDirectories.standard(configHome: directories.configHome,
@@ -94,33 +97,48 @@ extension FullScreenPlayer {
             // A book's periodic saves (every second) would bury everything else.
             if case .positionSaved = timed.event { return }
             if case .queueSaved = timed.event { refreshPlaylists() }
-            ui.record(timed)
-            redraw.setNeedsDraw()
+            recentEvents.append(timed)
+            if recentEvents.count > Self.recentEventLimit { recentEvents.removeFirst(recentEvents.count / 2) }
+            for screen in screens { screen.record(timed) }
         }
         return StartUp(first: opensBook ? .book(options.paths[0], nil) : .music(files, startAt: 0), base: base,
                        stateStore: stateStore, restored: restored, keys: keys)
     }
 
-    /// Takes the terminal, once the first runtime is up; false (reported) when it cannot.
-    func openScreen(keys: KeyConfigLoad, theme: String) -> Bool {
-        // Now that the log records them: the keys file's bad lines, each with its line number.
+    /// The keys file's bad lines, each with its line number, in the log.
+    func reportKeyProblems(_ keys: KeyConfigLoad) {
         for problem in keys.problems { events.error("keys: \(problem.description)") }
-        if let first = keys.problems.first {
-            ui.message = .init(text: "keys: \(keys.problems.count) line(s) skipped (see the event log); "
-                               + first.description, isError: true)
+    }
+
+    /// Takes a terminal once the runtime is up: the process's own (the first
+    /// screen in the foreground) or one a client handed the service; nil
+    /// (reported) when ncurses cannot drive it.
+    func openScreen(device: TerminalDevice, keys: KeyConfigLoad? = nil, browsing folder: String? = nil) -> Screen? {
+        if let keys { reportKeyProblems(keys) }
+        let terminal: any ScreenTerminal
+        do { terminal = device.isStandard ? try NcursesTerminal(device: device) : try AnsiTerminal(device: device) } catch {
+            if device.isStandard { writeStandardError("interlude: \(error.description)\n") } else { events.error(error.description) }
+            return nil
         }
-        let terminal: NcursesTerminal
-        do { terminal = try NcursesTerminal() } catch {
-            writeStandardError("interlude: \(error.description)\n")
-            return false
+        let browser = folder.map { BrowserModel(root: $0, source: source) } ?? firstBrowser ?? BrowserModel(root: browserRoot, source: source)
+        var ui = InterfaceState(bindings: bindings, browser: browser)
+        firstBrowser = nil
+        if let live = library { ui.library = LibraryPaneModel(source: live) }
+        let screen = Screen(host: self, terminal: terminal, ui: ui)
+        // The log so far: what happened before this screen came.
+        for timed in recentEvents { screen.ui.record(timed) }
+        // The book the foreground player opened before its screen: where it resumed.
+        if device.isStandard, let resumed { screen.say(resumed) }
+        if let keys, let first = keys.problems.first {
+            screen.say("keys: \(keys.problems.count) line(s) skipped (see the event log); " + first.description, isError: true)
         }
-        self.terminal = terminal
-        presenter = ScreenPresenter(terminal: terminal)
         // The screen is ours now: errors go to the log pane and the command line.
-        events.writesErrorsToStandardError = false
-        applyTheme(theme)
-        openCoverArt(terminal: terminal)
-        return true
+        if device.isStandard { events.writesErrorsToStandardError = false }
+        screens.append(screen)
+        screen.applyTheme(themeName)
+        screen.openCoverArt(terminal: terminal)
+        screen.redraw.setNeedsDraw()
+        return screen
     }
 
     /// The book at `path` with its saved place and speed, set up for spoken

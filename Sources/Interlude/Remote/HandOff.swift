@@ -31,7 +31,7 @@ enum HandOff {
 
     /// The exit status once the running player got the requests; nil when no
     /// player answers, so this command starts one.
-    static func run(_ options: FullScreenCommand.Options) -> Int32? {
+    static func run(_ options: FullScreenCommand.Options, says: Bool = true) -> Int32? {
         guard case .success(let client) = ControlClient.connect(instance: 1) else { return nil }
         let requests: [Request]
         switch requestsFor(options) {
@@ -70,7 +70,7 @@ enum HandOff {
         } else {
             line += " ('interlude --new' starts another)"
         }
-        writeStandardOutput(line + "\n")
+        if says { writeStandardOutput(line + "\n") }
         return 0
     }
 

@@ -20,6 +20,7 @@ enum RemoteCommand {
         var words: [String] = []
         var json = false
         var instance = 1
+        var instanceGiven = false
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -35,6 +36,7 @@ enum RemoteCommand {
                     return 2
                 }
                 instance = number
+                instanceGiven = true
                 index += 1
             default: words.append(argument)
             }
@@ -53,8 +55,12 @@ enum RemoteCommand {
         switch ControlClient.connect(instance: instance) {
         case .success(let connected): client = connected
         case .failure(let message):
-            writeStandardError("interlude remote: \(message)\n")
-            return 3
+            // No player: the service starts, as for a screen (unless a player was named by its instance).
+            guard !instanceGiven, request.command != "quit", let started = startService() else {
+                writeStandardError("interlude remote: \(message)\n")
+                return 3
+            }
+            client = started
         }
         if request.command == "subscribe" || words.first == "events" {
             return follow(client)
@@ -68,6 +74,16 @@ enum RemoteCommand {
             writeStandardError("interlude remote: \(client.silence)\n")
             return 3
         }
+    }
+
+    /// The player service started in the background, and a connection to it once it answers; nil when it cannot start.
+    private static func startService() -> ControlClient? {
+        guard let place = ControlSocketPlace.current, !ControlSocketPlace.isLive(place.primary) else { return nil }
+        guard case .success = PlayerService.start() else { return nil }
+        FullScreenCommand.waitUntilLive(place.primary)
+        guard case .success(let client) = ControlClient.connect(instance: 1) else { return nil }
+        writeStandardError("interlude remote: started the player service in the background ('interlude quit' stops it)\n")
+        return client
     }
 
     /// Prints what the player answered; the exit status.

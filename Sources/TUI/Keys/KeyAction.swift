@@ -23,6 +23,8 @@ public struct KeyAction: RawRepresentable, CaseIterable, Hashable, Sendable {
         rawValue = name
     }
 
+    public static let leave = KeyAction(row: "leave")
+
     public static let allCases: [KeyAction] = CommandTable.offered(by: .keys).map { KeyAction(row: $0.name) }
 
     // Playback

@@ -16,7 +16,7 @@ extension InterfaceState {
         let action = binding.action
         if showsHelp {
             switch action {
-            case .help, .quit: showsHelp = false; return []
+            case .help, .quit, .leave: showsHelp = false; return []
             case .up, .down, .pageUp, .pageDown, .top, .bottom:
                 move(&helpCursor, action, count: KeyHelp.lines(for: bindings).count)
                 return []
@@ -150,6 +150,7 @@ extension InterfaceState {
             helpCursor = ListCursor()
             return []
         case .themeCycle: return [.cycleTheme]
+        case .leave: return [.leave]
         default:
             // Every other key row: the table's reading of a command without
             // arguments (as standard input's and the socket's), stored in the

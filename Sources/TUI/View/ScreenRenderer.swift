@@ -610,14 +610,14 @@ public struct ScreenRenderer {
     }
 
     /// The command line's line when it has nothing to say: "? help · tab/0-9
-    /// panes · q quit" with the keys bound now (0-9 while the ten pane keys
+    /// panes · q leave · Q quit" with the keys bound now (0-9 while the ten pane keys
     /// are the digits); what is unbound is left out.
     static func footer(_ bindings: KeyBindings) -> String {
         let panes: [KeyAction] = [.pane0, .pane1, .pane2, .pane3, .pane4, .pane5, .pane6, .pane7, .pane8, .pane9]
         let digits = panes.enumerated().allSatisfy { bindings.keys(for: $0.element).contains(.character(Character("\($0.offset)"))) }
         let paneKeys = [bindings.name(of: .nextPane), digits ? "0-9" : nil].compactMap { $0 }
         return [bindings.name(of: .help).map { "\($0) help" }, paneKeys.isEmpty ? nil : paneKeys.joined(separator: "/") + " panes",
-                bindings.name(of: .quit).map { "\($0) quit" }].compactMap { $0 }.joined(separator: " · ")
+                bindings.name(of: .leave).map { "\($0) leave" }, bindings.name(of: .quit).map { "\($0) quit" }].compactMap { $0 }.joined(separator: " · ")
     }
 
     /// The help screen's rows: a heading per section, then a row per action.
