@@ -443,11 +443,13 @@ package final class PlayerRuntime {
         systemClock?.armWakeUp(orAt: deadline, holdingTimers: isSessionSuspended)
         // Unarmed, it would never wake the loop: the loop's next turn reports it and ends.
         guard systemClock?.wakeUpFailure == nil else { return }
-        pollSet.reset(own: signals.fd, systemClock?.wakeUpDescriptor ?? -1, wallClock.fd)
+        // The engine's writer reports a lost device there: paused, nothing else would wake the loop for it.
+        pollSet.reset(own: signals.fd, systemClock?.wakeUpDescriptor ?? -1, wallClock.fd, engine.reportDescriptor)
         for source in sources { pollSet.add(source.pollRequests) }
         pollSet.wait(timeoutMilliseconds: wait)
         signalsReady = pollSet.ownIsReady(0)
         if pollSet.ownIsReady(1) { systemClock?.acknowledgeWakeUp() }
+        if pollSet.ownIsReady(3) { engine.takeReports() }
         if pollSet.ownIsReady(2) && wallClock.clockWasSet() {
             events.emit(.wallClockChanged)
             createdScheduler?.wallClockDidChange()
