@@ -1,4 +1,5 @@
 import AudioDecoding
+import SpokenAudio
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -71,6 +72,8 @@ public final class PlaybackEngine {
     // Stream position = streamBase + (writer media frames - writerBase).
     var streamBase = 0
     var writerBase = 0
+    /// Frames the trimmer saved in the stretches before the last seek.
+    var trimSavedBeforeSeek = 0
     var voice: VoiceSource?
     var voiceHasMore = false
     /// Where a resume continues: a stream frame, or a queue entry not yet
@@ -192,6 +195,14 @@ public final class PlaybackEngine {
         control?.pointee.deviceFramesWritten.load(ordering: .acquiring) ?? 0
     }
 
+    /// Source frames the trimmer cut from what was heard since the engine
+    /// opened: the time saved (at 1.0x; the speed saves its own on top).
+    public var trimSavedFrames: Int {
+        guard let control else { return trimSavedBeforeSeek }
+        let heard = control.pointee.readHeard().frames - writerBase
+        return trimSavedBeforeSeek + (heard > 0 ? feeder.trimmedFrames(beforeOutputOffset: heard) : 0)
+    }
+
     public var underruns: Int { control?.pointee.underruns.load(ordering: .relaxed) ?? 0 }
 
     /// True while a resume or a jump is under way: the media may be stopped for
@@ -232,6 +243,15 @@ public final class PlaybackEngine {
     public func setSpeed(_ speed: PlaybackSpeed) throws(SpeedError) {
         try feeder.setSpeed(speed)
     }
+
+    // MARK: Spoken audio
+
+    /// Pauses shortened from the next frames decoded (see `TrackFeeder+Spoken`).
+    public var trimStrength: TrimStrength { feeder.trimStrength }
+    public func setTrimStrength(_ strength: TrimStrength) { feeder.setTrimStrength(strength) }
+    /// Voices levelled from the next frames decoded.
+    public var voiceBoost: VoiceBoost { feeder.voiceBoost }
+    public func setVoiceBoost(_ boost: VoiceBoost) { feeder.setVoiceBoost(boost) }
 
     // MARK: Ending
 
