@@ -19,3 +19,30 @@ static inline int interlude_pidfd_open(pid_t pid) {
 static inline int interlude_punch_hole(int descriptor, long long offset, long long length) {
     return (int)syscall(SYS_fallocate, descriptor, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)offset, (off_t)length);
 }
+
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <errno.h>
+
+/* FIONREAD through ioctl(2), which is variadic (Swift cannot call it, and a
+   boxed argument would allocate on the audio writer): the bytes a pipe holds
+   unread, whichever end `descriptor` is. 0, or -1 with errno set. */
+static inline int interlude_unread_bytes(int descriptor, int *bytes) {
+    return ioctl(descriptor, FIONREAD, bytes);
+}
+
+/* A named pipe opened for writing without blocking (open(2) is variadic): the
+   descriptor, or -errno. ENXIO: nobody reads it; ENOENT: it is not there;
+   -EINVAL: the path is not a FIFO (a regular file would take everything at
+   once and pace nothing). */
+static inline int interlude_open_fifo_writer(const char *path) {
+    int descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (descriptor < 0) return -errno;
+    struct stat status;
+    if (fstat(descriptor, &status) != 0 || !S_ISFIFO(status.st_mode)) {
+        close(descriptor);
+        return -EINVAL;
+    }
+    return descriptor;
+}
