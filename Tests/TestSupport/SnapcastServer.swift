@@ -202,7 +202,7 @@ public final class SnapcastServer: @unchecked Sendable {
         let capture = "\(directory)/room-\(name).raw"
         let log = "\(directory)/room-\(name).log"
         let process = try BackgroundProcess.start(
-            "snapclient", ["-h", "127.0.0.1", "-p", String(streamPort), "--hostID", name, "--player", "file:filename=\(capture)",
+            "snapclient", ["-h", "127.0.0.1", "-p", String(streamPort), "--hostID", name, "--player", "file:filename=\(capture),mode=a",
                            "--logsink", "file:\(log)", "--logfilter", "*:info"],
             stdout: .file(log), stderr: .file(log))
         let client = SnapcastClient(name: name, process: process, capture: capture, logPath: log, rate: rate, channels: channels)
@@ -345,5 +345,67 @@ public final class SnapcastControlConnection {
             guard count > 0 else { throw StreamServerError.requestFailed("the control connection closed") }
             buffer += chunk[..<count]
         }
+    }
+}
+
+/// When each block of the rooms' captures was written, on the monotonic
+/// clock (`monotonicSeconds`): snapclient's file player writes a block of
+/// `blockMilliseconds` every `blockMilliseconds` on its steady clock, each the
+/// audio to be heard 10 ms later, so frame `n` of a capture is heard at the
+/// capture's `base` plus `n / rate` (plus those same 10 ms in every room).
+/// A thread looks at the files' sizes every quarter of a millisecond while
+/// it runs; `base` is the earliest a block's write can have been, less its
+/// place in the file (a look comes after the write, never before it).
+public final class CaptureClock: @unchecked Sendable {
+    // @unchecked: `samples` and `running` are guarded by `lock`.
+    public static let blockMilliseconds = 50
+    private let clients: [SnapcastClient]
+    private let lock = NSLock()
+    private var samples: [[(time: Double, bytes: Int)]]
+    private var running = true
+    private var thread: Thread?
+
+    public init(_ clients: [SnapcastClient]) {
+        self.clients = clients
+        samples = Array(repeating: [], count: clients.count)
+        let paths = clients.map(\.capture)
+        let thread = Thread { [weak self] in
+            var last = Array(repeating: -1, count: paths.count)
+            while let self, self.lock.withLock({ self.running }) {
+                for (index, path) in paths.enumerated() {
+                    var status = stat()
+                    guard stat(path, &status) == 0, Int(status.st_size) != last[index] else { continue }
+                    last[index] = Int(status.st_size)
+                    let now = monotonicSeconds()
+                    self.lock.withLock { self.samples[index].append((now, Int(status.st_size))) }
+                }
+                usleep(250)
+            }
+        }
+        self.thread = thread
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    public func stop() { lock.withLock { running = false } }
+
+    /// Capture `index`'s frame 0 on the monotonic clock (see above); nil before two blocks were seen.
+    public func base(_ index: Int) -> Double? {
+        let client = clients[index]
+        let blockBytes = client.rate * Self.blockMilliseconds / 1000 * 2 * client.channels
+        let seen = lock.withLock { samples[index] }
+        let estimates = seen.compactMap { sample -> Double? in
+            guard sample.bytes > 0, sample.bytes % blockBytes == 0 else { return nil }
+            return sample.time - Double(sample.bytes / 2 / client.channels) / Double(client.rate)
+        }
+        return estimates.count >= 2 ? estimates.min() : nil
+    }
+
+    /// When capture `index`'s frame `frame` was to be heard, on the monotonic
+    /// clock: its block's write (a block after `base`) and the 10 ms the file
+    /// player asks its audio for ahead of that.
+    public func time(_ index: Int, frame: Int) -> Double? {
+        base(index).map { $0 + Double(frame) / Double(clients[index].rate) + Double(Self.blockMilliseconds) / 1000 + 0.010 }
     }
 }

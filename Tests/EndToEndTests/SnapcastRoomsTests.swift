@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The player's output into a real snapserver's pipe source, heard in three
+/// rooms: real snapclients playing to raw files, each set on the monotonic
+/// clock by when its blocks were written (`CaptureClock`).
+@Suite(.serialized) struct SnapcastRoomsTests {
+    static let rate = 48000
+    static let rooms = ["kitchen", "bedroom", "hall"]
+
+    /// The queue as the rooms must hear it: two MP3s cut from one tone, each
+    /// decoded by mpg123, one after the other.
+    static func gaplessQueue() throws -> (files: [String], reference: PCMAudio, cut: Int) {
+        let pair = try Fixtures.gaplessPair(.sweep, firstSeconds: 3, secondSeconds: 3, sampleRate: rate, channels: 2)
+        let first = try WAVFile.read(Fixtures.decodedByMPG123(pair.first))
+        let second = try WAVFile.read(Fixtures.decodedByMPG123(pair.second))
+        return ([pair.first, pair.second], first.appending(second), first.frameCount)
+    }
+
+    @Test func threeRoomsHearTheQueueSampleForSampleGaplessAndInStep() throws {
+        let queue = try Self.gaplessQueue()
+        let server = try SnapcastServer.start(rate: Self.rate)
+        let clients = try Self.rooms.map { try server.startClient($0) }
+        let clock = CaptureClock(clients)
+        defer { clock.stop() }
+        let run = try InterludeBinary.run(["play"] + queue.files + ["--device", server.device, "--events", "json"], timeout: 60)
+        // The last frames reach the rooms a buffer after the player ended; a little more for the file player.
+        usleep(300_000)
+        for client in clients { client.stop() }
+        clock.stop()
+        #expect(run.succeeded, "\(run.summary)")
+        let events = EventLog(stdout: run.stdoutText)
+        #expect(events.named("error").isEmpty, "\(events.named("error"))")
+        #expect(events.underrunCount == 0, "\(events.named("underrun"))")
+
+        var heardAt: [Double] = []
+        for (index, client) in clients.enumerated() {
+            let capture = client.captured()
+            let alignment = SignalAnalysis.align(reference: queue.reference, signal: capture, minimumOverlap: 0.99)
+            #expect(alignment.correlation > 0.999, "\(client.name): \(alignment), \(capture.frameCount) frames")
+            let heard = capture.frames(alignment.lag..<(alignment.lag + queue.reference.frameCount))
+            // Every sample of both files, in order, across the join: nothing added, lost or changed.
+            #expect(SignalAnalysis.firstDifference(expected: queue.reference, actual: heard) == nil,
+                    "\(client.name): \(String(describing: SignalAnalysis.firstDifference(expected: queue.reference, actual: heard)))")
+            let join = heard.frames((queue.cut - Self.rate / 100)..<(queue.cut + Self.rate / 100))
+            #expect(SignalAnalysis.longestSilentRun(join, threshold: 0).map(\.count) ?? 0 < 8,
+                    "\(client.name): a gap at the track change")
+            let start = try #require(clock.time(index, frame: alignment.lag), "\(client.name): no block times seen")
+            heardAt.append(start)
+        }
+        let spread = (heardAt.max()! - heardAt.min()!) * 1000
+        #expect(spread <= 1, "the rooms start the queue \(spread) ms apart: \(heardAt)")
+    }
+
+    /// A player feeding `server` in the background, its socket in a private
+    /// runtime folder, its events as JSON on its standard output.
+    static func startPlayer(_ files: [String], server: SnapcastServer, extra: [String] = []) throws
+        -> (process: BackgroundProcess, runtime: String) {
+        let runtime = try Remote.makeRuntimeDirectory()
+        let process = try InterludeBinary.start(["play"] + files + ["--device", server.device, "--events", "json"] + extra,
+                                                environment: ["XDG_RUNTIME_DIR": runtime])
+        #expect(Remote.waitForPlayer(runtime), "the player's socket never answered")
+        return (process, runtime)
+    }
+
+    @Test func anAlarmSilencesEveryRoomWithinTheBufferAndTheMusicGoesOnFromTheSampleTheyLastHeard() throws {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 14, sampleRate: Self.rate, channels: 2, encoding: .cbr(kbps: 192))
+        let source = try WAVFile.read(Fixtures.decodedByMPG123(mp3))
+        let server = try SnapcastServer.start(rate: Self.rate)
+        let clients = try Self.rooms.map { try server.startClient($0) }
+        let clock = CaptureClock(clients)
+        defer { clock.stop() }
+        let player = try Self.startPlayer([mp3], server: server)
+        let control = try RawControlConnection(player.runtime + "/interlude/control")
+        _ = player.process.waitForEvent(named: "trackStarted", timeout: 10)
+        usleep(3_000_000)
+        let due = monotonicSeconds()
+        #expect(control.request(#"{"id":1,"command":"alarm-fire-test"}"#)?["ok"] as? Bool == true)
+        usleep(2_500_000)
+        #expect(control.request(#"{"id":2,"command":"alarm-dismiss"}"#)?["ok"] as? Bool == true)
+        let finished = player.process.waitForEvent(named: "finished", timeout: 30)
+        usleep(300_000)
+        for client in clients { client.stop() }
+        clock.stop()
+        let events = player.process.eventsSoFar()
+        _ = player.process.stop()
+        #expect(finished != nil, "the player did not finish: \(events.events.suffix(5))")
+        #expect(events.named("error").isEmpty, "\(events.named("error"))")
+        #expect(events.underrunCount == 0, "\(events.named("underrun"))")
+        // The same events as on one machine: the interruption's began and ended, paused and resumed at one place.
+        let paused = try #require(events.named("paused").first?.number("position"))
+        let resumed = try #require(events.named("resumed").first?.number("position"))
+        #expect(resumed == paused)
+        #expect(!events.named("interruption").isEmpty)
+        let stop = Int((paused * Double(Self.rate)).rounded())
+        let fade = Self.rate * 30 / 1000
+
+        for (index, client) in clients.enumerated() {
+            let capture = client.captured()
+            let head = SignalAnalysis.align(reference: source.frames(0..<(Self.rate * 2)), signal: capture, minimumOverlap: 0.99)
+            #expect(head.correlation > 0.999, "\(client.name): \(head)")
+            // Until the fade, the room heard the file exactly.
+            let before = capture.frames(head.lag..<(head.lag + stop - fade))
+            #expect(SignalAnalysis.firstDifference(expected: source.frames(0..<(stop - fade)), actual: before) == nil,
+                    "\(client.name): the music before the alarm differs")
+            // Silent (the music's fade ended) within the server's buffer and 100 ms of the alarm's due time.
+            let silentAt = try #require(clock.time(index, frame: head.lag + stop), "\(client.name): no block times")
+            let late = silentAt - due
+            #expect(late <= Double(server.bufferMilliseconds) / 1000 + 0.1,
+                    "\(client.name): silent \(Int(late * 1000)) ms after the alarm was due (buffer \(server.bufferMilliseconds) ms)")
+            // The alarm sounds there, the music does not.
+            let alarm = capture.frames((head.lag + stop)..<(head.lag + stop + Self.rate))
+            #expect(SignalAnalysis.rms(alarm) > 0.05, "\(client.name): no alarm after the music stopped")
+            let under = SignalAnalysis.correlation(reference: source.frames(stop..<(stop + Self.rate)), signal: alarm, lag: 0)
+            #expect(abs(under) < 0.2, "\(client.name): music under the alarm (\(under))")
+            // After the alarm the music goes on from the stop sample: find the second of
+            // music after the fade-in in what follows, and it lies exactly where the stop would be.
+            let after = capture.frames((head.lag + stop + Self.rate)..<capture.frameCount)
+            let reference = source.frames((stop + fade)..<(stop + fade + Self.rate))
+            let tail = SignalAnalysis.align(reference: reference, signal: after, minimumOverlap: 0.99)
+            #expect(tail.correlation > 0.999, "\(client.name): \(tail)")
+            let returned = head.lag + stop + Self.rate + tail.lag - fade
+            let rest = min(source.frameCount - stop - fade, capture.frameCount - returned - fade)
+            #expect(rest > Self.rate, "\(client.name): the music after the alarm is cut short")
+            #expect(SignalAnalysis.firstDifference(expected: source.frames((stop + fade)..<(stop + fade + rest)),
+                                                   actual: capture.frames((returned + fade)..<(returned + fade + rest))) == nil,
+                    "\(client.name): the music after the alarm is not the file from the stop sample")
+        }
+    }
+
+    @Test func aServerKilledAndRestartedCostsOneLineAndTheRoomsHearItAgainWithinFiveSeconds() throws {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 20, sampleRate: Self.rate, channels: 2, encoding: .cbr(kbps: 128))
+        let server = try SnapcastServer.start(rate: Self.rate)
+        let room = try server.startClient("kitchen")
+        let player = try Self.startPlayer([mp3], server: server)
+        _ = player.process.waitForEvent(named: "trackStarted", timeout: 10)
+        usleep(2_000_000)
+        server.kill()
+        // While no server reads: one line, and the socket answers at once.
+        let line = player.process.waitForEvent(named: "error", timeout: 5)
+        #expect(line?.message?.contains("snapcast:") == true, "\(String(describing: line))")
+        let asked = monotonicSeconds()
+        let status = try Remote.status(player.runtime)
+        #expect(monotonicSeconds() - asked < 1, "the socket took \(monotonicSeconds() - asked) s")
+        #expect(status["state"] as? String == "playing" || status["playing"] as? Bool == true, "\(status)")
+        usleep(2_000_000)
+        let silentFrom = room.capturedFrames
+        try server.killAndRestart()
+        let restarted = monotonicSeconds()
+        // Sound in the room again: its capture grows with something that is not silence.
+        var heardAgain: Double?
+        while heardAgain == nil && monotonicSeconds() - restarted < 8 {
+            let capture = room.captured()
+            if capture.frameCount > silentFrom,
+               SignalAnalysis.signalBounds(capture.frames(silentFrom..<capture.frameCount), threshold: 64) != nil {
+                heardAgain = monotonicSeconds()
+            }
+            usleep(20_000)
+        }
+        let errors = player.process.eventsSoFar().named("error")
+        _ = player.process.stop()
+        let back = try #require(heardAgain, "no sound in the room 8 s after the restart: \(room.logTail())")
+        #expect(back - restarted <= 5, "sound came back \(back - restarted) s after the restart")
+        #expect(errors.count == 1, "\(errors)")
+    }
+}
