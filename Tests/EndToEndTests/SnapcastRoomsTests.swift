@@ -167,4 +167,103 @@ import Glibc
         #expect(back - restarted <= 5, "sound came back \(back - restarted) s after the restart")
         #expect(errors.count == 1, "\(errors)")
     }
+
+    /// Three tagged MP3s at the stream's rate: Song a, b and c by Artist a, b and c on one album.
+    static func taggedQueue(seconds: Double = 20) throws -> [String] {
+        let folder = ScratchFiles.makeDirectory("snapcast-music")
+        return try ["a", "b", "c"].enumerated().map { index, name in
+            let source = try Fixtures.mp3(.tone(frequency: 330 + 110 * Double(index)), seconds: seconds, sampleRate: rate,
+                                          channels: 2, encoding: .cbr(kbps: 128))
+            let path = "\(folder)/\(name).mp3"
+            try FileManager.default.copyItem(atPath: source, toPath: path)
+            try ProcessRunner.run("id3v2", ["--artist", "Artist \(name)", "--album", "Rooms", "--song", "Song \(name)",
+                                            "--track", String(index + 1), path]).check()
+            return path
+        }
+    }
+
+    /// snapserver 0.26 starts a stream's control script with `--stream` alone
+    /// (`controlscriptparams` came in 0.27), so the stock `meta_mpd.py` is
+    /// pointed at the player's MPD port the one way 0.26 allows: a script that
+    /// runs it with `--mpd-host` and `--mpd-port` (the README's set-up uses
+    /// `mpd = 127.0.0.1:6600`, its default, instead).
+    static func metaMPD(port: Int) throws -> String {
+        let script = ScratchFiles.makeDirectory("meta-mpd") + "/meta_mpd_interlude"
+        try """
+            #!/bin/sh
+            exec /usr/bin/python3 /usr/share/snapserver/plug-ins/meta_mpd.py --mpd-host=127.0.0.1 --mpd-port=\(port) "$@"
+
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        return script
+    }
+
+    /// The stream's metadata and playback status as snapserver's JSON-RPC has them.
+    static func properties(_ server: SnapcastServer) -> (title: String?, artist: [String], album: String?, duration: Double?,
+                                                           status: String?) {
+        let properties = (try? server.stream())?["properties"] as? [String: Any]
+        let metadata = properties?["metadata"] as? [String: Any]
+        return (metadata?["title"] as? String, metadata?["artist"] as? [String] ?? [], metadata?["album"] as? String,
+                (metadata?["duration"] as? NSNumber)?.doubleValue, properties?["playbackStatus"] as? String)
+    }
+
+    @Test func snapcastClientsSeeTheTitlesAndTheirControlsReachThePlayerThroughTheStockMetaMPDScript() throws {
+        let files = try Self.taggedQueue()
+        let port = try LoopbackHTTP.freePort()
+        let server = try SnapcastServer.start(rate: Self.rate, controlScript: try Self.metaMPD(port: port))
+        let room = try server.startClient("kitchen")
+        defer { room.stop() }
+        let config = ScratchFiles.makeDirectory("snapcast-config")
+        try FileManager.default.createDirectory(atPath: config + "/interlude", withIntermediateDirectories: true)
+        try "mpd = 127.0.0.1:\(port)\n".write(toFile: config + "/interlude/config", atomically: true, encoding: .utf8)
+        let runtime = try Remote.makeRuntimeDirectory()
+        let player = try InterludeBinary.start(["play"] + files + ["--device", server.device, "--events", "json"],
+                                               environment: ["XDG_RUNTIME_DIR": runtime, "XDG_CONFIG_HOME": config,
+                                                             "XDG_STATE_HOME": config + "/state"])
+        defer { _ = player.stop() }
+        func control(_ command: String, _ params: [String: Any]? = nil) throws {
+            var arguments: [String: Any] = ["id": SnapcastServer.streamName, "command": command]
+            if let params { arguments["params"] = params }
+            let reply = try server.rpc("Stream.Control", arguments)
+            #expect(reply["error"] == nil, "Stream.Control \(command): \(reply)")
+        }
+        func waitForProperties(_ seconds: Double, _ condition: (Self.PropertiesSeen) -> Bool) -> Bool {
+            Remote.waitUntil(seconds) { condition(Self.properties(server)) }
+        }
+
+        // What plays, as every Snapcast client shows it: title, artist, album, length, state.
+        #expect(waitForProperties(15) { $0.title == "Song a" && $0.status == "playing" },
+                "\(Self.properties(server)); \(server.logTail())")
+        let first = Self.properties(server)
+        #expect(first.artist == ["Artist a"] && first.album == "Rooms", "\(first)")
+        #expect(abs((first.duration ?? 0) - 20) < 0.5, "\(first)")
+
+        // next: the player moves on, and the title follows within 2 s of the track change.
+        let before = player.eventsSoFar().named("trackStarted").count
+        try control("next")
+        let changed = player.waitForEvent(timeout: 5) { $0.event == "trackStarted" && $0.path == files[1] }
+        #expect(changed != nil, "next did not reach the player: \(player.eventsSoFar().events.suffix(5))")
+        let changeSeen = monotonicSeconds()
+        #expect(waitForProperties(2) { $0.title == "Song b" }, "\(Self.properties(server))")
+        #expect(monotonicSeconds() - changeSeen <= 2)
+        #expect(player.eventsSoFar().named("trackStarted").count > before)
+
+        // pause and play change the player's state, and the stream's says so.
+        try control("pause")
+        #expect(player.waitForEvent(named: "paused", timeout: 5) != nil, "pause did not reach the player")
+        #expect(waitForProperties(5) { $0.status == "paused" }, "\(Self.properties(server))")
+        try control("play")
+        #expect(player.waitForEvent(named: "resumed", timeout: 5) != nil, "play did not reach the player")
+        #expect(waitForProperties(5) { $0.status == "playing" }, "\(Self.properties(server))")
+
+        // previous and a seek reach it too.
+        try control("previous")
+        #expect(player.waitForEvent(timeout: 5) { $0.event == "trackStarted" && $0.path == files[0] && $0.t > changed!.t } != nil,
+                "previous did not reach the player")
+        try control("setPosition", ["position": 12.0])
+        #expect(player.waitForEvent(timeout: 5) { $0.event == "jump" && abs(($0.number("offset") ?? 0) - 12) < 0.5 } != nil,
+                "the seek did not reach the player: \(player.eventsSoFar().events.suffix(5))")
+    }
+
+    typealias PropertiesSeen = (title: String?, artist: [String], album: String?, duration: Double?, status: String?)
 }
