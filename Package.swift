@@ -123,11 +123,11 @@ let package = Package(
                                                   "CInterludeShims"]),
         // The core behind `PlayerCore`: the runtime and its one loop, the dispatcher, the snapshot,
         // the controller, books and what plays. Services and front ends never import it.
-        .target(name: "Core", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioDecoding", "AudioEngine", "BookFormat", "Books",
+        .target(name: "Core", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioDecoding", "AudioEngine", "BookFormat", "Books", "Rooms",
                                              "PlayerModel", "Playlists", "ReplayGain", "Streams", "Podcasts", "LoopIO",
                                              "LibraryIO"]),
         // The remote protocols: the control socket's JSON lines and MPD's, on the line server.
-        .target(name: "RemoteControl", dependencies: ["InterludeCore", "PlayerModel", "LoopIO", "LibraryIO", "BookFormat",
+        .target(name: "RemoteControl", dependencies: ["InterludeCore", "PlayerModel", "LoopIO", "LibraryIO", "BookFormat", "Rooms",
                                                       "MusicLibrary", "Playlists"]),
         // The desktop: sd-bus, MPRIS and other players, alarm notifications, logind's sleep and the
         // wake timer, other programs' streams on the sound server, the `on-event` hook.

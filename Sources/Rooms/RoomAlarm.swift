@@ -56,7 +56,8 @@ public final class RoomAlarm {
 
     /// The gap's default: longer than a client's block (50 ms) and the
     /// network's delay by far, short enough not to be felt.
-    public static let defaultGap = Duration.milliseconds(400)
+    public static let defaultGapMilliseconds = 400
+    public static let defaultGap = Duration.milliseconds(defaultGapMilliseconds)
 
     public init(clock: any Clock, latency: Duration, fade: Duration, gap: Duration = defaultGap, streamID: String) {
         self.clock = clock

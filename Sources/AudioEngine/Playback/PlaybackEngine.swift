@@ -76,6 +76,8 @@ public final class PlaybackEngine {
     var writerBase = 0
     var voice: VoiceSource?
     var voiceHasMore = false
+    /// A resume waits until the output has written this device frame (`stopVoice(holdFrames:)`).
+    var resumeHeldUntilDeviceFrame: Int?
     /// Where a resume continues: a stream frame, or a queue entry not yet
     /// decoded (a jump), resolved once the media has stopped.
     enum ResumeTarget {
