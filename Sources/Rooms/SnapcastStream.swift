@@ -32,6 +32,12 @@ public struct SnapcastStream: Sendable, Equatable {
     /// missing with silence, so the pipe must never run dry between the
     /// player's turns; more only delays a pause.
     public var leadMilliseconds: Int
+    /// The stream's name in the server (`name=`, its id in JSON-RPC); snapserver's own default is `default`.
+    public var name: String = "default"
+    /// Where the server's JSON-RPC answers (`control=HOST:PORT`, its `[tcp]`
+    /// section: 127.0.0.1:1705 unless changed), for alarms that name rooms.
+    public var controlHost: String = "127.0.0.1"
+    public var controlPort: Int = 1705
 
     public static let rateRange = CountRange(8000...192_000, unit: "frames a second")
     public static let channelRange = CountRange(1...8, unit: "channels")
@@ -47,7 +53,7 @@ public struct SnapcastStream: Sendable, Equatable {
     static let pathLimit = 4096
 
     /// Keys of snapserver's source line that are the server's business, taken and ignored.
-    static let serverKeys: Set<String> = ["name", "mode", "codec", "dryout_ms", "controlscript", "controlscriptparams",
+    static let serverKeys: Set<String> = ["mode", "codec", "dryout_ms", "controlscript", "controlscriptparams",
                                           "send_to_muted", "idle_threshold", "silence_threshold_percent"]
 
     public init(path: String, rate: Int = defaultRate, channels: Int = defaultChannels,
@@ -103,9 +109,16 @@ public struct SnapcastStream: Sendable, Equatable {
                     lead = try number(value, key: key, range: leadRange, in: text)
                 case "chunk_ms":
                     chunk = try number(value, key: key, range: chunkRange, in: text)
+                case "name":
+                    guard !value.isEmpty, value.utf8.count <= 256 else {
+                        throw ParseError(message: "\(text): name '\(value)' is not a stream's name (1-256 bytes)")
+                    }
+                    stream.name = value
+                case "control":
+                    (stream.controlHost, stream.controlPort) = try control(value, in: text)
                 default:
                     guard serverKeys.contains(key) else {
-                        throw ParseError(message: "\(text): unknown key '\(key)' (sampleformat, buffer, lead, chunk_ms)")
+                        throw ParseError(message: "\(text): unknown key '\(key)' (sampleformat, buffer, lead, chunk_ms, name, control)")
                     }
                 }
             }
@@ -127,6 +140,18 @@ public struct SnapcastStream: Sendable, Equatable {
         return (rate, channels)
     }
 
+    /// `IPV4:PORT` or `localhost:PORT`: where the server's JSON-RPC listens.
+    static func control(_ value: String, in text: String) throws(ParseError) -> (host: String, port: Int) {
+        let parts = value.split(separator: ":", omittingEmptySubsequences: false)
+        let octets = parts.first?.split(separator: ".", omittingEmptySubsequences: false) ?? []
+        let hostIsAddress = octets.count == 4 && octets.allSatisfy { $0.count <= 3 && UInt8($0) != nil }
+        guard parts.count == 2, hostIsAddress || parts[0] == "localhost",
+              let port = CountRange(1...65535).parse(String(parts[1])) else {
+            throw ParseError(message: "\(text): control '\(value)' is not IPV4:PORT (127.0.0.1:1705)")
+        }
+        return (parts[0] == "localhost" ? "127.0.0.1" : String(parts[0]), port)
+    }
+
     static func number(_ value: String, key: String, range: CountRange, in text: String) throws(ParseError) -> Int {
         guard let number = range.parse(value) else {
             throw ParseError(message: "\(text): \(key) '\(value)' is not \(range.accepts)")
@@ -136,6 +161,6 @@ public struct SnapcastStream: Sendable, Equatable {
 
     /// snapserver's source line for this stream, as the README shows it.
     public var sourceLine: String {
-        "source = pipe://\(path)?name=Interlude&sampleformat=\(rate):16:\(channels)"
+        "source = pipe://\(path)?name=\(name)&sampleformat=\(rate):16:\(channels)"
     }
 }

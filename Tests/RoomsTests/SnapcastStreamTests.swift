@@ -9,12 +9,21 @@ struct SnapcastStreamTests {
         #expect(stream.channels == 1)
         #expect(stream.bufferMilliseconds == 1000)
         #expect(stream.leadMilliseconds == 60)
+        #expect(stream.name == "Interlude")
+        #expect(stream.controlHost == "127.0.0.1" && stream.controlPort == 1705)
+    }
+
+    @Test func theServersControlPortIsTheUsersToSet() throws {
+        let stream = try SnapcastStream.parse("/tmp/f?control=192.168.1.5:1805")
+        #expect(stream.controlHost == "192.168.1.5" && stream.controlPort == 1805)
+        #expect(try SnapcastStream.parse("/tmp/f?control=localhost:1705").controlHost == "127.0.0.1")
     }
 
     @Test func aBarePathTakesSnapserversDefaults() throws {
         let stream = try SnapcastStream.parse("/run/snapserver/fifo")
         #expect(stream == SnapcastStream(path: "/run/snapserver/fifo", rate: 48000, channels: 2, bufferMilliseconds: 1000,
                                          leadMilliseconds: 60))
+        #expect(stream.name == "default")
     }
 
     @Test func theServersBufferAndTheLeadAreTheUsersToSet() throws {
@@ -35,6 +44,8 @@ struct SnapcastStreamTests {
         ("pipe:///tmp/f?rate=48000", "unknown key 'rate'"),
         ("tmp/f", "must be an absolute path"),
         ("tcp://127.0.0.1:4953", "a TCP source is not fed"),
+        ("/tmp/f?control=snapserver:1705", "control 'snapserver:1705' is not IPV4:PORT"),
+        ("/tmp/f?control=127.0.0.1:99999", "is not IPV4:PORT"),
     ])
     func aWrongPartIsNamedInOneLine(text: String, says: String) {
         #expect {
@@ -46,7 +57,8 @@ struct SnapcastStreamTests {
     }
 
     @Test func theSourceLineTheReadmeShowsParsesBackToTheSameStream() throws {
-        let stream = SnapcastStream(path: "/tmp/snapfifo", rate: 44100, channels: 2)
+        var stream = SnapcastStream(path: "/tmp/snapfifo", rate: 44100, channels: 2)
+        stream.name = "Interlude"
         let line = stream.sourceLine
         #expect(line.hasPrefix("source = "))
         #expect(try SnapcastStream.parse(String(line.dropFirst("source = ".count))) == stream)
