@@ -266,4 +266,59 @@ import Glibc
     }
 
     typealias PropertiesSeen = (title: String?, artist: [String], album: String?, duration: Double?, status: String?)
+
+    @Test func anAlarmNamingOneRoomSoundsThereAloneTheOthersPauseWithTheMusicAndAllAreBackAfter() throws {
+        let mp3 = try Fixtures.mp3(.sweep, seconds: 14, sampleRate: Self.rate, channels: 2, encoding: .cbr(kbps: 192))
+        let source = try WAVFile.read(Fixtures.decodedByMPG123(mp3))
+        let server = try SnapcastServer.start(rate: Self.rate)
+        let clients = try Self.rooms.map { try server.startClient($0) }
+        let volumesBefore = try server.clients().map { ($0.id, $0.percent, $0.muted) }
+        let player = try Self.startPlayer([mp3], server: server,
+                                          extra: ["--alarm-in", "4", "--alarm-ring", "3", "--alarm-rooms", "bedroom"])
+        let finished = player.process.waitForEvent(named: "finished", timeout: 40)
+        usleep(300_000)
+        for client in clients { client.stop() }
+        let events = player.process.eventsSoFar()
+        _ = player.process.stop()
+        #expect(finished != nil, "the player did not finish: \(events.events.suffix(5))")
+        #expect(events.named("error").isEmpty, "\(events.named("error"))")
+        let paused = try #require(events.named("paused").first?.number("position"))
+        #expect(events.named("resumed").first?.number("position") == paused)
+        let stop = Int((paused * Double(Self.rate)).rounded())
+        let fade = Self.rate * 30 / 1000
+        let gap = Self.rate * 400 / 1000
+
+        for client in clients {
+            let capture = client.captured()
+            let head = SignalAnalysis.align(reference: source.frames(0..<(Self.rate * 2)), signal: capture, minimumOverlap: 0.99)
+            #expect(head.correlation > 0.999, "\(client.name): \(head)")
+            let musicEnd = head.lag + stop
+            // Every room: the music exactly up to its fade, and exactly from the stop sample after the alarm.
+            #expect(SignalAnalysis.firstDifference(expected: source.frames(0..<(stop - fade)),
+                                                   actual: capture.frames(head.lag..<(musicEnd - fade))) == nil,
+                    "\(client.name): the music before the alarm differs")
+            let after = capture.frames((musicEnd + Self.rate * 3)..<capture.frameCount)
+            let tail = SignalAnalysis.align(reference: source.frames((stop + fade)..<(stop + fade + Self.rate)), signal: after,
+                                            minimumOverlap: 0.99)
+            #expect(tail.correlation > 0.999, "\(client.name): the music did not come back: \(tail)")
+            let returned = musicEnd + Self.rate * 3 + tail.lag - fade
+            let rest = min(source.frameCount - stop - fade, capture.frameCount - returned - fade)
+            #expect(rest > Self.rate && SignalAnalysis.firstDifference(
+                expected: source.frames((stop + fade)..<(stop + fade + rest)),
+                actual: capture.frames((returned + fade)..<(returned + fade + rest))) == nil,
+                    "\(client.name): the music after the alarm is not the file from the stop sample")
+            // Between the two: the alarm in the bedroom alone; silence elsewhere.
+            let between = capture.frames((musicEnd + gap / 2)..<(returned - gap / 2))
+            if client.name == "bedroom" {
+                #expect(SignalAnalysis.rms(between) > 0.05, "the bedroom did not hear its alarm")
+            } else {
+                let loudest = between.samples.map { abs(Int($0)) }.max() ?? 0
+                #expect(loudest == 0, "\(client.name) heard something while the bedroom's alarm rang (peak \(loudest))")
+            }
+        }
+        // Every room on the player's stream again, at its own volume.
+        let after = try server.clients()
+        #expect(after.allSatisfy { $0.streamID == SnapcastServer.streamName }, "\(after)")
+        #expect(after.map { ($0.id, $0.percent, $0.muted) }.elementsEqual(volumesBefore) { $0 == $1 }, "\(after) vs \(volumesBefore)")
+    }
 }

@@ -46,6 +46,7 @@ public final class SnapcastServer: @unchecked Sendable {
     /// `--device` for the player: the source line's URI (the README's form).
     public var device: String {
         "snapcast:pipe://\(fifo)?name=\(Self.streamName)&sampleformat=\(rate):16:\(channels)&buffer=\(bufferMilliseconds)"
+            + "&control=127.0.0.1:\(controlPort)"
     }
 
     /// Starts a server and returns once its JSON-RPC answers and it made its
