@@ -29,7 +29,7 @@ public final class SnapcastRooms: LoopSource {
     private var nextID = 1
     private var statusID: Int?
     /// Alarms that began ringing since the last turn, to be looked up in the snapshot.
-    private var rang: [AlarmID] = []
+    private var rang: [Int] = []
     private var ended = false
     private var events: PlayerEventStream
 
@@ -40,8 +40,8 @@ public final class SnapcastRooms: LoopSource {
         events.subscribe { [weak self] timed in
             guard let self else { return }
             switch timed.event {
-            case .alarmRinging(let ids): rang += ids
-            case .alarmJoined(let id): rang.append(id)
+            case .alarmRinging(let ids): rang += ids.map { $0.rawValue }
+            case .alarmJoined(let id): rang.append(id.rawValue)
             case .alarmEnded: ended = true
             default: break
             }
@@ -59,7 +59,7 @@ public final class SnapcastRooms: LoopSource {
     public func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
         let alarm = self.alarm ?? makeAlarm(clock: core.clock)
         if !rang.isEmpty {
-            let ids = Set(rang.map(\.rawValue))
+            let ids = Set(rang)
             rang = []
             let rooms = core.snapshot(.full).alarms.filter { ids.contains($0.id) }.flatMap(\.rooms)
             if !rooms.isEmpty { alarm.alarmBegan(naming: rooms) }
