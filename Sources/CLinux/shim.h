@@ -32,12 +32,15 @@ static inline int interlude_unread_bytes(int descriptor, int *bytes) {
     return ioctl(descriptor, FIONREAD, bytes);
 }
 
-/* A named pipe opened for writing without blocking (open(2) is variadic): the
-   descriptor, or -errno. ENXIO: nobody reads it; ENOENT: it is not there;
-   -EINVAL: the path is not a FIFO (a regular file would take everything at
-   once and pace nothing). */
-static inline int interlude_open_fifo_writer(const char *path) {
-    int descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+/* A named pipe opened without blocking, for reading and writing (open(2) is
+   variadic): the descriptor, or -errno. ENOENT: it is not there; EINVAL: the
+   path is not a FIFO (a regular file would take everything at once and pace
+   nothing). Read and write, as Linux allows for a FIFO (fifo(7)): opened for
+   writing alone it fails (ENXIO) unless a reader has it open at that moment,
+   and snapserver's pipe source, finding no writer, closes it and opens it
+   again every 100 ms; with a writer open, it stays. */
+static inline int interlude_open_fifo(const char *path) {
+    int descriptor = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
     if (descriptor < 0) return -errno;
     struct stat status;
     if (fstat(descriptor, &status) != 0 || !S_ISFIFO(status.st_mode)) {

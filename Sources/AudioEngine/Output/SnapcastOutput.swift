@@ -29,6 +29,7 @@ public final class SnapcastOutput: AudioOutput, @unchecked Sendable {
     private var context: UnsafeMutablePointer<WriterContext>?
     private var device: UnsafeMutablePointer<SnapcastDevice>?
     private let path: UnsafeMutablePointer<CChar>
+    private let drainBuffer = UnsafeMutableRawPointer.allocate(byteCount: SnapcastDevice.drainBytes, alignment: 16)
     private var wakeFD: Int32 = -1
     private var thread: pthread_t?
     public private(set) var isRealtimePriority = false
@@ -66,6 +67,7 @@ public final class SnapcastOutput: AudioOutput, @unchecked Sendable {
         }
         if let context { WriterContext.free(context) }
         free(path)
+        drainBuffer.deallocate()
     }
 
     /// A third of a second decoded ahead, plus what the pipe and the server
@@ -85,7 +87,7 @@ public final class SnapcastOutput: AudioOutput, @unchecked Sendable {
         context.pointee.rate = format.rate
         self.context = context
         let device = UnsafeMutablePointer<SnapcastDevice>.allocate(capacity: 1)
-        device.initialize(to: SnapcastDevice(context: context, path: path, wakeFD: fd, rate: format.rate,
+        device.initialize(to: SnapcastDevice(context: context, path: path, drainBuffer: drainBuffer, wakeFD: fd, rate: format.rate,
                                              bytesPerFrame: format.bytesPerFrame, periodFrames: periodFrames,
                                              leadFrames: leadFrames, serverBufferFrames: serverBufferFrames))
         self.device = device
@@ -132,8 +134,8 @@ public final class SnapcastOutput: AudioOutput, @unchecked Sendable {
     public var isFinished: Bool { link?.control.pointee.finished.load(ordering: .acquiring) ?? false }
     public var failure: OutputError? { nil }
 
-    /// True while the writer has the pipe open (a server reads it).
-    public var isFeedingServer: Bool { device?.pointee.isConnected ?? false }
+    /// True while a server reads what the writer writes.
+    public var isFeedingServer: Bool { device?.pointee.isFeeding ?? false }
 
     public func describeLoss(_ event: EngineEvent) -> String {
         "snapcast: \(stream.path): the audio writer could not wait: \(String(cString: strerror(Int32(truncatingIfNeeded: -event.value))))"
@@ -143,8 +145,7 @@ public final class SnapcastOutput: AudioOutput, @unchecked Sendable {
         let code = Int32(truncatingIfNeeded: event.value)
         let why = switch code {
         case ENOENT: "the pipe is not there (snapserver makes it: \(stream.sourceLine))"
-        case ENXIO: "no snapserver reads the pipe"
-        case EPIPE: "snapserver stopped reading the pipe"
+        case EPIPE: "no snapserver reads the pipe"
         case EINVAL: "not a named pipe"
         default: String(cString: strerror(code)).lowercased()
         }
