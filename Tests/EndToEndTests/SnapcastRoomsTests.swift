@@ -27,7 +27,8 @@ import Glibc
         let clients = try Self.rooms.map { try server.startClient($0) }
         let clock = CaptureClock(clients)
         defer { clock.stop() }
-        let run = try InterludeBinary.run(["play"] + queue.files + ["--device", server.device, "--events", "json"], timeout: 60)
+        let run = try InterludeBinary.run(["play"] + queue.files + ["--device", server.device, "--events", "json"],
+                                          environment: try Self.playerEnvironment(), timeout: 60)
         // The last frames reach the rooms a buffer after the player ended; a little more for the file player.
         usleep(300_000)
         for client in clients { client.stop() }
@@ -56,13 +57,27 @@ import Glibc
         #expect(spread <= 1, "the rooms start the queue \(spread) ms apart: \(heardAt)")
     }
 
+    /// The player's folders, private to the test: its runtime folder (the
+    /// socket), its config (`config` added to it) and its state. Other
+    /// programs' streams on a desktop sound server are no concern of these
+    /// tests (the machine has none: no line about it either).
+    static func playerEnvironment(config: String = "") throws -> [String: String] {
+        let runtime = try Remote.makeRuntimeDirectory()
+        let home = ScratchFiles.makeDirectory("snapcast-player")
+        try FileManager.default.createDirectory(atPath: home + "/config/interlude", withIntermediateDirectories: true)
+        try ("desktop-interruptions = off\n" + config).write(toFile: home + "/config/interlude/config", atomically: true,
+                                                            encoding: .utf8)
+        return ["XDG_RUNTIME_DIR": runtime, "XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state"]
+    }
+
     /// A player feeding `server` in the background, its socket in a private
     /// runtime folder, its events as JSON on its standard output.
-    static func startPlayer(_ files: [String], server: SnapcastServer, extra: [String] = []) throws
+    static func startPlayer(_ files: [String], server: SnapcastServer, extra: [String] = [], config: String = "") throws
         -> (process: BackgroundProcess, runtime: String) {
-        let runtime = try Remote.makeRuntimeDirectory()
+        let environment = try playerEnvironment(config: config)
+        let runtime = environment["XDG_RUNTIME_DIR"]!
         let process = try InterludeBinary.start(["play"] + files + ["--device", server.device, "--events", "json"] + extra,
-                                                environment: ["XDG_RUNTIME_DIR": runtime])
+                                                environment: environment)
         #expect(Remote.waitForPlayer(runtime), "the player's socket never answered")
         return (process, runtime)
     }
@@ -198,6 +213,29 @@ import Glibc
         return script
     }
 
+    /// MusicBrainz as a house with internet meets it for an album it knows
+    /// without a picture (`Tests/Fixtures/musicbrainz_proxy.py`, as
+    /// `https_proxy`): the stock script looks every new album's art up there
+    /// and dies on anything else, no route or an album MusicBrainz does not
+    /// know (the README says so). Its log, and the server's environment.
+    static func musicBrainzKnowingTheAlbum() throws -> (process: BackgroundProcess, log: String, environment: [String: String]) {
+        let certificates = try TestCertificates.make()
+        let site = try certificates.certificate(forHosts: ["musicbrainz.org", "coverartarchive.org"])
+        let directory = ScratchFiles.makeDirectory("musicbrainz")
+        let process = try BackgroundProcess.start(
+            "/usr/bin/python3", [InterludeBinary.packageRoot + "/Tests/Fixtures/musicbrainz_proxy.py", "--cert", site.certificate,
+                                 "--key", site.key, "--port-file", directory + "/port", "--log", directory + "/requests.log"],
+            stdout: .discard, stderr: .file(directory + "/stderr.log"))
+        var port: String?
+        _ = Remote.waitUntil(10) {
+            port = try? String(contentsOfFile: directory + "/port", encoding: .utf8)
+            return port != nil
+        }
+        let proxy = "http://127.0.0.1:\(try #require(port, "the proxy did not start"))"
+        return (process, directory + "/requests.log",
+                ["https_proxy": proxy, "http_proxy": proxy, "SSL_CERT_FILE": certificates.trustedCA])
+    }
+
     /// The stream's metadata and playback status as snapserver's JSON-RPC has them.
     static func properties(_ server: SnapcastServer) -> (title: String?, artist: [String], album: String?, duration: Double?,
                                                            status: String?) {
@@ -210,16 +248,14 @@ import Glibc
     @Test func snapcastClientsSeeTheTitlesAndTheirControlsReachThePlayerThroughTheStockMetaMPDScript() throws {
         let files = try Self.taggedQueue()
         let port = try LoopbackHTTP.freePort()
-        let server = try SnapcastServer.start(rate: Self.rate, controlScript: try Self.metaMPD(port: port))
+        let musicBrainz = try Self.musicBrainzKnowingTheAlbum()
+        defer { musicBrainz.process.stop() }
+        let server = try SnapcastServer.start(rate: Self.rate, controlScript: try Self.metaMPD(port: port),
+                                              environment: musicBrainz.environment)
         let room = try server.startClient("kitchen")
         defer { room.stop() }
-        let config = ScratchFiles.makeDirectory("snapcast-config")
-        try FileManager.default.createDirectory(atPath: config + "/interlude", withIntermediateDirectories: true)
-        try "mpd = 127.0.0.1:\(port)\n".write(toFile: config + "/interlude/config", atomically: true, encoding: .utf8)
-        let runtime = try Remote.makeRuntimeDirectory()
-        let player = try InterludeBinary.start(["play"] + files + ["--device", server.device, "--events", "json"],
-                                               environment: ["XDG_RUNTIME_DIR": runtime, "XDG_CONFIG_HOME": config,
-                                                             "XDG_STATE_HOME": config + "/state"])
+        let started = try Self.startPlayer(files, server: server, config: "mpd = 127.0.0.1:\(port)\n")
+        let player = started.process
         defer { _ = player.stop() }
         func control(_ command: String, _ params: [String: Any]? = nil) throws {
             var arguments: [String: Any] = ["id": SnapcastServer.streamName, "command": command]
@@ -237,6 +273,10 @@ import Glibc
         let first = Self.properties(server)
         #expect(first.artist == ["Artist a"] && first.album == "Rooms", "\(first)")
         #expect(abs((first.duration ?? 0) - 20) < 0.5, "\(first)")
+        // The script asked MusicBrainz for the album, and the archive for its picture, and lives on.
+        #expect(Remote.waitUntil(5) {
+            ((try? String(contentsOfFile: musicBrainz.log, encoding: .utf8)) ?? "").contains("coverartarchive.org:443 GET /release/")
+        }, "no art lookup seen: \(server.logTail())")
 
         // next: the player moves on, and the title follows within 2 s of the track change.
         let before = player.eventsSoFar().named("trackStarted").count

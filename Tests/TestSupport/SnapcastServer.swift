@@ -22,14 +22,17 @@ public final class SnapcastServer: @unchecked Sendable {
     public let bufferMilliseconds: Int
     public let codec: String
     public let controlScript: String?
+    /// What the server (and so its control script) runs with, besides the test's own environment.
+    public let environment: [String: String]
     public var configPath: String { "\(directory)/snapserver.conf" }
     public var logPath: String { "\(directory)/snapserver.log" }
     /// The stream's name (`name=` in the source line) and id.
     public static let streamName = "Interlude"
 
     private init(process: BackgroundProcess, directory: String, fifo: String, streamPort: Int, controlPort: Int, rate: Int,
-                 channels: Int, bufferMilliseconds: Int, codec: String, controlScript: String?) {
+                 channels: Int, bufferMilliseconds: Int, codec: String, controlScript: String?, environment: [String: String]) {
         self.process = process
+        self.environment = environment
         self.directory = directory
         self.fifo = fifo
         self.streamPort = streamPort
@@ -52,7 +55,8 @@ public final class SnapcastServer: @unchecked Sendable {
     /// Starts a server and returns once its JSON-RPC answers and it made its
     /// FIFO. `controlScript`: the stream's `controlscript` (a path).
     public static func start(rate: Int = 48000, channels: Int = 2, bufferMilliseconds: Int = 1000, codec: String = "flac",
-                             controlScript: String? = nil, timeout: Double = 15) throws -> SnapcastServer {
+                             controlScript: String? = nil, environment: [String: String] = [:],
+                             timeout: Double = 15) throws -> SnapcastServer {
         guard ProcessRunner.which("snapserver") != nil else { throw StreamServerError.notInstalled("snapserver") }
         let directory = ScratchFiles.makeDirectory("snapserver")
         var failures: [String] = []
@@ -62,7 +66,7 @@ public final class SnapcastServer: @unchecked Sendable {
             guard streamPort != controlPort else { continue }
             let server = try launch(directory: directory, streamPort: streamPort, controlPort: controlPort, rate: rate,
                                     channels: channels, bufferMilliseconds: bufferMilliseconds, codec: codec,
-                                    controlScript: controlScript)
+                                    controlScript: controlScript, environment: environment)
             do {
                 try server.waitUntilAnswering(timeout: timeout)
                 return server
@@ -75,7 +79,8 @@ public final class SnapcastServer: @unchecked Sendable {
     }
 
     private static func launch(directory: String, streamPort: Int, controlPort: Int, rate: Int, channels: Int,
-                               bufferMilliseconds: Int, codec: String, controlScript: String?) throws -> SnapcastServer {
+                               bufferMilliseconds: Int, codec: String, controlScript: String?,
+                               environment: [String: String]) throws -> SnapcastServer {
         let fifo = "\(directory)/snapfifo"
         var source = "pipe://\(fifo)?name=\(streamName)&mode=create"
         if let controlScript { source += "&controlscript=\(controlScript)" }
@@ -102,12 +107,13 @@ public final class SnapcastServer: @unchecked Sendable {
 
             """
         try Data(config.utf8).write(to: URL(fileURLWithPath: "\(directory)/snapserver.conf"))
-        let process = try BackgroundProcess.start("snapserver", ["-c", "\(directory)/snapserver.conf"],
+        let process = try BackgroundProcess.start("snapserver", ["-c", "\(directory)/snapserver.conf"], environment: environment,
                                                   stdout: .file("\(directory)/stdout.log"),
                                                   stderr: .file("\(directory)/stdout.log"))
         return SnapcastServer(process: process, directory: directory, fifo: fifo, streamPort: streamPort,
                               controlPort: controlPort, rate: rate, channels: channels,
-                              bufferMilliseconds: bufferMilliseconds, codec: codec, controlScript: controlScript)
+                              bufferMilliseconds: bufferMilliseconds, codec: codec, controlScript: controlScript,
+                              environment: environment)
     }
 
     private func waitUntilAnswering(timeout: Double) throws {
@@ -135,7 +141,7 @@ public final class SnapcastServer: @unchecked Sendable {
         if downSeconds > 0 { usleep(useconds_t(downSeconds * 1_000_000)) }
         let fresh = try Self.launch(directory: directory, streamPort: streamPort, controlPort: controlPort, rate: rate,
                                     channels: channels, bufferMilliseconds: bufferMilliseconds, codec: codec,
-                                    controlScript: controlScript)
+                                    controlScript: controlScript, environment: environment)
         process = fresh.process
         try waitUntilAnswering(timeout: timeout)
     }
