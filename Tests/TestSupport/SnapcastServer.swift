@@ -44,7 +44,10 @@ public final class SnapcastServer: @unchecked Sendable {
         self.controlScript = controlScript
     }
 
-    deinit { process.stop() }
+    /// False for the object `killAndRestart` launches through: the process is the first object's.
+    private var ownsProcess = true
+
+    deinit { if ownsProcess { process.stop() } }
 
     /// `--device` for the player: the source line's URI (the README's form).
     public var device: String {
@@ -142,6 +145,8 @@ public final class SnapcastServer: @unchecked Sendable {
         let fresh = try Self.launch(directory: directory, streamPort: streamPort, controlPort: controlPort, rate: rate,
                                     channels: channels, bufferMilliseconds: bufferMilliseconds, codec: codec,
                                     controlScript: controlScript, environment: environment)
+        // The new server's process is this one's now: the object made to launch it must not stop it as it goes.
+        fresh.ownsProcess = false
         process = fresh.process
         try waitUntilAnswering(timeout: timeout)
     }
