@@ -49,6 +49,9 @@ packages=(
   xterm xvfb x11-apps xfonts-base
   # Podcasts (issue 27): feeds and OPML read with libxml2's reader, fetched with libcurl (both dlopen'ed).
   libxml2-dev libcurl4-openssl-dev
+  # Rooms (issue 48): a real Snapcast server and its clients, and what the server's stock control
+  # script meta_mpd.py imports (python-mpd2, dbus, GLib: above or with mpv; musicbrainzngs here).
+  snapserver snapclient python3-musicbrainzngs python3-dbus python3-gi
 )
 # Peers that only `make bench` runs beside interlude (scripts/install-deps.sh --bench).
 # The stations' row (issue 26) runs `mpv --no-video` and `ffplay -nodisp`: mpv and ffmpeg, above.

@@ -153,6 +153,9 @@ public protocol AudioOutput: AnyObject {
     var failure: OutputError? { get }
     /// One line for a `deviceLost` event this output's writer posted.
     func describeLoss(_ event: EngineEvent) -> String
+    /// One line for an `outputAway` event (a server that is not there; the
+    /// writer plays on and tries again).
+    func describeAway(_ event: EngineEvent) -> String
     /// An alarm began (true) or ended sounding through the output: a sound
     /// server's stream says so in its `media.role` (`PulseOutput.alarmRole`),
     /// for the desktop's policy; a device or a file has no role.
@@ -161,6 +164,7 @@ public protocol AudioOutput: AnyObject {
 
 extension AudioOutput {
     public func setAlarmRole(_ ringing: Bool) {}
+    public func describeAway(_ event: EngineEvent) -> String { "" }
 }
 
 public enum OutputClock: Sendable {
@@ -177,6 +181,8 @@ public enum OutputError: Error, Sendable, CustomStringConvertible {
     /// The PulseAudio server could not be reached, or refused the stream.
     case soundServer(PulseAudioError)
     case file(FileSink.FileError)
+    /// A Snapcast stream's pipe is something else than a pipe.
+    case snapcast(SnapcastOutput.OpenError)
     /// The writer thread, or what it needs before it starts, could not be made.
     case writerThread(reason: String?)
 
@@ -185,6 +191,7 @@ public enum OutputError: Error, Sendable, CustomStringConvertible {
         case .device(let error): error.description
         case .soundServer(let error): error.description
         case .file(let error): error.description
+        case .snapcast(let error): error.description
         case .writerThread(let reason):
             "could not start the audio writer thread" + (reason.map { ": \($0)" } ?? "")
         }
@@ -194,7 +201,7 @@ public enum OutputError: Error, Sendable, CustomStringConvertible {
     public var isDeviceUnavailable: Bool {
         switch self {
         case .device, .soundServer: true
-        case .file, .writerThread: false
+        case .file, .snapcast, .writerThread: false
         }
     }
 }
