@@ -79,6 +79,8 @@ static inline long interlude_receive_descriptors(int socket, void *bytes, size_t
         }
     }
     return (long)count;
+}
+
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <fcntl.h>
