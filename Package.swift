@@ -81,6 +81,9 @@ let package = Package(
         .target(name: "Streams", dependencies: ["InterludeCore", "BookFormat"]),
         // Podcasts' pure logic: podcastparser's rules, subscriptions, OPML and their merge.
         .target(name: "Podcasts", dependencies: ["InterludeCore"]),
+        // Snapcast's pure side: the stream the player feeds (its pipe and format), JSON-RPC's
+        // messages, and which rooms an alarm rings in and how they are put back.
+        .target(name: "Rooms", dependencies: ["InterludeCore"]),
 
         // What front ends see of the player: the typed event stream, the state
         // snapshot and the one command type. Pure, so the TUI and tests use it.
@@ -94,7 +97,7 @@ let package = Package(
         // What plays: decoders -> SPSC ring -> writer thread -> sink; speed (libsonic), the
         // ALSA, PulseAudio and file outputs, the engine and its voices.
         .target(name: "AudioEngine", dependencies: ["AudioDecoding", "CAlsa", "CSonic", "CInterludeShims", "CLinux", "InterludeCore", "CPulse",
-                                                     "SpokenAudio"]),
+                                                     "SpokenAudio", "Rooms"]),
 
         // The full-screen player: its keys (bindings, the keys file, `?` help, read from the
         // command table), layout, panes, banner and key dispatch as pure views over frames;
@@ -123,11 +126,11 @@ let package = Package(
                                                   "CInterludeShims"]),
         // The core behind `PlayerCore`: the runtime and its one loop, the dispatcher, the snapshot,
         // the controller, books and what plays. Services and front ends never import it.
-        .target(name: "Core", dependencies: ["InterludeCore", "SpokenAudio", "AudioSession", "Alarms", "AudioDecoding", "AudioEngine", "BookFormat", "Books",
+        .target(name: "Core", dependencies: ["InterludeCore", "SpokenAudio", "AudioSession", "Alarms", "AudioDecoding", "AudioEngine", "BookFormat", "Books", "Rooms",
                                              "PlayerModel", "Playlists", "ReplayGain", "Streams", "Podcasts", "LoopIO",
                                              "LibraryIO"]),
         // The remote protocols: the control socket's JSON lines and MPD's, on the line server.
-        .target(name: "RemoteControl", dependencies: ["InterludeCore", "PlayerModel", "LoopIO", "LibraryIO", "BookFormat",
+        .target(name: "RemoteControl", dependencies: ["InterludeCore", "PlayerModel", "LoopIO", "LibraryIO", "BookFormat", "Rooms",
                                                       "MusicLibrary", "Playlists"]),
         // The desktop: sd-bus, MPRIS and other players, alarm notifications, logind's sleep and the
         // wake timer, other programs' streams on the sound server, the `on-event` hook.
@@ -138,7 +141,7 @@ let package = Package(
         .target(name: "Interlude", dependencies: ["InterludeCore", "SpokenAudio", "AudioSession", "Alarms", "AudioDecoding", "AudioEngine", "BookFormat", "Books",
                                                   "CLinux", "TUI", "Themes", "PlayerModel", "Playlists", "ReplayGain", "MusicLibrary",
                                                   "CInterludeShims", "Streams", "CCoverArt", "Podcasts", "LoopIO", "LibraryIO", "Core",
-                                                  "RemoteControl", "DesktopIntegration"]),
+                                                  "RemoteControl", "DesktopIntegration", "Rooms"]),
         .executableTarget(name: "interlude", dependencies: ["Interlude", "AudioDecoding"]),
         // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
         // build it is a replayer that runs saved inputs through the parser.
@@ -197,6 +200,7 @@ let package = Package(
         .testTarget(name: "InterludeTests", dependencies: ["Interlude", "PlayerModel", "SpokenAudio", "TestSupport", "MusicLibrary", "AudioDecoding", "AudioEngine", "TUI", "LoopIO", "LibraryIO", "Core", "RemoteControl", "DesktopIntegration"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "InterludeCore"]),
         .testTarget(name: "PodcastsTests", dependencies: ["Podcasts", "InterludeCore"]),
+        .testTarget(name: "RoomsTests", dependencies: ["Rooms", "InterludeCore"]),
         // The MPD protocol's pure parts: the tokenizer, command lists, ACK lines, idle, song ids.
         .testTarget(name: "MPDProtocolTests", dependencies: ["PlayerModel"]),
         // `make install`, the installed binary without the build tree, the man page and

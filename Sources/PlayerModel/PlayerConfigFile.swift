@@ -18,6 +18,8 @@ public struct PlayerConfigFile: Equatable, Sendable {
     public var replayGainPreamp: Double?
     /// The music library's folders, in the order written (`~/` not yet expanded).
     public var libraryFolders: [String] = []
+    /// `books = PATH`: the folder of audiobooks (`~/` not yet expanded); nil: `~/Audiobooks` when it exists.
+    public var booksFolder: String?
     /// `mpd = off|on|PORT|IPV4:PORT`: the MPD front end's endpoints (default: the local socket alone).
     public var mpd: MPDEndpointSetting?
     /// `mpd-password = SECRET`: MPD's `password`; without it a client has none of MPD's permissions.
@@ -73,6 +75,8 @@ public struct PlayerConfigFile: Equatable, Sendable {
             + "(on: -18), for books with no setting of their own (default off)"),
         ("podcast-voice-boost", "off|on|LUFS", "the same for podcasts' episodes (default off)"),
         ("library", "PATH", "a folder of the music library; one line each, several allowed (default: the music folder)"),
+        ("books", "PATH", "the folder of audiobooks: a root of its own in the browser, and a folder or file in it opens "
+            + "as a book (default: ~/Audiobooks when it exists)"),
         ("mpd", "off|on|IPV4:PORT", "the MPD protocol's front end: on the local socket $XDG_RUNTIME_DIR/interlude/mpd "
             + "by default; with an address such as 127.0.0.1:6600 also over TCP there (another host only when named); off"),
         ("mpd-password", "SECRET", "an MPD client must send it (MPD's password command) before anything but ping, "
@@ -159,6 +163,12 @@ public struct PlayerConfigFile: Equatable, Sendable {
                     continue
                 }
                 config.libraryFolders.append(String(value))
+            case "books":
+                guard !value.isEmpty else {
+                    problem("books needs a folder")
+                    continue
+                }
+                config.booksFolder = String(value)
             case "mpd":
                 guard let setting = MPDEndpointSetting(String(value)) else {
                     problem("mpd must be \(MPDEndpointSetting.accepts), not '\(value)'")

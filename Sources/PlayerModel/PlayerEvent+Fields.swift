@@ -69,6 +69,7 @@ extension PlayerEvent {
         case .streamConnected: "streamConnected"
         case .streamTitle: "streamTitle"
         case .timeShift: "timeShift"
+        case .stationNamed: "stationNamed"
         }
     }
 
@@ -199,6 +200,8 @@ extension PlayerEvent {
             return reason.map { [.init("reason", .string($0.rawValue))] } ?? []
         case .sleepFadeStarted(let fade):
             return [.init("fade", .number(fade, decimals: 3))]
+        case .stationNamed(let url, let name):
+            return [.init("url", .string(url)), .init("name", .string(name))]
         case .streamConnected(let url, let station, let codec):
             var fields: [EventField] = [.init("url", .string(url))]
             if let station { fields.append(.init("station", .string(station))) }

@@ -109,6 +109,8 @@ public enum PlayerEvent: Sendable, Equatable {
     /// A station's time-shift said something: its buffer is full and drops
     /// its oldest audio, a resume moved on or went live.
     case timeShift(url: String, message: String)
+    /// A favourite station added by its URL alone took the name its server gave (`icy-name`).
+    case stationNamed(url: String, name: String)
 
     // MARK: Books
 

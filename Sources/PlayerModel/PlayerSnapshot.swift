@@ -335,6 +335,8 @@ public struct AlarmRow: Equatable, Sendable {
     public var wake: String
     /// After the time: "missed 3 h late, the computer was asleep" (until seen), or "skips Wed 07:00"; else "".
     public var note: String
+    /// The Snapcast rooms it rings in (`--rooms`); empty: every room.
+    public var rooms: [String] = []
 
     public init(id: Int, label: String, nextFire: String, schedule: String, isEnabled: Bool, isRinging: Bool = false,
                 note: String = "", wake: String = "") {

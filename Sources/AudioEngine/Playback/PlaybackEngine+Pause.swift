@@ -77,6 +77,11 @@ extension PlaybackEngine {
         }
         // Acquire: pairs with the writer's release store after it emptied the ring.
         guard control.pointee.mediaFlushAck.load(ordering: .acquiring) >= request.flushEpoch else { return }
+        // The silence a voice asked to follow it (`stopVoice(holdFrames:)`) is written first.
+        if let held = resumeHeldUntilDeviceFrame {
+            guard control.pointee.deviceFramesWritten.load(ordering: .acquiring) >= held else { return }
+            resumeHeldUntilDeviceFrame = nil
+        }
         let frame: Int
         switch request.target {
         case .frame(let target):

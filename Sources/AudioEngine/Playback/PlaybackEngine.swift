@@ -1,5 +1,6 @@
 import AudioDecoding
 import SpokenAudio
+import Rooms
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,6 +38,8 @@ public final class PlaybackEngine {
         case systemDefault(latencyMilliseconds: Int, role: String = "music")
         case wav(path: String)
         case null
+        /// A snapserver's pipe source (`snapcast:pipe:///tmp/snapfifo?...`): `SnapcastOutput`.
+        case snapcast(SnapcastStream)
     }
 
     public enum StartError: Error, Sendable, CustomStringConvertible {
@@ -76,6 +79,8 @@ public final class PlaybackEngine {
     var trimSavedBeforeSeek = 0
     var voice: VoiceSource?
     var voiceHasMore = false
+    /// A resume waits until the output has written this device frame (`stopVoice(holdFrames:)`).
+    var resumeHeldUntilDeviceFrame: Int?
     /// Where a resume continues: a stream frame, or a queue entry not yet
     /// decoded (a jump), resolved once the media has stopped.
     enum ResumeTarget {
@@ -134,10 +139,12 @@ public final class PlaybackEngine {
     /// Opens the first decodable file and the output. Decoding errors of files
     /// skipped on the way come out of the first `pump()`.
     public func open() throws(StartError) {
+        // An output whose format the user set (a Snapcast stream's): every file converts to it.
+        if let fixed = output?.fixedFormat { feeder.fixFormat(fixed) }
         var opened = feeder.openFirst()
         if opened == nil && feeder.paths.isEmpty && keepsOutputAtQueueEnd {
             // Nothing to play yet: the output opens in CD format, later files convert to it.
-            let fallback = AudioFormat(rate: 44100, channels: 2)
+            let fallback = output?.fixedFormat ?? AudioFormat(rate: 44100, channels: 2)
             feeder.startEmpty(format: fallback)
             opened = fallback
         }

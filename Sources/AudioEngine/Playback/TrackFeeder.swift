@@ -111,6 +111,12 @@ public final class TrackFeeder {
         return format
     }
 
+    /// Every file is converted to `format`, the first one too (an output whose
+    /// format the user set). Before `openFirst`.
+    public func fixFormat(_ format: AudioFormat) {
+        self.format = format
+    }
+
     /// An empty queue that later files join in `format` (converted to it).
     public func startEmpty(format: AudioFormat) {
         self.format = format

@@ -89,6 +89,8 @@ package final class PlayerRuntime {
     package let favouriteStations = FavouriteStations()
     /// The podcasts pane's rows, the refresh and the downloads, all off the loop (`PlayerPodcasts`).
     package let podcasts = PlayerPodcasts()
+    /// The names of stations added by their URL alone, asked of their servers off the loop.
+    package let stationNames = StationNameProbe()
     package let clock: any Clock
     package let arbiter: AudioSessionArbiter
     package let player: PlayerSession
@@ -453,11 +455,13 @@ package final class PlayerRuntime {
         systemClock?.armWakeUp(orAt: deadline, holdingTimers: isSessionSuspended)
         // Unarmed, it would never wake the loop: the loop's next turn reports it and ends.
         guard systemClock?.wakeUpFailure == nil else { return }
-        pollSet.reset(own: signals.fd, systemClock?.wakeUpDescriptor ?? -1, wallClock.fd)
+        // The engine's writer reports a lost device there: paused, nothing else would wake the loop for it.
+        pollSet.reset(own: signals.fd, systemClock?.wakeUpDescriptor ?? -1, wallClock.fd, engine.reportDescriptor)
         for source in sources { pollSet.add(source.pollRequests) }
         pollSet.wait(timeoutMilliseconds: wait)
         signalsReady = pollSet.ownIsReady(0)
         if pollSet.ownIsReady(1) { systemClock?.acknowledgeWakeUp() }
+        if pollSet.ownIsReady(3) { engine.takeReports() }
         if pollSet.ownIsReady(2) && wallClock.clockWasSet() {
             events.emit(.wallClockChanged)
             createdScheduler?.wallClockDidChange()
@@ -486,6 +490,7 @@ package final class PlayerRuntime {
         services?.appendSources(to: &sources)
         sources.append(streamWatch)
         sources.append(podcasts)
+        sources.append(stationNames)
         return sources
     }
 

@@ -8,6 +8,7 @@ import PlayerModel
 import Playlists
 import ReplayGain
 import SpokenAudio
+import Rooms
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,7 +28,10 @@ public enum PlayCommand {
     options:
       --device D          where to play: pulse (the PulseAudio server, through
                           libpulse), an ALSA device name, or alsa:NAME for any
-                          ALSA device (alsa:pulse: ALSA's plugin to the server)
+                          ALSA device (alsa:pulse: ALSA's plugin to the server),
+                          or snapcast:pipe:///PATH?sampleformat=RATE:16:CHANNELS
+                          for a snapserver's pipe source (every room in sync;
+                          see the README's Snapcast section)
                           (default: default, the PulseAudio server when one
                           answers, else ALSA's default device)
       --output wav:PATH   render to a 16-bit WAV file as fast as possible instead
@@ -165,7 +169,15 @@ public enum PlayCommand {
             options.replayGainPreamp = decibels
         }
         let device = parsed.value("--device") ?? "default"
-        options.output = .device(device, latencyMilliseconds: latency)
+        if device.hasPrefix(snapcastPrefix) {
+            do throws(SnapcastStream.ParseError) {
+                options.output = .snapcast(try SnapcastStream.parse(String(device.dropFirst(snapcastPrefix.count))))
+            } catch {
+                throw UsageError("play: --device \(snapcastPrefix)\(error.message)")
+            }
+        } else {
+            options.output = .device(device, latencyMilliseconds: latency)
+        }
         if let output = parsed.value("--output") {
             if output == "null" {
                 options.output = .null
@@ -190,6 +202,9 @@ public enum PlayCommand {
         options.book = try BookPlayOptions.parse(parsed)
         return options
     }
+
+    /// `--device snapcast:STREAM`: a snapserver's pipe source (`SnapcastStream`).
+    static let snapcastPrefix = "snapcast:"
 
     private static func rendersToFile(_ output: PlaybackEngine.Output) -> Bool {
         switch output {
