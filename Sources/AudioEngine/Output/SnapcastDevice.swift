@@ -33,6 +33,11 @@ import Glibc
 /// Plain values and raw pointers in one manually allocated block
 /// (`SnapcastOutput` owns it): no ARC on the writer thread.
 struct SnapcastDevice: WriterDevice {
+    /// A stream has no pause of its own: snapserver reads on and fills what it
+    /// misses with silence, so the writer goes on writing silence, paced by the pipe.
+    mutating func sleep() -> Bool { false }
+    mutating func wake() {}
+
     let context: UnsafeMutablePointer<WriterContext>
     /// The FIFO's path as a C string, allocated before the thread starts.
     let path: UnsafeMutablePointer<CChar>
