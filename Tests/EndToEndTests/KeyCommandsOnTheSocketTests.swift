@@ -60,6 +60,8 @@ import Glibc
                 // Each URL once in the favourites: one of its own for each row that adds one.
                 case "URL": "\"http://127.0.0.1:9/\(row.name)\""
                 case "played|unplayed": "\"played\""
+                case "off|on|gentle|medium|strong": "\"strong\""
+                case "off|on|-24..-12": "\"on\""
                 default: "\"word\""
                 }
             }

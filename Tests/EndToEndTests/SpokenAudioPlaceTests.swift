@@ -140,6 +140,39 @@ import Glibc
         #expect(filePosition - heardSeconds * 1.5 > 1, "the pauses cut ahead of the place: \(filePosition) s of file in \(heardSeconds) s")
     }
 
+    /// Through the control socket, as `interlude remote` speaks: the commands
+    /// change a playing book's settings, and `status --json` says them and the
+    /// time saved once a long pause has gone by.
+    @Test func theSocketSetsTheBooksSettingsAndStatusShowsTheTimeSaved() throws {
+        let (book, _, _) = try Self.book("socket")
+        let runtime = try Remote.makeRuntimeDirectory()
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let recorder = try sink.startRecorder()
+        defer { _ = try? recorder.stop() }
+        let player = try BackgroundProcess.start(InterludeBinary.path(), ["play", book.path, "--device", "pulse", "--speed", "2"],
+                                                 environment: sink.environment.merging(book.environment) { $1 }
+                                                     .merging(["XDG_RUNTIME_DIR": runtime]) { $1 })
+        defer { _ = player.stop(signal: SIGKILL, grace: 1) }
+        #expect(Remote.waitForPlayer(runtime), "no player")
+        #expect(try Remote.run(runtime, ["trim-silence", "strong"]).exitStatus == 0)
+        #expect(try Remote.run(runtime, ["voice-boost", "-20"]).exitStatus == 0)
+        // The book's first long pauses (2.5 and 1.2 s, between its first sentences) play within 4 s at 2x.
+        usleep(4_000_000)
+        let status = try Remote.status(runtime)
+        let spoken = try #require(status["spokenAudio"] as? [String: Any], "\(status)")
+        #expect(spoken["trimSilence"] as? String == "strong" && spoken["voiceBoost"] as? String == "-20", "\(spoken)")
+        let saved = try #require(spoken["timeSaved"] as? Double)
+        #expect(saved > 1 && saved < 10, "\(spoken)")
+        #expect(spoken["bookTimeSaved"] as? Double ?? 0 >= saved && spoken["totalTimeSaved"] as? Double ?? 0 >= saved, "\(spoken)")
+        // A strength there is not is refused.
+        #expect(try Remote.run(runtime, ["trim-silence", "max"]).exitStatus != 0)
+        #expect(try Remote.run(runtime, ["quit"]).exitStatus == 0)
+        _ = player.wait(timeout: 10)
+        let state = try book.state()
+        #expect(state["trimSilence"] as? String == "strong" && state["voiceBoost"] as? String == "-20", "\(state)")
+    }
+
     @Test func aBooksSettingsSurviveARestartAndStayItsOwn() throws {
         let (book, _, _) = try Self.book("settings")
         let first = try book.play(output: .null, ["--trim-silence", "strong", "--voice-boost", "-20"])
