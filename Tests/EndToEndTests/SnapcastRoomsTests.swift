@@ -121,6 +121,8 @@ import Glibc
         let resumed = try #require(events.named("resumed").first?.number("position"))
         #expect(resumed == paused)
         #expect(!events.named("interruption").isEmpty)
+        let requested = try #require(events.named("pauseRequested").first?.number("position"))
+        let requestedAt = due + ((events.named("pauseRequested").first?.t ?? 0) - (events.named("alarmRinging").first?.t ?? 0))
         let stop = Int((paused * Double(Self.rate)).rounded())
         let fade = Self.rate * 30 / 1000
 
@@ -129,6 +131,12 @@ import Glibc
             let heard = try Self.musicAroundTheStop(capture, source: source, stop: stop, fade: fade, room: client.name)
             // Silent (the music's fade ended) within the server's buffer and 100 ms of the alarm's due time.
             let silentAt = try #require(clock.time(index, frame: heard.musicEnd), "\(client.name): no block times")
+            // What the player said the rooms heard when the pause was asked for is what this room heard then:
+            // the frames written, less the pipe, less the server's buffer.
+            let base = try #require(clock.time(index, frame: heard.start))
+            let heardThen = (requestedAt - base) * Double(Self.rate)
+            #expect(abs(heardThen - requested * Double(Self.rate)) <= Double(Self.rate) * 0.05,
+                    "\(client.name) heard frame \(Int(heardThen)) at the request, the player says \(Int(requested * Double(Self.rate)))")
             let late = silentAt - due
             #expect(late <= Double(server.bufferMilliseconds) / 1000 + 0.1,
                     "\(client.name): silent \(Int(late * 1000)) ms after the alarm was due (buffer \(server.bufferMilliseconds) ms)")
@@ -146,9 +154,9 @@ import Glibc
     /// corrections), and exactly from that frame on after the fade-in: the
     /// resume starts at the sample the rooms last heard. `musicEnd`: the
     /// capture's frame where the fade reached silence; `returned`: where the
-    /// file's frame `stop` is heard again.
+    /// file's frame `stop` is heard again; `start`: where its first frame is.
     static func musicAroundTheStop(_ capture: PCMAudio, source: PCMAudio, stop: Int, fade: Int, room: String) throws
-        -> (musicEnd: Int, returned: Int) {
+        -> (musicEnd: Int, returned: Int, start: Int) {
         let head = SignalAnalysis.align(reference: source.frames(0..<(rate * 2)), signal: capture, minimumOverlap: 0.99)
         #expect(head.correlation > 0.999, "\(room): \(head)")
         let before = SignalAnalysis.matchAllowingClientCorrections(expected: source.frames(0..<(stop - fade)),
@@ -169,7 +177,7 @@ import Glibc
         #expect(resumed.unexplained == nil && resumed.matchedFrames == rest && rest > rate,
                 "\(room): the music after the stop is not the file from the stop sample: \(resumed)")
         #expect(withinClientCorrections(resumed, seconds: Double(rest) / Double(rate)), "\(room): \(resumed)")
-        return (musicEnd, returned)
+        return (musicEnd, returned, head.lag)
     }
 
     @Test func aServerKilledAndRestartedCostsOneLineAndTheRoomsHearItAgainWithinFiveSeconds() throws {
