@@ -209,10 +209,20 @@ import Glibc
             }
             usleep(20_000)
         }
+        // And it is the music again, whole: two seconds of it, the file's own samples with no hole.
+        usleep(2_500_000)
         let errors = player.process.eventsSoFar().named("error")
         _ = player.process.stop()
         let back = try #require(heardAgain, "no sound in the room 8 s after the restart: \(room.logTail())")
         #expect(back - restarted <= 5, "sound came back \(back - restarted) s after the restart")
+        let capture = room.captured()
+        let lastTwo = capture.frames((capture.frameCount - Self.rate * 2)..<capture.frameCount)
+        let source = try WAVFile.read(Fixtures.decodedByMPG123(mp3))
+        let place = SignalAnalysis.align(reference: lastTwo, signal: source, minimumOverlap: 0.99)
+        let match = SignalAnalysis.matchAllowingClientCorrections(
+            expected: source.frames(place.lag..<(place.lag + lastTwo.frameCount)), actual: lastTwo)
+        #expect(place.correlation > 0.999 && match.unexplained == nil && Self.withinClientCorrections(match, seconds: 2),
+                "the room does not hear the music whole after the restart: \(place), \(match)")
         #expect(errors.count == 1, "\(errors)")
     }
 
