@@ -31,6 +31,8 @@ packages=(
   # Installing (issue 31): the man page's and the package's checkers, the shells whose
   # completions are tested, the Debian package's tools, the AppStream validator.
   mandoc lintian zsh fish bash-completion dpkg-dev fakeroot appstream desktop-file-utils
+  # Issue 44: systemd-analyze verifies the installed user unit (no systemd needs to run).
+  systemd
   # Alarms (issue 28): a real MPRIS player that an alarm pauses and resumes (mpv with its
   # MPRIS plugin), and python-dbusmock's logind and systemd templates on private buses.
   mpv mpv-mpris python3-dbusmock

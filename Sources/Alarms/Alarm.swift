@@ -46,6 +46,10 @@ public struct Alarm: Hashable, Sendable {
     public var skips: Int64?
     /// Seconds from silence to `volume` once the sound starts; 0: at once.
     public var rampSeconds: Int
+    /// While it rings: the wall instant it began. Still set when a player
+    /// starts, the one that rang it died (a crash, `kill -9`, a power cut)
+    /// before the ring ended: it rings again late, or is missed (`AlarmScheduler.start`).
+    public var ringingSince: Int64?
     /// The Snapcast rooms (clients or groups, by name) it rings in; empty: every room.
     public var rooms: [String]
     /// `--rooms`: at most 32 names of at most 64 bytes, as a house has them.
@@ -58,6 +62,7 @@ public struct Alarm: Hashable, Sendable {
         ringTimeoutSeconds: Int = Alarm.defaultRingTimeoutSeconds,
         snoozeMinutes: Int = Alarm.defaultSnoozeMinutes,
         handledThrough: Int64, snoozedUntil: Int64? = nil, skips: Int64? = nil, rampSeconds: Int = 0,
+        ringingSince: Int64? = nil,
         rooms: [String] = []
     ) {
         self.id = id
@@ -72,6 +77,7 @@ public struct Alarm: Hashable, Sendable {
         self.snoozedUntil = snoozedUntil
         self.skips = skips
         self.rampSeconds = rampSeconds
+        self.ringingSince = ringingSince
         self.rooms = rooms
     }
 

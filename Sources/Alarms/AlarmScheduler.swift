@@ -92,7 +92,43 @@ public final class AlarmScheduler {
             nextID = result.contents.nextID
             onDisk = result.contents
         }
+        let interrupted = takeInterruptedRings()
         reconcile(cause: .notRunning)
+        ringAgain(interrupted)
+    }
+
+    /// Alarms whose ring a player that died left unended: never dropped in
+    /// silence. Within the late-ring grace they ring again, said late with
+    /// the reason; past it they are reported missed.
+    private func takeInterruptedRings() -> [(id: AlarmID, since: Int64)] {
+        var interrupted: [(id: AlarmID, since: Int64)] = []
+        for index in alarms.indices {
+            guard let since = alarms[index].ringingSince else { continue }
+            alarms[index].ringingSince = nil
+            interrupted.append((alarms[index].id, since))
+        }
+        return interrupted
+    }
+
+    private func ringAgain(_ interrupted: [(id: AlarmID, since: Int64)]) {
+        guard !interrupted.isEmpty else { return }
+        let now = clock.wallNow.secondsSince1970
+        let grace = settings.lateRingGrace.components.seconds
+        let again = interrupted.filter { now - $0.since <= grace && ringing?.alarmIDs.contains($0.id) != true }
+        let missed = interrupted.filter { now - $0.since > grace }.compactMap { entry -> MissedAlarm? in
+            guard let alarm = alarms.first(where: { $0.id == entry.id }) else { return nil }
+            return MissedAlarm(id: alarm.id, label: alarm.label, dueAt: entry.since, lateSeconds: now - entry.since,
+                               reason: .interrupted)
+        }
+        if !missed.isEmpty {
+            unseenMissed += missed
+            onEvent(.missed(missed))
+        }
+        if !again.isEmpty {
+            ring(again.map { ($0.id, $0.since) })
+            onEvent(.rangLate(again.map { LateRing(id: $0.id, lateSeconds: now - $0.since, reason: .interrupted) }))
+        }
+        save()
     }
 
     /// The system is about to sleep: what is found late next was late because it slept.
@@ -309,6 +345,9 @@ public final class AlarmScheduler {
         if let timer = ringTimeoutTimer { clock.cancel(timer) }
         ringTimeoutTimer = nil
         let snoozed = if case .snoozed = end { true } else { false }
+        for id in ringing.alarmIDs {
+            if let index = alarms.firstIndex(where: { $0.id == id }) { alarms[index].ringingSince = nil }
+        }
         if !snoozed {
             for id in ringing.alarmIDs {
                 guard let index = alarms.firstIndex(where: { $0.id == id }) else { continue }
@@ -326,11 +365,14 @@ public final class AlarmScheduler {
     /// must be so before anyone hears of the ringing), then the event.
     private func ring(_ due: [(id: AlarmID, fire: Int64)], bookkeeping: () -> Void = {}) {
         let now = clock.monotonicNow
+        let wall = clock.wallNow.secondsSince1970
         var joined: [AlarmID] = []
         var endsAt = ringing?.endsAt ?? now
         for (id, _) in due {
             guard let index = alarms.firstIndex(where: { $0.id == id }) else { continue }
             endsAt = max(endsAt, now + .seconds(alarms[index].ringTimeoutSeconds))
+            // Saved with the ring's bookkeeping: a player that dies now leaves it for the next to ring.
+            alarms[index].ringingSince = wall
             joined.append(id)
         }
         if var current = ringing {

@@ -7,6 +7,8 @@ public enum LateReason: Sendable, Equatable {
     case stopped
     case notRunning
     case clockChanged
+    /// It was ringing when the player that rang it died: rung again by the next.
+    case interrupted
 
     public var text: String {
         switch self {
@@ -14,6 +16,7 @@ public enum LateReason: Sendable, Equatable {
         case .stopped: "the player was stopped"
         case .notRunning: "the player was not running"
         case .clockChanged: "the clock was changed"
+        case .interrupted: "the player stopped while it rang"
         }
     }
 }

@@ -20,6 +20,67 @@ static inline int interlude_punch_hole(int descriptor, long long offset, long lo
     return (int)syscall(SYS_fallocate, descriptor, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)offset, (off_t)length);
 }
 
+#include <string.h>
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+/* SCM_RIGHTS, whose CMSG_* macros Swift cannot call: a screen hands the
+   player service its terminal (ScreenAttachments). Sends `count` bytes with
+   the descriptors `input` and `output`; sendmsg's result. */
+static inline long interlude_send_descriptors(int socket, const void *bytes, size_t count, int input, int output) {
+    struct iovec part = { (void *)bytes, count };
+    union { struct cmsghdr header; char space[CMSG_SPACE(2 * sizeof(int))]; } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr message;
+    memset(&message, 0, sizeof message);
+    message.msg_iov = &part;
+    message.msg_iovlen = 1;
+    message.msg_control = control.space;
+    message.msg_controllen = sizeof control.space;
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(2 * sizeof(int));
+    int descriptors[2] = { input, output };
+    memcpy(CMSG_DATA(header), descriptors, sizeof descriptors);
+    return (long)sendmsg(socket, &message, MSG_NOSIGNAL);
+}
+
+/* Receives at most `capacity` bytes and the first two descriptors that came
+   with them (-1 for none), close-on-exec; any further descriptor is closed at
+   once, so a peer cannot fill the table. recvmsg's result. */
+static inline long interlude_receive_descriptors(int socket, void *bytes, size_t capacity, int *input, int *output) {
+    struct iovec part = { bytes, capacity };
+    union { struct cmsghdr header; char space[CMSG_SPACE(8 * sizeof(int))]; } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr message;
+    memset(&message, 0, sizeof message);
+    message.msg_iov = &part;
+    message.msg_iovlen = 1;
+    message.msg_control = control.space;
+    message.msg_controllen = sizeof control.space;
+    *input = -1;
+    *output = -1;
+    ssize_t count = recvmsg(socket, &message, MSG_DONTWAIT);
+    if (count < 0) return (long)count;
+    int taken = 0;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+        size_t number = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t index = 0; index < number; index++) {
+            int descriptor;
+            memcpy(&descriptor, CMSG_DATA(header) + index * sizeof(int), sizeof descriptor);
+            fcntl(descriptor, F_SETFD, FD_CLOEXEC);
+            if (taken == 0) *input = descriptor;
+            else if (taken == 1) *output = descriptor;
+            else close(descriptor);
+            taken++;
+        }
+    }
+    return (long)count;
+}
+
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <fcntl.h>

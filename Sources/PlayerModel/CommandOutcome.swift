@@ -61,6 +61,8 @@ public enum CommandReport: Equatable, Sendable {
     case playlistLoaded(count: Int, path: String, missing: Int)
     case queued(count: Int)
     case queueCleared(count: Int)
+    /// Entries taken out of the queue (the queue pane's key).
+    case queueRemoved(count: Int)
     case alarmIn(id: Int, seconds: Int)
     /// An alarm at the time the user typed.
     case alarmAt(id: Int, when: String)
@@ -87,6 +89,7 @@ public enum CommandReport: Equatable, Sendable {
             "loaded \(count) file(s) from \(path)" + (missing == 0 ? "" : ", \(missing) missing")
         case .queued(let count): "added \(count) file(s) to the queue"
         case .queueCleared(let count): "removed \(count) queued file(s)"
+        case .queueRemoved(let count): "removed \(count) entr\(count == 1 ? "y" : "ies") from the queue"
         case .alarmIn(let id, let seconds): "alarm #\(id) rings in \(seconds) s"
         case .alarmAt(let id, let when): "alarm #\(id) at \(when)"
         case .sleepTimer(let setting?): "sleep timer: \(setting)"

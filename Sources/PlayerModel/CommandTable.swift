@@ -1,5 +1,6 @@
 import AudioSession
 import InterludeCore
+import SpokenAudio
 
 /// What a front end or a service asks of the player: each case is read from
 /// a row of `CommandTable` below (its name, arguments and ranges, help,
@@ -32,6 +33,12 @@ public enum PlayerCommand: Equatable, Sendable {
     case speedDown
     /// A speed from 0.5x to 3.0x, taken to the nearest 0.05 step (MPRIS's Rate, the remote's `speed 1.5`).
     case setSpeed(Double)
+    /// Spoken audio's pauses shortened: a strength, or nil for the next one
+    /// (off, gentle, medium, strong, off...). Remembered with the book or podcast.
+    case setTrimSilence(TrimStrength?)
+    /// Spoken audio's voices levelled: a target, or nil to turn it on
+    /// (-18 LUFS) or off. Remembered with the book or podcast.
+    case setVoiceBoost(VoiceBoost?)
     /// Replace what is queued after the current entry with `paths` and play from `startAt`.
     case playQueue([String], startAt: Int)
     case enqueue([String])
@@ -44,6 +51,9 @@ public enum PlayerCommand: Equatable, Sendable {
     case stop
     /// Play the book at this path (a folder of audio files, or one chaptered file).
     case openBook(String)
+    /// A path as a book when it is one (`OpenKind.guess`), else as music (a
+    /// folder's audio files, a file), in place of what plays; `as` says which.
+    case open(String, as: OpenKind?)
     /// Play a podcast's episode as a book (`interlude podcast play`'s words: the podcast, and the episode or the newest).
     case playEpisode(podcast: String, episode: String?)
     /// Shuffle on or off: every file of the list once per cycle.
@@ -119,6 +129,9 @@ public enum PlayerCommand: Equatable, Sendable {
     /// The podcasts pane shows: list the subscriptions again from their files (a
     /// `podcast add` in a shell meanwhile), off the loop.
     case listPodcasts
+    /// A station's server gave its name (`icy-name`): the favourite station at
+    /// `url` is named so, unless the listener named it (it still has its host's name).
+    case nameStation(url: String, name: String)
     /// logind announced that the system sleeps, or that it woke (or the sleep was called off).
     case systemWillSleep
     case systemDidWake
@@ -289,10 +302,11 @@ public enum CommandTable {
                     offeredBy: .socket, mpris: .player("OpenUri")) { arguments throws(RemoteArgumentError) in
             .perform(.playQueue(try arguments.strings("one or more paths (strings)"), startAt: 0))
         },
-        CommandSpec("queue-clear", .playback, "drop what is queued after the track that plays", offeredBy: .socket,
-                    mpd: ["clear"], parse: plain(.clearQueue)),
-        CommandSpec("queue-remove", .playback, "remove COUNT queued files (1) from POSITION (0 the first) after the track that plays",
-                    arguments: [position, entries_], offeredBy: .socket, mpd: ["delete", "deleteid"]) { arguments throws(RemoteArgumentError) in
+        CommandSpec("queue-remove", .playback,
+                    "remove COUNT queued files (1) from POSITION (0 the first) after the track that plays "
+                    + "(the key: the queue pane's selection or marked entries, any of them; delete there too)",
+                    arguments: [position, entries_], keys: ["backspace"], offeredBy: keysAndSocket,
+                    mpd: ["delete", "deleteid"]) { arguments throws(RemoteArgumentError) in
             let numbers = try arguments.integers(positions, in: queueRange, counts: 1...2)
             return .perform(.editQueue(.remove(from: numbers[0], count: numbers.count > 1 ? numbers[1] : 1)))
         },
@@ -303,6 +317,23 @@ public enum CommandTable {
                                                  counts: 2...3)
             return .perform(.editQueue(.move(from: numbers[0], count: numbers.count > 2 ? numbers[2] : 1, to: numbers[1])))
         },
+        CommandSpec("queue-move-up", .playback,
+                    "move COUNT queue entries (1) from POSITION one place up, any of them (the key: the queue pane's selection or marked entries)",
+                    arguments: [position, entries_], keys: ["K"], offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+            let numbers = try arguments.integers(positions, in: queueRange, counts: 1...2)
+            return .perform(.editQueue(.shift(from: numbers[0], count: numbers.count > 1 ? numbers[1] : 1, by: -1)))
+        },
+        CommandSpec("queue-move-down", .playback,
+                    "move COUNT queue entries (1) from POSITION one place down, any of them (the key: the queue pane's selection or marked entries)",
+                    arguments: [position, entries_], keys: ["J"], offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+            let numbers = try arguments.integers(positions, in: queueRange, counts: 1...2)
+            return .perform(.editQueue(.shift(from: numbers[0], count: numbers.count > 1 ? numbers[1] : 1, by: 1)))
+        },
+        CommandSpec("queue-clear", .playback, "drop what is queued after the track that plays", keys: ["Z"], offeredBy: keysAndSocket,
+                    mpd: ["clear"], parse: plain(.clearQueue)),
+        CommandSpec("queue-mark", .playback,
+                    "mark the queue pane's selection: remove and move then take every entry from the mark to the selection (again: unmark)",
+                    keys: ["y"], scope: .screen, offeredBy: .keys, parse: nil),
         CommandSpec("queue-shuffle", .playback, "put the files queued after the track that plays in a random order (once)",
                     offeredBy: .socket, mpd: ["shuffle"], parse: plain(.editQueue(.shuffle(from: 0, count: Int(Int32.max))))),
         CommandSpec("queue-list", aliases: ["queue"], .playback, "list the queue", offeredBy: .socket,
@@ -330,6 +361,8 @@ public enum CommandTable {
         screen("bottom", .navigation, "go to the bottom", keys: ["end", "G"]),
         screen("next-pane", .navigation, "next pane", keys: ["tab"]),
         screen("pane-1", .navigation, "browser pane", keys: ["1"]),
+        screen("browser-home", .navigation, "browser: the home folder (.. goes up from any folder; the music folder's top leads to the books folder)",
+               keys: ["~"]),
         screen("pane-2", .navigation, "queue pane", keys: ["2"]),
         screen("pane-3", .navigation, "now playing pane", keys: ["3"]),
         screen("pane-4", .navigation, "alarms pane", keys: ["4"]),
@@ -354,6 +387,33 @@ public enum CommandTable {
                     keys: ["<"], offeredBy: all, parse: plain(.chapterPrevious)),
         CommandSpec("speed-up", .audiobooks, "faster", keys: ["]"], offeredBy: keysAndSocket, parse: plain(.speedUp)),
         CommandSpec("speed-down", .audiobooks, "slower", keys: ["["], offeredBy: keysAndSocket, parse: plain(.speedDown)),
+        CommandSpec("trim-silence", aliases: ["smart-speed"], .audiobooks,
+                    "book or podcast: shorten pauses (off, gentle, medium, strong; the key cycles)",
+                    arguments: [CommandArgument("off|on|gentle|medium|strong", .text, optional: true)], keys: ["Z"],
+                    offeredBy: all) { arguments throws(RemoteArgumentError) in
+            guard let word = try arguments.optionalString("off, on, gentle, medium or strong") else {
+                return .perform(.setTrimSilence(nil))
+            }
+            guard let strength = TrimStrength(parsing: word) else {
+                throw RemoteArgumentError("\(arguments.command): expects \(TrimStrength.accepts), not '\(word)'")
+            }
+            return .perform(.setTrimSilence(strength))
+        },
+        CommandSpec("voice-boost", .audiobooks, "book or podcast: level voices live (off, on, or -24..-12 LUFS; the key toggles)",
+                    arguments: [CommandArgument("off|on|-24..-12", .text, optional: true)], keys: ["B"],
+                    offeredBy: all) { arguments throws(RemoteArgumentError) in
+            let word: String?
+            if arguments.values.count == 1, let value = arguments.values[0].doubleValue {
+                word = value.isFinite && value == value.rounded() && abs(value) < 1000 ? String(Int(value)) : "\(value)"
+            } else {
+                word = try arguments.optionalString("off, on, or a loudness from -24 to -12")
+            }
+            guard let word else { return .perform(.setVoiceBoost(nil)) }
+            guard let boost = VoiceBoost(parsing: word) else {
+                throw RemoteArgumentError("\(arguments.command): expects \(VoiceBoost.accepts), not '\(word)'")
+            }
+            return .perform(.setVoiceBoost(boost))
+        },
         CommandSpec("sleep-timer", aliases: ["sleep"], .audiobooks, "sleep timer: off, 5-60 min, end of chapter (cycles)",
                     keys: ["S"], offeredBy: keysAndSocket, parse: plain(.cycleSleepTimer)),
         CommandSpec("skip-back", .audiobooks, "book: back 30 s", keys: [","], offeredBy: all, parse: plain(.skipBack)),
@@ -374,6 +434,18 @@ public enum CommandTable {
                     arguments: [CommandArgument("PATH", .path)], keys: ["b"],
                     offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
             .perform(.openBook(try arguments.string("a path (a string)")))
+        },
+        CommandSpec("open", .audiobooks,
+                    "open PATH: a book when it is one (chapters, an M4B, a folder in the books folder, a book heard before), "
+                    + "else music (a folder's audio files, and its folders'), in place of what plays; book or music says which",
+                    arguments: [CommandArgument("PATH", .path), CommandArgument("book|music", .text, optional: true)],
+                    offeredBy: .socket) { arguments throws(RemoteArgumentError) in
+            let words = try arguments.strings("a path, then optionally book or music (strings)")
+            guard words.count <= 2 else { throw RemoteArgumentError("\(arguments.command): expects a path, then optionally book or music") }
+            guard words.count == 1 || OpenKind(rawValue: words[1]) != nil else {
+                throw RemoteArgumentError("\(arguments.command): expects book or music after the path, not '\(words[1])'")
+            }
+            return .perform(.open(words[0], as: words.count > 1 ? OpenKind(rawValue: words[1]) : nil))
         },
         CommandSpec("podcast-play", aliases: ["episode-play"], .audiobooks,
                     "play a podcast's episode as a book (its download, else streamed)",
@@ -510,7 +582,8 @@ public enum CommandTable {
                     offeredBy: .socket, parse: reading(.subscribe)),
         screen("help", .general, "this help", keys: ["?"]),
         screen("theme-cycle", .general, "next theme", keys: ["t"]),
-        CommandSpec("quit", .general, "quit (state is saved)", keys: ["q"], offeredBy: all,
+        screen("leave", .general, "leave the screen (a player in the background goes on playing)", keys: ["q"]),
+        CommandSpec("quit", .general, "quit the player (state is saved; alarms ring only while it runs)", keys: ["Q"], offeredBy: all,
                     mpris: CommandSpec.MprisMember(interface: CommandSpec.MprisMember.rootInterface, name: "Quit", kind: .method),
                     parse: plain(.quit)),
     ]

@@ -83,6 +83,12 @@ public enum PlayerEvent: Sendable, Equatable {
     case queueSaved(path: String, count: Int)
     case queueEnded
     case speed(Double)
+    /// Spoken audio's settings now: pauses trimmed (`off`, `gentle`, `medium`,
+    /// `strong`) and voices levelled (`off` or the target, `-18`).
+    case spokenAudio(trimSilence: String, voiceBoost: String)
+    /// Listening time the trimmer saved: in what this run heard, in the book
+    /// or episode all runs together, and in every book and episode.
+    case timeSaved(seconds: Double, book: Double?, total: Double?)
     case volume(Double)
     case wallClockChanged
     /// The run was ended (quit, a signal, a switch to other playback).
@@ -103,6 +109,8 @@ public enum PlayerEvent: Sendable, Equatable {
     /// A station's time-shift said something: its buffer is full and drops
     /// its oldest audio, a resume moved on or went live.
     case timeShift(url: String, message: String)
+    /// A favourite station added by its URL alone took the name its server gave (`icy-name`).
+    case stationNamed(url: String, name: String)
 
     // MARK: Books
 

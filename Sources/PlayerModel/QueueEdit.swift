@@ -16,6 +16,13 @@ public enum QueueEdit: Equatable, Sendable {
     /// it went; gone, the entry after it plays (as paused if it was), and
     /// with none after it playback stops.
     case keep(positions: [Int])
+    /// `count` entries from position `from`, anywhere in the queue, played
+    /// and playing ones too (the queue pane's removal); as `keep` of the rest.
+    case drop(from: Int, count: Int)
+    /// `count` entries from position `from` moved `by` places (negative: up,
+    /// towards the first), anywhere in the queue (the queue pane's moves), as
+    /// far as the queue's ends let them; as `keep` of the queue in its new order.
+    case shift(from: Int, count: Int, by: Int)
 
     public enum Outcome: Equatable, Sendable {
         /// The entries after the one that plays, edited.
@@ -46,10 +53,40 @@ public enum QueueEdit: Equatable, Sendable {
             guard start < end else { return .upcoming(after) }
             after[(start - first)..<(end - first)].shuffle(using: &random)
         case .keep(let positions):
-            // The whole queue's edit is the runtime's (`PlayerRuntime.rearrangeQueue`), not the upcoming entries'.
+            // The whole queue's edits are the runtime's (`PlayerRuntime.rearrangeQueue`), not the upcoming entries'.
             return .refused(.noQueueEntry(position: positions.first ?? 0))
+        case .drop(let from, _), .shift(let from, _, _):
+            return .refused(.noQueueEntry(position: from))
         }
         return .upcoming(after)
+    }
+
+    /// What an edit of the whole queue (`keep`, `drop`, `shift`) keeps of a
+    /// queue of `count` entries: the positions before the edit, in their new
+    /// order (`keep`'s), or why it cannot be made; nil for the edits of the
+    /// upcoming entries alone.
+    public func kept(count: Int) -> KeptOutcome? {
+        switch self {
+        case .keep(let positions):
+            return .kept(positions)
+        case .drop(let from, let count_):
+            guard from >= 0, count_ >= 1, from < count, count_ <= count - from else { return .refused(.noQueueEntry(position: from)) }
+            return .kept(Array(0..<from) + Array((from + count_)..<count))
+        case .shift(let from, let count_, let by):
+            guard from >= 0, count_ >= 1, from < count, count_ <= count - from else { return .refused(.noQueueEntry(position: from)) }
+            // Past either end it goes as far as it can: the first entry moved up stays first, as in cmus.
+            let places = min(max(by, -from), count - count_ - from)
+            var rest = Array(0..<from) + Array((from + count_)..<count)
+            rest.insert(contentsOf: from..<(from + count_), at: from + places)
+            return .kept(rest)
+        case .remove, .move, .shuffle:
+            return nil
+        }
+    }
+
+    public enum KeptOutcome: Equatable, Sendable {
+        case kept([Int])
+        case refused(Refusal)
     }
 
     private static func check(_ from: Int, _ count: Int, _ total: Int, _ first: Int) -> Refusal? {

@@ -23,10 +23,13 @@ public enum RemoteCommandLine {
 
     public static func translate(_ words: [String]) throws(UsageError) -> Translation {
         guard let first = words.first else { throw UsageError("interlude remote: which command? (see 'interlude remote --help')") }
-        // Two words joined ("alarm in", "queue add", "call start") before one.
+        // Three words joined ("queue move up"), then two ("alarm in", "queue add", "call start"), before one.
         var name = first
         var rest = Array(words.dropFirst())
-        if let second = rest.first, let joined = known("\(first)-\(second)") {
+        if rest.count >= 2, let joined = known("\(first)-\(rest[0])-\(rest[1])") {
+            name = joined
+            rest.removeFirst(2)
+        } else if let second = rest.first, let joined = known("\(first)-\(second)") {
             name = joined
             rest.removeFirst()
         } else if let single = known(first) {
@@ -87,7 +90,27 @@ public enum RemoteCommandLine {
             // The words of a time ("tomorrow 07:30"), a note or a playlist's name, as one string.
             return Translation(command: name, arguments: rest.isEmpty ? [] : [.string(rest.joined(separator: " "))])
         default:
-            return Translation(command: name, arguments: rest.map(JSONValue.string))
+            return Translation(command: name, arguments: typed(rest, for: name))
+        }
+    }
+
+    /// The words as the row reads its arguments: a whole number where the
+    /// argument is a count (a queue position: `queue-remove 1`), a number where
+    /// it is one, else the word as it is (a path, a name), which the row's
+    /// parse then accepts or names in its complaint.
+    static func typed(_ words: [String], for name: String) -> [JSONValue] {
+        let arguments = RemoteVocabulary.entry(named: name)?.arguments ?? []
+        return words.enumerated().map { index, word in
+            let argument = index < arguments.count ? arguments[index] : arguments.last.flatMap { $0.repeats ? $0 : nil }
+            switch argument?.kind {
+            case .count?:
+                if let number = Int64(word) { return .integer(number) }
+            case .number?, .seconds?:
+                if let number = Double(word), number.isFinite { return .double(number) }
+            default:
+                break
+            }
+            return .string(word)
         }
     }
 
@@ -103,7 +126,7 @@ public enum RemoteCommandLine {
             "",
             "Controls the interlude that runs (the first one, or instance N as",
             "started with --new) through $XDG_RUNTIME_DIR/interlude/control.",
-            "A name's two words may be written apart (chapter next, queue add, alarm in);",
+            "A name's words may be written apart (chapter next, queue add, queue move up, alarm in);",
             "SECONDS may be 90, 1:30 or 10s, and seek's + or - makes a seek relative.",
         ]
         let entries = RemoteVocabulary.entries

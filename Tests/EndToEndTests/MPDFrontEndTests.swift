@@ -145,7 +145,6 @@ import Glibc
         print("MPD allowed difference: consume 1 is refused (\(interlude.command("consume 1").last ?? "")), MPD: \(mpd.command("consume 1").last ?? "")"
               + " - the player has no consume mode")
         print("MPD allowed difference: disableoutput pauses the player (nothing can be heard); MPD stops, failing to open its output")
-        print("MPD allowed difference: save writes the list that plays, each file once (the player's queue-save); MPD the whole queue")
         #expect(interlude.command("clear").last == "OK")
         _ = player.process.stop()
     }

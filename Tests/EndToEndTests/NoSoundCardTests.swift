@@ -51,11 +51,12 @@ import Glibc
         Self.expectStateWord("paused", on: session)
 
         // Browse: into the book's folder and back out (the cursor stays on it).
-        try session.press("1", "g", "Enter")
+        // The top row is the way up (.., above the folder started in too); the book's folder is below it.
+        try session.press("1", "g", "Down", "Enter")
         let inside = session.waitFor { $0.contains(" ..") && $0.contains("Part 1") && $0.contains("Part 2") }
         #expect(inside.met, "\(inside.screen)")
         try session.press("g", "Enter")
-        #expect(session.waitFor { !$0.contains(" ..") && $0.contains("Waiting Book/") }.met, "\(session.screen())")
+        #expect(session.waitFor { !$0.contains("Part 1") && $0.contains("Waiting Book/") }.met, "\(session.screen())")
         // Books: b opens it (a new run, still without a device: the banner says so again).
         try session.press("b")
         let opened = session.waitFor { $0.contains("bookOpened") && $0.contains("chapter 1/2") }

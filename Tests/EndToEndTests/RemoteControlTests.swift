@@ -57,8 +57,8 @@ import Glibc
         // Usage: 2.
         #expect(try Remote.run(player.runtime, ["dance"]).exitStatus == 2)
         #expect(try Remote.run(player.runtime, ["volume", "loud"]).exitStatus == 2)
-        // No player: 3, and where it looked.
-        let nobody = try Remote.run(try Remote.makeRuntimeDirectory(), ["status"])
+        // No player where --instance names one: 3, and where it looked (without it, the service starts: PlayerServiceTests).
+        let nobody = try Remote.run(try Remote.makeRuntimeDirectory(), ["--instance", "1", "status"])
         #expect(nobody.exitStatus == 3 && nobody.stderrText.contains("no interlude is running")
                 && nobody.stderrText.contains("/interlude/control"), "\(nobody.summary)")
         // The player leaves no socket behind.

@@ -130,15 +130,16 @@ import Glibc
         #expect(session.waitFor("add the station at URL").met, "\(session.screen())")
         try session.type(other)
         try session.press("Enter")
-        // No name given and none heard yet: the host names it.
-        let typed = session.waitFor { $0.contains("R Radio (2)") && $0.contains("2. 127.0.0.1  http://127") }
+        // No name given: its stream's (the server's icy-name), asked for in the background.
+        let typed = session.waitFor { $0.contains("R Radio (2)") && $0.contains("2. Other Radio  http://127") }
         #expect(typed.met, "\(typed.screen)")
-        #expect(Self.text(Self.stationsFile(data)).hasSuffix("#EXTINF:-1,127.0.0.1\n\(other)\n"))
+        #expect(Self.text(Self.stationsFile(data)).hasSuffix("#EXTINF:-1,Other Radio\n\(other)\n"))
 
         try session.press("Down")
         try session.press("C")
-        #expect(session.waitFor("rename the station to: 127.0.0.1").met, "\(session.screen())")
-        for _ in 0..<"127.0.0.1".count { try session.press("BSpace") }
+        #expect(session.waitFor("rename the station to: Other Radio").met, "\(session.screen())")
+        // The pre-filled name is selected: backspace clears it whole.
+        try session.press("BSpace")
         try session.type("Evening Tones")
         try session.press("Enter")
         let renamed = session.waitFor { $0.contains("station 2 is now Evening Tones") && $0.contains("2. Evening Tones  http://127") }

@@ -253,7 +253,7 @@ import Glibc
         try session.press("1")
         let browser = session.waitFor { screen in
             let rows = TUISession.rows(screen)
-            return rows.count == 40 && rows[2].hasPrefix(" 静夜思 ") && rows[3].hasPrefix(" 春晓 孟浩然の詩 ")
+            return rows.count == 40 && rows[2].hasPrefix(" ../") && rows[3].hasPrefix(" 静夜思 ") && rows[4].hasPrefix(" 春晓 孟浩然の詩 ")
         }
         #expect(browser.met, "\(browser.screen)")
         // Every row that has the separator has it at column 48, whatever the titles' scripts.

@@ -98,7 +98,7 @@ import Glibc
             import os, pty, sys, time, select, signal, struct, fcntl, termios
             pid, fd = pty.fork()
             if pid == 0:
-                os.execv(sys.argv[1], [sys.argv[1], sys.argv[2], '--device', 'pulse'])
+                os.execv(sys.argv[1], [sys.argv[1], sys.argv[2], '--device', 'pulse', '--foreground'])
             fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack('HHHH', 30, 60, 0, 0))
             os.kill(pid, signal.SIGWINCH)
             out = b''
@@ -154,7 +154,7 @@ import Glibc
             import os, pty, sys, time, select, signal, struct, fcntl, termios, subprocess
             pid, fd = pty.fork()
             if pid == 0:
-                os.execv(sys.argv[1], [sys.argv[1], '--book', sys.argv[2], '--device', 'pulse'])
+                os.execv(sys.argv[1], [sys.argv[1], '--book', sys.argv[2], '--device', 'pulse', '--foreground'])
             fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack('HHHH', 30, 60, 0, 0))
             os.kill(pid, signal.SIGWINCH)
             out = b''

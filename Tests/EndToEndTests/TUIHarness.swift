@@ -27,6 +27,8 @@ final class TUISession {
     var runtimeDirectory: String { "\(directory)/run" }
     /// The command that started the player (environment included), to start it again in the same pane.
     private(set) var commandLine = ""
+    /// `interlude` with the player's environment and no arguments: what a user types to attach another screen.
+    private(set) var interludeCommand = ""
     /// `XDG_RUNTIME_DIR` as the player got it (a test may hand it another's).
     private(set) var playerRuntimeDirectory = ""
     /// Whether each step is checked against the engine (`TUIEngineAgreement`):
@@ -42,11 +44,19 @@ final class TUISession {
     var engineComparisons = 0
     var cachedPlayerPID: Int32?
 
+    /// Whether the screen attaches to the player service (`interlude` as a
+    /// user types it), rather than a player of its own in the foreground
+    /// (`--foreground`, the screen's tests: the player is the pane's child).
+    let attachesToService: Bool
+
     /// Starts the player at `columns`x`rows` with `arguments`.
     init(columns: Int, rows: Int, arguments: [String], environment: [String: String] = [:], standardInput: String? = nil,
+         service: Bool = false,
          sourceLocation: SourceLocation = #_sourceLocation, configure: (String) throws -> Void = { _ in }) throws {
         creation = sourceLocation
-        checksEngineAgreement = arguments.first != "play"
+        attachesToService = service
+        // A screen of the service is not the player's own: its word is checked by its tests against `status`.
+        checksEngineAgreement = arguments.first != "play" && !service
         directory = ScratchFiles.makeDirectory("tui")
         socket = "\(directory)/tmux.sock"
         configHome = "\(directory)/config"
@@ -70,8 +80,10 @@ final class TUISession {
         for (key, value) in environment { variables[key] = value }
         playerRuntimeDirectory = variables["XDG_RUNTIME_DIR"] ?? runtimeDirectory
         let assignments = variables.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quoted($0.value))" }
+        let foreground = !service && arguments.first != "play" ? ["--foreground"] : []
+        interludeCommand = "env " + assignments.joined(separator: " ") + " " + Self.quoted(InterludeBinary.path())
         let command = "env " + assignments.joined(separator: " ") + " " + Self.quoted(InterludeBinary.path()) + " "
-            + (arguments + ["--device", "pulse"]).map(Self.quoted).joined(separator: " ")
+            + (arguments + ["--device", "pulse"] + foreground).map(Self.quoted).joined(separator: " ")
             + (standardInput.map { " < " + Self.quoted($0) } ?? "")
         commandLine = command
         // -u: the tmux server is told the terminal is UTF-8, so wide characters keep their two columns.
@@ -94,6 +106,8 @@ final class TUISession {
             Issue.record(Comment(rawValue: why), sourceLocation: creation)
         }
         _ = try? ProcessRunner.run("tmux", ["-u", "-S", socket, "kill-server"], timeout: 10)
+        // A service the screen started outlives its tmux server: stopped by the pid it recorded.
+        if attachesToService { ScratchFiles.stopPlayerServices(below: directory) }
         sinkRemoval()
     }
 
@@ -152,11 +166,19 @@ final class TUISession {
         waitFor(timeout) { $0.contains(text) }
     }
 
-    /// The player's process id (the child of the pane's shell).
+    /// The player's process id: the child of the pane's shell, or the service the screen attached to.
     func playerPID() throws -> Int32? {
+        if attachesToService { return servicePID() }
         let shell = try tmux(["display-message", "-p", "#{pane_pid}"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         let children = try ProcessRunner.run("pgrep", ["-P", shell], timeout: 5).stdoutText
         return children.split(separator: "\n").first.flatMap { Int32($0) }
+    }
+
+    /// The pid the player service recorded in its runtime folder, while it runs.
+    func servicePID() -> Int32? {
+        guard let text = try? String(contentsOfFile: playerRuntimeDirectory + "/interlude/service.pid", encoding: .utf8),
+              let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), kill(pid, 0) == 0 else { return nil }
+        return pid
     }
 
     static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }

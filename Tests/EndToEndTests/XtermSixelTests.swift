@@ -34,7 +34,7 @@ import Glibc
         let xterm = try BackgroundProcess.start("xterm", [
             "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340", "-xrm", "XTerm*numColorRegisters: 256",
             "-xrm", "XTerm*sixelScrolling: true", "-geometry", "\(Self.size.columns)x\(Self.size.rows)+0+0", "-b", "0", "-bw", "0",
-            "-bg", "white", "-fg", "black", "-e", InterludeBinary.path(), "--book", track, "--device", "pulse",
+            "-bg", "white", "-fg", "black", "-e", InterludeBinary.path(), "--book", track, "--device", "pulse", "--foreground",
         ], environment: environment)
         defer { _ = xterm.stop() }
 

@@ -20,10 +20,10 @@ struct CommandTranslationTests {
         }
     }
 
-    @Test("space, x, z and q send what toggle, dismiss, snooze and quit do on standard input")
+    @Test("space, x, z and Q send what toggle, dismiss, snooze and quit do on standard input")
     func playerKeysAndWords() {
         let words = ["toggle", "dismiss", "snooze", "quit"].map(StandardInputVocabulary.command(for:))
-        #expect(keys(" xzq", book: false) == words.map { .player($0!) })
+        #expect(keys(" xzQ", book: false) == words.map { .player($0!) })
     }
 
     @Test("the book keys send what next-chapter, prev-chapter, skip-back and skip-forward do")

@@ -70,33 +70,37 @@ struct KeyDispatchTests {
         #expect(ui.focus == .alarms)
     }
 
-    @Test("enter on a file plays the folder's files from it, in natural order; on a folder opens it")
+    @Test("enter on a file plays the folder's files from it, in natural order; on a folder opens it; .. goes up, above the first folder too")
     func playSelection() {
         var ui = state()
-        #expect(ui.browser?.visible.map(\.name) == ["Albums", "1 one.mp3", "2 two.mp3", "10 ten.mp3"])
+        #expect(ui.browser?.visible.map(\.name) == ["..", "Albums", "1 one.mp3", "2 two.mp3", "10 ten.mp3"])
+        #expect(ui.browser?.selected?.name == "Albums", "the first entry is selected, below the way up")
         let commands = press(&ui, [.named(.down), .named(.down), .named(.enter)])
         #expect(commands == player([.playQueue(["/music/1 one.mp3", "/music/2 two.mp3", "/music/10 ten.mp3"], startAt: 1)]))
-        _ = press(&ui, [.named(.home), .named(.enter)])
+        _ = press(&ui, [.named(.home), .named(.down), .named(.enter)])
         #expect(ui.browser?.directory == "/music/Albums")
         #expect(ui.browser?.visible.map(\.name) == ["..", "a.mp3"])
         _ = press(&ui, [.named(.home), .named(.enter)])
         #expect(ui.browser?.directory == "/music")
         #expect(ui.browser?.selected?.name == "Albums", "going up selects the folder just left")
         #expect(press(&ui, [Key.character("e")]) == player([.enqueue(["/music/Albums/a.mp3"])]))
+        _ = press(&ui, [.named(.home), .named(.enter)])
+        #expect(ui.browser?.directory == "/", "above the folder the browser started in")
     }
 
     @Test("/ filters the browser by title, artist or name as you type; escape clears it")
     func filter() {
         var ui = state()
         _ = press(&ui, [Key.character("/")] + typed("t"))
-        #expect(ui.browser?.visible.map(\.title) == ["Two", "Ten"])
+        #expect(ui.browser?.visible.map(\.title) == ["..", "Two", "Ten"])
+        #expect(ui.browser?.selected?.title == "Two", "the first that matches is selected")
         _ = press(&ui, [Key.character("w")])
-        #expect(ui.browser?.visible.map(\.title) == ["Two"])
+        #expect(ui.browser?.visible.map(\.title) == ["..", "Two"])
         _ = press(&ui, [.named(.backspace), .named(.backspace)] + typed("李白") + [.named(.enter)])
-        #expect(ui.browser?.visible.map(\.title) == ["静夜思"])
+        #expect(ui.browser?.visible.map(\.title) == ["..", "静夜思"])
         #expect(ui.prompt == nil)
         _ = press(&ui, [Key.character("/"), .named(.escape)])
-        #expect(ui.browser?.visible.count == 4)
+        #expect(ui.browser?.visible.count == 5)
     }
 
     @Test("the queue filter keeps queue indices for enter")
@@ -122,20 +126,22 @@ struct KeyDispatchTests {
         _ = press(&ui, [Key.character("E")], snapshot: snapshot)
         #expect(ui.prompt == .alarmEdit(id: 7))
         #expect(ui.input == "in 10m")
-        #expect(press(&ui, [.named(.backspace), .named(.backspace), .named(.backspace)] + typed("5m") + [.named(.enter)],
+        // End keeps the pre-filled time for editing (typing at once would replace it).
+        #expect(press(&ui, [.named(.end), .named(.backspace), .named(.backspace), .named(.backspace)] + typed("5m") + [.named(.enter)],
                       snapshot: snapshot) == player([.editAlarm(id: 7, schedule: "in 5m")]))
         #expect(press(&ui, [Key.character("o")] + typed("07:45") + [.named(.enter)], snapshot: snapshot)
                 == player([.addAlarmSchedule("07:45")]))
     }
 
-    @Test("? shows help; q then closes it instead of quitting")
+    @Test("? shows help; q then closes it instead of leaving the screen")
     func help() {
         var ui = state()
         _ = press(&ui, [Key.character("?")])
         #expect(ui.showsHelp)
         #expect(press(&ui, [Key.character("q")]).isEmpty)
         #expect(!ui.showsHelp)
-        #expect(press(&ui, [Key.character("q")]) == player([.quit]))
+        #expect(press(&ui, [Key.character("q")]) == [.leave])
+        #expect(press(&ui, [Key.character("Q")]) == player([.quit]))
     }
 
     @Test("rebound keys dispatch their new action")

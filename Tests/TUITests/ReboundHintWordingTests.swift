@@ -89,7 +89,7 @@ struct ReboundHintWordingTests {
         #expect(message(&ui, [.character("2"), .character("e")]) == "e adds the browser's selection to the queue")
         #expect(Banner(SessionSnapshot(waitingForUser: .routeDisconnected)).text(now: 0, resumeKey: ui.bindings.name(of: .playPause))?
                     .message == "audio paused — press space to resume")
-        #expect(ScreenRenderer.footer(ui.bindings) == "? help · tab/0-9 panes · q quit")
+        #expect(ScreenRenderer.footer(ui.bindings) == "? help · tab/0-9 panes · q leave · Q quit")
     }
 
     @Test("rebound, each hint names the key bound now and none of the defaults")
@@ -126,7 +126,7 @@ struct ReboundHintWordingTests {
         #expect(message(&ui, [.character("3"), .character("E")]) == "select an alarm in the alarms pane first")
         #expect(Banner(SessionSnapshot(waitingForUser: .routeDisconnected)).text(now: 0, resumeKey: ui.bindings.name(of: .playPause))?
                     .message == "audio paused until you play")
-        #expect(ScreenRenderer.footer(ui.bindings) == "tab panes · q quit")
+        #expect(ScreenRenderer.footer(ui.bindings) == "tab panes · q leave · Q quit")
         for (pane, hint) in [(Pane.playlists, "no playlists yet "), (.queue, "empty "), (.alarms, "no alarms "),
                              (.books, "no books yet ")] {
             let screen = Self.draw(&ui, pane)

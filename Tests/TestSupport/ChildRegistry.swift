@@ -164,6 +164,25 @@ public enum ScratchFiles {
     private static func removeAtExit() {
         // atexit handlers run in reverse order of registration and this one is registered
         // before the first child is spawned, so children are already gone.
+        stopPlayerServices(below: state.path)
         try? FileManager.default.removeItem(atPath: state.path)
+    }
+
+    /// Player services the binary under test started in the background (a
+    /// screen, `alarm add`, `remote`): each records its pid in
+    /// `RUNTIME/interlude/service.pid`. Each found below `directory` is
+    /// stopped by that pid, if the process's environment names that very
+    /// runtime folder (a reused pid is never hit): SIGTERM, then SIGKILL.
+    public static func stopPlayerServices(below directory: String) {
+        guard let walker = FileManager.default.enumerator(atPath: directory) else { return }
+        for case let relative as String in walker where relative.hasSuffix("interlude/service.pid") {
+            let file = "\(directory)/\(relative)"
+            let runtime = String(file.dropLast("/interlude/service.pid".count))
+            guard let pid = readPID(file), let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ"),
+                  environ.split(separator: 0).contains(Data("XDG_RUNTIME_DIR=\(runtime)".utf8)) else { continue }
+            kill(pid, SIGTERM)
+            for _ in 0..<200 where kill(pid, 0) == 0 { usleep(10_000) }
+            if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+        }
     }
 }

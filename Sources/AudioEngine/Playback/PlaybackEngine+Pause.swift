@@ -99,6 +99,9 @@ extension PlaybackEngine {
             }
             frame = target
         }
+        // What the trimmer saved up to the stop was heard; the seek starts its map afresh.
+        let stoppedAt = control.pointee.mediaStoppedAt.load(ordering: .acquiring) - writerBase
+        trimSavedBeforeSeek += feeder.trimmedFrames(beforeOutputOffset: stoppedAt)
         _ = feeder.seek(toStreamFrame: frame)
         feeder.fill(ring.producer)
         writerBase = control.pointee.mediaFramesWritten.load(ordering: .acquiring)

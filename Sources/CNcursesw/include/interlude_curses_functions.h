@@ -2,7 +2,7 @@
    interlude_list_declare.h. The wrappers of a window's calls draw on the
    standard screen (STDSCR, loader.c). */
 /* newterm rather than initscr, which exits the process on failure. */
-INTERLUDE_CALL_AS(SCREEN *, newterm_stdio, (void), newterm, (NULL, stdout, stdin))
+INTERLUDE_CALL(SCREEN *, newterm, (const char *type, FILE *output, FILE *input), (type, output, input))
 INTERLUDE_CALL(SCREEN *, set_term, (SCREEN *screen), (screen))
 INTERLUDE_CALL(void, delscreen, (SCREEN *screen), (screen))
 INTERLUDE_CALL(int, endwin, (void), ())

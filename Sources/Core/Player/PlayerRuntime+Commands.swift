@@ -43,6 +43,8 @@ extension PlayerRuntime {
                 return .refused(reason: .problem(PlaybackSpeed.rejection(String(value))))
             }
             return speedResult(setSpeed(speed))
+        case .setTrimSilence(let strength): return setTrimSilence(strength)
+        case .setVoiceBoost(let boost): return setVoiceBoost(boost)
         case .playQueue(let given, _) where frameClock != nil && given.contains(where: StreamLocation.isStation),
              .enqueue(let given) where frameClock != nil && given.contains(where: StreamLocation.isStation):
             // A render on the frame clock runs as fast as it can; a station arrives in real time.
@@ -68,8 +70,11 @@ extension PlayerRuntime {
             return .done(report: .queueCleared(count: clearQueue()))
         case .editQueue(let edit):
             guard book == nil else { return .refused(reason: .clearQueueDuringBook) }
-            return editQueue(edit)
+            let result = editQueue(edit)
+            if case .drop(_, let count) = edit, result == .done { return .done(report: .queueRemoved(count: count)) }
+            return result
         case .openBook(let path): return openBook(path)
+        case .open(let path, let kind): return open(path, as: kind)
         case .playEpisode(let podcast, let episode): return playEpisode(podcast, episode)
         case .toggleShuffle, .cycleRepeat, .saveQueue, .loadPlaylist:
             guard book == nil else { return .refused(reason: .playOrderDuringBook) }
@@ -98,7 +103,7 @@ extension PlayerRuntime {
         case .toggleCall: toggleCall()
         case .notificationChime: notificationChime()
         case .simulateDeviceLoss: simulateDeviceLoss()
-        case .addStation, .renameStation, .removeStation, .playStation: return performStation(command)
+        case .addStation, .renameStation, .removeStation, .playStation, .nameStation: return performStation(command)
         case .refreshPodcasts: return podcasts.refresh()
         case .downloadEpisode(let podcast, let episode): return podcasts.download(podcast: podcast, episode: episode)
         case .markEpisode(let podcast, let episode, let played):

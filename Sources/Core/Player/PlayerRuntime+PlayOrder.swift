@@ -139,9 +139,10 @@ extension PlayerRuntime {
         return PlaylistFile.directory(environment: ProcessEnvironment.current()) + "/" + name
     }
 
-    /// The list that plays (from where the last "play these" began), as a playlist.
+    /// The queue as the queue pane shows it (every entry, in order, those
+    /// played and repeated ones too), as a playlist: what is seen is what is saved.
     package func saveQueue(to path: String) -> CommandResult {
-        let list = playList
+        let list = queue
         guard !list.isEmpty else { return .refused(reason: .emptyQueue) }
         let entries = list.map { file -> PlaylistEntry in
             let tags = trackTags.tags(of: file)

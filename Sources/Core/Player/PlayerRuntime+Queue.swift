@@ -73,7 +73,11 @@ extension PlayerRuntime {
     /// Removes, moves or shuffles entries after the one heard now; one the
     /// feeder has begun for the gapless join is decoded again from the queue as it is now.
     package func editQueue(_ edit: QueueEdit) -> CommandResult {
-        if case .keep(let positions) = edit { return rearrangeQueue(keeping: positions) }
+        switch edit.kept(count: queue.count) {
+        case .kept(let positions)?: return rearrangeQueue(keeping: positions)
+        case .refused(let refusal)?: return .refused(reason: refusal)
+        case nil: break
+        }
         let here = current?.index ?? -1
         var random = SystemRandomNumberGenerator()
         switch edit.upcoming(of: queue, here: here, random: &random) {

@@ -132,6 +132,12 @@ extension PlayerRuntime {
         snapshot.queuePaths = queue
         snapshot.bookPath = book?.book.path
         snapshot.speedFactor = engine.speed.value
+        if isSpokenAudio {
+            let totals = book?.timeSavedTotals
+            snapshot.spokenAudio = SpokenAudioStatus(trimSilence: engine.trimStrength.rawValue, voiceBoost: engine.voiceBoost.word,
+                                                     timeSaved: timeSavedSeconds, bookTimeSaved: totals?.book,
+                                                     totalTimeSaved: totals?.total)
+        }
         snapshot.mediaStopped = engine.isMediaStopped
         snapshot.decoding = engine.decodingStream.map {
             .init(bitrateKbps: $0.info.bitrateKbps, rate: $0.format.rate, channels: $0.format.channels)

@@ -75,10 +75,31 @@ extension PlayerRuntime {
                 url = playing.url
                 icy = ICYHeaders(name: playing.name)
             }
-            return stationResult(favouriteStations.update { (list: inout StationList) throws(StationEditError) in
+            let result = stationResult(favouriteStations.update { (list: inout StationList) throws(StationEditError) in
                 let number = try list.add(url: url, name: name, icy: icy)
                 return CommandReport.stationAdded(number: number, name: list.stations[number - 1].name)
             })
+            // Named by no one yet: the stream's own name, asked of its server off the loop.
+            if case .done = result, given != nil, name == nil, case .url(let stream) = StreamLocation.classify(url) {
+                stationNames.ask(stream.text, within: configuration.settings.streamLimits.requestSeconds)
+            }
+            return result
+        case .nameStation(let url, let name):
+            // Named by the listener meanwhile (its name is no longer its host's), or gone: left as it is.
+            guard case .url(let stream) = StreamLocation.classify(url),
+                  favouriteStations.list.stations.contains(where: { $0.url == url && $0.name == stream.host }) else { return .done }
+            let outcome = favouriteStations.update { (list: inout StationList) throws(StationEditError) -> CommandReport? in
+                guard let number = list.stations.firstIndex(where: { $0.url == url && $0.name == stream.host }).map({ $0 + 1 })
+                else { return nil }
+                try list.rename(number, to: name)
+                return .stationRenamed(number: number, name: list.stations[number - 1].name)
+            }
+            switch outcome {
+            case .success(let report):
+                if report != nil { events.emit(.stationNamed(url: url, name: StationList.cleaned(name))) }
+                return .done(report: report)
+            case .failure(let failure): return .refused(reason: .problem(failure.description))
+            }
         case .renameStation(let target, let name):
             return stationResult(favouriteStations.update { (list: inout StationList) throws(StationEditError) in
                 let number = try Self.number(of: target, in: list)

@@ -129,6 +129,11 @@ public enum AlarmCommand {
             }
             for warning in output.warnings { writeStandardError("interlude: \(warning)\n") }
             writeStandardOutput(output.standardOutput)
+            switch subcommand {
+            case "add", "enable": writeStandardOutput(PlayerService.ensureRunningForAlarms() + "\n")
+            case "list", "ls" where !rest.contains("--json"): writeStandardOutput(PlayerService.presenceLine() + "\n")
+            default: break
+            }
             return 0
         } catch let error as UsageError {
             writeStandardError("interlude \(error.message)\n")

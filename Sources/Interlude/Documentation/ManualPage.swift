@@ -86,7 +86,7 @@ public enum ManualPage {
         page.section("EXIT STATUS")
         page.paragraph("""
         0 on success; 1 when nothing could be played or done (each failure named on standard error); \
-        2 for a usage error. interlude remote exits 3 when no player runs.
+        2 for a usage error. interlude remote and interlude quit exit 3 when no player runs (remote starts the service first unless --instance names a player).
         """)
         page.section("COPYRIGHT")
         page.paragraph("""

@@ -3,6 +3,7 @@ import Core
 import AudioEngine
 import InterludeCore
 import TUI
+import LoopIO
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,19 +11,23 @@ import Glibc
 /// `interlude [PATH...]` on a terminal: the full-screen player.
 enum FullScreenCommand {
     static let help = """
-    usage: interlude [PATH...] [--book] [--device D] [--output wav:PATH|null] [--latency MS] [--theme NAME] [--new] [--play]
+    usage: interlude [PATH...] [--book|--music] [--device D] [--output wav:PATH|null] [--latency MS] [--theme NAME] [--new] [--play]
 
     The full-screen player, one per user: while one runs, what this command
     asks goes to it and this command exits (--new starts another): files,
     stations and a folder's audio files are queued (played with --play), a
     book is opened, --speed is set, and with nothing asked its state is said.
     Files given start playing at once; a folder opens the browser there, with
-    the last queue back, paused. Without a path, the music folder:
-    XDG_MUSIC_DIR from ~/.config/user-dirs.dirs, else ~/Music.
-    A book plays in spoken-audio mode from where it was left: one file with
-    chapters (an MP3's ID3v2, an M4B's), or with --book one folder of audio
-    files (or any one file); in
-    the player, b opens the browser's selection as a book.
+    the last queue back, paused. Without a path, what played last comes back
+    where it was left (the book, or the queue, paused), in the browser of the
+    music folder: XDG_MUSIC_DIR from ~/.config/user-dirs.dirs, else ~/Music;
+    the books folder (books = PATH in the config, else ~/Audiobooks) is a
+    root of its own there.
+    A book plays in spoken-audio mode from where it was left: one path that
+    is one opens as a book (a file with chapters, an M4B, a folder of audio
+    files in the books folder, a book heard before), any other as music;
+    --book or --music says which. In the player, b opens the browser's
+    selection as a book.
 
     options:
       --device D          where to play: pulse (the PulseAudio server, through
@@ -41,7 +46,10 @@ enum FullScreenCommand {
       --spoken            spoken audio: paused rather than ducked, smart rewind on resume
       --smart-rewind MAX  maximum smart rewind in seconds (default 30 with --spoken, else 0)
       --book              play the one FOLDER (or FILE) given as a book
-      --new               start another player even when one runs
+      --music             play what is given as music, never as a book
+      --new               start another player in this terminal even when one runs
+      --foreground        play in this terminal: no service in the background, and
+                          the player ends when its screen is left (q)
       --play              files given to a running player play now (else queued)
 
     Keys: ? lists them all; rebind them in $XDG_CONFIG_HOME/interlude/keys.
@@ -55,10 +63,14 @@ enum FullScreenCommand {
         var scenario = ScenarioOptions()
         /// `--book`: the one path given is a book.
         var book = false
+        /// `--music`: what is given is music, whatever it looks like.
+        var music = false
         /// `--new`: start another player even when one runs (its own socket name).
         var newInstance = false
         /// `--play`: files handed to a running player play now rather than queue.
         var playHandedFiles = false
+        /// `--foreground`: the player runs in this terminal and ends when it is left, with no service.
+        var foreground = false
         /// The options given, by name: what a running player is told or not (`HandOff`).
         var given: Set<String> = []
     }
@@ -66,7 +78,7 @@ enum FullScreenCommand {
     static let spec = ArgumentSpec(command: "interlude",
                                    valued: ["--device", "--output", "--latency", "--speed", "--theme", "--resume-delay", "--fade",
                                             "--smart-rewind"],
-                                   flags: ["--spoken", "--book", "--new", "--play"])
+                                   flags: ["--spoken", "--book", "--music", "--new", "--play", "--foreground"])
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         let parsed = try spec.parse(arguments)
@@ -86,7 +98,10 @@ enum FullScreenCommand {
         }
         options.theme = parsed.value("--theme")
         options.book = parsed.has("--book")
+        options.music = parsed.has("--music")
+        if options.book && options.music { throw UsageError("interlude: --book and --music say opposite things; give one") }
         options.newInstance = parsed.has("--new")
+        options.foreground = parsed.has("--foreground")
         options.playHandedFiles = parsed.has("--play")
         options.given = Set((spec.valued.filter { parsed.value($0) != nil }) + spec.flags.filter { parsed.has($0) })
         if options.book && options.paths.count != 1 {
@@ -106,7 +121,91 @@ enum FullScreenCommand {
             writeStandardError("\(error.message)\n")
             return 2
         }
-        if !options.newInstance, let status = HandOff.run(options) { return status }
-        return FullScreenPlayer(options: options).run()
+        if options.newInstance { return FullScreenPlayer(options: options).run() }
+        if options.foreground {
+            if let status = HandOff.run(options) { return status }
+            return FullScreenPlayer(options: options).run()
+        }
+        return attachToService(options, arguments: arguments)
+    }
+
+    /// The player service's screen on this terminal: the service started first
+    /// when none runs (with the options only a starting player takes), the
+    /// paths handed to it (played when it just started, else queued as a
+    /// running player queues them), then this terminal attached.
+    static func attachToService(_ options: FullScreenCommand.Options, arguments: [String]) -> Int32 {
+        let onTerminal = isatty(0) != 0 && isatty(1) != 0
+        // No private runtime folder (no login session): no service can be found or reached, so the player
+        // runs here, as with --foreground.
+        guard let place = ControlSocketPlace.current else {
+            if let status = HandOff.run(options) { return status }
+            return FullScreenPlayer(options: options).run()
+        }
+        // Without a terminal (a script): what is asked goes to the running player, and no screen.
+        guard onTerminal else {
+            if let status = HandOff.run(options) { return status }
+            writeStandardError("interlude: \(TerminalError.notATerminal.description)\n")
+            return 2
+        }
+        let screenPath = ScreenAttachments.path(place)
+        var handed = options
+        // A folder opens this screen's browser there, as it does in the foreground (with --book it is the book).
+        var browse: String?
+        // A book's folder (`HandOff`'s choice) is opened as the book, not browsed.
+        if !options.book, let folder = options.paths.first(where: FileSystemBrowserSource.isDirectory),
+           options.music || options.paths.count > 1 || HandOff.guess(RemoteCommand.entryForPlayer(folder)) != .book {
+            browse = RemoteCommand.entryForPlayer(folder)
+            handed.paths.removeAll(where: FileSystemBrowserSource.isDirectory)
+        }
+        if !ControlSocketPlace.isLive(screenPath) {
+            // A player in the foreground elsewhere has no screen socket: it is handed what is asked, as before.
+            if ControlSocketPlace.isLive(place.primary) { return HandOff.run(options) ?? 1 }
+            if case .failure(let problem) = PlayerService.start(options: serviceArguments(arguments)) {
+                writeStandardError("interlude: \(problem.line)\n")
+                return 1
+            }
+            // The service plays what this command names at once, as a player started with it would.
+            handed.playHandedFiles = true
+            handed.given.subtract(HandOff.startingOptions)
+            waitUntilLive(place.primary)
+        }
+        if !handed.paths.isEmpty || handed.given.contains("--speed") {
+            guard let status = HandOff.run(handed, says: !handed.playHandedFiles || options.playHandedFiles), status == 0 else {
+                return 1
+            }
+        }
+        let socket: Int32
+        switch ScreenClient.connectOrStart(place) {
+        case .success(let fd): socket = fd
+        case .failure(let problem):
+            writeStandardError("interlude: \(problem.line)\n")
+            return 1
+        }
+        defer { close(socket) }
+        return ScreenClient.attach(socket, browsing: browse)
+    }
+
+    /// The words a service starts with: the options only a starting player takes, without paths.
+    static func serviceArguments(_ arguments: [String]) -> [String] {
+        var kept: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            index += 1
+            let name = String(word.split(separator: "=", maxSplits: 1).first ?? "")
+            guard HandOff.startingOptions.contains(name) || name == "--speed" else { continue }
+            kept.append(word)
+            if !word.contains("="), spec.valued.contains(name), index < arguments.count {
+                kept.append(arguments[index])
+                index += 1
+            }
+        }
+        return kept
+    }
+
+    /// Waits (10 s at most) for a socket the service is opening.
+    static func waitUntilLive(_ path: String) {
+        let deadline = monotonicSeconds() + Double(ScreenClient.startWaitMilliseconds) / 1000
+        while monotonicSeconds() < deadline, !ControlSocketPlace.isLive(path) { usleep(20_000) }
     }
 }

@@ -8,12 +8,13 @@ import Glibc
 #endif
 
 /// The runtime's host: signals (a resize, the end of the run, job control)
-/// in, a frame out after each turn (only when something changed, or the
-/// clock and countdown move). The keys are its loop source (`+Keys`).
+/// in, each screen's frame out after each turn (only when something changed,
+/// or the clock and countdown move). The screens' keys and the service's
+/// listener are its loop sources.
 extension FullScreenPlayer: PlayerHost {
     func handleSignal(_ number: Int32) -> Bool {
         if number == SIGWINCH {
-            resize()
+            for screen in screens where screen.terminal.device.isStandard { screen.resize() }
             return true
         }
         // SIGINT, SIGTERM, SIGHUP end the run: keep the book's place first.
@@ -22,67 +23,74 @@ extension FullScreenPlayer: PlayerHost {
     }
 
     func afterIteration() {
-        guard let core, let presenter, let terminal else { return }
+        guard let core else { return }
         book?.tick()
-        // A frame the terminal could not take (output stopped) goes once it can.
-        presenter.presentDeferred()
+        endLeavingScreens(core)
         let turn = core.snapshot(.session)
-        if ui.focus != lastFocus {
-            lastFocus = ui.focus
-            // The books pane shows the state files as they are now.
-            if ui.focus == .books { shelf.refresh(currentPath: turn.bookPath) }
-            if ui.focus == .playlists { refreshPlaylists() }
-            // The radio pane shows the station file as it is now (another player may have changed it).
-            if ui.focus == .radio { _ = core.snapshot(.stations) }
-            // The podcasts pane lists the files again (a `podcast add` in a shell meanwhile), on its thread.
-            if ui.focus == .podcasts { _ = core.perform(.listPodcasts) }
-        }
-        updateLyrics(core, playing: turn.currentPath)
-        // Changes that come without an event (the engine finishing, a test alarm gone) still redraw.
-        let state = PlaybackState(state: turn.state, entry: turn.currentIndex, alarmPlan: turn.alarmPlanGeneration)
-        if state != lastState {
-            lastState = state
-            redraw.setNeedsDraw()
-        }
-        guard redraw.shouldDraw(now: monotonicSeconds(), moving: isMoving(turn)) else { return }
-        let snapshot = snapshot(core)
-        let arrangement = ScreenLayoutPass().arrange(size: terminal.size, state: &ui, snapshot: snapshot, now: now)
-        let overlay = updatePictures(arrangement, core: core, playing: snapshot.currentPath)
-        present(ScreenRenderer().draw(arrangement, state: ui, snapshot: snapshot), overlay: overlay, presenter: presenter)
+        for screen in screens { screen.afterIteration(core, turn: turn) }
+        if mode == .service { saveStateIfMoved(turn) }
         library?.startFirstScan()
     }
 
+    /// Screens left (q) or whose terminal went away: given back, their clients told.
+    func endLeavingScreens(_ core: any PlayerCore) {
+        guard screens.contains(where: \.leaving) else { return }
+        for screen in screens where screen.leaving {
+            if mode == .foreground {
+                _ = core.perform(.quit)
+                return
+            }
+            screen.end()
+            attachments?.detach(screen, saying: leavingLine(core))
+        }
+        screens.removeAll(where: \.leaving)
+    }
+
+    /// What a screen leaving the service says: that playback and alarms go on, and how to come back.
+    func leavingLine(_ core: any PlayerCore) -> String {
+        let snapshot = core.snapshot(.full)
+        let playing = snapshot.state == .playing ? "playback goes on" : "the player goes on"
+        let alarms = snapshot.nextAlarm.map { ", \($0)" } ?? ""
+        return "\(playing) in the background\(alarms); 'interlude' to come back, 'interlude quit' to stop it"
+    }
+
+    /// The service keeps player.json current while music plays (each 5 s, and at
+    /// each change of the queue or entry), so a crash or a `kill -9` loses little.
+    func saveStateIfMoved(_ turn: PlayerSnapshot) {
+        guard let runtime, let stateStore, book == nil else { return }
+        let now = monotonicSeconds()
+        let queue = turn.queuePaths
+        guard !queue.isEmpty else { return }
+        let index = turn.currentIndex ?? 0
+        let changed = savedPlace.map { $0.queue != queue || $0.index != index } ?? true
+        let moved = turn.state == .playing && now - lastPlaceSave >= 5
+        guard changed || moved else { return }
+        lastPlaceSave = now
+        saveState(stateStore, runtime)
+    }
+
     var maximumWaitMilliseconds: Int? {
-        guard let core else { return nil }
-        let wait = redraw.maximumWaitMilliseconds(moving: isMoving(core.snapshot(.session)))
-        // Looks again for a stopped terminal's return: no key says so (Ctrl-Q is the tty's own).
-        return presenter?.deferred == nil ? wait : min(wait ?? 250, 250)
+        guard let core, !screens.isEmpty else { return nil }
+        let moving = Self.isMoving(core.snapshot(.session))
+        return screens.compactMap { $0.maximumWaitMilliseconds(moving: moving) }.min()
     }
 
     /// Whether the screen changes by itself: the clock while playing, the countdown.
-    func isMoving(_ turn: PlayerSnapshot) -> Bool {
+    static func isMoving(_ turn: PlayerSnapshot) -> Bool {
         turn.state == .playing || Banner(turn.session).isCountingDown
     }
 
     func willStop() {
-        terminal?.suspend()
+        for screen in screens where screen.terminal.device.isStandard { screen.suspend() }
     }
 
     func didContinue() {
-        terminal?.resume()
-        presenter?.invalidate()
-        redraw.setNeedsDraw()
+        for screen in screens where screen.terminal.device.isStandard { screen.resume() }
     }
 
     var now: Double { events.now }
 
     var loopSources: [LoopSource] {
-        [self as LoopSource] + (coverArt.map { [$0 as LoopSource] } ?? []) + (lyricsLoader.map { [$0 as LoopSource] } ?? [])
-    }
-
-    func resize() {
-        terminal?.resize()
-        presenter?.invalidate()
-        redraw.setNeedsDraw()
+        (attachments.map { [$0 as LoopSource] } ?? []) + screens.flatMap(\.loopSources)
     }
 }

@@ -17,14 +17,16 @@ extension FullScreenPlayer {
             return
         }
         live.onChange = { [unowned self] status, rowsChanged in
-            guard var pane = ui.library else { return }
-            pane.status = status
-            if rowsChanged { pane.reload() }
-            ui.library = pane
-            redraw.setNeedsDraw()
+            for screen in screens {
+                guard var pane = screen.ui.library else { continue }
+                pane.status = status
+                if rowsChanged { pane.reload() }
+                screen.ui.library = pane
+                screen.redraw.setNeedsDraw()
+            }
         }
         services?.library = live
-        ui.library = LibraryPaneModel(source: live)
+        for screen in screens { screen.ui.library = LibraryPaneModel(source: live) }
         // The scan starts after the first frame (`afterIteration`): the screen
         // comes first, and a rescan of 100,000 files needs the CPU for a second.
     }

@@ -16,6 +16,6 @@ extension FullScreenPlayer {
     func refreshPlaylists() {
         let directory = PlaylistFile.directory(environment: ProcessEnvironment.current())
         playlists = PlaylistFile.list(in: directory).map { PlaylistRow(name: $0, path: directory + "/" + $0) }
-        redraw.setNeedsDraw()
+        for screen in screens { screen.redraw.setNeedsDraw() }
     }
 }

@@ -6,6 +6,7 @@ import Alarms
 import AudioEngine
 import Books
 import InterludeCore
+import PlayerModel
 import Themes
 import TUI
 #if canImport(Glibc)
@@ -24,13 +25,15 @@ extension FullScreenPlayer {
         var stateStore: PlayerStateStore
         var restored: (state: SavedPlayerState?, problem: String?)
         var keys: KeyConfigLoad
+        /// The book that played last comes back (paused at its place), no path given.
+        var reopensBook = false
     }
 
     /// Reads the arguments, the saved queue, the keys, the zone and the
     /// themes, and subscribes the screen to the events; nil (reported) when
     /// there is nothing to open, for exit status 2.
     func startUp() -> StartUp? {
-        guard isatty(0) != 0, isatty(1) != 0 else {
+        guard mode == .service || isatty(0) != 0 && isatty(1) != 0 else {
             writeStandardError("interlude: \(TerminalError.notATerminal.description)\n")
             return nil
         }
@@ -45,7 +48,8 @@ extension FullScreenPlayer {
             if FileSystemBrowserSource.isDirectory(path) { folder = folder ?? path } else { files.append(path) }
         }
         if options.paths.isEmpty {
-            guard let music = LibrarySettings.musicFolder(environment: environment) else {
+            // The service's screens browse from home when there is no music folder.
+            guard let music = LibrarySettings.musicFolder(environment: environment) ?? (mode == .service ? environment["HOME"] ?? "/" : nil) else {
                 writeStandardError("interlude: no music folder (XDG_MUSIC_DIR or ~/Music); give a folder or files: "
                                    + "interlude PATH...\n")
                 return nil
@@ -57,8 +61,10 @@ extension FullScreenPlayer {
         // A cue sheet given is an album (music, its tracks: see `PlayCommand.resolvingCueSheets`),
         // unless --book: the file it names is then the book.
         let givesSheet = options.paths.count == 1 && options.paths[0].lowercased().hasSuffix(".cue")
-        let opensBook = options.paths.count == 1
-            && (options.book || (folder == nil && !givesSheet && BookOpener.isBook(options.paths, forced: false)))
+        let booksFolder = OpenKind.booksFolder(environment: environment, configured: settings.booksFolder)
+        let bookStore = BookStateStore(directories: directories)
+        let opensBook = options.paths.count == 1 && !options.music
+            && (options.book || (!givesSheet && OpenKind.guess(options.paths[0], booksFolder: booksFolder, store: bookStore) == .book))
         if !opensBook {
             let album = PlayerRuntime.expandingCueSheets(files)
             for problem in album.problems { writeStandardError("interlude: \(problem) (skipped)\n") }
@@ -69,10 +75,14 @@ extension FullScreenPlayer {
         let stateStore = PlayerStateStore(directories: directories)
         let restored = files.isEmpty && !opensBook ? stateStore.load() : (state: nil, problem: nil)
         if let saved = restored.state, !saved.queue.isEmpty { files = saved.queue }
-        let browserRoot = folder ?? Self.parent(of: files.first ?? options.paths[0])
+        // Started with no path: what played last comes back, the book if a book did (as BookPlayer and Voice reopen it).
+        let lastBook = options.paths.isEmpty ? restored.state?.book.flatMap { try? BookOpener.open($0) } : nil
+        browserRoot = folder ?? Self.parent(of: files.first ?? options.paths[0])
         let keys = loadKeys(directories)
-        ui = InterfaceState(bindings: keys.bindings, browser: BrowserModel(root: browserRoot, source: source))
-        if !files.isEmpty { ui.focus(.queue) }
+        bindings = keys.bindings
+        // The first screen's browser lists the folder as it is now, before the player writes its state there.
+        firstBrowser = browser(at: browserRoot)
+        themeName = options.theme ?? restored.state?.theme ?? ThemeCatalog.defaultName
 
         zone = localZone(environment)
         catalog = ThemeCatalog(directories: ThemeDirectories.standard(configHome: directories.configHome,
@@ -94,33 +104,50 @@ extension FullScreenPlayer {
             // A book's periodic saves (every second) would bury everything else.
             if case .positionSaved = timed.event { return }
             if case .queueSaved = timed.event { refreshPlaylists() }
-            ui.record(timed)
-            redraw.setNeedsDraw()
+            recentEvents.append(timed)
+            if recentEvents.count > Self.recentEventLimit { recentEvents.removeFirst(recentEvents.count / 2) }
+            for screen in screens { screen.record(timed) }
         }
-        return StartUp(first: opensBook ? .book(options.paths[0], nil) : .music(files, startAt: 0), base: base,
-                       stateStore: stateStore, restored: restored, keys: keys)
+        let first: PlaybackSwitch = opensBook ? .book(options.paths[0], nil)
+            : lastBook.map { PlaybackSwitch.book($0.path, $0) } ?? .music(files, startAt: 0)
+        return StartUp(first: first, base: base, stateStore: stateStore, restored: restored, keys: keys,
+                       reopensBook: !opensBook && lastBook != nil)
     }
 
-    /// Takes the terminal, once the first runtime is up; false (reported) when it cannot.
-    func openScreen(keys: KeyConfigLoad, theme: String) -> Bool {
-        // Now that the log records them: the keys file's bad lines, each with its line number.
+    /// The keys file's bad lines, each with its line number, in the log.
+    func reportKeyProblems(_ keys: KeyConfigLoad) {
         for problem in keys.problems { events.error("keys: \(problem.description)") }
-        if let first = keys.problems.first {
-            ui.message = .init(text: "keys: \(keys.problems.count) line(s) skipped (see the event log); "
-                               + first.description, isError: true)
+    }
+
+    /// Takes a terminal once the runtime is up: the process's own (the first
+    /// screen in the foreground) or one a client handed the service; nil
+    /// (reported) when ncurses cannot drive it.
+    func openScreen(device: TerminalDevice, keys: KeyConfigLoad? = nil, browsing folder: String? = nil) -> Screen? {
+        if let keys { reportKeyProblems(keys) }
+        let terminal: any ScreenTerminal
+        do { terminal = device.isStandard ? try NcursesTerminal(device: device) : try AnsiTerminal(device: device) } catch {
+            if device.isStandard { writeStandardError("interlude: \(error.description)\n") } else { events.error(error.description) }
+            return nil
         }
-        let terminal: NcursesTerminal
-        do { terminal = try NcursesTerminal() } catch {
-            writeStandardError("interlude: \(error.description)\n")
-            return false
+        let browser = folder.map { self.browser(at: $0) } ?? firstBrowser ?? self.browser(at: browserRoot)
+        var ui = InterfaceState(bindings: bindings, browser: browser)
+        firstBrowser = nil
+        if let live = library { ui.library = LibraryPaneModel(source: live) }
+        let screen = Screen(host: self, terminal: terminal, ui: ui)
+        // The log so far: what happened before this screen came.
+        for timed in recentEvents { screen.ui.record(timed) }
+        // The book the foreground player opened before its screen: where it resumed.
+        if device.isStandard, let resumed { screen.say(resumed) }
+        if let keys, let first = keys.problems.first {
+            screen.say("keys: \(keys.problems.count) line(s) skipped (see the event log); " + first.description, isError: true)
         }
-        self.terminal = terminal
-        presenter = ScreenPresenter(terminal: terminal)
         // The screen is ours now: errors go to the log pane and the command line.
-        events.writesErrorsToStandardError = false
-        applyTheme(theme)
-        openCoverArt(terminal: terminal)
-        return true
+        if device.isStandard { events.writesErrorsToStandardError = false }
+        screens.append(screen)
+        screen.applyTheme(themeName)
+        screen.openCoverArt(terminal: terminal)
+        screen.redraw.setNeedsDraw()
+        return screen
     }
 
     /// The book at `path` with its saved place and speed, set up for spoken
@@ -141,6 +168,13 @@ extension FullScreenPlayer {
             events.error(error.message)
             return nil
         }
+    }
+
+    /// A screen's browser at `root`, with the books folder as a root of its own and `~` the home folder.
+    func browser(at root: String) -> BrowserModel {
+        let environment = ProcessEnvironment.current()
+        return BrowserModel(root: root, books: OpenKind.booksFolder(environment: environment, configured: settings.booksFolder),
+                            home: environment["HOME"], source: source)
     }
 
     func loadKeys(_ directories: XDGDirectories) -> KeyConfigLoad {

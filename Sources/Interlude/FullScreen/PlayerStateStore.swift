@@ -2,15 +2,19 @@ import Books
 import InterludeCore
 
 /// What the full-screen player keeps between runs (as cmus does): the queue,
-/// the entry and position the listener was at, the volume and the theme.
-/// Written atomically on quit and on SIGTERM/SIGHUP; read at start-up when no
-/// file is given, and the queue comes back paused where it was left.
+/// the entry and position the listener was at, the volume and the theme,
+/// and the book when a book played last (BookPlayer and Voice reopen it; its
+/// place is in its own state file). Written atomically on quit and on
+/// SIGTERM/SIGHUP; read at start-up when no file is given: the book comes
+/// back, else the queue, paused where it was left.
 struct SavedPlayerState: Equatable {
     var queue: [String]
     var index: Int
     var seconds: Double
     var volume: Double
     var theme: String?
+    /// The book that played last (its folder or file); nil when music did.
+    var book: String? = nil
 }
 
 /// `$XDG_STATE_HOME/interlude/player.json`. Two players (`--new`) may both
@@ -67,7 +71,19 @@ final class PlayerStateStore {
         base = try written.get()
     }
 
-    /// Field by field (`StateMerge.field`): the queue with its entry and place is one.
+    /// At the end of a run in which a book played last: the book is saved as
+    /// what played last; the queue saved before (or read at start) stays.
+    func saveBookPlayedLast(_ path: String, volume: Double, theme: String?) throws(StateFileError) {
+        // Read first when this run has not: the queue saved by an earlier run is kept, not written over.
+        if base == nil { _ = load() }
+        var state = base ?? SavedPlayerState(queue: [], index: 0, seconds: 0, volume: volume, theme: theme)
+        state.book = path
+        state.volume = volume
+        state.theme = theme
+        try save(state)
+    }
+
+    /// Field by field (`StateMerge.field`): the queue with its entry and place is one, the book another.
     static func merge(_ mine: SavedPlayerState, since base: SavedPlayerState, over theirs: SavedPlayerState) -> SavedPlayerState {
         struct Place: Equatable {
             var queue: [String]
@@ -78,7 +94,8 @@ final class PlayerStateStore {
         let merged = StateMerge.field(place(base), mine: place(mine), theirs: place(theirs))
         return SavedPlayerState(queue: merged.queue, index: merged.index, seconds: merged.seconds,
                                 volume: StateMerge.field(base.volume, mine: mine.volume, theirs: theirs.volume),
-                                theme: StateMerge.field(base.theme, mine: mine.theme, theirs: theirs.theme))
+                                theme: StateMerge.field(base.theme, mine: mine.theme, theirs: theirs.theme),
+                                book: StateMerge.field(base.book, mine: mine.book, theirs: theirs.book))
     }
 
     /// The file's bytes; a state that `decode` would refuse is not written
@@ -99,6 +116,7 @@ final class PlayerStateStore {
             "volume": .double(state.volume),
         ]
         if let theme = state.theme { members["theme"] = .string(theme) }
+        if let book = state.book { members["book"] = .string(book) }
         return .object(members)
     }
 
@@ -133,6 +151,9 @@ final class PlayerStateStore {
         }
         let theme = json["theme"]
         guard theme == nil || theme?.stringValue != nil else { throw StateFileDamage("its theme is not a name") }
-        return SavedPlayerState(queue: queue, index: entry, seconds: seconds, volume: volume, theme: theme?.stringValue)
+        let book = json["book"]
+        guard book == nil || book?.stringValue?.hasPrefix("/") == true else { throw StateFileDamage("its book is not a whole path") }
+        return SavedPlayerState(queue: queue, index: entry, seconds: seconds, volume: volume, theme: theme?.stringValue,
+                                book: book?.stringValue)
     }
 }

@@ -1,5 +1,7 @@
 import BookFormat
+import Books
 import Core
+import LoopIO
 import InterludeCore
 import PlayerModel
 import Streams
@@ -13,8 +15,10 @@ import Glibc
 /// says what was done, and exits, instead of starting a second player
 /// (`--new` starts one). What a new player would do with the same words, the
 /// running one is asked: files and stations are queued (played with `--play`),
-/// a folder's audio files are queued as `e` queues them, a book (`--book`, or
-/// one chaptered file) is opened as a book, `--speed` is set; with nothing to
+/// a folder's audio files (and its folders') are queued as `e` queues them, a
+/// book (one path that is one, `OpenKind.guess`: chapters, an M4B, a folder in
+/// the books folder; `--book`, and never with `--music`) is opened as a book,
+/// `--speed` is set; with nothing to
 /// send, the running player's state is said. Options only a starting player
 /// can take (the device, the theme, ...) are named as not applied.
 enum HandOff {
@@ -31,7 +35,7 @@ enum HandOff {
 
     /// The exit status once the running player got the requests; nil when no
     /// player answers, so this command starts one.
-    static func run(_ options: FullScreenCommand.Options) -> Int32? {
+    static func run(_ options: FullScreenCommand.Options, says: Bool = true) -> Int32? {
         guard case .success(let client) = ControlClient.connect(instance: 1) else { return nil }
         let requests: [Request]
         switch requestsFor(options) {
@@ -70,7 +74,7 @@ enum HandOff {
         } else {
             line += " ('interlude --new' starts another)"
         }
-        writeStandardOutput(line + "\n")
+        if says { writeStandardOutput(line + "\n") }
         return 0
     }
 
@@ -85,20 +89,18 @@ enum HandOff {
             return .failure(Problem(message: "\(path): \(Errno(errno).message)"))
         }
         let paths = options.paths.map(RemoteCommand.entryForPlayer)
-        // The same choice a new player makes (`FullScreenPlayer.startUp`): --book, or one chaptered file.
-        let folders = paths.filter(FileSystemBrowserSource.isDirectory)
+        // The same choice a new player makes (`FullScreenPlayer.startUp`): --book, --music, else `OpenKind.guess`.
         let sheet = paths.count == 1 && paths[0].lowercased().hasSuffix(".cue")
-        if paths.count == 1 && (options.book || (folders.isEmpty && !sheet && BookOpener.isBook(paths, forced: false))) {
+        if paths.count == 1 && !options.music && (options.book || (!sheet && Self.guess(paths[0]) == .book)) {
             requests.append(Request(command: "book-open", arguments: [.string(paths[0])], done: "opened the book \(paths[0])"))
         } else if !paths.isEmpty {
             var entries: [String] = []
             for path in paths {
                 guard FileSystemBrowserSource.isDirectory(path) else { entries.append(path); continue }
-                // A folder's audio files, as e queues them from the browser.
-                let files = (FileSystemBrowserSource().entries(in: path) ?? []).filter { !$0.isDirectory }
-                    .sorted { NaturalOrder.areInIncreasingOrder($0.name, $1.name) }
-                if files.isEmpty { return .failure(Problem(message: "no audio files directly in \(path)")) }
-                entries += files.map(\.path)
+                // A folder's audio files and its folders', as e queues them from the browser.
+                let files = AudioFolderWalk.files(under: path)
+                if files.isEmpty { return .failure(Problem(message: "no audio files in \(path) or its folders")) }
+                entries += files
             }
             let count = Self.counted(entries)
             requests.append(options.playHandedFiles
@@ -110,6 +112,14 @@ enum HandOff {
                                     done: "plays at \(options.speed)"))
         }
         return .success(requests)
+    }
+
+    /// Book or music, as the player would take the path (the books folder from this user's config).
+    static func guess(_ path: String) -> OpenKind {
+        let environment = ProcessEnvironment.current()
+        return OpenKind.guess(path, booksFolder: OpenKind.booksFolder(environment: environment,
+                                                                      configured: UserConfigFile.load().booksFolder),
+                              store: BookStateStore(directories: XDGDirectories(environment: environment)))
     }
 
     /// "Song.mp3" for one entry, else "3 files", "2 stations", "3 files and 1 station".

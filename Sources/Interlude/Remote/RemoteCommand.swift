@@ -20,6 +20,7 @@ enum RemoteCommand {
         var words: [String] = []
         var json = false
         var instance = 1
+        var instanceGiven = false
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -35,6 +36,7 @@ enum RemoteCommand {
                     return 2
                 }
                 instance = number
+                instanceGiven = true
                 index += 1
             default: words.append(argument)
             }
@@ -48,13 +50,19 @@ enum RemoteCommand {
         if ["queue-add", "play-files", "book-open"].contains(request.command) {
             // The player runs elsewhere: it needs paths that do not depend on our directory.
             request.arguments = request.arguments.map { $0.stringValue.map { .string(entryForPlayer($0)) } ?? $0 }
+        } else if request.command == "open", let path = request.arguments.first?.stringValue {
+            request.arguments[0] = .string(entryForPlayer(path))
         }
         let client: ControlClient
         switch ControlClient.connect(instance: instance) {
         case .success(let connected): client = connected
         case .failure(let message):
-            writeStandardError("interlude remote: \(message)\n")
-            return 3
+            // No player: the service starts, as for a screen (unless a player was named by its instance).
+            guard !instanceGiven, request.command != "quit", let started = startService() else {
+                writeStandardError("interlude remote: \(message)\n")
+                return 3
+            }
+            client = started
         }
         if request.command == "subscribe" || words.first == "events" {
             return follow(client)
@@ -68,6 +76,16 @@ enum RemoteCommand {
             writeStandardError("interlude remote: \(client.silence)\n")
             return 3
         }
+    }
+
+    /// The player service started in the background, and a connection to it once it answers; nil when it cannot start.
+    private static func startService() -> ControlClient? {
+        guard let place = ControlSocketPlace.current, !ControlSocketPlace.isLive(place.primary) else { return nil }
+        guard case .success = PlayerService.start() else { return nil }
+        FullScreenCommand.waitUntilLive(place.primary)
+        guard case .success(let client) = ControlClient.connect(instance: 1) else { return nil }
+        writeStandardError("interlude remote: started the player service in the background ('interlude quit' stops it)\n")
+        return client
     }
 
     /// Prints what the player answered; the exit status.

@@ -16,6 +16,9 @@ package struct HTTPRequest: Sendable {
     package var bodyLimit = 64 << 20
     /// The whole transfer's deadline, in seconds (`TransferTimeout`).
     package var timeout: Double
+    /// The headers are what is asked for: a body past `bodyLimit` ends the
+    /// transfer with what came (a station's stream never ends by itself).
+    package var headersOnly = false
 
     package init(url: String, etag: String? = nil, lastModified: String? = nil, bodyLimit: Int = 64 << 20,
                  timeout: Double = TransferTimeout.seconds) {
@@ -102,7 +105,8 @@ package enum HTTPFetcher {
     }
 
     private static func result(of transfer: OpaquePointer, request: HTTPRequest) -> Result<HTTPResponse, HTTPFetchError> {
-        if interlude_curl_transfer_over_limit(transfer) != 0 {
+        let cut = interlude_curl_transfer_over_limit(transfer) != 0
+        if cut && !request.headersOnly {
             return .failure(HTTPFetchError(message: "the answer is larger than \(request.bodyLimit >> 20) MB, more than a feed holds"))
         }
         if interlude_curl_transfer_timed_out(transfer) != 0 {
@@ -110,7 +114,7 @@ package enum HTTPFetcher {
             return .failure(HTTPFetchError(message: "no whole answer within \(TransferTimeout.words(request.timeout)) "
                                            + "(\(received) bytes came; podcast-timeout in the config)"))
         }
-        guard interlude_curl_transfer_result(transfer) == 0 else {
+        guard cut || interlude_curl_transfer_result(transfer) == 0 else {
             return .failure(HTTPFetchError(message: String(cString: interlude_curl_transfer_message(transfer))))
         }
         var length = 0

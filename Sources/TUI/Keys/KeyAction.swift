@@ -23,6 +23,8 @@ public struct KeyAction: RawRepresentable, CaseIterable, Hashable, Sendable {
         rawValue = name
     }
 
+    public static let leave = KeyAction(row: "leave")
+
     public static let allCases: [KeyAction] = CommandTable.offered(by: .keys).map { KeyAction(row: $0.name) }
 
     // Playback
@@ -31,6 +33,10 @@ public struct KeyAction: RawRepresentable, CaseIterable, Hashable, Sendable {
     public static let queueAdd = KeyAction(row: "queue-add")
     public static let queueSave = KeyAction(row: "queue-save")
     public static let seekTo = KeyAction(row: "seek-to")
+    public static let queueRemove = KeyAction(row: "queue-remove")
+    public static let queueMoveUp = KeyAction(row: "queue-move-up")
+    public static let queueMoveDown = KeyAction(row: "queue-move-down")
+    public static let queueMark = KeyAction(row: "queue-mark")
 
     // Navigation
     public static let up = KeyAction(row: "up")
@@ -41,6 +47,7 @@ public struct KeyAction: RawRepresentable, CaseIterable, Hashable, Sendable {
     public static let bottom = KeyAction(row: "bottom")
     public static let nextPane = KeyAction(row: "next-pane")
     public static let pane1 = KeyAction(row: "pane-1")
+    public static let browserHome = KeyAction(row: "browser-home")
     public static let pane2 = KeyAction(row: "pane-2")
     public static let pane3 = KeyAction(row: "pane-3")
     public static let pane4 = KeyAction(row: "pane-4")

@@ -7,4 +7,6 @@ public enum InterfaceAction: Equatable, Sendable {
     case player(PlayerCommand)
     /// The next colour theme: the host loads it and gives it to the terminal.
     case cycleTheme
+    /// Leave this screen (q): the host ends it; a player in the foreground ends with it.
+    case leave
 }

@@ -13,10 +13,11 @@ extension InterfaceState {
             if showsHelp, key == .named(.escape) { showsHelp = false }
             return []
         }
-        let action = binding.action
+        // Delete acts on the pane it is pressed in: the queue's selection there (the log says so too).
+        let action = binding.action == .bookmarkDelete && focus == .queue ? KeyAction.queueRemove : binding.action
         if showsHelp {
             switch action {
-            case .help, .quit: showsHelp = false; return []
+            case .help, .quit, .leave: showsHelp = false; return []
             case .up, .down, .pageUp, .pageDown, .top, .bottom:
                 move(&helpCursor, action, count: KeyHelp.lines(for: bindings).count)
                 return []
@@ -28,22 +29,23 @@ extension InterfaceState {
         case .playSelection: return playSelection(snapshot: snapshot(), source: source)
         case .queueAdd: return addSelectionToQueue(source: source)
         case .queueSave:
-            prompt = .playlistName
-            input = ""
+            ask(.playlistName)
             return []
         case .seekTo:
-            prompt = .seekTime
-            input = ""
+            ask(.seekTime)
             return []
         case .up, .down, .pageUp, .pageDown, .top, .bottom:
             moveInFocusedPane(action, snapshot: snapshot())
             return []
+        case .queueRemove, .queueMoveUp, .queueMoveDown, .queueMark:
+            return editQueue(action, snapshot: snapshot())
         case .nextPane:
             // Without a library, Tab goes round the other panes.
             let next = focus.next == .library && library == nil ? Pane.library.next : focus.next
             focus(next, snapshot: snapshot())
             return []
         case .pane1: focus(.browser); return []
+        case .browserHome: browseHome(source: source); return []
         case .pane2: focus(.queue); return []
         case .pane3: focus(.nowPlaying); return []
         case .pane4: focus(.alarms); return []
@@ -63,16 +65,14 @@ extension InterfaceState {
             if action == .podcastDownload { return [.player(.downloadEpisode(podcast: podcast.id, episode: episode.id))] }
             return [.player(.markEpisode(podcast: podcast.id, episode: episode.id, played: !episode.played))]
         case .stationAddURL:
-            prompt = .stationURL
-            input = ""
+            ask(.stationURL)
             return []
         case .stationRename, .stationRemove:
             guard let station = selected(snapshot().stations, in: .radio, cursor: \.stationsCursor, what: "a station",
                                          none: "no stations" + (bindings.name(of: .stationAdd).map { "; \($0) adds the stream playing" } ?? ""))
             else { return [] }
             if action == .stationRemove { return [.player(.removeStation(.url(station.url)))] }
-            prompt = .stationName(url: station.url)
-            input = station.name
+            ask(.stationName(url: station.url), prefilled: station.name)
             return []
         case .pane9:
             guard library != nil else {
@@ -93,8 +93,7 @@ extension InterfaceState {
         case .filter:
             switch focus {
             case .browser, .queue, .eventLog, .library:
-                prompt = .filter(focus)
-                input = currentFilter(focus)
+                ask(.filter(focus), prefilled: currentFilter(focus))
             default:
                 message = Message(text: "\(named(.filter)) filters the browser, the queue, the event log or the library",
                                   isError: false)
@@ -112,8 +111,7 @@ extension InterfaceState {
             case .chapterNext, .chapterPrevious, .sleepTimer, .skipBack, .skipForward:
                 return binding.command.map { [.player($0)] } ?? []
             case .bookmarkAdd:
-                prompt = .bookmarkNote
-                input = ""
+                ask(.bookmarkNote)
                 return []
             default:
                 guard focus == .bookmarks else {
@@ -126,8 +124,7 @@ extension InterfaceState {
             }
         case .bookOpen: return openSelectionAsBook(snapshot: snapshot())
         case .alarmNew:
-            prompt = .alarmNew
-            input = ""
+            ask(.alarmNew)
             return []
         case .alarmEdit, .alarmToggle, .alarmDelete:
             guard let alarm = selected(snapshot().alarms, in: .alarms, cursor: \.alarmsCursor, what: "an alarm",
@@ -135,21 +132,20 @@ extension InterfaceState {
             else { return [] }
             switch action {
             case .alarmEdit:
-                prompt = .alarmEdit(id: alarm.id)
-                input = alarm.schedule
+                ask(.alarmEdit(id: alarm.id), prefilled: alarm.schedule)
                 return []
             case .alarmToggle: return [.player(.setAlarmEnabled(id: alarm.id, !alarm.isEnabled))]
             default: return [.player(.deleteAlarm(id: alarm.id))]
             }
         case .alarmAsk:
-            prompt = .alarmSeconds
-            input = ""
+            ask(.alarmSeconds)
             return []
         case .help:
             showsHelp = true
             helpCursor = ListCursor()
             return []
         case .themeCycle: return [.cycleTheme]
+        case .leave: return [.leave]
         default:
             // Every other key row: the table's reading of a command without
             // arguments (as standard input's and the socket's), stored in the
@@ -212,7 +208,7 @@ extension InterfaceState {
     mutating func logKey(_ action: KeyAction) {
         switch action {
         case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextPane, .pane1, .pane2, .pane3, .pane4, .pane5, .pane6,
-             .pane7, .pane8, .pane9, .pane0, .lyrics, .radio, .podcasts, .libraryView, .librarySort, .help:
+             .pane7, .pane8, .pane9, .pane0, .lyrics, .radio, .podcasts, .libraryView, .librarySort, .help, .browserHome, .queueMark:
             return  // Moving around is not a player action.
         default:
             log.append(LoggedEvent(time: now, key: action))

@@ -1,28 +1,84 @@
 import PlayerModel
 
-/// The one-line prompts (filters, alarm times, bookmark notes): typing, and what enter submits.
+/// The one-line prompts (filters, alarm times, bookmark notes, a station's
+/// name): what enter submits, and the line edited as a shell's is: Left and
+/// Right, Home and End (Ctrl-A, Ctrl-E), Backspace and Delete, Ctrl-U (to
+/// the start), Ctrl-K (to the end), Ctrl-W (the word before); a pre-filled
+/// value is selected, so the first character typed replaces it.
 extension InterfaceState {
+    /// Opens `prompt` with `prefilled` in its line, selected (the cursor at its end).
+    mutating func ask(_ prompt: Prompt, prefilled: String = "") {
+        self.prompt = prompt
+        input = prefilled
+        inputCursor = prefilled.count
+        inputSelected = !prefilled.isEmpty
+    }
+
     mutating func handlePromptKey(_ key: Key, prompt: Prompt, snapshot: PlayerSnapshot) -> [InterfaceAction] {
+        var line = Array(input)
+        var cursor = min(max(0, inputCursor), line.count)
+        let selected = inputSelected
+        inputSelected = false
         switch key.kind {
         case .named(.escape):
             if case .filter(let pane) = prompt { setFilter("", for: pane) }
             self.prompt = nil
             input = ""
+            inputCursor = 0
             return []
-        case .named(.backspace):
-            if !input.isEmpty { input.removeLast() }
         case .named(.enter):
             self.prompt = nil
             let text = input.trimmingSpaces
             input = ""
+            inputCursor = 0
             return submit(prompt, text, snapshot: snapshot)
-        case .named(.space):
-            input.append(" ")
-        case .character(let character):
-            input.append(character)
+        case .named(.backspace):
+            if selected {
+                line.removeAll()
+                cursor = 0
+            } else if cursor > 0 {
+                line.remove(at: cursor - 1)
+                cursor -= 1
+            }
+        case .named(.delete):
+            if selected {
+                line.removeAll()
+                cursor = 0
+            } else if cursor < line.count {
+                line.remove(at: cursor)
+            }
+        case .named(.left): cursor = max(0, cursor - 1)
+        case .named(.right): cursor = min(line.count, cursor + 1)
+        case .named(.home), .control("a"): cursor = 0
+        case .named(.end), .control("e"): cursor = line.count
+        case .control("u"):
+            line.removeFirst(cursor)
+            cursor = 0
+        case .control("k"):
+            line.removeLast(line.count - cursor)
+        case .control("w"):
+            // The word before the cursor and the spaces after it, as a shell's Ctrl-W.
+            var start = cursor
+            while start > 0 && line[start - 1] == " " { start -= 1 }
+            while start > 0 && line[start - 1] != " " { start -= 1 }
+            line.removeSubrange(start..<cursor)
+            cursor = start
+        case .named(.space), .character:
+            var typed: Character = " "
+            if case .character(let character) = key.kind { typed = character }
+            if selected {
+                line = [typed]
+                cursor = 1
+            } else {
+                line.insert(typed, at: cursor)
+                cursor += 1
+            }
         default:
+            inputSelected = selected
             return []
         }
+        input = String(line)
+        inputCursor = cursor
         if case .filter(let pane) = prompt { setFilter(input, for: pane) }
         return []
     }

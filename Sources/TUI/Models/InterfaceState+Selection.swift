@@ -82,6 +82,9 @@ extension InterfaceState {
                 self.browser = browser
                 return []
             }
+            // In the books folder a file is a book's (its folder's, or its own when loose there), and an M4B is a book
+            // anywhere: it opens as the book, at its place, never as music from 0:00.
+            if let book = browser.book(containing: entry) { return [.player(.openBook(book))] }
             let files = browser.files
             let start = files.firstIndex { $0.path == entry.path } ?? 0
             return [.player(.playQueue(files.map(\.path), startAt: start))]
@@ -89,13 +92,19 @@ extension InterfaceState {
             let rows = visibleQueue(snapshot)
             queueCursor.clamp(count: rows.count)
             guard rows.indices.contains(queueCursor.selection) else { return [] }
-            return [.player(.playQueue(snapshot.queue.map(\.path), startAt: rows[queueCursor.selection].index))]
+            let index = rows[queueCursor.selection].index
+            if snapshot.bookPath != nil {
+                // A book's files are its queue: enter keeps it the book (its chapters, its place, the books pane's
+                // row), going to that file in it, or playing on from the place on the file that plays.
+                if index == snapshot.currentIndex { return snapshot.state == .playing ? [] : [.player(.play)] }
+                return [.player(.jump(toQueueIndex: index, play: true))]
+            }
+            return [.player(.playQueue(snapshot.queue.map(\.path), startAt: index))]
         case .alarms:
             alarmsCursor.clamp(count: snapshot.alarms.count)
             guard snapshot.alarms.indices.contains(alarmsCursor.selection) else { return [] }
             let alarm = snapshot.alarms[alarmsCursor.selection]
-            prompt = .alarmEdit(id: alarm.id)
-            input = alarm.schedule
+            ask(.alarmEdit(id: alarm.id), prefilled: alarm.schedule)
             return []
         case .books:
             booksCursor.clamp(count: snapshot.books.count)
@@ -148,8 +157,8 @@ extension InterfaceState {
     mutating func openSelectionAsBook(snapshot: PlayerSnapshot) -> [InterfaceAction] {
         switch focus {
         case .browser:
-            guard let entry = browser?.selected, entry.name != ".." else { return [] }
-            return [.player(.openBook(entry.path))]
+            guard let browser, let entry = browser.selected, entry.name != "..", !entry.isShortcut else { return [] }
+            return [.player(.openBook(browser.book(containing: entry) ?? entry.path))]
         case .books:
             booksCursor.clamp(count: snapshot.books.count)
             guard snapshot.books.indices.contains(booksCursor.selection) else { return [] }
@@ -159,6 +168,17 @@ extension InterfaceState {
                               + "(a folder of audio files or a file with chapters)", isError: false)
             return []
         }
+    }
+
+    /// `~`: the browser goes to the home folder (and the browser pane shows).
+    mutating func browseHome(source: some BrowserSource) {
+        guard var browser, let home = browser.home, !home.isEmpty else {
+            message = Message(text: "no home folder (HOME is not set)", isError: false)
+            return
+        }
+        browser.go(to: home, source: source)
+        self.browser = browser
+        focus(.browser)
     }
 
     mutating func addSelectionToQueue(source: some BrowserSource) -> [InterfaceAction] {
@@ -174,10 +194,10 @@ extension InterfaceState {
             return []
         }
         if !entry.isDirectory { return [.player(.enqueue([entry.path]))] }
-        guard entry.name != ".." else { return [] }
-        let files = (source.entries(in: entry.path) ?? []).filter { !$0.isDirectory }
-            .sorted { NaturalOrder.areInIncreasingOrder($0.name, $1.name) }
-        if files.isEmpty { message = Message(text: "no audio files directly in \(entry.name)", isError: false) }
-        return files.isEmpty ? [] : [.player(.enqueue(files.map(\.path)))]
+        guard entry.name != "..", !entry.isShortcut else { return [] }
+        // The folder and every folder in it, as cmus adds one: in the order the browser lists them.
+        let files = source.audioFiles(under: entry.path, limit: FolderWalk.limit)
+        if files.isEmpty { message = Message(text: "no audio files in \(entry.name) or its folders", isError: false) }
+        return files.isEmpty ? [] : [.player(.enqueue(files))]
     }
 }

@@ -54,6 +54,9 @@ public struct InterfaceState {
     /// The lyrics pane: the lyrics of the file heard now, which the host keeps current.
     public var lyricsPane = LyricsPaneModel()
     public var queueCursor = ListCursor()
+    /// The queue entry marked (its position in the queue): the queue pane's
+    /// edits take every entry from it to the selection.
+    public internal(set) var queueMark: Int?
     public var alarmsCursor = ListCursor()
     public var booksCursor = ListCursor()
     public var playlistsCursor = ListCursor()
@@ -75,6 +78,11 @@ public struct InterfaceState {
     public var log = EventLog()
     public internal(set) var prompt: Prompt?
     public internal(set) var input = ""
+    /// Where typing goes in `input`: a count of characters from its start.
+    public internal(set) var inputCursor = 0
+    /// The prompt's pre-filled value is selected, as a text field's is: the
+    /// first character typed replaces it; a move keeps it for editing.
+    public internal(set) var inputSelected = false
     public internal(set) var showsHelp = false
     public var helpCursor = ListCursor()
     public var message: Message?

@@ -32,6 +32,11 @@ public struct FileSystemBrowserSource: BrowserSource {
         return entries
     }
 
+    /// The walk of `e` on a folder: names only, no tags read (`AudioFolderWalk`).
+    public func audioFiles(under directory: String, limit: Int) -> [String] {
+        AudioFolderWalk.files(under: directory, limit: limit)
+    }
+
     public static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR

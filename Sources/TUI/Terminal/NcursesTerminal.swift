@@ -28,7 +28,7 @@ public enum TerminalError: Error, Sendable, CustomStringConvertible {
 /// `poll` rather than in `getch`. Signals are not left to ncurses: the
 /// player takes them through a signalfd, and calls `resize()` on SIGWINCH,
 /// `suspend()`/`resume()` around a job-control stop and `end()` on exit.
-public final class NcursesTerminal: Terminal {
+public final class NcursesTerminal: ScreenTerminal {
     private var screen: OpaquePointer?
     public private(set) var size: TerminalSize
     public let colorDepth: ColorDepth
@@ -36,19 +36,32 @@ public final class NcursesTerminal: Terminal {
     private var pairs: [ThemeElement: Int16] = [:]
     private var ended = false
 
+    public let device: TerminalDevice
+    /// The stdio streams ncurses was given, over copies of the device's descriptors (closed at `end`).
+    private var files: (output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>)?
+
     /// Takes over the terminal. Call `TextWidth.prepareLocale()` first.
-    public init() throws(TerminalError) {
-        guard isatty(0) != 0, isatty(1) != 0 else { throw .notATerminal }
+    public init(device: TerminalDevice = .standard) throws(TerminalError) {
+        self.device = device
+        guard isatty(device.input) != 0, isatty(device.output) != 0 else { throw .notATerminal }
         var message = [CChar](repeating: 0, count: 512)
         guard interlude_curses_load(&message, message.count) == 0 else {
             throw .cannotLoad(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-        // Before ncurses changes the modes: a crash puts these back.
-        interlude_restore_terminal_on_fatal_signals()
-        // newterm rather than initscr: initscr exits the process on failure.
-        guard let screen = interlude_newterm_stdio() else {
-            throw .cannotInitialize(term: getenv("TERM").map { String(cString: $0) } ?? "")
+        let type = device.type ?? getenv("TERM").map { String(cString: $0) } ?? ""
+        // Streams of their own over copies of the descriptors: `end` closes them, never the owner's.
+        guard let output = fdopen(dup(device.output), "w"), let input = fdopen(dup(device.input), "r") else {
+            throw .cannotInitialize(term: type)
         }
+        // Before ncurses changes the modes of the process's own terminal: a crash puts these back.
+        if device.isStandard { interlude_restore_terminal_on_fatal_signals() }
+        // newterm rather than initscr: initscr exits the process on failure.
+        guard let screen = interlude_newterm(type, output, input) else {
+            fclose(output)
+            fclose(input)
+            throw .cannotInitialize(term: type)
+        }
+        files = (output, input)
         self.screen = screen
         interlude_set_term(screen)
         interlude_cbreak()
@@ -67,11 +80,19 @@ public final class NcursesTerminal: Terminal {
         }
         colorDepth = ColorDepth(colorCount: colors)
         size = TerminalSize(columns: Int(interlude_cols()), rows: Int(interlude_lines()))
+        // A handed terminal's size is its own (ncurses may have taken the service's LINES and COLUMNS).
+        if !device.isStandard { resize() }
+    }
+
+    /// The process has one ncurses screen (attached screens are `AnsiTerminal`s); selected before each call all the same.
+    private func select() {
+        if let screen { interlude_set_term(screen) }
     }
 
     deinit { end() }
 
     public func setTheme(_ rendering: ThemeRendering) {
+        select()
         attributes = [:]
         pairs = [:]
         if colorDepth != .monochrome {
@@ -89,6 +110,7 @@ public final class NcursesTerminal: Terminal {
     }
 
     public func put(_ text: String, row: Int, column: Int, element: ThemeElement) {
+        select()
         interlude_attr_set(attributes[element] ?? 0, pairs[element] ?? 0)
         var wide = text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
         wide.append(0)
@@ -102,11 +124,13 @@ public final class NcursesTerminal: Terminal {
     /// terminal's description has direct colour (`COLORS` of 2^24), else
     /// the 256-colour palette, else 16 colours; none without colour.
     public var pictureColors: PictureColorMode {
+        select()
         let colors = colorDepth == .monochrome ? 0 : Int(interlude_colors())
         return colors >= 1 << 24 ? .direct : colors >= 256 ? .palette256 : colors >= 16 ? .palette16 : .none
     }
 
     public func put(_ text: String, row: Int, column: Int, colors: CellColors) {
+        select()
         let pair = interlude_alloc_pair(Int32(Self.number(colors.foreground, direct: pictureColors == .direct)),
                                         Int32(Self.number(colors.background, direct: pictureColors == .direct)))
         interlude_attr_set_pair(0, pair < 0 ? 0 : pair)
@@ -124,11 +148,13 @@ public final class NcursesTerminal: Terminal {
     }
 
     public func clear() {
+        select()
         interlude_erase()
         interlude_clearok(true)
     }
 
     public func refresh() {
+        select()
         interlude_refresh()
     }
 
@@ -136,7 +162,7 @@ public final class NcursesTerminal: Terminal {
     /// so the player asks first: a tty reports POLLOUT only while its driver
     /// has room and is not stopped (a pty stopped by Ctrl-S has no room).
     public var acceptsOutput: Bool {
-        var request = pollfd(fd: 1, events: Int16(POLLOUT), revents: 0)
+        var request = pollfd(fd: device.output, events: Int16(POLLOUT), revents: 0)
         while true {
             let ready = poll(&request, 1, 0)
             if ready >= 0 || errno != EINTR { return ready == 1 && request.revents & Int16(POLLOUT) != 0 }
@@ -181,6 +207,7 @@ public final class NcursesTerminal: Terminal {
     private var readAgain: [(result: Int32, character: wint_t)] = []
 
     private func nextCharacter() -> (result: Int32, character: wint_t)? {
+        select()
         if !readAgain.isEmpty { return readAgain.removeFirst() }
         var character: wint_t = 0
         let result = interlude_get_wch(&character)
@@ -219,8 +246,9 @@ public final class NcursesTerminal: Terminal {
 
     /// After SIGWINCH: reads the new size and tells ncurses.
     public func resize() {
+        select()
         var rows: Int32 = 0, columns: Int32 = 0
-        if interlude_terminal_size(1, &rows, &columns) == 0, rows > 0, columns > 0 {
+        if interlude_terminal_size(device.output, &rows, &columns) == 0, rows > 0, columns > 0 {
             interlude_resizeterm(rows, columns)
         }
         noteResize()
@@ -232,6 +260,7 @@ public final class NcursesTerminal: Terminal {
     /// loop reading keys would never see a key again (issue: the screen froze
     /// after Ctrl-Z and `fg`, spinning, an alarm impossible to dismiss).
     public func noteResize() {
+        select()
         size = TerminalSize(columns: Int(interlude_cols()), rows: Int(interlude_lines()))
     }
 
@@ -239,16 +268,19 @@ public final class NcursesTerminal: Terminal {
     /// the player read the terminal's answers to a query) go back to its input,
     /// in order, to be read as keys.
     public func giveBackInput(_ bytes: [UInt8]) {
+        select()
         for byte in bytes.reversed() { _ = interlude_ungetch(Int32(byte)) }
     }
 
     /// Gives the terminal back (before a job-control stop).
     public func suspend() {
+        select()
         interlude_endwin()
     }
 
     /// Takes the terminal again after `fg`; the caller repaints everything.
     public func resume() {
+        select()
         interlude_reset_prog_mode()
         resize()
         interlude_clearok(true)
@@ -258,9 +290,15 @@ public final class NcursesTerminal: Terminal {
     public func end() {
         guard !ended else { return }
         ended = true
+        select()
         interlude_endwin()
         if let screen { interlude_delscreen(screen) }
         screen = nil
+        if let files {
+            fclose(files.output)
+            fclose(files.input)
+        }
+        files = nil
     }
 
     private static func curses(_ attributes: TextAttributes) -> attr_t {
@@ -292,5 +330,18 @@ public final class NcursesTerminal: Terminal {
         case KEY_F0 + 1...KEY_F0 + 12: NamedKey(rawValue: "f\(code - KEY_F0)")
         default: nil
         }
+    }
+
+    /// Bytes written as they are, after a refresh (a graphics protocol's picture): blocking, as ncurses writes.
+    @discardableResult
+    public func writeRaw(_ bytes: [UInt8]) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(device.output, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            written += count
+        }
+        return true
     }
 }

@@ -52,3 +52,44 @@ public protocol Terminal: AnyObject {
     /// again.)
     func noteResize()
 }
+
+/// Where the screen is drawn and keys are read: the process's own
+/// standard input and output, or a terminal a screen handed the service
+/// (`ScreenAttachments`).
+public struct TerminalDevice: Sendable {
+    public var input: Int32
+    public var output: Int32
+    /// `TERM` of the terminal; nil: this process's.
+    public var type: String?
+    /// Whether the process's own terminal, whose modes a crash must put back.
+    public var isStandard: Bool { input == 0 && output == 1 && type == nil }
+
+    public init(input: Int32, output: Int32, type: String?) {
+        self.input = input
+        self.output = output
+        self.type = type
+    }
+
+    public static let standard = TerminalDevice(input: 0, output: 1, type: nil)
+}
+
+/// What a screen of the full-screen player drives beyond `Terminal`: the
+/// process's own terminal through ncurses, or one handed to the service.
+public protocol ScreenTerminal: Terminal {
+    var device: TerminalDevice { get }
+    var pictureColors: PictureColorMode { get }
+    /// While answers to a query are awaited: a report cut by a read's end is carried over.
+    var expectsReports: Bool { get set }
+    /// After SIGWINCH (or the client's word of it): the terminal's size read again.
+    func resize()
+    /// Around a job-control stop: the terminal given back, and taken again.
+    func suspend()
+    func resume()
+    /// The terminal given back for good.
+    func end()
+    /// Bytes read before they were keys, to be read again.
+    func giveBackInput(_ bytes: [UInt8])
+    /// Bytes written as they are (a graphics protocol's picture); false when the terminal took them not.
+    @discardableResult
+    func writeRaw(_ bytes: [UInt8]) -> Bool
+}

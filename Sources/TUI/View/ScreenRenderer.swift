@@ -127,6 +127,11 @@ public struct ScreenRenderer {
     private func drawStatus(_ frame: inout Frame, row: Int, snapshot: PlayerSnapshot, library: String?, bindings: KeyBindings) {
         var parts = [snapshot.state.rawValue, Self.volumeText(snapshot, word: "vol")]
         if let speed = snapshot.speed { parts.append(speed) }
+        if let spoken = snapshot.spokenAudio {
+            // Spoken audio's settings while on, and what trimming saved ("trim medium saved 1:23").
+            if spoken.trimSilence != "off" { parts.append("trim \(spoken.trimSilence) " + spoken.savedLine) }
+            if spoken.voiceBoost != "off" { parts.append("boost \(spoken.voiceBoost) LUFS") }
+        }
         if snapshot.shuffle { parts.append("shuffle") }
         if let line = snapshot.timeShiftLine { parts.append(line) }
         if snapshot.repeatMode != "off" { parts.append("repeat \(snapshot.repeatMode)") }
@@ -151,11 +156,7 @@ public struct ScreenRenderer {
 
     private func drawCommandLine(_ frame: inout Frame, row: Int, state: InterfaceState) {
         if let prompt = state.prompt {
-            let text = prompt.question + state.input
-            // Show the end of a long input, where the typing happens.
-            var shown = text
-            while frame.width(of: shown) > frame.size.columns - 1, !shown.isEmpty { shown.removeFirst() }
-            frame.writePadded(shown + "_", row: row, column: 0, width: frame.size.columns, element: .commandLine)
+            drawPrompt(&frame, row: row, question: prompt.question, state: state)
         } else if let message = state.message {
             frame.writePadded(frame.truncated(message.text, to: frame.size.columns), row: row, column: 0,
                               width: frame.size.columns, element: message.isError ? .errorText : .commandLine)
@@ -163,6 +164,30 @@ public struct ScreenRenderer {
             frame.writePadded(Self.footer(state.bindings), row: row, column: 0, width: frame.size.columns,
                               element: .secondaryText)
         }
+    }
+
+    /// The prompt's line: the cursor is `_` at the end, else the character
+    /// under it in reverse; a pre-filled value that typing replaces is shown
+    /// selected (in reverse). A long line shows the part around the cursor.
+    private func drawPrompt(_ frame: inout Frame, row: Int, question: String, state: InterfaceState) {
+        let characters = Array(state.input)
+        let cursor = min(max(0, state.inputCursor), characters.count)
+        let under = cursor < characters.count ? String(characters[cursor]) : "_"
+        let after = cursor + 1 < characters.count ? String(characters[(cursor + 1)...]) : ""
+        var before = question + String(characters[..<cursor])
+        let room = frame.size.columns - 1 - frame.width(of: under)
+        while frame.width(of: before) > room, !before.isEmpty { before.removeFirst() }
+        frame.writePadded("", row: row, column: 0, width: frame.size.columns, element: .commandLine)
+        var column = 0
+        if state.inputSelected, before.count >= characters.count {
+            let plain = before.dropLast(cursor)
+            column += frame.write(plain, row: row, column: column, element: .commandLine)
+            column += frame.write(before.suffix(cursor), row: row, column: column, element: .selectedRowFocused)
+        } else {
+            column += frame.write(before, row: row, column: column, element: .commandLine)
+        }
+        column += frame.write(under, row: row, column: column, element: under == "_" ? .commandLine : .selectedRowFocused)
+        frame.write(after, row: row, column: column, element: .commandLine)
     }
 
     // MARK: Panes
@@ -185,6 +210,7 @@ public struct ScreenRenderer {
             if !state.logFilter.isEmpty { title += "  /" + state.logFilter }
         case .books:
             title += " (\(snapshot.books.count))"
+            if let spoken = snapshot.spokenAudio, spoken.bookTimeSaved != nil { title += "  " + spoken.savedLine }
         case .playlists:
             title += " (\(snapshot.playlists.count))"
         case .radio:
@@ -338,6 +364,7 @@ public struct ScreenRenderer {
             line += 1
         }
         let numberWidth = String(snapshot.queue.count).count
+        let marked = state.queueMarkedRange(snapshot)
         for index in range {
             let (queueIndex, entry) = rows[index]
             let selected = index == state.queueCursor.selection
@@ -346,7 +373,8 @@ public struct ScreenRenderer {
             var number = String(queueIndex + 1)
             while number.count < numberWidth { number = " " + number }
             let marker = queueIndex == snapshot.currentIndex ? Self.stateSymbol(snapshot.state) : " "
-            let prefix = " \(number) \(marker) "
+            // A marked entry's row begins with "*" (the queue pane's edits take it).
+            let prefix = (marked?.contains(queueIndex) == true ? "*" : " ") + "\(number) \(marker) "
             frame.writePadded(prefix + frame.truncated(entry.title, to: area.width - frame.width(of: prefix)),
                               row: line, column: area.column, width: area.width, element: element)
             line += 1
@@ -610,14 +638,14 @@ public struct ScreenRenderer {
     }
 
     /// The command line's line when it has nothing to say: "? help · tab/0-9
-    /// panes · q quit" with the keys bound now (0-9 while the ten pane keys
+    /// panes · q leave · Q quit" with the keys bound now (0-9 while the ten pane keys
     /// are the digits); what is unbound is left out.
     static func footer(_ bindings: KeyBindings) -> String {
         let panes: [KeyAction] = [.pane0, .pane1, .pane2, .pane3, .pane4, .pane5, .pane6, .pane7, .pane8, .pane9]
         let digits = panes.enumerated().allSatisfy { bindings.keys(for: $0.element).contains(.character(Character("\($0.offset)"))) }
         let paneKeys = [bindings.name(of: .nextPane), digits ? "0-9" : nil].compactMap { $0 }
         return [bindings.name(of: .help).map { "\($0) help" }, paneKeys.isEmpty ? nil : paneKeys.joined(separator: "/") + " panes",
-                bindings.name(of: .quit).map { "\($0) quit" }].compactMap { $0 }.joined(separator: " · ")
+                bindings.name(of: .leave).map { "\($0) leave" }, bindings.name(of: .quit).map { "\($0) quit" }].compactMap { $0 }.joined(separator: " · ")
     }
 
     /// The help screen's rows: a heading per section, then a row per action.

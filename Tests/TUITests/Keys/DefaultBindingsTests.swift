@@ -13,7 +13,7 @@ struct DefaultBindingsTests {
         ("e", "queue-add"),
         ("/", "filter"),
         ("?", "help"),
-        ("q", "quit"),
+        ("q", "leave"), ("Q", "quit"),
         ("a", "alarm-fire-test"), ("A", "alarm-in"), ("z", "alarm-snooze"), ("x", "alarm-dismiss"),
         ("s", "session-suspend-toggle"), ("c", "call-toggle"), ("N", "notification-chime"), ("D", "device-lost"),
         ("t", "theme-cycle"),

@@ -14,7 +14,7 @@ struct KeyConfigParserTests {
         #expect(load.bindings.action(for: .named(.space)) == .playPause)
         #expect(load.bindings.action(for: .character("n")) == KeyAction(rawValue: "previous"))
         #expect(load.bindings.action(for: .named(.f1)) == .help)
-        #expect(load.bindings.action(for: .character("q")) == .quit)
+        #expect(load.bindings.action(for: .character("q")) == .leave)
     }
 
     @Test("unbind removes a key and leaves the action's other keys")
@@ -63,8 +63,8 @@ struct KeyConfigParserTests {
         #expect(problem.description.hasPrefix("\(path):3: \(message)"), "\(problem)")
         #expect(load.bindings.action(for: .character("F")) == .help)
         #expect(load.bindings.action(for: .character("p")) == nil)
-        // The bad line changed nothing: q still quits.
-        #expect(load.bindings.action(for: .character("q")) == .quit)
+        // The bad line changed nothing: q still leaves the screen.
+        #expect(load.bindings.action(for: .character("q")) == .leave)
     }
 
     @Test("every bad line is reported, two on one line when both key and action are wrong")

@@ -67,8 +67,9 @@ struct KeyHelpTests {
     func deterministic() {
         let lines = KeyHelp.lines(for: .defaults)
         #expect(lines == KeyHelp.lines(for: .defaults))
-        #expect(lines[1] == "  space   play-pause              play or pause")
-        #expect(lines.contains("  up k    up                      move up"))
-        #expect(lines.contains("  s       session-suspend-toggle  suspend or continue the audio session"))
+        // The keys' column is as wide as the widest keys ("backspace").
+        #expect(lines[1] == "  space      play-pause              play or pause")
+        #expect(lines.contains("  up k       up                      move up"))
+        #expect(lines.contains("  s          session-suspend-toggle  suspend or continue the audio session"))
     }
 }

@@ -22,7 +22,7 @@ extension Bench {
         guard numbers.count >= 2 else { throw ProcessError.notReady("interlude bench cover said: \(drawn)") }
 
         func peak(_ file: String, shown: @escaping (String) -> Bool) throws -> Double {
-            let player = try TmuxPlayer(sink: sink, command: [interlude, file, "--device", "pulse"],
+            let player = try TmuxPlayer(sink: sink, command: [interlude, file, "--device", "pulse", "--foreground"],
                                         ready: { $0.contains("▶ playing") })
             try player.tmux(["send-keys", "3"])
             try player.wait(shown)

@@ -75,7 +75,7 @@ extension Bench {
             var firstFrames: [Double] = []
             var rss = 0.0
             for run in 0..<3 {
-                let player = try LibraryPlayer(command: [interlude, music, "--output", "null"], environment: environment)
+                let player = try LibraryPlayer(command: [interlude, music, "--output", "null", "--foreground"], environment: environment)
                 defer { player.stop() }
                 firstFrames.append(player.firstFrameSeconds)
                 if run == 0 {
@@ -86,7 +86,7 @@ extension Bench {
             }
             if size == sizes.last {
                 progress("library: search as you type, 200 keys in tmux at \(size) tracks")
-                let player = try LibraryPlayer(command: [interlude, music, "--output", "null"], environment: environment)
+                let player = try LibraryPlayer(command: [interlude, music, "--output", "null", "--foreground"], environment: environment)
                 defer { player.stop() }
                 try player.press("9")
                 try player.wait { $0.contains("9 Library (") && !$0.contains("scanning") }
@@ -113,6 +113,7 @@ extension Bench {
                     subject: formatted(median(floor) * 1000, 1) + " / " + formatted(floorP99 * 1000, 1), peer: "",
                     ratio: nil, target: "", passed: nil))
             }
+            if size == sizes.last { try serviceScreens(size: size, environment: environment, foregroundStart: median(firstFrames)) }
             let cmusRSS = cmus.peakRSSMegabytes
             let firstFrame = median(firstFrames) * 1000
             report.rows.append(ResultRow(
@@ -127,6 +128,63 @@ extension Bench {
         report.notes.append("library: warm start is measured by polling tmux's capture-pane every 2 ms, so it includes up "
                             + "to that and a capture's own time; cmus "
                             + "is timed by polling `save -l` every 50 ms")
+    }
+
+    /// The player as a service with `size` tracks indexed: a screen attached
+    /// to it (`interlude` in tmux: the client hands its terminal over), timed
+    /// from the spawn to the first frame, beside the full-screen player
+    /// starting in the foreground; then the filter's keys through an attached
+    /// screen, each to the frame that shows it.
+    func serviceScreens(size: Int, environment: [String: String], foregroundStart: Double) throws {
+        progress("library: screens attached to the service at \(size) tracks")
+        // The foreground players before may still be saving on their way out: a live one would be handed the command.
+        let deadline = monotonicSeconds() + 20
+        while monotonicSeconds() < deadline,
+              (try? ProcessRunner.run(interlude, ["remote", "--instance", "1", "status"], environment: environment, timeout: 10))?
+                .exitStatus != 3 {
+            usleep(100_000)
+        }
+        // The first screen starts the service; its time is not an attach.
+        let starter = try LibraryPlayer(command: [interlude, "--output", "null"], environment: environment)
+        defer { _ = try? ProcessRunner.run(interlude, ["quit"], environment: environment, timeout: 30) }
+        try starter.press("q")
+        Self.waitForExit(starter.pid)
+        starter.stop()
+        var attaches: [Double] = []
+        for _ in 0..<(options.quick ? 3 : 20) {
+            let screen = try LibraryPlayer(command: [interlude], environment: environment)
+            attaches.append(screen.firstFrameSeconds)
+            try screen.press("q")
+            Self.waitForExit(screen.pid)
+            screen.stop()
+        }
+        let sorted = attaches.sorted()
+        let p99 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
+        report.rows.append(ResultRow(
+            measure: "service: attach a screen, spawn to first frame in tmux, ms (median / p99 of \(attaches.count); "
+                + "\(size) tracks; beside: the full-screen player's own start)",
+            subject: formatted(median(attaches) * 1000, 0) + " / " + formatted(p99 * 1000, 0),
+            peer: "\(formatted(foregroundStart * 1000, 0)) foreground", ratio: median(attaches) / foregroundStart,
+            target: "", passed: nil))
+        let screen = try LibraryPlayer(command: [interlude], environment: environment)
+        defer { screen.stop() }
+        try screen.press("9")
+        try screen.wait { $0.contains("9 Library (") && !$0.contains("scanning") }
+        let latencies = try Self.typingLatencies(screen, keys: 200).sorted()
+        let keyP99 = latencies[min(latencies.count - 1, Int((Double(latencies.count) * 0.99).rounded(.up)) - 1)]
+        report.rows.append(ResultRow(
+            measure: "service: filter key to frame through an attached screen at \(size) tracks, ms (median / p99 of \(latencies.count))",
+            subject: formatted(median(latencies) * 1000, 1) + " / " + formatted(keyP99 * 1000, 1), peer: "", ratio: nil,
+            target: "p99 < 16 ms", passed: keyP99 * 1000 < 16))
+    }
+
+    /// The screen's client leaves with its pane (it is the pane's program): waited for, 10 s at most.
+    static func waitForExit(_ pid: Int32) {
+        let deadline = monotonicSeconds() + 10
+        while monotonicSeconds() < deadline, kill(pid, 0) == 0 {
+            if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), stat.contains(") Z") { return }
+            usleep(10_000)
+        }
     }
 
     /// Acceptance 4: a cold scan of the largest tree while the full-screen
@@ -150,7 +208,7 @@ extension Bench {
         let recorder = try sink.startRecorder()
         let player: PanePlayer
         do {
-            player = try PanePlayer(command: [interlude, file, "--device", "pulse"], environment: environment)
+            player = try PanePlayer(command: [interlude, file, "--device", "pulse", "--foreground"], environment: environment)
         } catch {
             _ = try? recorder.stop()
             throw error

@@ -131,7 +131,7 @@ extension Bench {
         try FileManager.default.createDirectory(atPath: config + "/interlude", withIntermediateDirectories: true)
         try "podcast-refresh-age = off\n".write(toFile: config + "/interlude/config", atomically: true, encoding: .utf8)
         let file = try Fixtures.mp3(.sweep, seconds: 120, encoding: .cbr(kbps: 128))
-        let player = try TmuxPlayer(sink: sink, command: [interlude, file, "--device", "pulse"],
+        let player = try TmuxPlayer(sink: sink, command: [interlude, file, "--device", "pulse", "--foreground"],
                                     environment: ["XDG_DATA_HOME": data, "XDG_CONFIG_HOME": config, "XDG_STATE_HOME": data + "/state"],
                                     ready: { $0.contains("▶ playing") })
         try player.tmux(["send-keys", "P"])

@@ -20,7 +20,7 @@ extension Bench {
 
         // Paused: the full-screen player with space, the headless one with its
         // standard-input command, each a moment after it started playing.
-        let tuiPaused = try TmuxPlayer(sink: sink, command: [interlude, file, "--device", "pulse"],
+        let tuiPaused = try TmuxPlayer(sink: sink, command: [interlude, file, "--device", "pulse", "--foreground"],
                                        ready: { $0.contains("▶ playing") })
         try tuiPaused.tmux(["send-keys", "Space"])
         try tuiPaused.wait { $0.contains("‖ paused") }
@@ -32,7 +32,7 @@ extension Bench {
         usleep(500_000)
         let headlessPausedCPU = try headlessPaused.cpu(over: pausedSeconds)
 
-        let tuiPlaying = try TmuxPlayer(sink: sink, command: [interlude, file, "--device", "pulse"],
+        let tuiPlaying = try TmuxPlayer(sink: sink, command: [interlude, file, "--device", "pulse", "--foreground"],
                                         ready: { $0.contains("▶ playing") })
         let recorder = try sink.startRecorder()
         let tuiPlayingCPU = try tuiPlaying.cpu(over: playSeconds)
@@ -45,7 +45,7 @@ extension Bench {
 
         // On a file sink the queue renders at once; afterwards nothing may spin.
         let short = try Fixtures.mp3(.sweep, seconds: 2, encoding: .cbr(kbps: 128))
-        let tuiNull = try TmuxPlayer(sink: sink, command: [interlude, short, "--output", "null"],
+        let tuiNull = try TmuxPlayer(sink: sink, command: [interlude, short, "--output", "null", "--foreground"],
                                      ready: { $0.contains("trackEnded") })
         let tuiNullCPU = try tuiNull.cpu(over: 5)
 

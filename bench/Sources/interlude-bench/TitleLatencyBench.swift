@@ -42,7 +42,7 @@ extension Bench {
         let headless = try BackgroundProcess.start(interlude, ["play", url, "--device", "pulse", "--events", "json"],
                                                    environment: environment)
         defer { _ = headless.stop() }
-        let screen = try TmuxPlayer(sink: sink, command: [interlude, url]) { $0.contains("Title 0") }
+        let screen = try TmuxPlayer(sink: sink, command: [interlude, url, "--foreground"]) { $0.contains("Title 0") }
 
         func eventsShow(_ title: String) -> Bool {
             String(decoding: headless.currentStdout(), as: UTF8.self).contains("\"title\":\"\(title)\"")

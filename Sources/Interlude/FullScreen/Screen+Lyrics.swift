@@ -8,7 +8,7 @@ import TUI
 /// which `TrackTagStore` has read once already) and found off the main loop
 /// (`LyricsLoader`), so a player whose lyrics pane is never opened reads no
 /// `.lrc` file, and one whose `.lrc` is slow to read goes on meanwhile.
-extension FullScreenPlayer {
+extension Screen {
     func updateLyrics(_ core: any PlayerCore, playing path: String?) {
         guard ui.focus == .lyrics || ui.topRight == .lyrics else { return }
         let loader = lyricsLoader ?? makeLyricsLoader()

@@ -2,13 +2,12 @@ import Themes
 import TUI
 
 /// Colour themes: loaded from the catalog, problems reported, and given to the terminal.
-extension FullScreenPlayer {
+extension Screen {
     func applyTheme(_ name: String) {
-        guard let terminal else { return }
         var theme = Theme.standard
         var shown = ThemeCatalog.defaultName
         do {
-            let load = try catalog.load(name)
+            let load = try host.catalog.load(name)
             theme = load.theme
             shown = load.fellBackToDefault ? ThemeCatalog.defaultName : name
             for problem in load.problems { events.error("theme: \(problem.description)") }
@@ -22,9 +21,10 @@ extension FullScreenPlayer {
         }
         ui.themeName = shown == name ? name : "\(shown) (\(name) has errors)"
         terminal.setTheme(theme.rendering(for: terminal.colorDepth))
-        presenter?.invalidate()
+        presenter.invalidate()
         redraw.setNeedsDraw()
-        // Keep cycling from the requested name, even when it fell back.
+        // Keep cycling from the requested name, even when it fell back; the next screen and player.json take it.
         cycleName = name
+        host.themeName = name
     }
 }

@@ -13,7 +13,7 @@ import Glibc
 /// else what the terminal answers), each pane's picture set before the frame
 /// is drawn, and a graphics protocol's picture written after the refresh
 /// over the cells the frame keeps blank for it.
-extension FullScreenPlayer {
+extension Screen {
     /// A graphics protocol's picture as last written: its sequence and its top-left cell.
     struct GraphicsOverlay: Equatable {
         var bytes: [UInt8]
@@ -24,16 +24,17 @@ extension FullScreenPlayer {
 
     /// After the screen is taken, before the first frame: asks the terminal
     /// (unless the config forces a way) and makes the view that draws pictures.
-    func openCoverArt(terminal: NcursesTerminal) {
+    func openCoverArt(terminal: any ScreenTerminal) {
         let setting = settings.coverArt ?? .auto
         let colors = terminal.pictureColors
         var cell = (width: Int32(0), height: Int32(0))
-        var cellPixels = interlude_cell_pixels(1, &cell.width, &cell.height) == 0 ? (Int(cell.width), Int(cell.height)) : (10, 20)
+        var cellPixels = interlude_cell_pixels(output, &cell.width, &cell.height) == 0 ? (Int(cell.width), Int(cell.height)) : (10, 20)
         let drawing: GraphicsProtocol
         if let forced = GraphicsProtocol(forced: setting, colors: colors) {
             drawing = forced
         } else {
-            let replies = Self.askTerminal(timeoutMilliseconds: 1000)
+            // A handed terminal is not waited for: the service's loop goes on, and the answers come among the keys.
+            let replies = askTerminal(timeoutMilliseconds: terminal.device.isStandard ? 1000 : 0)
             // Keys typed meanwhile are keys, not answers (the first key, "9", was lost).
             let typed = replies.typedAhead
             terminal.giveBackInput(typed)
@@ -69,7 +70,7 @@ extension FullScreenPlayer {
             return
         }
         awaitedReplies = nil
-        terminal?.expectsReports = false
+        terminal.expectsReports = false
         let drawing = replies.choice(colors: awaited.colors)
         guard drawing != (coverArt?.drawing ?? .none) else { return }
         showCoverArt(drawing, colors: awaited.colors, cellPixels: replies.cellPixels ?? awaited.cellPixels)
@@ -89,20 +90,20 @@ extension FullScreenPlayer {
 
     /// Sends `TerminalGraphicsReplies.query` and reads the answers until
     /// DA1's has come, or the wait is over (a terminal that answers nothing).
-    static func askTerminal(timeoutMilliseconds: Int) -> TerminalGraphicsReplies {
+    func askTerminal(timeoutMilliseconds: Int) -> TerminalGraphicsReplies {
         let query = TerminalGraphicsReplies.query
         guard writeAll(query) else { return TerminalGraphicsReplies([]) }
         var bytes: [UInt8] = []
-        let deadline = monotonicMilliseconds() + timeoutMilliseconds
+        let deadline = Self.monotonicMilliseconds() + timeoutMilliseconds
         while bytes.count < TerminalGraphicsReplies.limit, !TerminalGraphicsReplies(bytes).isComplete {
-            let left = deadline - monotonicMilliseconds()
+            let left = deadline - Self.monotonicMilliseconds()
             guard left > 0 else { break }
-            var request = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            var request = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             let ready = poll(&request, 1, Int32(left))
             if ready < 0 && errno == EINTR { continue }
             guard ready == 1 else { break }
             var chunk = [UInt8](repeating: 0, count: 512)
-            let count = read(0, &chunk, chunk.count)
+            let count = read(input, &chunk, chunk.count)
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             guard count > 0 else { break }
             bytes += chunk.prefix(count)
@@ -132,7 +133,7 @@ extension FullScreenPlayer {
     /// only replace the cells written; kitty's placements are deleted).
     func present(_ frame: Frame, overlay: GraphicsOverlay?, presenter: ScreenPresenter) {
         if let shown = shownOverlay, shown != overlay {
-            if shown.drawing == .kitty { _ = Self.writeAll(Array("\u{1B}_Ga=d,d=A\u{1B}\\".utf8)) }
+            if shown.drawing == .kitty { _ = writeAll(Array("\u{1B}_Ga=d,d=A\u{1B}\\".utf8)) }
             presenter.invalidate()
             shownOverlay = nil
         }
@@ -142,20 +143,11 @@ extension FullScreenPlayer {
         var bytes = Array("\u{1B}7\u{1B}[\(overlay.row + 1);\(overlay.column + 1)H".utf8)
         bytes += overlay.bytes
         bytes += Array("\u{1B}8".utf8)
-        if Self.writeAll(bytes) { shownOverlay = overlay }
+        if writeAll(bytes) { shownOverlay = overlay }
     }
 
     @discardableResult
-    private static func writeAll(_ bytes: [UInt8]) -> Bool {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return false }
-            written += count
-        }
-        return true
-    }
+    private func writeAll(_ bytes: [UInt8]) -> Bool { terminal.writeRaw(bytes) }
 
     private static func monotonicMilliseconds() -> Int {
         var time = timespec()
