@@ -299,7 +299,8 @@ version:
 
 # Installing (issue 31). The man page, the completions, the desktop entry and
 # the AppStream metainfo are printed by interlude-docgen from the command
-# table, so they say what --help says. The themes go to share/interlude/themes,
+# table, so they say what --help says; the systemd user unit
+# (interlude.service) with BINDIR's binary in its ExecStart=. The themes go to share/interlude/themes,
 # where the binary finds them beside its own prefix.
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -311,6 +312,10 @@ BASH_COMPLETION_DIR ?= $(DATADIR)/bash-completion/completions
 # reads packages' functions from vendor-completions (make deb).
 ZSH_COMPLETION_DIR ?= $(DATADIR)/zsh/site-functions
 FISH_COMPLETION_DIR ?= $(DATADIR)/fish/vendor_completions.d
+# The systemd user unit, where `systemctl --user` looks for this prefix:
+# PREFIX/lib/systemd/user for /usr and /usr/local, else share/systemd/user
+# below it (~/.local/share/systemd/user for PREFIX=~/.local).
+SYSTEMD_USER_UNIT_DIR ?= $(if $(filter /usr /usr/local,$(PREFIX)),$(PREFIX)/lib/systemd/user,$(DATADIR)/systemd/user)
 DESKTOP_ID := interlude
 DOCS := build/docs
 DOCGEN := .build/release/interlude-docgen
@@ -318,7 +323,7 @@ THEMES := $(sort $(wildcard themes/*.theme))
 INSTALLED := $(BINDIR)/interlude $(patsubst themes/%,$(DATADIR)/interlude/themes/%,$(THEMES)) \
 	$(MANDIR)/man1/interlude.1 $(BASH_COMPLETION_DIR)/interlude $(ZSH_COMPLETION_DIR)/_interlude \
 	$(FISH_COMPLETION_DIR)/interlude.fish $(DATADIR)/applications/$(DESKTOP_ID).desktop \
-	$(DATADIR)/metainfo/$(DESKTOP_ID).metainfo.xml
+	$(DATADIR)/metainfo/$(DESKTOP_ID).metainfo.xml $(SYSTEMD_USER_UNIT_DIR)/interlude.service
 
 # PREBUILT=1: what the last `make release` built, without building (InstallTests,
 # which run while `swift test` holds the build folder; make deb's own install).
@@ -331,10 +336,11 @@ docs: $(if $(PREBUILT),,release)
 	$(DOCGEN) fish > $(DOCS)/interlude.fish
 	$(DOCGEN) desktop > $(DOCS)/$(DESKTOP_ID).desktop
 	$(DOCGEN) metainfo --version '$(VERSION)' --date '$(VERSION_DATE)' > $(DOCS)/$(DESKTOP_ID).metainfo.xml
+	$(DOCGEN) service --bindir '$(BINDIR)' > $(DOCS)/interlude.service
 
 install: docs
 	install -d -m 755 $(addprefix $(DESTDIR),$(BINDIR) $(DATADIR)/interlude/themes $(MANDIR)/man1 $(BASH_COMPLETION_DIR) \
-		$(ZSH_COMPLETION_DIR) $(FISH_COMPLETION_DIR) $(DATADIR)/applications $(DATADIR)/metainfo)
+		$(ZSH_COMPLETION_DIR) $(FISH_COMPLETION_DIR) $(DATADIR)/applications $(DATADIR)/metainfo $(SYSTEMD_USER_UNIT_DIR))
 	install -m 755 $(BIN_RELEASE) $(DESTDIR)$(BINDIR)/interlude
 	install -m 644 $(THEMES) $(DESTDIR)$(DATADIR)/interlude/themes/
 	install -m 644 $(DOCS)/interlude.1 $(DESTDIR)$(MANDIR)/man1/interlude.1
@@ -343,6 +349,7 @@ install: docs
 	install -m 644 $(DOCS)/interlude.fish $(DESTDIR)$(FISH_COMPLETION_DIR)/interlude.fish
 	install -m 644 $(DOCS)/$(DESKTOP_ID).desktop $(DESTDIR)$(DATADIR)/applications/$(DESKTOP_ID).desktop
 	install -m 644 $(DOCS)/$(DESKTOP_ID).metainfo.xml $(DESTDIR)$(DATADIR)/metainfo/$(DESKTOP_ID).metainfo.xml
+	install -m 644 $(DOCS)/interlude.service $(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/interlude.service
 
 # Removes what install put there, and the themes' folders when they are left empty.
 uninstall:

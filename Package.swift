@@ -63,11 +63,14 @@ let package = Package(
         .target(name: "BookFormat", dependencies: ["InterludeCore"]),
         // Books: a folder or chaptered MP3 laid out in book time, per-book state
         // (position, speed, bookmarks), chapter and skip targets, the sleep timer.
-        .target(name: "Books", dependencies: ["BookFormat", "InterludeCore"]),
+        .target(name: "Books", dependencies: ["BookFormat", "InterludeCore", "SpokenAudio"]),
         // Music's play order: M3U/M3U8 playlists, shuffle cycles, repeat.
         .target(name: "Playlists", dependencies: ["InterludeCore", "Streams"]),
         // ReplayGain: modes, preamp, clipping prevention, and the values from ID3v2 (TXXX, RVA2) and LAME's Info tag.
         .target(name: "ReplayGain", dependencies: ["BookFormat"]),
+        // Spoken audio's settings and pure logic: trim strengths, voice-boost targets, the pause
+        // detector and trimmer, and the map from trimmed frames to the file's own.
+        .target(name: "SpokenAudio", dependencies: ["InterludeCore"]),
 
         // The music library's pure logic: search text folding, the query language and its two
         // readings (brute force, FTS5), the artist/album tree, sort orders, the rescan's diff.
@@ -78,10 +81,13 @@ let package = Package(
         .target(name: "Streams", dependencies: ["InterludeCore", "BookFormat"]),
         // Podcasts' pure logic: podcastparser's rules, subscriptions, OPML and their merge.
         .target(name: "Podcasts", dependencies: ["InterludeCore"]),
+        // Snapcast's pure side: the stream the player feeds (its pipe and format), JSON-RPC's
+        // messages, and which rooms an alarm rings in and how they are put back.
+        .target(name: "Rooms", dependencies: ["InterludeCore"]),
 
         // What front ends see of the player: the typed event stream, the state
         // snapshot and the one command type. Pure, so the TUI and tests use it.
-        .target(name: "PlayerModel", dependencies: ["InterludeCore", "AudioSession", "Alarms", "BookFormat", "ReplayGain"]),
+        .target(name: "PlayerModel", dependencies: ["InterludeCore", "AudioSession", "Alarms", "BookFormat", "ReplayGain", "SpokenAudio"]),
 
         // What decodes: the `Decoder` contract and `Decoders.open` over libmpg123, libFLAC and
         // FFmpeg, cue tracks, a station's reader thread and decoder with its time shift, and
@@ -90,7 +96,8 @@ let package = Package(
                                                      "InterludeCore", "BookFormat", "Streams"]),
         // What plays: decoders -> SPSC ring -> writer thread -> sink; speed (libsonic), the
         // ALSA, PulseAudio and file outputs, the engine and its voices.
-        .target(name: "AudioEngine", dependencies: ["AudioDecoding", "CAlsa", "CSonic", "CInterludeShims", "CLinux", "InterludeCore", "CPulse"]),
+        .target(name: "AudioEngine", dependencies: ["AudioDecoding", "CAlsa", "CSonic", "CInterludeShims", "CLinux", "InterludeCore", "CPulse",
+                                                     "SpokenAudio", "Rooms"]),
 
         // The full-screen player: its keys (bindings, the keys file, `?` help, read from the
         // command table), layout, panes, banner and key dispatch as pure views over frames;
@@ -119,11 +126,11 @@ let package = Package(
                                                   "CInterludeShims"]),
         // The core behind `PlayerCore`: the runtime and its one loop, the dispatcher, the snapshot,
         // the controller, books and what plays. Services and front ends never import it.
-        .target(name: "Core", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioDecoding", "AudioEngine", "BookFormat", "Books",
+        .target(name: "Core", dependencies: ["InterludeCore", "SpokenAudio", "AudioSession", "Alarms", "AudioDecoding", "AudioEngine", "BookFormat", "Books", "Rooms",
                                              "PlayerModel", "Playlists", "ReplayGain", "Streams", "Podcasts", "LoopIO",
                                              "LibraryIO"]),
         // The remote protocols: the control socket's JSON lines and MPD's, on the line server.
-        .target(name: "RemoteControl", dependencies: ["InterludeCore", "PlayerModel", "LoopIO", "LibraryIO", "BookFormat",
+        .target(name: "RemoteControl", dependencies: ["InterludeCore", "PlayerModel", "LoopIO", "LibraryIO", "BookFormat", "Rooms",
                                                       "MusicLibrary", "Playlists"]),
         // The desktop: sd-bus, MPRIS and other players, alarm notifications, logind's sleep and the
         // wake timer, other programs' streams on the sound server, the `on-event` hook.
@@ -131,10 +138,10 @@ let package = Package(
                                                            "Alarms", "BookFormat", "Playlists", "Streams", "CSystemd", "CPulse",
                                                            "CLinux", "CInterludeShims"]),
         // The application: the command line, the full-screen player, and the wiring of the core to its services.
-        .target(name: "Interlude", dependencies: ["InterludeCore", "AudioSession", "Alarms", "AudioDecoding", "AudioEngine", "BookFormat", "Books",
+        .target(name: "Interlude", dependencies: ["InterludeCore", "SpokenAudio", "AudioSession", "Alarms", "AudioDecoding", "AudioEngine", "BookFormat", "Books",
                                                   "CLinux", "TUI", "Themes", "PlayerModel", "Playlists", "ReplayGain", "MusicLibrary",
                                                   "CInterludeShims", "Streams", "CCoverArt", "Podcasts", "LoopIO", "LibraryIO", "Core",
-                                                  "RemoteControl", "DesktopIntegration"]),
+                                                  "RemoteControl", "DesktopIntegration", "Rooms"]),
         .executableTarget(name: "interlude", dependencies: ["Interlude", "AudioDecoding"]),
         // libFuzzer entry for the chapter parser (`make fuzz`); in a plain
         // build it is a replayer that runs saved inputs through the parser.
@@ -181,6 +188,7 @@ let package = Package(
         .testTarget(name: "ThemesTests", dependencies: ["Themes"]),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "InterludeCore", "TestSupport"]),
         .testTarget(name: "ReplayGainTests", dependencies: ["ReplayGain", "BookFormat", "TestSupport"]),
+        .testTarget(name: "SpokenAudioTests", dependencies: ["SpokenAudio"]),
         .testTarget(name: "MusicLibraryTests", dependencies: ["MusicLibrary"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "PlayerModel", "AudioSession", "MusicLibrary", "Streams"]),
         // Counts heap allocations on chosen threads (it interposes malloc for the test process).
@@ -189,9 +197,10 @@ let package = Package(
                                                        "BookFormat"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "AudioEngine", "TUI"]),
         // The player runtime itself (commands through its one dispatcher), over the null output.
-        .testTarget(name: "InterludeTests", dependencies: ["Interlude", "PlayerModel", "TestSupport", "MusicLibrary", "AudioDecoding", "AudioEngine", "TUI", "LoopIO", "LibraryIO", "Core", "RemoteControl", "DesktopIntegration"]),
+        .testTarget(name: "InterludeTests", dependencies: ["Interlude", "PlayerModel", "SpokenAudio", "TestSupport", "MusicLibrary", "AudioDecoding", "AudioEngine", "TUI", "LoopIO", "LibraryIO", "Core", "RemoteControl", "DesktopIntegration"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "InterludeCore"]),
         .testTarget(name: "PodcastsTests", dependencies: ["Podcasts", "InterludeCore"]),
+        .testTarget(name: "RoomsTests", dependencies: ["Rooms", "InterludeCore"]),
         // The MPD protocol's pure parts: the tokenizer, command lists, ACK lines, idle, song ids.
         .testTarget(name: "MPDProtocolTests", dependencies: ["PlayerModel"]),
         // `make install`, the installed binary without the build tree, the man page and

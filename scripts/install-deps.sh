@@ -31,6 +31,8 @@ packages=(
   # Installing (issue 31): the man page's and the package's checkers, the shells whose
   # completions are tested, the Debian package's tools, the AppStream validator.
   mandoc lintian zsh fish bash-completion dpkg-dev fakeroot appstream desktop-file-utils
+  # Issue 44: systemd-analyze verifies the installed user unit (no systemd needs to run).
+  systemd
   # Alarms (issue 28): a real MPRIS player that an alarm pauses and resumes (mpv with its
   # MPRIS plugin), and python-dbusmock's logind and systemd templates on private buses.
   mpv mpv-mpris python3-dbusmock
@@ -47,6 +49,9 @@ packages=(
   xterm xvfb x11-apps xfonts-base
   # Podcasts (issue 27): feeds and OPML read with libxml2's reader, fetched with libcurl (both dlopen'ed).
   libxml2-dev libcurl4-openssl-dev
+  # Rooms (issue 48): a real Snapcast server and its clients, and what the server's stock control
+  # script meta_mpd.py imports (python-mpd2, dbus, GLib: above or with mpv; musicbrainzngs here).
+  snapserver snapclient python3-musicbrainzngs python3-dbus python3-gi
 )
 # Peers that only `make bench` runs beside interlude (scripts/install-deps.sh --bench).
 # The stations' row (issue 26) runs `mpv --no-video` and `ffplay -nodisp`: mpv and ffmpeg, above.

@@ -50,6 +50,11 @@ public struct Alarm: Hashable, Sendable {
     /// starts, the one that rang it died (a crash, `kill -9`, a power cut)
     /// before the ring ended: it rings again late, or is missed (`AlarmScheduler.start`).
     public var ringingSince: Int64?
+    /// The Snapcast rooms (clients or groups, by name) it rings in; empty: every room.
+    public var rooms: [String]
+    /// `--rooms`: at most 32 names of at most 64 bytes, as a house has them.
+    public static let roomLimit = 32
+    public static let roomNameLimit = 64
 
     public init(
         id: AlarmID, schedule: AlarmSchedule, label: String = "", isEnabled: Bool = true,
@@ -57,7 +62,8 @@ public struct Alarm: Hashable, Sendable {
         ringTimeoutSeconds: Int = Alarm.defaultRingTimeoutSeconds,
         snoozeMinutes: Int = Alarm.defaultSnoozeMinutes,
         handledThrough: Int64, snoozedUntil: Int64? = nil, skips: Int64? = nil, rampSeconds: Int = 0,
-        ringingSince: Int64? = nil
+        ringingSince: Int64? = nil,
+        rooms: [String] = []
     ) {
         self.id = id
         self.schedule = schedule
@@ -72,6 +78,21 @@ public struct Alarm: Hashable, Sendable {
         self.skips = skips
         self.rampSeconds = rampSeconds
         self.ringingSince = ringingSince
+        self.rooms = rooms
+    }
+
+    /// `kitchen,bedroom`: the names, each checked (not empty, no control
+    /// character, within `roomNameLimit`), at most `roomLimit`; nil otherwise.
+    public static func rooms(parsing text: String) -> [String]? {
+        let names = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            String($0.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+        }
+        guard names.count <= roomLimit, names.allSatisfy(isRoomName) else { return nil }
+        return names
+    }
+
+    static func isRoomName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= roomNameLimit && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
     }
 }
 

@@ -13,9 +13,11 @@ public struct AlarmCommands {
         public var snoozeMinutes: String?
         public var ringSeconds: String?
         public var ramp: String?
+        /// `--rooms kitchen,bedroom`: the Snapcast rooms it rings in.
+        public var rooms: String?
 
         public init(when: [String], label: String? = nil, repeatDays: String? = nil, sound: String? = nil,
-                    snoozeMinutes: String? = nil, ringSeconds: String? = nil, ramp: String? = nil) {
+                    snoozeMinutes: String? = nil, ringSeconds: String? = nil, ramp: String? = nil, rooms: String? = nil) {
             self.when = when
             self.label = label
             self.repeatDays = repeatDays
@@ -23,6 +25,7 @@ public struct AlarmCommands {
             self.snoozeMinutes = snoozeMinutes
             self.ringSeconds = ringSeconds
             self.ramp = ramp
+            self.rooms = rooms
         }
     }
 
@@ -61,6 +64,13 @@ public struct AlarmCommands {
         let ring = try request.ringSeconds.map { text throws(AlarmCommandError) in try AlarmInputParser.parseRingSeconds(text) }
         let ramp = try request.ramp.map { text throws(AlarmCommandError) in try AlarmInputParser.parseRamp(text) }
         let label = try AlarmInputParser.parseLabel(request.label ?? "")
+        let rooms = try request.rooms.map { text throws(AlarmCommandError) in
+            guard let names = Alarm.rooms(parsing: text) else {
+                throw AlarmCommandError("alarm add: invalid --rooms '\(text)': up to \(Alarm.roomLimit) names separated by commas, "
+                                        + "each 1-\(Alarm.roomNameLimit) bytes")
+            }
+            return names
+        }
 
         var added: Alarm?
         let warnings = try update { contents in
@@ -70,6 +80,7 @@ public struct AlarmCommands {
             if let snooze { alarm.snoozeMinutes = snooze }
             if let ring { alarm.ringTimeoutSeconds = ring }
             if let ramp { alarm.rampSeconds = ramp }
+            if let rooms { alarm.rooms = rooms }
             contents.alarms.append(alarm)
             added = alarm
         }
@@ -203,6 +214,7 @@ public struct AlarmCommands {
             ]
             if let next = nextFire(alarm) { members["nextFire"] = .string(format.iso8601(next)) }
             if let skips = pendingSkip(alarm) { members["skips"] = .string(format.iso8601(skips)) }
+            if !alarm.rooms.isEmpty { members["rooms"] = .array(alarm.rooms.map { .string($0) }) }
             return .object(members)
         }
         return JSONWriter(escapesSlashes: false).prettyPrinted(.array(listed)) + "\n"

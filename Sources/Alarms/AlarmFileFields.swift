@@ -82,6 +82,20 @@ extension AlarmFileFormat {
             return elements.enumerated().map { Fields($0.element, at: "\(path(key))[\($0.offset)]") }
         }
 
+        /// Room names (`Alarm.rooms`), each as `--rooms` takes it; absent: none.
+        func optionalRooms(_ key: String) throws(AlarmFileFormatError) -> [String] {
+            guard let member = try object()[key] else { return [] }
+            guard let elements = member.arrayValue, elements.count <= Alarm.roomLimit else {
+                throw AlarmFileFormatError("\(path(key)) is not a list of at most \(Alarm.roomLimit) room names")
+            }
+            return try elements.enumerated().map { index, element throws(AlarmFileFormatError) in
+                guard let name = element.stringValue, Alarm.isRoomName(name) else {
+                    throw AlarmFileFormatError("\(path(key))[\(index)] is not a room name")
+                }
+                return name
+            }
+        }
+
         /// An enum case: an object with exactly one key, the case's name.
         func enumCase() throws(AlarmFileFormatError) -> (name: String, values: Fields) {
             let members = try object()

@@ -61,6 +61,7 @@ enum AlarmFileFormat {
         if let skips = alarm.skips { members["skips"] = .integer(skips) }
         if alarm.rampSeconds > 0 { members["rampSeconds"] = .integer(Int64(alarm.rampSeconds)) }
         if let since = alarm.ringingSince { members["ringingSince"] = .integer(since) }
+        if !alarm.rooms.isEmpty { members["rooms"] = .array(alarm.rooms.map { .string($0) }) }
         return .object(members)
     }
 
@@ -77,7 +78,8 @@ enum AlarmFileFormat {
               snoozedUntil: try field.optionalInt64("snoozedUntil", in: Alarm.instantRange),
               skips: try field.optionalInt64("skips", in: Alarm.instantRange),
               rampSeconds: Int(try field.optionalInt64("rampSeconds", in: Alarm.rampFileRange) ?? 0),
-              ringingSince: try field.optionalInt64("ringingSince", in: Alarm.instantRange))
+              ringingSince: try field.optionalInt64("ringingSince", in: Alarm.instantRange),
+              rooms: try field.optionalRooms("rooms"))
     }
 
     // MARK: Schedule and sound

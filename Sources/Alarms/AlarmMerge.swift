@@ -36,12 +36,12 @@ extension Alarm {
                      sound: pick(\.sound), volume: pick(\.volume), ringTimeoutSeconds: pick(\.ringTimeoutSeconds),
                      snoozeMinutes: pick(\.snoozeMinutes), handledThrough: pick(\.handledThrough),
                      snoozedUntil: pick(\.snoozedUntil), skips: pick(\.skips), rampSeconds: pick(\.rampSeconds),
-                     ringingSince: pick(\.ringingSince))
+                     ringingSince: pick(\.ringingSince), rooms: pick(\.rooms))
     }
 
     func withID(_ id: AlarmID) -> Alarm {
         Alarm(id: id, schedule: schedule, label: label, isEnabled: isEnabled, sound: sound, volume: volume,
               ringTimeoutSeconds: ringTimeoutSeconds, snoozeMinutes: snoozeMinutes, handledThrough: handledThrough,
-              snoozedUntil: snoozedUntil, skips: skips, rampSeconds: rampSeconds, ringingSince: ringingSince)
+              snoozedUntil: snoozedUntil, skips: skips, rampSeconds: rampSeconds, ringingSince: ringingSince, rooms: rooms)
     }
 }

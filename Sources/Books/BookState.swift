@@ -1,4 +1,5 @@
 import InterludeCore
+import SpokenAudio
 
 /// What is remembered about one book: where the listener was, at what
 /// speed, their bookmarks, and when it last changed.
@@ -21,6 +22,12 @@ public struct BookState: Equatable, Sendable {
     /// decodes files without a Xing/Info header to learn theirs), so a list
     /// of books can show progress without decoding every file again.
     public var durationMilliseconds: Int?
+    /// Pauses shortened and voices levelled for this book (or a podcast's
+    /// episodes); nil follows the config's default for its kind.
+    public var trimSilence: TrimStrength?
+    public var voiceBoost: VoiceBoost?
+    /// Listening time the trimmer saved in this book, all runs together.
+    public var timeSavedMilliseconds = 0
 
     public static let defaultSpeed = 1.0
 

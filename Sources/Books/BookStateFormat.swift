@@ -1,11 +1,12 @@
 import InterludeCore
+import SpokenAudio
 
 /// The JSON of a book's state file, version 1:
 ///
 ///     { "version": 1, "path": "/books/Dune",
 ///       "position": { "milliseconds": 812345, "file": "03.mp3", "offsetMilliseconds": 12345 },
 ///       "speed": 1.25, "updated": 1764460800123, "durationMilliseconds": 3723000,
-///       "nextBookmark": 3,
+///       "nextBookmark": 3, "trimSilence": "medium", "voiceBoost": "-18", "timeSavedMilliseconds": 61234,
 ///       "bookmarks": [ { "id": 1, "milliseconds": 5000, "note": "map", "created": 1764460000000 } ] }
 ///
 /// Instants are milliseconds since the Unix epoch.
@@ -49,6 +50,9 @@ public enum BookStateFormat {
         ]
         if let path = state.path { document["path"] = .string(path) }
         if let duration = state.durationMilliseconds { document["durationMilliseconds"] = .integer(Int64(duration)) }
+        if let trim = state.trimSilence { document["trimSilence"] = .string(trim.rawValue) }
+        if let boost = state.voiceBoost { document["voiceBoost"] = .string(boost.word) }
+        if state.timeSavedMilliseconds > 0 { document["timeSavedMilliseconds"] = .integer(Int64(state.timeSavedMilliseconds)) }
         return .object(document)
     }
 
@@ -101,11 +105,34 @@ public enum BookStateFormat {
         guard nextBookmark == nil || bookmarkRange.contains(nextBookmark ?? 0) else {
             throw DecodeError("\"nextBookmark\" is not \(bookmarkRange.accepts)")
         }
-        return BookState(positionMilliseconds: Int(milliseconds), fileName: fileName, fileOffsetMilliseconds: Int(offset),
-                         speed: speed, bookmarks: bookmarks,
-                         nextBookmarkID: nextBookmark.map { Int($0) },
-                         updated: instant(updated), path: json["path"]?.stringValue,
-                         durationMilliseconds: duration?.integerValue.map { Int($0) })
+        // Spoken audio's settings and the time saved: optional, each checked.
+        var trim: TrimStrength?
+        if let text = json["trimSilence"] {
+            guard let word = text.stringValue, let strength = TrimStrength(rawValue: word) else {
+                throw DecodeError("\"trimSilence\" is not \(TrimStrength.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            trim = strength
+        }
+        var boost: VoiceBoost?
+        if let text = json["voiceBoost"] {
+            guard let word = text.stringValue, word != "on", let value = VoiceBoost(parsing: word) else {
+                throw DecodeError("\"voiceBoost\" is not \"off\" or a loudness from -24 to -12")
+            }
+            boost = value
+        }
+        let saved = json["timeSavedMilliseconds"]
+        guard saved == nil || positionRange.contains(saved?.integerValue ?? -1) else {
+            throw DecodeError("\"timeSavedMilliseconds\" is not \(positionRange.accepts)")
+        }
+        var state = BookState(positionMilliseconds: Int(milliseconds), fileName: fileName, fileOffsetMilliseconds: Int(offset),
+                              speed: speed, bookmarks: bookmarks,
+                              nextBookmarkID: nextBookmark.map { Int($0) },
+                              updated: instant(updated), path: json["path"]?.stringValue,
+                              durationMilliseconds: duration?.integerValue.map { Int($0) })
+        state.trimSilence = trim
+        state.voiceBoost = boost
+        state.timeSavedMilliseconds = saved?.integerValue.map { Int($0) } ?? 0
+        return state
     }
 
     static func milliseconds(_ instant: WallInstant) -> Int64 {

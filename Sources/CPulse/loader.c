@@ -75,6 +75,12 @@ int interlude_pa_stream_update_timing_info_wait(pa_stream *stream, interlude_pa_
 int interlude_pa_stream_cork_wait(pa_stream *stream, int cork, interlude_pa_waker *waker) {
     return finish(waker->mainloop, CALL(pa_stream_cork)(stream, cork, wake_on_success, waker));
 }
+int interlude_pa_stream_cork_async(pa_stream *stream, int cork) {
+    pa_operation *operation = CALL(pa_stream_cork)(stream, cork, NULL, NULL);
+    if (operation == NULL) return -1;
+    CALL(pa_operation_unref)(operation);
+    return 0;
+}
 int interlude_pa_stream_flush_wait(pa_stream *stream, interlude_pa_waker *waker) {
     return finish(waker->mainloop, CALL(pa_stream_flush)(stream, wake_on_success, waker));
 }

@@ -1,5 +1,6 @@
 import AudioSession
 import InterludeCore
+import SpokenAudio
 
 /// What a front end or a service asks of the player: each case is read from
 /// a row of `CommandTable` below (its name, arguments and ranges, help,
@@ -32,6 +33,12 @@ public enum PlayerCommand: Equatable, Sendable {
     case speedDown
     /// A speed from 0.5x to 3.0x, taken to the nearest 0.05 step (MPRIS's Rate, the remote's `speed 1.5`).
     case setSpeed(Double)
+    /// Spoken audio's pauses shortened: a strength, or nil for the next one
+    /// (off, gentle, medium, strong, off...). Remembered with the book or podcast.
+    case setTrimSilence(TrimStrength?)
+    /// Spoken audio's voices levelled: a target, or nil to turn it on
+    /// (-18 LUFS) or off. Remembered with the book or podcast.
+    case setVoiceBoost(VoiceBoost?)
     /// Replace what is queued after the current entry with `paths` and play from `startAt`.
     case playQueue([String], startAt: Int)
     case enqueue([String])
@@ -380,6 +387,33 @@ public enum CommandTable {
                     keys: ["<"], offeredBy: all, parse: plain(.chapterPrevious)),
         CommandSpec("speed-up", .audiobooks, "faster", keys: ["]"], offeredBy: keysAndSocket, parse: plain(.speedUp)),
         CommandSpec("speed-down", .audiobooks, "slower", keys: ["["], offeredBy: keysAndSocket, parse: plain(.speedDown)),
+        CommandSpec("trim-silence", aliases: ["smart-speed"], .audiobooks,
+                    "book or podcast: shorten pauses (off, gentle, medium, strong; the key cycles)",
+                    arguments: [CommandArgument("off|on|gentle|medium|strong", .text, optional: true)], keys: ["Z"],
+                    offeredBy: all) { arguments throws(RemoteArgumentError) in
+            guard let word = try arguments.optionalString("off, on, gentle, medium or strong") else {
+                return .perform(.setTrimSilence(nil))
+            }
+            guard let strength = TrimStrength(parsing: word) else {
+                throw RemoteArgumentError("\(arguments.command): expects \(TrimStrength.accepts), not '\(word)'")
+            }
+            return .perform(.setTrimSilence(strength))
+        },
+        CommandSpec("voice-boost", .audiobooks, "book or podcast: level voices live (off, on, or -24..-12 LUFS; the key toggles)",
+                    arguments: [CommandArgument("off|on|-24..-12", .text, optional: true)], keys: ["B"],
+                    offeredBy: all) { arguments throws(RemoteArgumentError) in
+            let word: String?
+            if arguments.values.count == 1, let value = arguments.values[0].doubleValue {
+                word = value.isFinite && value == value.rounded() && abs(value) < 1000 ? String(Int(value)) : "\(value)"
+            } else {
+                word = try arguments.optionalString("off, on, or a loudness from -24 to -12")
+            }
+            guard let word else { return .perform(.setVoiceBoost(nil)) }
+            guard let boost = VoiceBoost(parsing: word) else {
+                throw RemoteArgumentError("\(arguments.command): expects \(VoiceBoost.accepts), not '\(word)'")
+            }
+            return .perform(.setVoiceBoost(boost))
+        },
         CommandSpec("sleep-timer", aliases: ["sleep"], .audiobooks, "sleep timer: off, 5-60 min, end of chapter (cycles)",
                     keys: ["S"], offeredBy: keysAndSocket, parse: plain(.cycleSleepTimer)),
         CommandSpec("skip-back", .audiobooks, "book: back 30 s", keys: [","], offeredBy: all, parse: plain(.skipBack)),

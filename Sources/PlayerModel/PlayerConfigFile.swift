@@ -2,6 +2,7 @@ import AudioSession
 import BookFormat
 import InterludeCore
 import ReplayGain
+import SpokenAudio
 
 /// `$XDG_CONFIG_HOME/interlude/config`: `key = value` lines, `#` comments.
 /// `on-event = PROGRAM` (the event hook) and `library = PATH` (the music
@@ -43,6 +44,13 @@ public struct PlayerConfigFile: Equatable, Sendable {
     public var podcastTimeout: Double?
     /// `stream-timeout = DURATION`: how long a station's server may take to answer with its headers (seconds).
     public var streamTimeout: Double?
+    /// `book-trim-silence`, `podcast-trim-silence = off|on|gentle|medium|strong`: pauses
+    /// shortened in books and in podcasts' episodes that have no setting of their own.
+    public var bookTrimSilence: TrimStrength?
+    public var podcastTrimSilence: TrimStrength?
+    /// `book-voice-boost`, `podcast-voice-boost = off|on|LUFS`: voices levelled, likewise.
+    public var bookVoiceBoost: VoiceBoost?
+    public var podcastVoiceBoost: VoiceBoost?
     public var problems: [ConfigProblem] = []
     /// The file as read, and where: the desktop interruption keys are parsed from it by their own reader.
     public var text = ""
@@ -60,6 +68,12 @@ public struct PlayerConfigFile: Equatable, Sendable {
             + " (phone is a call, alarm an alarm, event and notification navigation)"),
         ("replaygain", "track|album|off", "the ReplayGain mode when --replaygain is not given (default off)"),
         ("replaygain-preamp", "DB", "added to every tagged file's gain, \(preampAccepts)"),
+        ("book-trim-silence", "off|on|gentle|medium|strong", "pauses in books shortened, to at most 0.6, 0.45 or 0.35 s "
+            + "(on: medium), for books with no setting of their own (default off)"),
+        ("podcast-trim-silence", "off|on|gentle|medium|strong", "the same for podcasts' episodes (default off)"),
+        ("book-voice-boost", "off|on|LUFS", "voices in books levelled live to a loudness from -24 to -12 LUFS "
+            + "(on: -18), for books with no setting of their own (default off)"),
+        ("podcast-voice-boost", "off|on|LUFS", "the same for podcasts' episodes (default off)"),
         ("library", "PATH", "a folder of the music library; one line each, several allowed (default: the music folder)"),
         ("books", "PATH", "the folder of audiobooks: a root of its own in the browser, and a folder or file in it opens "
             + "as a book (default: ~/Audiobooks when it exists)"),
@@ -216,6 +230,18 @@ public struct PlayerConfigFile: Equatable, Sendable {
                     continue
                 }
                 config.streamTimeout = seconds
+            case "book-trim-silence", "podcast-trim-silence":
+                guard let strength = TrimStrength(parsing: String(value)) else {
+                    problem("\(key) must be \(TrimStrength.accepts), not '\(value)'")
+                    continue
+                }
+                if key == "book-trim-silence" { config.bookTrimSilence = strength } else { config.podcastTrimSilence = strength }
+            case "book-voice-boost", "podcast-voice-boost":
+                guard let boost = VoiceBoost(parsing: String(value)) else {
+                    problem("\(key) must be \(VoiceBoost.accepts), not '\(value)'")
+                    continue
+                }
+                if key == "book-voice-boost" { config.bookVoiceBoost = boost } else { config.podcastVoiceBoost = boost }
             case "desktop-interruptions":
                 // Read, and its problems reported, by the desktop interruption settings.
                 continue

@@ -49,6 +49,8 @@ extension PlayerEvent {
         case .queueSaved: "queueSaved"
         case .queueEnded: "queueEnded"
         case .speed: "speed"
+        case .spokenAudio: "spokenAudio"
+        case .timeSaved: "timeSaved"
         case .volume: "volume"
         case .wallClockChanged: "wallClockChanged"
         case .stopped: "stopped"
@@ -158,6 +160,13 @@ extension PlayerEvent {
             return [.init("path", .string(path)), .init("count", .integer(count))]
         case .speed(let speed):
             return [.init("speed", .number(speed, decimals: 3))]
+        case .spokenAudio(let trim, let boost):
+            return [.init("trimSilence", .string(trim)), .init("voiceBoost", .string(boost))]
+        case .timeSaved(let seconds, let book, let total):
+            var fields: [EventField] = [.init("seconds", .number(seconds, decimals: 3))]
+            if let book { fields.append(.init("book", .number(book, decimals: 3))) }
+            if let total { fields.append(.init("total", .number(total, decimals: 3))) }
+            return fields
         case .volume(let volume):
             return [.init("volume", .number(volume, decimals: 3))]
         case .summary(let automaticResumes):

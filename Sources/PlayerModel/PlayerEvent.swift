@@ -83,6 +83,12 @@ public enum PlayerEvent: Sendable, Equatable {
     case queueSaved(path: String, count: Int)
     case queueEnded
     case speed(Double)
+    /// Spoken audio's settings now: pauses trimmed (`off`, `gentle`, `medium`,
+    /// `strong`) and voices levelled (`off` or the target, `-18`).
+    case spokenAudio(trimSilence: String, voiceBoost: String)
+    /// Listening time the trimmer saved: in what this run heard, in the book
+    /// or episode all runs together, and in every book and episode.
+    case timeSaved(seconds: Double, book: Double?, total: Double?)
     case volume(Double)
     case wallClockChanged
     /// The run was ended (quit, a signal, a switch to other playback).

@@ -87,6 +87,8 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var bookPath: String?
     /// The speed as a factor (1 at normal speed).
     public var speedFactor = 1.0
+    /// Spoken audio's settings and the time trimming saved; nil for music.
+    public var spokenAudio: SpokenAudioStatus?
     /// The engine's media voice is silent (a pause's fade has ended, or nothing plays).
     public var mediaStopped = true
     /// What the engine decodes now: its bitrate (0 when unknown) and its decoded rate and channels.
@@ -333,6 +335,8 @@ public struct AlarmRow: Equatable, Sendable {
     public var wake: String
     /// After the time: "missed 3 h late, the computer was asleep" (until seen), or "skips Wed 07:00"; else "".
     public var note: String
+    /// The Snapcast rooms it rings in (`--rooms`); empty: every room.
+    public var rooms: [String] = []
 
     public init(id: Int, label: String, nextFire: String, schedule: String, isEnabled: Bool, isRinging: Bool = false,
                 note: String = "", wake: String = "") {
@@ -344,5 +348,43 @@ public struct AlarmRow: Equatable, Sendable {
         self.isEnabled = isEnabled
         self.isRinging = isRinging
         self.note = note
+    }
+}
+
+/// Spoken audio's settings as they are now, and the listening time trimmed
+/// pauses saved: in this run, in the book or episode (all runs), and in
+/// every book and episode (all three in seconds).
+public struct SpokenAudioStatus: Equatable, Sendable {
+    public var trimSilence: String
+    public var voiceBoost: String
+    public var timeSaved: Double
+    public var bookTimeSaved: Double?
+    public var totalTimeSaved: Double?
+
+    public init(trimSilence: String, voiceBoost: String, timeSaved: Double, bookTimeSaved: Double?, totalTimeSaved: Double?) {
+        self.trimSilence = trimSilence
+        self.voiceBoost = voiceBoost
+        self.timeSaved = timeSaved
+        self.bookTimeSaved = bookTimeSaved
+        self.totalTimeSaved = totalTimeSaved
+    }
+
+    /// "saved 1:23 (book 12:05, all 3:10:00)": what the panes show.
+    public var savedLine: String {
+        var line = "saved " + Self.clock(timeSaved)
+        var totals: [String] = []
+        if let bookTimeSaved { totals.append("book " + Self.clock(bookTimeSaved)) }
+        if let totalTimeSaved { totals.append("all " + Self.clock(totalTimeSaved)) }
+        if !totals.isEmpty { line += " (" + totals.joined(separator: ", ") + ")" }
+        return line
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let whole = seconds.isFinite ? max(0, Int(seconds.rounded())) : 0
+        let hours = whole / 3600
+        let minutes = whole / 60 % 60
+        let rest = whole % 60
+        let two = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
+        return hours > 0 ? "\(hours):\(two(minutes)):\(two(rest))" : "\(minutes):\(two(rest))"
     }
 }

@@ -70,6 +70,15 @@ public enum RemoteReply {
            let index = snapshot.currentIndex, snapshot.queue.indices.contains(index) {
             members["path"] = .string(snapshot.queue[index].path)
         }
+        if let spoken = snapshot.spokenAudio {
+            var fields: [String: JSONValue] = [
+                "trimSilence": .string(spoken.trimSilence), "voiceBoost": .string(spoken.voiceBoost),
+                "timeSaved": .double((spoken.timeSaved * 1000).rounded() / 1000),
+            ]
+            if let book = spoken.bookTimeSaved { fields["bookTimeSaved"] = .double((book * 1000).rounded() / 1000) }
+            if let total = spoken.totalTimeSaved { fields["totalTimeSaved"] = .double((total * 1000).rounded() / 1000) }
+            members["spokenAudio"] = .object(fields)
+        }
         if let book = snapshot.book {
             members["book"] = .object([
                 "path": .string(book.path), "title": .string(book.title),

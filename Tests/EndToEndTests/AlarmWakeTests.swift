@@ -60,6 +60,15 @@ import Glibc
         return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(instant))) + " UTC"
     }
 
+    /// A logged StartTransientUnit whose auxiliary service (`interlude-wake-PID-N.service`,
+    /// as the timer is named) has `Wants=interlude.service`. dbusmock logs the
+    /// properties' structs as Python's repr: `dbus.String('Wants'), dbus.Array([dbus.String('interlude.service')], ...)`.
+    static func startsTheService(_ call: String) -> Bool {
+        call.contains("StartTransientUnit")
+            && call.range(of: #"interlude-wake-[0-9]+-[0-9]+\.service'.*'Wants'\), dbus\.Array\(\[dbus\.String\('interlude\.service'\)\]"#,
+                          options: .regularExpression) != nil
+    }
+
     /// `interlude play` of a tone with an alarm in 600 s, on `session` (and `system` when given).
     struct Started {
         let player: BackgroundProcess
@@ -110,6 +119,8 @@ import Glibc
         #expect(armed(late).count == 1, "\(manager.calls)")
         #expect(manager.calls.contains { $0.contains("StartTransientUnit") && $0.contains("WakeSystem") && $0.contains("interlude-wake") },
                 "\(manager.calls)")
+        // What the timer starts (the auxiliary service, named after it) wants the player's user service.
+        #expect(manager.calls.contains { Self.startsTheService($0) }, "\(manager.calls)")
         #expect(Remote.waitForPlayer(runtime))
         let listed = try Remote.run(runtime, ["alarm", "list"]).check().stdoutText
         #expect(listed.hasSuffix(", wakes the computer\n"), "\(listed)")

@@ -111,4 +111,17 @@ import Testing
         #expect(lines.contains("Name=\(DesktopFiles.identity)"))
         #expect(DesktopFiles.desktopEntry == "interlude")
     }
+
+    @Test func theUserUnitStartsTheServiceByTheBinarysAbsolutePathAndRefusesOneSystemdWouldReadOtherwise() throws {
+        let unit = try #require(UserServiceUnit.serviceFile(binary: "/opt/interlude/bin/interlude"))
+        let lines = unit.split(separator: "\n")
+        #expect(lines.contains("ExecStart=/opt/interlude/bin/interlude service"))
+        #expect(lines.contains("Restart=on-failure") && lines.contains("WantedBy=default.target"))
+        #expect(UserServiceUnit.serviceName == "interlude.service")
+        for path in ["interlude", "bin/interlude", "/home/a b/interlude", "/home/100%/interlude", "/x\"y/interlude",
+                     "/x\\y/interlude", "/x\ty/interlude", "/x'y/interlude"] {
+            #expect(UserServiceUnit.serviceFile(binary: path) == nil, "\(path)")
+        }
+        #expect(UserServiceUnit.serviceFile(binary: "/home/ä/.local/bin/interlude") != nil)
+    }
 }

@@ -46,6 +46,7 @@ import TestSupport
             "\(prefix)/share/fish/vendor_completions.d/interlude.fish": 0o644,
             "\(prefix)/share/applications/\(DesktopFiles.desktopEntry).desktop": 0o644,
             "\(prefix)/share/metainfo/\(DesktopFiles.desktopEntry).metainfo.xml": 0o644,
+            "\(prefix)/lib/systemd/user/\(UserServiceUnit.serviceName)": 0o644,
         ]
         for theme in shippedThemes { files["\(prefix)/share/interlude/themes/\(theme)"] = 0o644 }
         return files
@@ -204,6 +205,7 @@ import TestSupport
             "share/fish/vendor_completions.d/interlude.fish": ShellCompletion.fish,
             "share/applications/\(DesktopFiles.desktopEntry).desktop": DesktopFiles.desktopEntryFile,
             "share/metainfo/\(DesktopFiles.desktopEntry).metainfo.xml": DesktopFiles.metainfo(version: version, date: date),
+            "lib/systemd/user/\(UserServiceUnit.serviceName)": try #require(UserServiceUnit.serviceFile(binary: Self.prefix + "/bin/interlude")),
         ]
         for (path, text) in generated {
             let installed = try String(contentsOfFile: root + "/" + path, encoding: .utf8)
@@ -356,6 +358,46 @@ import TestSupport
         }
     }
 
+    // MARK: The systemd user unit
+
+    /// `systemd-analyze --user verify interlude.service`, the unit named, not
+    /// its file: the user manager's search path must find it. Offline (no
+    /// user manager runs here), with a private runtime folder and an empty
+    /// home, so only the system's folders are searched. systemd checks the
+    /// keys, that `ExecStart=`'s binary is executable and that
+    /// `Documentation=`'s man page opens; it prints a line for each problem,
+    /// a mere warning included, so the answer must be empty. `setup` runs
+    /// first in the same shell (a mount namespace of its own).
+    static func verifyUserUnit(setup: String = "", environment extra: [String: String] = [:]) throws -> ProcessResult {
+        let runtime = ScratchFiles.makeDirectory("unit-runtime")
+        chmod(runtime, 0o700)
+        var environment = emptyHome().merging(extra) { $1 }
+        environment["XDG_RUNTIME_DIR"] = runtime
+        environment["UNIT"] = UserServiceUnit.serviceName
+        let script = """
+        set -u
+        \(setup)
+        systemd-analyze --user unit-paths | grep -qx "$UNIT_DIR" || { echo "$UNIT_DIR is not on the user manager's search path" >&2; exit 91; }
+        exec systemd-analyze --user verify "$UNIT"
+        """
+        return try ProcessRunner.run("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", script],
+                                     environment: environment, timeout: 60)
+    }
+
+    @Test("the installed user unit passes systemd-analyze verify, found by name where systemctl --user looks, its ExecStart the installed binary")
+    func theInstalledUserUnitPassesSystemdVerify() throws {
+        try #require(ProcessRunner.which("systemd-analyze") != nil, "systemd-analyze is missing (make deps installs systemd)")
+        let root = try Self.installedRoot()
+        let unit = Self.prefix + "/lib/systemd/user/" + UserServiceUnit.serviceName
+        let text = try String(contentsOfFile: root + unit, encoding: .utf8)
+        #expect(text.contains("\nExecStart=\(Self.prefix)/bin/interlude service\n"), "\(text)")
+        // The scratch tree's PREFIX over the real one: the binary and man page where the unit names them.
+        let verify = try Self.verifyUserUnit(setup: "mount --bind \"$TREE\" \"$PREFIX\" || exit 90",
+                                             environment: ["TREE": root + Self.prefix, "PREFIX": Self.prefix,
+                                                           "UNIT_DIR": Self.prefix + "/lib/systemd/user"])
+        #expect(verify.exitStatus == 0 && verify.stdoutText.isEmpty && verify.stderrText.isEmpty, "\(verify.summary)")
+    }
+
     // MARK: Acceptance 4
 
     @Test("the package installs with its dependencies met; lintian --pedantic finds nothing; one version everywhere; a licence and an honest maintainer")
@@ -423,6 +465,11 @@ import TestSupport
         #expect(copyright == (try String(contentsOfFile: Self.repository + "/debian/copyright", encoding: .utf8)))
         #expect(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"))
         #expect(copyright.contains("Files: *\nCopyright: ") && copyright.contains("License: GPL-3+\n"), "\(copyright)")
+        // The user unit where `systemctl --user` finds it, starting the package's binary, and valid.
+        let unit = try String(contentsOfFile: "/usr/lib/systemd/user/" + UserServiceUnit.serviceName, encoding: .utf8)
+        #expect(unit == UserServiceUnit.serviceFile(binary: "/usr/bin/interlude"), "\(unit)")
+        let verify = try Self.verifyUserUnit(environment: ["UNIT_DIR": "/usr/lib/systemd/user"])
+        #expect(verify.exitStatus == 0 && verify.stdoutText.isEmpty && verify.stderrText.isEmpty, "\(verify.summary)")
         // Debian's zsh finds the function where the package put it.
         let fpath = try ProcessRunner.check("/usr/bin/zsh", ["-c", "print -l $fpath"]).stdoutText
         #expect(fpath.split(separator: "\n").contains("/usr/share/zsh/vendor-completions"), "\(fpath)")

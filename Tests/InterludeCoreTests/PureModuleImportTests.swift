@@ -14,7 +14,7 @@ struct PureModuleImportTests {
         return components.joined(separator: "/") + "/Sources"
     }
 
-    @Test("pure module imports no C module", arguments: ["AudioSession", "Alarms", "Themes", "TUI/Keys", "PlayerModel", "Playlists", "ReplayGain", "MusicLibrary", "Streams", "Podcasts"])
+    @Test("pure module imports no C module", arguments: ["AudioSession", "Alarms", "Themes", "TUI/Keys", "PlayerModel", "Playlists", "ReplayGain", "MusicLibrary", "Streams", "Podcasts", "SpokenAudio"])
     func pureModuleImportsNoCModule(module: String) throws {
         let directory = Self.sourcesDirectory() + "/" + module
         let files = try SourceListing.swiftFiles(in: directory)

@@ -18,7 +18,7 @@ struct PlayerConfigFileTests {
         #expect(config.onEvent == "notify-send \"$INTERLUDE_TITLE\"")
         #expect(config.problems.map(\.description) == [
             "/c/config:4: expected 'key = value', got 'colour'",
-            "/c/config:5: unknown key 'speed' (known: on-event, desktop-interruptions, desktop-role.ROLE, replaygain, replaygain-preamp, library, books, mpd, mpd-password, alarm-grace, cover-art, alarm-notify, time-shift, time-shift-memory, podcast-refresh-age, podcast-auto-download, podcast-remove-played, podcast-timeout, stream-timeout)",
+            "/c/config:5: unknown key 'speed' (known: on-event, desktop-interruptions, desktop-role.ROLE, replaygain, replaygain-preamp, book-trim-silence, podcast-trim-silence, book-voice-boost, podcast-voice-boost, library, books, mpd, mpd-password, alarm-grace, cover-art, alarm-notify, time-shift, time-shift-memory, podcast-refresh-age, podcast-auto-download, podcast-remove-played, podcast-timeout, stream-timeout)",
             "/c/config:6: on-event needs a program",
         ])
     }

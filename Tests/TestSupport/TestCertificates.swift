@@ -56,4 +56,21 @@ public struct TestCertificates: Sendable {
             untrusted: try server("untrusted", signedBy: "untrusted-ca", names: "DNS:localhost,IP:127.0.0.1"),
             wrongName: try server("wrong-name", signedBy: "trusted-ca", names: "DNS:elsewhere.invalid"))
     }
+
+    /// A server certificate for `hosts`, signed by the trusted CA (stand-ins
+    /// for real sites, reached through a proxy that ends their TLS).
+    public func certificate(forHosts hosts: [String]) throws -> Pair {
+        let host = hosts[0]
+        let name = "host-" + host.replacingOccurrences(of: "/", with: "_")
+        let key = "\(directory)/\(name).key", request = "\(directory)/\(name).csr", extensions = "\(directory)/\(name).ext"
+        try ProcessRunner.check("openssl", ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", request,
+                                            "-subj", "/CN=\(host)"])
+        let names = hosts.map { "DNS:\($0)" }.joined(separator: ",")
+        try Data("subjectAltName=\(names)\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n".utf8)
+            .write(to: URL(fileURLWithPath: extensions))
+        try ProcessRunner.check("openssl", ["x509", "-req", "-in", request, "-CA", trustedCA,
+                                            "-CAkey", "\(directory)/trusted-ca.key", "-CAcreateserial", "-days", "2",
+                                            "-out", "\(directory)/\(name).pem", "-extfile", extensions])
+        return Pair(certificate: "\(directory)/\(name).pem", key: key)
+    }
 }

@@ -25,6 +25,9 @@ struct AlsaDevice: WriterDevice {
     var waitForDevice: @convention(c) (UnsafeMutablePointer<pollfd>?, nfds_t, Int32) -> Int32 = poll
     /// Xruns recovered in `write`, not yet taken by the loop.
     private var underruns = 0
+    /// Stopped by `sleep`: the wait polls the eventfd alone (a prepared device's
+    /// descriptors say there is room, always).
+    private var asleep = false
     private var wakeCount: UInt64 = 0
     private var delay: snd_pcm_sframes_t = 0
 
@@ -44,7 +47,8 @@ struct AlsaDevice: WriterDevice {
     /// falls through to a blocking write (`room`).
     mutating func wait(milliseconds: Int32) -> Int32 {
         for index in 0...deviceDescriptorCount { descriptors[index].revents = 0 }
-        if waitForDevice(descriptors, nfds_t(deviceDescriptorCount + 1), milliseconds) < 0 {
+        let first = asleep ? descriptors + deviceDescriptorCount : descriptors
+        if waitForDevice(first, nfds_t(asleep ? 1 : deviceDescriptorCount + 1), milliseconds) < 0 {
             let code = errno
             if code != EINTR { return code }
         }
@@ -82,6 +86,15 @@ struct AlsaDevice: WriterDevice {
     }
 
     mutating func drop() -> Bool { snd_pcm_drop(pcm) >= 0 && snd_pcm_prepare(pcm) >= 0 }
+
+    /// Dropped and prepared: the device stops (a kernel device's DMA, the pulse
+    /// plugin's stream) until the next write starts it by hand.
+    mutating func sleep() -> Bool {
+        asleep = drop()
+        return asleep
+    }
+
+    mutating func wake() { asleep = false }
 
     mutating func write(frames: Int, replacingQueue: Bool) -> DeviceWrite {
         let written = snd_pcm_writei(pcm, context.pointee.scratch, snd_pcm_uframes_t(frames))

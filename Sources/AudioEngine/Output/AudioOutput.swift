@@ -1,4 +1,8 @@
 import AudioDecoding
+import InterludeCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where the engine's mixed frames go: the contract every output implements,
 /// stated in one place as cmus's `op.h` and mpv's `audio/out/internal.h` do.
@@ -68,7 +72,9 @@ import AudioDecoding
 /// `pa_stream_write`, `pa_stream_get_latency`, the state getters,
 /// `pa_context_errno`, and, once per pause or resume and at the end,
 /// `pa_stream_update_timing_info` or `pa_stream_drain` followed by
-/// `pa_threaded_mainloop_wait` until the server answers. That lock, the wait,
+/// `pa_threaded_mainloop_wait` until the server answers, and `pa_stream_cork`
+/// without waiting when the device sleeps or wakes (`writerLoop`: paused with
+/// nothing to sound, the loop waits on its eventfd alone). That lock, the wait,
 /// and libpulse's allocations there are the exception on this output
 /// (`AllocationCountingTests`: 8 allocations in 2615 periods of 220 frames,
 /// the reply slots of the timing updates and libpulse's per-thread record at
@@ -147,6 +153,9 @@ public protocol AudioOutput: AnyObject {
     var failure: OutputError? { get }
     /// One line for a `deviceLost` event this output's writer posted.
     func describeLoss(_ event: EngineEvent) -> String
+    /// One line for an `outputAway` event (a server that is not there; the
+    /// writer plays on and tries again).
+    func describeAway(_ event: EngineEvent) -> String
     /// An alarm began (true) or ended sounding through the output: a sound
     /// server's stream says so in its `media.role` (`PulseOutput.alarmRole`),
     /// for the desktop's policy; a device or a file has no role.
@@ -155,6 +164,7 @@ public protocol AudioOutput: AnyObject {
 
 extension AudioOutput {
     public func setAlarmRole(_ ringing: Bool) {}
+    public func describeAway(_ event: EngineEvent) -> String { "" }
 }
 
 public enum OutputClock: Sendable {
@@ -171,6 +181,8 @@ public enum OutputError: Error, Sendable, CustomStringConvertible {
     /// The PulseAudio server could not be reached, or refused the stream.
     case soundServer(PulseAudioError)
     case file(FileSink.FileError)
+    /// A Snapcast stream's pipe is something else than a pipe.
+    case snapcast(SnapcastOutput.OpenError)
     /// The writer thread, or what it needs before it starts, could not be made.
     case writerThread(reason: String?)
 
@@ -179,6 +191,7 @@ public enum OutputError: Error, Sendable, CustomStringConvertible {
         case .device(let error): error.description
         case .soundServer(let error): error.description
         case .file(let error): error.description
+        case .snapcast(let error): error.description
         case .writerThread(let reason):
             "could not start the audio writer thread" + (reason.map { ": \($0)" } ?? "")
         }
@@ -188,7 +201,7 @@ public enum OutputError: Error, Sendable, CustomStringConvertible {
     public var isDeviceUnavailable: Bool {
         switch self {
         case .device, .soundServer: true
-        case .file, .writerThread: false
+        case .file, .snapcast, .writerThread: false
         }
     }
 }
@@ -206,13 +219,24 @@ public final class WriterLink: @unchecked Sendable {
     /// media stopped (silent, both rings flushed on the next resume).
     public let startsWithMediaStopped: Bool
 
+    /// What the writer counts on when it posts an event the engine's thread
+    /// must hear of at once (`WriterControl.reportToEngine`), polled by the
+    /// player's loop; -1 when none could be made (the loop then looks now and then).
+    public let reportDescriptor: Int32
+
     init(media: SPSCRing, voice: SPSCRing, events: SPSCRing, startsWithMediaStopped: Bool = false) {
         self.media = media
         self.voice = voice
         self.events = events
         self.startsWithMediaStopped = startsWithMediaStopped
         control = WriterControl.allocate()
+        reportDescriptor = (try? SystemCall.eventDescriptor()) ?? -1
+        control.pointee.reportDescriptor.store(reportDescriptor, ordering: .relaxed)
     }
 
-    deinit { WriterControl.deallocate(control) }
+    /// Every writer over the link has been joined: the output that started it holds the link.
+    deinit {
+        if reportDescriptor >= 0 { close(reportDescriptor) }
+        WriterControl.deallocate(control)
+    }
 }

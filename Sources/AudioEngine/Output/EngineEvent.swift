@@ -12,6 +12,9 @@ public struct EngineEvent: Equatable, Sendable, BitwiseCopyable {
         case deviceLost = 3
         /// Everything was played out after the end of the stream.
         case drained = 4
+        /// The output's server is not there (Snapcast: no snapserver reads the
+        /// pipe); `value` is the errno. The writer plays on and tries again.
+        case outputAway = 5
     }
 
     /// The writer's call that failed, for a `deviceLost`.

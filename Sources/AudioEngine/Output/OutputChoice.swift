@@ -1,4 +1,5 @@
 import AudioDecoding
+import Rooms
 
 extension PlaybackEngine.Output {
     /// What a device name means: `pulse` names the PulseAudio server, played
@@ -23,8 +24,15 @@ extension PlaybackEngine.Output {
         switch self {
         case .pulse(let latency, _): .pulse(latencyMilliseconds: latency, role: "audiobook")
         case .systemDefault(let latency, _): .systemDefault(latencyMilliseconds: latency, role: "audiobook")
-        case .alsa, .wav, .null: self
+        case .alsa, .wav, .null, .snapcast: self
         }
+    }
+
+    /// The format the output takes whatever the files hold (a Snapcast
+    /// stream's `sampleformat`); nil: the first file's.
+    public var fixedFormat: AudioFormat? {
+        guard case .snapcast(let stream) = self else { return nil }
+        return AudioFormat(rate: stream.rate, channels: stream.channels)
     }
 
     /// Opens the output this choice names, for `format`: the one place that
@@ -51,6 +59,8 @@ extension PlaybackEngine.Output {
             do { return try FileSink(.wav(path: path), format: format) } catch { throw .file(error) }
         case .null:
             do { return try FileSink(.null, format: format) } catch { throw .file(error) }
+        case .snapcast(let stream):
+            do { return try SnapcastOutput(stream: stream, format: format) } catch { throw .snapcast(error) }
         }
     }
 }

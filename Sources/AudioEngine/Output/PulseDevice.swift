@@ -84,6 +84,14 @@ struct PulseDevice: WriterDevice {
     /// Nothing to do now: the next write replaces what the server holds.
     mutating func drop() -> Bool { true }
 
+    /// Corked: the server stops asking for data (and plays nothing of the
+    /// silence it holds) until uncorked. Sent without waiting for the answer.
+    mutating func sleep() -> Bool { interlude_pa_stream_cork_async(stream, 1) == 0 }
+
+    /// Uncorked; the timing update that follows (`measureQueue`) reaches the
+    /// server after it, so it measures the playing stream.
+    mutating func wake() { _ = interlude_pa_stream_cork_async(stream, 0) }
+
     mutating func write(frames: Int, replacingQueue: Bool) -> DeviceWrite {
         guard interlude_pa_stream_write(stream, context.pointee.scratch, frames * bytesPerFrame,
                                         replacingQueue ? seekOnRead : seekRelative) >= 0 else {

@@ -55,6 +55,12 @@ public struct WriterControl: ~Copyable {
     /// the output's, closed only after its writer is joined, and the output
     /// holds this control for as long as it lives.
     let wakeDescriptor = Atomic<Int32>(-1)
+    /// The eventfd the engine's thread polls for what it must hear of at once
+    /// even while it sleeps with nothing to do (a lost device), or -1. Written
+    /// by: the engine's thread, once, as the link is made (before any writer
+    /// starts); read by the writer side (`reportToEngine`). The descriptor is
+    /// the link's, closed when the link goes, after every writer over it.
+    let reportDescriptor = Atomic<Int32>(-1)
     /// Written by: the engine's thread (`AlsaOutput.stop`, release; `resume`,
     /// relaxed, with no thread running). The loop loads it relaxed once a turn:
     /// nothing is read behind it, and `pthread_join` orders the thread's end.
@@ -209,6 +215,16 @@ public struct WriterControl: ~Copyable {
     /// calls it after every request; nothing on the frame clock.
     func wake() {
         let descriptor = wakeDescriptor.load(ordering: .relaxed)
+        guard descriptor >= 0 else { return }
+        var one: UInt64 = 1
+        _ = write(descriptor, &one, 8)
+    }
+
+    /// Wakes the engine's thread for an event just posted that it must not wait
+    /// for (a lost device): one `write` to `reportDescriptor`, a kernel call
+    /// with no lock and no allocation. The event's push (a release) comes first.
+    func reportToEngine() {
+        let descriptor = reportDescriptor.load(ordering: .relaxed)
         guard descriptor >= 0 else { return }
         var one: UInt64 = 1
         _ = write(descriptor, &one, 8)

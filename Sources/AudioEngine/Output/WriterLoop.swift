@@ -43,6 +43,16 @@ protocol WriterDevice {
     mutating func unheardFrames() -> Int?
     /// Plays out what the device holds (blocking until done); false when it could not.
     mutating func drain() -> Bool
+    /// Paused with nothing to sound (`WriterContext.maySleep`): the device stops
+    /// taking frames, so the loop waits for the engine alone instead of writing
+    /// silence a period at a time (PulseAudio: the stream corked, which stops
+    /// the server's requests; ALSA: dropped, the device stopped). What it holds
+    /// is silence. False when it could not: the loop goes on writing silence.
+    mutating func sleep() -> Bool
+    /// The engine asked for something after `sleep`: the device takes frames
+    /// again (PulseAudio: uncorked; ALSA: prepared already). The loop then
+    /// gives up the silence it holds, as at a resume, and writes at once.
+    mutating func wake()
     /// Whether the heard position is measured in a turn that wrote nothing
     /// (PulseAudio's interpolated latency costs no round trip; ALSA's delay
     /// goes through the pulse plugin's lock, so it is measured after writes only).
@@ -120,6 +130,18 @@ struct DeviceQueue {
 /// decoded; a stall) is dropped when the device holds nothing else, and the
 /// media is heard at once, not a buffer later (300 ms by default: a station's
 /// first sound came that much after its first decoded frame).
+///
+/// Paused, with no voice, the loop would write silence forever, a period at a
+/// time, and the sound server would ask for it: through PulseAudio 40-60 ms of
+/// CPU per 5 s of the writer's and libpulse's threads, for nothing heard. So
+/// once a second of silence has been written after both stopped, and the
+/// device holds nothing else, the device sleeps (`WriterDevice.sleep`) and the
+/// loop waits on the engine's eventfd alone, with no timeout. A request that
+/// only the writer can serve while stopped (a ring's flush) is served asleep;
+/// one that sounds (a resume, an alarm's voice) wakes the device, which gives
+/// up the silence it held, so the media or the voice is heard at once. A lost
+/// device still wakes the loop (libpulse's state callback counts on the
+/// eventfd), which says so as when awake.
 func writerLoop<Device: WriterDevice>(_ device: UnsafeMutablePointer<Device>) {
     // Named once, for `top -H` and for `AllocationCountingTests`, which counts
     // allocations on the thread of this name. A literal: no String is made here.
@@ -142,23 +164,44 @@ func writerLoop<Device: WriterDevice>(_ device: UnsafeMutablePointer<Device>) {
     // ring was empty: what a catch-up may drop when the media comes back.
     var starvedSilence = 0
     var finished = false
+    // The device sleeps (paused, nothing to sound): the wait has no timeout.
+    var asleep = false
+    // Silence written after the media and the voice stopped before the device may sleep: a second.
+    let sleepAfter = context.pointee.rate
     context.pointee.runLatch = control.pointee.mediaRun.load(ordering: .acquiring)
     while !finished && !control.pointee.stopRequested.load(ordering: .relaxed) {
         if !dropped {
-            let failure = device.pointee.wait(milliseconds: timeout)
+            let failure = device.pointee.wait(milliseconds: asleep ? -1 : timeout)
             if failure != 0 {
                 // The loop cannot wait any more: the device counts as lost (not
                 // finished), and the engine keeps the place heard.
                 context.pointee.post(deviceLost, value: -Int(failure), call: waitCall)
                 context.pointee.deviceLost = true
+                control.pointee.reportToEngine()
                 break
             }
         }
         if case .lost(let code) = device.pointee.beginTurn() {
             context.pointee.post(deviceLost, value: code, call: writeCall)
             context.pointee.deviceLost = true
+            control.pointee.reportToEngine()
             device.pointee.endTurn()
             break
+        }
+        if asleep {
+            if context.pointee.staysAsleep() {
+                device.pointee.endTurn()
+                continue
+            }
+            // Something to sound: what the device held while asleep is silence, given up so it is heard at once.
+            asleep = false
+            device.pointee.wake()
+            if let queue = device.pointee.measureQueue(), context.pointee.queuedFramesAreSilent(queue.droppable ?? 0),
+               device.pointee.drop() {
+                context.pointee.giveBack(queue.droppable ?? 0)
+                dropped = true
+                starvedSilence = 0
+            }
         }
         context.pointee.countUnderruns(device.pointee.takeUnderruns(), event: underrun, value: xrun)
         switch context.pointee.latchRunRequest() {
@@ -169,7 +212,8 @@ func writerLoop<Device: WriterDevice>(_ device: UnsafeMutablePointer<Device>) {
                 starvedSilence = 0
             }
         case .resume:
-            if let queue = device.pointee.measureQueue(), let droppable = queue.droppable,
+            // (Dropped already when it woke the device.)
+            if !dropped, let queue = device.pointee.measureQueue(), let droppable = queue.droppable,
                context.pointee.queuedFramesAreSilent(droppable), device.pointee.drop() {
                 context.pointee.giveBack(droppable)
                 dropped = true
@@ -238,12 +282,16 @@ func writerLoop<Device: WriterDevice>(_ device: UnsafeMutablePointer<Device>) {
             case .lost(let code):
                 context.pointee.post(deviceLost, value: code, call: writeCall)
                 context.pointee.deviceLost = true
+                control.pointee.reportToEngine()
                 finished = true
             }
             if retry || finished { break }
         }
         if !finished && !retry && (wrote || Device.measuresEveryTurn), let unheard = device.pointee.unheardFrames() {
             context.pointee.publishHeard(delay: unheard, nanoseconds: WriterControl.monotonicNanoseconds())
+            if !dropped && context.pointee.maySleep(unheard: unheard, afterFrames: sleepAfter) {
+                asleep = device.pointee.sleep()
+            }
         }
         device.pointee.endTurn()
     }
@@ -286,6 +334,25 @@ extension WriterContext {
         _ = rewindMedia(to: heard + queue.stillSounding)
         publishHeard(delay: control.pointee.mediaFramesWritten.load(ordering: .relaxed) - heard,
                      nanoseconds: nanoseconds)
+    }
+
+    /// Whether the device may sleep: the media and the voice stopped and not
+    /// asked for, and the `unheard` frames it holds silence written at least
+    /// `afterFrames` after both stopped.
+    @_noLocks
+    func maySleep(unheard: Int, afterFrames: Int) -> Bool {
+        guard case .some(false) = runLatch else { return false }
+        return !control.pointee.mediaRun.load(ordering: .relaxed) && !control.pointee.voiceRun.load(ordering: .relaxed)
+            && queuedFramesAreSilent(unheard + afterFrames)
+    }
+
+    /// Asleep, woken: serves a ring's flush (the engine waits for it before a
+    /// resume's seek) and says whether nothing is asked to sound yet.
+    @_noLocks
+    mutating func staysAsleep() -> Bool {
+        serviceFlushes()
+        // Acquire: pairs with the engine's release stores of `mediaRun` and `voiceRun` (as in `mix`).
+        return !control.pointee.mediaRun.load(ordering: .acquiring) && !control.pointee.voiceRun.load(ordering: .acquiring)
     }
 
     /// A resume's drop gave back `frames` queued frames of silence.

@@ -68,6 +68,8 @@ extension PlaybackEngine {
             case .deviceLost:
                 lost = true
                 result.append(.deviceLost(message: sink.describeLoss(event)))
+            case .outputAway:
+                result.append(.outputAway(message: sink.describeAway(event)))
             case .drained, nil: break
             }
         }

@@ -23,6 +23,8 @@ extension PlaybackEngine {
     public func reopenOutput() throws(StartError) {
         guard var ring, let voiceRing, isOutputLost else { return }
         let stop = stopPosition ?? heardPosition
+        // What trimming saved up to the stop, read from the old control block before it goes.
+        let saved = trimSavedFrames
         let reopened: any AudioOutput
         do {
             reopened = try openOutput(format)
@@ -46,6 +48,7 @@ extension PlaybackEngine {
         streamBase = stop
         writerBase = 0
         // The writer counts from 0 again: so does the output side of the speed map.
+        trimSavedBeforeSeek = saved
         feeder.resetPositionMap()
         started = false
         isOutputLost = false

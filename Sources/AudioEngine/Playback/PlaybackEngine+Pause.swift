@@ -77,6 +77,11 @@ extension PlaybackEngine {
         }
         // Acquire: pairs with the writer's release store after it emptied the ring.
         guard control.pointee.mediaFlushAck.load(ordering: .acquiring) >= request.flushEpoch else { return }
+        // The silence a voice asked to follow it (`stopVoice(holdFrames:)`) is written first.
+        if let held = resumeHeldUntilDeviceFrame {
+            guard control.pointee.deviceFramesWritten.load(ordering: .acquiring) >= held else { return }
+            resumeHeldUntilDeviceFrame = nil
+        }
         let frame: Int
         switch request.target {
         case .frame(let target):
@@ -94,6 +99,9 @@ extension PlaybackEngine {
             }
             frame = target
         }
+        // What the trimmer saved up to the stop was heard; the seek starts its map afresh.
+        let stoppedAt = control.pointee.mediaStoppedAt.load(ordering: .acquiring) - writerBase
+        trimSavedBeforeSeek += feeder.trimmedFrames(beforeOutputOffset: stoppedAt)
         _ = feeder.seek(toStreamFrame: frame)
         feeder.fill(ring.producer)
         writerBase = control.pointee.mediaFramesWritten.load(ordering: .acquiring)

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension PlaybackEngine {
     /// Does the next slice of work and returns what the listener has now heard
     /// happen. Frame-clock outputs render at most `maxFrames` device frames, so
@@ -82,8 +86,8 @@ extension PlaybackEngine {
 
     /// How long the main loop may sleep before the rings need topping up: a
     /// third of the ring's part ahead of the device, at most 250 ms; 10 ms while a resume is
-    /// in progress; `idleWaitMilliseconds` while the media is stopped and no voice sounds;
-    /// -1 (no need to wake) while the device is lost. Zero on the frame clock.
+    /// in progress; -1 (no need to wake: `reportDescriptor` says a lost device) while the
+    /// media is stopped and no voice sounds, and while the device is lost. Zero on the frame clock.
     public var suggestedWaitMilliseconds: Int {
         // Lost, or never opened: nothing to top up until the user plays again.
         if isOutputLost { return -1 }
@@ -93,11 +97,14 @@ extension PlaybackEngine {
             // A pause in progress: look again soon, so the stop is reported when it happens.
             if !control.pointee.mediaStopped.load(ordering: .relaxed) { return 10 }
             // Stopped, and no voice asked for or still fading: the writer takes
-            // nothing from the rings, so nothing needs topping up; the loop looks
-            // only for what the writer reports (a lost device), and a key, a
-            // command or a timer wakes it. (`voiceRun` is this thread's request;
-            // `voiceStopped`, the writer's, lags a voice just started.)
-            if !control.pointee.voiceRun.load(ordering: .relaxed) && !isVoiceSounding { return Self.idleWaitMilliseconds }
+            // nothing from the rings, so nothing needs topping up. A key, a
+            // command or a timer wakes the loop, and a lost device the writer's
+            // report (`reportDescriptor`); without that descriptor the loop looks
+            // now and then. (`voiceRun` is this thread's request; `voiceStopped`,
+            // the writer's, lags a voice just started.)
+            if !control.pointee.voiceRun.load(ordering: .relaxed) && !isVoiceSounding {
+                return reportDescriptor >= 0 ? -1 : Self.idleWaitMilliseconds
+            }
         }
         // A third of the part of the ring ahead of the device (the rest holds what the
         // device has not played yet): 147 ms at 44.1 kHz, leaving two thirds of it,
@@ -105,6 +112,20 @@ extension PlaybackEngine {
         return min(250, (ring.capacity - deviceBufferFrames) * 1000 / format.rate / 3)
     }
 
-    /// The wait while stopped with no voice: a lost device is still said within it.
+    /// The wait while stopped with no voice when the writer has no way to
+    /// report: a lost device is still said within it.
     public static let idleWaitMilliseconds = 1000
+
+    /// What the writer counts on when it posts what the loop must hear of at
+    /// once (a lost device): the loop polls it and calls `takeReports()` when
+    /// it is readable, then `pump()`. -1 with no real-time output.
+    public var reportDescriptor: Int32 { sink?.clock == .realTime ? link?.reportDescriptor ?? -1 : -1 }
+
+    /// Empties the report descriptor's count (what was reported is drained by the next `pump()`).
+    public func takeReports() {
+        let descriptor = reportDescriptor
+        guard descriptor >= 0 else { return }
+        var count: UInt64 = 0
+        _ = read(descriptor, &count, 8)
+    }
 }

@@ -58,6 +58,6 @@ extension PlaybackEngine {
 
     /// The writer frame (`mediaFramesWritten`'s count) where stream frame `frame` plays.
     func writerFrame(forStreamFrame frame: Int) -> Int {
-        writerBase + feeder.positionMap.output(atSource: frame - streamBase)
+        writerBase + feeder.outputOffset(forSourceOffset: frame - streamBase)
     }
 }

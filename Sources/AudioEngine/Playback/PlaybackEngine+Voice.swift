@@ -32,8 +32,12 @@ extension PlaybackEngine {
     /// has stopped (alarms); otherwise it mixes over the media (chimes). It
     /// rises from silence to `gain` over `fadeFrames` once it sounds (an
     /// alarm's `--ramp`: the writer's voice ramp, stepped per frame).
-    public func startVoice(_ source: VoiceSource, exclusive: Bool, gain: Double = 1, fadeFrames: Int = 0) {
+    /// `leadInFrames`: silence first, once the media has stopped (an alarm for
+    /// some Snapcast rooms: the others go silent inside it, `RoomAlarm`).
+    public func startVoice(_ source: VoiceSource, exclusive: Bool, gain: Double = 1, fadeFrames: Int = 0,
+                           leadInFrames: Int = 0) {
         guard let control, let voiceRing else { return }
+        let source = leadInFrames > 0 ? LeadInVoice(silenceFrames: leadInFrames, then: source) : source
         voice = source
         // Only the consumer empties a ring, and only while the voice is stopped:
         // a new voice right after another waits for that flush in `pump()`.
@@ -51,8 +55,14 @@ extension PlaybackEngine {
     public func setAlarmRole(_ ringing: Bool) { sink?.setAlarmRole(ringing) }
 
     /// Fades the voice out; what is left in its ring is dropped once it is silent.
-    public func stopVoice(fadeFrames: Int) {
+    /// `holdFrames`: a resume of the media waits until the output has written
+    /// that much after the fade, so the stream carries that silence between
+    /// the voice's last sound and the media (an alarm for some Snapcast rooms).
+    public func stopVoice(fadeFrames: Int, holdFrames: Int = 0) {
         guard let control else { return }
+        if holdFrames > 0 {
+            resumeHeldUntilDeviceFrame = control.pointee.deviceFramesWritten.load(ordering: .acquiring) + fadeFrames + holdFrames
+        }
         voice = nil
         voiceHasMore = false
         control.pointee.voiceStepBits.store(GainRamp.step(overFrames: fadeFrames).bitPattern, ordering: .relaxed)

@@ -1,4 +1,6 @@
 import AudioDecoding
+import SpokenAudio
+import Rooms
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,6 +38,8 @@ public final class PlaybackEngine {
         case systemDefault(latencyMilliseconds: Int, role: String = "music")
         case wav(path: String)
         case null
+        /// A snapserver's pipe source (`snapcast:pipe:///tmp/snapfifo?...`): `SnapcastOutput`.
+        case snapcast(SnapcastStream)
     }
 
     public enum StartError: Error, Sendable, CustomStringConvertible {
@@ -71,8 +75,12 @@ public final class PlaybackEngine {
     // Stream position = streamBase + (writer media frames - writerBase).
     var streamBase = 0
     var writerBase = 0
+    /// Frames the trimmer saved in the stretches before the last seek.
+    var trimSavedBeforeSeek = 0
     var voice: VoiceSource?
     var voiceHasMore = false
+    /// A resume waits until the output has written this device frame (`stopVoice(holdFrames:)`).
+    var resumeHeldUntilDeviceFrame: Int?
     /// Where a resume continues: a stream frame, or a queue entry not yet
     /// decoded (a jump), resolved once the media has stopped.
     enum ResumeTarget {
@@ -131,10 +139,12 @@ public final class PlaybackEngine {
     /// Opens the first decodable file and the output. Decoding errors of files
     /// skipped on the way come out of the first `pump()`.
     public func open() throws(StartError) {
+        // An output whose format the user set (a Snapcast stream's): every file converts to it.
+        if let fixed = output?.fixedFormat { feeder.fixFormat(fixed) }
         var opened = feeder.openFirst()
         if opened == nil && feeder.paths.isEmpty && keepsOutputAtQueueEnd {
             // Nothing to play yet: the output opens in CD format, later files convert to it.
-            let fallback = AudioFormat(rate: 44100, channels: 2)
+            let fallback = output?.fixedFormat ?? AudioFormat(rate: 44100, channels: 2)
             feeder.startEmpty(format: fallback)
             opened = fallback
         }
@@ -192,6 +202,14 @@ public final class PlaybackEngine {
         control?.pointee.deviceFramesWritten.load(ordering: .acquiring) ?? 0
     }
 
+    /// Source frames the trimmer cut from what was heard since the engine
+    /// opened: the time saved (at 1.0x; the speed saves its own on top).
+    public var trimSavedFrames: Int {
+        guard let control else { return trimSavedBeforeSeek }
+        let heard = control.pointee.readHeard().frames - writerBase
+        return trimSavedBeforeSeek + (heard > 0 ? feeder.trimmedFrames(beforeOutputOffset: heard) : 0)
+    }
+
     public var underruns: Int { control?.pointee.underruns.load(ordering: .relaxed) ?? 0 }
 
     /// True while a resume or a jump is under way: the media may be stopped for
@@ -232,6 +250,15 @@ public final class PlaybackEngine {
     public func setSpeed(_ speed: PlaybackSpeed) throws(SpeedError) {
         try feeder.setSpeed(speed)
     }
+
+    // MARK: Spoken audio
+
+    /// Pauses shortened from the next frames decoded (see `TrackFeeder+Spoken`).
+    public var trimStrength: TrimStrength { feeder.trimStrength }
+    public func setTrimStrength(_ strength: TrimStrength) { feeder.setTrimStrength(strength) }
+    /// Voices levelled from the next frames decoded.
+    public var voiceBoost: VoiceBoost { feeder.voiceBoost }
+    public func setVoiceBoost(_ boost: VoiceBoost) { feeder.setVoiceBoost(boost) }
 
     // MARK: Ending
 

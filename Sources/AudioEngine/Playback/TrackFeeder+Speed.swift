@@ -1,4 +1,5 @@
 import AudioDecoding
+import SpokenAudio
 
 /// Speed with pitch kept: between the decoder and the ring, libsonic (through
 /// `TimeStretcher`) turns source frames into fewer (faster) or more (slower)
@@ -35,13 +36,26 @@ extension TrackFeeder {
     public var isStretching: Bool { stretcher != nil }
 
     /// The source frame (stream frames from the last seek's origin) of output
-    /// frame `output` (counted from the last seek).
+    /// frame `output` (counted from the last seek): through the speed map to
+    /// a trimmed frame, through the trim map to the file's own.
     public func sourceOffset(forOutputOffset output: Int) -> Int {
-        positionMap.source(atOutput: output)
+        trimMap.source(atTrimmed: positionMap.source(atOutput: output))
     }
 
-    /// The output frames before `output` were heard: their part of the map can go.
+    /// The first output frame (from the last seek) that plays source frame
+    /// `source` (from the last seek's origin), or the first after it when it was cut.
+    public func outputOffset(forSourceOffset source: Int) -> Int {
+        positionMap.output(atSource: trimMap.trimmed(atSource: source))
+    }
+
+    /// Source frames cut by the trimmer before output frame `output` (from the last seek).
+    public func trimmedFrames(beforeOutputOffset output: Int) -> Int {
+        trimMap.dropped(atTrimmed: positionMap.source(atOutput: max(0, output)))
+    }
+
+    /// The output frames before `output` were heard: their part of the maps can go.
     public func forgetPositions(before output: Int) {
+        if trimMap.points.count > 16 { trimMap.forget(before: positionMap.source(atOutput: max(0, output))) }
         if positionMap.points.count > 16 { positionMap.forget(before: output) }
     }
 
@@ -49,18 +63,22 @@ extension TrackFeeder {
     /// frozen at the map's origin until the next seek.
     public func resetPositionMap() {
         positionMap = SpeedMap(speed: speed)
+        trimMap = TrimMap()
         outputQueued = 0
+        stageOut = 0
     }
 
-    /// After a seek: nothing of the old position stays in the stretcher, and
-    /// output and source frames count from here.
-    func restartSpeedStage() {
+    /// After a seek to stream frame `target`: nothing of the old position
+    /// stays in the stretcher or the spoken-audio stages, and output and
+    /// source frames count from here.
+    func restartSpeedStage(at target: Int) {
         stretcher = nil
         stretcherRetiring = false
         stretcherFlushed = false
         outputQueued = 0
-        sourceOrigin = framesQueued
+        sourceOrigin = target
         positionMap = SpeedMap(speed: speed)
+        restartSpokenStages(decodingFrom: framesQueued, target: target)
         if !speed.isNormal {
             do { try makeStretcher() } catch { fallBackToNormalSpeed(error) }
         }
@@ -82,59 +100,10 @@ extension TrackFeeder {
         }
     }
 
-    private func fallBackToNormalSpeed(_ error: SpeedError) {
+    func fallBackToNormalSpeed(_ error: SpeedError) {
         appendEvent(.failed(DecoderError(.library, path: tracks.last?.path ?? "", detail: "\(error) (playing at 1.0x)")))
         stretcher = nil
         positionMap.change(to: .normal, atOutput: outputQueued)
         speed = .normal
-    }
-
-    /// One step of the stretched path: hands out ready output, or decodes a
-    /// chunk into the stretcher. Returns the frames committed to the ring (0
-    /// when it decoded instead), or nil when it can do nothing now.
-    func fillStretched(_ producer: SPSCRing.Producer, maxFrames: Int) -> Int? {
-        guard let stretcher else { return nil }
-        let region = producer.writableRegion(maxSlots: maxFrames)
-        guard region.count > 0 else { return nil }
-        let ready = stretcher.read(into: region)
-        if ready > 0 {
-            producer.commit(ready)
-            outputQueued += ready
-            return ready
-        }
-        if stretcherRetiring || stretcherFlushed {
-            // Drained: every source frame written came out, so the map is exact here.
-            positionMap.anchor(output: outputQueued, source: framesQueued - sourceOrigin)
-            self.stretcher = nil
-            stretcherRetiring = false
-            stretcherFlushed = false
-            return 0
-        }
-        guard let decoder = currentDecoder, let input = stretchInput else {
-            guard isDecodingEnded else { return nil }
-            do { try stretcher.flush() } catch { fallBackToNormalSpeed(error) }
-            stretcherFlushed = true
-            return 0
-        }
-        do {
-            defer { reportDamage(of: decoder) }
-            switch try decoder.read(into: input) {
-            case .frames(let frames) where frames > 0:
-                do { try stretcher.write(input.baseAddress!, frames: frames) } catch {
-                    fallBackToNormalSpeed(error)
-                    return 0
-                }
-                framesQueued += frames
-            case .frames, .end:
-                advanceToNextTrack()
-            case .notYet:
-                // A stream with nothing arrived yet: the stretcher waits with it.
-                return nil
-            }
-        } catch {
-            appendEvent(.failed(error))
-            advanceToNextTrack()
-        }
-        return 0
     }
 }

@@ -1,4 +1,5 @@
 import AudioDecoding
+import SpokenAudio
 
 /// Decodes a list of files, one after the other, into the audio ring.
 ///
@@ -35,8 +36,10 @@ public final class TrackFeeder {
     public private(set) var tracks: [Track] = []
     /// Source frames decoded so far (stream frames: before any speed change).
     public internal(set) var framesQueued = 0
-    /// Every file is decoded and nothing is left in the speed stage.
-    public var isExhausted: Bool { decodingEnded && stretcher == nil }
+    /// Every file is decoded and nothing is left in the speed stage or the spoken-audio stages.
+    public var isExhausted: Bool {
+        decodingEnded && stretcher == nil && (trimmer?.availableFrames ?? 0) == 0 && (leveller?.heldFrames ?? 0) == 0
+    }
     /// Every file is decoded (the speed stage may still hold output).
     private var decodingEnded = false
     private var nextIndex = 0
@@ -73,19 +76,45 @@ public final class TrackFeeder {
     /// Output frames committed to the ring since the last seek, and where they are in source frames.
     public internal(set) var outputQueued = 0
     public internal(set) var positionMap = SpeedMap()
-    /// `framesQueued` at the last seek: the origin of `positionMap`'s source frames.
+    /// The stream frame of the last seek's target: source frame 0 of `trimMap`.
     var sourceOrigin = 0
+
+    // Spoken audio (see TrackFeeder+Spoken.swift).
+    /// Pauses shortened: the setting, and the stage while it is on.
+    public internal(set) var trimStrength = TrimStrength.off
+    var trimmer: SilenceTrimmer?
+    /// Voices levelled: the setting, and the stage while it is on.
+    public internal(set) var voiceBoost = VoiceBoost.off
+    var leveller: VoiceLeveller?
+    /// A stage switched off hands out what it holds, then goes; nothing is decoded meanwhile.
+    var trimmerRetiring = false
+    var levellerRetiring = false
+    /// Frames between the trimmer and the leveller.
+    var stageBuffer: UnsafeMutableRawBufferPointer?
+    /// Trimmed frames handed to the stretcher or the ring since the last seek.
+    var stageOut = 0
+    /// Trimmed frames (the speed map's source side) against the file's frames.
+    public internal(set) var trimMap = TrimMap()
 
     public init(paths: [String]) {
         self.paths = paths
     }
 
-    deinit { stretchInput?.deallocate() }
+    deinit {
+        stretchInput?.deallocate()
+        stageBuffer?.deallocate()
+    }
 
     /// Opens files until one decodes; returns its format, or nil when none does.
     public func openFirst() -> AudioFormat? {
         openNext()
         return format
+    }
+
+    /// Every file is converted to `format`, the first one too (an output whose
+    /// format the user set). Before `openFirst`.
+    public func fixFormat(_ format: AudioFormat) {
+        self.format = format
     }
 
     /// An empty queue that later files join in `format` (converted to it).
@@ -143,8 +172,9 @@ public final class TrackFeeder {
                 // Decoding goes on after the stretcher ended (files added at the queue's end).
                 restartStretcherInPlace()
             }
-            if stretcher != nil {
-                guard let frames = fillStretched(producer, maxFrames: maxFrames - added) else { break }
+            prepareSpokenStages()
+            if stretcher != nil || trimmer != nil || leveller != nil {
+                guard let frames = fillProcessed(producer, maxFrames: maxFrames - added) else { break }
                 added += frames
                 continue
             }
@@ -163,6 +193,8 @@ public final class TrackFeeder {
             switch result {
             case .frames(let frames):
                 producer.commit(frames)
+                trimMap.append(source: framesQueued - sourceOrigin, frames: frames)
+                stageOut += frames
                 framesQueued += frames
                 outputQueued += frames
                 added += frames
@@ -338,10 +370,12 @@ extension TrackFeeder {
         let reused = index == tracks.count - 1 && decoder?.path == track.path
         do {
             let opened = if reused, let decoder { decoder } else { try Decoders.open(path: track.path, target: format) }
-            try opened.seek(toFrame: frame - track.startFrame)
+            // Trimming: decoded from a little earlier, so the detector stands at `frame` as it would have.
+            let start = trimPreRollStart(forOffset: frame - track.startFrame)
+            try opened.seek(toFrame: start)
             if !reused { decodingGain = didOpen(opened, path: track.path) }
-            replaceDecoder(opened, keepingTracks: index + 1, framesQueued: frame, nextIndex: track.index + 1)
-            restartSpeedStage()
+            replaceDecoder(opened, keepingTracks: index + 1, framesQueued: track.startFrame + start, nextIndex: track.index + 1)
+            restartSpeedStage(at: frame)
             return true
         } catch {
             // A decoder left where the failed seek put it would play from the

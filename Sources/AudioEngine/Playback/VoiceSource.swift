@@ -63,3 +63,30 @@ public final class ToneVoice: VoiceSource {
         return position < total
     }
 }
+
+/// `silenceFrames` of silence, then `source`: an alarm's sound that starts a
+/// moment after the music's fade (`PlaybackEngine.startVoice(leadInFrames:)`).
+final class LeadInVoice: VoiceSource {
+    private var silenceLeft: Int
+    private let source: VoiceSource
+
+    init(silenceFrames: Int, then source: VoiceSource) {
+        silenceLeft = silenceFrames
+        self.source = source
+    }
+
+    func fill(_ producer: SPSCRing.Producer, format: AudioFormat, maxFrames: Int) -> Bool {
+        var left = maxFrames
+        while silenceLeft > 0 && left > 0 {
+            let region = producer.writableRegion(maxSlots: min(left, silenceLeft))
+            let frames = region.count / format.bytesPerFrame
+            guard frames > 0 else { return true }
+            region.initializeMemory(as: UInt8.self, repeating: 0)
+            producer.commit(frames)
+            silenceLeft -= frames
+            left -= frames
+        }
+        guard left > 0 else { return true }
+        return source.fill(producer, format: format, maxFrames: left)
+    }
+}

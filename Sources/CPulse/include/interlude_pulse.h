@@ -72,6 +72,10 @@ int interlude_pa_stream_update_timing_info_wait(pa_stream *stream, interlude_pa_
 int interlude_pa_stream_cork_wait(pa_stream *stream, int cork, interlude_pa_waker *waker);
 int interlude_pa_stream_flush_wait(pa_stream *stream, interlude_pa_waker *waker);
 int interlude_pa_stream_drain_wait(pa_stream *stream, interlude_pa_waker *waker);
+/* Corks (1) or uncorks (0) the stream without waiting for the server's answer
+   (commands reach the server in order: a write after an uncork is played).
+   0 when sent, -1 when it could not be (see pa_context_errno). */
+int interlude_pa_stream_cork_async(pa_stream *stream, int cork);
 
 /* libpulse marks a monotonic (rather than wall-clock) deadline in a time event's
    timeval with this bit in tv_usec (pa_timeval_rtstore; libpulse's own mainloops

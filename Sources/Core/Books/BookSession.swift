@@ -5,6 +5,7 @@ import AudioSession
 import Books
 import InterludeCore
 import PlayerModel
+import SpokenAudio
 
 /// A book played by the player runtime: where it starts (the saved place with
 /// smart rewind, or a bookmark), the position saved atomically while it plays,
@@ -45,6 +46,19 @@ package final class BookSession {
     /// its episodes not played yet (`EpisodeOpener.podcastSpeed`).
     package var sharedSpeed: BookID?
     private var sharedSpeedSaved: Double?
+    /// The listener chose the spoken-audio settings (`--trim-silence`, a key, the
+    /// socket): they are remembered with the book (and its podcast); else the
+    /// book follows its own remembered ones or the config's default.
+    private var trimChosen = false
+    private var sharedTrimSaved: TrimStrength?
+    private var sharedBoostSaved: VoiceBoost?
+    private var boostChosen = false
+    /// The engine's time saved when last added to the state files, and the
+    /// total over every book and episode as last written.
+    private var savedFramesCounted = 0
+    private var totalSavedMilliseconds = 0
+    /// Where the total time saved is kept: a state beside the books'.
+    package static let timeSavedTotal = BookID(absolutePath: "spoken:time-saved")
 
     /// Loads the book's state and decides where to start. Problems with the
     /// state file (damaged, unreadable) are reported and the book starts over.
@@ -108,6 +122,7 @@ package final class BookSession {
             rewind: seconds(savedPosition - startPosition), chapter: chapter.index, chapterTitle: chapter.title,
             speed: runtime.engine.speed.value)))
         speed = runtime.engine.speed
+        applySpokenSettings(runtime)
         save(at: startPosition, chosen: startChosen)
         runtime.controller.chapterStartFrame = { [unowned self] frame in chapterStartFrame(containing: frame) }
         runtime.controller.bookSeconds = { [unowned self] frame in bookSeconds(atStreamFrame: frame) }
@@ -180,6 +195,48 @@ package final class BookSession {
 
     // MARK: Position
 
+    // MARK: Spoken audio
+
+    /// The book's trimming and levelling: what `--trim-silence`/`--voice-boost`
+    /// gave (remembered), else the book's own, else (an episode) its
+    /// podcast's, else the config's default for books or for podcasts.
+    private func applySpokenSettings(_ runtime: PlayerRuntime) {
+        let isEpisode = sharedSpeed != nil
+        let shared = sharedSpeed.map { store.load($0, now: wallClock.wallNow) }.flatMap { $0.problem == nil ? $0.state : nil }
+        let settings = runtime.configuration.settings
+        trimChosen = runtime.configuration.trimSilence != nil
+        boostChosen = runtime.configuration.voiceBoost != nil
+        let trim = runtime.configuration.trimSilence ?? state.trimSilence ?? shared?.trimSilence
+            ?? (isEpisode ? settings.podcastTrimSilence : settings.bookTrimSilence) ?? .off
+        let boost = runtime.configuration.voiceBoost ?? state.voiceBoost ?? shared?.voiceBoost
+            ?? (isEpisode ? settings.podcastVoiceBoost : settings.bookVoiceBoost) ?? .off
+        runtime.engine.setTrimStrength(trim)
+        runtime.engine.setVoiceBoost(boost)
+        savedFramesCounted = runtime.engine.trimSavedFrames
+        totalSavedMilliseconds = store.load(Self.timeSavedTotal, now: wallClock.wallNow).state.timeSavedMilliseconds
+        if trim.isOn || boost.isOn { runtime.emitSpokenAudio() }
+    }
+
+    /// The listener changed a setting: remembered with the book (and its podcast) now.
+    package func spokenSettingsChanged(trim: Bool, boost: Bool) {
+        trimChosen = trimChosen || trim
+        boostChosen = boostChosen || boost
+        save()
+    }
+
+    /// Seconds saved by trimming in this book (all runs) and in every book and episode.
+    package var timeSavedTotals: (book: Double, total: Double) {
+        let unsaved = unsavedTrimMilliseconds
+        return (seconds(state.timeSavedMilliseconds + unsaved), seconds(totalSavedMilliseconds + unsaved))
+    }
+
+    /// Time saved since the last save, in milliseconds.
+    private var unsavedTrimMilliseconds: Int {
+        guard let runtime else { return 0 }
+        let frames = max(0, runtime.engine.trimSavedFrames - savedFramesCounted)
+        return Int((runtime.format.seconds(forFrames: frames) * 1000).rounded())
+    }
+
     /// The speed the book plays at now (1.0 before it starts).
     package var speedValue: Double { runtime?.engine.speed.value ?? state.speed }
 
@@ -242,15 +299,40 @@ package final class BookSession {
         let position = position ?? currentPosition
         lastSave = monotonicSeconds()
         let speed = runtime?.engine.speed.value
+        let trim = trimChosen ? runtime?.engine.trimStrength : nil
+        let boost = boostChosen ? runtime?.engine.voiceBoost : nil
+        // What the trimmer saved since the last save: added to the book's and the total's, once.
+        let savedMilliseconds = unsavedTrimMilliseconds
+        if let runtime, savedMilliseconds > 0 {
+            savedFramesCounted += runtime.format.frames(forSeconds: Double(savedMilliseconds) / 1000)
+        }
         let saved = update { [book, wallClock] state in
             if progressGuard.admits(position, over: state.positionMilliseconds, chosen: chosen) {
                 state.setPosition(position, in: book, now: wallClock.wallNow)
             }
             if let speed { state.speed = speed }
+            if let trim { state.trimSilence = trim }
+            if let boost { state.voiceBoost = boost }
+            state.timeSavedMilliseconds = min(BookStateFormat.positionRange.range.upperBound,
+                                              state.timeSavedMilliseconds + savedMilliseconds)
+        }
+        if savedMilliseconds > 0 {
+            let total = store.update(Self.timeSavedTotal, now: wallClock.wallNow, fallback: .start) {
+                $0.timeSavedMilliseconds = min(BookStateFormat.positionRange.range.upperBound, $0.timeSavedMilliseconds + savedMilliseconds)
+            }
+            if total.failure == nil { totalSavedMilliseconds = total.state.timeSavedMilliseconds }
         }
         if let sharedSpeed, let speed, speed != sharedSpeedSaved {
             sharedSpeedSaved = speed
             _ = store.update(sharedSpeed, now: wallClock.wallNow, fallback: .start) { $0.speed = speed }
+        }
+        if let sharedSpeed, (trim != nil && trim != sharedTrimSaved) || (boost != nil && boost != sharedBoostSaved) {
+            sharedTrimSaved = trim
+            sharedBoostSaved = boost
+            _ = store.update(sharedSpeed, now: wallClock.wallNow, fallback: .start) { state in
+                if let trim { state.trimSilence = trim }
+                if let boost { state.voiceBoost = boost }
+            }
         }
         // Only what is on disk: a full or read-only state folder saves nothing.
         if saved { events.emit(.positionSaved(position: seconds(state.positionMilliseconds))) }

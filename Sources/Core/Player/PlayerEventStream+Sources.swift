@@ -18,6 +18,7 @@ extension PlayerEventStream {
         case .starved: emit(.underrun(.starved))
         case .deviceLost(let message): self.error(message)
         case .outputFailed(let message): self.error(message)
+        case .outputAway(let message): self.error(message)
         case .mediaStopped: break  // Reported by the controller as `paused`, with the position.
         case .finished(let underruns): emit(.finished(underruns: underruns))
         }

@@ -17,6 +17,9 @@ package final class AlarmSoundState {
     /// The alarm's own sound while it rings, watched until it ends.
     package var sounding: SoundingAlarm?
     package var watchTimer: TimerToken?
+    /// Frames of silence around the ringing alarm's sound in the stream (an
+    /// alarm for some Snapcast rooms, `PlayerRuntime.roomGapFrames`); 0 otherwise.
+    package var roomGapFrames = 0
 }
 
 /// An alarm's sound opened: its voice, and for a book where to save the place it reaches.
@@ -129,6 +132,8 @@ extension PlayerRuntime {
         let gain = min(1, max(0, alarm?.volume ?? 1))
         let ramp = alarm.map { Double($0.rampSeconds) } ?? 0
         let fadeFrames = ramp > 0 ? format.frames(forSeconds: ramp) : format.frames(forSeconds: 0.005)
+        let gap = roomGapFrames(for: alarm)
+        alarmSound.roomGapFrames = gap
         var problem: AlarmSoundProblem?
         var opened: OpenedAlarmSound?
         if !sound.isTone {
@@ -145,13 +150,14 @@ extension PlayerRuntime {
         if let prepared = alarmSound.prepared, prepared.opened.voice !== opened?.voice { prepared.opened.voice.close() }
         alarmSound.prepared = nil
         if let opened, let alarm {
-            engine.startVoice(opened.voice, exclusive: true, gain: gain, fadeFrames: fadeFrames)
+            engine.startVoice(opened.voice, exclusive: true, gain: gain, fadeFrames: fadeFrames, leadInFrames: gap)
             let now = clock.monotonicNow
             alarmSound.sounding = SoundingAlarm(alarm: alarm.id, sound: sound, opened: opened, gain: gain,
                                                 audibleFrames: opened.voice.audibleFrames, lastSound: now, lastSave: now)
             scheduleAlarmSoundWatch()
         } else {
-            engine.startVoice(ToneVoice(), exclusive: true, gain: gain, fadeFrames: problem == nil ? fadeFrames : format.frames(forSeconds: 0.005))
+            engine.startVoice(ToneVoice(), exclusive: true, gain: gain,
+                              fadeFrames: problem == nil ? fadeFrames : format.frames(forSeconds: 0.005), leadInFrames: gap)
         }
         // The desktop's role policy quiets other programs' music meanwhile (PulseOutput.alarmRole).
         engine.setAlarmRole(true)

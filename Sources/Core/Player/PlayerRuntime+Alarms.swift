@@ -33,7 +33,8 @@ extension PlayerRuntime {
                 unreported = nil
             case .ringingEnded:
                 stopWatchingAlarmSound()
-                engine.stopVoice(fadeFrames: format.frames(forSeconds: 0.01))
+                engine.stopVoice(fadeFrames: format.frames(forSeconds: 0.01), holdFrames: alarmSound.roomGapFrames)
+                alarmSound.roomGapFrames = 0
                 engine.setAlarmRole(false)
             default:
                 break
@@ -69,9 +70,10 @@ extension PlayerRuntime {
     /// An alarm `delay` from now (relative: an exact monotonic deadline).
     @discardableResult
     package func addAlarm(after delay: Duration, label: String, ringSeconds: Double = 60, sound: AlarmSound? = nil,
-                  rampSeconds: Int = 0) -> Alarm {
+                  rampSeconds: Int = 0, rooms: [String] = []) -> Alarm {
         alarms.add(after: delay) { alarm in
             alarm.label = label
+            alarm.rooms = rooms
             alarm.ringTimeoutSeconds = max(1, Int(ringSeconds.rounded()))
             if let sound { alarm.sound = sound }
             alarm.rampSeconds = rampSeconds

@@ -43,6 +43,8 @@ extension PlayerRuntime {
                 return .refused(reason: .problem(PlaybackSpeed.rejection(String(value))))
             }
             return speedResult(setSpeed(speed))
+        case .setTrimSilence(let strength): return setTrimSilence(strength)
+        case .setVoiceBoost(let boost): return setVoiceBoost(boost)
         case .playQueue(let given, _) where frameClock != nil && given.contains(where: StreamLocation.isStation),
              .enqueue(let given) where frameClock != nil && given.contains(where: StreamLocation.isStation):
             // A render on the frame clock runs as fast as it can; a station arrives in real time.

@@ -16,7 +16,7 @@ extension PlayerRuntime {
             at(0) { [unowned self] in
                 addAlarm(after: .milliseconds(Int((alarmIn * 1000).rounded())), label: "scenario alarm",
                          ringSeconds: scenario.alarmRing, sound: scenario.alarmSound,
-                         rampSeconds: scenario.alarmRamp)
+                         rampSeconds: scenario.alarmRamp, rooms: scenario.alarmRooms)
             }
         }
         for notifyAt in scenario.notifyAt {

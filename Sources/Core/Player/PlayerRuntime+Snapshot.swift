@@ -87,11 +87,13 @@ extension PlayerRuntime {
                 } else if let skips = alarm.skips, skips > now, alarm.isEnabled {
                     note = "skips " + format.dayAndTime(skips)
                 }
-                return AlarmRow(id: alarm.id.rawValue, label: alarm.label,
-                                nextFire: scheduler.nextFire(of: alarm.id).map { text.nextFire($0, now: now) } ?? "",
-                                schedule: text.schedule(alarm.schedule, now: now),
-                                isEnabled: alarm.isEnabled, isRinging: ringing.contains(alarm.id), note: note,
-                                wake: alarm.isEnabled ? wake : "")
+                var row = AlarmRow(id: alarm.id.rawValue, label: alarm.label,
+                                   nextFire: scheduler.nextFire(of: alarm.id).map { text.nextFire($0, now: now) } ?? "",
+                                   schedule: text.schedule(alarm.schedule, now: now),
+                                   isEnabled: alarm.isEnabled, isRinging: ringing.contains(alarm.id), note: note,
+                                   wake: alarm.isEnabled ? wake : "")
+                row.rooms = alarm.rooms
+                return row
             }
             snapshot.nextAlarm = scheduler.nextAlarm.map { format.nextAlarm($0, now: now) }
             snapshot.missedAlarms = missed.map(\.line)
@@ -130,6 +132,12 @@ extension PlayerRuntime {
         snapshot.queuePaths = queue
         snapshot.bookPath = book?.book.path
         snapshot.speedFactor = engine.speed.value
+        if isSpokenAudio {
+            let totals = book?.timeSavedTotals
+            snapshot.spokenAudio = SpokenAudioStatus(trimSilence: engine.trimStrength.rawValue, voiceBoost: engine.voiceBoost.word,
+                                                     timeSaved: timeSavedSeconds, bookTimeSaved: totals?.book,
+                                                     totalTimeSaved: totals?.total)
+        }
         snapshot.mediaStopped = engine.isMediaStopped
         snapshot.decoding = engine.decodingStream.map {
             .init(bitrateKbps: $0.info.bitrateKbps, rate: $0.format.rate, channels: $0.format.channels)

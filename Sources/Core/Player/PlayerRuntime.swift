@@ -1,4 +1,5 @@
 import Streams
+import SpokenAudio
 import LoopIO
 import LibraryIO
 import Alarms
@@ -36,6 +37,11 @@ package final class PlayerRuntime {
         package var keepsRunningWhenQueueEnds = false
         /// Playback speed (pitch kept); positions stay in the files' own time.
         package var speed = PlaybackSpeed.normal
+        /// `--trim-silence` and `--voice-boost`: spoken audio's pauses shortened
+        /// and voices levelled (a book remembers them); nil: the book's own,
+        /// else the config's default for its kind. Music is never touched.
+        package var trimSilence: TrimStrength?
+        package var voiceBoost: VoiceBoost?
         /// The zone clock-time alarms ring in. Headless play stages relative
         /// alarms only, so UTC serves there; the full-screen UI passes the local zone.
         package var alarmTimeZone: TimeZoneRules = .utc
@@ -187,6 +193,11 @@ package final class PlayerRuntime {
             return .failure(EngineFailure(problems: problems))
         }
         do { try engine.setSpeed(speed) } catch { return .failure(EngineFailure(problems: [error.description])) }
+        if spoken {
+            // A book's own settings replace these as it begins (`BookSession.begin`).
+            engine.setTrimStrength(configuration.trimSilence ?? .off)
+            engine.setVoiceBoost(configuration.voiceBoost ?? .off)
+        }
         return .success(engine)
     }
 
@@ -393,6 +404,7 @@ package final class PlayerRuntime {
             events.emit(.stopped)
         }
         if outputFailed { return 1 }
+        emitTimeSaved()
         events.emit(.summary(automaticResumes: player.totalAutomaticResumeAttempts))
         return played ? 0 : 1
     }
@@ -443,11 +455,13 @@ package final class PlayerRuntime {
         systemClock?.armWakeUp(orAt: deadline, holdingTimers: isSessionSuspended)
         // Unarmed, it would never wake the loop: the loop's next turn reports it and ends.
         guard systemClock?.wakeUpFailure == nil else { return }
-        pollSet.reset(own: signals.fd, systemClock?.wakeUpDescriptor ?? -1, wallClock.fd)
+        // The engine's writer reports a lost device there: paused, nothing else would wake the loop for it.
+        pollSet.reset(own: signals.fd, systemClock?.wakeUpDescriptor ?? -1, wallClock.fd, engine.reportDescriptor)
         for source in sources { pollSet.add(source.pollRequests) }
         pollSet.wait(timeoutMilliseconds: wait)
         signalsReady = pollSet.ownIsReady(0)
         if pollSet.ownIsReady(1) { systemClock?.acknowledgeWakeUp() }
+        if pollSet.ownIsReady(3) { engine.takeReports() }
         if pollSet.ownIsReady(2) && wallClock.clockWasSet() {
             events.emit(.wallClockChanged)
             createdScheduler?.wallClockDidChange()

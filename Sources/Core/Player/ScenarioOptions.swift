@@ -10,6 +10,8 @@ public struct ScenarioOptions: Equatable, Sendable {
     public var alarmSound: AlarmSound?
     /// Whole seconds from silence to full volume (`--alarm-ramp`); 0: none.
     public var alarmRamp = 0
+    /// The Snapcast rooms the staged alarm rings in (`--alarm-rooms`); empty: every room.
+    public var alarmRooms: [String] = []
     public var suspendAt: Double?
     public var continueAt: Double?
     public var notifyAt: [Double] = []
@@ -24,7 +26,7 @@ public struct ScenarioOptions: Equatable, Sendable {
 
     public init() {}
 
-    package static let valuedFlags: Set<String> = ["--alarm-in", "--alarm-ring", "--alarm-sound", "--alarm-ramp", "--suspend-at", "--continue-at",
+    package static let valuedFlags: Set<String> = ["--alarm-in", "--alarm-ring", "--alarm-sound", "--alarm-ramp", "--alarm-rooms", "--suspend-at", "--continue-at",
                                            "--notify-at", "--call-at", "--call-end", "--resume-delay", "--smart-rewind",
                                            "--fade"]
     package static let flags: Set<String> = ["--spoken"]
@@ -56,6 +58,12 @@ public struct ScenarioOptions: Equatable, Sendable {
         }
         options.alarmIn = try seconds("--alarm-in")
         options.alarmRing = try seconds("--alarm-ring") ?? 60
+        if let text = parsed.value("--alarm-rooms") {
+            guard let rooms = Alarm.rooms(parsing: text) else {
+                throw UsageError("play: --alarm-rooms '\(text)' is not up to \(Alarm.roomLimit) names separated by commas")
+            }
+            options.alarmRooms = rooms
+        }
         do throws(AlarmCommandError) {
             options.alarmSound = try parsed.value("--alarm-sound").map { text throws(AlarmCommandError) in
                 try AlarmInputParser.parseSound(text, fileExists: StateFile.isReadableFile, command: "play")

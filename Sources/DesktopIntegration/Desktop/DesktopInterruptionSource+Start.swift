@@ -11,7 +11,7 @@ extension DesktopInterruptionSource {
     package static func forPlayback(output: PlaybackEngine.Output, config: PlayerConfigFile,
                             report: (String) -> Void) -> DesktopInterruptionSource? {
         switch output {
-        case .alsa, .pulse, .systemDefault: break
+        case .alsa, .pulse, .systemDefault, .snapcast: break
         case .wav, .null: return nil
         }
         var settings = DesktopInterruptionSettings()

@@ -9,9 +9,18 @@ import Glibc
 /// this user: a transient timer of the systemd user manager
 /// (`org.freedesktop.systemd1.Manager.StartTransientUnit` on the session
 /// bus, MPRIS's connection) with `WakeSystem=yes` at the alarm's time
-/// (`OnCalendar=` in UTC, to the second) and a trivial service for it to
-/// start (`/bin/true`): the kernel's `CLOCK_REALTIME_ALARM` under systemd's
-/// control, since systemd 254 allowed to a local user.
+/// (`OnCalendar=` in UTC, to the second): the kernel's `CLOCK_REALTIME_ALARM`
+/// under systemd's control, since systemd 254 allowed to a local user.
+///
+/// What the timer starts is the player's user service (`interlude.service`,
+/// `UserServiceUnit`), so a computer woken for an alarm rings it even when the
+/// player had died. A transient timer triggers the service of its own name
+/// (systemd takes no `Unit=` for a transient timer over D-Bus, and a timer
+/// named `interlude.timer`, started again at each re-arm, would race the old
+/// one's unloading), so it comes with a service of its own name that runs
+/// `/bin/true` and `Wants=interlude.service`: its start pulls the player's in
+/// (nothing more when it runs; ignored, with a line in the journal, when the
+/// unit is not installed).
 ///
 /// Re-armed when the next alarm changes (looked at after each plan of the
 /// scheduler, `AlarmScheduler.onPlanned`: every change of the alarms, this
@@ -183,13 +192,16 @@ package final class WakeTimer {
         }
     }
 
-    /// The auxiliary `a(sa(sv))`: the service the timer starts, which does nothing (the player rings).
+    /// The auxiliary `a(sa(sv))`: the service the timer starts, which wants the player's service.
     private static func serviceUnit(_ message: BusMessage, name: String) throws(BusError) {
         try message.container("a", "(sa(sv))") { () throws(BusError) in
             try message.container("r", "sa(sv)") { () throws(BusError) in
                 try message.append(name)
                 try message.container("a", "(sv)") { () throws(BusError) in
                     try property(message, "Description", "s") { () throws(BusError) in try message.append("Interlude alarm wake") }
+                    try property(message, "Wants", "as") { () throws(BusError) in
+                        try message.append(strings: [UserServiceUnit.serviceName])
+                    }
                     try property(message, "ExecStart", "a(sasb)") { () throws(BusError) in
                         try message.container("a", "(sasb)") { () throws(BusError) in
                             try message.container("r", "sasb") { () throws(BusError) in

@@ -10,6 +10,7 @@ public enum AlarmCommand {
     usage: interlude alarm add (HH:MM | in DURATION | YYYY-MM-DDTHH:MM) [--label L]
                                [--repeat weekdays|weekends|daily|mon,tue,...]
                                [--sound SOUND] [--ramp DURATION] [--snooze MIN] [--ring SECONDS]
+                               [--rooms NAME,...]
            interlude alarm list [--json]
            interlude alarm rm ID
            interlude alarm enable ID
@@ -40,6 +41,9 @@ public enum AlarmCommand {
       --ramp DURATION     rise from silence to full volume over 1s-10m (like 60s; default off)
       --snooze MIN        snooze length, 1-60 minutes (default \(Alarm.defaultSnoozeMinutes))
       --ring SECONDS      stop ringing after this long, 1-3600 (default \(Alarm.defaultRingTimeoutSeconds))
+      --rooms NAME,...    playing to Snapcast: ring only in these rooms (clients or
+                          groups, by name); the others pause with the music and
+                          stay silent while it rings (default: every room)
 
     A time that does not exist on a DST change day (02:30 when clocks go
     forward) rings when the clock jumps (03:00); a time that occurs twice when
@@ -62,7 +66,8 @@ public enum AlarmCommand {
         "usage: interlude alarm \(subcommand) ID\n\n\(what) (ids as shown by 'interlude alarm list')."
     }
 
-    static let addSpec = ArgumentSpec(command: "alarm add", valued: ["--label", "--repeat", "--sound", "--ramp", "--snooze", "--ring"])
+    static let addSpec = ArgumentSpec(command: "alarm add", valued: ["--label", "--repeat", "--sound", "--ramp", "--snooze", "--ring",
+                                                                          "--rooms"])
     static let listSpec = ArgumentSpec(command: "alarm list", flags: ["--json"])
 
     public static func run(_ arguments: [String]) -> Int32 {
@@ -95,7 +100,7 @@ public enum AlarmCommand {
                 output = try commands.add(AlarmCommands.AddRequest(
                     when: when, label: parsed.value("--label"), repeatDays: parsed.value("--repeat"),
                     sound: parsed.value("--sound"), snoozeMinutes: parsed.value("--snooze"), ringSeconds: parsed.value("--ring"),
-                    ramp: parsed.value("--ramp")))
+                    ramp: parsed.value("--ramp"), rooms: parsed.value("--rooms")))
             case "list", "ls":
                 let parsed = try listSpec.parse(rest)
                 if parsed.has("--help") || parsed.has("-h") { return help(listUsage) }

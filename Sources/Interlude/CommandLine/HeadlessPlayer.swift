@@ -43,6 +43,8 @@ final class HeadlessPlayer: PlayerHost {
     func run() -> Int32 {
         var configuration = PlayerRuntime.Configuration(output: options.output, scenario: options.scenario)
         configuration.speed = options.speed
+        configuration.trimSilence = options.trimSilence
+        configuration.voiceBoost = options.voiceBoost
         // The config file, read once for the run.
         configuration.settings = UserConfigFile.load()
         // Before an episode's chapters are fetched (`podcast play`).
@@ -52,6 +54,10 @@ final class HeadlessPlayer: PlayerHost {
         switch BookSession.prepare(options, configuration: &configuration, events: events) {
         case .music: break
         case .book(let session):
+            if options.start != nil {
+                events.error("play: --start is for files; a book starts where it was left (or at --bookmark N)")
+                return 2
+            }
             book = session
             paths = session.paths
         case .failed(let status): return status
@@ -69,6 +75,10 @@ final class HeadlessPlayer: PlayerHost {
         defer { services.shutDown() }
         self.runtime = runtime
         book?.begin(with: runtime)
+        if book == nil, let start = options.start, start > 0 {
+            // Before the first frame: the engine decodes from there (no fade: nothing played yet).
+            _ = runtime.start(atQueueIndex: 0, seconds: start)
+        }
         let status = runtime.run(host: self)
         book?.finish()
         progress?.clear()

@@ -7,6 +7,8 @@ import InterludeCore
 import PlayerModel
 import Playlists
 import ReplayGain
+import SpokenAudio
+import Rooms
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,7 +28,10 @@ public enum PlayCommand {
     options:
       --device D          where to play: pulse (the PulseAudio server, through
                           libpulse), an ALSA device name, or alsa:NAME for any
-                          ALSA device (alsa:pulse: ALSA's plugin to the server)
+                          ALSA device (alsa:pulse: ALSA's plugin to the server),
+                          or snapcast:pipe:///PATH?sampleformat=RATE:16:CHANNELS
+                          for a snapserver's pipe source (every room in sync;
+                          see the README's Snapcast section)
                           (default: default, the PulseAudio server when one
                           answers, else ALSA's default device)
       --output wav:PATH   render to a 16-bit WAV file as fast as possible instead
@@ -58,6 +63,14 @@ public enum PlayCommand {
       --smart-rewind MAX  maximum smart rewind in seconds (default 30 with --spoken, else 0)
       --fade DUR          the fade before a pause (default 30ms)
       --spoken            spoken audio: paused rather than ducked, smart rewind on resume
+      --start TIME        start TIME into the first file (seconds, or like 1:30; not a book,
+                          which starts where it was left)
+      --trim-silence off|on|gentle|medium|strong
+                          spoken audio (a book, an episode, --spoken): pauses shortened
+                          to at most 0.6, 0.45 or 0.35 s (on: medium); a book remembers it
+      --voice-boost off|on|LUFS
+                          spoken audio: voices levelled live to -24..-12 LUFS (on: -18),
+                          true peak under -1 dBTP; a book remembers it
     With --events json, every interruption notification and player action is
     printed too (interruption, paused, resumeScheduled, resumed, ducked, ...).
 
@@ -86,6 +99,11 @@ public enum PlayCommand {
         /// Overrides of the config file's `replaygain` and `replaygain-preamp`.
         public var replayGain: ReplayGainMode?
         public var replayGainPreamp: Double?
+        /// `--trim-silence` and `--voice-boost`: spoken audio's settings for this run (a book keeps them).
+        public var trimSilence: TrimStrength?
+        public var voiceBoost: VoiceBoost?
+        /// `--start`: seconds into the first file.
+        public var start: Double?
         /// `interlude podcast play`: the episode to play as a book instead of `files`.
         public var episode: EpisodeRequest?
     }
@@ -98,7 +116,7 @@ public enum PlayCommand {
 
     static let spec = ArgumentSpec(command: "play",
                                    valued: Set(["--device", "--output", "--latency", "--speed", "--events", "--replaygain",
-                                                "--replaygain-preamp"])
+                                                "--replaygain-preamp", "--trim-silence", "--voice-boost", "--start"])
                                        .union(ScenarioOptions.valuedFlags).union(BookPlayOptions.valuedFlags),
                                    flags: ScenarioOptions.flags.union(BookPlayOptions.flags))
 
@@ -120,6 +138,24 @@ public enum PlayCommand {
             }
             options.speed = speed
         }
+        if let text = parsed.value("--start") {
+            guard let seconds = ScenarioOptions.moment.parse(text) else {
+                throw UsageError("play: --start '\(text)' is not \(ScenarioOptions.moment.accepts)")
+            }
+            options.start = seconds
+        }
+        if let text = parsed.value("--trim-silence") {
+            guard let strength = TrimStrength(parsing: text) else {
+                throw UsageError("play: --trim-silence '\(text)' is not \(TrimStrength.accepts)")
+            }
+            options.trimSilence = strength
+        }
+        if let text = parsed.value("--voice-boost") {
+            guard let boost = VoiceBoost(parsing: text) else {
+                throw UsageError("play: --voice-boost '\(text)' is not \(VoiceBoost.accepts)")
+            }
+            options.voiceBoost = boost
+        }
         if let text = parsed.value("--replaygain") {
             guard let mode = ReplayGainMode(rawValue: text.lowercased()) else {
                 throw UsageError("play: --replaygain '\(text)' is not \(ReplayGainMode.choices)")
@@ -133,7 +169,15 @@ public enum PlayCommand {
             options.replayGainPreamp = decibels
         }
         let device = parsed.value("--device") ?? "default"
-        options.output = .device(device, latencyMilliseconds: latency)
+        if device.hasPrefix(snapcastPrefix) {
+            do throws(SnapcastStream.ParseError) {
+                options.output = .snapcast(try SnapcastStream.parse(String(device.dropFirst(snapcastPrefix.count))))
+            } catch {
+                throw UsageError("play: --device \(snapcastPrefix)\(error.message)")
+            }
+        } else {
+            options.output = .device(device, latencyMilliseconds: latency)
+        }
         if let output = parsed.value("--output") {
             if output == "null" {
                 options.output = .null
@@ -158,6 +202,9 @@ public enum PlayCommand {
         options.book = try BookPlayOptions.parse(parsed)
         return options
     }
+
+    /// `--device snapcast:STREAM`: a snapserver's pipe source (`SnapcastStream`).
+    static let snapcastPrefix = "snapcast:"
 
     private static func rendersToFile(_ output: PlaybackEngine.Output) -> Bool {
         switch output {

@@ -21,6 +21,8 @@ final class PlayerServices: LoopSources {
     let mpris: MprisSource?
     let logind: LogindSleepSource?
     let desktop: DesktopInterruptionSource?
+    /// Snapcast's rooms, while the output is a Snapcast stream: alarms that name rooms.
+    let rooms: SnapcastRooms?
     /// The library pane's index, opened by the full-screen player once its screen is up.
     var library: LibraryLiveIndex?
     /// alarms.json changed by `interlude alarm` or another player: the full-screen player reads the alarms again.
@@ -42,6 +44,11 @@ final class PlayerServices: LoopSources {
         logind = buses ? LogindSleepSource.open(events: events) : nil
         desktop = DesktopInterruptionSource.forPlayback(output: output, config: settings,
                                                         report: { [events] in events.error($0) })
+        if case .snapcast(let stream) = output {
+            rooms = SnapcastRooms(stream: stream, fade: .milliseconds(30), events: events)
+        } else {
+            rooms = nil
+        }
     }
 
     /// Adds them to `sources` in the order the loop services them (asked before every wait, so no array of its own).
@@ -52,6 +59,7 @@ final class PlayerServices: LoopSources {
         if let mpris { sources.append(mpris) }
         if let desktop { sources.append(desktop) }
         if let logind { sources.append(logind) }
+        if let rooms { sources.append(rooms) }
         if let library { sources.append(library) }
         if let stateWatch { sources.append(stateWatch) }
         if let eventOutput { sources.append(eventOutput) }
@@ -60,6 +68,7 @@ final class PlayerServices: LoopSources {
     func shutDown() {
         control?.shutDown()
         mpd?.shutDown()
+        rooms?.shutDown()
     }
 }
 

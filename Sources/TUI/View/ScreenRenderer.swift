@@ -127,6 +127,11 @@ public struct ScreenRenderer {
     private func drawStatus(_ frame: inout Frame, row: Int, snapshot: PlayerSnapshot, library: String?, bindings: KeyBindings) {
         var parts = [snapshot.state.rawValue, Self.volumeText(snapshot, word: "vol")]
         if let speed = snapshot.speed { parts.append(speed) }
+        if let spoken = snapshot.spokenAudio {
+            // Spoken audio's settings while on, and what trimming saved ("trim medium saved 1:23").
+            if spoken.trimSilence != "off" { parts.append("trim \(spoken.trimSilence) " + spoken.savedLine) }
+            if spoken.voiceBoost != "off" { parts.append("boost \(spoken.voiceBoost) LUFS") }
+        }
         if snapshot.shuffle { parts.append("shuffle") }
         if let line = snapshot.timeShiftLine { parts.append(line) }
         if snapshot.repeatMode != "off" { parts.append("repeat \(snapshot.repeatMode)") }
@@ -205,6 +210,7 @@ public struct ScreenRenderer {
             if !state.logFilter.isEmpty { title += "  /" + state.logFilter }
         case .books:
             title += " (\(snapshot.books.count))"
+            if let spoken = snapshot.spokenAudio, spoken.bookTimeSaved != nil { title += "  " + spoken.savedLine }
         case .playlists:
             title += " (\(snapshot.playlists.count))"
         case .radio:

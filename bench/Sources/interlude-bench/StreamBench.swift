@@ -181,7 +181,7 @@ extension Bench {
     }
 
     /// The one child of `pid` (`measure`'s player), from /proc.
-    private static func child(of pid: pid_t) -> pid_t? {
+    static func child(of pid: pid_t) -> pid_t? {
         let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
         return text.split(separator: " ").first.flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
