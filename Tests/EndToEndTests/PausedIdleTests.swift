@@ -13,7 +13,8 @@ import Glibc
 /// itself. A resume or an alarm wakes the device, and the silence it held is
 /// given up so the media continues at the frame heard last and the voice
 /// sounds at once. Headless `interlude play` through the private PulseAudio
-/// server, natively and through ALSA's plugin.
+/// server, natively and through ALSA's plugin, and the user service
+/// (`interlude service`) with its alarms in alarms.json.
 @Suite(.serialized) struct PausedIdleTests {
     static let rate = 44100
     /// The budget: 10 ms of the whole process's CPU over 60 s ...
@@ -21,12 +22,17 @@ import Glibc
     /// ... held over this window.
     static let window = 12.0
 
-    /// The sink input's `Corked:` line as the server says it (`pactl list sink-inputs`), for the player's one stream.
-    static func corked(_ player: PulseOutputTests.Player) throws -> Bool? {
-        guard let index = try player.sinkInputs().first else { return nil }
-        let listing = try player.sink.server.pactl(["list", "sink-inputs"]).stdoutText
-        guard let block = listing.components(separatedBy: "Sink Input #").first(where: { $0.hasPrefix("\(index)\n") }),
-              let line = block.split(separator: "\n").first(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("Corked:") })
+    /// Whether the one stream on `sink` is corked, as the server says it (`pactl list sink-inputs`); nil with no stream.
+    static func corked(_ sink: NullSink) throws -> Bool? {
+        let sinks = try sink.server.pactl(["list", "short", "sinks"]).stdoutText
+        guard let sinkIndex = sinks.split(separator: "\n")
+            .first(where: { $0.split(separator: "\t").dropFirst().first == Substring(sink.name) })?
+            .split(separator: "\t").first else { return nil }
+        let listing = try sink.server.pactl(["list", "sink-inputs"]).stdoutText
+        let block = listing.components(separatedBy: "Sink Input #").first { block in
+            block.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "Sink: \(sinkIndex)" }
+        }
+        guard let line = block?.split(separator: "\n").first(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("Corked:") })
         else { return nil }
         return line.hasSuffix("yes")
     }
@@ -39,35 +45,78 @@ import Glibc
         }
     }
 
-    @Test("paused with three alarms armed, the whole process stays under 10 ms of CPU a minute, every thread counted",
-          arguments: ["pulse", "alsa:pulse"])
-    func aPausedPlayerWithAlarmsArmedSleeps(device: String) throws {
-        let music = try Fixtures.mp3(.tone(frequency: 440), seconds: 60)
-        let sink = try PulseServer.shared().makeSink()
-        defer { sink.remove() }
-        // Three alarms, hours away: one given at the start, two through the socket.
+    /// A paused player with three alarms: `interlude play` on `device`, or the user service.
+    struct Paused {
+        let pid: pid_t
+        let runtime: String
+        let stop: () -> Void
+    }
+
+    /// The headless player on `device`: one alarm given at the start, two through the socket.
+    static func pausedHeadless(_ music: String, device: String, sink: NullSink) throws -> Paused {
         let player = try PulseOutputTests.Player([music, "--device", device, "--alarm-in", "2h"], sink: sink)
         #expect(player.waitFor("trackStarted"))
         #expect(Remote.waitForPlayer(player.runtime))
         try player.remote(["alarm", "in", "3h"]).check()
         try player.remote(["alarm", "in", "4h"]).check()
-        let alarms = try player.remote(["alarm", "list"]).check().stdoutText.split(separator: "\n").filter { $0.contains("(on)") }
-        #expect(alarms.count == 3, "\(alarms)")
         usleep(1_000_000)
         player.type("pause")
         #expect(player.waitFor("paused"))
+        return Paused(pid: player.process.pid, runtime: player.runtime) { withExtendedLifetime(player) {} }
+    }
+
+    /// `interlude service` through the native output: three alarms added with
+    /// `interlude alarm add` (to alarms.json, which the service reads), a
+    /// track handed to it with `interlude FILE --play`, then `pause`.
+    static func pausedService(_ music: String, sink: NullSink) throws -> Paused {
+        let runtime = try Remote.makeRuntimeDirectory()
+        let home = ScratchFiles.makeDirectory("idle-service-home")
+        var environment = sink.environment
+        for (key, value) in ["XDG_RUNTIME_DIR": runtime, "HOME": home, "XDG_STATE_HOME": home + "/state", "XDG_CONFIG_HOME": home + "/config",
+                             "XDG_DATA_HOME": home + "/data", "XDG_CACHE_HOME": home + "/cache", "DBUS_SESSION_BUS_ADDRESS": ""] {
+            environment[key] = value
+        }
+        let service = try InterludeBinary.start(["service", "--device", "pulse"], environment: environment)
+        func interlude(_ arguments: [String]) throws -> ProcessResult {
+            try ProcessRunner.run(InterludeBinary.path(), arguments, environment: environment, timeout: 30)
+        }
+        #expect(Remote.waitForPlayer(runtime))
+        for alarm in [["in", "2h"], ["in", "3h"], ["23:59", "--repeat", "daily"]] {
+            try interlude(["alarm", "add"] + alarm).check()
+        }
+        try interlude([music, "--play"]).check()
+        #expect(try Remote.waitUntil { try Remote.status(runtime)["state"] as? String == "playing" })
+        usleep(1_000_000)
+        try interlude(["remote", "pause"]).check()
+        return Paused(pid: service.pid, runtime: runtime) {
+            _ = try? interlude(["quit"])
+            _ = service.stop()
+        }
+    }
+
+    @Test("paused with three alarms armed, the whole process stays under 10 ms of CPU a minute, every thread counted",
+          arguments: ["pulse", "alsa:pulse", "service"])
+    func aPausedPlayerWithAlarmsArmedSleeps(run: String) throws {
+        let music = try Fixtures.mp3(.tone(frequency: 440), seconds: 60)
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let paused = run == "service" ? try Self.pausedService(music, sink: sink) : try Self.pausedHeadless(music, device: run, sink: sink)
+        defer { paused.stop() }
+        #expect(try Remote.waitUntil { try Remote.status(paused.runtime)["state"] as? String == "paused" })
+        let alarms = try Remote.run(paused.runtime, ["alarm", "list"]).check().stdoutText.split(separator: "\n").filter { $0.contains("(on)") }
+        #expect(alarms.count == 3, "\(alarms)")
         // The fade, the second of silence after it, the device put to sleep.
-        if device == "pulse" {
-            #expect(try Remote.waitUntil(10) { try Self.corked(player) == true }, "the stream was never corked")
+        if run != "alsa:pulse" {
+            #expect(try Remote.waitUntil(10) { try Self.corked(sink) == true }, "the stream was never corked")
         }
         usleep(3_000_000)
-        let before = try Self.processNanoseconds(player.process.pid)
+        let before = try Self.processNanoseconds(paused.pid)
         usleep(UInt32(Self.window * 1_000_000))
-        let used = Double(try Self.processNanoseconds(player.process.pid) - before) / 1e9
+        let used = Double(try Self.processNanoseconds(paused.pid) - before) / 1e9
         let budget = Self.budgetPerSecond * Self.window
-        print("\(device): paused, the process used \(used * 1000) ms of CPU in \(Self.window) s (budget \(budget * 1000) ms)")
-        #expect(used < budget, "\(device): the paused process used \(used * 1000) ms of CPU in \(Self.window) s, over \(budget * 1000) ms")
-        #expect(try Remote.status(player.runtime)["state"] as? String == "paused")
+        print("\(run): paused, the process used \(used * 1000) ms of CPU in \(Self.window) s (budget \(budget * 1000) ms)")
+        #expect(used < budget, "\(run): the paused process used \(used * 1000) ms of CPU in \(Self.window) s, over \(budget * 1000) ms")
+        #expect(try Remote.status(paused.runtime)["state"] as? String == "paused")
     }
 
     @Test("after the device slept, play continues at the frame heard last and an alarm's tone sounds",
@@ -85,17 +134,17 @@ import Glibc
         #expect(player.waitFor("paused"))
         // Long enough for the device to sleep: the fade, a second of silence, the buffer.
         if device == "pulse" {
-            #expect(try Remote.waitUntil(10) { try Self.corked(player) == true }, "the stream was never corked")
+            #expect(try Remote.waitUntil(10) { try Self.corked(sink) == true }, "the stream was never corked")
         }
         usleep(3_000_000)
         player.type("play")
         #expect(player.waitFor("resumed"))
-        if device == "pulse" { #expect(try Self.corked(player) == false) }
+        if device == "pulse" { #expect(try Self.corked(sink) == false) }
         usleep(2_000_000)
         player.type("pause")
         #expect(player.waitFor("paused", moreThan: 1))
         if device == "pulse" {
-            #expect(try Remote.waitUntil(10) { try Self.corked(player) == true }, "the stream was never corked again")
+            #expect(try Remote.waitUntil(10) { try Self.corked(sink) == true }, "the stream was never corked again")
         }
         usleep(3_000_000)
         // An alarm now, while the device sleeps: its tone is heard.

@@ -165,6 +165,9 @@ import Glibc
         #expect(run.status == 0 && run.output.contains("opened the book \(home.folderBook)"), "\(run.output)")
         #expect(Remote.waitUntil { Self.bookPath(runtime) == home.folderBook }, "\((try? Remote.status(runtime)) ?? [:])")
         #expect(session.waitFor { $0.contains("chapter 1/3") && $0.contains("Harbour Tales") }.met, "\(session.screen())")
+        // Given again while it plays (as when a service reopened it as it started): done already, not refused.
+        let again = try Self.beside(session, home: home, [home.folderBook])
+        #expect(again.status == 0 && again.output.contains("plays the book \(home.folderBook) already"), "\(again.output)")
         // --music says it is music: its files queued.
         let music = try Self.beside(session, home: home, ["--music", "--play", home.folderBook])
         #expect(music.status == 0 && music.output.contains("plays 3 files now"), "\(music.output)")

@@ -46,6 +46,12 @@ enum HandOff {
         }
         var said: [String] = []
         for request in requests.isEmpty ? [Request(command: "status", arguments: [], done: "")] : requests {
+            // The book asked for is the one that plays (a service that reopened it as it started): that is done already.
+            if request.command == "book-open", case .reply(let reply) = client.request(.init(command: "status", arguments: [])),
+               let playing = reply["result"]?["book"]?["path"]?.stringValue, playing == request.arguments.first?.stringValue {
+                said.append("plays the book \(playing) already")
+                continue
+            }
             switch client.request(.init(command: request.command, arguments: request.arguments)) {
             case .reply(let reply) where reply["ok"]?.boolValue == true:
                 if request.command == "status" {
