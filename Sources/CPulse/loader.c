@@ -75,6 +75,24 @@ int interlude_pa_stream_update_timing_info_wait(pa_stream *stream, interlude_pa_
 int interlude_pa_stream_cork_wait(pa_stream *stream, int cork, interlude_pa_waker *waker) {
     return finish(waker->mainloop, CALL(pa_stream_cork)(stream, cork, wake_on_success, waker));
 }
+pa_stream *interlude_pa_stream_open(pa_context *context, const char *name, const pa_sample_spec *spec,
+                                    pa_proplist *properties, const pa_buffer_attr *attributes,
+                                    pa_stream_flags_t flags, interlude_pa_waker *waker) {
+    pa_stream *stream = CALL(pa_stream_new_with_proplist)(context, name, spec, NULL, properties);
+    if (stream == NULL) return NULL;
+    interlude_pa_stream_set_waker(stream, waker);
+    if (CALL(pa_stream_connect_playback)(stream, NULL, attributes, flags, NULL, NULL) >= 0) {
+        for (;;) {
+            pa_stream_state_t state = CALL(pa_stream_get_state)(stream);
+            if (state == PA_STREAM_READY) return stream;
+            if (state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED) break;
+            CALL(pa_threaded_mainloop_wait)(waker->mainloop);
+        }
+    }
+    interlude_pa_stream_set_waker(stream, NULL);
+    CALL(pa_stream_unref)(stream);
+    return NULL;
+}
 int interlude_pa_stream_cork_async(pa_stream *stream, int cork) {
     pa_operation *operation = CALL(pa_stream_cork)(stream, cork, NULL, NULL);
     if (operation == NULL) return -1;

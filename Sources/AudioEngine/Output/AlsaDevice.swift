@@ -94,7 +94,13 @@ struct AlsaDevice: WriterDevice {
         return asleep
     }
 
-    mutating func wake() { asleep = false }
+    /// Nothing more to let go: a dropped device is stopped.
+    mutating func release() -> Bool { false }
+
+    mutating func wake() -> DeviceTurn {
+        asleep = false
+        return .ready
+    }
 
     mutating func write(frames: Int, replacingQueue: Bool) -> DeviceWrite {
         let written = snd_pcm_writei(pcm, context.pointee.scratch, snd_pcm_uframes_t(frames))

@@ -17,7 +17,8 @@ import Glibc
 /// exception (`AudioOutput`).
 struct PulseDevice: WriterDevice {
     let context: UnsafeMutablePointer<WriterContext>
-    let stream: OpaquePointer
+    /// The stream, nil only while released (`release` to `wake`: nothing else is called then).
+    let slot: UnsafeMutablePointer<PulseStreamSlot>
     let pulseContext: OpaquePointer
     /// The eventfd libpulse's main loop thread counts on each data request and
     /// state change (and the engine on each request of its own), and the
@@ -36,13 +37,16 @@ struct PulseDevice: WriterDevice {
 
     init(context: UnsafeMutablePointer<WriterContext>, connection: PulseConnection, format: AudioFormat) {
         self.context = context
-        stream = connection.stream
+        slot = connection.slot
         pulseContext = connection.context
         waker = connection.waker
         bytesPerFrame = format.bytesPerFrame
         rate = format.rate
         wakeup = pollfd(fd: connection.waker.pointee.fd, events: Int16(POLLIN), revents: 0)
     }
+
+    /// The stream, between `wake` and the next `release`.
+    private var stream: OpaquePointer? { slot.pointee.stream }
 
     mutating func wait(milliseconds: Int32) -> Int32 {
         wakeup.revents = 0
@@ -71,7 +75,10 @@ struct PulseDevice: WriterDevice {
 
     /// All the room the server asks for: it asks again only for what it misses
     /// beyond what it has asked for.
-    mutating func room() -> Int { interlude_pa_stream_writable_size(stream) / bytesPerFrame }
+    mutating func room() -> Int {
+        guard let stream else { return 0 }
+        return interlude_pa_stream_writable_size(stream) / bytesPerFrame
+    }
 
     /// The server's read index (one round trip): everything after it is
     /// replaced by the next write; the sink has taken the rest and plays it.
@@ -86,14 +93,33 @@ struct PulseDevice: WriterDevice {
 
     /// Corked: the server stops asking for data (and plays nothing of the
     /// silence it holds) until uncorked. Sent without waiting for the answer.
-    mutating func sleep() -> Bool { interlude_pa_stream_cork_async(stream, 1) == 0 }
+    mutating func sleep() -> Bool {
+        guard let stream else { return false }
+        return interlude_pa_stream_cork_async(stream, 1) == 0
+    }
 
-    /// Uncorked; the timing update that follows (`measureQueue`) reaches the
-    /// server after it, so it measures the playing stream.
-    mutating func wake() { _ = interlude_pa_stream_cork_async(stream, 0) }
+    /// A corked stream still costs a wake-up of libpulse's thread every 1.5 s
+    /// (its timing updates: 12 in 10 s, about 0.9 ms of CPU on these
+    /// machines) unless the server suspends the sink, which a sink that
+    /// something else plays to never is: so it goes. The server drops what
+    /// it held, silence; `wake` makes a new one.
+    mutating func release() -> Bool {
+        PulseStreamSlot.release(slot)
+        return true
+    }
+
+    /// Uncorked, or made again after `release` (waiting for the server, as
+    /// the first one was); the timing update that follows (`measureQueue`)
+    /// reaches the server after it, so it measures the playing stream. Lost
+    /// when it could not be made: the server is gone or refuses.
+    mutating func wake() -> DeviceTurn {
+        if let stream, interlude_pa_stream_cork_async(stream, 0) == 0 { return .ready }
+        if stream == nil, PulseStreamSlot.open(slot, context: pulseContext, waker: waker) != nil { return .ready }
+        return .lost(code: Int(interlude_pa_context_errno(pulseContext)))
+    }
 
     mutating func write(frames: Int, replacingQueue: Bool) -> DeviceWrite {
-        guard interlude_pa_stream_write(stream, context.pointee.scratch, frames * bytesPerFrame,
+        guard let stream, interlude_pa_stream_write(stream, context.pointee.scratch, frames * bytesPerFrame,
                                         replacingQueue ? seekOnRead : seekRelative) >= 0 else {
             // Refused (a stream that is not ready): lost, as a failed ALSA write.
             return .lost(code: Int(interlude_pa_context_errno(pulseContext)))
@@ -102,13 +128,16 @@ struct PulseDevice: WriterDevice {
     }
 
     mutating func unheardFrames() -> Int? {
-        guard interlude_pa_stream_get_latency(stream, &latency, &negative) >= 0 else { return nil }
+        guard let stream, interlude_pa_stream_get_latency(stream, &latency, &negative) >= 0 else { return nil }
         return negative != 0 ? 0 : Int(latency) * rate / 1_000_000
     }
 
     /// The server plays out what it holds (starting a short stream that never
     /// reached its prebuffer), then says so.
-    mutating func drain() -> Bool { interlude_pa_stream_drain_wait(stream, waker) == 0 }
+    mutating func drain() -> Bool {
+        guard let stream else { return false }
+        return interlude_pa_stream_drain_wait(stream, waker) == 0
+    }
 
     static var measuresEveryTurn: Bool { true }
 
@@ -118,7 +147,7 @@ struct PulseDevice: WriterDevice {
     /// the sink's latency in frames (taken from the stream, not yet heard). Nil
     /// when the server could not say (gone, or the indices not yet known).
     func serverQueue() -> (afterReadIndex: Int, inSink: Int)? {
-        guard interlude_pa_stream_update_timing_info_wait(stream, waker) == 0,
+        guard let stream, interlude_pa_stream_update_timing_info_wait(stream, waker) == 0,
               let timing = interlude_pa_stream_get_timing_info(stream),
               timing.pointee.write_index_corrupt == 0, timing.pointee.read_index_corrupt == 0 else { return nil }
         return Self.queue(writeIndex: timing.pointee.write_index, readIndex: timing.pointee.read_index,
@@ -137,10 +166,10 @@ struct PulseDevice: WriterDevice {
                 Int(min(sinkMicroseconds, 10_000_000)) * rate / 1_000_000)
     }
 
-    /// With the main loop locked: false once the stream or its connection has failed.
+    /// With the main loop locked: false once the stream (when there is one) or its connection has failed.
     func isConnected() -> Bool {
-        interlude_pa_stream_get_state(stream).rawValue == PA_STREAM_READY.rawValue
-            && interlude_pa_context_get_state(pulseContext).rawValue == PA_CONTEXT_READY.rawValue
+        if let stream, interlude_pa_stream_get_state(stream).rawValue != PA_STREAM_READY.rawValue { return false }
+        return interlude_pa_context_get_state(pulseContext).rawValue == PA_CONTEXT_READY.rawValue
     }
 }
 

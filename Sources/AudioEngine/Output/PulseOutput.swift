@@ -33,8 +33,11 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// for at a time (`minreq`), as granted: the writer writes in periods.
     public let bufferFrames: Int
     public let periodFrames: Int
-    /// The stream's sink input on the server (`pactl list short sink-inputs`).
-    public let sinkInputIndex: UInt32
+    /// The stream's sink input on the server (`pactl list short sink-inputs`),
+    /// PA_INVALID_INDEX while the writer has released it (paused a while).
+    public var sinkInputIndex: UInt32 {
+        connection.locked { connection.stream.map { interlude_pa_stream_get_index($0) } ?? UInt32.max }
+    }
     /// Threads libpulse started for this output (its main loop) now at the writer's priority.
     public let mainLoopThreadsRaised: Int
     /// libpulse's main loop thread for this output (its id; 0 if it was never heard from).
@@ -67,7 +70,6 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         mainLoopThreadsRaised = mainLoopThread > 0 ? PluginThreads.raise(mainLoopThread) : 0
         bufferFrames = connection.bufferBytes / format.bytesPerFrame
         periodFrames = max(64, connection.requestBytes / format.bytesPerFrame)
-        sinkInputIndex = connection.sinkInputIndex
     }
 
     /// As ALSA's: a third of a second ahead, plus what the server holds (its
@@ -127,14 +129,17 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     public static let alarmRole = "phone"
 
     /// While an alarm rings, the stream says `alarmRole`; after, its own role
-    /// again. Sent without waiting for the server's answer.
+    /// again. Sent without waiting for the server's answer; a stream the
+    /// writer has released is made again with it.
     public func setAlarmRole(_ ringing: Bool) {
         let role = ringing ? Self.alarmRole : connection.role
         connection.locked {
+            connection.slot.pointee.ringing = ringing
+            guard let stream = connection.stream else { return }
             let properties = interlude_pa_proplist_new()
             defer { interlude_pa_proplist_free(properties) }
             _ = interlude_pa_proplist_sets(properties, PA_PROP_MEDIA_ROLE, role)
-            if let operation = interlude_pa_stream_proplist_update(connection.stream, PA_UPDATE_REPLACE, properties, nil, nil) {
+            if let operation = interlude_pa_stream_proplist_update(stream, PA_UPDATE_REPLACE, properties, nil, nil) {
                 interlude_pa_operation_unref(operation)
             }
         }
@@ -157,11 +162,13 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         let context = writer.pointee.context
         if !context.pointee.deviceLost {
             connection.locked {
+                // Released (paused a while): nothing is queued, the heard frame is the stop's.
+                guard let stream = connection.stream else { return }
                 if let queue = writer.pointee.serverQueue() {
                     context.pointee.publishHeard(delay: queue.afterReadIndex)
                 }
-                _ = interlude_pa_stream_cork_wait(connection.stream, 1, connection.waker)
-                _ = interlude_pa_stream_flush_wait(connection.stream, connection.waker)
+                _ = interlude_pa_stream_cork_wait(stream, 1, connection.waker)
+                _ = interlude_pa_stream_flush_wait(stream, connection.waker)
             }
         }
         context.pointee.freezeMedia(at: context.pointee.control.pointee.readHeard().frames)
@@ -172,7 +179,17 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         guard thread == nil, let writer else { return }
         let context = writer.pointee.context
         if !context.pointee.deviceLost {
-            connection.locked { _ = interlude_pa_stream_cork_wait(connection.stream, 0, connection.waker) }
+            let reopened = connection.locked { () -> Bool in
+                guard let stream = connection.stream else {
+                    return PulseStreamSlot.open(connection.slot, context: connection.context, waker: connection.waker) != nil
+                }
+                _ = interlude_pa_stream_cork_wait(stream, 0, connection.waker)
+                return true
+            }
+            guard reopened else {
+                throw .soundServer(PulseAudioError(device: device, operation: "open a stream",
+                                                   code: connection.locked { interlude_pa_context_errno(connection.context) }))
+            }
         }
         context.pointee.control.pointee.stopRequested.store(false, ordering: .relaxed)
         context.pointee.prepareRestart()
@@ -197,12 +214,16 @@ final class PulseConnection {
     let mainloop: OpaquePointer
     let waker: UnsafeMutablePointer<interlude_pa_waker>
     let context: OpaquePointer
-    let stream: OpaquePointer
+    /// The stream (nil while the writer has released it), and what makes it
+    /// again; read and written with the main loop locked.
+    let slot: UnsafeMutablePointer<PulseStreamSlot>
     let bufferBytes: Int
     let requestBytes: Int
-    let sinkInputIndex: UInt32
     /// The stream's own `media.role`.
     let role: String
+
+    /// The stream now; nil while released (`PulseDevice.release`). With the main loop locked.
+    var stream: OpaquePointer? { slot.pointee.stream }
 
     init(device: String, format: AudioFormat, latencyMilliseconds: Int, role: String,
          startsServer: Bool) throws(PulseAudioError) {
@@ -223,23 +244,28 @@ final class PulseConnection {
         }
         let waker = UnsafeMutablePointer<interlude_pa_waker>.allocate(capacity: 1)
         waker.initialize(to: interlude_pa_waker(mainloop: mainloop, fd: fd, underflows: 0, thread: 0))
-        let properties = interlude_pa_proplist_new()
-        defer { interlude_pa_proplist_free(properties) }
-        _ = interlude_pa_proplist_sets(properties, PA_PROP_APPLICATION_NAME, "Interlude")
-        _ = interlude_pa_proplist_sets(properties, PA_PROP_APPLICATION_ID, PulseOutput.applicationID)
-        _ = interlude_pa_proplist_sets(properties, PA_PROP_MEDIA_ROLE, role)
+        let properties = Self.properties(role: role)
+        let (tlength, minreq) = Self.bufferRequest(latencyMilliseconds: latencyMilliseconds, format: format)
+        let slot = UnsafeMutablePointer<PulseStreamSlot>.allocate(capacity: 1)
+        slot.initialize(to: PulseStreamSlot(
+            stream: nil,
+            spec: pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(format.rate), channels: UInt8(format.channels)),
+            attributes: pa_buffer_attr(maxlength: UInt32.max, tlength: tlength, prebuf: UInt32.max, minreq: minreq, fragsize: UInt32.max),
+            flags: pa_stream_flags_t(rawValue: PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
+                                     | PA_STREAM_ADJUST_LATENCY.rawValue),
+            properties: properties, alarmProperties: Self.properties(role: PulseOutput.alarmRole), ringing: false))
         guard let context = interlude_pa_context_new_with_proplist(interlude_pa_threaded_mainloop_get_api(mainloop),
                                                                    "Interlude", properties) else {
             interlude_pa_threaded_mainloop_free(mainloop)
             close(fd)
             waker.deallocate()
+            Self.free(slot)
             throw PulseAudioError(device: device, operation: "create a context", code: Int32(PA_ERR_INTERNAL.rawValue))
         }
-        var made: OpaquePointer?
         func failure(_ operation: String) -> PulseAudioError {
             let error = PulseAudioError(device: device, operation: operation, code: interlude_pa_context_errno(context))
             interlude_pa_threaded_mainloop_unlock(mainloop)
-            Self.teardown(mainloop: mainloop, waker: waker, context: context, stream: made)
+            Self.teardown(mainloop: mainloop, waker: waker, context: context, slot: slot)
             return error
         }
         interlude_pa_context_set_waker(context, waker)
@@ -254,30 +280,30 @@ final class PulseConnection {
             if state == PA_CONTEXT_FAILED.rawValue || state == PA_CONTEXT_TERMINATED.rawValue { throw failure("connect") }
             interlude_pa_threaded_mainloop_wait(mainloop)
         }
-        var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(format.rate), channels: UInt8(format.channels))
-        made = interlude_pa_stream_new(context, "Playback", &spec, properties)
-        guard let stream = made else { throw failure("create a stream") }
-        interlude_pa_stream_set_waker(stream, waker)
-        let (tlength, minreq) = Self.bufferRequest(latencyMilliseconds: latencyMilliseconds, format: format)
-        var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: tlength, prebuf: UInt32.max,
-                                        minreq: minreq, fragsize: UInt32.max)
-        let flags = pa_stream_flags_t(rawValue: PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
-                                      | PA_STREAM_ADJUST_LATENCY.rawValue)
-        guard interlude_pa_stream_connect_playback(stream, &attributes, flags) >= 0 else { throw failure("open a stream") }
-        while true {
-            let state = interlude_pa_stream_get_state(stream).rawValue
-            if state == PA_STREAM_READY.rawValue { break }
-            if state == PA_STREAM_FAILED.rawValue || state == PA_STREAM_TERMINATED.rawValue { throw failure("open a stream") }
-            interlude_pa_threaded_mainloop_wait(mainloop)
-        }
-        let granted = interlude_pa_stream_get_buffer_attr(stream)?.pointee ?? attributes
+        guard let stream = PulseStreamSlot.open(slot, context: context, waker: waker) else { throw failure("open a stream") }
+        let granted = interlude_pa_stream_get_buffer_attr(stream)?.pointee ?? slot.pointee.attributes
         (bufferBytes, requestBytes) = Self.granted(tlength: granted.tlength, minreq: granted.minreq, format: format)
-        sinkInputIndex = interlude_pa_stream_get_index(stream)
         interlude_pa_threaded_mainloop_unlock(mainloop)
         self.mainloop = mainloop
         self.waker = waker
         self.context = context
-        self.stream = stream
+        self.slot = slot
+    }
+
+    /// The properties every stream of the player carries, with `role` as its `media.role`.
+    private static func properties(role: String) -> OpaquePointer {
+        let properties = interlude_pa_proplist_new()!
+        _ = interlude_pa_proplist_sets(properties, PA_PROP_APPLICATION_NAME, "Interlude")
+        _ = interlude_pa_proplist_sets(properties, PA_PROP_APPLICATION_ID, PulseOutput.applicationID)
+        _ = interlude_pa_proplist_sets(properties, PA_PROP_MEDIA_ROLE, role)
+        return properties
+    }
+
+    private static func free(_ slot: UnsafeMutablePointer<PulseStreamSlot>) {
+        interlude_pa_proplist_free(slot.pointee.properties)
+        interlude_pa_proplist_free(slot.pointee.alarmProperties)
+        slot.deinitialize(count: 1)
+        slot.deallocate()
     }
 
     /// The buffer the server granted, in bytes. Its numbers size the media
@@ -321,13 +347,9 @@ final class PulseConnection {
     }
 
     private static func teardown(mainloop: OpaquePointer, waker: UnsafeMutablePointer<interlude_pa_waker>,
-                                 context: OpaquePointer, stream: OpaquePointer?) {
+                                 context: OpaquePointer, slot: UnsafeMutablePointer<PulseStreamSlot>) {
         interlude_pa_threaded_mainloop_lock(mainloop)
-        if let stream {
-            interlude_pa_stream_set_waker(stream, nil)
-            _ = interlude_pa_stream_disconnect(stream)
-            interlude_pa_stream_unref(stream)
-        }
+        PulseStreamSlot.release(slot)
         interlude_pa_context_set_waker(context, nil)
         interlude_pa_context_disconnect(context)
         interlude_pa_context_unref(context)
@@ -337,7 +359,48 @@ final class PulseConnection {
         interlude_pa_threaded_mainloop_free(mainloop)
         close(waker.pointee.fd)
         waker.deallocate()
+        free(slot)
     }
 
-    deinit { Self.teardown(mainloop: mainloop, waker: waker, context: context, stream: stream) }
+    deinit { Self.teardown(mainloop: mainloop, waker: waker, context: context, slot: slot) }
+}
+
+/// The output's one playback stream and what makes it again, in a manually
+/// allocated block (`PulseConnection` owns it) that the writer reaches
+/// through a raw pointer: no ARC on its thread. Read and written with the
+/// main loop locked. The writer releases the stream after a while asleep
+/// (`PulseDevice.release`) and makes it again when it wakes; the properties
+/// are made once, on the engine's thread, so making it again allocates
+/// nothing of ours.
+struct PulseStreamSlot {
+    /// Nil while released.
+    var stream: OpaquePointer?
+    var spec: pa_sample_spec
+    /// The buffer asked for (`PulseConnection.bufferRequest`).
+    var attributes: pa_buffer_attr
+    var flags: pa_stream_flags_t
+    /// The stream's properties with its own `media.role`, and with the alarm's.
+    let properties: OpaquePointer
+    let alarmProperties: OpaquePointer
+    /// An alarm sounds: a stream made now carries the alarm's role.
+    var ringing: Bool
+
+    /// Makes the stream (waiting, the main loop locked, until it is ready):
+    /// it, or nil (`pa_context_errno` says why).
+    static func open(_ slot: UnsafeMutablePointer<PulseStreamSlot>, context: OpaquePointer,
+                     waker: UnsafeMutablePointer<interlude_pa_waker>) -> OpaquePointer? {
+        let properties = slot.pointee.ringing ? slot.pointee.alarmProperties : slot.pointee.properties
+        slot.pointee.stream = interlude_pa_stream_open(context, "Playback", &slot.pointee.spec, properties,
+                                                       &slot.pointee.attributes, slot.pointee.flags, waker)
+        return slot.pointee.stream
+    }
+
+    /// Disconnects and lets go of the stream, if there is one.
+    static func release(_ slot: UnsafeMutablePointer<PulseStreamSlot>) {
+        guard let stream = slot.pointee.stream else { return }
+        slot.pointee.stream = nil
+        interlude_pa_stream_set_waker(stream, nil)
+        _ = interlude_pa_stream_disconnect(stream)
+        interlude_pa_stream_unref(stream)
+    }
 }

@@ -49,10 +49,16 @@ protocol WriterDevice {
     /// the server's requests; ALSA: dropped, the device stopped). What it holds
     /// is silence. False when it could not: the loop goes on writing silence.
     mutating func sleep() -> Bool
+    /// Asleep a while longer with nothing asked (`WriterContext.releaseAfterNanoseconds`):
+    /// the device lets go of what it still holds outside the process
+    /// (PulseAudio: the stream itself). False when there is nothing to let go
+    /// (ALSA: a dropped device costs nothing).
+    mutating func release() -> Bool
     /// The engine asked for something after `sleep`: the device takes frames
-    /// again (PulseAudio: uncorked; ALSA: prepared already). The loop then
-    /// gives up the silence it holds, as at a resume, and writes at once.
-    mutating func wake()
+    /// again (PulseAudio: uncorked, or made again after `release`; ALSA:
+    /// prepared already). The loop then gives up the silence it holds, as at
+    /// a resume, and writes at once. `.lost` when it cannot.
+    mutating func wake() -> DeviceTurn
     /// Whether the heard position is measured in a turn that wrote nothing
     /// (PulseAudio's interpolated latency costs no round trip; ALSA's delay
     /// goes through the pulse plugin's lock, so it is measured after writes only).
@@ -136,12 +142,15 @@ struct DeviceQueue {
 /// CPU per 5 s of the writer's and libpulse's threads, for nothing heard. So
 /// once a second of silence has been written after both stopped, and the
 /// device holds nothing else, the device sleeps (`WriterDevice.sleep`) and the
-/// loop waits on the engine's eventfd alone, with no timeout. A request that
-/// only the writer can serve while stopped (a ring's flush) is served asleep;
-/// one that sounds (a resume, an alarm's voice) wakes the device, which gives
-/// up the silence it held, so the media or the voice is heard at once. A lost
-/// device still wakes the loop (libpulse's state callback counts on the
-/// eventfd), which says so as when awake.
+/// loop waits on the engine's eventfd alone. Five seconds later the device
+/// lets go of what it holds outside the process (`release`: PulseAudio's
+/// stream, whose timing updates would wake libpulse's thread every 1.5 s),
+/// and the wait has no timeout. A request that only the writer can serve
+/// while stopped (a ring's flush) is served asleep; one that sounds (a
+/// resume, an alarm's voice) wakes the device (made again if it was let go),
+/// which gives up the silence it held, so the media or the voice is heard at
+/// once. A lost device still wakes the loop (libpulse's state callback counts
+/// on the eventfd), which says so as when awake.
 func writerLoop<Device: WriterDevice>(_ device: UnsafeMutablePointer<Device>) {
     // Named once, for `top -H` and for `AllocationCountingTests`, which counts
     // allocations on the thread of this name. A literal: no String is made here.
@@ -164,14 +173,18 @@ func writerLoop<Device: WriterDevice>(_ device: UnsafeMutablePointer<Device>) {
     // ring was empty: what a catch-up may drop when the media comes back.
     var starvedSilence = 0
     var finished = false
-    // The device sleeps (paused, nothing to sound): the wait has no timeout.
+    // The device sleeps (paused, nothing to sound) since `sleptAt` (monotonic
+    // nanoseconds); once `released`, the wait has no timeout.
     var asleep = false
+    var released = false
+    var sleptAt = 0
     // Silence written after the media and the voice stopped before the device may sleep: a second.
     let sleepAfter = context.pointee.rate
+    let releaseAfter = 5_000
     context.pointee.runLatch = control.pointee.mediaRun.load(ordering: .acquiring)
     while !finished && !control.pointee.stopRequested.load(ordering: .relaxed) {
         if !dropped {
-            let failure = device.pointee.wait(milliseconds: asleep ? -1 : timeout)
+            let failure = device.pointee.wait(milliseconds: asleep ? (released ? -1 : Int32(releaseAfter)) : timeout)
             if failure != 0 {
                 // The loop cannot wait any more: the device counts as lost (not
                 // finished), and the engine keeps the place heard.
@@ -190,12 +203,23 @@ func writerLoop<Device: WriterDevice>(_ device: UnsafeMutablePointer<Device>) {
         }
         if asleep {
             if context.pointee.staysAsleep() {
+                if !released && WriterControl.monotonicNanoseconds() - sleptAt >= releaseAfter * 1_000_000 {
+                    _ = device.pointee.release()
+                    released = true
+                }
                 device.pointee.endTurn()
                 continue
             }
             // Something to sound: what the device held while asleep is silence, given up so it is heard at once.
             asleep = false
-            device.pointee.wake()
+            released = false
+            if case .lost(let code) = device.pointee.wake() {
+                context.pointee.post(deviceLost, value: code, call: writeCall)
+                context.pointee.deviceLost = true
+                control.pointee.reportToEngine()
+                device.pointee.endTurn()
+                break
+            }
             if let queue = device.pointee.measureQueue(), context.pointee.queuedFramesAreSilent(queue.droppable ?? 0),
                device.pointee.drop() {
                 context.pointee.giveBack(queue.droppable ?? 0)
@@ -289,8 +313,9 @@ func writerLoop<Device: WriterDevice>(_ device: UnsafeMutablePointer<Device>) {
         }
         if !finished && !retry && (wrote || Device.measuresEveryTurn), let unheard = device.pointee.unheardFrames() {
             context.pointee.publishHeard(delay: unheard, nanoseconds: WriterControl.monotonicNanoseconds())
-            if !dropped && context.pointee.maySleep(unheard: unheard, afterFrames: sleepAfter) {
-                asleep = device.pointee.sleep()
+            if !dropped && context.pointee.maySleep(unheard: unheard, afterFrames: sleepAfter) && device.pointee.sleep() {
+                asleep = true
+                sleptAt = WriterControl.monotonicNanoseconds()
             }
         }
         device.pointee.endTurn()

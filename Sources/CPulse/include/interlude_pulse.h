@@ -72,6 +72,14 @@ int interlude_pa_stream_update_timing_info_wait(pa_stream *stream, interlude_pa_
 int interlude_pa_stream_cork_wait(pa_stream *stream, int cork, interlude_pa_waker *waker);
 int interlude_pa_stream_flush_wait(pa_stream *stream, interlude_pa_waker *waker);
 int interlude_pa_stream_drain_wait(pa_stream *stream, interlude_pa_waker *waker);
+/* A playback stream on `context` to the default sink (PULSE_SINK, or the
+   server's), connected with `attributes` and `flags` and its notifications
+   on `waker`, waited for with the main loop locked until it is ready: the
+   stream, or NULL when it could not be made or failed (pa_context_errno says
+   why). */
+pa_stream *interlude_pa_stream_open(pa_context *context, const char *name, const pa_sample_spec *spec,
+                                    pa_proplist *properties, const pa_buffer_attr *attributes,
+                                    pa_stream_flags_t flags, interlude_pa_waker *waker);
 /* Corks (1) or uncorks (0) the stream without waiting for the server's answer
    (commands reach the server in order: a write after an uncork is played).
    0 when sent, -1 when it could not be (see pa_context_errno). */
