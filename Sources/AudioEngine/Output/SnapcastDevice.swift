@@ -237,6 +237,19 @@ struct SnapcastDevice: WriterDevice {
         return true
     }
 
+    /// Paused with nothing to sound: nothing more is written. What the pipe
+    /// holds (silence) plays out, then the server fills silence in itself and,
+    /// after its `dryout_ms`, calls the stream idle: the rooms hear the same
+    /// silence, and no one wakes every 10 ms for it.
+    mutating func sleep() -> Bool { true }
+
+    /// Writing again: the pipe was emptied by the server meanwhile (no
+    /// underrun), and whether a server still reads is seen from here on.
+    mutating func wake() {
+        left = 0
+        lastRead = WriterControl.monotonicNanoseconds()
+    }
+
     static var measuresEveryTurn: Bool { true }
 
     /// Closes the pipe (the writer has been joined).
