@@ -33,6 +33,11 @@ import Glibc
 /// Plain values and raw pointers in one manually allocated block
 /// (`SnapcastOutput` owns it): no ARC on the writer thread.
 struct SnapcastDevice: WriterDevice {
+    /// A stream has no pause of its own: snapserver reads on and fills what it
+    /// misses with silence, so the writer goes on writing silence, paced by the pipe.
+    mutating func sleep() -> Bool { false }
+    mutating func wake() {}
+
     let context: UnsafeMutablePointer<WriterContext>
     /// The FIFO's path as a C string, allocated before the thread starts.
     let path: UnsafeMutablePointer<CChar>
@@ -235,19 +240,6 @@ struct SnapcastDevice: WriterDevice {
             _ = wait(milliseconds: Int32(min(100, max(1, (deadline - now) / 1_000_000))))
         }
         return true
-    }
-
-    /// Paused with nothing to sound: nothing more is written. What the pipe
-    /// holds (silence) plays out, then the server fills silence in itself and,
-    /// after its `dryout_ms`, calls the stream idle: the rooms hear the same
-    /// silence, and no one wakes every 10 ms for it.
-    mutating func sleep() -> Bool { true }
-
-    /// Writing again: the pipe was emptied by the server meanwhile (no
-    /// underrun), and whether a server still reads is seen from here on.
-    mutating func wake() {
-        left = 0
-        lastRead = WriterControl.monotonicNanoseconds()
     }
 
     static var measuresEveryTurn: Bool { true }
