@@ -1,8 +1,10 @@
 /// A room's capture against the audio it must be, allowing what a Snapcast
 /// client does on its own: to stay in step with the server's clock it plays
-/// a frame twice or leaves one out now and then (its "soft sync", more often
-/// when its file player's timer runs late under load). Everything else must
-/// be the reference exactly: no frame changed, no run of frames lost or added.
+/// a frame twice or leaves one out now and then (its "soft sync"; under load,
+/// when its file player's timer runs late, one every block for a while), and
+/// may skip or repeat a few milliseconds (its "hard sync"). Everything else
+/// must be the reference exactly, in order: no frame changed, no silence or
+/// anything else in between (a pipe run dry would be the server's silence).
 public struct ClientCorrectedMatch: Sendable, CustomStringConvertible {
     /// Frames of `expected` matched, from its start.
     public var matchedFrames: Int
@@ -24,7 +26,7 @@ extension SignalAnalysis {
     /// differ, looks for the client's correction: `actual` shifted by 1 to
     /// `maximumShift` frames either way, after which `confirmFrames` frames
     /// match exactly. Stops at the end of either, or at a difference no shift explains.
-    public static func matchAllowingClientCorrections(expected: PCMAudio, actual: PCMAudio, maximumShift: Int = 4,
+    public static func matchAllowingClientCorrections(expected: PCMAudio, actual: PCMAudio, maximumShift: Int = 1200,
                                                       confirmFrames: Int = 256) -> ClientCorrectedMatch {
         precondition(expected.channels == actual.channels)
         let channels = expected.channels

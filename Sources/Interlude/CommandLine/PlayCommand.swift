@@ -54,6 +54,8 @@ public enum PlayCommand {
       --alarm-sound SOUND what rings instead of the built-in tone: a file, a folder,
                           playlist:NAME, book:PATH or a station's URL (as alarm add --sound)
       --alarm-ramp DURATION  the alarm rises from silence over 1s-10m
+      --alarm-rooms NAMES    with --device snapcast:..., the alarm rings in these rooms
+                          only (Snapcast clients or groups, by name, comma-separated)
       --suspend-at T      suspend the session at T (as Ctrl-Z would) ...
       --continue-at T     ... and continue it at T
       --notify-at T       a notification chime at T (music ducks to -14 dB)

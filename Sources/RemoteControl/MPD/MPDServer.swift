@@ -155,6 +155,12 @@ package final class MPDServer: LoopSource, LineProtocol {
         return requests
     }
 
+    /// A change noted after this turn's service (a pause takes effect in the
+    /// engine's step, after the services): the next turn tells the idle
+    /// clients at once, rather than when the loop wakes for something else
+    /// (paused, it may sleep with no timeout at all).
+    package var wakeWithinMilliseconds: Int? { changed.isEmpty ? nil : 0 }
+
     package func serviceLoop(ready: [LoopPollRequest], core: any PlayerCore) {
         let snapshot = core.snapshot(.playback)
         // Playing starts and stops in a turn of the loop (not always with an event of its own): the time played is counted from each turn's state.
