@@ -329,7 +329,7 @@ public enum CommandTable {
             let numbers = try arguments.integers(positions, in: queueRange, counts: 1...2)
             return .perform(.editQueue(.shift(from: numbers[0], count: numbers.count > 1 ? numbers[1] : 1, by: 1)))
         },
-        CommandSpec("queue-clear", .playback, "drop what is queued after the track that plays", keys: ["Z"], offeredBy: keysAndSocket,
+        CommandSpec("queue-clear", .playback, "drop what is queued after the track that plays", keys: ["Y"], offeredBy: keysAndSocket,
                     mpd: ["clear"], parse: plain(.clearQueue)),
         CommandSpec("queue-mark", .playback,
                     "mark the queue pane's selection: remove and move then take every entry from the mark to the selection (again: unmark)",
