@@ -389,7 +389,7 @@ public enum CommandTable {
         CommandSpec("speed-down", .audiobooks, "slower", keys: ["["], offeredBy: keysAndSocket, parse: plain(.speedDown)),
         CommandSpec("trim-silence", aliases: ["smart-speed"], .audiobooks,
                     "book or podcast: shorten pauses (off, gentle, medium, strong; the key cycles)",
-                    arguments: [CommandArgument("off|on|gentle|medium|strong", .text, optional: true)], keys: ["Y"],
+                    arguments: [CommandArgument("off|on|gentle|medium|strong", .text, optional: true)], keys: ["Z"],
                     offeredBy: all) { arguments throws(RemoteArgumentError) in
             guard let word = try arguments.optionalString("off, on, gentle, medium or strong") else {
                 return .perform(.setTrimSilence(nil))

@@ -6,7 +6,7 @@ import SpokenAudio
 /// book, a podcast's episode or `--spoken` files, never for music. A book
 /// remembers what the listener chose (`BookSession.spokenSettingsChanged`).
 extension PlayerRuntime {
-    /// The `Y` key and `trim-silence`: a strength, or the next one.
+    /// The `Z` key and `trim-silence`: a strength, or the next one.
     package func setTrimSilence(_ requested: TrimStrength?) -> CommandResult {
         guard isSpokenAudio else { return .refused(reason: .problem("trim-silence is for books and podcasts, not music")) }
         let strength = requested ?? Self.strength(after: engine.trimStrength)
