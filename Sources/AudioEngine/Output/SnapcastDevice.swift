@@ -36,7 +36,8 @@ struct SnapcastDevice: WriterDevice {
     /// A stream has no pause of its own: snapserver reads on and fills what it
     /// misses with silence, so the writer goes on writing silence, paced by the pipe.
     mutating func sleep() -> Bool { false }
-    mutating func wake() {}
+    mutating func release() -> Bool { false }
+    mutating func wake() -> DeviceTurn { .ready }
 
     let context: UnsafeMutablePointer<WriterContext>
     /// The FIFO's path as a C string, allocated before the thread starts.
