@@ -143,6 +143,11 @@ import Glibc
         #expect(added.stdoutText.contains("started in the background"), "\(added.stdoutText)")
         let listed = try ProcessRunner.run(InterludeBinary.path(), ["alarm", "list"], environment: environment, timeout: 20).check()
         #expect(listed.stdoutText.contains("the player runs"), "\(listed.stdoutText)")
+        // Per alarm, whether it wakes the computer (here, with no user manager, only while awake, and why).
+        #expect(Remote.waitUntil(10) {
+            let again = (try? ProcessRunner.run(InterludeBinary.path(), ["alarm", "list"], environment: environment, timeout: 20))?.stdoutText ?? ""
+            return again.contains("alarm 1 rings only while the computer is awake (") || again.contains("alarm 1 wakes the computer")
+        }, "\((try? ProcessRunner.run(InterludeBinary.path(), ["alarm", "list"], environment: environment, timeout: 20).stdoutText) ?? "")")
 
         let rang = Remote.waitUntil(30) { ((try? Remote.status(runtime))?["alarmRinging"] as? Bool) == true }
         #expect(rang, "the alarm did not ring: \(String(describing: try? Remote.status(runtime)))")
