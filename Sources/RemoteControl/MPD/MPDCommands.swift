@@ -76,7 +76,9 @@ package struct MPDCommands {
 
     private func carryOut(_ name: String, _ arguments: [String]) throws(MPDFailure) -> MPDResponse {
         var response = MPDResponse()
-        let snapshot = core.snapshot(.playback)
+        // Made for the commands that read it only: one held through an `add` shares the
+        // queue's storage, so the add copies the whole queue (10,000 adds: 10,000 copies).
+        lazy var snapshot = core.snapshot(.playback)
         switch name {
         case "ping": break
         case "status": return status(snapshot)

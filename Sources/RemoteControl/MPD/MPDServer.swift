@@ -50,6 +50,13 @@ package final class MPDServer: LoopSource, LineProtocol {
     package var queueIDs = MPDQueueIDs()
     /// Subsystems changed since the last turn, from the event stream.
     private var changed: Set<MPDSubsystem> = []
+    /// A command list's adds have changed the queue since its ids were read:
+    /// they are read once before the next command of another kind runs, or as
+    /// the list ends, not after each add (10,000 adds read a queue growing to
+    /// 10,000 entries 10,000 times).
+    private var queueReadPending = false
+    /// Commands that only append to the queue, whose ids nothing reads until the next command.
+    private static let appending: Set<String> = ["add", "findadd", "searchadd"]
     /// The library folders: songs' `file` is relative to them, as MPD's are to its music directory.
     package let musicFolders: [String]
     /// `lsinfo`, `find`, `search`: the library index.
@@ -172,6 +179,12 @@ package final class MPDServer: LoopSource, LineProtocol {
         lines.service(ready: ready.lazy.map { (fd: $0.fd, events: $0.events) }, context: core)
     }
 
+    private func readQueueIfPending(_ core: any PlayerCore) {
+        guard queueReadPending else { return }
+        queueReadPending = false
+        noteChanges(core)
+    }
+
     /// Tells the idle clients what changed: the events' subsystems, and the playlist when the queue did.
     private func noteChanges(_ core: any PlayerCore) {
         var due = changed
@@ -256,6 +269,7 @@ package final class MPDServer: LoopSource, LineProtocol {
     /// unless one waits for the worker: then the rest waits in the session's `waiting`.
     private func proceed(_ request: Request, _ connection: Connection, core: any PlayerCore) {
         var request = request
+        defer { readQueueIfPending(core) }
         while request.next < request.lines.count {
             let step = run(request.lines[request.next], index: request.next, from: connection, core: core,
                            inList: request.isList)
@@ -329,6 +343,7 @@ package final class MPDServer: LoopSource, LineProtocol {
                      inList: Bool = false) -> Step {
         do throws(MPDFailure) {
             let request = try MPDRequest.parse(line)
+            if queueReadPending && !Self.appending.contains(request.command) { readQueueIfPending(core) }
             if !MPDPermission.needed(by: request.command).isSubset(of: .read) { connection.yieldsTurn = true }
             if Self.libraryCommands.contains(request.command) && !database.isCurrent, let worker = usableWorker() {
                 if !readingLibrary {
@@ -354,7 +369,7 @@ package final class MPDServer: LoopSource, LineProtocol {
             }
             switch try MPDCommands(server: self, core: core, connection: connection).run(request) {
             case .reply(let response):
-                noteChanges(core)
+                if inList && Self.appending.contains(request.command) { queueReadPending = true } else { noteChanges(core) }
                 return .reply(response.finished(ok: !inList), .done)
             case .disk(let read):
                 guard let worker = usableWorker() else {
