@@ -79,6 +79,9 @@ public enum CommandReport: Equatable, Sendable {
     case refreshingPodcasts(count: Int)
     case downloadingEpisode(title: String)
     case markedEpisode(title: String, played: Bool)
+    case subscribingPodcast(url: String)
+    case unsubscribingPodcast(title: String)
+    case importingPodcasts(path: String)
 
     public var sentence: String {
         switch self {
@@ -104,6 +107,9 @@ public enum CommandReport: Equatable, Sendable {
         case .refreshingPodcasts(let count): "refreshing \(count) podcast\(count == 1 ? "" : "s")"
         case .downloadingEpisode(let title): "downloading \(title)"
         case .markedEpisode(let title, let played): "\(title): marked \(played ? "played" : "unplayed")"
+        case .subscribingPodcast(let url): "subscribing to \(url)"
+        case .unsubscribingPodcast(let title): "unsubscribing from \(title)"
+        case .importingPodcasts(let path): "importing the podcasts of \(path)"
         }
     }
 }

@@ -105,6 +105,9 @@ extension PlayerRuntime {
         case .simulateDeviceLoss: simulateDeviceLoss()
         case .addStation, .renameStation, .removeStation, .playStation, .nameStation: return performStation(command)
         case .refreshPodcasts: return podcasts.refresh()
+        case .addPodcast(let url): return podcasts.subscribe(url)
+        case .removePodcast(let podcast): return podcasts.unsubscribe(podcast)
+        case .importPodcasts(let path): return podcasts.importOPML(path)
         case .downloadEpisode(let podcast, let episode): return podcasts.download(podcast: podcast, episode: episode)
         case .markEpisode(let podcast, let episode, let played):
             return podcasts.mark(podcast: podcast, episode: episode, played: played, playing: book?.book.id)
