@@ -143,7 +143,7 @@ import TestSupport
         #expect(server.requests.count - before == 46, "nothing held was answered before the release")
 
         server.release()
-        let done = session.waitFor(30) { $0.contains("refreshed 50 podcasts: 6 new episodes in 3, 47 unchanged, 1 failed") }
+        let done = session.waitFor(30) { $0.contains("refreshed 50 podcasts: 6 new episodes in 3 podcasts, 47 unchanged, 1 failed") }
         #expect(done.met, "\(done.screen)")
         #expect(!done.screen.contains("refreshing"), "\(done.screen)")
 
@@ -276,7 +276,7 @@ import TestSupport
                                      environment: home.environment) { config in
             try "podcast-refresh-age = 12h\n".write(toFile: config + "/interlude/config", atomically: true, encoding: .utf8)
         }
-        let done = session.waitFor(30) { $0.contains("refreshed 3 podcasts: 2 new episodes in 1, 2 unchanged, 0 failed") }
+        let done = session.waitFor(30) { $0.contains("refreshed 3 podcasts: 2 new episodes in 1 podcast, 2 unchanged, 0 failed") }
         #expect(done.met, "\(done.screen)")
         let requests = Array(server.requests.dropFirst(before))
         #expect(requests.map(\.status).sorted() == [200, 304, 304], "\(requests)")
@@ -310,7 +310,7 @@ import TestSupport
         #expect(Remote.waitForPlayer(session.playerRuntimeDirectory))
         let refresh = try Remote.run(session.playerRuntimeDirectory, ["podcast-refresh"])
         #expect(refresh.succeeded && refresh.stdoutText.contains("refreshing 2 podcasts"), "\(refresh.summary)")
-        #expect(session.waitFor("refreshed 2 podcasts: 1 new episode in 1, 1 unchanged, 0 failed").met, "\(session.screen())")
+        #expect(session.waitFor("refreshed 2 podcasts: 1 new episode in 1 podcast, 1 unchanged, 0 failed").met, "\(session.screen())")
 
         // These feeds give no itunes:duration: an episode never played has no end to be put at, and says so in one line.
         let mark = try Remote.run(session.playerRuntimeDirectory, ["podcast-mark", "Show 1", "Show 1 episode 0", "played"])

@@ -100,7 +100,7 @@ import Glibc
         try session.press("w")
         try session.type(playlist)
         try session.press("Enter")
-        let saved = session.waitFor("saved 5 file(s)")
+        let saved = session.waitFor("saved 5 files")
         #expect(saved.met, "\(saved.screen)")
         let lines = ((try? String(contentsOfFile: playlist, encoding: .utf8)) ?? "").split(separator: "\n").filter { !$0.hasPrefix("#") }
         #expect(lines.map(String.init) == [files[0], files[2], files[1], files[3], files[0]], "\(lines)")

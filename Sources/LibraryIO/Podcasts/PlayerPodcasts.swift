@@ -139,9 +139,9 @@ package final class PlayerPodcasts: LoopSource {
                 lines = (problem.map { [$0] } ?? []) + result.notes + result.failures
                 let arrived = result.newEpisodes.filter { $0.value > 0 }
                 let episodes = arrived.values.reduce(0, +)
-                summary = "refreshed \(result.newEpisodes.count + result.unchanged.count) podcasts: "
-                    + "\(episodes) new episode\(episodes == 1 ? "" : "s") in \(arrived.count), \(result.unchanged.count) unchanged, "
-                    + "\(result.failures.count) failed"
+                summary = PodcastRefreshSummary.sentence(refreshed: result.newEpisodes.count + result.unchanged.count,
+                                                         newEpisodes: episodes, inPodcasts: arrived.count,
+                                                         unchanged: result.unchanged.count, failed: result.failures.count)
             } catch {
                 lines = [error.message]
                 summary = "the refresh failed"

@@ -111,6 +111,7 @@ public struct InterfaceState {
     public mutating func record(_ event: TimedPlayerEvent) {
         log.append(LoggedEvent(event))
         if case .error(let text) = event.event { message = Message(text: text, isError: true) }
+        if case .notice(let text) = event.event { message = Message(text: text, isError: false) }
         // An alarm always sounds: when its own sound did not, the line says why the tone rings.
         if case .alarmSoundFallback(let id, let sound, let reason) = event.event {
             message = Message(text: "alarm \(id): \(sound): the built-in tone rings instead: \(reason)", isError: true)
