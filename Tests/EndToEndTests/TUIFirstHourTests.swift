@@ -293,4 +293,16 @@ import Glibc
                     + "#EXTINF:-1,Ogg Harbour\n\(server.url("harbour.opus"))\n")
         try Self.quit(session)
     }
+
+    @Test("the first start's 'no library index yet; building it' is a notice in the log, not an error, and leaves the status line once the index is built")
+    func theFirstIndexIsANoticeThatGoesOnceBuilt() throws {
+        let (session, _) = try TUILibraryTests.start(files: 200)
+        // Built: the status line no longer says so (the log still does).
+        let gone = session.waitFor(30) { !$0.contains("yet; building it") }
+        #expect(gone.met, "\(gone.screen)")
+        try session.press("5")
+        let logged = session.waitFor { $0.contains("notice message=no library index at") }
+        #expect(logged.met && !logged.screen.contains("error message=no library index"), "\(logged.screen)")
+        try Self.quit(session)
+    }
 }
