@@ -297,8 +297,9 @@ import Glibc
     @Test("the first start's 'no library index yet; building it' is a notice in the log, not an error, and leaves the status line once the index is built")
     func theFirstIndexIsANoticeThatGoesOnceBuilt() throws {
         let (session, _) = try TUILibraryTests.start(files: 200)
-        // Built: the status line no longer says so (the log still does).
-        let gone = session.waitFor(30) { !$0.contains("yet; building it") }
+        // Built: the command line (the screen's last row) no longer says so; the log still does.
+        let gone = session.waitFor(30) { screen in
+            !(TUISession.rows(screen).last ?? "").contains("no library index") && screen.contains("Library") }
         #expect(gone.met, "\(gone.screen)")
         try session.press("5")
         let logged = session.waitFor { $0.contains("notice message=no library index at") }
