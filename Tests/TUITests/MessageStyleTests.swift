@@ -1,3 +1,4 @@
+import Foundation
 import Alarms
 import InterludeCore
 import PlayerModel
@@ -34,7 +35,11 @@ import Testing
         if has("\\bin [0-9]+(,|$)") { found.append("a count that names nothing") }
         // 4. Times as a person says them.
         if has("\\b(at|in) in\\b") { found.append("a time echoed as typed") }
-        if has("\\b[0-9]+(s|m|h|d|min|sec)\\b") { found.append("shorthand glued to a number") }
+        // Shorthand is what the user types: shown as an example (quoted, or in parentheses), never said.
+        let said = line.replacingOccurrences(of: "(?<![A-Za-z])'[^']*'|\"[^\"]*\"|\\([^)]*\\)", with: "", options: .regularExpression)
+        if said.range(of: "\\b[0-9]+(s|m|h|d|min|sec)\\b", options: .regularExpression) != nil {
+            found.append("shorthand glued to a number")
+        }
         return found
     }
 
