@@ -67,14 +67,14 @@ import TestSupport
         #expect(session.waitFor("import the podcasts of the OPML file:").met, "\(session.screen())")
         try session.type(opmlPath)
         try session.press("Enter")
-        let imported = session.waitFor(20) { $0.contains("P Podcasts (1)") && $0.contains("Show 2  (3 episodes)") }
+        let imported = session.waitFor(20) { $0.contains("P Podcasts (1)") && $0.contains("Show 2  (3 episodes") }
         #expect(imported.met, "\(imported.screen)")
         #expect(try subscribed() == ["Show 2"])
 
         // Another process subscribes: the pane shows it without U.
         let other = try home.run(["add", server.url("show-3.xml")])
         #expect(other.succeeded, "\(other.summary)")
-        let followed = session.waitFor(20) { $0.contains("P Podcasts (2)") && $0.contains("Show 3  (3 episodes)") }
+        let followed = session.waitFor(20) { $0.contains("P Podcasts (2)") && $0.contains("Show 3  (3 episodes") }
         #expect(followed.met, "\(followed.screen)")
         try session.press("q")
         #expect(session.waitFor("EXITED 0").met, "\(session.screen())")
@@ -212,7 +212,7 @@ import TestSupport
         }
         #expect(session.waitFor("Morning").met, "\(session.screen())")
         try session.press("P")
-        #expect(session.waitFor("Tone Talk  (1 episodes)").met, "\(session.screen())")
+        #expect(session.waitFor("Tone Talk  (1 episode)").met, "\(session.screen())")
         try session.press("Enter")
         #expect(session.waitFor { $0.contains("P Podcasts: Tone Talk (1)") && $0.contains("First tone  1:00") }.met,
                "\(session.screen())")

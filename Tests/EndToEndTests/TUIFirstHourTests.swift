@@ -299,7 +299,7 @@ import Glibc
         let (session, _) = try TUILibraryTests.start(files: 200)
         // Built: the command line (the screen's last row) no longer says so; the log still does.
         let gone = session.waitFor(30) { screen in
-            !(TUISession.rows(screen).last ?? "").contains("no library index") && screen.contains("Library") }
+            !(TUISession.rows(screen).last ?? "").contains("no library index") && screen.contains("1 Browser") }
         #expect(gone.met, "\(gone.screen)")
         try session.press("5")
         let logged = session.waitFor { $0.contains("notice message=no library index at") }

@@ -156,7 +156,7 @@ final class StreamDecoder: Decoder, LiveStream {
     static func accepts(_ head: FileHead) -> Bool { false }
 
     /// TLS's global set-up, once a process, before the first reader thread.
-    private static let initialiseNetwork: Void = { _ = interlude_avformat_network_init() }()
+    static let initialiseNetwork: Void = { _ = interlude_avformat_network_init() }()
 
     deinit { close() }
 
