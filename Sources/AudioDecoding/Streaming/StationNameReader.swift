@@ -1,4 +1,3 @@
-import CFFmpeg
 import InterludeCore
 import Streams
 #if canImport(Glibc)
@@ -22,9 +21,7 @@ public enum StationNameReader {
 
     public static func read(url: String, within seconds: Double) -> String? {
         // FFmpeg is loaded at first use (under the loader's lock): a station added is not yet one played.
-        var message = [CChar](repeating: 0, count: 512)
-        guard seconds > 0, interlude_ffmpeg_load(&message, message.count) == 0, let channel = try? StreamChannel() else { return nil }
-        _ = StreamDecoder.initialiseNetwork
+        guard seconds > 0, StreamDecoder.loadLibraries(), let channel = try? StreamChannel() else { return nil }
         let off = TimeShiftSettings(limit: nil, memoryBudgetBytes: 0, folder: "/nonexistent")
         guard StreamReader.start(url: url, channel: channel, timeShift: off, rate: 48_000) == nil else { return nil }
         defer {

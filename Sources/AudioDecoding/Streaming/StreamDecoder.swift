@@ -156,7 +156,16 @@ final class StreamDecoder: Decoder, LiveStream {
     static func accepts(_ head: FileHead) -> Bool { false }
 
     /// TLS's global set-up, once a process, before the first reader thread.
-    static let initialiseNetwork: Void = { _ = interlude_avformat_network_init() }()
+    private static let initialiseNetwork: Void = { _ = interlude_avformat_network_init() }()
+
+    /// FFmpeg's libraries loaded (under the loader's lock) and its network set up, for a
+    /// reader started without a decoder (`StationNameReader`); false when they cannot load.
+    static func loadLibraries() -> Bool {
+        var message = [CChar](repeating: 0, count: 512)
+        guard interlude_ffmpeg_load(&message, message.count) == 0 else { return false }
+        _ = initialiseNetwork
+        return true
+    }
 
     deinit { close() }
 
