@@ -190,7 +190,7 @@ let package = Package(
         .testTarget(name: "ReplayGainTests", dependencies: ["ReplayGain", "BookFormat", "TestSupport"]),
         .testTarget(name: "SpokenAudioTests", dependencies: ["SpokenAudio"]),
         .testTarget(name: "MusicLibraryTests", dependencies: ["MusicLibrary"]),
-        .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "PlayerModel", "AudioSession", "MusicLibrary", "Streams"]),
+        .testTarget(name: "TUITests", dependencies: ["TUI", "Themes", "PlayerModel", "AudioSession", "MusicLibrary", "Streams", "Alarms", "Podcasts"]),
         // Counts heap allocations on chosen threads (it interposes malloc for the test process).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter", cSettings: cWarnings),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "AudioDecoding", "TestSupport", "InterludeCore", "CAllocationCounter",

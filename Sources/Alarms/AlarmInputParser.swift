@@ -4,7 +4,9 @@ import InterludeCore
 /// names the value the user typed and what would be accepted.
 public enum AlarmInputParser {
     /// `HH:MM`, `in DURATION` (also `in90s`), or `YYYY-MM-DDTHH:MM` as positionals.
-    public static func parseWhen(_ words: [String], now: WallInstant, zone: ZonedTime) throws(AlarmCommandError) -> AlarmSchedule {
+    public static func parseWhen(_ given: [String], now: WallInstant, zone: ZonedTime) throws(AlarmCommandError) -> AlarmSchedule {
+        // "in 20s" quoted as one argument reads as the two words it is.
+        let words = given.flatMap { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init) }
         guard let first = words.first else {
             throw AlarmCommandError("alarm add: missing time (HH:MM, 'in DURATION' or YYYY-MM-DDTHH:MM)")
         }

@@ -29,6 +29,18 @@ public struct AlarmTimeFormat: Sendable {
         return "\(day) \(clock(seconds))"
     }
 
+    /// When an alarm rings, as a clock says it after "at": "20:01" today,
+    /// "07:30 tomorrow", "Wed 07:30" within the week, else "2026-12-25 07:30".
+    public func spokenClock(_ instant: Int64, now: Int64) -> String {
+        let (date, seconds) = zone.local(at: instant)
+        switch date.daysSinceEpoch - zone.local(at: now).date.daysSinceEpoch {
+        case ...0: return clock(seconds)
+        case 1: return "\(clock(seconds)) tomorrow"
+        case 2..<7: return "\(dayName(date)) \(clock(seconds))"
+        default: return "\(date) \(clock(seconds))"
+        }
+    }
+
     /// The status line's "next alarm Wed 07:00 (in 7 h 12 min)" for an alarm that fires at `instant`.
     public func nextAlarm(_ instant: Int64, now: Int64) -> String {
         "next alarm \(day(instant, now: now)) (in \(AlarmDurationText.text(seconds: instant - now)))"

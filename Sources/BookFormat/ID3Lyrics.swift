@@ -84,7 +84,7 @@ struct SyncedLyricsFrame {
         guard !lines.isEmpty else { return nil }
         let sorted = lines.sorted { $0.line.milliseconds != $1.line.milliseconds ? $0.line.milliseconds < $1.line.milliseconds : $0.order < $1.order }
         var problems: [String] = []
-        if late > 0 { problems.append("ID3 SYLT: \(late) line(s) with a time past 100 hours, dropped") }
+        if late > 0 { problems.append("ID3 SYLT: \(late) line\(late == 1 ? "" : "s") with a time past 100 hours, dropped") }
         if let cut { problems.append(cut) }
         return Lyrics(content: .synced(sorted.map(\.line)), source: "ID3 SYLT",
                       problem: problems.isEmpty ? nil : problems.joined(separator: "; "))

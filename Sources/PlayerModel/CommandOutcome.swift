@@ -63,9 +63,9 @@ public enum CommandReport: Equatable, Sendable {
     case queueCleared(count: Int)
     /// Entries taken out of the queue (the queue pane's key).
     case queueRemoved(count: Int)
-    case alarmIn(id: Int, seconds: Int)
-    /// An alarm at the time the user typed.
-    case alarmAt(id: Int, when: String)
+    /// An alarm set (or set anew) to ring `seconds` from now, at `at` as a
+    /// clock says it ("20:01", "07:30 tomorrow", "Wed 07:30", "2026-12-25 07:30").
+    case alarmSet(id: Int, seconds: Int64, at: String)
     /// The sleep timer's new setting as shown ("15 min", "end of chapter"), nil when off.
     case sleepTimer(String?)
     /// A bookmark at a place in book time as shown ("1:02:03").
@@ -79,19 +79,21 @@ public enum CommandReport: Equatable, Sendable {
     case refreshingPodcasts(count: Int)
     case downloadingEpisode(title: String)
     case markedEpisode(title: String, played: Bool)
+    case subscribingPodcast(url: String)
+    case unsubscribingPodcast(title: String)
+    case importingPodcasts(path: String)
 
     public var sentence: String {
         switch self {
         case .shuffle(let on): "shuffle \(on ? "on" : "off")"
         case .repeatMode(let mode): "repeat \(mode)"
-        case .queueSaved(let count, let path): "saved \(count) file(s) to \(path)"
+        case .queueSaved(let count, let path): "saved \(Self.count(count, "file")) to \(path)"
         case .playlistLoaded(let count, let path, let missing):
-            "loaded \(count) file(s) from \(path)" + (missing == 0 ? "" : ", \(missing) missing")
-        case .queued(let count): "added \(count) file(s) to the queue"
-        case .queueCleared(let count): "removed \(count) queued file(s)"
-        case .queueRemoved(let count): "removed \(count) entr\(count == 1 ? "y" : "ies") from the queue"
-        case .alarmIn(let id, let seconds): "alarm #\(id) rings in \(seconds) s"
-        case .alarmAt(let id, let when): "alarm #\(id) at \(when)"
+            "loaded \(Self.count(count, "file")) from \(path)" + (missing == 0 ? "" : ", \(missing) missing")
+        case .queued(let count): "added \(Self.count(count, "file")) to the queue"
+        case .queueCleared(let count): "removed \(Self.count(count, "queued file"))"
+        case .queueRemoved(let count): "removed \(Self.count(count, "entry", "entries")) from the queue"
+        case .alarmSet(let id, let seconds, let at): "alarm #\(id) rings in \(Self.spoken(seconds: seconds)), at \(at)"
         case .sleepTimer(let setting?): "sleep timer: \(setting)"
         case .sleepTimer(nil): "sleep timer off"
         case .bookmarkAdded(let id, let at): "bookmark #\(id) at \(at)"
@@ -101,9 +103,38 @@ public enum CommandReport: Equatable, Sendable {
         case .stationRenamed(let number, let name): "station \(number) is now \(name)"
         case .stationRemoved(let name): "removed the station \(name)"
         case .playingStation(let name): "playing \(name)"
-        case .refreshingPodcasts(let count): "refreshing \(count) podcast\(count == 1 ? "" : "s")"
+        case .refreshingPodcasts(let count): "refreshing \(Self.count(count, "podcast"))"
         case .downloadingEpisode(let title): "downloading \(title)"
         case .markedEpisode(let title, let played): "\(title): marked \(played ? "played" : "unplayed")"
+        case .subscribingPodcast(let url): "subscribing to \(url)"
+        case .unsubscribingPodcast(let title): "unsubscribing from \(title)"
+        case .importingPodcasts(let path): "importing the podcasts of \(path)"
         }
+    }
+}
+
+extension CommandReport {
+    /// "1 file", "2 files", "0 files": a count with its noun agreeing (`plural`: when not noun + "s").
+    public static func count(_ count: Int, _ noun: String, _ plural: String? = nil) -> String {
+        "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
+    }
+
+    /// A span as a person says it: "20 seconds", "1 minute", "1 minute 30 seconds",
+    /// "2 hours 5 minutes", "3 days 1 hour": the two largest units, seconds
+    /// only under an hour, rounded down (an alarm's second is no one's concern past that).
+    public static func spoken(seconds: Int64) -> String {
+        let seconds = max(0, seconds)
+        let units: [(Int64, String)] = [(86_400, "day"), (3600, "hour"), (60, "minute"), (1, "second")]
+        var left = seconds
+        var parts: [String] = []
+        for (size, name) in units where left >= size || (parts.isEmpty && size == 1) {
+            if seconds >= 3600 && size == 1 { break }
+            let amount = left / size
+            left -= amount * size
+            guard amount > 0 || parts.isEmpty else { continue }
+            parts.append(count(Int(amount), name))
+            if parts.count == 2 { break }
+        }
+        return parts.joined(separator: " ")
     }
 }

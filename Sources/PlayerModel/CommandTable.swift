@@ -118,6 +118,12 @@ public enum PlayerCommand: Equatable, Sendable {
     case downloadEpisode(podcast: String, episode: String?)
     /// Marks an episode heard to its end (`played`) or not heard at all.
     case markEpisode(podcast: String, episode: String, played: Bool)
+    /// Subscribes to the feed at `url`, fetched in the background.
+    case addPodcast(url: String)
+    /// Unsubscribes from the podcast `podcast` names (its id, URL or title).
+    case removePodcast(podcast: String)
+    /// Subscribes to the feeds of the OPML file at `path`, then refreshes.
+    case importPodcasts(path: String)
 
     case quit
 
@@ -526,6 +532,21 @@ public enum CommandTable {
         // Podcasts: the subscriptions of `interlude podcast`, refreshed and downloaded in the background.
         CommandSpec("podcast-refresh", .podcasts, "refresh every podcast's feed in the background", keys: ["U"],
                     offeredBy: keysAndSocket, parse: plain(.refreshPodcasts)),
+        CommandSpec("podcast-add", aliases: ["podcast-subscribe"], .podcasts,
+                    "subscribe to the feed at URL, fetched in the background (the key asks for the URL)",
+                    arguments: [CommandArgument("URL", .text)], keys: ["O"], offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+            .perform(.addPodcast(url: try arguments.string("a feed's URL (a string)")))
+        },
+        CommandSpec("podcast-remove", aliases: ["podcast-unsubscribe"], .podcasts,
+                    "unsubscribe from PODCAST (the key: the podcasts pane's selection, once confirmed)",
+                    arguments: [podcast], keys: ["ctrl-x"], offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+            .perform(.removePodcast(podcast: try arguments.string("a podcast (a string)")))
+        },
+        CommandSpec("podcast-import", .podcasts,
+                    "subscribe to the feeds of an OPML file, then refresh (the key asks for the path)",
+                    arguments: [CommandArgument("PATH", .text)], keys: ["I"], offeredBy: keysAndSocket) { arguments throws(RemoteArgumentError) in
+            .perform(.importPodcasts(path: try arguments.string("an OPML file's path (a string)")))
+        },
         CommandSpec("podcast-download", .podcasts,
                     "download an episode in the background (the newest without EPISODE; the key: the podcasts pane's selection)",
                     arguments: [podcast, CommandArgument("EPISODE", .text, optional: true)], keys: ["W"],

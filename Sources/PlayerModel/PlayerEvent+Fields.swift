@@ -13,6 +13,7 @@ extension PlayerEvent {
         case .underrun: "underrun"
         case .finished: "finished"
         case .error: "error"
+        case .notice: "notice"
         case .pauseRequested: "pauseRequested"
         case .paused: "paused"
         case .resumeRequested: "resumeRequested"
@@ -88,7 +89,7 @@ extension PlayerEvent {
             return [.init("cause", .string(cause.rawValue))]
         case .finished(let underruns):
             return [.init("underruns", .integer(underruns))]
-        case .error(let message):
+        case .error(let message), .notice(let message):
             return [.init("message", .string(message))]
         case .pauseRequested(let position), .paused(let position):
             return [.init("position", .number(position, decimals: 6))]

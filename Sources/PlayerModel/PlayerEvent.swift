@@ -18,6 +18,9 @@ public enum PlayerEvent: Sendable, Equatable {
     case finished(underruns: Int)
     /// A problem the user should see, as one sentence.
     case error(String)
+    /// A line to say that is no problem: what the player did by itself
+    /// (a library index built because there was none yet), as one sentence.
+    case notice(String)
 
     // MARK: Pause and resume, as carried out on the engine
 

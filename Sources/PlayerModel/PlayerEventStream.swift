@@ -36,6 +36,12 @@ public final class PlayerEventStream {
         for subscriber in subscribers { subscriber(timed) }
     }
 
+    /// A line that is no problem: stderr as an error's, and a `notice` event.
+    public func notice(_ message: String) {
+        errorLines?("interlude: \(message)\n")
+        emit(.notice(message))
+    }
+
     /// A problem the user should see: stderr, and an `error` event.
     public func error(_ message: String) {
         // Never waiting for a stopped terminal: the line is an event as well.

@@ -14,6 +14,12 @@ public struct ICYHeaders: Equatable, Sendable {
     /// Lines that named a known header with a value out of range, each said once.
     public var problems: [String]
 
+    /// What a server sends for a mount whose source gave no name: Icecast 2.4
+    /// answers an Ogg mount fed by `oggfwd` without `-n` with `icy-name: no name`
+    /// (seen in `TUIFirstHourTests`), and lists such a mount as "Unspecified name".
+    /// No station is called so: the stream's own tags name it instead.
+    static let placeholderNames: Set<String> = ["no name", "unspecified name"]
+
     public init(metaint: Int? = nil, name: String? = nil, genre: String? = nil, url: String? = nil,
                 description: String? = nil, bitrate: Int? = nil, problems: [String] = []) {
         self.metaint = metaint
@@ -43,7 +49,7 @@ public struct ICYHeaders: Equatable, Sendable {
             switch name {
             case "icy-metaint": headers.metaint = headers.number(value, in: metaintRange, header: name)
             case "icy-br": headers.bitrate = headers.number(value, in: bitrateRange, header: name)
-            case "icy-name": headers.name = value.isEmpty ? nil : value
+            case "icy-name": headers.name = value.isEmpty || placeholderNames.contains(value.lowercased()) ? nil : value
             case "icy-genre": headers.genre = value.isEmpty ? nil : value
             case "icy-url": headers.url = value.isEmpty ? nil : value
             case "icy-description": headers.description = value.isEmpty ? nil : value

@@ -49,6 +49,26 @@ public enum StreamTags {
         return title(artist: text("TPE1"), title: text("TIT2"))
     }
 
+    /// The station's own name in its tags, where no `icy-name` header gives
+    /// one: an Ogg stream's ORGANIZATION comment (the Vorbis comment field
+    /// for the organisation producing the stream: VLC shows it as the
+    /// stream's publisher, while TITLE is the song, as Icecast and mpv read
+    /// it), or a timed ID3 tag's TRSN frame ("Internet radio station name",
+    /// ID3v2.4). Nil when absent or blank.
+    public static func stationName(organization: [UInt8]?) -> String? {
+        organization.flatMap(text)
+    }
+
+    /// The TRSN frame of an HLS station's timed ID3 tag (see `title(timedID3:)`
+    /// for how the packet is read), or nil.
+    public static func stationName(timedID3 bytes: [UInt8]) -> String? {
+        let magic: [UInt8] = [0x49, 0x44, 0x33]
+        let whole = bytes.starts(with: magic) ? bytes : magic + [4, 0] + bytes
+        guard let tag = try? ID3v2Tag(bytes: whole), tag.damage == nil,
+              let frame = tag.frames(withID: "TRSN").first, let text = try? ID3v2TextFrame(body: frame.body) else { return nil }
+        return Self.text(Array(text.text.utf8))
+    }
+
     /// The value decoded and trimmed; nil when nothing is left.
     private static func text(_ bytes: [UInt8]) -> String? {
         // A cut inside a UTF-8 sequence would make the whole value read as Latin-1: cut before it.

@@ -115,3 +115,17 @@ struct AlarmCommandsTests {
         #expect(try StateFile(path: directory + "/interlude/alarms.json.corrupt-20250616T060000Z").read() != nil)
     }
 }
+
+/// What the user types, read as they mean it: a delay quoted as one argument is the same delay.
+struct AlarmWhenWordsTests {
+    @Test("'in 20s' as one argument is 'in' '20s'; '07:30' with spaces around is 07:30")
+    func aDelayQuotedAsOneArgumentReadsAsTwoWords() throws {
+        let now = WallInstant(secondsSince1970: 1_796_000_000)
+        let zone = ZonedTime(timeZone: .utc)
+        #expect(try AlarmInputParser.parseWhen(["in 20s"], now: now, zone: zone) == .relative(firesAt: 1_796_000_020))
+        #expect(try AlarmInputParser.parseWhen(["in 1h 30m"], now: now, zone: zone) == .relative(firesAt: 1_796_005_400))
+        #expect(try AlarmInputParser.parseWhen(["in", "20s"], now: now, zone: zone) == .relative(firesAt: 1_796_000_020))
+        #expect(try AlarmInputParser.parseWhen([" 07:30 "], now: now, zone: zone)
+                == .clockTime(time: LocalTime(hour: 7, minute: 30), repeatDays: .never))
+    }
+}

@@ -50,7 +50,7 @@ struct LibraryLoudnessTests {
         let scan = try InterludeBinary.run(["library", "scan", "--loudness"], environment: environment)
         #expect(scan.succeeded, "\(scan.summary)")
         // Three measured (the tagged file keeps its tag's values), one album.
-        #expect(scan.stdoutText.contains("loudness: 3 file(s) measured, 1 album(s), 0 failed"), "\(scan.stdoutText)")
+        #expect(scan.stdoutText.contains("loudness: 3 files measured, 1 album, 0 failed"), "\(scan.stdoutText)")
 
         let rows = try LibraryHome.rows(environment: environment)
         func number(_ path: String, _ key: String) -> Double? { (rows[path]?[key] as? NSNumber)?.doubleValue }
@@ -91,6 +91,6 @@ struct LibraryLoudnessTests {
 
         // Nothing left to measure: a second run measures nothing.
         let again = try InterludeBinary.run(["library", "scan", "--loudness"], environment: environment)
-        #expect(again.stdoutText.contains("loudness: 0 file(s) measured, 0 album(s), 0 failed"), "\(again.stdoutText)")
+        #expect(again.stdoutText.contains("loudness: 0 files measured, 0 albums, 0 failed"), "\(again.stdoutText)")
     }
 }

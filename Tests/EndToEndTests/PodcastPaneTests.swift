@@ -11,6 +11,75 @@ import TestSupport
 /// are the answers released. Keys and playback served meanwhile is shown by
 /// their effects, not by how fast they came (the bench's row measures that).
 @Suite(.serialized) struct PodcastPaneTests {
+    @Test("the podcasts pane subscribes to a feed typed at its prompt (O), unsubscribes once y confirms it (Ctrl-X), imports an OPML file (I), and shows a podcast interlude podcast add subscribed to from another process, without U")
+    func subscribeUnsubscribeAndImportFromThePaneWhichFollowsTheCommandLine() throws {
+        let root = ScratchFiles.makeDirectory("pane-subscribe-feeds")
+        for index in 1...3 {
+            try PodcastRefreshTests.feed(index, episodes: 3).write(toFile: "\(root)/show-\(index).xml", atomically: true, encoding: .utf8)
+        }
+        let server = try FeedServer.start(root: root)
+        defer { server.stop() }
+        let home = PodcastHome()
+        let opmlPath = ScratchFiles.makeDirectory("pane-subscribe-opml") + "/subscriptions.opml"
+        try """
+            <?xml version="1.0"?>
+            <opml version="2.0"><head><title>t</title></head><body>
+            <outline type="rss" text="Show 2" xmlUrl="\(server.url("show-2.xml"))"/>
+            </body></opml>
+
+            """.write(toFile: opmlPath, atomically: true, encoding: .utf8)
+        let music = try TaggedLibrary.make(Array(TaggedLibrary.standard.prefix(1)), seconds: 120)
+        let session = try TUISession(columns: 140, rows: 45, arguments: ["\(music)/Tones/1 Morning.mp3"],
+                                     environment: home.environment) { config in
+            try "podcast-refresh-age = off\n".write(toFile: config + "/interlude/config", atomically: true, encoding: .utf8)
+        }
+        #expect(session.waitFor("Morning").met, "\(session.screen())")
+        try session.press("P")
+        #expect(session.waitFor { $0.contains("P Podcasts (0)") && $0.contains("O subscribes to a feed") }.met, "\(session.screen())")
+        func subscribed() throws -> [String] { try home.listJSON().compactMap { $0["title"] as? String }.sorted() }
+
+        // Subscribe: the URL typed at the prompt, the feed fetched off the loop.
+        try session.press("O")
+        #expect(session.waitFor("subscribe to the feed at URL:").met, "\(session.screen())")
+        try session.type(server.url("show-1.xml"))
+        try session.press("Enter")
+        let added = session.waitFor(20) { $0.contains("P Podcasts (1)") && $0.contains("Show 1  (3 episodes)") }
+        #expect(added.met && added.screen.contains("added Show 1 (3 episodes)"), "\(added.screen)")
+        #expect(try subscribed() == ["Show 1"])
+
+        // Unsubscribe: asked first; anything but y keeps it.
+        try session.press("C-x")
+        #expect(session.waitFor("unsubscribe from Show 1? (y to confirm)").met, "\(session.screen())")
+        try session.type("n")
+        try session.press("Enter")
+        #expect(session.waitFor("still subscribed to Show 1").met, "\(session.screen())")
+        #expect(try subscribed() == ["Show 1"])
+        try session.press("C-x")
+        #expect(session.waitFor("unsubscribe from Show 1? (y to confirm)").met, "\(session.screen())")
+        try session.type("y")
+        try session.press("Enter")
+        let removed = session.waitFor(20) { $0.contains("P Podcasts (0)") && !$0.contains("Show 1  (") }
+        #expect(removed.met && removed.screen.contains("removed Show 1"), "\(removed.screen)")
+        #expect(try subscribed() == [])
+
+        // Import: the path typed at the prompt, then the new feed fetched.
+        try session.press("I")
+        #expect(session.waitFor("import the podcasts of the OPML file:").met, "\(session.screen())")
+        try session.type(opmlPath)
+        try session.press("Enter")
+        let imported = session.waitFor(20) { $0.contains("P Podcasts (1)") && $0.contains("Show 2  (3 episodes") }
+        #expect(imported.met, "\(imported.screen)")
+        #expect(try subscribed() == ["Show 2"])
+
+        // Another process subscribes: the pane shows it without U.
+        let other = try home.run(["add", server.url("show-3.xml")])
+        #expect(other.succeeded, "\(other.summary)")
+        let followed = session.waitFor(20) { $0.contains("P Podcasts (2)") && $0.contains("Show 3  (3 episodes") }
+        #expect(followed.met, "\(followed.screen)")
+        try session.press("q")
+        #expect(session.waitFor("EXITED 0").met, "\(session.screen())")
+    }
+
     static let count = 51
     static let held = Set(46..<51)
     static let changed = [4, 17, 33]
@@ -74,7 +143,7 @@ import TestSupport
         #expect(server.requests.count - before == 46, "nothing held was answered before the release")
 
         server.release()
-        let done = session.waitFor(30) { $0.contains("refreshed 50 podcasts: 6 new episodes in 3, 47 unchanged, 1 failed") }
+        let done = session.waitFor(30) { $0.contains("refreshed 50 podcasts: 6 new episodes in 3 podcasts, 47 unchanged, 1 failed") }
         #expect(done.met, "\(done.screen)")
         #expect(!done.screen.contains("refreshing"), "\(done.screen)")
 
@@ -143,7 +212,7 @@ import TestSupport
         }
         #expect(session.waitFor("Morning").met, "\(session.screen())")
         try session.press("P")
-        #expect(session.waitFor("Tone Talk  (1 episodes)").met, "\(session.screen())")
+        #expect(session.waitFor("Tone Talk  (1 episode)").met, "\(session.screen())")
         try session.press("Enter")
         #expect(session.waitFor { $0.contains("P Podcasts: Tone Talk (1)") && $0.contains("First tone  1:00") }.met,
                "\(session.screen())")
@@ -207,7 +276,7 @@ import TestSupport
                                      environment: home.environment) { config in
             try "podcast-refresh-age = 12h\n".write(toFile: config + "/interlude/config", atomically: true, encoding: .utf8)
         }
-        let done = session.waitFor(30) { $0.contains("refreshed 3 podcasts: 2 new episodes in 1, 2 unchanged, 0 failed") }
+        let done = session.waitFor(30) { $0.contains("refreshed 3 podcasts: 2 new episodes in 1 podcast, 2 unchanged, 0 failed") }
         #expect(done.met, "\(done.screen)")
         let requests = Array(server.requests.dropFirst(before))
         #expect(requests.map(\.status).sorted() == [200, 304, 304], "\(requests)")
@@ -241,7 +310,7 @@ import TestSupport
         #expect(Remote.waitForPlayer(session.playerRuntimeDirectory))
         let refresh = try Remote.run(session.playerRuntimeDirectory, ["podcast-refresh"])
         #expect(refresh.succeeded && refresh.stdoutText.contains("refreshing 2 podcasts"), "\(refresh.summary)")
-        #expect(session.waitFor("refreshed 2 podcasts: 1 new episode in 1, 1 unchanged, 0 failed").met, "\(session.screen())")
+        #expect(session.waitFor("refreshed 2 podcasts: 1 new episode in 1 podcast, 1 unchanged, 0 failed").met, "\(session.screen())")
 
         // These feeds give no itunes:duration: an episode never played has no end to be put at, and says so in one line.
         let mark = try Remote.run(session.playerRuntimeDirectory, ["podcast-mark", "Show 1", "Show 1 episode 0", "played"])

@@ -100,7 +100,7 @@ import Glibc
         try session.press("w")
         try session.type(playlist)
         try session.press("Enter")
-        let saved = session.waitFor("saved 5 file(s)")
+        let saved = session.waitFor("saved 5 files")
         #expect(saved.met, "\(saved.screen)")
         let lines = ((try? String(contentsOfFile: playlist, encoding: .utf8)) ?? "").split(separator: "\n").filter { !$0.hasPrefix("#") }
         #expect(lines.map(String.init) == [files[0], files[2], files[1], files[3], files[0]], "\(lines)")
@@ -257,6 +257,53 @@ import Glibc
         try session.press("Enter")
         #expect(session.waitFor("1. Dock Radio  http://127").met, "\(session.screen())")
         #expect(StationFavouritesTests.text(file) == "#EXTM3U\n#EXTINF:-1,Dock Radio\n\(url)\n")
+        try Self.quit(session)
+    }
+
+    /// Adds `url` at the radio pane's prompt and waits for the pane to name it `name`.
+    static func addStation(_ session: TUISession, _ url: String, named name: String, number: Int,
+                           sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try session.press("R", "F")
+        #expect(session.waitFor("add the station at URL").met, "\(session.screen())", sourceLocation: sourceLocation)
+        try session.type(url)
+        try session.press("Enter")
+        let named = session.waitFor(20) { $0.contains("\(number). \(name)  http://127") }
+        #expect(named.met, "\(named.screen)", sourceLocation: sourceLocation)
+    }
+
+    @Test("a station added by its URL with no icy-name is named by its stream's tags: an HLS station's timed ID3 TRSN, an Ogg mount's ORGANIZATION")
+    func hlsAndOggStationsNamedByTheirStreamsTags() throws {
+        let live = try LiveHLS.startWithTimedID3(wav: Fixtures.wav(.tone(frequency: 440), seconds: 40),
+                                                 titles: [(seconds: 0, artist: "Tide", title: "Low Water")], station: "Harbour HLS")
+        defer { live.stop() }
+        let server = try IcecastServer.start()
+        defer { server.stop() }
+        let ogg = try Fixtures.chainedOgg(.opus, songs: [(artist: "Gull", title: "Morning"), (artist: "Gull", title: "Noon")],
+                                          seconds: 20, organization: "Ogg Harbour")
+        try server.startOggSource(mount: "harbour.opus", ogg: ogg, name: nil)
+        let data = ScratchFiles.makeDirectory("first-hour-tagged-stations")
+        let music = try Fixtures.mp3(.tone(frequency: 330), seconds: 60)
+        let session = try TUISession(columns: 140, rows: 40, arguments: [music], environment: ["XDG_DATA_HOME": data])
+        #expect(session.waitFor { (TUISession.elapsed($0) ?? 0) >= 1 }.met, "\(session.screen())")
+        let file = StationFavouritesTests.stationsFile(data)
+
+        try Self.addStation(session, live.playlistURL, named: "Harbour HLS", number: 1)
+        try Self.addStation(session, server.url("harbour.opus"), named: "Ogg Harbour", number: 2)
+        #expect(StationFavouritesTests.text(file) == "#EXTM3U\n#EXTINF:-1,Harbour HLS\n\(live.playlistURL)\n"
+                    + "#EXTINF:-1,Ogg Harbour\n\(server.url("harbour.opus"))\n")
+        try Self.quit(session)
+    }
+
+    @Test("the first start's 'no library index yet; building it' is a notice in the log, not an error, and leaves the status line once the index is built")
+    func theFirstIndexIsANoticeThatGoesOnceBuilt() throws {
+        let (session, _) = try TUILibraryTests.start(files: 200)
+        // Built: the command line (the screen's last row) no longer says so; the log still does.
+        let gone = session.waitFor(30) { screen in
+            !(TUISession.rows(screen).last ?? "").contains("no library index") && screen.contains("1 Browser") }
+        #expect(gone.met, "\(gone.screen)")
+        try session.press("5")
+        let logged = session.waitFor { $0.contains("notice message=no library index at") }
+        #expect(logged.met && !logged.screen.contains("error message=no library index"), "\(logged.screen)")
         try Self.quit(session)
     }
 }

@@ -30,7 +30,7 @@ import TestSupport
         try session.type("Road trip")
         try session.press("Enter")
         let saved = "\(lists)/Road trip.m3u8"
-        #expect(session.waitFor("saved 2 file(s)").met, "\(session.screen())")
+        #expect(session.waitFor("saved 2 files").met, "\(session.screen())")
         let text = try String(contentsOfFile: saved, encoding: .utf8)
         #expect(text.hasPrefix("#EXTM3U\n") && text.contains("#EXTINF:30,Interlude - Morning\n") && text.contains(first + "\n"))
 
@@ -39,7 +39,7 @@ import TestSupport
         #expect(pane.met, "\(pane.screen)")
         // "Old mix.m3u" sorts first: enter plays it, the missing file named on a line of its own.
         try session.press("Enter")
-        let loaded = session.waitFor { $0.contains("loaded 1 file(s)") && $0.contains("count=1 missing=1") }
+        let loaded = session.waitFor { $0.contains("loaded 1 file from") && $0.contains("count=1 missing=1") }
         #expect(loaded.met, "\(loaded.screen)")
         // The event log, filtered: the missing file's line.
         try session.press("5")

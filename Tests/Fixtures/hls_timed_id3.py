@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Live HLS with timed ID3 titles, as a station's packager writes it.
 
-Usage: hls_timed_id3.py AUDIO.aac FOLDER SECONDS:ARTIST:TITLE [...]
+Usage: hls_timed_id3.py [--station NAME] AUDIO.aac FOLDER SECONDS:ARTIST:TITLE [...]
 
 AUDIO.aac is AAC in ADTS (ffmpeg -f adts). Its frames are put in MPEG-TS
 segments of one second with a second elementary stream of timed ID3 (stream
 type 0x15 with a metadata descriptor naming "ID3 ", PES stream id 0xBD), as
 Apple's "Timed Metadata for HTTP Live Streaming" describes: one ID3v2.4 tag
-(TPE1 and TIT2) at each given time, with that time as its PTS, and the
+(TPE1 and TIT2, and TRSN, the "Internet radio station name", with --station)
+at each given time, with that time as its PTS, and the
 current one again at the start of each segment, as packagers repeat it. The segments
 are published in real time, a second each, into FOLDER with a playlist of a
 sliding window of six (live.m3u8, replaced atomically), and the playlist ends
@@ -51,9 +52,10 @@ def syncsafe(value):
     return bytes([(value >> 21) & 0x7F, (value >> 14) & 0x7F, (value >> 7) & 0x7F, value & 0x7F])
 
 
-def id3_tag(artist, title):
+def id3_tag(artist, title, station=None):
     frames = b""
-    for frame_id, text in (("TPE1", artist), ("TIT2", title)):
+    texts = (("TRSN", station),) if station else ()
+    for frame_id, text in texts + (("TPE1", artist), ("TIT2", title)):
         body = b"\x03" + text.encode("utf-8")
         frames += frame_id.encode() + syncsafe(len(body)) + b"\x00\x00" + body
     return b"ID3\x04\x00\x00" + syncsafe(len(frames)) + frames
@@ -123,11 +125,15 @@ class Muxer:
 
 
 def main():
-    if len(sys.argv) < 3:
+    arguments = sys.argv[1:]
+    station = None
+    if arguments[:1] == ["--station"] and len(arguments) > 1:
+        station, arguments = arguments[1], arguments[2:]
+    if len(arguments) < 2:
         raise SystemExit(__doc__)
-    audio, folder = sys.argv[1], sys.argv[2]
+    audio, folder = arguments[0], arguments[1]
     titles = []
-    for spec in sys.argv[3:]:
+    for spec in arguments[2:]:
         seconds, artist, title = spec.split(":", 2)
         titles.append((float(seconds), artist, title))
     titles.sort()
@@ -155,7 +161,7 @@ def main():
         # A new title where it starts; the one playing again at each segment's start,
         # as packagers repeat it, for a listener who joins later.
         if playing and (changed or starts_segment):
-            current += muxer.packets(ID3_PID, pes(0xBD, pts, id3_tag(*playing), aligned=True))
+            current += muxer.packets(ID3_PID, pes(0xBD, pts, id3_tag(*playing, station=station), aligned=True))
         current += muxer.packets(AUDIO_PID, pes(0xC0, pts, frame), pcr=pts - 9000)
         samples += 1024
     segments.append(current)

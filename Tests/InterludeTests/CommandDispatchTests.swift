@@ -130,8 +130,11 @@ import Testing
     func alarms() throws {
         let player = try Player()
         let result = player.perform(.addAlarm(afterSeconds: 5))
-        #expect(result == .done(report: .alarmIn(id: 1, seconds: 5)))
-        #expect(CommandReport.alarmIn(id: 1, seconds: 5).sentence == "alarm #1 rings in 5 s")
+        guard case .done(report: .alarmSet(id: 1, seconds: 5, let at)?) = result else {
+            Issue.record("not an alarm in 5 seconds: \(result)")
+            return
+        }
+        #expect(CommandReport.alarmSet(id: 1, seconds: 5, at: at).sentence == "alarm #1 rings in 5 seconds, at \(at)")
         #expect(player.runtime.testAlarms.count == 1)
         guard case .alarmAdded(let id, .inSeconds(5))? = player.events.last else {
             Issue.record("no alarmAdded event: \(player.events)")

@@ -57,8 +57,8 @@ struct RemoteRequestTests {
     @Test("replies are one line each, with the id, ok and the message or error")
     func replies() {
         #expect(RemoteReply.line(id: .integer(7), .done) == #"{"id":7,"ok":true}"#)
-        #expect(RemoteReply.line(id: .string("q"), .done(report: .alarmAt(id: 1, when: "07:30")))
-            == #"{"id":"q","ok":true,"message":"alarm #1 at 07:30"}"#)
+        #expect(RemoteReply.line(id: .string("q"), .done(report: .alarmSet(id: 1, seconds: 60, at: "07:30")))
+            == #"{"id":"q","ok":true,"message":"alarm #1 rings in 1 minute, at 07:30"}"#)
         #expect(RemoteReply.line(id: .none, .refused(reason: .problem("an \"alarm\" rings\n")))
             == #"{"id":null,"ok":false,"error":"an \"alarm\" rings\n"}"#)
         #expect(RemoteReply.result(id: .integer(1), .object(["b": .array([.integer(1), .double(0.5)]), "a": .null]))

@@ -177,4 +177,11 @@ import Testing
     @Test func latin1NamesAreRead() {
         #expect(ICYHeaders.parse(Array("icy-name: Caf".utf8) + [0xE9]).name == "Café")
     }
+
+    @Test("a server's placeholder for a mount its source named not is no name")
+    func aPlaceholderNameIsNone() {
+        #expect(ICYHeaders.parse("icy-name: no name\n").name == nil)
+        #expect(ICYHeaders.parse("icy-name: Unspecified name\n").name == nil)
+        #expect(ICYHeaders.parse("icy-name: No Name Radio\n").name == "No Name Radio")
+    }
 }

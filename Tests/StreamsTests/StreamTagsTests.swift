@@ -73,3 +73,24 @@ import Testing
         #expect(StreamTags.title(timedID3: []) == nil)
     }
 }
+
+/// A station's own name in its tags: an Ogg stream's ORGANIZATION, a timed ID3 tag's TRSN.
+@Suite struct StationNameTagTests {
+    @Test func aTimedID3TagNamesItsStationByTRSNWholeOrCutShort() {
+        let tag = TimedID3TitleTests.tag([("TRSN", "Harbour HLS"), ("TPE1", "Artist"), ("TIT2", "Song")])
+        #expect(StreamTags.stationName(timedID3: tag) == "Harbour HLS")
+        #expect(StreamTags.stationName(timedID3: Array(tag.dropFirst(5))) == "Harbour HLS")
+        // The song is no station's name.
+        #expect(StreamTags.stationName(timedID3: TimedID3TitleTests.tag([("TPE1", "Artist"), ("TIT2", "Song")])) == nil)
+        #expect(StreamTags.stationName(timedID3: TimedID3TitleTests.tag([("TRSN", "  ")])) == nil)
+        #expect(StreamTags.stationName(timedID3: Array(tag.dropLast(3))) == nil)
+    }
+
+    @Test func anOggStreamsOrganizationIsItsNameTrimmedAndBounded() {
+        #expect(StreamTags.stationName(organization: Array(" Ogg Harbour ".utf8)) == "Ogg Harbour")
+        #expect(StreamTags.stationName(organization: Array("Caf".utf8) + [0xE9]) == "Café")
+        #expect(StreamTags.stationName(organization: Array(" \t".utf8)) == nil)
+        #expect(StreamTags.stationName(organization: nil) == nil)
+        #expect(StreamTags.stationName(organization: Array(repeating: 0x78, count: 1 << 20))?.utf8.count == StreamTags.maximumValueBytes)
+    }
+}

@@ -94,12 +94,17 @@ extension Fixtures {
     /// playlist: `seconds` of a tone of the song's own (440 Hz, then 660, 880...),
     /// encoded by `codec` (`.opus` or `.vorbis`) with the song's ARTIST and TITLE
     /// in its comment header, the chains one after another.
-    public static func chainedOgg(_ codec: Codec, songs: [(artist: String, title: String)], seconds: Double) throws -> String {
+    /// `organization`: each chain's ORGANIZATION comment too (the station's name, as a source may send it).
+    public static func chainedOgg(_ codec: Codec, songs: [(artist: String, title: String)], seconds: Double,
+                                  organization: String? = nil) throws -> String {
         let chains = try songs.enumerated().map { index, song in
             let wav = try wav(.tone(frequency: 440 + 220 * Double(index)), seconds: seconds)
+            let named = organization.map { ["ORGANIZATION=\($0)"] } ?? []
             switch codec {
-            case .opus: return try encode(wav, as: .opus, extraArguments: ["--artist", song.artist, "--title", song.title])
-            case .vorbis: return try encode(wav, as: .vorbis, extraArguments: ["-a", song.artist, "-t", song.title])
+            case .opus: return try encode(wav, as: .opus, extraArguments: ["--artist", song.artist, "--title", song.title]
+                                              + named.flatMap { ["--comment", $0] })
+            case .vorbis: return try encode(wav, as: .vorbis, extraArguments: ["-a", song.artist, "-t", song.title]
+                                                + named.flatMap { ["-c", $0] })
             default: throw ProcessError.notReady("a chained Ogg file is Opus or Vorbis, not \(codec)")
             }
         }

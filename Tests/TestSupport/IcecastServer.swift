@@ -156,14 +156,15 @@ public final class IcecastServer: @unchecked Sendable {
     /// positions give, with `oggfwd` (libshout), once through. A file of several
     /// chains is how an Ogg station changes its title: each chain's comment
     /// header names its song (Icecast's admin call cannot change an Ogg mount's).
-    /// Returns once the mount is listed on the status page.
+    /// Returns once the mount is listed on the status page. `name` nil: the
+    /// source gives the mount no name (no `ice-name`, so listeners get no `icy-name`).
     @discardableResult
-    public func startOggSource(mount: String, ogg: String, name: String = "Interlude Test Radio",
+    public func startOggSource(mount: String, ogg: String, name: String? = "Interlude Test Radio",
                                timeout: Double = 15) throws -> IcecastSource {
         guard ProcessRunner.which("oggfwd") != nil else { throw StreamServerError.notInstalled("oggfwd") }
         let log = "\(directory)/source-\(mount.replacingOccurrences(of: "/", with: "_")).log"
         let process = try BackgroundProcess.start(
-            "oggfwd", ["-n", name, "127.0.0.1", String(port), sourcePassword, "/\(mount)"],
+            "oggfwd", (name.map { ["-n", $0] } ?? []) + ["127.0.0.1", String(port), sourcePassword, "/\(mount)"],
             stdinPath: ogg, stdout: .discard, stderr: .file(log))
         return try waitForMount(IcecastSource(process: process, mount: mount, format: nil, logPath: log), timeout: timeout)
     }

@@ -118,14 +118,16 @@ public final class LiveHLS: Sendable {
     /// tags beside the audio, one for each of `titles` at its time (seconds
     /// into the stream), published in real time into a window of six; the
     /// playlist ends after the last segment. Returns once it lists `segments`.
+    /// `station`: each tag also names the station (TRSN).
     public static func startWithTimedID3(wav: String, titles: [(seconds: Double, artist: String, title: String)],
-                                         segments: Int = 3, timeout: Double = 20) throws -> LiveHLS {
+                                         station: String? = nil, segments: Int = 3, timeout: Double = 20) throws -> LiveHLS {
         let folder = ScratchFiles.makeDirectory("hls")
         let aac = "\(folder)/../hls-source-\(UUID().uuidString.prefix(8)).aac"
         try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", wav, "-c:a", "aac", "-b:a", "64k", "-f", "adts", aac],
                               timeout: 60).check()
         let encoder = try BackgroundProcess.start(
-            "python3", ["\(InterludeBinary.packageRoot)/Tests/Fixtures/hls_timed_id3.py", aac, folder]
+            "python3", ["\(InterludeBinary.packageRoot)/Tests/Fixtures/hls_timed_id3.py"] + (station.map { ["--station", $0] } ?? [])
+                + [aac, folder]
                 + titles.map { "\($0.seconds):\($0.artist):\($0.title)" },
             stdout: .discard, stderr: .file("\(folder)/../hls-encoder.log"))
         return try serve(folder, encoder: encoder, segments: segments, timeout: timeout)

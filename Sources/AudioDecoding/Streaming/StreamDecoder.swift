@@ -73,6 +73,8 @@ final class StreamDecoder: Decoder, LiveStream {
     private var containerName = "stream"
     private var bitrateKbps = 0
     private(set) var stationName: String?
+    /// The name came from the server's `icy-name`, which a name in the stream's tags does not replace.
+    private var namedByHeaders = false
     /// The title of the audio heard (shown as it is heard, `showHeardTitle`).
     private(set) var title: String?
     /// The connection's titles by the time-shift frame they arrived at.
@@ -155,6 +157,15 @@ final class StreamDecoder: Decoder, LiveStream {
 
     /// TLS's global set-up, once a process, before the first reader thread.
     private static let initialiseNetwork: Void = { _ = interlude_avformat_network_init() }()
+
+    /// FFmpeg's libraries loaded (under the loader's lock) and its network set up, for a
+    /// reader started without a decoder (`StationNameReader`); false when they cannot load.
+    static func loadLibraries() -> Bool {
+        var message = [CChar](repeating: 0, count: 512)
+        guard interlude_ffmpeg_load(&message, message.count) == 0 else { return false }
+        _ = initialiseNetwork
+        return true
+    }
 
     deinit { close() }
 
@@ -287,7 +298,12 @@ final class StreamDecoder: Decoder, LiveStream {
                 try open(parameters, container: container)
                 if channel == nil { return false }
                 let station = ICYHeaders.parse(headers)
-                if let name = station.name, !name.isEmpty { stationName = name }
+                if let name = station.name, !name.isEmpty {
+                    stationName = name
+                    namedByHeaders = true
+                }
+            case .stationName(let name):
+                if !namedByHeaders { stationName = name }
             case .packet(let packet, let start):
                 defer { StreamChannel.free(message) }
                 // Sent before the reader served the seek under way: not to be heard.

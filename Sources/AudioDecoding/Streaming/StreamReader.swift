@@ -34,6 +34,10 @@ enum StreamMessage {
     /// then; nil for a resource of known length, which has no time-shift
     /// timeline).
     case title(String, frame: Int?)
+    /// The station's own name in its stream, where its headers may give
+    /// none: an Ogg stream's ORGANIZATION comment or a timed ID3 tag's TRSN
+    /// frame (`StreamTags.stationName`). Posted when it is new.
+    case stationName(String)
     /// The connection could not be opened, or a read failed: FFmpeg's words.
     case failed(String)
     /// The server ended the stream.
@@ -234,7 +238,7 @@ final class StreamChannel: @unchecked Sendable {
         case .packet(let packet, _):
             var owned: UnsafeMutablePointer<AVPacket>? = packet
             interlude_av_packet_free(&owned)
-        case .title, .failed, .ended, .rewound:
+        case .title, .stationName, .failed, .ended, .rewound:
             break
         }
     }
@@ -362,6 +366,13 @@ enum StreamReader {
                                                      outputRate: rate, fallbackFrames: (frameSize > 0 ? frameSize : 1152) * rate / sourceRate)
             .map { TimeShiftFeed(channel: channel, settings: timeShift, rate: rate, counter: $0) }
         var lastBlock: [UInt8] = []
+        var lastStationName: String?
+        // The station's name from its stream, said once until it changes.
+        func postStationName(_ name: String?) {
+            guard let name, name != lastStationName else { return }
+            lastStationName = name
+            channel.post(.stationName(name))
+        }
         // Every title, whatever carried it, at the live edge now (a station's time-shift frame; none for a file).
         func postTitle(_ title: String) {
             channel.post(.title(title, frame: feed == nil ? nil : channel.liveFrame.load(ordering: .relaxed)))
@@ -387,7 +398,9 @@ enum StreamReader {
             }
             if let timedID3, packet.pointee.stream_index == timedID3 {
                 // Muxed ahead of the audio it names: its title from the live edge now.
-                if let title = StreamTags.title(timedID3: bytes(of: packet)) { postTitle(title) }
+                let tag = bytes(of: packet)
+                postStationName(StreamTags.stationName(timedID3: tag))
+                if let title = StreamTags.title(timedID3: tag) { postTitle(title) }
                 interlude_av_packet_unref(packet)
                 continue
             }
@@ -398,7 +411,10 @@ enum StreamReader {
             watch.audioArrived()
             // A station's own tags (an Ogg chain's comment header) are read with
             // the chain's first packet, and are its title from that packet on.
-            if feed != nil, let title = tagsTitle(stream) { postTitle(title) }
+            if feed != nil, let tags = streamTags(stream) {
+                postStationName(tags.station)
+                if let title = tags.title { postTitle(title) }
+            }
             // The read packet is left empty, to be read into again.
             interlude_av_packet_move_ref(held, packet)
             if let feed {
@@ -416,12 +432,13 @@ enum StreamReader {
         }
     }
 
-    /// The title of tags the demuxer has just read into `stream` (an Ogg
-    /// stream's comment header: the first, and each new chain's), or nil.
+    /// The title and the station's name in tags the demuxer has just read
+    /// into `stream` (an Ogg stream's comment header: the first, and each
+    /// new chain's), or nil when it read none.
     /// The tags are taken out of the stream once read: FFmpeg adds a new
     /// chain's to what the stream holds (Opus: "Title One;Title Two"), and
     /// an empty stream's next tags are that chain's alone.
-    private static func tagsTitle(_ stream: UnsafeMutablePointer<AVStream>) -> String? {
+    private static func streamTags(_ stream: UnsafeMutablePointer<AVStream>) -> (title: String?, station: String?)? {
         guard stream.pointee.event_flags & AVSTREAM_EVENT_FLAG_METADATA_UPDATED != 0 else { return nil }
         stream.pointee.event_flags &= ~AVSTREAM_EVENT_FLAG_METADATA_UPDATED
         defer { interlude_av_dict_free(&stream.pointee.metadata) }
@@ -431,7 +448,8 @@ enum StreamReader {
             let count = strnlen(text, StreamTags.maximumValueBytes + 1)
             return Array(UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: count))
         }
-        return StreamTags.title(artist: value("artist"), title: value("title"))
+        return (StreamTags.title(artist: value("artist"), title: value("title")),
+                StreamTags.stationName(organization: value("organization")))
     }
 
     /// The packet's bytes, copied (none when FFmpeg gave none).

@@ -85,7 +85,7 @@ extension PlayerRuntime {
             let alarm = addAlarm(after: .seconds(seconds), label: "in \(seconds) s")
             testAlarms.insert(alarm.id)
             events.emit(.alarmAdded(alarm.id, .inSeconds(seconds)))
-            return .done(report: .alarmIn(id: alarm.id.rawValue, seconds: seconds))
+            return .done(report: alarmSet(alarm.id))
         case .addAlarmSchedule(let text): return addAlarm(text)
         case .editAlarm(let id, let text): return editAlarm(AlarmID(rawValue: id), text)
         case .setAlarmEnabled(let id, let enabled): alarms.setEnabled(AlarmID(rawValue: id), enabled)
@@ -105,6 +105,9 @@ extension PlayerRuntime {
         case .simulateDeviceLoss: simulateDeviceLoss()
         case .addStation, .renameStation, .removeStation, .playStation, .nameStation: return performStation(command)
         case .refreshPodcasts: return podcasts.refresh()
+        case .addPodcast(let url): return podcasts.subscribe(url)
+        case .removePodcast(let podcast): return podcasts.unsubscribe(podcast)
+        case .importPodcasts(let path): return podcasts.importOPML(path)
         case .downloadEpisode(let podcast, let episode): return podcasts.download(podcast: podcast, episode: episode)
         case .markEpisode(let podcast, let episode, let played):
             return podcasts.mark(podcast: podcast, episode: episode, played: played, playing: book?.book.id)
@@ -237,10 +240,18 @@ extension PlayerRuntime {
             let schedule = try schedule(text)
             let alarm = alarms.add(schedule: schedule) { $0.label = "" }
             events.emit(.alarmAdded(alarm.id, .at(text)))
-            return .done(report: .alarmAt(id: alarm.id.rawValue, when: text))
+            return .done(report: alarmSet(alarm.id))
         } catch {
             return .refused(reason: .problem(error.message))
         }
+    }
+
+    /// When alarm `id` rings next, as a person says it: in how long, and at what time.
+    private func alarmSet(_ id: AlarmID) -> CommandReport {
+        let now = clock.wallNow.secondsSince1970
+        let fire = alarms.nextFire(of: id) ?? now
+        let format = AlarmTimeFormat(zone: ZonedTime(timeZone: configuration.alarmTimeZone))
+        return .alarmSet(id: id.rawValue, seconds: fire - now, at: format.spokenClock(fire, now: now))
     }
 
     /// A new time for an alarm: the same alarm (id, label, sound), rescheduled.
@@ -248,7 +259,7 @@ extension PlayerRuntime {
         do {
             guard alarms.reschedule(id, to: try schedule(text)) else { return .refused(reason: .alarmGone(id: id.rawValue)) }
             events.emit(.alarmEdited(id, schedule: text))
-            return .done(report: .alarmAt(id: id.rawValue, when: text))
+            return .done(report: alarmSet(id))
         } catch {
             return .refused(reason: .problem(error.message))
         }

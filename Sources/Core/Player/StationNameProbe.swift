@@ -1,3 +1,4 @@
+import AudioDecoding
 import InterludeCore
 import LibraryIO
 import PlayerModel
@@ -6,7 +7,9 @@ import Streams
 /// A station added by its URL alone is named by its stream, as the
 /// now-playing pane names it: the server's `icy-name`, asked for on a thread
 /// of its own (one GET, its headers taken and the stream cut at its first
-/// bytes, within the stream's request deadline), and handed to the player as
+/// bytes, within the stream's request deadline), else the name in the
+/// stream's tags (an HLS station's timed ID3, an Ogg stream's comments:
+/// `StationNameReader`, within the deadline again), handed to the player as
 /// `nameStation`, which names the station only if the listener has not
 /// meanwhile. A server that gives no name, or no answer, leaves the host's.
 package final class StationNameProbe: LoopSource {
@@ -38,6 +41,8 @@ package final class StationNameProbe: LoopSource {
             } catch {
                 name = nil
             }
+            // No icy-name (an HLS playlist, an Ogg mount its source named not): the name in the stream's tags.
+            if name == nil { name = StationNameReader.read(url: url, within: seconds) }
             mailbox.post(Answer(url: url, name: name))
         }
         if failure != nil { running -= 1 }

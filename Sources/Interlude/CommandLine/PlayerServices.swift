@@ -27,6 +27,8 @@ final class PlayerServices: LoopSources {
     var library: LibraryLiveIndex?
     /// alarms.json changed by `interlude alarm` or another player: the full-screen player reads the alarms again.
     var stateWatch: StateFolderWatch?
+    /// podcasts.json changed by `interlude podcast` or another player: the podcasts pane lists them again.
+    var podcastWatch: StateFolderWatch?
 
     /// `instance`: the control socket's name (a second player takes the next).
     /// `buses`: MPRIS and logind; a render to a file is no player to control.
@@ -62,6 +64,7 @@ final class PlayerServices: LoopSources {
         if let rooms { sources.append(rooms) }
         if let library { sources.append(library) }
         if let stateWatch { sources.append(stateWatch) }
+        if let podcastWatch { sources.append(podcastWatch) }
         if let eventOutput { sources.append(eventOutput) }
     }
 

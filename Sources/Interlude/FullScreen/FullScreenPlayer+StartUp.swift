@@ -139,7 +139,7 @@ extension FullScreenPlayer {
         // The book the foreground player opened before its screen: where it resumed.
         if device.isStandard, let resumed { screen.say(resumed) }
         if let keys, let first = keys.problems.first {
-            screen.say("keys: \(keys.problems.count) line(s) skipped (see the event log); " + first.description, isError: true)
+            screen.say("keys: \(CommandReport.count(keys.problems.count, "line")) skipped (see the event log); " + first.description, isError: true)
         }
         // The screen is ours now: errors go to the log pane and the command line.
         if device.isStandard { events.writesErrorsToStandardError = false }

@@ -6,6 +6,7 @@ import AudioEngine
 import AudioSession
 import BookFormat
 import Books
+import Podcasts
 import InterludeCore
 import PlayerModel
 import Themes
@@ -140,6 +141,12 @@ final class FullScreenPlayer {
                 _ = core.perform(.alarmsFileChanged)
                 for screen in screens { screen.redraw.setNeedsDraw() }
             }
+        }
+        // The podcasts pane follows subscriptions made elsewhere (`interlude podcast add` in a shell), without U.
+        let podcastFile = PodcastStore(directories: XDGDirectories(environment: ProcessEnvironment.current())).file
+        services.podcastWatch = StateFolderWatch.open(folder: podcastFile.directory, names: ["podcasts.json"], what: "podcasts",
+                                                      events: events) { _, core in
+            _ = core.perform(.listPodcasts)
         }
         runtime.onMusicLeft = { [unowned self, unowned runtime] in saveState(stateStore, runtime) }
         runtime.onBookOpened = { [unowned self] book in bookOpened(book) }

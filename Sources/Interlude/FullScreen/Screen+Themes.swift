@@ -1,3 +1,4 @@
+import PlayerModel
 import Themes
 import TUI
 
@@ -12,7 +13,7 @@ extension Screen {
             shown = load.fellBackToDefault ? ThemeCatalog.defaultName : name
             for problem in load.problems { events.error("theme: \(problem.description)") }
             if let first = load.problems.first {
-                ui.message = .init(text: "theme \(name): \(load.problems.count) problem(s), using the default theme; "
+                ui.message = .init(text: "theme \(name): \(CommandReport.count(load.problems.count, "problem")), using the default theme; "
                                    + first.description, isError: true)
             }
         } catch {

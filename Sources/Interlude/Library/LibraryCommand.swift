@@ -100,7 +100,8 @@ public enum LibraryCommand {
                 writeStandardOutput((json ? scanJSON(result, settings: settings) : scanText(result, settings: settings)) + "\n")
                 if parsed.has("--loudness") {
                     let loudness = try measureLoudness(index: index)
-                    let line = "loudness: \(loudness.measured) file(s) measured, \(loudness.albums) album(s), \(loudness.failed) failed"
+                    let line = "loudness: \(CommandReport.count(loudness.measured, "file")) measured, "
+                        + "\(CommandReport.count(loudness.albums, "album")), \(loudness.failed) failed"
                     if json { writeStandardError(line + "\n") } else { writeStandardOutput(line + "\n") }
                 }
             case "stats":

@@ -149,69 +149,17 @@ struct PodcastCommands {
         return status
     }
 
-    /// The feed URL a user typed, normalized; nil and a line when it is none.
-    private func feedURL(_ text: String) -> String? {
-        guard let url = FeedURL.normalized(text), url.hasPrefix("http://") || url.hasPrefix("https://") else {
-            writeStandardError("interlude: '\(text)' is not a feed URL (give an http:// or https:// address)\n")
-            return nil
-        }
-        return url
+    /// Says an outcome's lines, then what was done (status 0) or why not (status 1).
+    private func say(_ outcome: PodcastSubscribing.Outcome) -> Int32 {
+        for note in outcome.notes { writeStandardError("interlude: \(note)\n") }
+        if let failure = outcome.failure { return fail(failure) }
+        if let done = outcome.done { writeStandardOutput(done + "\n") }
+        return 0
     }
 
     func add(_ text: String) -> Int32 {
-        guard let url = feedURL(text) else { return 2 }
-        let existing = store.load(now: now()).subscriptions
-        if let known = existing.first(where: { $0.url == url }) {
-            return fail("already subscribed to \(url) (\(known.title), id \(known.id))")
-        }
-        var fetched: Result<HTTPResponse, HTTPFetchError> = .failure(HTTPFetchError(message: "no answer"))
-        do {
-            try HTTPFetcher.fetch([HTTPRequest(url: url)], parallel: 1) { _, outcome in fetched = outcome }
-        } catch {
-            return fail(error.message)
-        }
-        let response: HTTPResponse
-        switch fetched {
-        case .failure(let error): return fail("\(url): \(error.message)")
-        case .success(let answer): response = answer
-        }
-        guard response.status == 200 else { return fail("\(url): the server answered HTTP \(response.status)") }
-        let feed: Feed
-        do {
-            feed = try FeedDocument.parse(response.body, url: response.finalURL.isEmpty ? url : response.finalURL)
-        } catch {
-            return fail("\(url): \(error.description)")
-        }
-        let id = PodcastSubscription.id(for: url)
-        let stamp = now().secondsSince1970
-        var subscription = PodcastSubscription(id: id, url: url, title: feed.title, added: stamp,
-                                               etag: response.headers["etag"], lastModified: response.headers["last-modified"],
-                                               refreshed: stamp)
-        if let moved = PodcastRefresh.newLocation(response: response, feed: feed, current: url) {
-            writeStandardError("interlude: \(url) moved to \(moved)\n")
-            subscription.url = moved
-        }
-        if let damage = feed.damage {
-            writeStandardError("interlude: \(url): the feed breaks off at line \(damage.line) (\(damage.reason)); "
-                               + "kept the \(feed.episodes.count) episodes before it\n")
-        }
-        do {
-            let episodes = try store.updateEpisodes(of: id, now: now()) { stored in
-                stored = EpisodeIdentity.merged(stored: stored, feed: feed.episodes, now: stamp, markNew: false)
-            }
-            let outcome = try store.update(now: now()) { (subscriptions: inout [PodcastSubscription]) throws(PodcastCommandError) in
-                if subscriptions.contains(where: { $0.id == id || $0.url == subscription.url }) {
-                    throw PodcastCommandError(message: "already subscribed to \(url)")
-                }
-                subscriptions.append(subscription)
-            }
-            if let problem = outcome.problem { writeStandardError("interlude: \(problem)\n") }
-            if let failure = outcome.failure { return fail(failure.message) }
-            writeStandardOutput("added \(feed.title) (\(episodes.count) episodes), id \(id)\n")
-            return 0
-        } catch {
-            return fail(error.description)
-        }
+        guard PodcastSubscribing.feedURL(text) != nil else { return fail(PodcastSubscribing.notAFeedURL(text), status: 2) }
+        return say(PodcastSubscribing.add(text, store: store, now: now))
     }
 
     /// The one podcast `name` names: its id, its URL, its title, else the one title starting with it.
@@ -408,63 +356,14 @@ struct PodcastCommands {
 
     func remove(_ name: String) -> Int32 {
         guard let subscription = find(name, in: store.load(now: now()).subscriptions) else { return 1 }
-        do {
-            let outcome = try store.update(now: now()) { (subscriptions: inout [PodcastSubscription]) throws(Never) in
-                subscriptions.removeAll { $0.id == subscription.id }
-            }
-            if let problem = outcome.problem { writeStandardError("interlude: \(problem)\n") }
-        } catch {
-            return fail(error.description)
-        }
-        store.removeEpisodes(of: subscription.id)
-        writeStandardOutput("removed \(subscription.title)\n")
-        return 0
+        return say(PodcastSubscribing.remove(subscription, store: store, now: now))
     }
 
     func importOPML(_ path: String) -> Int32 {
-        let bytes: [UInt8]
-        do {
-            guard let read = try StateFile(path: path).read() else { return fail("\(path): no such file") }
-            bytes = read
-        } catch {
-            return fail(error.description)
-        }
-        var reader = OPML.Reader()
-        do {
-            if let damage = try XMLReader.read(bytes, url: path, into: &reader), reader.entries.isEmpty {
-                return fail("\(path): not readable OPML (line \(damage.line): \(damage.reason))")
-            }
-        } catch {
-            return fail(error.description)
-        }
-        guard reader.rootElement == "opml" else {
-            return fail("\(path): not an OPML file (its root element is <\(reader.rootElement ?? "none")>)")
-        }
-        var added = Set<String>()
-        var skipped: [String] = []
-        do {
-            let stamp = now().secondsSince1970
-            let outcome = try store.update(now: now()) { (subscriptions: inout [PodcastSubscription]) throws(Never) in
-                for entry in reader.entries {
-                    guard let url = FeedURL.normalized(entry.url), url.hasPrefix("http") else {
-                        skipped.append(entry.url)
-                        continue
-                    }
-                    let id = PodcastSubscription.id(for: url)
-                    if subscriptions.contains(where: { $0.url == url || $0.id == id }) { continue }
-                    subscriptions.append(PodcastSubscription(id: id, url: url, title: entry.title.isEmpty ? url : entry.title,
-                                                             added: stamp))
-                    added.insert(id)
-                }
-            }
-            if let problem = outcome.problem { writeStandardError("interlude: \(problem)\n") }
-        } catch {
-            return fail(error.description)
-        }
-        for url in skipped { writeStandardError("interlude: \(path): skipped '\(url)', not an http or https feed URL\n") }
-        writeStandardOutput("imported \(added.count) podcast\(added.count == 1 ? "" : "s") from \(path)\n")
-        if added.isEmpty { return 0 }
-        return runRefresh(ids: added, markNew: false)
+        let outcome = PodcastSubscribing.importOPML(path, store: store, now: now)
+        let status = say(outcome)
+        guard status == 0, !outcome.added.isEmpty else { return status }
+        return runRefresh(ids: outcome.added, markNew: false)
     }
 
     func exportOPML(_ path: String?) -> Int32 {

@@ -24,6 +24,8 @@ package final class PlayerPodcasts: LoopSource {
         case downloadProgress(key: String, bytes: Int64, whole: Int64?)
         case downloaded(key: String, line: String, failed: Bool)
         case marked(problem: String?)
+        /// A subscription, an unsubscription or an import done (or not), and whether to refresh now.
+        case subscribed(PodcastSubscribing.Outcome, refresh: Bool)
         /// What `podcast-remove-played` removed and `podcast-auto-download` wants, after a refresh.
         case automated(PodcastAutomationRun.Outcome)
     }
@@ -137,9 +139,9 @@ package final class PlayerPodcasts: LoopSource {
                 lines = (problem.map { [$0] } ?? []) + result.notes + result.failures
                 let arrived = result.newEpisodes.filter { $0.value > 0 }
                 let episodes = arrived.values.reduce(0, +)
-                summary = "refreshed \(result.newEpisodes.count + result.unchanged.count) podcasts: "
-                    + "\(episodes) new episode\(episodes == 1 ? "" : "s") in \(arrived.count), \(result.unchanged.count) unchanged, "
-                    + "\(result.failures.count) failed"
+                summary = PodcastRefreshSummary.sentence(refreshed: result.newEpisodes.count + result.unchanged.count,
+                                                         newEpisodes: episodes, inPodcasts: arrived.count,
+                                                         unchanged: result.unchanged.count, failed: result.failures.count)
             } catch {
                 lines = [error.message]
                 summary = "the refresh failed"
@@ -267,6 +269,47 @@ package final class PlayerPodcasts: LoopSource {
         return .done(report: .markedEpisode(title: known?.1.title ?? episode, played: played))
     }
 
+    /// Subscribes to the feed at `text` (fetched and written on a thread).
+    package func subscribe(_ text: String) -> CommandResult {
+        guard let url = PodcastSubscribing.feedURL(text) else { return .refused(reason: .problem(PodcastSubscribing.notAFeedURL(text))) }
+        return inBackground(.subscribingPodcast(url: url)) { places in
+            (PodcastSubscribing.add(url, store: places.podcasts, now: { SystemClock().wallNow }), false)
+        }
+    }
+
+    /// Unsubscribes from the podcast `name` names (its id, URL or title), on a thread.
+    package func unsubscribe(_ name: String) -> CommandResult {
+        let title = rows.first { $0.id == name || $0.title == name }?.title ?? name
+        return inBackground(.unsubscribingPodcast(title: title)) { places in
+            let now = SystemClock().wallNow
+            switch PodcastNames.match(name, in: places.podcasts.load(now: now).subscriptions) {
+            case .success(let found): return (PodcastSubscribing.remove(found, store: places.podcasts, now: { SystemClock().wallNow }), false)
+            case .failure(let problem): return (.failed("\(problem)"), false)
+            }
+        }
+    }
+
+    /// Subscribes to the feeds of the OPML file at `path`, then refreshes (on a thread).
+    package func importOPML(_ path: String) -> CommandResult {
+        inBackground(.importingPodcasts(path: path)) { places in
+            let outcome = PodcastSubscribing.importOPML(path, store: places.podcasts, now: { SystemClock().wallNow })
+            return (outcome, !outcome.added.isEmpty)
+        }
+    }
+
+    /// Runs `work` on a thread, lists the podcasts again after it, and answers `report` now.
+    private func inBackground(_ report: CommandReport,
+                              _ work: @escaping @Sendable (Places) -> (PodcastSubscribing.Outcome, Bool)) -> CommandResult {
+        let (mailbox, places) = (self.mailbox, self.places)
+        let failure = BackgroundThread.start {
+            let (outcome, refresh) = work(places)
+            mailbox.post(.subscribed(outcome, refresh: refresh))
+            mailbox.post(Self.listing(places, mailbox: mailbox))
+        }
+        if let failure { return .refused(reason: .problem("cannot start a thread (\(failure.message))")) }
+        return .done(report: report)
+    }
+
     // MARK: The loop's side
 
     package var pollRequests: [LoopPollRequest] { mailbox.wake >= 0 ? [LoopPollRequest(fd: mailbox.wake)] : [] }
@@ -318,6 +361,11 @@ package final class PlayerPodcasts: LoopSource {
             startQueuedDownloads(events: events)
         case .marked(let problem):
             if let problem { events.error(problem) }
+        case .subscribed(let outcome, let refreshNow):
+            for note in outcome.notes { events.error(note) }
+            if let failure = outcome.failure { events.error(failure) }
+            if let done = outcome.done { onNote(done) }
+            if refreshNow, refreshing == nil, case .refused(let reason) = refresh() { events.error(reason.sentence { _ in nil }) }
         }
     }
 

@@ -87,7 +87,7 @@ package final class EventLineOutput: LoopSource {
         guard pending.isEmpty && dropped > 0 && failure == nil && !readerLeft else { return }
         let count = dropped
         dropped = 0
-        report("\(count) event line(s) were not printed: standard output was not read "
+        report("\(CommandReport.count(count, "event line")) \(count == 1 ? "was" : "were") not printed: standard output was not read "
                + "(\(Self.maximumPendingBytes / 1024) KB waited)")
     }
 

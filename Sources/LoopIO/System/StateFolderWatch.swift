@@ -2,10 +2,11 @@ import PlayerModel
 import Glibc
 import InterludeCore
 
-/// An inotify watch on the state folder (`$XDG_STATE_HOME/interlude/`): when
-/// another process replaces one of the files named (`interlude alarm add`
-/// renames its new `alarms.json` over the old; an editor may write it in
-/// place, or remove it), `changed` runs in the main loop's turn with that
+/// An inotify watch on the state folder (`$XDG_STATE_HOME/interlude/`), or
+/// the data folder for `podcasts.json`: when another process replaces one of
+/// the files named (`interlude alarm add` renames its new `alarms.json` over
+/// the old, `interlude podcast add` its `podcasts.json`; an editor may write
+/// it in place, or remove it), `changed` runs in the main loop's turn with that
 /// name. A `LoopSource`, so it costs nothing while nothing changes, and a
 /// change is seen in the turn after it (well within a second). The owner's
 /// own saves are seen too; a store tells them from others' by content.
@@ -15,22 +16,23 @@ package final class StateFolderWatch: LoopSource {
     private let changed: (String, any PlayerCore) -> Void
 
     /// Watches `folder` (made, 0700, when missing) for `names`; nil, said once,
-    /// when inotify is not available (changes made elsewhere then show after a restart).
-    package static func open(folder: String, names: Set<String>, events: PlayerEventStream,
+    /// when inotify is not available (changes made elsewhere then show after a
+    /// restart: `what`, "alarms", "podcasts", says what those are).
+    package static func open(folder: String, names: Set<String>, what: String = "alarms", events: PlayerEventStream,
                      changed: @escaping (String, any PlayerCore) -> Void) -> StateFolderWatch? {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else {
-            events.error("cannot watch \(folder) (\(Errno.current.message)); alarms changed elsewhere show after a restart")
+            events.error("cannot watch \(folder) (\(Errno.current.message)); \(what) changed elsewhere show after a restart")
             return nil
         }
         do throws(StateFileError) { try StateFile(path: folder + "/" + (names.first ?? "")).makeDirectory() } catch {
             close(fd)
-            events.error("\(error.description); alarms changed elsewhere show after a restart")
+            events.error("\(error.description); \(what) changed elsewhere show after a restart")
             return nil
         }
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE) | UInt32(IN_ONLYDIR)
         guard inotify_add_watch(fd, folder, mask) >= 0 else {
-            events.error("cannot watch \(folder) (\(Errno.current.message)); alarms changed elsewhere show after a restart")
+            events.error("cannot watch \(folder) (\(Errno.current.message)); \(what) changed elsewhere show after a restart")
             close(fd)
             return nil
         }

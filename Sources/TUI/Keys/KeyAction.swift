@@ -86,7 +86,11 @@ public struct KeyAction: RawRepresentable, CaseIterable, Hashable, Sendable {
     public static let stationRename = KeyAction(row: "station-rename")
     public static let stationRemove = KeyAction(row: "station-remove")
 
-    // Podcasts pane: refresh every feed, download or mark the selected episode.
+    // Podcasts pane: subscribe, unsubscribe (its selection), import OPML,
+    // refresh every feed, download or mark the selected episode.
+    public static let podcastAdd = KeyAction(row: "podcast-add")
+    public static let podcastRemove = KeyAction(row: "podcast-remove")
+    public static let podcastImport = KeyAction(row: "podcast-import")
     public static let podcastRefresh = KeyAction(row: "podcast-refresh")
     public static let podcastDownload = KeyAction(row: "podcast-download")
     public static let podcastMark = KeyAction(row: "podcast-mark")

@@ -67,6 +67,16 @@ extension InterfaceState {
         case .stationAddURL:
             ask(.stationURL)
             return []
+        case .podcastAdd:
+            ask(.podcastURL)
+            return []
+        case .podcastImport:
+            ask(.opmlPath)
+            return []
+        case .podcastRemove:
+            guard let podcast = selectedPodcast(snapshot()) else { return [] }
+            ask(.podcastRemoval(id: podcast.id, title: podcast.title))
+            return []
         case .stationRename, .stationRemove:
             guard let station = selected(snapshot().stations, in: .radio, cursor: \.stationsCursor, what: "a station",
                                          none: "no stations" + (bindings.name(of: .stationAdd).map { "; \($0) adds the stream playing" } ?? ""))
@@ -185,6 +195,13 @@ extension InterfaceState {
             return nil
         }
         return (podcast, podcast.episodes[episodesCursor.selection])
+    }
+
+    /// The podcasts pane's podcast: the one whose episodes it shows, else its list's selection.
+    mutating func selectedPodcast(_ snapshot: PlayerSnapshot) -> PodcastRow? {
+        if focus == .podcasts, let opened = openedPodcast(snapshot) { return opened }
+        return selected(snapshot.podcasts, in: .podcasts, cursor: \.podcastsCursor, what: "a podcast",
+                        none: "no podcasts" + (bindings.name(of: .podcastAdd).map { "; \($0) subscribes to a feed" } ?? ""))
     }
 
     /// The podcast the pane shows the episodes of, if it is still subscribed.

@@ -106,6 +106,16 @@ extension InterfaceState {
         case .stationName(let url):
             // The station is the pane's selection, found by its URL (its number may have moved meanwhile).
             return text.isEmpty ? [] : [.player(.renameStation(.url(url), name: text))]
+        case .podcastURL:
+            return text.isEmpty ? [] : typed(text, for: .podcastAdd)
+        case .opmlPath:
+            return text.isEmpty ? [] : typed(text, for: .podcastImport)
+        case .podcastRemoval(let id, let title):
+            guard ["y", "yes"].contains(text.lowercased()) else {
+                message = Message(text: "still subscribed to \(title)", isError: false)
+                return []
+            }
+            return [.player(.removePodcast(podcast: id))]
         }
     }
 

@@ -20,6 +20,12 @@ public struct InterfaceState {
         case stationName(url: String)
         /// A time to seek to, from the start or (+30, -10) from here.
         case seekTime
+        /// A feed to subscribe to: its URL.
+        case podcastURL
+        /// An OPML file to import: its path.
+        case opmlPath
+        /// The podcasts pane's selection to unsubscribe from, once "y" confirms it.
+        case podcastRemoval(id: String, title: String)
 
         public var question: String {
             switch self {
@@ -32,6 +38,9 @@ public struct InterfaceState {
             case .stationURL: "add the station at URL: "
             case .stationName: "rename the station to: "
             case .seekTime: "seek to (1:23:45, 12:30, 90 s; +30 or -10 from here): "
+            case .podcastURL: "subscribe to the feed at URL: "
+            case .opmlPath: "import the podcasts of the OPML file: "
+            case .podcastRemoval(_, let title): "unsubscribe from \(title)? (y to confirm) "
             }
         }
     }
@@ -102,6 +111,7 @@ public struct InterfaceState {
     public mutating func record(_ event: TimedPlayerEvent) {
         log.append(LoggedEvent(event))
         if case .error(let text) = event.event { message = Message(text: text, isError: true) }
+        if case .notice(let text) = event.event { message = Message(text: text, isError: false) }
         // An alarm always sounds: when its own sound did not, the line says why the tone rings.
         if case .alarmSoundFallback(let id, let sound, let reason) = event.event {
             message = Message(text: "alarm \(id): \(sound): the built-in tone rings instead: \(reason)", isError: true)

@@ -10,9 +10,12 @@ extension ScreenRenderer {
                       range: Range<Int>) {
         guard let podcast = state.openedPodcast(snapshot) else {
             drawRows(&frame, area, cursor: state.podcastsCursor, range: range, focused: focused,
-                     empty: "no podcasts yet: interlude podcast add URL",
+                     empty: "no podcasts yet: " + ([state.bindings.name(of: .podcastAdd).map { "\($0) subscribes to a feed" },
+                                                    state.bindings.name(of: .podcastImport).map { "\($0) imports OPML" }]
+                                                    .compactMap { $0 }.joined(separator: ", ") + ", or interlude podcast add URL"),
                      rows: snapshot.podcasts.map { podcast in
-                         var text = " \(podcast.title)  (\(podcast.episodes.count) episodes"
+                         let count = podcast.episodes.count
+                         var text = " \(podcast.title)  (\(count) episode\(count == 1 ? "" : "s")"
                          text += podcast.newCount > 0 ? ", \(podcast.newCount) new)" : ")"
                          if let problem = podcast.problem { text += "  [\(problem)]" }
                          return (text: text, playing: false)
