@@ -132,7 +132,7 @@ import Testing
     @Test func aSYLTTimePast100HoursIsDroppedAndSaid() {
         let lyrics = ID3Lyrics.synced(sylt([("ok", 5), ("late", UInt32.max)]))?.lyrics(samplesPerFrame: nil, sampleRate: nil)
         #expect(lines(lyrics) == [.init(milliseconds: 5, text: "ok")])
-        #expect(lyrics?.problem == "ID3 SYLT: 1 line(s) with a time past 100 hours, dropped")
+        #expect(lyrics?.problem == "ID3 SYLT: 1 line with a time past 100 hours, dropped")
     }
 
     @Test func aTruncatedOrEmptyLyricsFrameGivesNone() {

@@ -132,7 +132,8 @@ import Glibc
         let events = lines.compactMap { InterludeEvent.parse(line: String($0)) }
         let counts = events.filter { $0.event == "error" }.compactMap { event -> Int? in
             let message = event.fields["message"]?.description ?? ""
-            guard let range = message.range(of: " event line(s) were not printed") else { return nil }
+            // "1 event line was not printed", "N event lines were not printed".
+            guard let range = message.range(of: #" event lines? (was|were) not printed"#, options: .regularExpression) else { return nil }
             return Int(message[..<range.lowerBound])
         }
         let missingVolumes = flood - events.filter { $0.event == "volume" }.count

@@ -175,7 +175,7 @@ import Glibc
         let reported = broken.waitFor("broken.theme:2:")
         #expect(reported.met, "\(reported.screen)")
         #expect(reported.screen.components(separatedBy: "\n").first?.hasSuffix("theme default (broken has errors)") == true)
-        #expect(reported.screen.contains("theme broken: 1 problem(s), using the default theme; "))
+        #expect(reported.screen.contains("theme broken: 1 problem, using the default theme; "))
 
         let mono = try TUISession(columns: 120, rows: 40, arguments: [library], environment: ["TERM": "vt100"])
         let drawn = mono.waitFor { screen in Self.paneTitles.allSatisfy(screen.contains) }
@@ -196,7 +196,7 @@ import Glibc
         // The same line goes to standard error before the screen is drawn (it stays in
         // the terminal after quitting): wait for the screen's own message, not that line.
         let reported = session.waitFor { screen in
-            screen.contains("keys: 1 line(s) skipped") && screen.contains("interlude/keys:2: unknown action 'frobnicate'")
+            screen.contains("keys: 1 line skipped") && screen.contains("interlude/keys:2: unknown action 'frobnicate'")
         }
         #expect(reported.met, "\(reported.screen)")
         #expect(session.waitFor { (TUISession.elapsed($0) ?? 0) >= 1 }.met)
