@@ -117,9 +117,9 @@ extension Bench {
     }
 
     /// Debian's mpd with only its `snapcast` output (on a free loopback port,
-    /// at the file's format, no mixer, no zeroconf), a snapclient connected to
-    /// it before the file is added over its Unix socket and played; stopped by
-    /// its PID once its status says the file ended.
+    /// at the file's format, no mixer, no zeroconf), the file added over its
+    /// Unix socket and played, a snapclient connected to it; stopped by its
+    /// PID once its status says the file ended.
     private func mpdIntoSnapcast(_ file: String, seconds: Double, rate: Int, channels: Int) throws -> RoomsRun {
         let directory = ScratchFiles.makeDirectory("mpd-snapcast")
         defer { _ = try? ProcessRunner.run("rm", ["-rf", directory], timeout: 60) }
@@ -151,23 +151,27 @@ extension Bench {
         _ = Self.waitUntil(30) { control = try? RawControlConnection.mpd(directory + "/socket"); return control != nil }
         guard let control else { throw ProcessError.notReady("mpd did not listen at \(directory)/socket: \(log())") }
 
-        // The room, connected before anything plays (MPD#1310: its output waits for a client).
+        // The room, started before anything plays: MPD's output listens only
+        // once it is opened for playback, and then waits for a client
+        // (MPD#1310); snapclient tries again every second until it is there.
         let capture = directory + "/room.raw"
         let clientLog = directory + "/room.log"
         let client = try BackgroundProcess.start(
             "snapclient", ["-h", "127.0.0.1", "-p", String(port), "--hostID", "mpd-room", "--player", "file:filename=\(capture)",
                            "--logsink", "file:\(clientLog)", "--logfilter", "*:info"],
-            stdout: .file(clientLog), stderr: .file(clientLog))
+            stdout: .discard, stderr: .discard)
         defer { client.stop() }
-        let connected = Self.waitUntil(15) {
-            ((try? String(contentsOfFile: clientLog, encoding: .utf8)) ?? "").contains("Connected to 127.0.0.1")
-        }
-        guard connected else { throw ProcessError.notReady("snapclient did not connect to mpd's snapcast output on port \(port)") }
-
         guard control.mpdRequest("add " + RawControlConnection.quoted("file://" + file)).hasSuffix("OK\n"),
               control.mpdRequest("play 0").hasSuffix("OK\n") else {
             throw ProcessError.notReady("mpd did not play \(file): \(log())")
         }
+        let connected = Self.waitUntil(15) {
+            ((try? String(contentsOfFile: clientLog, encoding: .utf8)) ?? "").contains("Connected to 127.0.0.1")
+        }
+        guard connected else { throw ProcessError.notReady("snapclient did not connect to mpd's snapcast output on port \(port): \(log())") }
+        // MPD played on while the room connected: from the start again, so that the room hears the whole file
+        // (MPD decodes up to a second more than the player does).
+        guard control.mpdRequest("seekcur 0").hasSuffix("OK\n") else { throw ProcessError.notReady("mpd refused seekcur 0: \(log())") }
         // Once a second, so that the asking costs it next to nothing.
         let ended = Self.waitUntil(seconds + 30, every: 1) { control.mpdRequest("status").contains("state: stop\n") }
         guard ended else { throw ProcessError.notReady("mpd still played \(file) \(Int(seconds + 30)) s after play: \(log())") }
