@@ -7,10 +7,13 @@ import Glibc
 ///
 /// Pacing: snapserver reads a chunk (`chunk_ms`, 20 ms) from the FIFO on its
 /// own clock and fills what the pipe lacks with silence, so the writer keeps
-/// `leadFrames` in the pipe: each turn (every 10 ms, the loop's wait) it
-/// tops the pipe up to the lead, measured with `FIONREAD`. Every write is at
-/// most `PIPE_BUF` bytes, which a pipe takes whole or not at all: a frame is
-/// never split.
+/// `leadFrames` in the pipe: each turn (every period, the loop's wait: a
+/// chunk, 20 ms) it tops the pipe up to the lead, measured with `FIONREAD`,
+/// mostly the one chunk the server read, in one write. A turn costs a wake-up,
+/// a poll and a write (and wakes the server): at 10 ms turns the player cost
+/// 1.6 times its playback to PulseAudio (`make bench`, rooms). Every write is
+/// at most `PIPE_BUF` bytes, which a pipe takes whole or not at all: a frame
+/// is never split.
 ///
 /// Heard: frames written, less what the pipe holds, less the server's
 /// `buffer` (the rooms play a chunk that long after the server read it). A
@@ -88,10 +91,11 @@ struct SnapcastDevice: WriterDevice {
         wakeup = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
     }
 
-    /// The most frames one write carries: `PIPE_BUF` bytes (a pipe's atomic
-    /// write), at most 10 ms.
+    /// The most frames one write carries: the server's chunk (20 ms), at
+    /// most `PIPE_BUF` bytes (a pipe's atomic write: 23 ms of 44.1 kHz
+    /// 16-bit stereo, 21 ms at 48 kHz).
     static func periodFrames(rate: Int, bytesPerFrame: Int) -> Int {
-        max(1, min(rate / 100, Int(PIPE_BUF) / bytesPerFrame))
+        max(1, min(rate / 50, Int(PIPE_BUF) / bytesPerFrame))
     }
 
     /// A server reads what the writer writes.
