@@ -21,6 +21,14 @@ import Glibc
 /// the server's CPU over the player's run is shown beside the player's.
 /// Each room's capture must hold the file's length of sound, so a run that
 /// fed nothing is no measurement.
+///
+/// Where the cost goes: the player keeps only `lead` (60 ms) in the pipe,
+/// since an alarm's silence comes the server's buffer plus that lead plus the
+/// fade after its due time (rooms acceptance: within the buffer + 100 ms),
+/// and snapserver reads a 20 ms chunk every 20 ms, so the writer tops the
+/// pipe up every 20 ms: 50 wake-ups, polls and pipe writes (each waking the
+/// server) a second, where PulseAudio's 300 ms buffer asks far less often.
+/// Nearly all of the difference is system time.
 extension Bench {
     struct RoomsRun {
         var usage: ResourceUsage
