@@ -64,6 +64,8 @@ struct SnapcastDevice: WriterDevice {
     private var underruns = 0
     /// Frames the pipe held after the writer's last write: less now means a reader took some.
     private var left = 0
+    /// `left` was measured by this turn's `room` (and counts its writes since).
+    private var measuredLeft = false
     /// When the pipe was last seen read.
     private var lastRead = 0
     /// No server reads: playing on the clock.
@@ -146,6 +148,7 @@ struct SnapcastDevice: WriterDevice {
     mutating func room() -> Int {
         let now = WriterControl.monotonicNanoseconds()
         if fd >= 0, interlude_unread_bytes(fd, &unread) == 0 {
+            measuredLeft = true
             let queued = Int(unread) / bytesPerFrame
             var previous = left
             if queued < left {
@@ -215,9 +218,16 @@ struct SnapcastDevice: WriterDevice {
     }
 
     /// What the pipe holds and the server's buffer; away, the lead and the
-    /// buffer, so the position runs on as it did.
+    /// buffer, so the position runs on as it did. The pipe's part is what
+    /// this turn's `room` measured plus what the turn wrote since,
+    /// microseconds ago (a second `FIONREAD` a turn is a system call 50 times
+    /// a second: `make bench`, rooms): a server read in between shows a turn
+    /// later.
     mutating func unheardFrames() -> Int? {
+        let measured = measuredLeft
+        measuredLeft = false
         guard isFeeding else { return leadFrames + serverBufferFrames }
+        if measured { return left + serverBufferFrames }
         guard interlude_unread_bytes(fd, &unread) == 0 else { return nil }
         return Int(unread) / bytesPerFrame + serverBufferFrames
     }
