@@ -7,13 +7,14 @@ import Glibc
 ///
 /// Pacing: snapserver reads a chunk (`chunk_ms`, 20 ms) from the FIFO on its
 /// own clock and fills what the pipe lacks with silence, so the writer keeps
-/// `leadFrames` in the pipe: each turn (every period, the loop's wait: a
-/// chunk, 20 ms) it tops the pipe up to the lead, measured with `FIONREAD`,
-/// mostly the one chunk the server read, in one write. A turn costs a wake-up,
-/// a poll and a write (and wakes the server): at 10 ms turns the player cost
-/// 1.6 times its playback to PulseAudio (`make bench`, rooms). Every write is
-/// at most `PIPE_BUF` bytes, which a pipe takes whole or not at all: a frame
-/// is never split.
+/// `leadFrames` in the pipe: each turn (every 10 ms, the loop's wait) it
+/// tops the pipe up to the lead, measured with `FIONREAD`. Every write is at
+/// most `PIPE_BUF` bytes, which a pipe takes whole or not at all: a frame is
+/// never split. A turn costs a wake-up, a poll, a `FIONREAD` and a write
+/// (which wakes the server): the player costs about 1.6 times its playback to
+/// PulseAudio (`make bench`, rooms). Turns of a chunk (20 ms) cost 1.3 times,
+/// but leave the pipe 20 ms of a writer's lateness where 10 ms turns leave
+/// 30 ms, and under a load of 8 on 2 cores the rooms then heard gaps.
 ///
 /// Heard: frames written, less what the pipe holds, less the server's
 /// `buffer` (the rooms play a chunk that long after the server read it). A
@@ -93,11 +94,10 @@ struct SnapcastDevice: WriterDevice {
         wakeup = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
     }
 
-    /// The most frames one write carries: the server's chunk (20 ms), at
-    /// most `PIPE_BUF` bytes (a pipe's atomic write: 23 ms of 44.1 kHz
-    /// 16-bit stereo, 21 ms at 48 kHz).
+    /// The most frames one write carries: `PIPE_BUF` bytes (a pipe's atomic
+    /// write), at most 10 ms.
     static func periodFrames(rate: Int, bytesPerFrame: Int) -> Int {
-        max(1, min(rate / 50, Int(PIPE_BUF) / bytesPerFrame))
+        max(1, min(rate / 100, Int(PIPE_BUF) / bytesPerFrame))
     }
 
     /// A server reads what the writer writes.
@@ -220,9 +220,8 @@ struct SnapcastDevice: WriterDevice {
     /// What the pipe holds and the server's buffer; away, the lead and the
     /// buffer, so the position runs on as it did. The pipe's part is what
     /// this turn's `room` measured plus what the turn wrote since,
-    /// microseconds ago (a second `FIONREAD` a turn is a system call 50 times
-    /// a second: `make bench`, rooms): a server read in between shows a turn
-    /// later.
+    /// microseconds ago (a second `FIONREAD` a turn is a system call 100
+    /// times a second): a server read in between shows a turn later.
     mutating func unheardFrames() -> Int? {
         let measured = measuredLeft
         measuredLeft = false

@@ -26,9 +26,10 @@ import Glibc
 /// since an alarm's silence comes the server's buffer plus that lead plus the
 /// fade after its due time (rooms acceptance: within the buffer + 100 ms),
 /// and snapserver reads a 20 ms chunk every 20 ms, so the writer tops the
-/// pipe up every 20 ms: 50 wake-ups, polls and pipe writes (each waking the
-/// server) a second, where PulseAudio's 300 ms buffer asks far less often.
-/// Nearly all of the difference is system time.
+/// pipe up every 10 ms (`SnapcastDevice`): 100 wake-ups, polls and pipe
+/// writes (each waking the server) a second. Nearly all of the difference
+/// is system time. The player's underrun events (`--events json`, both
+/// runs) tell a pipe found empty from a room's own gaps.
 extension Bench {
     struct RoomsRun {
         var usage: ResourceUsage
@@ -37,6 +38,8 @@ extension Bench {
         var gaps: Int
         /// snapserver's CPU over the player's run (the player's runs into Snapcast only).
         var serverSeconds: Double = 0
+        /// The player's underrun events: the pipe found empty (the player's runs into Snapcast only).
+        var underruns = 0
     }
 
     func roomsCost(_ sink: NullSink) throws {
@@ -57,7 +60,7 @@ extension Bench {
         var snapcastRuns: [RoomsRun] = []
         var mpdRuns: [RoomsRun] = []
         for _ in 0..<options.playRuns {
-            pulseRuns.append(try play([interlude, "play", file, "--device", "pulse"], sink: sink, expected: seconds))
+            pulseRuns.append(try play([interlude, "play", file, "--device", "pulse", "--events", "json"], sink: sink, expected: seconds))
             snapcastRuns.append(try playIntoSnapcast(file, seconds: seconds, server: server, room: room))
             if mpdAvailable { mpdRuns.append(try mpdIntoSnapcast(file, seconds: seconds, rate: rate, channels: channels)) }
         }
@@ -67,15 +70,18 @@ extension Bench {
 
         let pulseCPU = pulse.process.usage.cpuSeconds
         let snapcastCPU = snapcast.usage.cpuSeconds
-        report.notes.append(String(format: "rooms, interlude via pulse: CPU %.3f s (user %.3f, sys %.3f), peak RSS %.1f MB, played %.3f s",
+        report.notes.append(String(format: "rooms, interlude via pulse: CPU %.3f s (user %.3f, sys %.3f), peak RSS %.1f MB, played %.3f s, "
+                                   + "%d gaps > 5 ms (most of any run); the player's underrun events %d",
                                    pulseCPU, pulse.process.usage.userSeconds, pulse.process.usage.systemSeconds,
-                                   pulse.process.usage.maxRSSMegabytes, pulse.playedSeconds))
+                                   pulse.process.usage.maxRSSMegabytes, pulse.playedSeconds, pulse.gaps,
+                                   pulseRuns.map { EventLog(stdout: $0.process.stdoutText).underrunCount }.max() ?? 0))
         for (name, run) in [("interlude into snapserver", snapcast), ("mpd's snapcast output", mpd)] {
             guard let run else { continue }
             report.notes.append(String(format: "rooms, %@: CPU %.3f s (user %.3f, sys %.3f), peak RSS %.1f MB; the room heard %.3f s, "
-                                       + "%d gaps > 5 ms%@", name, run.usage.cpuSeconds, run.usage.userSeconds,
+                                       + "%d gaps > 5 ms (most of any run)%@", name, run.usage.cpuSeconds, run.usage.userSeconds,
                                        run.usage.systemSeconds, run.usage.maxRSSMegabytes, run.heardSeconds, run.gaps,
-                                       run.serverSeconds > 0 ? String(format: "; snapserver %.3f s", run.serverSeconds) : ""))
+                                       run.serverSeconds > 0 ? String(format: "; the player's underrun events %d; snapserver %.3f s",
+                                                                      run.underruns, run.serverSeconds) : ""))
         }
         let runsLabel = options.playRuns == 1 ? "1 run" : "median of \(options.playRuns)"
         let ratio = snapcastCPU / max(pulseCPU, 1e-6)
@@ -108,7 +114,7 @@ extension Bench {
         let statsPath = ScratchFiles.makeDirectory("measure") + "/stats"
         let captureStart = room.capturedFrames
         let serverBefore = try TmuxPlayer.cpuTicks(String(server.process.pid))
-        let result = try ProcessRunner.run(measureTool, [statsPath, interlude, "play", file, "--device", server.device],
+        let result = try ProcessRunner.run(measureTool, [statsPath, interlude, "play", file, "--device", server.device, "--events", "json"],
                                            timeout: seconds * 2 + 30)
         let serverAfter = try TmuxPlayer.cpuTicks(String(server.process.pid))
         try result.check()
@@ -121,7 +127,8 @@ extension Bench {
                                         + "\(Int(seconds)) s: \(server.logTail(3))")
         }
         return RoomsRun(usage: usage, heardSeconds: heard.seconds, gaps: heard.gaps,
-                        serverSeconds: Double(serverAfter - serverBefore) / Double(sysconf(Int32(_SC_CLK_TCK))))
+                        serverSeconds: Double(serverAfter - serverBefore) / Double(sysconf(Int32(_SC_CLK_TCK))),
+                        underruns: EventLog(stdout: result.stdoutText).underrunCount)
     }
 
     /// Debian's mpd with only its `snapcast` output (on a free loopback port,
@@ -226,6 +233,7 @@ extension Bench {
         chosen.usage.maxRSSKilobytes = Int(median(runs.map { Double($0.usage.maxRSSKilobytes) }))
         chosen.serverSeconds = median(runs.map(\.serverSeconds))
         chosen.gaps = runs.map(\.gaps).max() ?? 0
+        chosen.underruns = runs.map(\.underruns).max() ?? 0
         return chosen
     }
 }
