@@ -10,11 +10,7 @@ import Glibc
 /// `leadFrames` in the pipe: each turn (every 10 ms, the loop's wait) it
 /// tops the pipe up to the lead, measured with `FIONREAD`. Every write is at
 /// most `PIPE_BUF` bytes, which a pipe takes whole or not at all: a frame is
-/// never split. A turn costs a wake-up, a poll, a `FIONREAD` and a write
-/// (which wakes the server): the player costs about 1.6 times its playback to
-/// PulseAudio (`make bench`, rooms). Turns of a chunk (20 ms) cost 1.3 times,
-/// but leave the pipe 20 ms of a writer's lateness where 10 ms turns leave
-/// 30 ms, and under a load of 8 on 2 cores the rooms then heard gaps.
+/// never split.
 ///
 /// Heard: frames written, less what the pipe holds, less the server's
 /// `buffer` (the rooms play a chunk that long after the server read it). A
@@ -65,8 +61,6 @@ struct SnapcastDevice: WriterDevice {
     private var underruns = 0
     /// Frames the pipe held after the writer's last write: less now means a reader took some.
     private var left = 0
-    /// `left` was measured by this turn's `room` (and counts its writes since).
-    private var measuredLeft = false
     /// When the pipe was last seen read.
     private var lastRead = 0
     /// No server reads: playing on the clock.
@@ -148,7 +142,6 @@ struct SnapcastDevice: WriterDevice {
     mutating func room() -> Int {
         let now = WriterControl.monotonicNanoseconds()
         if fd >= 0, interlude_unread_bytes(fd, &unread) == 0 {
-            measuredLeft = true
             let queued = Int(unread) / bytesPerFrame
             var previous = left
             if queued < left {
@@ -218,15 +211,9 @@ struct SnapcastDevice: WriterDevice {
     }
 
     /// What the pipe holds and the server's buffer; away, the lead and the
-    /// buffer, so the position runs on as it did. The pipe's part is what
-    /// this turn's `room` measured plus what the turn wrote since,
-    /// microseconds ago (a second `FIONREAD` a turn is a system call 100
-    /// times a second): a server read in between shows a turn later.
+    /// buffer, so the position runs on as it did.
     mutating func unheardFrames() -> Int? {
-        let measured = measuredLeft
-        measuredLeft = false
         guard isFeeding else { return leadFrames + serverBufferFrames }
-        if measured { return left + serverBufferFrames }
         guard interlude_unread_bytes(fd, &unread) == 0 else { return nil }
         return Int(unread) / bytesPerFrame + serverBufferFrames
     }
