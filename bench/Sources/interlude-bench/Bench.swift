@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 struct BenchOptions {
-    static let all = ["decode", "cpu", "startup", "underruns", "preemption", "seek", "tui", "mpris", "desktop", "formats", "library", "cover", "titles", "podcasts", "streams", "mpd", "idle", "spoken"]
+    static let all = ["decode", "cpu", "startup", "underruns", "preemption", "seek", "tui", "mpris", "desktop", "formats", "library", "cover", "titles", "podcasts", "streams", "mpd", "idle", "spoken", "rooms"]
     var quick = false
     var standIn = false
     var only: Set<String> = Set(all)
@@ -75,7 +75,8 @@ final class Bench {
             || options.only.contains("tui") || options.only.contains("mpris")
             || options.only.contains("desktop") || options.only.contains("formats") || options.only.contains("library")
             || options.only.contains("cover") || options.only.contains("titles") || options.only.contains("streams") || options.only.contains("mpd")
-            || options.only.contains("podcasts") || options.only.contains("idle") || options.only.contains("spoken") {
+            || options.only.contains("podcasts") || options.only.contains("idle") || options.only.contains("spoken")
+            || options.only.contains("rooms") {
             let server: PulseServer
             do {
                 progress("starting a private PulseAudio server")
@@ -103,6 +104,7 @@ final class Bench {
             if options.only.contains("mpd") { measure("MPD replies") { try mpdReplyTimes(server.defaultSink) } }
             if options.only.contains("idle") { measure("paused with alarms armed") { try idleCost(server.defaultSink) } }
             if options.only.contains("spoken") { measure("spoken audio") { try spokenCost(server.defaultSink) } }
+            if options.only.contains("rooms") { measure("rooms") { try roomsCost(server.defaultSink) } }
         }
         return report
     }

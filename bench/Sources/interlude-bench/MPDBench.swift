@@ -129,13 +129,13 @@ extension Bench {
         }
     }
 
-    /// Polls `condition` every 50 ms until it holds or `timeout` seconds pass.
+    /// Polls `condition` every `interval` seconds (50 ms) until it holds or `timeout` seconds pass.
     @discardableResult
-    static func waitUntil(_ timeout: Double, _ condition: () -> Bool) -> Bool {
+    static func waitUntil(_ timeout: Double, every interval: Double = 0.05, _ condition: () -> Bool) -> Bool {
         let deadline = monotonicSeconds() + timeout
         while monotonicSeconds() < deadline {
             if condition() { return true }
-            usleep(50_000)
+            usleep(useconds_t(interval * 1_000_000))
         }
         return condition()
     }

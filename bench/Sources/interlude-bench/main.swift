@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 let usage = """
-usage: interlude-bench [--quick] [--stand-in] [--play-runs N] [--only decode,cpu,startup,underruns,preemption,seek,tui,mpris,desktop,formats,library,cover,titles,podcasts,streams,mpd,idle,spoken]
+usage: interlude-bench [--quick] [--stand-in] [--play-runs N] [--only decode,cpu,startup,underruns,preemption,seek,tui,mpris,desktop,formats,library,cover,titles,podcasts,streams,mpd,idle,spoken,rooms]
 
   --quick      short files for development: a 1 min decode file (3 runs) and 10 s of
                playback instead of a 10 min file (5 runs) and 60 s
