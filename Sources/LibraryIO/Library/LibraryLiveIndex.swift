@@ -58,6 +58,11 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
     private var catalogRead: LibraryCatalog?
     private var catalogsAsked = 0
     private var catalogShown = 0
+    /// The index's words (`SearchVocabulary`), read with the catalog, and
+    /// this connection's `data_version` when it was asked for: used while
+    /// nothing was committed since, so it holds every word a search can meet.
+    private var vocabulary: (words: SearchVocabulary, version: Int64)?
+    private var versionsAsked: [Int: Int64] = [:]
     private var status: String?
 
     package func tracks(ids: [Int64]) -> [LibraryTrack] {
@@ -75,13 +80,16 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
     /// 100,000 tracks, which on the main loop would be a frozen screen.
     private func readCatalog() {
         catalogsAsked += 1
+        if let version = try? index.dataVersion() { versionsAsked[catalogsAsked] = version }
         LibraryCatalogThread.start(indexPath: settings.indexPath, generation: catalogsAsked, shared: shared)
     }
 
     package func tracks(matching query: LibraryQuery, sort: TrackSort?, limit: Int) -> [LibraryTrack] {
         do {
-            let found = try recent.tracks(for: query, sort: sort, limit: limit, version: index.dataVersion()) {
-                () throws(SQLiteError) in try index.search(query, sort: sort, limit: limit, columns: .shown)
+            let version = try index.dataVersion()
+            let words = vocabulary.flatMap { $0.version == version ? $0.words : nil }
+            let found = try recent.tracks(for: query, sort: sort, limit: limit, version: version) {
+                () throws(SQLiteError) in try index.search(query, sort: sort, limit: limit, columns: .shown, vocabulary: words)
             }
             problem = nil
             return found
@@ -133,6 +141,10 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
             if let read = update.catalog, read.generation > catalogShown {
                 catalogShown = read.generation
                 catalogRead = read.catalog
+                if let words = read.vocabulary, let version = versionsAsked[read.generation] {
+                    vocabulary = (words, version)
+                }
+                versionsAsked = versionsAsked.filter { $0.key > read.generation }
                 onChange(status, true)
             }
             if let progress = update.progress {
@@ -222,8 +234,9 @@ package enum LibraryScanThread {
         package var failure: String?
         /// How many files the index held when the scan began (0 on a first scan).
         package var known = 0
-        /// A catalog read (`LibraryCatalogThread`), with the number of its request.
-        package var catalog: (generation: Int, catalog: LibraryCatalog)?
+        /// A catalog read (`LibraryCatalogThread`), with the number of its
+        /// request, and the words read after it (nil if that failed).
+        package var catalog: (generation: Int, catalog: LibraryCatalog, vocabulary: SearchVocabulary?)?
     }
 
     /// Written by the scan thread, taken by the main loop after the eventfd wakes it.
@@ -290,7 +303,12 @@ package enum LibraryCatalogThread {
                 let index = try LibraryIndex(path: indexPath)
                 defer { index.close() }
                 let catalog = try index.catalog()
-                shared.post { $0.catalog = (generation, catalog) }
+                var vocabulary: SearchVocabulary?
+                do { vocabulary = try index.vocabulary() } catch {
+                    // Searches then take long prefixes as prefixes: slower, the same rows.
+                    shared.post { $0.problems.append("cannot read the library's words: \(error)") }
+                }
+                shared.post { $0.catalog = (generation, catalog, vocabulary) }
             } catch {
                 shared.post { $0.problems.append("cannot read the library's artists: \(error)") }
             }

@@ -11,6 +11,8 @@ struct BenchOptions {
     var only: Set<String> = Set(all)
     /// Runs of each player in the CPU/RSS benchmark (medians reported).
     var playRuns = 1
+    /// `--keep-library DIR`: the library rows' trees and indexes kept in DIR and used again.
+    var keepLibrary: String?
 
     var benchDirectory: String {
         ProcessInfo.processInfo.environment["INTERLUDE_BENCH_DIR"] ?? InterludeBinary.packageRoot + "/build/bench"
