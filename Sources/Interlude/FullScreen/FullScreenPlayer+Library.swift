@@ -6,6 +6,9 @@ import TUI
 /// thread from start-up, searched on every key of the pane's filter, rescanned
 /// when inotify reports a change.
 extension FullScreenPlayer {
+    /// Called after the first frame (`afterIteration`), as the scan starts
+    /// then: the index's open reads every page of its tracks (60 ms at
+    /// 100,000 on an idle machine), which the first frame does not show.
     func openLibrary() {
         let settings = LibrarySettings.load(environment: ProcessEnvironment.current(), config: self.settings)
         guard !settings.folders.isEmpty else { return }
@@ -20,14 +23,17 @@ extension FullScreenPlayer {
             for screen in screens {
                 guard var pane = screen.ui.library else { continue }
                 pane.status = status
-                if rowsChanged { pane.reload() }
+                // A pane not shown yet reads its rows when it shows.
+                if rowsChanged, pane.isLoaded { pane.reload() }
                 screen.ui.library = pane
                 screen.redraw.setNeedsDraw()
             }
         }
         services?.library = live
-        for screen in screens { screen.ui.library = LibraryPaneModel(source: live) }
-        // The scan starts after the first frame (`afterIteration`): the screen
-        // comes first, and a rescan of 100,000 files needs the CPU for a second.
+        for screen in screens {
+            screen.ui.library = LibraryPaneModel(source: live, loaded: false)
+            // The library's tab (9) shows from now.
+            screen.redraw.setNeedsDraw()
+        }
     }
 }

@@ -60,9 +60,20 @@ public struct LibraryPaneModel {
     private var openAlbums: Set<String> = []
     private let source: any LibrarySource
 
-    public init(source: any LibrarySource) {
+    /// Whether the rows were read. A pane made with `loaded: false` reads
+    /// them the first time it shows (`loadIfNeeded`, from the layout pass):
+    /// a player opening on another pane does not read 2,000 rows and build
+    /// their tree before its first frame.
+    public private(set) var isLoaded = false
+
+    public init(source: any LibrarySource, loaded: Bool = true) {
         self.source = source
-        reload()
+        if loaded { reload() }
+    }
+
+    /// Reads the rows unless they were read.
+    public mutating func loadIfNeeded() {
+        if !isLoaded { reload() }
     }
 
     public var isTruncated: Bool { catalog == nil && tracks.count >= Self.limit }
@@ -73,6 +84,7 @@ public struct LibraryPaneModel {
 
     /// Runs the search again (after a key in the filter, or when a scan added rows).
     public mutating func reload() {
+        isLoaded = true
         loadedAlbums = [:]
         if view == .tree, filter.isEmpty, let whole = source.catalog {
             catalog = whole

@@ -85,6 +85,8 @@ public struct ScreenLayoutPass {
             return state.podcastsCursor.visibleRange(height: height, count: snapshot.podcasts.count)
         case .library:
             guard var library = state.library else { return 0..<0 }
+            // The rows are read when the pane first shows.
+            library.loadIfNeeded()
             let rows = library.cursor.visibleRange(height: height, count: library.rows.count)
             state.library = library
             return rows
