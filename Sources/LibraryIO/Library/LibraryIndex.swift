@@ -32,7 +32,12 @@ package final class LibraryIndex {
     /// A list column's values (`stored`).
     package static func values(_ text: String?) -> [String] {
         guard let text, !text.isEmpty else { return [] }
-        return text.split(separator: "\u{1F}").map(String.init)
+        // By bytes: 0x1F is never part of another character in UTF-8, and a
+        // control character always ends a grapheme, so this is the split by
+        // Characters without their walk (a tenth of a filter key's time at
+        // 100,000 tracks). One value, the usual case, is the text itself.
+        guard text.utf8.contains(0x1F) else { return [text] }
+        return text.utf8.split(separator: 0x1F).map { String(Substring($0)) }
     }
 
     package let path: String

@@ -87,7 +87,12 @@ public struct ScreenLayoutPass {
             guard var library = state.library else { return 0..<0 }
             // The rows are read when the pane first shows.
             library.loadIfNeeded()
-            let rows = library.cursor.visibleRange(height: height, count: library.rows.count)
+            var rows = library.cursor.visibleRange(height: height, count: library.rows.count)
+            // Near the end of a cut list: more of it (a search, as a key of the filter costs).
+            if library.wantsMore(showing: rows) {
+                library.loadMore()
+                rows = library.cursor.visibleRange(height: height, count: library.rows.count)
+            }
             state.library = library
             return rows
         }

@@ -457,6 +457,9 @@ class PanePlayer {
     func stop() {
         if pid > 0 {
             kill(pid, SIGTERM)
+            // Gone before the next start: a player still quitting holds the
+            // control socket, and the next one would hand it its command.
+            Bench.waitForExit(pid)
             pid = 0
         }
         _ = try? ProcessRunner.run("tmux", ["-u", "-S", socket, "kill-server"], timeout: 10)
