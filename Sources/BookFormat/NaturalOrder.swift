@@ -31,7 +31,8 @@ public enum NaturalOrder {
     /// library took 275 ms of the player's start that way.
     public struct Key: Sendable {
         enum Part: Sendable {
-            case number(Substring)
+            /// The run as written, and its digits without leading zeros (ASCII).
+            case number(Substring, significant: [UInt8])
             case text(String)
         }
 
@@ -40,7 +41,7 @@ public enum NaturalOrder {
         public init(_ name: String) {
             parts = NaturalChunk.split(name).map { chunk in
                 switch chunk {
-                case .number(let digits): .number(digits)
+                case .number(let digits): .number(digits, significant: Array(digits.utf8.drop { $0 == UInt8(ascii: "0") }))
                 case .text(let text): .text(text.lowercased())
                 }
             }
@@ -61,15 +62,20 @@ public enum NaturalOrder {
         for (a, b) in zip(lhs.parts, rhs.parts) {
             let order: Comparison
             switch (a, b) {
-            case (.number(let x), .number(let y)):
-                order = compareDigits(x, y)
+            case (.number(_, let x), .number(_, let y)):
+                // By value, as `compareDigits`: fewer significant digits is smaller.
+                if x.count != y.count {
+                    order = x.count < y.count ? .less : .greater
+                } else {
+                    order = x == y ? .equal : (x.lexicographicallyPrecedes(y) ? .less : .greater)
+                }
             case (.text(let x), .text(let y)):
                 order = x == y ? .equal : (x < y ? .less : .greater)
             // Digits against text: the digits' own text (lower case is the same).
-            case (.number(let x), .text(let y)):
+            case (.number(let x, _), .text(let y)):
                 let digits = String(x)
                 order = digits == y ? .equal : (digits < y ? .less : .greater)
-            case (.text(let x), .number(let y)):
+            case (.text(let x), .number(let y, _)):
                 let digits = String(y)
                 order = x == digits ? .equal : (x < digits ? .less : .greater)
             }

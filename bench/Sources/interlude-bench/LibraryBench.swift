@@ -473,7 +473,11 @@ final class LibraryPlayer: PanePlayer {
     override init(command: [String], environment: [String: String]) throws {
         let start = monotonicSeconds()
         try super.init(command: command, environment: environment)
-        try wait(timeout: 30, interval: 2_000) { $0.contains(" 1 Browser") }
+        do { try wait(timeout: 30, interval: 2_000) { $0.contains(" 1 Browser") } } catch {
+            // Not left running: the next player would hand it its command.
+            stop()
+            throw error
+        }
         firstFrameSeconds = monotonicSeconds() - start
     }
 }
