@@ -72,6 +72,20 @@ import Glibc
         let title = try #require((try? Remote.status(session.runtimeDirectory))?["title"] as? String)
         #expect(!title.isEmpty && shown.screen.contains(String(title.prefix(20))), "'\(title)' not on the screen:\n\(shown.screen)")
         #expect(session.servicePID() == pid, "a second service started")
+
+        // Paused, the place holds still: a screen's first frame shows it to within 0.5 s (whole seconds shown).
+        try session.press("q")
+        #expect(session.waitFor(10) { $0.contains("'interlude' to come back") }.met, "\(session.screen())")
+        try Remote.run(session.runtimeDirectory, ["pause"]).check()
+        #expect(Remote.waitUntil(10) { (try? Remote.status(session.runtimeDirectory))?["state"] as? String == "paused" })
+        let pausedAt = try #require((try? Remote.status(session.runtimeDirectory))?["elapsed"] as? Double)
+        try session.tmux(["send-keys", "-l", "clear; " + session.interludeCommand])
+        try session.tmux(["send-keys", "Enter"])
+        let still = session.waitFor(15) { $0.contains("? help") && $0.contains("‖ paused") && TUISession.elapsed($0) != nil }
+        #expect(still.met, "\(still.screen)")
+        let shownPaused = TUISession.elapsed(still.screen) ?? -10
+        #expect([Int((pausedAt - 0.5).rounded(.down)), Int((pausedAt + 0.5).rounded(.down))].contains(shownPaused),
+                "screen \(shownPaused) s, paused at \(pausedAt) s:\n\(still.screen)")
         try session.press("Q")
         let stopped = session.waitFor(10) { $0.contains("the player stopped") }
         #expect(stopped.met, "\(stopped.screen)")
@@ -129,6 +143,11 @@ import Glibc
         #expect(added.stdoutText.contains("started in the background"), "\(added.stdoutText)")
         let listed = try ProcessRunner.run(InterludeBinary.path(), ["alarm", "list"], environment: environment, timeout: 20).check()
         #expect(listed.stdoutText.contains("the player runs"), "\(listed.stdoutText)")
+        // Per alarm, whether it wakes the computer (here, with no user manager, only while awake, and why).
+        #expect(Remote.waitUntil(10) {
+            let again = (try? ProcessRunner.run(InterludeBinary.path(), ["alarm", "list"], environment: environment, timeout: 20))?.stdoutText ?? ""
+            return again.contains("alarm 1 rings only while the computer is awake (") || again.contains("alarm 1 wakes the computer")
+        }, "\((try? ProcessRunner.run(InterludeBinary.path(), ["alarm", "list"], environment: environment, timeout: 20).stdoutText) ?? "")")
 
         let rang = Remote.waitUntil(30) { ((try? Remote.status(runtime))?["alarmRinging"] as? Bool) == true }
         #expect(rang, "the alarm did not ring: \(String(describing: try? Remote.status(runtime)))")
@@ -157,6 +176,53 @@ import Glibc
         guard let result = try? ProcessRunner.run(InterludeBinary.path(), ["remote", "status", "--json"],
                                                   environment: environment, timeout: 20), result.succeeded else { return [:] }
         return ((try? JSONSerialization.jsonObject(with: result.stdout)) as? [String: Any]) ?? [:]
+    }
+
+    @Test("kill -9 of the service while a book plays: interlude remote status starts a new one with the book at the place heard and its bookmark")
+    func aKilledServiceComesBackWithItsBook() throws {
+        let runtime = try Remote.makeRuntimeDirectory()
+        defer { ScratchFiles.stopPlayerServices(below: runtime) }
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let book = try BookUnderTest.folder("service-book", files: 3, seconds: 20)
+        var environment = Self.userEnvironment(sink, runtime: runtime)
+        environment["XDG_STATE_HOME"] = book.stateHome
+        func servicePID() -> Int32? {
+            (try? String(contentsOfFile: runtime + "/interlude/service.pid", encoding: .utf8))
+                .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        func bookPlace(_ status: [String: Any]) -> (path: String?, elapsed: Double) {
+            ((status["book"] as? [String: Any])?["path"] as? String, status["elapsed"] as? Double ?? -1)
+        }
+        // The remote starts the service with the book; past its first file, a bookmark, then killed.
+        try ProcessRunner.run(InterludeBinary.path(), ["remote", "book-open", book.path], environment: environment, timeout: 20).check()
+        #expect(Remote.waitUntil(30) { let place = bookPlace(Self.status(environment)); return place.path == book.path && place.elapsed > 23 },
+                "\(Self.status(environment))")
+        try ProcessRunner.run(InterludeBinary.path(), ["remote", "bookmark-add", "before the crash"], environment: environment,
+                              timeout: 20).check()
+        #expect(Remote.waitUntil(10) { (try? book.bookmark("list").stdoutText.contains("before the crash")) == true },
+                "the bookmark was not saved: \((try? book.bookmark("list").stdoutText) ?? "")")
+        let first = try #require(servicePID())
+        let heard = bookPlace(Self.status(environment)).elapsed
+        kill(first, SIGKILL)
+        #expect(Remote.waitUntil(10) { kill(first, 0) != 0 || (try? String(contentsOfFile: "/proc/\(first)/stat", encoding: .utf8))?.contains(") Z") == true })
+
+        // The place the crash left: saved every second while the book plays.
+        let saved = try book.savedPosition()
+        #expect(saved <= heard + 0.5 && saved >= heard - 1.5, "saved \(saved) s, heard \(heard) s")
+
+        // A new service, started by the remote, has the book at that place, less the smart rewind of the
+        // seconds since (2 s at most this soon), and its bookmark.
+        let back = Self.status(environment)
+        let second = try #require(servicePID())
+        #expect(second != first, "no new service")
+        let place = bookPlace(back)
+        #expect(place.path == book.path, "\(back)")
+        #expect(place.elapsed <= saved + 0.05 && place.elapsed >= saved - 2.05,
+                "place \(place.elapsed) s, saved \(saved) s: \(back)")
+        let marks = try book.bookmark("list")
+        #expect(marks.succeeded && marks.stdoutText.contains("before the crash"), "\(marks.stdoutText)\(marks.stderrText)")
+        try ProcessRunner.run(InterludeBinary.path(), ["quit"], environment: environment, timeout: 20).check()
     }
 
     @Test("kill -9 of the service while music plays and while an alarm rings: interlude remote status starts a new one with the queue, its place and the alarm, which rings again")

@@ -41,6 +41,7 @@ struct CommandTranslationTests {
         // station-add alone: the stream playing, under its own name.
         #expect(StandardInputVocabulary.command(for: "station-add") == .addStation(url: nil, name: nil))
         #expect(StandardInputVocabulary.unknown("jump") == "unknown command 'jump' (play, pause, play-pause, stop, go-live, mute, "
-                + "shuffle-toggle, repeat-cycle, chapter-next, chapter-previous, skip-back, skip-forward, station-add, alarm-snooze, alarm-dismiss, quit)")
+                + "shuffle-toggle, repeat-cycle, chapter-next, chapter-previous, trim-silence, voice-boost, skip-back, skip-forward, station-add, "
+                + "alarm-snooze, alarm-dismiss, quit)")
     }
 }

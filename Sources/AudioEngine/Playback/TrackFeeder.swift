@@ -148,6 +148,7 @@ public final class TrackFeeder {
                 decodingGain = didOpen(opened, path: paths[index])
                 tracks.append(Track(index: index, path: paths[index], startFrame: framesQueued, endFrame: nil,
                                     expectedFrames: opened.lengthInFrames, expectedIsExact: opened.lengthIsExact))
+                warmNext()
                 return
             } catch {
                 pendingEvents.append(.failed(error))
@@ -256,7 +257,17 @@ extension TrackFeeder {
         if continueDecoding && decodingEnded && decoder == nil && nextIndex < paths.count {
             decodingEnded = false
             openNext()
+        } else if decoder != nil {
+            warmNext()
         }
+    }
+
+    /// The file after the one decoding: its decoder's library loaded on a
+    /// thread of its own while this one plays (`Decoders.warm`), not by the
+    /// open at the join.
+    func warmNext() {
+        guard nextIndex < paths.count else { return }
+        Decoders.warm(path: paths[nextIndex], target: format)
     }
 
     /// Replaces the queue after entry `index` (kept, with everything before it)

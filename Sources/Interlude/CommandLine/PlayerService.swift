@@ -146,11 +146,22 @@ enum PlayerService {
         }
     }
 
-    /// `alarm list`'s last line: whether the alarms will ring.
+    /// `alarm list`'s last lines: whether the alarms will ring, and for each
+    /// enabled one whether it wakes the computer, as the running player knows
+    /// it (its wake timer: the next alarm's, armed again for each in turn).
     static func presenceLine() -> String {
         guard let place = ControlSocketPlace.current, ControlSocketPlace.isLive(place.primary) else {
             return "no player runs: these alarms ring only once one does ('interlude' or 'interlude service' starts it)"
         }
-        return "the player runs: enabled alarms will ring"
+        var lines = ["the player runs: enabled alarms will ring"]
+        if case .success(let client) = ControlClient.connect(instance: 1),
+           case .reply(let reply) = client.request(.init(command: "alarm-list", arguments: [])),
+           let alarms = reply["result"]?.arrayValue {
+            for alarm in alarms where alarm["enabled"]?.boolValue == true {
+                guard let id = alarm["id"]?.integerValue, let wake = alarm["wake"]?.stringValue, !wake.isEmpty else { continue }
+                lines.append("alarm \(id) \(wake)")
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 }

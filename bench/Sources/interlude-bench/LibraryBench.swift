@@ -265,6 +265,35 @@ extension Bench {
             measure: "service: filter key to frame through an attached screen at \(size) tracks, ms (median / p99 of \(latencies.count))",
             subject: formatted(median(latencies) * 1000, 1) + " / " + formatted(keyP99 * 1000, 1), peer: "", ratio: nil,
             target: "p99 < 16 ms", passed: keyP99 * 1000 < 16))
+        try keyAcrossScreens(from: screen, environment: environment)
+    }
+
+    /// Two screens on one service: a key in one (volume down or up, by turns)
+    /// to the frame in the other that shows it, tmux's round trips included.
+    private func keyAcrossScreens(from screen: PanePlayer, environment: [String: String]) throws {
+        let other = try LibraryPlayer(command: [interlude], environment: environment)
+        defer { other.stop() }
+        func shownVolume(_ text: String) -> Int? {
+            guard let range = text.range(of: #"vol \d+%"#, options: .regularExpression) else { return nil }
+            return Int(text[range].dropFirst(4).dropLast())
+        }
+        var crossings: [Double] = []
+        for _ in 0..<(options.quick ? 20 : 200) {
+            var volume: Int?
+            try other.wait(timeout: 10, interval: 2_000) { volume = shownVolume($0); return volume != nil }
+            let down = (volume ?? 100) >= 50
+            let expected = "vol \((volume ?? 100) + (down ? -5 : 5))%"
+            let start = monotonicSeconds()
+            try screen.press(down ? "-" : "+")
+            try other.wait(timeout: 10, interval: 1_000) { $0.contains(expected) }
+            crossings.append(monotonicSeconds() - start)
+        }
+        let sorted = crossings.sorted()
+        let p99 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
+        report.rows.append(ResultRow(
+            measure: "service: a key in one attached screen to the frame in another that shows it, ms (median / p99 of \(sorted.count))",
+            subject: formatted(median(crossings) * 1000, 1) + " / " + formatted(p99 * 1000, 1), peer: "", ratio: nil,
+            target: "p99 < 100 ms", passed: p99 * 1000 < 100))
     }
 
     /// The screen's client leaves with its pane (it is the pane's program): waited for, 10 s at most.
