@@ -98,13 +98,15 @@ import Testing
         // The last row selected: the next frame brings in four times as many, the row still selected.
         let last = ui.library!.rows.count - 1
         let lastRow = ui.library!.rows[last]
-        ui.library?.cursor.select(last, count: ui.library!.rows.count)
+        let rowCount = ui.library!.rows.count
+        ui.library?.cursor.select(last, count: rowCount)
         _ = ScreenLayoutPass().arrange(size: size, state: &ui, snapshot: PlayerSnapshot(), now: 0)
         #expect(ui.library?.searchLimit == LibraryPaneModel.limit * 4)
         #expect(ui.library?.trackCount == LibraryPaneModel.limit * 4 && ui.library?.isTruncated == true)
         #expect(ui.library?.selected == lastRow)
         // Once more at the end: every match, nothing cut.
-        ui.library?.cursor.select(ui.library!.rows.count - 1, count: ui.library!.rows.count)
+        let grown = ui.library!.rows.count
+        ui.library?.cursor.select(grown - 1, count: grown)
         _ = ScreenLayoutPass().arrange(size: size, state: &ui, snapshot: PlayerSnapshot(), now: 0)
         #expect(ui.library?.trackCount == count && ui.library?.isTruncated == false)
         ui.library?.setFilter("song 1")
@@ -112,16 +114,17 @@ import Testing
     }
 
     /// A pane made not loaded reads nothing until the layout pass shows it.
-    @Test func aPaneNotLoadedReadsItsRowsWhenItFirstShows() {
-        final class Counting: LibrarySource {
-            var searches = 0
-            var problem: String? { nil }
-            func tracks(matching query: LibraryQuery, sort: TrackSort?, limit: Int) -> [LibraryTrack] {
-                searches += 1
-                return [LibraryTrack(path: "/m/a.mp3", title: "A", artist: "Ann", album: "One", trackNumber: 1)]
-            }
+    final class CountingLibrary: LibrarySource {
+        var searches = 0
+        var problem: String? { nil }
+        func tracks(matching query: LibraryQuery, sort: TrackSort?, limit: Int) -> [LibraryTrack] {
+            searches += 1
+            return [LibraryTrack(path: "/m/a.mp3", title: "A", artist: "Ann", album: "One", trackNumber: 1)]
         }
-        let source = Counting()
+    }
+
+    @Test func aPaneNotLoadedReadsItsRowsWhenItFirstShows() {
+        let source = CountingLibrary()
         var ui = InterfaceState(browser: nil)
         ui.library = LibraryPaneModel(source: source, loaded: false)
         let size = TerminalSize(columns: 100, rows: 30)

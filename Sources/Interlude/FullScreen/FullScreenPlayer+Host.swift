@@ -29,12 +29,6 @@ extension FullScreenPlayer: PlayerHost {
         let turn = core.snapshot(.session)
         for screen in screens { screen.afterIteration(core, turn: turn) }
         if mode == .service { saveStateIfMoved(turn) }
-        // The library after the first frame: its index's open, then its scan
-        // (a rescan of 100,000 files needs the CPU for a second).
-        if !libraryOpened {
-            libraryOpened = true
-            openLibrary()
-        }
         library?.startFirstScan()
     }
 

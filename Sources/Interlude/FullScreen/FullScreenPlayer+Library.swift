@@ -6,19 +6,11 @@ import TUI
 /// thread from start-up, searched on every key of the pane's filter, rescanned
 /// when inotify reports a change.
 extension FullScreenPlayer {
-    /// Called after the first frame (`afterIteration`), as the scan starts
-    /// then: the index's open reads every page of its tracks (60 ms at
-    /// 100,000 on an idle machine), which the first frame does not show.
     func openLibrary() {
         let settings = LibrarySettings.load(environment: ProcessEnvironment.current(), config: self.settings)
         guard !settings.folders.isEmpty else { return }
-        let live: LibraryLiveIndex
-        do {
-            live = try LibraryLiveIndex(settings: settings, report: { [events] in events.error($0) })
-        } catch {
-            events.error(error.description)
-            return
-        }
+        // Its index opens after the first frame (`LibraryLiveIndex.openedIndex`).
+        let live = LibraryLiveIndex(settings: settings, report: { [events] in events.error($0) })
         live.onChange = { [unowned self] status, rowsChanged in
             for screen in screens {
                 guard var pane = screen.ui.library else { continue }
@@ -30,10 +22,9 @@ extension FullScreenPlayer {
             }
         }
         services?.library = live
-        for screen in screens {
-            screen.ui.library = LibraryPaneModel(source: live, loaded: false)
-            // The library's tab (9) shows from now.
-            screen.redraw.setNeedsDraw()
-        }
+        // The rows are read when the pane first shows.
+        for screen in screens { screen.ui.library = LibraryPaneModel(source: live, loaded: false) }
+        // The index opens and the scan starts after the first frame (`afterIteration`): the screen
+        // comes first, and a rescan of 100,000 files needs the CPU for a second.
     }
 }

@@ -83,8 +83,6 @@ final class FullScreenPlayer {
     let keepsRunningWhenQueueEnds = true
     /// The music library's index, scan and folder watches (the library pane): one of the runtime's services.
     var library: LibraryLiveIndex? { services?.library }
-    /// Set once the library was opened, after the first frame (`afterIteration`).
-    var libraryOpened = false
     /// The socket, the buses, the hook, the sound server, the library index: opened once for the run.
     var services: PlayerServices?
 
@@ -162,6 +160,7 @@ final class FullScreenPlayer {
             // The bad lines of the keys file, once, in the log every screen shows.
             reportKeyProblems(keys)
         }
+        openLibrary()
         startPodcasts(runtime)
         let status = runtime.run(host: self)
         quitRequested = runtime.quitRequested

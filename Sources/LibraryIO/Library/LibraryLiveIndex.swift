@@ -17,7 +17,9 @@ import TUI
 /// on the main thread, inside the loop's turn; nothing touches the audio threads.
 package final class LibraryLiveIndex: LibrarySource, LoopSource {
     package let settings: LibrarySettings
-    private let index: LibraryIndex
+    /// The main loop's connection, opened at its first use (`openedIndex`).
+    private var index: LibraryIndex?
+    private var openFailure: String?
     package private(set) var problem: String?
     private let report: (String) -> Void
     /// Called on the main thread when the pane should search again (rows
@@ -36,13 +38,36 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
     /// is many events; one rescan takes them all.
     package static let settleMilliseconds = 150
 
-    package init(settings: LibrarySettings, report: @escaping (String) -> Void) throws(LibraryError) {
+    package init(settings: LibrarySettings, report: @escaping (String) -> Void) {
         self.settings = settings
         self.report = report
-        index = try LibraryIndex(path: settings.indexPath)
-        if let notice = index.notice { report(notice) }
         inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         if inotify < 0 { report("library: cannot watch the folders for changes (\(Errno.current.message)); rescan with 'interlude library scan'") }
+    }
+
+    /// The connection, opened the first time it is needed: after the first
+    /// frame (`startFirstScan`), or by the pane's first search. Its open reads
+    /// every page of the tracks table (60 ms at 100,000 tracks on an idle
+    /// machine, three times that on a busy one), which the first frame does
+    /// not need. Nil (the problem reported once, and shown in the pane) when
+    /// the index cannot be opened.
+    private func openedIndex() -> LibraryIndex? {
+        if let index { return index }
+        if let openFailure {
+            problem = openFailure
+            return nil
+        }
+        do {
+            let opened = try LibraryIndex(path: settings.indexPath)
+            if let notice = opened.notice { report(notice) }
+            index = opened
+            return opened
+        } catch {
+            openFailure = error.description
+            problem = error.description
+            report(error.description)
+            return nil
+        }
     }
 
     deinit {
@@ -66,6 +91,7 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
     private var status: String?
 
     package func tracks(ids: [Int64]) -> [LibraryTrack] {
+        guard let index = openedIndex() else { return [] }
         do {
             let found = try index.tracks(ids: ids)
             problem = nil
@@ -80,11 +106,12 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
     /// 100,000 tracks, which on the main loop would be a frozen screen.
     private func readCatalog() {
         catalogsAsked += 1
-        if let version = try? index.dataVersion() { versionsAsked[catalogsAsked] = version }
+        if let version = try? openedIndex()?.dataVersion() { versionsAsked[catalogsAsked] = version }
         LibraryCatalogThread.start(indexPath: settings.indexPath, generation: catalogsAsked, shared: shared)
     }
 
     package func tracks(matching query: LibraryQuery, sort: TrackSort?, limit: Int) -> [LibraryTrack] {
+        guard let index = openedIndex() else { return [] }
         do {
             let version = try index.dataVersion()
             let words = vocabulary.flatMap { $0.version == version ? $0.words : nil }
