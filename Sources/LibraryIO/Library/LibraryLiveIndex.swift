@@ -59,13 +59,15 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
         }
         do {
             let opened = try LibraryIndex(path: settings.indexPath)
-            if let notice = opened.notice { report(notice) }
+            // Said on the loop's next turn: an open from a search runs inside
+            // the screen's key handling or layout, which a report would re-enter.
+            if let notice = opened.notice { shared.post { $0.notices.append(notice) } }
             index = opened
             return opened
         } catch {
             openFailure = error.description
             problem = error.description
-            report(error.description)
+            shared.post { $0.notices.append(error.description) }
             return nil
         }
     }
@@ -163,6 +165,7 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
         if ready.contains(where: { $0.fd == shared.wake }) {
             let update = shared.take()
             if update.known > 0 { knownAtStart = update.known }
+            for line in update.notices { report(line) }
             for line in update.problems { report("library: " + line) }
             // Results of reads started in turn may land out of turn: the newest wins.
             if let read = update.catalog, read.generation > catalogShown {
@@ -257,6 +260,8 @@ package enum LibraryScanThread {
     package struct Update {
         package var progress: LibraryScanner.Progress?
         package var problems: [String] = []
+        /// Lines of the main loop's own open of the index, said as they are.
+        package var notices: [String] = []
         package var folders: [String] = []
         package var failure: String?
         /// How many files the index held when the scan began (0 on a first scan).
