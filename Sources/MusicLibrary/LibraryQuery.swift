@@ -166,13 +166,50 @@ public struct LibraryQuery: Equatable, Sendable {
     /// quote can appear inside one, and FTS5's operators (AND, OR, NOT, NEAR)
     /// typed as words are searched for, not obeyed.
     public var fullTextExpression: String? {
-        guard !terms.isEmpty else { return nil }
-        return terms.map { term in
+        switch fullText(vocabulary: nil) {
+        case .expression(let expression): expression
+        case .none, .nothing: nil
+        }
+    }
+
+    /// What the index runs for the text terms.
+    public enum FullText: Equatable, Sendable {
+        /// No text terms: only the years decide.
+        case none
+        case expression(String)
+        /// A prefix that begins no word of the vocabulary: nothing matches.
+        case nothing
+    }
+
+    /// The most words a prefix is searched as (an OR of them); one that
+    /// begins more stays a prefix. FTS5 reads an OR's words side by side, a
+    /// step of each at every row, so a long one costs each row found.
+    public static let expansionLimit = 64
+
+    /// The expression, with each prefix of three letters or more written as
+    /// the words of `vocabulary` it begins (FTS5 keeps prefix indexes for one
+    /// and two): the same rows, read lazily. `vocabulary` must hold every
+    /// word of the index as it is now, or rows of a word it lacks are missed.
+    public func fullText(vocabulary: SearchVocabulary?) -> FullText {
+        guard !terms.isEmpty else { return .none }
+        var parts: [String] = []
+        for term in terms {
             let columns = "{" + term.columns.map(\.rawValue).joined(separator: " ") + "}"
             switch term.condition {
-            case .prefix(let prefix): return "\(columns) : \"\(prefix)\"*"
-            case .run(let run): return "\(columns) : \"\(run.joined(separator: " "))\""
+            case .prefix(let prefix):
+                guard let vocabulary, prefix.unicodeScalars.count >= 3,
+                      let words = vocabulary.words(withPrefix: prefix, limit: Self.expansionLimit) else {
+                    parts.append("\(columns) : \"\(prefix)\"*")
+                    continue
+                }
+                if words.isEmpty { return .nothing }
+                // The vocabulary is read from the index's file: a quote in a word there is doubled, as FTS5 escapes it.
+                parts.append("\(columns) : (" + words.map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }
+                    .joined(separator: " OR ") + ")")
+            case .run(let run):
+                parts.append("\(columns) : \"\(run.joined(separator: " "))\"")
             }
-        }.joined(separator: " AND ")
+        }
+        return .expression(parts.joined(separator: " AND "))
     }
 }

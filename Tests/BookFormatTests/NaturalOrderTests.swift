@@ -1,5 +1,6 @@
 import Testing
-import BookFormat
+@testable import BookFormat
+import InterludeCore
 
 struct NaturalOrderTests {
     @Test(arguments: [
@@ -38,5 +39,27 @@ struct NaturalOrderTests {
     @Test func folderBookTakesOnlyVisibleMP3FilesInNaturalOrder() {
         let listing = ["cover.jpg", "10 End.MP3", "2 Middle.mp3", "._2 Middle.mp3", "1 Start.mp3", "notes.txt"]
         #expect(BookFolderOrder.audioFiles(listing) == ["1 Start.mp3", "2 Middle.mp3", "10 End.MP3"])
+    }
+
+    /// Names split and folded once (`NaturalOrder.Key`, what the browser
+    /// sorts by) order exactly as names compared whole: seeded names of
+    /// digits (leading zeros too), letters in both cases, accents and CJK.
+    @Test func keysOrderAsNamesDo() {
+        var generator = SeededGenerator(seed: 5)
+        let pieces = ["0", "01", "2", "10", "007", "a", "B", "b", "é", "É", " ", "-", "曲", "Chapter ", "track"]
+        func name() -> String { (0..<(1 + Int(generator.next() % 5))).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined() }
+        let names = (0..<400).map { _ in name() }
+        for (a, b) in zip(names, names.dropFirst()) {
+            #expect(NaturalOrder.compare(NaturalOrder.Key(a), NaturalOrder.Key(b)) == NaturalOrder.compare(a, b), "\(a) | \(b)")
+            #expect(NaturalOrder.areInIncreasingOrder(NaturalOrder.Key(a), NaturalOrder.Key(b), names: (a, b))
+                == NaturalOrder.areInIncreasingOrder(a, b))
+        }
+        #expect(NaturalOrder.sorted(names) == names.enumerated().sorted { x, y in
+            switch NaturalOrder.compare(x.element, y.element) {
+            case .less: true
+            case .greater: false
+            case .equal: x.offset < y.offset
+            }
+        }.map(\.element))
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import InterludeCore
 import MusicLibrary
 import Testing
 import TestSupport
@@ -82,6 +83,80 @@ import TestSupport
         }
         // The comparison means something only if most queries find rows.
         #expect(nonEmpty >= 18)
+    }
+
+    /// Long prefixes searched as the words the index holds that they begin
+    /// (`SearchVocabulary`) find the rows the prefix finds and a brute-force
+    /// filter finds: seeded random queries typed a key at a time, as the
+    /// pane searches them, from words of the library's own tags and paths.
+    @Test func prefixesSearchedAsTheirWordsAgreeWithBruteForce() throws {
+        let library = try Self.makeLibrary()
+        let (index, _, _) = try Self.scan(library)
+        let vocabulary = try index.vocabulary()
+        let rows = try index.allTracks()
+        #expect(vocabulary.words.contains("chanson") && vocabulary.words.contains("東"))
+        let words = Array(Set(rows.flatMap { track in
+            [track.title, track.artist, track.album, track.relativePath].compactMap { $0 }
+                .flatMap { SearchText.words($0).map(\.text) }
+        })).sorted()
+        var generator = SeededGenerator(seed: 8)
+        func pick<T>(_ list: [T]) -> T { list[Int(generator.next() % UInt64(list.count))] }
+        var expanded = 0
+        var nonEmpty = 0
+        for _ in 0..<60 {
+            // One to three words, some behind a field, some misspelt at the end.
+            var text = ""
+            for position in 0..<(1 + Int(generator.next() % 3)) {
+                var word = pick(words)
+                if generator.next() % 4 == 0 { word += pick(["x", "q", "1", "é"]) }
+                text += (position == 0 ? "" : " ") + pick(["", "", "", "artist:", "album:", "title:", "path:"]) + word
+            }
+            for end in 1...text.count {
+                let query = LibraryQuery(String(text.prefix(end)))
+                let expected = rows.filter { query.matches($0) }.map(\.path)
+                let asWords = try index.search(query, vocabulary: vocabulary).map(\.path)
+                let asPrefixes = try index.search(query).map(\.path)
+                #expect(asWords == expected, "\(text.prefix(end)): \(asWords.count) rows, \(expected.count) by brute force")
+                #expect(asPrefixes == expected, "\(text.prefix(end))")
+                if query.fullText(vocabulary: vocabulary) != query.fullText(vocabulary: nil) { expanded += 1 }
+                if !expected.isEmpty { nonEmpty += 1 }
+            }
+        }
+        // The comparison means something only if many queries were rewritten and found rows.
+        #expect(expanded > 200 && nonEmpty > 200, "\(expanded) rewritten, \(nonEmpty) found rows")
+    }
+
+    /// The same over words made to share their beginnings (syllables of a
+    /// small set, accents and digits among them), so most long prefixes
+    /// begin several words and an OR of them is what is searched.
+    @Test func prefixesOfManyWordsSearchedAsTheirWordsAgreeWithBruteForce() throws {
+        let directory = ScratchFiles.makeDirectory("library-words")
+        let index = try LibraryIndex(path: directory + "/library.sqlite")
+        var generator = SeededGenerator(seed: 45)
+        let syllables = ["so", "son", "ng", "ta", "tra", "ck", "é", "1", "0", "al", "bum"]
+        func word() -> String { (0..<(2 + Int(generator.next() % 3))).map { _ in syllables[Int(generator.next() % 11)] }.joined() }
+        func words(_ count: Int) -> String { (0..<count).map { _ in word() }.joined(separator: " ") }
+        let tracks = (0..<400).map { number in
+            LibraryTrack(path: "/m/\(number).mp3", relativePath: "\(number).mp3", title: words(3), artist: words(2), album: words(2),
+                         trackNumber: 1, year: 1990 + number % 20)
+        }
+        try index.store(tracks)
+        let vocabulary = try index.vocabulary()
+        let rows = try index.allTracks()
+        var expanded = 0
+        var nonEmpty = 0
+        for _ in 0..<80 {
+            let text = (generator.next() % 3 == 0 ? "artist:" : "") + word() + (generator.next() % 2 == 0 ? " " + word() : "")
+            for end in 1...text.count {
+                let query = LibraryQuery(String(text.prefix(end)))
+                let expected = rows.filter { query.matches($0) }.map(\.path)
+                let found = try index.search(query, vocabulary: vocabulary).map(\.path)
+                #expect(found == expected, "\(text.prefix(end)): \(found.count) rows, \(expected.count) by brute force")
+                if case .expression(let expression) = query.fullText(vocabulary: vocabulary), expression.contains(" OR ") { expanded += 1 }
+                if !expected.isEmpty { nonEmpty += 1 }
+            }
+        }
+        #expect(expanded > 150 && nonEmpty > 150, "\(expanded) written as ORs, \(nonEmpty) found rows")
     }
 
     @Test func rescanReadsOnlyWhatChangedAndDropsWhatIsGone() throws {

@@ -79,4 +79,59 @@ import Testing
         pane.toggleView()
         #expect(pane.view == .tracks && pane.rows.count == LibraryPaneModel.limit && pane.isTruncated)
     }
+
+    /// A cut list brings in more as the selection nears its end, through the
+    /// layout pass that scrolls it: four times as many tracks, the selected
+    /// row kept, until the matches run out; a new filter starts small again.
+    @Test func scrollingNearTheEndOfACutListBringsInMore() {
+        let count = LibraryPaneModel.limit * 4 + 100
+        let source = LargeLibrary(count: count)
+        var ui = InterfaceState(browser: nil)
+        ui.library = LibraryPaneModel(source: source)
+        _ = ui.handle(.character("9"), snapshot: PlayerSnapshot(), source: NoFolders())
+        ui.library?.setFilter("song")
+        #expect(ui.library?.trackCount == LibraryPaneModel.limit && ui.library?.isTruncated == true)
+        let size = TerminalSize(columns: 100, rows: 30)
+        _ = ScreenLayoutPass().arrange(size: size, state: &ui, snapshot: PlayerSnapshot(), now: 0)
+        // The first screenful is far from the end: nothing more read.
+        #expect(ui.library?.searchLimit == LibraryPaneModel.limit)
+        // The last row selected: the next frame brings in four times as many, the row still selected.
+        let last = ui.library!.rows.count - 1
+        let lastRow = ui.library!.rows[last]
+        let rowCount = ui.library!.rows.count
+        ui.library?.cursor.select(last, count: rowCount)
+        _ = ScreenLayoutPass().arrange(size: size, state: &ui, snapshot: PlayerSnapshot(), now: 0)
+        #expect(ui.library?.searchLimit == LibraryPaneModel.limit * 4)
+        #expect(ui.library?.trackCount == LibraryPaneModel.limit * 4 && ui.library?.isTruncated == true)
+        #expect(ui.library?.selected == lastRow)
+        // Once more at the end: every match, nothing cut.
+        let grown = ui.library!.rows.count
+        ui.library?.cursor.select(grown - 1, count: grown)
+        _ = ScreenLayoutPass().arrange(size: size, state: &ui, snapshot: PlayerSnapshot(), now: 0)
+        #expect(ui.library?.trackCount == count && ui.library?.isTruncated == false)
+        ui.library?.setFilter("song 1")
+        #expect(ui.library?.searchLimit == LibraryPaneModel.limit)
+    }
+
+    /// A pane made not loaded reads nothing until the layout pass shows it.
+    final class CountingLibrary: LibrarySource {
+        var searches = 0
+        var problem: String? { nil }
+        func tracks(matching query: LibraryQuery, sort: TrackSort?, limit: Int) -> [LibraryTrack] {
+            searches += 1
+            return [LibraryTrack(path: "/m/a.mp3", title: "A", artist: "Ann", album: "One", trackNumber: 1)]
+        }
+    }
+
+    @Test func aPaneNotLoadedReadsItsRowsWhenItFirstShows() {
+        let source = CountingLibrary()
+        var ui = InterfaceState(browser: nil)
+        ui.library = LibraryPaneModel(source: source, loaded: false)
+        let size = TerminalSize(columns: 100, rows: 30)
+        _ = ScreenLayoutPass().arrange(size: size, state: &ui, snapshot: PlayerSnapshot(), now: 0)
+        #expect(source.searches == 0 && ui.library?.isLoaded == false)
+        _ = ui.handle(.character("9"), snapshot: PlayerSnapshot(), source: NoFolders())
+        _ = ScreenLayoutPass().arrange(size: size, state: &ui, snapshot: PlayerSnapshot(), now: 0)
+        #expect(source.searches == 1 && ui.library?.rows.first == .artist(name: "Ann", albums: 1, tracks: 1, open: false))
+    }
 }

@@ -9,26 +9,14 @@ extension FullScreenPlayer {
     func openLibrary() {
         let settings = LibrarySettings.load(environment: ProcessEnvironment.current(), config: self.settings)
         guard !settings.folders.isEmpty else { return }
-        let live: LibraryLiveIndex
-        // What the index says as it opens (built anew: none yet, damaged, another layout) is done by
-        // the player itself, a notice; the library's problems ("library: ...") are errors.
-        var opening = true
-        var notices: [String] = []
-        do {
-            live = try LibraryLiveIndex(settings: settings, report: { [events] line in
-                if opening && !line.hasPrefix("library:") {
-                    notices.append(line)
-                    events.notice(line)
-                } else {
-                    events.error(line)
-                }
-            })
-        } catch {
-            events.error(error.description)
-            return
-        }
-        opening = false
-        let openingNotices = notices
+        // What the index says as it opens is done by the player itself, a notice, gone from the status
+        // line once the index is built; the library's problems are errors. It opens after the first
+        // frame (`LibraryLiveIndex.openedIndex`).
+        var openingNotices: [String] = []
+        let live = LibraryLiveIndex(settings: settings, report: { [events] in events.error($0) }, notice: { [events] line in
+            openingNotices.append(line)
+            events.notice(line)
+        })
         live.onChange = { [unowned self] status, rowsChanged in
             for screen in screens {
                 // The index built, its notice is dealt with: gone from the status line.
@@ -37,14 +25,16 @@ extension FullScreenPlayer {
                 }
                 guard var pane = screen.ui.library else { continue }
                 pane.status = status
-                if rowsChanged { pane.reload() }
+                // A pane not shown yet reads its rows when it shows.
+                if rowsChanged, pane.isLoaded { pane.reload() }
                 screen.ui.library = pane
                 screen.redraw.setNeedsDraw()
             }
         }
         services?.library = live
-        for screen in screens { screen.ui.library = LibraryPaneModel(source: live) }
-        // The scan starts after the first frame (`afterIteration`): the screen
+        // The rows are read when the pane first shows.
+        for screen in screens { screen.ui.library = LibraryPaneModel(source: live, loaded: false) }
+        // The index opens and the scan starts after the first frame (`afterIteration`): the screen
         // comes first, and a rescan of 100,000 files needs the CPU for a second.
     }
 }

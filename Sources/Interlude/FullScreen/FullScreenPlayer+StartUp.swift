@@ -132,7 +132,7 @@ extension FullScreenPlayer {
         let browser = folder.map { self.browser(at: $0) } ?? firstBrowser ?? self.browser(at: browserRoot)
         var ui = InterfaceState(bindings: bindings, browser: browser)
         firstBrowser = nil
-        if let live = library { ui.library = LibraryPaneModel(source: live) }
+        if let live = library { ui.library = LibraryPaneModel(source: live, loaded: false) }
         let screen = Screen(host: self, terminal: terminal, ui: ui)
         // The log so far: what happened before this screen came.
         for timed in recentEvents { screen.ui.record(timed) }

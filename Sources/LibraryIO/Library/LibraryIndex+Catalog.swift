@@ -18,6 +18,20 @@ extension LibraryIndex {
         return builder.build()
     }
 
+    /// Every word of the full-text table, in its order (by bytes), through
+    /// a temporary `fts5vocab` table of this connection. It reads every
+    /// word's matches to count them (a quarter of a second at 100,000
+    /// tracks): run off the main loop, as the catalog is.
+    package func vocabulary() throws(SQLiteError) -> SearchVocabulary {
+        try connection.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.track_words USING fts5vocab(main, track_search, 'row')")
+        let statement = try connection.prepare("SELECT term FROM temp.track_words")
+        var words: [String] = []
+        while try statement.step() {
+            if let word = statement.text(0) { words.append(word) }
+        }
+        return SearchVocabulary(words: words)
+    }
+
     /// The full rows of `ids` (in no particular order), read by primary key in
     /// chunks below SQLite's limit on bound values.
     package func tracks(ids: [Int64]) throws(SQLiteError) -> [LibraryTrack] {

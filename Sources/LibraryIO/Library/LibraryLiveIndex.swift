@@ -17,9 +17,12 @@ import TUI
 /// on the main thread, inside the loop's turn; nothing touches the audio threads.
 package final class LibraryLiveIndex: LibrarySource, LoopSource {
     package let settings: LibrarySettings
-    private let index: LibraryIndex
+    /// The main loop's connection, opened at its first use (`openedIndex`).
+    private var index: LibraryIndex?
+    private var openFailure: String?
     package private(set) var problem: String?
     private let report: (String) -> Void
+    private let notice: (String) -> Void
     /// Called on the main thread when the pane should search again (rows
     /// changed) or its status line changed.
     package var onChange: (_ status: String?, _ rowsChanged: Bool) -> Void = { _, _ in }
@@ -36,13 +39,42 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
     /// is many events; one rescan takes them all.
     package static let settleMilliseconds = 150
 
-    package init(settings: LibrarySettings, report: @escaping (String) -> Void) throws(LibraryError) {
+    /// `report`: the library's problems, each a line; `notice`: what the index
+    /// says as it opens (built anew: none yet, damaged, another layout), which
+    /// the player deals with itself.
+    package init(settings: LibrarySettings, report: @escaping (String) -> Void, notice: @escaping (String) -> Void) {
         self.settings = settings
         self.report = report
-        index = try LibraryIndex(path: settings.indexPath)
-        if let notice = index.notice { report(notice) }
+        self.notice = notice
         inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         if inotify < 0 { report("library: cannot watch the folders for changes (\(Errno.current.message)); rescan with 'interlude library scan'") }
+    }
+
+    /// The connection, opened the first time it is needed: after the first
+    /// frame (`startFirstScan`), or by the pane's first search. Its open reads
+    /// every page of the tracks table (60 ms at 100,000 tracks on an idle
+    /// machine, three times that on a busy one), which the first frame does
+    /// not need. Nil (the problem reported once, and shown in the pane) when
+    /// the index cannot be opened.
+    private func openedIndex() -> LibraryIndex? {
+        if let index { return index }
+        if let openFailure {
+            problem = openFailure
+            return nil
+        }
+        do {
+            let opened = try LibraryIndex(path: settings.indexPath)
+            // Said on the loop's next turn: an open from a search runs inside
+            // the screen's key handling or layout, which a report would re-enter.
+            if let notice = opened.notice { shared.post { $0.notices.append(notice) } }
+            index = opened
+            return opened
+        } catch {
+            openFailure = error.description
+            problem = error.description
+            shared.post { $0.failures.append(error.description) }
+            return nil
+        }
     }
 
     deinit {
@@ -58,9 +90,15 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
     private var catalogRead: LibraryCatalog?
     private var catalogsAsked = 0
     private var catalogShown = 0
+    /// The index's words (`SearchVocabulary`), read with the catalog, and
+    /// this connection's `data_version` when it was asked for: used while
+    /// nothing was committed since, so it holds every word a search can meet.
+    private var vocabulary: (words: SearchVocabulary, version: Int64)?
+    private var versionsAsked: [Int: Int64] = [:]
     private var status: String?
 
     package func tracks(ids: [Int64]) -> [LibraryTrack] {
+        guard let index = openedIndex() else { return [] }
         do {
             let found = try index.tracks(ids: ids)
             problem = nil
@@ -75,13 +113,17 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
     /// 100,000 tracks, which on the main loop would be a frozen screen.
     private func readCatalog() {
         catalogsAsked += 1
+        if let version = try? openedIndex()?.dataVersion() { versionsAsked[catalogsAsked] = version }
         LibraryCatalogThread.start(indexPath: settings.indexPath, generation: catalogsAsked, shared: shared)
     }
 
     package func tracks(matching query: LibraryQuery, sort: TrackSort?, limit: Int) -> [LibraryTrack] {
+        guard let index = openedIndex() else { return [] }
         do {
-            let found = try recent.tracks(for: query, sort: sort, limit: limit, version: index.dataVersion()) {
-                () throws(SQLiteError) in try index.search(query, sort: sort, limit: limit, columns: .shown)
+            let version = try index.dataVersion()
+            let words = vocabulary.flatMap { $0.version == version ? $0.words : nil }
+            let found = try recent.tracks(for: query, sort: sort, limit: limit, version: version) {
+                () throws(SQLiteError) in try index.search(query, sort: sort, limit: limit, columns: .shown, vocabulary: words)
             }
             problem = nil
             return found
@@ -128,11 +170,17 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
         if ready.contains(where: { $0.fd == shared.wake }) {
             let update = shared.take()
             if update.known > 0 { knownAtStart = update.known }
+            for line in update.notices { notice(line) }
+            for line in update.failures { report(line) }
             for line in update.problems { report("library: " + line) }
             // Results of reads started in turn may land out of turn: the newest wins.
             if let read = update.catalog, read.generation > catalogShown {
                 catalogShown = read.generation
                 catalogRead = read.catalog
+                if let words = read.vocabulary, let version = versionsAsked[read.generation] {
+                    vocabulary = (words, version)
+                }
+                versionsAsked = versionsAsked.filter { $0.key > read.generation }
                 onChange(status, true)
             }
             if let progress = update.progress {
@@ -218,12 +266,17 @@ package enum LibraryScanThread {
     package struct Update {
         package var progress: LibraryScanner.Progress?
         package var problems: [String] = []
+        /// Lines of the main loop's own open of the index, said as they are.
+        package var notices: [String] = []
+        /// The index could not be opened.
+        package var failures: [String] = []
         package var folders: [String] = []
         package var failure: String?
         /// How many files the index held when the scan began (0 on a first scan).
         package var known = 0
-        /// A catalog read (`LibraryCatalogThread`), with the number of its request.
-        package var catalog: (generation: Int, catalog: LibraryCatalog)?
+        /// A catalog read (`LibraryCatalogThread`), with the number of its
+        /// request, and the words read after it (nil if that failed).
+        package var catalog: (generation: Int, catalog: LibraryCatalog, vocabulary: SearchVocabulary?)?
     }
 
     /// Written by the scan thread, taken by the main loop after the eventfd wakes it.
@@ -290,7 +343,12 @@ package enum LibraryCatalogThread {
                 let index = try LibraryIndex(path: indexPath)
                 defer { index.close() }
                 let catalog = try index.catalog()
-                shared.post { $0.catalog = (generation, catalog) }
+                var vocabulary: SearchVocabulary?
+                do { vocabulary = try index.vocabulary() } catch {
+                    // Searches then take long prefixes as prefixes: slower, the same rows.
+                    shared.post { $0.problems.append("cannot read the library's words: \(error)") }
+                }
+                shared.post { $0.catalog = (generation, catalog, vocabulary) }
             } catch {
                 shared.post { $0.problems.append("cannot read the library's artists: \(error)") }
             }

@@ -85,7 +85,14 @@ public struct ScreenLayoutPass {
             return state.podcastsCursor.visibleRange(height: height, count: snapshot.podcasts.count)
         case .library:
             guard var library = state.library else { return 0..<0 }
-            let rows = library.cursor.visibleRange(height: height, count: library.rows.count)
+            // The rows are read when the pane first shows.
+            library.loadIfNeeded()
+            var rows = library.cursor.visibleRange(height: height, count: library.rows.count)
+            // Near the end of a cut list: more of it (a search, as a key of the filter costs).
+            if library.wantsMore(showing: rows) {
+                library.loadMore()
+                rows = library.cursor.visibleRange(height: height, count: library.rows.count)
+            }
             state.library = library
             return rows
         }

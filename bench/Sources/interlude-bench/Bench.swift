@@ -11,6 +11,8 @@ struct BenchOptions {
     var only: Set<String> = Set(all)
     /// Runs of each player in the CPU/RSS benchmark (medians reported).
     var playRuns = 1
+    /// `--keep-library DIR`: the library rows' trees and indexes kept in DIR and used again.
+    var keepLibrary: String?
 
     var benchDirectory: String {
         ProcessInfo.processInfo.environment["INTERLUDE_BENCH_DIR"] ?? InterludeBinary.packageRoot + "/build/bench"
@@ -96,7 +98,10 @@ final class Bench {
             if options.only.contains("mpris") { measure("MPRIS CPU") { try mprisCost(server.defaultSink) } }
             if options.only.contains("desktop") { measure("desktop interruptions") { try desktopCost(server.defaultSink) } }
             if options.only.contains("formats") { measure("formats play CPU and RSS") { try formatPlayCost(server.defaultSink) } }
-            if options.only.contains("library") { measure("library scan while playing") { try libraryScanWhilePlaying(server.defaultSink) } }
+            // --keep-library is for working on the rows of the kept trees; this one makes its own.
+            if options.only.contains("library"), options.keepLibrary == nil {
+                measure("library scan while playing") { try libraryScanWhilePlaying(server.defaultSink) }
+            }
             if options.only.contains("cover") { measure("cover art") { try coverArtCost(server.defaultSink) } }
             if options.only.contains("titles") { measure("station titles") { try titleLatency(server.defaultSink) } }
             if options.only.contains("streams") { measure("streams") { try streamCost(server.defaultSink) } }

@@ -17,6 +17,8 @@ usage: interlude-bench [--quick] [--stand-in] [--play-runs N] [--only decode,cpu
   --play-runs N  play each player N times in the CPU/RSS benchmark and report medians
                (default 1: three minutes of real time at 60 s a file)
   --only LIST  run only these benchmarks (comma-separated)
+  --keep-library DIR  keep the library rows' generated trees and indexes in DIR and use them
+               again in the next run (which then leaves out the generate, scan and cmus rows)
   --soak SECONDS [--seed N] [--kills N] [--kill-window SECONDS] [--idle-alarm SECONDS] [--reanalyse]
                `make soak` instead of the benchmarks (bench/Sources/interlude-bench/Soak.swift)
 
@@ -59,6 +61,10 @@ while !arguments.isEmpty {
         case "--idle-alarm": soak?.idleAlarm = value
         default: soak?.killWindow = value
         }
+    case "--keep-library":
+        guard let directory = arguments.first, directory.hasPrefix("/") else { fail("--keep-library needs an absolute folder") }
+        arguments.removeFirst()
+        options.keepLibrary = directory
     case "--reanalyse":
         reanalyse = true
     case "-h", "--help":
