@@ -159,6 +159,17 @@ import Glibc
         #expect(quit.stdoutText.contains("the player stopped"), "\(quit.stdoutText)")
     }
 
+    /// The pid the service recorded under `runtime`, if any.
+    static func servicePID(_ runtime: String) -> Int32? {
+        (try? String(contentsOfFile: runtime + "/interlude/service.pid", encoding: .utf8))
+            .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    /// A killed process gone (or a zombie awaiting its parent), 10 s at most.
+    static func waitForExit(_ pid: Int32) -> Bool {
+        Remote.waitUntil(10) { kill(pid, 0) != 0 || (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.contains(") Z") == true }
+    }
+
     /// The environment of a user with no player running: private folders, the test's sink.
     static func userEnvironment(_ sink: NullSink, runtime: String) -> [String: String] {
         let home = ScratchFiles.makeDirectory("service-home")
@@ -187,10 +198,6 @@ import Glibc
         let book = try BookUnderTest.folder("service-book", files: 3, seconds: 20)
         var environment = Self.userEnvironment(sink, runtime: runtime)
         environment["XDG_STATE_HOME"] = book.stateHome
-        func servicePID() -> Int32? {
-            (try? String(contentsOfFile: runtime + "/interlude/service.pid", encoding: .utf8))
-                .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        }
         func bookPlace(_ status: [String: Any]) -> (path: String?, elapsed: Double) {
             ((status["book"] as? [String: Any])?["path"] as? String, status["elapsed"] as? Double ?? -1)
         }
@@ -202,10 +209,10 @@ import Glibc
                               timeout: 20).check()
         #expect(Remote.waitUntil(10) { (try? book.bookmark("list").stdoutText.contains("before the crash")) == true },
                 "the bookmark was not saved: \((try? book.bookmark("list").stdoutText) ?? "")")
-        let first = try #require(servicePID())
+        let first = try #require(Self.servicePID(runtime))
         let heard = bookPlace(Self.status(environment)).elapsed
         kill(first, SIGKILL)
-        #expect(Remote.waitUntil(10) { kill(first, 0) != 0 || (try? String(contentsOfFile: "/proc/\(first)/stat", encoding: .utf8))?.contains(") Z") == true })
+        #expect(Self.waitForExit(first), "the killed service is still there")
 
         // The place the crash left: saved every second while the book plays.
         let saved = try book.savedPosition()
@@ -214,7 +221,7 @@ import Glibc
         // A new service, started by the remote, has the book at that place, less the smart rewind of the
         // seconds since (2 s at most this soon), and its bookmark.
         let back = Self.status(environment)
-        let second = try #require(servicePID())
+        let second = try #require(Self.servicePID(runtime))
         #expect(second != first, "no new service")
         let place = bookPlace(back)
         #expect(place.path == book.path, "\(back)")
@@ -233,19 +240,15 @@ import Glibc
         defer { sink.remove() }
         let environment = Self.userEnvironment(sink, runtime: runtime)
         let mp3 = try Self.track()
-        func servicePID() -> Int32? {
-            (try? String(contentsOfFile: runtime + "/interlude/service.pid", encoding: .utf8))
-                .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        }
         // Music: started by the remote, played past 8 s, then killed.
         try ProcessRunner.run(InterludeBinary.path(), ["remote", "play-files", mp3], environment: environment, timeout: 20).check()
         #expect(Remote.waitUntil(30) { (Self.status(environment)["elapsed"] as? Double ?? 0) > 8 })
         let heard = Self.status(environment)["elapsed"] as? Double ?? 0
-        let first = try #require(servicePID())
+        let first = try #require(Self.servicePID(runtime))
         kill(first, SIGKILL)
-        #expect(Remote.waitUntil(10) { kill(first, 0) != 0 || (try? String(contentsOfFile: "/proc/\(first)/stat", encoding: .utf8))?.contains(") Z") == true })
+        #expect(Self.waitForExit(first), "the killed service is still there")
         let back = Self.status(environment)
-        let second = try #require(servicePID())
+        let second = try #require(Self.servicePID(runtime))
         #expect(second != first, "no new service")
         #expect(back["path"] as? String == mp3, "\(back)")
         let place = back["elapsed"] as? Double ?? -1
@@ -257,10 +260,10 @@ import Glibc
                               timeout: 20).check()
         #expect(Remote.waitUntil(20) { Self.status(environment)["alarmRinging"] as? Bool == true }, "the alarm did not ring")
         kill(second, SIGKILL)
-        #expect(Remote.waitUntil(10) { kill(second, 0) != 0 || (try? String(contentsOfFile: "/proc/\(second)/stat", encoding: .utf8))?.contains(") Z") == true })
+        #expect(Self.waitForExit(second), "the killed service is still there")
         // The next start rings it again (late, with the reason), never dropping it.
         #expect(Remote.waitUntil(20) { Self.status(environment)["alarmRinging"] as? Bool == true }, "the interrupted alarm did not ring again")
-        #expect(servicePID() != second)
+        #expect(Self.servicePID(runtime) != second)
         let quit = try ProcessRunner.run(InterludeBinary.path(), ["quit"], environment: environment, timeout: 20).check()
         #expect(quit.stdoutText.contains("the player stopped"), "\(quit.stdoutText)")
     }
