@@ -95,6 +95,9 @@ public final class TrackFeeder {
     var stageOut = 0
     /// Trimmed frames (the speed map's source side) against the file's frames.
     public internal(set) var trimMap = TrimMap()
+    /// The file last warmed (`warmNext`): the next one stays the same through
+    /// many appends (an MPD client's 10,000 adds), and is warmed once.
+    private var warmedPath: String?
 
     public init(paths: [String]) {
         self.paths = paths
@@ -266,7 +269,8 @@ extension TrackFeeder {
     /// thread of its own while this one plays (`Decoders.warm`), not by the
     /// open at the join.
     func warmNext() {
-        guard nextIndex < paths.count else { return }
+        guard nextIndex < paths.count, paths[nextIndex] != warmedPath else { return }
+        warmedPath = paths[nextIndex]
         Decoders.warm(path: paths[nextIndex], target: format)
     }
 
