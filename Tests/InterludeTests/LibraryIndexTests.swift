@@ -159,6 +159,43 @@ import TestSupport
         #expect(expanded > 150 && nonEmpty > 150, "\(expanded) written as ORs, \(nonEmpty) found rows")
     }
 
+    /// The library pane's in-memory search over the index's own words
+    /// (`searchTable`), narrowing as a query is typed a key at a time, finds
+    /// what the index's full-text search finds, in its order, and the rows
+    /// read by id are the rows the search reads.
+    @Test func theInMemoryTableFindsWhatTheFullTextSearchFinds() throws {
+        let library = try Self.makeLibrary()
+        let (index, _, _) = try Self.scan(library)
+        let table = try #require(try index.searchTable())
+        #expect(table.count == 300)
+        let rows = try index.allTracks()
+        let words = Array(Set(rows.flatMap { track in
+            [track.title, track.artist, track.album, track.relativePath].compactMap { $0 }
+                .flatMap { SearchText.words($0).map(\.text) }
+        })).sorted()
+        var generator = SeededGenerator(seed: 16)
+        func pick<T>(_ list: [T]) -> T { list[Int(generator.next() % UInt64(list.count))] }
+        var typing = LibrarySearchTable.Search(table: table)
+        var nonEmpty = 0
+        let fixed = ["track", "chanson ete", "曲", "東方の", "artist:zoe", "artist:歌手 year:1965", "album:cafe crème", "genre:民謡",
+                     "year:197", "year:1960-1965 song", "path:compilations", "nandu 東京 zzz"]
+        let random = (0..<40).map { _ in
+            (0..<(1 + Int(generator.next() % 3))).map { _ in pick(["", "", "artist:", "album:", "title:", "genre:"]) + pick(words) }
+                .joined(separator: " ")
+        }
+        for text in fixed + random {
+            for end in 1...text.count {
+                let query = LibraryQuery(String(text.prefix(end)))
+                let expected = try index.search(query, sort: nil, limit: 40, columns: .shown)
+                let found = try index.shownTracks(ids: typing.ids(matching: query, limit: 40))
+                #expect(found.map(\.path) == expected.map(\.path), "\(text.prefix(end))")
+                #expect(found == expected, "\(text.prefix(end)): the rows as the search reads them")
+                if !expected.isEmpty { nonEmpty += 1 }
+            }
+        }
+        #expect(nonEmpty > 300, "\(nonEmpty) queries found rows")
+    }
+
     @Test func rescanReadsOnlyWhatChangedAndDropsWhatIsGone() throws {
         let library = try Self.makeLibrary(files: 100)
         _ = try Self.scan(library)

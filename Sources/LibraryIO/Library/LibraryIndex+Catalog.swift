@@ -32,6 +32,66 @@ extension LibraryIndex {
         return SearchVocabulary(words: words)
     }
 
+    /// Every track's full-text words and year, in the index's order, for
+    /// the pane's in-memory search (`LibrarySearchTable`). Reads every row:
+    /// run off the main loop, as the catalog is. Nil when the library
+    /// outgrew the table (it is then searched through the index alone).
+    package func searchTable() throws(SQLiteError) -> LibrarySearchTable? {
+        let count = try connection.prepare("SELECT count(*) FROM tracks")
+        _ = try count.step()
+        var builder = LibrarySearchTable.Builder(expectedTracks: Int(count.integer(0) ?? 0))
+        // The full-text table's own copy of its columns, `c0`... in its
+        // declared order (`LibraryQuery.Column.allCases`'): read as a table,
+        // a third of the time the same rows took through the full-text table.
+        let statement: SQLiteStatement
+        let columns = LibraryQuery.Column.allCases.indices.map { "content.c\($0)" }.joined(separator: ", ")
+        do {
+            statement = try connection.prepare("""
+                SELECT tracks.id, tracks.year, \(columns)
+                FROM tracks JOIN track_search_content AS content ON content.id = tracks.id ORDER BY tracks.id
+                """)
+        } catch {
+            let named = LibraryQuery.Column.allCases.map { "track_search." + $0.rawValue }.joined(separator: ", ")
+            statement = try connection.prepare("""
+                SELECT tracks.id, tracks.year, \(named)
+                FROM tracks JOIN track_search ON track_search.rowid = tracks.id ORDER BY tracks.id
+                """)
+        }
+        while try statement.step() {
+            guard let id = statement.integer(0) else { continue }
+            for column in LibraryQuery.Column.allCases.indices {
+                statement.withTextBytes(Int32(2 + column)) { builder.add(column: column, text: $0) }
+            }
+            builder.finishTrack(id: id, year: statement.integer(1).map(Int.init))
+        }
+        return builder.build()
+    }
+
+    /// The rows the library pane shows (`RowColumns.shown`) of `ids`, in
+    /// their order (an id no row has is left out), each read by its primary
+    /// key; those in `known` are taken from there.
+    package func shownTracks(ids: [Int64], known: [Int64: LibraryTrack] = [:]) throws(SQLiteError) -> [LibraryTrack] {
+        let statement: SQLiteStatement
+        if let prepared = shownByID {
+            statement = prepared
+        } else {
+            statement = try connection.prepare("SELECT \(Self.shownColumns) FROM tracks WHERE id = ?1")
+            shownByID = statement
+        }
+        var tracks: [LibraryTrack] = []
+        tracks.reserveCapacity(ids.count)
+        for id in ids {
+            if let track = known[id] {
+                tracks.append(track)
+                continue
+            }
+            try statement.bind([.integer(id)])
+            defer { statement.reset() }
+            if try statement.step() { tracks.append(Self.shownTrack(statement)) }
+        }
+        return tracks
+    }
+
     /// The full rows of `ids` (in no particular order), read by primary key in
     /// chunks below SQLite's limit on bound values.
     package func tracks(ids: [Int64]) throws(SQLiteError) -> [LibraryTrack] {

@@ -202,6 +202,8 @@ package final class LibraryIndex {
     private var highestSearchRow: SQLiteStatement!
     private var deleteStatement: SQLiteStatement!
     private var dataVersionStatement: SQLiteStatement?
+    /// `shownTracks(ids:)`'s statement, prepared at its first use.
+    var shownByID: SQLiteStatement?
 
     private static let columns = """
         path, size, mtime_ns, duration, format, title, artist, album, album_artist, track_number, disc_number, \
@@ -357,6 +359,7 @@ package final class LibraryIndex {
         deleteStatement = nil
         searchStatements = [:]
         dataVersionStatement = nil
+        shownByID = nil
         connection.close()
     }
 
@@ -462,12 +465,12 @@ package final class LibraryIndex {
         case shown
     }
 
-    private static let shownColumns = """
+    static let shownColumns = """
         tracks.path, tracks.duration, tracks.title, tracks.artist, tracks.album, tracks.album_artist, \
         tracks.track_number, tracks.disc_number, tracks.year
         """
 
-    private static func shownTrack(_ row: SQLiteStatement) -> LibraryTrack {
+    static func shownTrack(_ row: SQLiteStatement) -> LibraryTrack {
         var track = LibraryTrack(path: row.text(0) ?? "", durationSeconds: row.real(1), title: row.text(2), album: row.text(4),
                                  trackNumber: row.integer(6).map(Int.init), discNumber: row.integer(7).map(Int.init),
                                  year: row.integer(8).map(Int.init))

@@ -158,6 +158,13 @@ package final class SQLiteStatement {
         interlude_sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : interlude_sqlite3_column_double(statement, column)
     }
 
+    /// The column's text as SQLite holds it (UTF-8, no copy), valid only
+    /// inside `body`; empty for NULL.
+    package func withTextBytes<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        guard let bytes = interlude_sqlite3_column_text(statement, column) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeBufferPointer(start: bytes, count: Int(interlude_sqlite3_column_bytes(statement, column))))
+    }
+
     package func text(_ column: Int32) -> String? {
         guard let bytes = interlude_sqlite3_column_text(statement, column) else { return nil }
         let count = Int(interlude_sqlite3_column_bytes(statement, column))
