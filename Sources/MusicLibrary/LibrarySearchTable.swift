@@ -38,6 +38,11 @@ public struct LibrarySearchTable: Sendable {
     /// Each track's year, -1 for none (or one no year term can name: outside 0-9999).
     let years: [Int16]
 
+    /// False for a table of the library's first tracks only (read first, to
+    /// be there early): a search that finds fewer matches than it asked for
+    /// in it may have missed some after its last track.
+    public var isWhole = true
+
     public var count: Int { ids.count }
     public var wordCount: Int { wordStarts.count - 1 }
 

@@ -167,7 +167,11 @@ import TestSupport
         let library = try Self.makeLibrary()
         let (index, _, _) = try Self.scan(library)
         let table = try #require(try index.searchTable())
-        #expect(table.count == 300)
+        #expect(table.count == 300 && table.isWhole)
+        // The first tracks' table: the first in the index's order, and said to be part.
+        let first = try #require(try index.searchTable(first: 100))
+        #expect(first.count == 100 && !first.isWhole && first.ids == Array(table.ids.prefix(100)))
+        #expect(try index.searchTable(first: 1000)?.isWhole == true)
         let rows = try index.allTracks()
         let words = Array(Set(rows.flatMap { track in
             [track.title, track.artist, track.album, track.relativePath].compactMap { $0 }

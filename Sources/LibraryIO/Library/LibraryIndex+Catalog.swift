@@ -36,10 +36,13 @@ extension LibraryIndex {
     /// the pane's in-memory search (`LibrarySearchTable`). Reads every row:
     /// run off the main loop, as the catalog is. Nil when the library
     /// outgrew the table (it is then searched through the index alone).
-    package func searchTable() throws(SQLiteError) -> LibrarySearchTable? {
+    /// `first`: only that many tracks, the first in the index's order (not `isWhole`).
+    package func searchTable(first: Int? = nil) throws(SQLiteError) -> LibrarySearchTable? {
         let count = try connection.prepare("SELECT count(*) FROM tracks")
         _ = try count.step()
-        var builder = LibrarySearchTable.Builder(expectedTracks: Int(count.integer(0) ?? 0))
+        let total = Int(count.integer(0) ?? 0)
+        var builder = LibrarySearchTable.Builder(expectedTracks: min(total, first ?? total))
+        let limit = first.map { " LIMIT \(max(0, $0))" } ?? ""
         // The full-text table's own copy of its columns, `c0`... in its
         // declared order (`LibraryQuery.Column.allCases`'): read as a table,
         // a third of the time the same rows took through the full-text table.
@@ -48,13 +51,13 @@ extension LibraryIndex {
         do {
             statement = try connection.prepare("""
                 SELECT tracks.id, tracks.year, \(columns)
-                FROM tracks JOIN track_search_content AS content ON content.id = tracks.id ORDER BY tracks.id
+                FROM tracks JOIN track_search_content AS content ON content.id = tracks.id ORDER BY tracks.id\(limit)
                 """)
         } catch {
             let named = LibraryQuery.Column.allCases.map { "track_search." + $0.rawValue }.joined(separator: ", ")
             statement = try connection.prepare("""
                 SELECT tracks.id, tracks.year, \(named)
-                FROM tracks JOIN track_search ON track_search.rowid = tracks.id ORDER BY tracks.id
+                FROM tracks JOIN track_search ON track_search.rowid = tracks.id ORDER BY tracks.id\(limit)
                 """)
         }
         while try statement.step() {
@@ -64,7 +67,9 @@ extension LibraryIndex {
             }
             builder.finishTrack(id: id, year: statement.integer(1).map(Int.init))
         }
-        return builder.build()
+        guard var table = builder.build() else { return nil }
+        table.isWhole = first.map { table.count < $0 } ?? true
+        return table
     }
 
     /// The rows the library pane shows (`RowColumns.shown`) of `ids`, in

@@ -142,7 +142,9 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
             let version = try index.dataVersion()
             let words = vocabulary.flatMap { $0.version == version ? $0.words : nil }
             let found = try recent.tracks(for: query, sort: sort, limit: limit, version: version) { () throws(SQLiteError) in
-                guard sort == nil, searchTable?.version == version, let ids = searchTable?.search.ids(matching: query, limit: limit) else {
+                // A table of the first tracks only knows a search whose matches it holds all of.
+                guard sort == nil, searchTable?.version == version, let ids = searchTable?.search.ids(matching: query, limit: limit),
+                      searchTable?.search.table.isWhole == true || ids.count >= limit else {
                     return try index.search(query, sort: sort, limit: limit, columns: .shown, vocabulary: words)
                 }
                 let rows = try index.shownTracks(ids: ids, known: lastRows)
@@ -199,7 +201,8 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
             for line in update.failures { report(line) }
             for line in update.problems { report("library: " + line) }
             // Results of reads started in turn may land out of turn: the newest wins.
-            if let read = update.searchTable, read.generation > tableShown {
+            if let read = update.searchTable,
+               read.generation > tableShown || (read.generation == tableShown && searchTable?.search.table.isWhole == false) {
                 tableShown = read.generation
                 if let version = versionsAsked[read.generation] {
                     searchTable = (LibrarySearchTable.Search(table: read.table), version)
@@ -369,6 +372,9 @@ package enum LibraryScanThread {
 /// connection (WAL: it reads while a scan writes), and hands it to the main
 /// loop through the scan's `Shared` (its eventfd wakes the loop).
 package enum LibraryCatalogThread {
+    /// The tracks of the table read first.
+    package static let firstTracks = 5_000
+
     package static func start(indexPath: String, generation: Int, shared: LibraryScanThread.Shared) {
         let failure = BackgroundThread.start {
             guard !shared.isStopping else { return }
@@ -378,9 +384,16 @@ package enum LibraryCatalogThread {
                 // The search table first, at the main loop's own priority: keys
                 // typed until it is there search through the full-text table,
                 // whose long prefixes cost tens of milliseconds before the words
-                // are read (a tenth of a second of this thread at 100,000 tracks,
-                // against a second and a half of the rest at nice 10 on a busy machine).
+                // are read (the table is 0.3 s of this thread's time at 100,000
+                // tracks, over a second of wall time on a busy machine; the rest
+                // a second and a half more). The first tracks' table comes in a
+                // few milliseconds and answers every search that finds its
+                // limit among them: the frequent words, whose long prefixes
+                // are the full-text table's slow ones.
                 do {
+                    if let first = try index.searchTable(first: Self.firstTracks), !first.isWhole {
+                        shared.post { $0.searchTable = (generation, first) }
+                    }
                     if let table = try index.searchTable() { shared.post { $0.searchTable = (generation, table) } }
                 } catch {
                     // Searches then go through the index's full-text table: slower, the same rows.
