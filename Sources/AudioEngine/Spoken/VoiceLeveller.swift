@@ -41,8 +41,8 @@ final class VoiceLeveller {
     private var ended = false
 
     // K-weighting: two biquads a channel (transposed direct form II).
-    private var shelf: (b0: Double, b1: Double, b2: Double, a1: Double, a2: Double)
-    private var highPass: (b0: Double, b1: Double, b2: Double, a1: Double, a2: Double)
+    let shelf: (b0: Double, b1: Double, b2: Double, a1: Double, a2: Double)
+    let highPass: (b0: Double, b1: Double, b2: Double, a1: Double, a2: Double)
     private let filterState: UnsafeMutablePointer<Double>
     private var blockEnergy = 0.0
     private var blockFill = 0
@@ -59,12 +59,12 @@ final class VoiceLeveller {
     private let through: UnsafeMutablePointer<Float>
 
     // The limiter.
-    private let phaseTaps: UnsafeMutablePointer<Float>
-    private static let taps = 8
-    private static let phases = 3
-    private let ceiling: Float
+    let phaseTaps: UnsafeMutablePointer<Float>
+    static let taps = 8
+    static let phases = 3
+    let ceiling: Float
     /// The largest sum of tap magnitudes over the phases (at least 1: the sample itself).
-    private let tapMagnitude: Float
+    let tapMagnitude: Float
     private let limiterQueueIndex: UnsafeMutablePointer<Int>
     private let limiterQueueValue: UnsafeMutablePointer<Float>
     private var limiterQueueFirst = 0
@@ -75,9 +75,11 @@ final class VoiceLeveller {
     private let minimaCount: Int
     /// The slot of `limiterNext` in `minima` (its index modulo `minimaCount`, kept without a division).
     private var minimaSlot = 0
+    /// The last frame whose minimum was under 1: `minimaCount` frames on, every minimum is 1.
+    private var lastDip = Int.min / 2
     private var limiterNext = 0
     private var released: Float = 1
-    private let release: Float
+    let release: Float
 
     init(rate: Int, channels: Int, target: Int, maxInputFrames: Int) {
         let rate = max(1, rate)
@@ -180,6 +182,7 @@ final class VoiceLeveller {
         minima.initialize(repeating: 1, count: minimaCount)
         minimaSum = Double(minimaCount)
         released = 1
+        lastDip = Int.min / 2
         minimaSlot = ((-2 * limiterHalf) % minimaCount + minimaCount) % minimaCount
         // The limiter's gains are for the frames 2 x half behind the newest peak looked at.
         limiterNext = -2 * limiterHalf
@@ -257,8 +260,23 @@ final class VoiceLeveller {
         var inBlock = framesOut - block * blockFrames
         var (previous, current) = blockGains(block)
         var output = base
+        // Frames before this have their needs pushed already (a quiet run).
+        var pushedFor = framesOut
         for frame in 0..<frames {
             let n = framesOut + frame
+            if n >= pushedFor, limiterNext == n + reach, limiterNext >= loudEnd, limiterNext >= quietEnd,
+               limiterQueueValue[limiterQueueFirst] == 1, lastDip < limiterNext - minimaCount {
+                // No need under 1 in the queue or the minima, so the box stays where it is: if
+                // the next run's needs are 1 too, they are pushed at once and the limiter holds.
+                let end = min(frames, frame + Self.quietRun)
+                let last = framesOut + end - 1 + reach
+                if quiet(from: limiterNext, to: last + 1) {
+                    pushOnes(through: last)
+                    pushedFor = framesOut + end
+                } else {
+                    loudEnd = last + 1
+                }
+            }
             // The limiter's gain for frame n needs the peaks up to n + 2 x half.
             while limiterNext <= n + reach {
                 if limiterNext >= quietEnd && limiterNext >= loudEnd {
@@ -499,6 +517,20 @@ final class VoiceLeveller {
 
     /// Adds frame `limiterNext`'s need; the sliding minimum over 2 x half + 1
     /// needs is centred `half` back, and the box over those minima `2 x half` back.
+    /// `pushLimit(1)` for each frame from `limiterNext` through `last`, when
+    /// the queue holds only 1s and every minimum is 1: the queue comes to
+    /// hold the last alone, each minimum pushed is 1 over a 1 (the sum moves by 0).
+    private func pushOnes(through last: Int) {
+        let pushes = last + 1 - limiterNext
+        guard pushes > 0 else { return }
+        limiterQueueFirst = 0
+        limiterQueueCount = 1
+        limiterQueueIndex[0] = last
+        limiterQueueValue[0] = 1
+        minimaSlot = (minimaSlot + pushes) % minimaCount
+        limiterNext = last + 1
+    }
+
     private func pushLimit(_ need: Float) {
         let index = limiterNext
         let capacity = limiterQueueCapacity
@@ -517,6 +549,7 @@ final class VoiceLeveller {
         limiterQueueValue[slot] = need
         limiterQueueCount += 1
         let minimum = limiterQueueValue[limiterQueueFirst]
+        if minimum < 1 { lastDip = index }
         minimaSum += Double(minimum) - Double(minima[minimaSlot])
         minima[minimaSlot] = minimum
         minimaSlot = minimaSlot + 1 == minimaCount ? 0 : minimaSlot + 1
