@@ -260,9 +260,12 @@ final class VoiceLeveller {
         var inBlock = framesOut - block * blockFrames
         var (previous, current) = blockGains(block)
         var output = base
+        let delay = self.delay
+        let through = self.through
         // Frames before this have their needs pushed already (a quiet run).
         var pushedFor = framesOut
-        for frame in 0..<frames {
+        var frame = 0
+        while frame < frames {
             let n = framesOut + frame
             if n >= pushedFor, limiterNext == n + reach, limiterNext >= loudEnd, limiterNext >= quietEnd,
                limiterQueueValue[limiterQueueFirst] == 1, lastDip < limiterNext - minimaCount {
@@ -301,13 +304,20 @@ final class VoiceLeveller {
                 inBlock = 0
                 (previous, current) = blockGains(block)
             }
-            let gain = (previous + (current - previous) * through[inBlock]) * released
-            inBlock += 1
-            let slot = n & delayMask
-            for channel in 0..<channels {
-                output[channel] = Self.clampedRounded(Float(delay[slot * channels + channel]) * gain)
+            // This frame, and with the release settled and the needs pushed, the rest of
+            // the block's or the quiet run's frames: only the gain's slope and the samples change.
+            let batch = settled ? max(1, min(frames - frame, pushedFor - n, blockFrames - inBlock)) : 1
+            let delta = current - previous
+            for index in 0..<batch {
+                let gain = (previous + delta * through[inBlock + index]) * released
+                let slot = ((n + index) & delayMask) * channels
+                for channel in 0..<channels {
+                    output[channel] = Self.clampedRounded(Float(delay[slot + channel]) * gain)
+                }
+                output += channels
             }
-            output += channels
+            inBlock += batch
+            frame += batch
         }
         framesOut += frames
         return frames
@@ -322,11 +332,14 @@ final class VoiceLeveller {
     @inline(__always)
     private static func clampedRounded(_ value: Float) -> Int16 {
         let clamped = max(-32768, min(32767, value))
-        var whole = Int32(clamped)
-        // Exact: a float under 2^23 less its whole part.
-        let fraction = clamped - Float(whole)
-        if fraction >= 0.5 { whole += 1 } else if fraction <= -0.5 { whole -= 1 }
-        return Int16(truncatingIfNeeded: whole)
+        // 1.5 x 2^23 added rounds to a whole number, half to even, and leaves it in the
+        // low bits: no branch on the sign or the fraction (coin tosses, each a mispredicted
+        // branch costing more than the rest of the frame) and no checked conversion.
+        let biased = clamped + 12_582_912
+        let even = Int32(bitPattern: biased.bitPattern) &- 0x4B40_0000
+        // Exact. A half (rare: a product landing on .5) goes away from zero instead.
+        if abs(clamped - (biased - 12_582_912)) == 0.5 { return Int16(clamped.rounded()) }
+        return Int16(truncatingIfNeeded: even)
     }
 
     // MARK: Loudness
@@ -468,16 +481,27 @@ final class VoiceLeveller {
         guard firstFrame <= lastFrame else { return true }
         let first = max(framesOut, firstFrame - 3)
         let last = min(framesIn - 1, lastFrame + 4)
-        var largest: Int32 = 0
-        for index in first...last {
-            let slot = (index & delayMask) * channels
-            for channel in 0..<channels { largest = max(largest, abs(Int32(delay[slot + channel]))) }
-        }
+        let largest = largestMagnitude(from: first, through: last)
         var gain: Float = 0
         for block in max(0, firstFrame / blockFrames - 1)...(lastFrame / blockFrames) {
             gain = max(gain, gains[block % Self.blockRing])
         }
         return Float(largest) * (gain * 1.0001) * tapMagnitude <= ceiling
+    }
+
+    /// The largest sample magnitude of frames `first` through `last`, in the ring's one or two stretches.
+    private func largestMagnitude(from first: Int, through last: Int) -> Int32 {
+        let start = first & delayMask
+        let frames = last - first + 1
+        let head = min(frames, delayCapacity - start)
+        var largest: Int32 = 0
+        for value in UnsafeBufferPointer(start: delay + start * channels, count: head * channels) {
+            largest = max(largest, abs(Int32(value)))
+        }
+        for value in UnsafeBufferPointer(start: delay, count: (frames - head) * channels) {
+            largest = max(largest, abs(Int32(value)))
+        }
+        return largest
     }
 
     /// The limiter gain frame k needs: the ceiling over its gained true peak (1 past the end).
@@ -515,8 +539,6 @@ final class VoiceLeveller {
         return gained > ceiling ? ceiling / gained : 1
     }
 
-    /// Adds frame `limiterNext`'s need; the sliding minimum over 2 x half + 1
-    /// needs is centred `half` back, and the box over those minima `2 x half` back.
     /// `pushLimit(1)` for each frame from `limiterNext` through `last`, when
     /// the queue holds only 1s and every minimum is 1: the queue comes to
     /// hold the last alone, each minimum pushed is 1 over a 1 (the sum moves by 0).
@@ -531,6 +553,8 @@ final class VoiceLeveller {
         limiterNext = last + 1
     }
 
+    /// Adds frame `limiterNext`'s need; the sliding minimum over 2 x half + 1
+    /// needs is centred `half` back, and the box over those minima `2 x half` back.
     private func pushLimit(_ need: Float) {
         let index = limiterNext
         let capacity = limiterQueueCapacity
