@@ -211,7 +211,7 @@ struct VoiceLevellerDefinitionTests {
         let streamed = Self.streamed(input, leveller, pieces: [4096, 1, 333, 2048, 7, 1500])
         let defined = Self.defined(input, leveller)
         #expect(streamed.count == defined.count)
-        #expect(zip(streamed, defined).firstIndex { $0 != $1 } == nil)
+        #expect(zip(streamed, defined).enumerated().first { $0.element.0 != $0.element.1 }?.offset == nil)
         // The limiter had work to do: some frames sit at the ceiling.
         #expect(defined.filter { Float(abs(Int32($0))) > leveller.ceiling - 2 }.count > 100)
     }
@@ -223,7 +223,7 @@ struct VoiceLevellerDefinitionTests {
         let streamed = Self.streamed(input, leveller, pieces: [3000, 64, 2, 999, 4000])
         let defined = Self.defined(input, leveller)
         #expect(streamed.count == defined.count)
-        #expect(zip(streamed, defined).firstIndex { $0 != $1 } == nil)
+        #expect(zip(streamed, defined).enumerated().first { $0.element.0 != $0.element.1 }?.offset == nil)
         #expect(defined.filter { Float(abs(Int32($0))) > leveller.ceiling - 2 }.count > 100)
     }
 }
