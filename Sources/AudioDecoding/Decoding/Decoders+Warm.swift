@@ -1,6 +1,4 @@
 import BookFormat
-import CFFmpeg
-import CFLAC
 import InterludeCore
 import Streams
 import Synchronization
@@ -24,8 +22,8 @@ extension Decoders {
 
         var isLoaded: Bool {
             switch self {
-            case .ffmpeg: interlude_ffmpeg_loaded() != 0
-            case .flac: interlude_flac_loaded() != 0
+            case .ffmpeg: FFmpegDecoder.isLibraryLoaded
+            case .flac: FLACDecoder.isLibraryLoaded
             }
         }
     }
@@ -50,7 +48,7 @@ extension Decoders {
     /// sheet's track are left to their turn; nothing is reported, since the
     /// file's own open at its turn reports what fails.
     public static func warm(path: String, target: AudioFormat?) {
-        guard interlude_ffmpeg_loaded() == 0 || interlude_flac_loaded() == 0 else { return }
+        guard !FFmpegDecoder.isLibraryLoaded || !FLACDecoder.isLibraryLoaded else { return }
         if case .url = StreamLocation.classify(path), access(path, F_OK) != 0 { return }
         if CueTrackPath(path) != nil && access(path, F_OK) != 0 { return }
         guard !warming.exchange(true, ordering: .acquiringAndReleasing) else { return }

@@ -113,6 +113,9 @@ final class FFmpegDecoder: Decoder {
         }
     }
 
+    /// Whether FFmpeg's libraries are loaded in this process (`Decoders.warm`).
+    static var isLibraryLoaded: Bool { interlude_ffmpeg_loaded() != 0 }
+
     init(path: String, head: FileHead, target: AudioFormat?) throws(DecoderError) {
         self.path = path
         self.target = target

@@ -84,6 +84,9 @@ final class FLACDecoder: Decoder {
         }
     }
 
+    /// Whether libFLAC is loaded in this process (`Decoders.warm`).
+    static var isLibraryLoaded: Bool { interlude_flac_loaded() != 0 }
+
     init(path: String, head: FileHead, target: AudioFormat?) throws(DecoderError) {
         self.path = path
         fileTags = AudioTags.read(path: path, head: head.bytes)
