@@ -79,11 +79,22 @@ extension Bench {
             usleep(50_000)
         }
         usleep(2_000_000)
-        let maps = (try? String(contentsOfFile: "/proc/\(player.pid)/maps", encoding: .utf8)) ?? ""
-        guard !maps.isEmpty else { throw ProcessError.notReady("/proc/\(player.pid)/maps could not be read") }
-        return Set(maps.split(separator: "\n").compactMap { line in
+        // To its end: a /proc file has no size, and `String(contentsOfFile:)` reads it
+        // in one read(), the first 4 KB (a playing player's maps are about 22 KB, so
+        // it saw 4 of its 33 objects, different ones each run).
+        guard let handle = FileHandle(forReadingAtPath: "/proc/\(player.pid)/maps") else {
+            throw ProcessError.notReady("/proc/\(player.pid)/maps could not be opened")
+        }
+        defer { try? handle.close() }
+        let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        let objects = Set(maps.split(separator: "\n").compactMap { line in
             line.split(separator: " ", omittingEmptySubsequences: true).last.map(String.init).flatMap { $0.contains(".so") ? $0 : nil }
         })
+        // A player two seconds into an MP3 through PulseAudio maps both libraries, or it was read short.
+        for library in ["/libmpg123.so", "/libpulse.so"] where !objects.contains(where: { $0.contains(library) }) {
+            throw ProcessError.notReady("/proc/\(player.pid)/maps names no \(library.dropFirst()) (\(objects.count) objects read)")
+        }
+        return objects
     }
 
     /// `seconds` of real-time playback, then SIGTERM (the file is an hour long).
