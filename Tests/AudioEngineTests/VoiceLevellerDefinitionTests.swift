@@ -226,4 +226,27 @@ struct VoiceLevellerDefinitionTests {
         #expect(zip(streamed, defined).enumerated().first { $0.element.0 != $0.element.1 }?.offset == nil)
         #expect(defined.filter { Float(abs(Int32($0))) > leveller.ceiling - 2 }.count > 20)
     }
+
+    @Test("eight samples rounded at once are rounded as one at a time: halves away from zero, out of range clamped")
+    func eightAtOnceRoundAsOne() {
+        // Every half and whole from beyond one end to beyond the other, then values between.
+        var values = (-66_000...66_000).map { Float($0) / 2 }
+        var random: UInt64 = 7
+        for _ in 0..<100_000 {
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            values.append(Float(Int64(bitPattern: random) >> 40) / 3.7)
+        }
+        values += [.greatestFiniteMagnitude, -.greatestFiniteMagnitude, 32767.49, -32768.49, 0.49999997, -0.49999997]
+        while values.count % 8 != 0 { values.append(0) }
+        var differing: [Float] = []
+        for start in stride(from: 0, to: values.count, by: 8) {
+            var lanes = SIMD8<Float>()
+            for lane in 0..<8 { lanes[lane] = values[start + lane] }
+            let rounded = LevelledRun.clampedRounded(lanes)
+            for lane in 0..<8 where rounded[lane] != VoiceLeveller.clampedRounded(lanes[lane]) {
+                differing.append(lanes[lane])
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(5))")
+    }
 }

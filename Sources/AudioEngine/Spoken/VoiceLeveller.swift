@@ -57,6 +57,8 @@ final class VoiceLeveller {
     private var gainDecibels: Double?
     /// (i + 1) / blockFrames for each frame i of a block: the way from one block's gain to the next.
     private let through: UnsafeMutablePointer<Float>
+    /// The release's value for each frame of `read`'s batch (at most a block).
+    private let releases: UnsafeMutablePointer<Float>
 
     // The limiter.
     let phaseTaps: UnsafeMutablePointer<Float>
@@ -105,6 +107,7 @@ final class VoiceLeveller {
         energies = .allocate(capacity: Self.blockRing)
         gains = .allocate(capacity: Self.blockRing)
         through = .allocate(capacity: blockFrames)
+        releases = .allocate(capacity: blockFrames)
         for frame in 0..<blockFrames { through[frame] = Float(frame + 1) / Float(blockFrames) }
 
         // BS.1770's pre-filter and RLB filter for this rate (libebur128's derivation).
@@ -160,6 +163,7 @@ final class VoiceLeveller {
         energies.deallocate()
         gains.deallocate()
         through.deallocate()
+        releases.deallocate()
         phaseTaps.deallocate()
         limiterQueueIndex.deallocate()
         limiterQueueValue.deallocate()
@@ -293,23 +297,32 @@ final class VoiceLeveller {
                 limiter = Float(summed / Double(minimaCount))
                 settled = false
             }
-            if !settled {
-                let next = min(limiter, released + (1 - released) * release)
-                // A release that no longer moves stays where it is until the limiter's gain changes.
-                settled = next == released
-                released = next
-            }
             if inBlock == blockFrames {
                 block += 1
                 inBlock = 0
                 (previous, current) = blockGains(block)
             }
-            // This frame, and with the release settled and the needs pushed, the rest of
-            // the block's or the quiet run's frames: only the gain's slope and the samples change.
-            let batch = settled ? max(1, min(frames - frame, pushedFor - n, blockFrames - inBlock)) : 1
+            // This frame, and with the needs pushed, the rest of the block's or the quiet run's
+            // frames: no need changes the limiter's gain, so only the release (until it settles),
+            // the gain's slope and the samples change.
+            let batch = max(1, min(frames - frame, pushedFor - n, blockFrames - inBlock))
+            var moving = 0
+            while moving < batch && !settled {
+                let next = min(limiter, released + (1 - released) * release)
+                // A release that no longer moves stays where it is until the limiter's gain changes.
+                settled = next == released
+                released = next
+                releases[moving] = released
+                moving += 1
+            }
+            (releases + moving).update(repeating: released, count: batch - moving)
             let delta = current - previous
-            for index in 0..<batch {
-                let gain = (previous + delta * through[inBlock + index]) * released
+            let run = LevelledRun(delay: delay, delayMask: delayMask, channels: channels, through: through,
+                                  releases: releases, previous: previous, delta: delta)
+            let vectored = run.write(first: n, count: batch, inBlock: inBlock, to: output)
+            output += vectored * channels
+            for index in vectored..<batch {
+                let gain = (previous + delta * through[inBlock + index]) * releases[index]
                 let slot = ((n + index) & delayMask) * channels
                 for channel in 0..<channels {
                     output[channel] = Self.clampedRounded(Float(delay[slot + channel]) * gain)
@@ -330,7 +343,7 @@ final class VoiceLeveller {
     /// a call to libm's `roundf` (x86-64's baseline has no rounding instruction).
     /// Clamping to whole bounds first gives what rounding first would.
     @inline(__always)
-    private static func clampedRounded(_ value: Float) -> Int16 {
+    static func clampedRounded(_ value: Float) -> Int16 {
         let clamped = max(-32768, min(32767, value))
         // 1.5 x 2^23 added rounds to a whole number, half to even, and leaves it in the
         // low bits: no branch on the sign or the fraction (coin tosses, each a mispredicted
