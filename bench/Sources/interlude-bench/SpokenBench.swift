@@ -92,22 +92,7 @@ extension Bench {
             usleep(50_000)
         }
         usleep(2_000_000)
-        // To its end: a /proc file has no size, and `String(contentsOfFile:)` reads it
-        // in one read(), the first 4 KB (a playing player's maps are about 22 KB, so
-        // it saw 4 of its 33 objects, different ones each run).
-        guard let handle = FileHandle(forReadingAtPath: "/proc/\(player.pid)/maps") else {
-            throw ProcessError.notReady("/proc/\(player.pid)/maps could not be opened")
-        }
-        defer { try? handle.close() }
-        let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
-        let objects = Set(maps.split(separator: "\n").compactMap { line in
-            line.split(separator: " ", omittingEmptySubsequences: true).last.map(String.init).flatMap { $0.contains(".so") ? $0 : nil }
-        })
-        // A player two seconds into an MP3 through PulseAudio maps both libraries, or it was read short.
-        for library in ["/libmpg123.so", "/libpulse.so"] where !objects.contains(where: { $0.contains(library) }) {
-            throw ProcessError.notReady("/proc/\(player.pid)/maps names no \(library.dropFirst()) (\(objects.count) objects read)")
-        }
-        return objects
+        return try playerObjects(player.pid)
     }
 
     /// One run: what it cost, what was heard, and what trimming saved of the file.
@@ -190,5 +175,27 @@ extension Bench {
         guard rename(mp3 + ".partial", mp3) == 0 else { throw ProcessError.notReady("\(mp3) could not be kept") }
         for file in parts + [minute, looped, noise, mixed] { unlink(file) }
         return mp3
+    }
+}
+
+extension Bench {
+    /// The shared objects a player seconds into an MP3 through PulseAudio has
+    /// mapped (`/proc/PID/maps`), read to its end: a /proc file has no size, and
+    /// `String(contentsOfFile:)` reads it in one read(), the first 4 KB (a
+    /// playing player's maps are about 22 KB: 4 of its 33 objects, different
+    /// ones each run). A reading without libmpg123 and libpulse was short.
+    func playerObjects(_ pid: Int32) throws -> Set<String> {
+        guard let handle = FileHandle(forReadingAtPath: "/proc/\(pid)/maps") else {
+            throw ProcessError.notReady("/proc/\(pid)/maps could not be opened")
+        }
+        defer { try? handle.close() }
+        let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        let objects = Set(maps.split(separator: "\n").compactMap { line in
+            line.split(separator: " ", omittingEmptySubsequences: true).last.map(String.init).flatMap { $0.contains(".so") ? $0 : nil }
+        })
+        for library in ["/libmpg123.so", "/libpulse.so"] where !objects.contains(where: { $0.contains(library) }) {
+            throw ProcessError.notReady("/proc/\(pid)/maps names no \(library.dropFirst()) (\(objects.count) objects read)")
+        }
+        return objects
     }
 }
