@@ -99,8 +99,16 @@ static inline int interlude_unread_bytes(int descriptor, int *bytes) {
    nothing). Read and write, as Linux allows for a FIFO (fifo(7)): opened for
    writing alone it fails (ENXIO) unless a reader has it open at that moment,
    and snapserver's pipe source, finding no writer, closes it and opens it
-   again every 100 ms; with a writer open, it stays. */
-static inline int interlude_open_fifo(const char *path) {
+   again every 100 ms; with a writer open, it stays. A pipe smaller than
+   `capacity` bytes is made that large where the system allows (fcntl(2)'s
+   F_SETPIPE_SZ, up to /proc/sys/fs/pipe-max-size); where it does not, it
+   stays as it is and takes less. */
+#ifndef F_SETPIPE_SZ
+/* <linux/fcntl.h>'s values, which <fcntl.h> gives only with _GNU_SOURCE. */
+#define F_SETPIPE_SZ 1031
+#define F_GETPIPE_SZ 1032
+#endif
+static inline int interlude_open_fifo(const char *path, int capacity) {
     int descriptor = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
     if (descriptor < 0) return -errno;
     struct stat status;
@@ -108,5 +116,6 @@ static inline int interlude_open_fifo(const char *path) {
         close(descriptor);
         return -EINVAL;
     }
+    if (fcntl(descriptor, F_GETPIPE_SZ) < capacity) (void)fcntl(descriptor, F_SETPIPE_SZ, capacity);
     return descriptor;
 }

@@ -7,7 +7,9 @@ import InterludeCore
 /// given back its own volume after it.
 ///
 /// Whatever the player writes reaches the rooms `latency` later (the pipe and
-/// the server's `buffer`). For such an alarm the player leaves `gap` of
+/// the server's `buffer`), but for a pause's fade, which reaches them
+/// `pauseLatency` later (the pause takes back what the pipe holds, so the
+/// server's `buffer` alone). For such an alarm the player leaves `gap` of
 /// silence after the music's fade and before the alarm's first sound, and
 /// again after its last sound before the music comes back (`PlaybackEngine`'s
 /// voice lead-in and hold). The other rooms go silent in the middle of the
@@ -44,6 +46,7 @@ public final class RoomAlarm {
     public private(set) var silenced: [SnapcastRoom] = []
     let clock: any Clock
     let latency: Duration
+    let pauseLatency: Duration
     let fade: Duration
     let gap: Duration
     /// The stream the player feeds: rooms on another stream do not hear the alarm anyway.
@@ -59,9 +62,11 @@ public final class RoomAlarm {
     public static let defaultGapMilliseconds = 400
     public static let defaultGap = Duration.milliseconds(defaultGapMilliseconds)
 
-    public init(clock: any Clock, latency: Duration, fade: Duration, gap: Duration = defaultGap, streamID: String) {
+    public init(clock: any Clock, latency: Duration, pauseLatency: Duration, fade: Duration, gap: Duration = defaultGap,
+                streamID: String) {
         self.clock = clock
         self.latency = latency
+        self.pauseLatency = pauseLatency
         self.fade = fade
         self.gap = gap
         self.streamID = streamID
@@ -101,7 +106,7 @@ public final class RoomAlarm {
             return
         }
         // The middle of the silence between the music's fade and the alarm's first sound, as the rooms hear it.
-        let due = rangAt + latency + fade + gap / 2
+        let due = rangAt + pauseLatency + fade + gap / 2
         timer = clock.schedule(at: max(due, clock.monotonicNow)) { [weak self] in self?.silenceOthers() }
     }
 

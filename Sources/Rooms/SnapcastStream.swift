@@ -30,7 +30,9 @@ public struct SnapcastStream: Sendable, Equatable {
     /// How much the player keeps in the pipe ahead of the server's reads: the
     /// server reads a chunk every `chunk_ms` (20 ms) and fills what is
     /// missing with silence, so the pipe must never run dry between the
-    /// player's turns; more only delays a pause.
+    /// player's turns. A pause takes it back, so it delays no pause; it
+    /// delays a change that is no pause (a volume step, the end of an
+    /// alarm's voice) and costs memory.
     public var leadMilliseconds: Int
     /// The stream's name in the server (`name=`, its id in JSON-RPC); snapserver's own default is `default`.
     public var name: String = "default"
@@ -66,9 +68,10 @@ public struct SnapcastStream: Sendable, Equatable {
         self.leadMilliseconds = leadMilliseconds ?? Self.lead(forChunk: chunkMilliseconds)
     }
 
-    /// Three chunks, at least 60 ms: a turn of the writer (10 ms) late never
-    /// leaves the server less than a chunk to read.
-    static func lead(forChunk chunk: Int) -> Int { max(60, 3 * chunk) }
+    /// Ten chunks, at least 200 ms: the writer tops the pipe up when half of
+    /// it is left, so a writer 100 ms late (a loaded machine, no real-time
+    /// priority) or a server catching up on late reads never finds it dry.
+    static func lead(forChunk chunk: Int) -> Int { max(200, 10 * chunk) }
 
     /// Why a stream's name is refused: one line naming the part.
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {

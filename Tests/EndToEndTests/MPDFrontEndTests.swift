@@ -213,7 +213,9 @@ import Glibc
             ["pause 1"], ["delete {playingPos}"], ["status"], ["playlistinfo"], ["pause 0"], ["status"],
             ["deleteid {playing}"], ["status"], ["playlistinfo"], ["deleteid 9999"],
             ["clear"], ["status"], ["playlistinfo"], ["add a.mp3"], ["add b.mp3"], ["play"], ["status"], ["playlistinfo"],
-            ["delete 0:2"], ["status"],
+            // Paused, a seek to a song not opened yet: its length is already the library's.
+            ["add more/d.mp3"], ["pause 1"], ["seek 2 1"], ["status"], ["currentsong"], ["pause 0"], ["status"],
+            ["delete 0:2"], ["status"], ["clear"],
         ]
         for lines in script {
             var replies: [[String]] = []

@@ -122,6 +122,29 @@ import Glibc
         #expect(Remote.waitUntil(10) { kill(pid, 0) != 0 }, "Q left the service running")
     }
 
+    @Test("a screen that comes while the service goes away is attached to a new service, not told the player ended")
+    func aScreenComingAsTheServiceGoesIsAttachedToANewOne() throws {
+        let mp3 = try Self.track()
+        let first = try TUISession(columns: 100, rows: 30, arguments: [mp3], service: true)
+        #expect(first.waitFor(20) { $0.contains("playing") && $0.contains("? help") }.met, "\(first.screen())")
+        let pid = try #require(first.servicePID())
+        // The service stopped where it would be on its way out: its socket takes the
+        // connection into its backlog, and nobody answers it.
+        kill(pid, SIGSTOP)
+        let second = try TUISession(columns: 90, rows: 28, arguments: [], environment: ["XDG_RUNTIME_DIR": first.runtimeDirectory],
+                                    service: true)
+        usleep(1_000_000)
+        kill(pid, SIGKILL)
+        #expect(Self.waitForExit(pid))
+        let attached = second.waitFor(20) { $0.contains("? help") }
+        #expect(attached.met, "\(attached.screen)")
+        #expect(!attached.screen.contains("the player service ended"), "\(attached.screen)")
+        let newPID = try #require(second.servicePID())
+        #expect(newPID != pid)
+        try second.press("Q")
+        #expect(Remote.waitUntil(10) { kill(newPID, 0) != 0 }, "Q left the service running")
+    }
+
     @Test("an alarm added with no player and no terminal starts the service, which rings it at its time; alarm list says it will ring")
     func anAlarmAddedWithNoPlayerRings() throws {
         let runtime = try Remote.makeRuntimeDirectory()

@@ -89,7 +89,8 @@ struct DescriptorFailureTests {
     // MARK: Helpers
 
     /// Runs `body` in a forked child whose RLIMIT_NOFILE is zero (so the test
-    /// runner keeps its own descriptors) and returns the text it produced.
+    /// runner keeps its own descriptors), with no descriptor of the test
+    /// process but its pipe, and returns the text it produced.
     /// The child is killed after 10 s, so a lock held by another thread at the
     /// fork fails the test instead of hanging it.
     private func inChildWithoutDescriptors(_ body: () -> String) throws -> String {
@@ -97,10 +98,19 @@ struct DescriptorFailureTests {
         _ = (SignalChannel.self, SystemClock.self, WallClockChangeDescriptor.self, SystemCallError.self)
         var ends: [Int32] = [-1, -1]
         try #require(pipe(&ends) == 0)
+        // Beyond the process's highest descriptor, counted before the fork (the child may only make async-signal-safe calls).
+        var limit = rlimit()
+        getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        let highest = Int32(min(limit.rlim_cur, 65536))
         let child = fork()
         try #require(child >= 0)
         if child == 0 {
-            close(ends[0])
+            // The child holds a copy of every descriptor the test process has, the sockets
+            // of tests running beside this one too: a connection one of them closes would
+            // not end while the copy lives. Only the pipe's end is kept, as descriptor 3.
+            if ends[1] != 3 { dup2(ends[1], 3) }
+            ends[1] = 3
+            for descriptor in 4..<highest { close(descriptor) }
             alarm(10)
             var limit = rlimit(rlim_cur: 0, rlim_max: 0)
             var text = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 ? body() : "setrlimit failed"

@@ -3,9 +3,11 @@ import Rooms
 import Testing
 
 /// An alarm naming rooms, on a virtual clock: when the other rooms go
-/// silent and come back, as the rooms hear the stream `latency` late.
+/// silent and come back, as the rooms hear the stream `latency` late (a
+/// pause's fade `pauseLatency` late).
 struct RoomAlarmTests {
-    static let latency = Duration.milliseconds(1060)
+    static let latency = Duration.milliseconds(1200)
+    static let pauseLatency = Duration.milliseconds(1000)
     static let fade = Duration.milliseconds(30)
     static let gap = Duration.milliseconds(400)
 
@@ -24,7 +26,8 @@ struct RoomAlarmTests {
         var lines: [String] = []
 
         init() {
-            alarm = RoomAlarm(clock: clock, latency: RoomAlarmTests.latency, fade: RoomAlarmTests.fade,
+            alarm = RoomAlarm(clock: clock, latency: RoomAlarmTests.latency, pauseLatency: RoomAlarmTests.pauseLatency,
+                              fade: RoomAlarmTests.fade,
                               gap: RoomAlarmTests.gap, streamID: "Interlude")
             alarm.send = { [unowned self] in sent.append((clock.monotonicNow - .origin, $0)) }
             alarm.report = { [unowned self] in lines.append($0) }
@@ -46,7 +49,7 @@ struct RoomAlarmTests {
         #expect(silenced.map(\.request) == [.setVolume(client: "kitchen", percent: 0, muted: false),
                                             .setVolume(client: "hall", percent: 0, muted: true)])
         // Half the gap after the fade is heard: the rooms hear silence on both sides of it.
-        #expect(silenced.allSatisfy { $0.at == Self.latency + Self.fade + Self.gap / 2 })
+        #expect(silenced.allSatisfy { $0.at == Self.pauseLatency + Self.fade + Self.gap / 2 })
         harness.clock.advance(by: .seconds(5))
         harness.alarm.alarmEnded()
         let ended = harness.clock.monotonicNow - .origin

@@ -8,7 +8,7 @@ struct SnapcastStreamTests {
         #expect(stream.rate == 44100)
         #expect(stream.channels == 1)
         #expect(stream.bufferMilliseconds == 1000)
-        #expect(stream.leadMilliseconds == 60)
+        #expect(stream.leadMilliseconds == 200)
         #expect(stream.name == "Interlude")
         #expect(stream.controlHost == "127.0.0.1" && stream.controlPort == 1705)
     }
@@ -22,7 +22,7 @@ struct SnapcastStreamTests {
     @Test func aBarePathTakesSnapserversDefaults() throws {
         let stream = try SnapcastStream.parse("/run/snapserver/fifo")
         #expect(stream == SnapcastStream(path: "/run/snapserver/fifo", rate: 48000, channels: 2, bufferMilliseconds: 1000,
-                                         leadMilliseconds: 60))
+                                         leadMilliseconds: 200))
         #expect(stream.name == "default")
     }
 
@@ -30,8 +30,8 @@ struct SnapcastStreamTests {
         let stream = try SnapcastStream.parse("pipe:///tmp/f?buffer=400&lead=80")
         #expect(stream.bufferMilliseconds == 400)
         #expect(stream.leadMilliseconds == 80)
-        // A longer chunk needs a longer lead: three chunks.
-        #expect(try SnapcastStream.parse("/tmp/f?chunk_ms=40").leadMilliseconds == 120)
+        // A longer chunk needs a longer lead: ten chunks.
+        #expect(try SnapcastStream.parse("/tmp/f?chunk_ms=40").leadMilliseconds == 400)
     }
 
     @Test(arguments: [

@@ -85,12 +85,16 @@ struct AlsaDevice: WriterDevice {
                            droppable: running ? Int(delay) : nil)
     }
 
-    mutating func drop() -> Bool { snd_pcm_drop(pcm) >= 0 && snd_pcm_prepare(pcm) >= 0 }
+    mutating func drop(measured: DeviceQueue) -> DeviceQueue? { dropAndPrepare() ? measured : nil }
+
+    private mutating func dropAndPrepare() -> Bool { snd_pcm_drop(pcm) >= 0 && snd_pcm_prepare(pcm) >= 0 }
+
+    static var fillsAfterDrop: Bool { false }
 
     /// Dropped and prepared: the device stops (a kernel device's DMA, the pulse
     /// plugin's stream) until the next write starts it by hand.
     mutating func sleep() -> Bool {
-        asleep = drop()
+        asleep = dropAndPrepare()
         return asleep
     }
 

@@ -89,7 +89,9 @@ struct PulseDevice: WriterDevice {
     }
 
     /// Nothing to do now: the next write replaces what the server holds.
-    mutating func drop() -> Bool { true }
+    mutating func drop(measured: DeviceQueue) -> DeviceQueue? { measured }
+
+    static var fillsAfterDrop: Bool { false }
 
     /// Corked: the server stops asking for data (and plays nothing of the
     /// silence it holds) until uncorked. Sent without waiting for the answer.

@@ -6,17 +6,23 @@ import Glibc
 /// snapserver's pipe source as the writer loop's device (`WriterDevice`).
 ///
 /// Pacing: snapserver reads a chunk (`chunk_ms`, 20 ms) from the FIFO on its
-/// own clock and fills what the pipe lacks with silence, so the writer keeps
-/// `leadFrames` in the pipe: each turn (every 10 ms, the loop's wait) it
-/// tops the pipe up to the lead, measured with `FIONREAD`. Every write is at
-/// most `PIPE_BUF` bytes, which a pipe takes whole or not at all: a frame is
-/// never split.
+/// own clock and fills what the pipe lacks with silence at once, and when it
+/// wakes late (under 50 ms) it reads the chunks it owes back to back. So the
+/// writer keeps `leadFrames` in the pipe (200 ms by default): each turn it
+/// tops the pipe up to the lead, measured with `FIONREAD`, and sleeps until
+/// about half of it is left (`wait`). The other half is the margin for a
+/// writer or a server woken late, as they are on a loaded machine without
+/// real-time priority (a lead of 60 ms topped up every 10 ms ran dry there).
+/// Every write is at most `PIPE_BUF` bytes, which a pipe takes whole or not
+/// at all: a frame is never split.
 ///
 /// Heard: frames written, less what the pipe holds, less the server's
 /// `buffer` (the rooms play a chunk that long after the server read it). A
-/// pause cannot take back what the pipe and the server hold (`measureQueue`
-/// is nil): it fades from the writer's frame, the rooms hear the stream play
-/// out to that fade, and the stop frame is the last frame they heard.
+/// pause takes back what the pipe holds (`drop` reads it back, in one read
+/// that a server's read cannot split) and fades from the frame after the
+/// last one the server took; what the server took it keeps, and the rooms
+/// hear it play out. So the lead delays no pause, seek or alarm: the rooms
+/// are silent the server's `buffer` and the fade after the request.
 ///
 /// The FIFO is opened for reading and writing (`interlude_open_fifo`): for
 /// writing alone it opens only while a reader has it, and snapserver, with no
@@ -42,9 +48,10 @@ struct SnapcastDevice: WriterDevice {
     let context: UnsafeMutablePointer<WriterContext>
     /// The FIFO's path as a C string, allocated before the thread starts.
     let path: UnsafeMutablePointer<CChar>
-    /// Where what the pipe held is read back to while the server is away (`drainBytes`).
+    /// Where what the pipe holds is read back to (a pause's drop; while the
+    /// server is away), `pipeBytes` long: the pipe's size, set when it opens.
     let drainBuffer: UnsafeMutableRawPointer
-    static let drainBytes = 65536
+    let pipeBytes: Int
     let wakeFD: Int32
     let rate: Int
     let bytesPerFrame: Int
@@ -74,11 +81,12 @@ struct SnapcastDevice: WriterDevice {
     private var announcedAway = false
 
     init(context: UnsafeMutablePointer<WriterContext>, path: UnsafeMutablePointer<CChar>,
-         drainBuffer: UnsafeMutableRawPointer, wakeFD: Int32, rate: Int, bytesPerFrame: Int, periodFrames: Int,
-         leadFrames: Int, serverBufferFrames: Int) {
+         drainBuffer: UnsafeMutableRawPointer, pipeBytes: Int, wakeFD: Int32, rate: Int, bytesPerFrame: Int,
+         periodFrames: Int, leadFrames: Int, serverBufferFrames: Int) {
         self.context = context
         self.path = path
         self.drainBuffer = drainBuffer
+        self.pipeBytes = pipeBytes
         self.wakeFD = wakeFD
         self.rate = rate
         self.bytesPerFrame = bytesPerFrame
@@ -94,11 +102,31 @@ struct SnapcastDevice: WriterDevice {
         max(1, min(rate / 100, Int(PIPE_BUF) / bytesPerFrame))
     }
 
+    /// The pipe's size for a lead of `leadBytes`: twice the lead, a power of
+    /// two (as the kernel rounds it), at least a pipe's default (64 KiB) and
+    /// at most what an unprivileged process may set (1 MiB by default).
+    static func pipeBytes(leadBytes: Int) -> Int {
+        var bytes = 65536
+        while bytes < 2 * leadBytes && bytes < 1 << 20 { bytes *= 2 }
+        return bytes
+    }
+
     /// A server reads what the writer writes.
     var isFeeding: Bool { fd >= 0 && !isAway }
 
-    /// Sleeps until the next turn (the loop's timeout: a period) or a wake-up.
+    /// Sleeps until the next turn or a wake-up (the engine's eventfd: a
+    /// pause, a seek, an alarm's voice are served at once). Feeding, the next
+    /// turn comes when about half the lead is left in the pipe (`left` is what
+    /// it held after the last write; the server has read since, so it comes
+    /// sooner if anything); away or missing, after the loop's timeout.
     mutating func wait(milliseconds: Int32) -> Int32 {
+        let paced = isFeeding ? (left - leadFrames / 2) * 1000 / rate : 0
+        return sleepOrWake(milliseconds: max(milliseconds, Int32(clamping: paced)))
+    }
+
+    /// Polls the engine's eventfd for up to `milliseconds`: 0, or the errno of
+    /// a poll that failed (an interrupted one has not).
+    private mutating func sleepOrWake(milliseconds: Int32) -> Int32 {
         wakeup.revents = 0
         if poll(&wakeup, 1, milliseconds) < 0 {
             let code = errno
@@ -114,7 +142,7 @@ struct SnapcastDevice: WriterDevice {
         let now = WriterControl.monotonicNanoseconds()
         guard now >= nextAttempt else { return .ready }
         nextAttempt = now + Self.retryNanoseconds
-        let opened = interlude_open_fifo(path)
+        let opened = interlude_open_fifo(path, Int32(clamping: pipeBytes))
         if opened >= 0 {
             fd = opened
             left = 0
@@ -179,9 +207,28 @@ struct SnapcastDevice: WriterDevice {
         }
     }
 
-    /// Nothing written can be taken back: the pipe and the server play it out.
-    mutating func measureQueue() -> DeviceQueue? { nil }
-    mutating func drop() -> Bool { false }
+    /// What the pipe holds (`drop` takes it back) and the server's buffer
+    /// (which plays out). Nil while no server reads: a pause fades from the
+    /// writer's frame, as the clock plays on.
+    mutating func measureQueue() -> DeviceQueue? {
+        guard isFeeding, interlude_unread_bytes(fd, &unread) == 0 else { return nil }
+        let queued = Int(unread) / bytesPerFrame
+        return DeviceQueue(unheard: queued + serverBufferFrames, stillSounding: serverBufferFrames, droppable: queued)
+    }
+
+    /// Reads back what the pipe holds, in one read: a pipe's read holds its
+    /// lock throughout, so the server's reads come wholly before or after it
+    /// and what it did not take is exactly what was given up. Whole frames:
+    /// every write and every read the server makes is.
+    mutating func drop(measured: DeviceQueue) -> DeviceQueue? {
+        guard fd >= 0 else { return nil }
+        let taken = max(0, read(fd, drainBuffer, pipeBytes)) / bytesPerFrame
+        left = 0
+        return DeviceQueue(unheard: taken + serverBufferFrames, stillSounding: serverBufferFrames, droppable: taken)
+    }
+
+    /// The server reads on its own clock: after a drop the pipe is filled to the lead at once.
+    static var fillsAfterDrop: Bool { true }
 
     mutating func write(frames: Int, replacingQueue: Bool) -> DeviceWrite {
         guard fd >= 0 else {
@@ -190,7 +237,7 @@ struct SnapcastDevice: WriterDevice {
         }
         if isAway {
             // Only the latest slice stays in the pipe, for a server that comes back.
-            while read(fd, drainBuffer, Self.drainBytes) > 0 {}
+            while read(fd, drainBuffer, pipeBytes) > 0 {}
             awayFrames += frames
             left = 0
         }
@@ -231,14 +278,14 @@ struct SnapcastDevice: WriterDevice {
                     if queued < left { lastRead = now }
                     left = queued
                     if now - lastRead <= Self.awayNanoseconds {
-                        _ = wait(milliseconds: 10)
+                        _ = sleepOrWake(milliseconds: 10)
                         continue
                     }
                 }
                 deadline = now + (isFeeding ? serverBufferFrames : 0) * 1_000_000_000 / rate
             }
             if now >= deadline { break }
-            _ = wait(milliseconds: Int32(min(100, max(1, (deadline - now) / 1_000_000))))
+            _ = sleepOrWake(milliseconds: Int32(min(100, max(1, (deadline - now) / 1_000_000))))
         }
         return true
     }

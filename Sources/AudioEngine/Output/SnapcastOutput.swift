@@ -13,8 +13,8 @@ import Glibc
 /// engine converts every file to. Why the pipe and how it is paced: see
 /// `SnapcastStream` and `SnapcastDevice`.
 ///
-/// A pause cannot take back what the pipe and the server hold: the rooms hear
-/// the stream up to the fade (a server's `buffer` plus the lead after the
+/// A pause takes back what the pipe holds but not what the server read: the
+/// rooms hear the stream up to the fade (the server's `buffer` after the
 /// request), and the resume starts at the frame after it, the last they heard.
 public final class SnapcastOutput: AudioOutput, @unchecked Sendable {
     // @unchecked Sendable: the engine's thread only reads atomics through the
@@ -29,7 +29,8 @@ public final class SnapcastOutput: AudioOutput, @unchecked Sendable {
     private var context: UnsafeMutablePointer<WriterContext>?
     private var device: UnsafeMutablePointer<SnapcastDevice>?
     private let path: UnsafeMutablePointer<CChar>
-    private let drainBuffer = UnsafeMutableRawPointer.allocate(byteCount: SnapcastDevice.drainBytes, alignment: 16)
+    private let pipeBytes: Int
+    private let drainBuffer: UnsafeMutableRawPointer
     private var wakeFD: Int32 = -1
     private var thread: pthread_t?
     public private(set) var isRealtimePriority = false
@@ -54,6 +55,8 @@ public final class SnapcastOutput: AudioOutput, @unchecked Sendable {
         periodFrames = SnapcastDevice.periodFrames(rate: format.rate, bytesPerFrame: format.bytesPerFrame)
         leadFrames = max(periodFrames * 2, stream.leadMilliseconds * format.rate / 1000)
         serverBufferFrames = stream.bufferMilliseconds * format.rate / 1000
+        pipeBytes = SnapcastDevice.pipeBytes(leadBytes: leadFrames * format.bytesPerFrame)
+        drainBuffer = UnsafeMutableRawPointer.allocate(byteCount: pipeBytes, alignment: 16)
         path = strdup(stream.path)
     }
 
@@ -87,7 +90,8 @@ public final class SnapcastOutput: AudioOutput, @unchecked Sendable {
         context.pointee.rate = format.rate
         self.context = context
         let device = UnsafeMutablePointer<SnapcastDevice>.allocate(capacity: 1)
-        device.initialize(to: SnapcastDevice(context: context, path: path, drainBuffer: drainBuffer, wakeFD: fd, rate: format.rate,
+        device.initialize(to: SnapcastDevice(context: context, path: path, drainBuffer: drainBuffer, pipeBytes: pipeBytes,
+                                             wakeFD: fd, rate: format.rate,
                                              bytesPerFrame: format.bytesPerFrame, periodFrames: periodFrames,
                                              leadFrames: leadFrames, serverBufferFrames: serverBufferFrames))
         self.device = device

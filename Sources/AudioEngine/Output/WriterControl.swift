@@ -90,6 +90,11 @@ public struct WriterControl: ~Copyable {
     /// it play out (the queue ran out: the last frames must still be heard).
     /// Written by: the engine's thread, relaxed; published by the `mediaRun` store after it.
     let pauseDropsQueue = Atomic<Bool>(true)
+    /// Whether `mediaRun` true drops the silence the device holds after the
+    /// stop (a resume heard at once) or lets it play out (the silence a voice
+    /// asked to follow it, `PlaybackEngine.stopVoice(holdFrames:)`, must be heard whole).
+    /// Written by: the engine's thread, relaxed; published by the `mediaRun` store after it.
+    let resumeDropsSilence = Atomic<Bool>(true)
     /// Written by: the engine's thread, relaxed, before `volumeTargetBits`.
     let volumeStepBits = Atomic<UInt32>(Float(1).bitPattern)
     /// Written by: the engine's thread, release, after the step. `mix` loads

@@ -31,9 +31,17 @@ protocol WriterDevice {
     mutating func room() -> Int
     /// What the device holds for a pause's or a resume's drop; nil when it cannot say.
     mutating func measureQueue() -> DeviceQueue?
-    /// Gives up what the device holds (`measureQueue` just measured it): ALSA
-    /// drops and prepares; PulseAudio's next write replaces it instead.
-    mutating func drop() -> Bool
+    /// Gives up what the device holds (`measureQueue` just measured it as
+    /// `measured`) and says what it gave up, nil when it could not: ALSA
+    /// drops and prepares; PulseAudio's next write replaces it instead; a
+    /// Snapcast pipe is read back, and what its server took meanwhile was
+    /// not given up.
+    mutating func drop(measured: DeviceQueue) -> DeviceQueue?
+    /// After a drop the loop writes a period at once and the rest when the
+    /// device asks (a sound card's or server's next request); true when it
+    /// fills the device to its lead at once (a Snapcast pipe, read on the
+    /// server's clock, must not run dry while the writer waits).
+    static var fillsAfterDrop: Bool { get }
     /// Writes `frames` frames of the context's scratch buffer. `replacingQueue`:
     /// the first write after a `drop` (ALSA starts the device by hand after it,
     /// since its start threshold is the whole buffer; PulseAudio writes it over
@@ -220,8 +228,8 @@ func writerLoop<Device: WriterDevice>(_ device: UnsafeMutablePointer<Device>) {
                 device.pointee.endTurn()
                 break
             }
-            if let queue = device.pointee.measureQueue(), context.pointee.queuedFramesAreSilent(queue.droppable ?? 0),
-               device.pointee.drop() {
+            if let measured = device.pointee.measureQueue(), context.pointee.queuedFramesAreSilent(measured.droppable ?? 0),
+               let queue = device.pointee.drop(measured: measured) {
                 context.pointee.giveBack(queue.droppable ?? 0)
                 dropped = true
                 starvedSilence = 0
@@ -230,16 +238,16 @@ func writerLoop<Device: WriterDevice>(_ device: UnsafeMutablePointer<Device>) {
         context.pointee.countUnderruns(device.pointee.takeUnderruns(), event: underrun, value: xrun)
         switch context.pointee.latchRunRequest() {
         case .pause:
-            if let queue = device.pointee.measureQueue(), device.pointee.drop() {
+            if let measured = device.pointee.measureQueue(), let queue = device.pointee.drop(measured: measured) {
                 context.pointee.rewindForPause(queue, nanoseconds: WriterControl.monotonicNanoseconds())
                 dropped = true
                 starvedSilence = 0
             }
         case .resume:
             // (Dropped already when it woke the device.)
-            if !dropped, let queue = device.pointee.measureQueue(), let droppable = queue.droppable,
-               context.pointee.queuedFramesAreSilent(droppable), device.pointee.drop() {
-                context.pointee.giveBack(droppable)
+            if !dropped, let measured = device.pointee.measureQueue(), let droppable = measured.droppable,
+               context.pointee.queuedFramesAreSilent(droppable), let queue = device.pointee.drop(measured: measured) {
+                context.pointee.giveBack(queue.droppable ?? 0)
                 dropped = true
                 starvedSilence = 0
             }
@@ -251,16 +259,16 @@ func writerLoop<Device: WriterDevice>(_ device: UnsafeMutablePointer<Device>) {
         // device may not ask for more for a period): when all the device holds
         // is the starve's silence, it gives it up and the media goes in its place.
         if starvedSilence > 0 && !dropped && context.pointee.unreadMediaFrames() > 0 {
-            if let queue = device.pointee.measureQueue(), let droppable = queue.droppable,
-               droppable <= starvedSilence, device.pointee.drop() {
-                context.pointee.giveBack(droppable)
+            if let measured = device.pointee.measureQueue(), let droppable = measured.droppable,
+               droppable <= starvedSilence, let queue = device.pointee.drop(measured: measured) {
+                context.pointee.giveBack(queue.droppable ?? 0)
                 dropped = true
             }
             starvedSilence = 0
         }
         // After a drop the device holds next to nothing: a period now, the rest
-        // when it asks.
-        var room = dropped ? period : device.pointee.room()
+        // when it asks (or all of it now, `fillsAfterDrop`).
+        var room = dropped && !Device.fillsAfterDrop ? period : device.pointee.room()
         // No room for a period: a resume or a new voice may wait for its ring to
         // be emptied, which only the writer can do.
         if room < period { context.pointee.serviceFlushes() }
@@ -327,7 +335,7 @@ func writerLoop<Device: WriterDevice>(_ device: UnsafeMutablePointer<Device>) {
 enum RunEdge {
     /// Asked to pause (with the device's queue dropped) while the media plays.
     case pause
-    /// Asked to play while the media is stopped.
+    /// Asked to play while the media is stopped, the silence after the stop to be dropped (`resumeDropsSilence`).
     case resume
     case none
 }
@@ -343,7 +351,7 @@ extension WriterContext {
         var edge = RunEdge.none
         if !run && runLatch == true && !mediaStopped && control.pointee.pauseDropsQueue.load(ordering: .relaxed) {
             edge = .pause
-        } else if run && runLatch == false && mediaStopped {
+        } else if run && runLatch == false && mediaStopped && control.pointee.resumeDropsSilence.load(ordering: .relaxed) {
             edge = .resume
         }
         runLatch = run

@@ -77,7 +77,9 @@ extension PlaybackEngine {
         }
         // Acquire: pairs with the writer's release store after it emptied the ring.
         guard control.pointee.mediaFlushAck.load(ordering: .acquiring) >= request.flushEpoch else { return }
-        // The silence a voice asked to follow it (`stopVoice(holdFrames:)`) is written first.
+        // The silence a voice asked to follow it (`stopVoice(holdFrames:)`) is
+        // written first, and the resume's drop leaves it to be heard whole.
+        let holding = resumeHeldUntilDeviceFrame != nil
         if let held = resumeHeldUntilDeviceFrame {
             guard control.pointee.deviceFramesWritten.load(ordering: .acquiring) >= held else { return }
             resumeHeldUntilDeviceFrame = nil
@@ -117,8 +119,9 @@ extension PlaybackEngine {
             announcedEnd = min(announcedEnd, index - 1)
         }
         control.pointee.mediaFadeStepBits.store(request.fadeStep.bitPattern, ordering: .relaxed)
-        // Release: publishes the ring's new frames, the fade step and the heard reset
-        // to the writer's acquire of `mediaRun` (in `mix`, or the real-time loop's latch).
+        control.pointee.resumeDropsSilence.store(!holding, ordering: .relaxed)
+        // Release: publishes the ring's new frames, the fade step, the drop and the heard
+        // reset to the writer's acquire of `mediaRun` (in `mix`, or the real-time loop's latch).
         control.pointee.mediaRun.store(true, ordering: .releasing)
         control.pointee.wake()
         pendingResume = nil

@@ -41,8 +41,8 @@ final class VoiceLeveller {
     private var ended = false
 
     // K-weighting: two biquads a channel (transposed direct form II).
-    private var shelf: (b0: Double, b1: Double, b2: Double, a1: Double, a2: Double)
-    private var highPass: (b0: Double, b1: Double, b2: Double, a1: Double, a2: Double)
+    let shelf: (b0: Double, b1: Double, b2: Double, a1: Double, a2: Double)
+    let highPass: (b0: Double, b1: Double, b2: Double, a1: Double, a2: Double)
     private let filterState: UnsafeMutablePointer<Double>
     private var blockEnergy = 0.0
     private var blockFill = 0
@@ -55,14 +55,18 @@ final class VoiceLeveller {
     private var blocksGained = 0
     /// The gain now, in dB; nil before the first voice.
     private var gainDecibels: Double?
+    /// (i + 1) / blockFrames for each frame i of a block: the way from one block's gain to the next.
+    private let through: UnsafeMutablePointer<Float>
+    /// The release's value for each frame of `read`'s batch (at most a block).
+    private let releases: UnsafeMutablePointer<Float>
 
     // The limiter.
-    private let phaseTaps: UnsafeMutablePointer<Float>
-    private static let taps = 8
-    private static let phases = 3
-    private let ceiling: Float
+    let phaseTaps: UnsafeMutablePointer<Float>
+    static let taps = 8
+    static let phases = 3
+    let ceiling: Float
     /// The largest sum of tap magnitudes over the phases (at least 1: the sample itself).
-    private let tapMagnitude: Float
+    let tapMagnitude: Float
     private let limiterQueueIndex: UnsafeMutablePointer<Int>
     private let limiterQueueValue: UnsafeMutablePointer<Float>
     private var limiterQueueFirst = 0
@@ -71,9 +75,13 @@ final class VoiceLeveller {
     private let minima: UnsafeMutablePointer<Float>
     private var minimaSum: Double = 0
     private let minimaCount: Int
+    /// The slot of `limiterNext` in `minima` (its index modulo `minimaCount`, kept without a division).
+    private var minimaSlot = 0
+    /// The last frame whose minimum was under 1: `minimaCount` frames on, every minimum is 1.
+    private var lastDip = Int.min / 2
     private var limiterNext = 0
     private var released: Float = 1
-    private let release: Float
+    let release: Float
 
     init(rate: Int, channels: Int, target: Int, maxInputFrames: Int) {
         let rate = max(1, rate)
@@ -98,6 +106,9 @@ final class VoiceLeveller {
         filterState = .allocate(capacity: 4 * channels)
         energies = .allocate(capacity: Self.blockRing)
         gains = .allocate(capacity: Self.blockRing)
+        through = .allocate(capacity: blockFrames)
+        releases = .allocate(capacity: blockFrames)
+        for frame in 0..<blockFrames { through[frame] = Float(frame + 1) / Float(blockFrames) }
 
         // BS.1770's pre-filter and RLB filter for this rate (libebur128's derivation).
         var frequency = 1681.974450955533
@@ -151,6 +162,8 @@ final class VoiceLeveller {
         filterState.deallocate()
         energies.deallocate()
         gains.deallocate()
+        through.deallocate()
+        releases.deallocate()
         phaseTaps.deallocate()
         limiterQueueIndex.deallocate()
         limiterQueueValue.deallocate()
@@ -173,6 +186,8 @@ final class VoiceLeveller {
         minima.initialize(repeating: 1, count: minimaCount)
         minimaSum = Double(minimaCount)
         released = 1
+        lastDip = Int.min / 2
+        minimaSlot = ((-2 * limiterHalf) % minimaCount + minimaCount) % minimaCount
         // The limiter's gains are for the frames 2 x half behind the newest peak looked at.
         limiterNext = -2 * limiterHalf
         while limiterNext < 0 { pushLimit(1) }
@@ -196,16 +211,22 @@ final class VoiceLeveller {
     func write(_ samples: UnsafePointer<Int16>, frames: Int) {
         let count = min(frames, freeFrames)
         guard count > 0, !ended else { return }
-        for frame in 0..<count {
-            let slot = (framesIn + frame) & delayMask
-            var power = 0.0
-            for channel in 0..<channels {
-                let value = samples[frame * channels + channel]
-                delay[slot * channels + channel] = value
-                power += kWeighted(Double(value) / 32768, channel: channel)
+        var done = 0
+        while done < count {
+            // Up to the block's end: its energy is summed, then the block is measured.
+            let run = min(count - done, blockFrames - blockFill)
+            let source = samples + done * channels
+            let start = (framesIn + done) & delayMask
+            let first = min(run, delayCapacity - start)
+            (delay + start * channels).update(from: source, count: first * channels)
+            if first < run { delay.update(from: source + first * channels, count: (run - first) * channels) }
+            switch channels {
+            case 1: weighMono(source, frames: run)
+            case 2: weighStereo(source, frames: run)
+            default: weigh(source, frames: run)
             }
-            blockEnergy += power
-            blockFill += 1
+            blockFill += run
+            done += run
             if blockFill == blockFrames { endBlock() }
         }
         framesIn += count
@@ -220,24 +241,118 @@ final class VoiceLeveller {
     }
 
     /// Reads levelled frames into `buffer`; returns the frames read.
+    ///
+    /// Per frame only what changes is computed: the limiter's mean is divided
+    /// out when a need changed it, the release stops once it cannot move,
+    /// the gain's block is followed rather than divided for, and a run of
+    /// frames whose peaks cannot reach the ceiling (`quiet`) is not
+    /// interpolated. Every value is the one the frame-by-frame definition
+    /// gives, bit for bit.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         let frames = min(availableFrames, buffer.count / (channels * 2))
         guard frames > 0, let base = buffer.baseAddress?.assumingMemoryBound(to: Int16.self) else { return 0 }
-        for frame in 0..<frames {
+        let reach = 2 * limiterHalf
+        // The last frame whose need this read looks at.
+        let lastNeeded = framesOut + frames - 1 + reach
+        // Needs known to be 1 before `quietEnd`; looked at one by one before `loudEnd`.
+        var quietEnd = limiterNext
+        var loudEnd = limiterNext
+        var summed = minimaSum
+        var limiter = Float(summed / Double(minimaCount))
+        var settled = false
+        var block = framesOut / blockFrames
+        var inBlock = framesOut - block * blockFrames
+        var (previous, current) = blockGains(block)
+        var output = base
+        let delay = self.delay
+        let through = self.through
+        // Frames before this have their needs pushed already (a quiet run).
+        var pushedFor = framesOut
+        var frame = 0
+        while frame < frames {
             let n = framesOut + frame
-            // The limiter's gain for frame n needs the peaks up to n + 2 x half.
-            while limiterNext <= n + 2 * limiterHalf { pushLimit(required(at: limiterNext)) }
-            let limiter = Float(minimaSum / Double(minimaCount))
-            released = min(limiter, released + (1 - released) * release)
-            let gain = gainAt(n) * released
-            let slot = n & delayMask
-            for channel in 0..<channels {
-                let value = (Float(delay[slot * channels + channel]) * gain).rounded()
-                base[frame * channels + channel] = Int16(max(-32768, min(32767, value)))
+            if n >= pushedFor, limiterNext == n + reach, limiterNext >= loudEnd, limiterNext >= quietEnd,
+               limiterQueueValue[limiterQueueFirst] == 1, lastDip < limiterNext - minimaCount {
+                // No need under 1 in the queue or the minima, so the box stays where it is: if
+                // the next run's needs are 1 too, they are pushed at once and the limiter holds.
+                let end = min(frames, frame + Self.quietRun)
+                let last = framesOut + end - 1 + reach
+                if quiet(from: limiterNext, to: last + 1) {
+                    pushOnes(through: last)
+                    pushedFor = framesOut + end
+                } else {
+                    loudEnd = last + 1
+                }
             }
+            // The limiter's gain for frame n needs the peaks up to n + 2 x half.
+            while limiterNext <= n + reach {
+                if limiterNext >= quietEnd && limiterNext >= loudEnd {
+                    let end = min(limiterNext + Self.quietRun, lastNeeded + 1)
+                    if quiet(from: limiterNext, to: end) { quietEnd = end } else { loudEnd = end }
+                }
+                pushLimit(limiterNext < quietEnd ? 1 : required(at: limiterNext))
+            }
+            if minimaSum != summed {
+                summed = minimaSum
+                limiter = Float(summed / Double(minimaCount))
+                settled = false
+            }
+            if inBlock == blockFrames {
+                block += 1
+                inBlock = 0
+                (previous, current) = blockGains(block)
+            }
+            // This frame, and with the needs pushed, the rest of the block's or the quiet run's
+            // frames: no need changes the limiter's gain, so only the release (until it settles),
+            // the gain's slope and the samples change.
+            let batch = max(1, min(frames - frame, pushedFor - n, blockFrames - inBlock))
+            var moving = 0
+            while moving < batch && !settled {
+                let next = min(limiter, released + (1 - released) * release)
+                // A release that no longer moves stays where it is until the limiter's gain changes.
+                settled = next == released
+                released = next
+                releases[moving] = released
+                moving += 1
+            }
+            (releases + moving).update(repeating: released, count: batch - moving)
+            let delta = current - previous
+            let run = LevelledRun(delay: delay, delayMask: delayMask, channels: channels, through: through,
+                                  releases: releases, previous: previous, delta: delta)
+            let vectored = run.write(first: n, count: batch, inBlock: inBlock, to: output)
+            output += vectored * channels
+            for index in vectored..<batch {
+                let gain = (previous + delta * through[inBlock + index]) * releases[index]
+                let slot = ((n + index) & delayMask) * channels
+                for channel in 0..<channels {
+                    output[channel] = Self.clampedRounded(Float(delay[slot + channel]) * gain)
+                }
+                output += channels
+            }
+            inBlock += batch
+            frame += batch
         }
         framesOut += frames
         return frames
+    }
+
+    /// Frames of needs that `read` rules out at once when their peaks cannot reach the ceiling.
+    private static let quietRun = 32
+
+    /// `value` rounded half away from zero (as `rounded()`) into 16 bits, without
+    /// a call to libm's `roundf` (x86-64's baseline has no rounding instruction).
+    /// Clamping to whole bounds first gives what rounding first would.
+    @inline(__always)
+    static func clampedRounded(_ value: Float) -> Int16 {
+        let clamped = max(-32768, min(32767, value))
+        // 1.5 x 2^23 added rounds to a whole number, half to even, and leaves it in the
+        // low bits: no branch on the sign or the fraction (coin tosses, each a mispredicted
+        // branch costing more than the rest of the frame) and no checked conversion.
+        let biased = clamped + 12_582_912
+        let even = Int32(bitPattern: biased.bitPattern) &- 0x4B40_0000
+        // Exact. A half (rare: a product landing on .5) goes away from zero instead.
+        if abs(clamped - (biased - 12_582_912)) == 0.5 { return Int16(clamped.rounded()) }
+        return Int16(truncatingIfNeeded: even)
     }
 
     // MARK: Loudness
@@ -252,6 +367,60 @@ final class VoiceLeveller {
         let second = h.b0 * first + state[2]
         state[2] = h.b1 * first - h.a1 * second + state[3]
         state[3] = h.b2 * first - h.a2 * second
+        return second * second
+    }
+
+    /// Adds `frames` frames' K-weighted power, summed over the channels, to the block's energy.
+    private func weigh(_ samples: UnsafePointer<Int16>, frames: Int) {
+        for frame in 0..<frames {
+            var power = 0.0
+            for channel in 0..<channels { power += kWeighted(Double(samples[frame * channels + channel]) / 32768, channel: channel) }
+            blockEnergy += power
+        }
+    }
+
+    /// `weigh` for one channel, its filter state in registers: the same sums in the same order.
+    private func weighMono(_ samples: UnsafePointer<Int16>, frames: Int) {
+        let s = shelf
+        let h = highPass
+        var state = (filterState[0], filterState[1], filterState[2], filterState[3])
+        var energy = blockEnergy
+        for frame in 0..<frames {
+            energy += Self.kWeighted(Double(samples[frame]) / 32768, s, h, &state)
+        }
+        (filterState[0], filterState[1], filterState[2], filterState[3]) = state
+        blockEnergy = energy
+    }
+
+    /// `weigh` for two channels, as `weighMono`.
+    private func weighStereo(_ samples: UnsafePointer<Int16>, frames: Int) {
+        let s = shelf
+        let h = highPass
+        var left = (filterState[0], filterState[1], filterState[2], filterState[3])
+        var right = (filterState[4], filterState[5], filterState[6], filterState[7])
+        var energy = blockEnergy
+        for frame in 0..<frames {
+            let power = Self.kWeighted(Double(samples[2 * frame]) / 32768, s, h, &left)
+                + Self.kWeighted(Double(samples[2 * frame + 1]) / 32768, s, h, &right)
+            energy += power
+        }
+        (filterState[0], filterState[1], filterState[2], filterState[3]) = left
+        (filterState[4], filterState[5], filterState[6], filterState[7]) = right
+        blockEnergy = energy
+    }
+
+    private typealias Biquad = (b0: Double, b1: Double, b2: Double, a1: Double, a2: Double)
+
+    /// `kWeighted` on a state held by the caller.
+    @inline(__always)
+    private static func kWeighted(_ sample: Double, _ s: Biquad, _ h: Biquad,
+                                  _ state: inout (Double, Double, Double, Double)) -> Double {
+        let first = s.b0 * sample + state.0
+        state.0 = s.b1 * sample - s.a1 * first + state.1
+        state.1 = s.b2 * sample - s.a2 * first
+        let second = h.b0 * first + state.2
+        state.2 = h.b1 * first - h.a1 * second + state.3
+        state.3 = h.b2 * first - h.a2 * second
         return second * second
     }
 
@@ -298,16 +467,55 @@ final class VoiceLeveller {
         blocksGained += 1
     }
 
+    /// The gains a block's frames go between: the previous block's and its own.
+    private func blockGains(_ block: Int) -> (previous: Float, current: Float) {
+        let current = gains[block % Self.blockRing]
+        let previous = block > 0 && block > blocksGained - Self.blockRing ? gains[(block - 1) % Self.blockRing] : current
+        return (previous, current)
+    }
+
     /// The gain of frame n: from the previous block's gain to its block's, across the block.
     private func gainAt(_ n: Int) -> Float {
         let block = n / blockFrames
-        let current = gains[block % Self.blockRing]
-        let previous = block > 0 && block > blocksGained - Self.blockRing ? gains[(block - 1) % Self.blockRing] : current
-        let through = Float(n - block * blockFrames + 1) / Float(blockFrames)
-        return previous + (current - previous) * through
+        let (previous, current) = blockGains(block)
+        return previous + (current - previous) * through[n - block * blockFrames]
     }
 
     // MARK: The limiter
+
+    /// True when every frame from `start` to before `end` needs no limiting, as
+    /// `required` would find: no sample its interpolation reads, times the
+    /// largest gain of their blocks (a hair over it: the interpolation
+    /// between two gains rounds), times the taps' magnitude, reaches the ceiling.
+    /// Most of speech: one pass over the samples instead of one per frame.
+    private func quiet(from start: Int, to end: Int) -> Bool {
+        let firstFrame = max(start, framesOut)
+        let lastFrame = min(end - 1, framesIn - 1)
+        guard firstFrame <= lastFrame else { return true }
+        let first = max(framesOut, firstFrame - 3)
+        let last = min(framesIn - 1, lastFrame + 4)
+        let largest = largestMagnitude(from: first, through: last)
+        var gain: Float = 0
+        for block in max(0, firstFrame / blockFrames - 1)...(lastFrame / blockFrames) {
+            gain = max(gain, gains[block % Self.blockRing])
+        }
+        return Float(largest) * (gain * 1.0001) * tapMagnitude <= ceiling
+    }
+
+    /// The largest sample magnitude of frames `first` through `last`, in the ring's one or two stretches.
+    private func largestMagnitude(from first: Int, through last: Int) -> Int32 {
+        let start = first & delayMask
+        let frames = last - first + 1
+        let head = min(frames, delayCapacity - start)
+        var largest: Int32 = 0
+        for value in UnsafeBufferPointer(start: delay + start * channels, count: head * channels) {
+            largest = max(largest, abs(Int32(value)))
+        }
+        for value in UnsafeBufferPointer(start: delay, count: (frames - head) * channels) {
+            largest = max(largest, abs(Int32(value)))
+        }
+        return largest
+    }
 
     /// The limiter gain frame k needs: the ceiling over its gained true peak (1 past the end).
     private func required(at k: Int) -> Float {
@@ -344,25 +552,44 @@ final class VoiceLeveller {
         return gained > ceiling ? ceiling / gained : 1
     }
 
+    /// `pushLimit(1)` for each frame from `limiterNext` through `last`, when
+    /// the queue holds only 1s and every minimum is 1: the queue comes to
+    /// hold the last alone, each minimum pushed is 1 over a 1 (the sum moves by 0).
+    private func pushOnes(through last: Int) {
+        let pushes = last + 1 - limiterNext
+        guard pushes > 0 else { return }
+        limiterQueueFirst = 0
+        limiterQueueCount = 1
+        limiterQueueIndex[0] = last
+        limiterQueueValue[0] = 1
+        minimaSlot = (minimaSlot + pushes) % minimaCount
+        limiterNext = last + 1
+    }
+
     /// Adds frame `limiterNext`'s need; the sliding minimum over 2 x half + 1
     /// needs is centred `half` back, and the box over those minima `2 x half` back.
     private func pushLimit(_ need: Float) {
         let index = limiterNext
+        let capacity = limiterQueueCapacity
         while limiterQueueCount > 0 && limiterQueueIndex[limiterQueueFirst] < index - 2 * limiterHalf {
-            limiterQueueFirst = (limiterQueueFirst + 1) % limiterQueueCapacity
+            limiterQueueFirst = limiterQueueFirst + 1 == capacity ? 0 : limiterQueueFirst + 1
             limiterQueueCount -= 1
         }
-        while limiterQueueCount > 0 && limiterQueueValue[(limiterQueueFirst + limiterQueueCount - 1) % limiterQueueCapacity] >= need {
+        while limiterQueueCount > 0 {
+            let back = limiterQueueFirst + limiterQueueCount - 1
+            guard limiterQueueValue[back >= capacity ? back - capacity : back] >= need else { break }
             limiterQueueCount -= 1
         }
-        let slot = (limiterQueueFirst + limiterQueueCount) % limiterQueueCapacity
+        let end = limiterQueueFirst + limiterQueueCount
+        let slot = end >= capacity ? end - capacity : end
         limiterQueueIndex[slot] = index
         limiterQueueValue[slot] = need
         limiterQueueCount += 1
         let minimum = limiterQueueValue[limiterQueueFirst]
-        let minimaSlot = ((index % minimaCount) + minimaCount) % minimaCount
+        if minimum < 1 { lastDip = index }
         minimaSum += Double(minimum) - Double(minima[minimaSlot])
         minima[minimaSlot] = minimum
+        minimaSlot = minimaSlot + 1 == minimaCount ? 0 : minimaSlot + 1
         limiterNext += 1
     }
 }

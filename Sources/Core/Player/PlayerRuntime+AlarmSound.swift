@@ -134,6 +134,10 @@ extension PlayerRuntime {
         let fadeFrames = ramp > 0 ? format.frames(forSeconds: ramp) : format.frames(forSeconds: 0.005)
         let gap = roomGapFrames(for: alarm)
         alarmSound.roomGapFrames = gap
+        // The desktop's role policy quiets other programs' music meanwhile (PulseOutput.alarmRole). Set
+        // before the voice starts: a sleeping output woken by the voice makes its stream with the role
+        // it finds then (set after, it could find no stream yet to change, and keep the music's).
+        engine.setAlarmRole(true)
         var problem: AlarmSoundProblem?
         var opened: OpenedAlarmSound?
         if !sound.isTone {
@@ -159,8 +163,6 @@ extension PlayerRuntime {
             engine.startVoice(ToneVoice(), exclusive: true, gain: gain,
                               fadeFrames: problem == nil ? fadeFrames : format.frames(forSeconds: 0.005), leadInFrames: gap)
         }
-        // The desktop's role policy quiets other programs' music meanwhile (PulseOutput.alarmRole).
-        engine.setAlarmRole(true)
         return problem
     }
 

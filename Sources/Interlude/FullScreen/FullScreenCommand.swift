@@ -174,15 +174,7 @@ enum FullScreenCommand {
                 return 1
             }
         }
-        let socket: Int32
-        switch ScreenClient.connectOrStart(place) {
-        case .success(let fd): socket = fd
-        case .failure(let problem):
-            writeStandardError("interlude: \(problem.line)\n")
-            return 1
-        }
-        defer { close(socket) }
-        return ScreenClient.attach(socket, browsing: browse)
+        return ScreenClient.connectAndAttach(place, browsing: browse)
     }
 
     /// The words a service starts with: the options only a starting player takes, without paths.

@@ -27,18 +27,58 @@ enum ScreenClient {
             writeStandardError("interlude: \(ScreenAttachments.OpenError.noRuntimeFolder.description); 'interlude --new' plays in this terminal alone\n")
             return 1
         }
-        let socket: Int32
-        switch connectOrStart(place) {
-        case .success(let fd): socket = fd
-        case .failure(let problem):
-            writeStandardError("interlude: \(problem.line)\n")
-            return 1
-        }
-        defer { close(socket) }
-        return attach(socket)
+        return connectAndAttach(place)
     }
 
     struct Problem: Error { let line: String }
+
+    /// How many times a screen is attached again after a service that went
+    /// away before it took the terminal (one quitting as this one came).
+    static let attachAttempts = 3
+
+    /// Connects (starting the service when none listens) and attaches this
+    /// terminal; the exit status. A service that closes the connection before
+    /// it answers `attached` was on its way out: once its socket is gone, a new
+    /// one is started and the terminal attached to it.
+    static func connectAndAttach(_ place: ControlSocketPlace, browsing folder: String? = nil) -> Int32 {
+        for attempt in 1...attachAttempts {
+            let socket: Int32
+            switch connectOrStart(place) {
+            case .success(let fd): socket = fd
+            case .failure(let problem):
+                writeStandardError("interlude: \(problem.line)\n")
+                return 1
+            }
+            let outcome = attach(socket, browsing: folder, sayingWhenGone: attempt == attachAttempts)
+            close(socket)
+            guard case .goneBeforeAttached = outcome else { return outcome.status }
+            waitUntilGone(ScreenAttachments.path(place))
+        }
+        return 1
+    }
+
+    /// Waits (5 s at most) until nobody accepts connections at `path` any more.
+    static func waitUntilGone(_ path: String) {
+        let deadline = monotonicSeconds() + 5
+        while monotonicSeconds() < deadline, let fd = try? UnixSocket.connect(to: path, timeoutMilliseconds: 200) {
+            close(fd)
+            usleep(50_000)
+        }
+    }
+
+    /// How an attached screen ended.
+    enum AttachOutcome {
+        case ended(Int32)
+        /// The connection ended before the service answered `attached`: it was going away.
+        case goneBeforeAttached
+
+        var status: Int32 {
+            switch self {
+            case .ended(let status): status
+            case .goneBeforeAttached: 1
+            }
+        }
+    }
 
     /// A connection to the service's screen socket, starting the service when nobody listens.
     static func connectOrStart(_ place: ControlSocketPlace) -> Result<Int32, Problem> {
@@ -57,12 +97,13 @@ enum ScreenClient {
         return .failure(Problem(line: "the player service did not start within \(startWaitMilliseconds / 1000) s (its log: \(log))"))
     }
 
-    /// Hands the terminal over and waits for the screen's end.
-    static func attach(_ socket: Int32, browsing folder: String? = nil) -> Int32 {
+    /// Hands the terminal over and waits for the screen's end. A service gone
+    /// before it answered `attached` is said only when `sayingWhenGone`.
+    static func attach(_ socket: Int32, browsing folder: String? = nil, sayingWhenGone: Bool = true) -> AttachOutcome {
         let signals: SignalChannel
         do { signals = try SignalChannel.open([SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGQUIT]) } catch {
             writeStandardError("interlude: \(error.description)\n")
-            return 1
+            return .ended(1)
         }
         var modes = termios()
         let hasModes = tcgetattr(0, &modes) == 0
@@ -76,10 +117,12 @@ enum ScreenClient {
         let hello = Array("attach \(type)\(browse)\n".utf8)
         let sent = hello.withUnsafeBytes { interlude_send_descriptors(socket, $0.baseAddress, $0.count, 0, 1) }
         guard sent == hello.count else {
+            if !sayingWhenGone { return .goneBeforeAttached }
             writeStandardError("interlude: cannot hand the terminal to the player service: \(Errno.current.message)\n")
-            return 1
+            return .ended(1)
         }
         var input: [UInt8] = []
+        var attached = false
         var leaveAsked: Double?
         while true {
             var requests = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
@@ -111,29 +154,32 @@ enum ScreenClient {
             case .nothing: continue
             case .end, .failed:
                 restore()
+                // Gone before it took the terminal: nothing was drawn, nothing to reset.
+                if !attached && !sayingWhenGone { return .goneBeforeAttached }
                 writeResetSequence()
                 writeStandardError("interlude: the player service ended (its log: \(PlayerService.logPath()))\n")
-                return 1
+                return .ended(1)
             }
             while let newline = input.firstIndex(of: 0x0A) {
                 let line = String(decoding: input[..<newline], as: UTF8.self)
                 input.removeSubrange(...newline)
+                if line == "attached" { attached = true }
                 if line.hasPrefix("bye ") {
                     restore()
                     writeStandardOutput(String(line.dropFirst(4)) + "\n")
-                    return 0
+                    return .ended(0)
                 }
                 if line.hasPrefix("refused ") {
                     restore()
                     writeStandardError("interlude: \(line.dropFirst(8))\n")
-                    return 1
+                    return .ended(1)
                 }
             }
             if input.count > ScreenAttachments.lineLimit { input.removeAll() }
         }
         restore()
         writeResetSequence()
-        return 1
+        return .ended(1)
     }
 
     /// Ctrl-Z: the service gives the terminal back, this process stops as any

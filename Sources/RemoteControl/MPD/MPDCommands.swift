@@ -367,14 +367,17 @@ package struct MPDCommands {
             response.add("songid", ids.ids[index])
         }
         if state != "stop" {
-            let duration = snapshot.duration ?? 0
+            // Until the player opens a file (a jump to one not decoded yet), its length is the library's, as MPD's is.
+            let known = snapshot.duration ?? index.flatMap { libraryTrack(ids.paths[$0])?.durationSeconds }
+                .flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+            let duration = known ?? 0
             response.add("time", Self.wholeSeconds(snapshot.elapsed), Self.wholeSeconds(duration))
             response.add("elapsed", milliseconds: snapshot.elapsed)
             // MPD's order: bitrate (0 when unknown), duration, then the decoder's
             // format; its bits are the pipeline's, 16, what every decoder is converted to.
             let decoding = snapshot.decoding
             response.add("bitrate", decoding?.bitrateKbps ?? 0)
-            if snapshot.duration != nil { response.add("duration", milliseconds: duration) }
+            if known != nil { response.add("duration", milliseconds: duration) }
             if let decoding { response.add("audio", "\(decoding.rate):16:\(decoding.channels)") }
         }
         // What plays next: the same song under repeat one, the first again at the end under repeat all.

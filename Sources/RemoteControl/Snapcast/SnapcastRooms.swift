@@ -83,7 +83,8 @@ public final class SnapcastRooms: LoopSource {
 
     private func makeAlarm(clock: any Clock) -> RoomAlarm {
         let latency = Duration.milliseconds(stream.leadMilliseconds + stream.bufferMilliseconds)
-        let alarm = RoomAlarm(clock: clock, latency: latency, fade: fade, streamID: stream.name)
+        let alarm = RoomAlarm(clock: clock, latency: latency, pauseLatency: .milliseconds(stream.bufferMilliseconds),
+                              fade: fade, streamID: stream.name)
         alarm.send = { [unowned self] in send($0) }
         alarm.report = { [unowned self] in events.error($0) }
         self.alarm = alarm

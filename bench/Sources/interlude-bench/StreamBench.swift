@@ -124,10 +124,9 @@ extension Bench {
         }
         // Seconds into playback: whatever the decoder and the output load is loaded by now.
         usleep(2_000_000)
-        let maps = (try? String(contentsOfFile: "/proc/\(player.pid)/maps", encoding: .utf8)) ?? ""
-        guard !maps.isEmpty else { throw ProcessError.notReady("/proc/\(player.pid)/maps could not be read") }
+        let objects = try playerObjects(player.pid)
         let network = ["libavformat", "libcurl", "libgnutls", "libssl", "libnghttp"]
-        let found = Set(maps.split(separator: "\n").compactMap { line in network.first { line.contains($0) } }).sorted()
+        let found = Set(objects.compactMap { object in network.first { object.contains($0) } }).sorted()
         report.rows.append(ResultRow(
             measure: "MP3 file playback, network libraries in /proc/PID/maps", subject: found.isEmpty ? "none" : found.joined(separator: ", "),
             peer: "", ratio: nil, target: "none of \(network.joined(separator: ", "))", passed: found.isEmpty))
