@@ -76,13 +76,7 @@ extension LibraryIndex {
     /// their order (an id no row has is left out), each read by its primary
     /// key; those in `known` are taken from there.
     package func shownTracks(ids: [Int64], known: [Int64: LibraryTrack] = [:]) throws(SQLiteError) -> [LibraryTrack] {
-        let statement: SQLiteStatement
-        if let prepared = shownByID {
-            statement = prepared
-        } else {
-            statement = try connection.prepare("SELECT \(Self.shownColumns) FROM tracks WHERE id = ?1")
-            shownByID = statement
-        }
+        let statement = try prepareOnce(&shownByID, "SELECT \(Self.shownColumns) FROM tracks WHERE id = ?1")
         var tracks: [LibraryTrack] = []
         tracks.reserveCapacity(ids.count)
         for id in ids {

@@ -439,17 +439,19 @@ package final class LibraryIndex {
         return statement
     }
 
+    /// `sql` prepared at its first use and kept in `slot` for the next.
+    func prepareOnce(_ slot: inout SQLiteStatement?, _ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let prepared = slot { return prepared }
+        let statement = try connection.prepare(sql)
+        slot = statement
+        return statement
+    }
+
     /// SQLite's `data_version`: a number that changes when another
     /// connection (the scan's, another process's) has committed since the
     /// last call on this one.
     package func dataVersion() throws(SQLiteError) -> Int64 {
-        let statement: SQLiteStatement
-        if let prepared = dataVersionStatement {
-            statement = prepared
-        } else {
-            statement = try connection.prepare("PRAGMA data_version")
-            dataVersionStatement = statement
-        }
+        let statement = try prepareOnce(&dataVersionStatement, "PRAGMA data_version")
         defer { statement.reset() }
         return try statement.step() ? statement.integer(0) ?? 0 : 0
     }
