@@ -189,8 +189,17 @@ import Glibc
     }
 
     /// A killed process gone (or a zombie awaiting its parent), 10 s at most.
+    /// Every thread gone, not only the first: the first thread of a killed
+    /// process can be a zombie while the others still exit, holding the
+    /// process's descriptors, so its socket still took a connection (the
+    /// remote's was closed with no reply as the last thread went).
     static func waitForExit(_ pid: Int32) -> Bool {
-        Remote.waitUntil(10) { kill(pid, 0) != 0 || (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.contains(") Z") == true }
+        Remote.waitUntil(10) {
+            guard kill(pid, 0) == 0 else { return true }
+            let zombie = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.contains(") Z") == true
+            let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task"))?.count ?? 0
+            return zombie && threads <= 1
+        }
     }
 
     /// The environment of a user with no player running: private folders, the test's sink.
@@ -207,9 +216,18 @@ import Glibc
     }
 
     static func status(_ environment: [String: String]) -> [String: Any] {
+        statusSaying(environment).status
+    }
+
+    /// `remote status --json`, and what the remote said on its standard error
+    /// and the service's log's last lines when it gave no status.
+    static func statusSaying(_ environment: [String: String]) -> (status: [String: Any], problem: String) {
         guard let result = try? ProcessRunner.run(InterludeBinary.path(), ["remote", "status", "--json"],
-                                                  environment: environment, timeout: 20), result.succeeded else { return [:] }
-        return ((try? JSONSerialization.jsonObject(with: result.stdout)) as? [String: Any]) ?? [:]
+                                                  environment: environment, timeout: 20) else { return ([:], "remote did not run") }
+        let status = result.succeeded ? ((try? JSONSerialization.jsonObject(with: result.stdout)) as? [String: Any]) ?? [:] : [:]
+        guard status.isEmpty else { return (status, "") }
+        let log = (try? String(contentsOfFile: (environment["XDG_STATE_HOME"] ?? "") + "/interlude/service.log", encoding: .utf8)) ?? ""
+        return ([:], "remote: \(result.summary) \(result.stderrText); the service's log ends: \(log.suffix(600))")
     }
 
     @Test("kill -9 of the service while a book plays: interlude remote status starts a new one with the book at the place heard and its bookmark")
@@ -243,9 +261,9 @@ import Glibc
 
         // A new service, started by the remote, has the book at that place, less the smart rewind of the
         // seconds since (2 s at most this soon), and its bookmark.
-        let back = Self.status(environment)
+        let (back, problem) = Self.statusSaying(environment)
         let second = try #require(Self.servicePID(runtime))
-        #expect(second != first, "no new service")
+        #expect(second != first, "no new service: \(problem)")
         let place = bookPlace(back)
         #expect(place.path == book.path, "\(back)")
         #expect(place.elapsed <= saved + 0.05 && place.elapsed >= saved - 2.05,
@@ -270,9 +288,9 @@ import Glibc
         let first = try #require(Self.servicePID(runtime))
         kill(first, SIGKILL)
         #expect(Self.waitForExit(first), "the killed service is still there")
-        let back = Self.status(environment)
+        let (back, problem) = Self.statusSaying(environment)
         let second = try #require(Self.servicePID(runtime))
-        #expect(second != first, "no new service")
+        #expect(second != first, "no new service: \(problem)")
         #expect(back["path"] as? String == mp3, "\(back)")
         let place = back["elapsed"] as? Double ?? -1
         // Saved every 5 s while playing: the place is at most that far behind what was heard.

@@ -139,9 +139,18 @@ struct SystemCallTests {
         let which: Int32 = call == "signalfd" ? 0 : call == "timerfd_create" ? 1 : 2
         var mask = sigset_t()
         sigemptyset(&mask)
+        // Beyond the process's highest descriptor, counted before the fork.
+        var open = rlimit()
+        getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &open)
+        let highest = Int32(min(open.rlim_cur, 65536))
         let child = fork()
         try #require(child >= 0)
         if child == 0 {
+            // The child's copies of the test process's descriptors (the sockets of tests running beside
+            // this one) would keep their connections open: only the pipe's end is kept, as descriptor 3.
+            if pipeEnds[1] != 3 { dup2(pipeEnds[1], 3) }
+            pipeEnds[1] = 3
+            for descriptor in 4..<highest { close(descriptor) }
             var limit = rlimit(rlim_cur: 0, rlim_max: 0)
             var code: Int32 = -1
             if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 {
