@@ -207,9 +207,6 @@ public final class SnapcastServer: @unchecked Sendable {
 
     // MARK: Rooms
 
-    /// Starts `snapclient` as room `name` (its `--hostID`), playing to the raw
-    /// file `capture` (16-bit PCM in the stream's format); returns once the
-    /// server lists it connected.
     /// Snapcast's side at SCHED_FIFO 10 (`chrt`), where the machine lets the
     /// tests ask for it; refused, as it is. The server and the rooms stand in
     /// for a house's: a server alone on its machine and clients paced by sound
@@ -229,6 +226,9 @@ public final class SnapcastServer: @unchecked Sendable {
         return (try? ProcessRunner.run("chrt", ["-f", "10", "true"]))?.succeeded == true
     }()
 
+    /// Starts `snapclient` as room `name` (its `--hostID`), playing to the raw
+    /// file `capture` (16-bit PCM in the stream's format); returns once the
+    /// server lists it connected.
     public func startClient(_ name: String, timeout: Double = 15) throws -> SnapcastClient {
         guard ProcessRunner.which("snapclient") != nil else { throw StreamServerError.notInstalled("snapclient") }
         let capture = "\(directory)/room-\(name).raw"
