@@ -13,8 +13,9 @@ import TUI
 /// reach the loop through an eventfd, and inotify watches on every library
 /// folder, so files added, changed, moved or deleted while the player runs
 /// start a rescan (incremental: it re-reads only what changed) a moment
-/// after the last change. A `LoopSource`: everything here but the scan runs
-/// on the main thread, inside the loop's turn; nothing touches the audio threads.
+/// after the last change. A `LoopSource`: everything here but the scan and
+/// the watches it adds runs on the main thread, inside the loop's turn;
+/// nothing touches the audio threads.
 package final class LibraryLiveIndex: LibrarySource, LoopSource {
     package let settings: LibrarySettings
     /// The main loop's connection, opened at its first use (`openedIndex`).
@@ -176,7 +177,8 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
         scanning = true
         knownAtStart = 0
         rescanDue = nil
-        LibraryScanThread.start(folders: settings.folders, indexPath: settings.indexPath, shared: shared)
+        LibraryScanThread.start(folders: settings.folders, indexPath: settings.indexPath, shared: shared,
+                                inotify: inotify, watched: Set(watched.values))
     }
 
     // MARK: LoopSource
@@ -223,7 +225,10 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
                 if progress.done {
                     scanning = false
                     status = nil
-                    watch(update.folders)
+                    for watch in update.watches { watched[watch.descriptor] = watch.folder }
+                    if update.watchesFull {
+                        report("library: too many folders to watch (fs.inotify.max_user_watches); changes in some show after a restart")
+                    }
                     onChange(nil, true)
                     lastReload = .now
                     readCatalog()
@@ -278,23 +283,6 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
         }
         if changed { rescanDue = .now + .milliseconds(Self.settleMilliseconds) }
     }
-
-    private func watch(_ folders: [String]) {
-        guard inotify >= 0 else { return }
-        let known = Set(watched.values)
-        let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF)
-            | UInt32(IN_ONLYDIR)
-        var full = false
-        for folder in folders where !known.contains(folder) {
-            let descriptor = inotify_add_watch(inotify, folder, mask)
-            if descriptor >= 0 {
-                watched[descriptor] = folder
-            } else if errno == ENOSPC, !full {
-                full = true
-                report("library: too many folders to watch (fs.inotify.max_user_watches); changes in some show after a restart")
-            }
-        }
-    }
 }
 
 /// The scan's thread and what it hands the main loop.
@@ -306,7 +294,12 @@ package enum LibraryScanThread {
         package var notices: [String] = []
         /// The index could not be opened.
         package var failures: [String] = []
-        package var folders: [String] = []
+        /// The folders the scan found, watched by the scan's thread (at 100,000
+        /// tracks, thousands of `inotify_add_watch` calls: 167 ms of the main
+        /// loop when it added them itself), for the loop's record.
+        package var watches: [FolderWatch] = []
+        /// Some folders could not be watched: the user's inotify watches ran out.
+        package var watchesFull = false
         package var failure: String?
         /// How many files the index held when the scan began (0 on a first scan).
         package var known = 0
@@ -332,11 +325,20 @@ package enum LibraryScanThread {
         package var isStopping: Bool { stopping.load(ordering: .relaxed) }
     }
 
-    package static func start(folders: [String], indexPath: String, shared: Shared) {
+    /// A folder's inotify watch.
+    package struct FolderWatch: Sendable, Equatable {
+        package var descriptor: Int32
+        package var folder: String
+    }
+
+    /// Scans `folders` into the index at `indexPath`, then watches every
+    /// folder the scan found on `inotify` (none if it is -1) but those in `watched`.
+    package static func start(folders: [String], indexPath: String, shared: Shared, inotify: Int32 = -1,
+                              watched: Set<String> = []) {
         let failure = BackgroundThread.start {
             // Below the main loop and far below the writer: a scan is background work.
             _ = nice(10)
-            run(folders: folders, indexPath: indexPath, shared: shared)
+            run(folders: folders, indexPath: indexPath, shared: shared, inotify: inotify, watched: watched)
         }
         if let failure {
             let message = "library: cannot start the scan thread (\(failure.message))"
@@ -344,7 +346,8 @@ package enum LibraryScanThread {
         }
     }
 
-    private static func run(folders scanFolders: [String], indexPath: String, shared: Shared) {
+    private static func run(folders scanFolders: [String], indexPath: String, shared: Shared, inotify: Int32,
+                            watched: Set<String>) {
         do {
             let index = try LibraryIndex(path: indexPath)
             defer { index.close() }
@@ -358,13 +361,39 @@ package enum LibraryScanThread {
             }, problem: { line in
                 shared.post { $0.problems.append(line) }
             })
+            let (watches, full) = watch(folders, on: inotify, except: watched, stopping: { shared.isStopping })
             shared.post {
                 $0.progress = result
-                $0.folders = folders
+                $0.watches += watches
+                $0.watchesFull = $0.watchesFull || full
             }
         } catch {
             shared.post { $0.failure = "library: scan stopped: \(error)" }
         }
+    }
+}
+
+extension LibraryScanThread {
+    /// Watches each of `folders` not in `except` for the changes that call
+    /// for a rescan; the watches made, and whether some could not be
+    /// (`ENOSPC`: the user's watches ran out). Stops early when `stopping`.
+    package static func watch(_ folders: [String], on inotify: Int32, except: Set<String>, stopping: () -> Bool)
+        -> (watches: [FolderWatch], full: Bool) {
+        guard inotify >= 0 else { return ([], false) }
+        let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF)
+            | UInt32(IN_ONLYDIR)
+        var watches: [FolderWatch] = []
+        var full = false
+        for folder in folders where !except.contains(folder) {
+            if stopping() { break }
+            let descriptor = inotify_add_watch(inotify, folder, mask)
+            if descriptor >= 0 {
+                watches.append(FolderWatch(descriptor: descriptor, folder: folder))
+            } else if errno == ENOSPC {
+                full = true
+            }
+        }
+        return (watches, full)
     }
 }
 
