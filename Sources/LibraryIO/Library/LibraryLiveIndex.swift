@@ -36,6 +36,10 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
     private var lastReload = ContinuousClock.now
     private let inotify: Int32
     private var watched: [Int32: String] = [:]
+    /// Watches the kernel removed (`IN_IGNORED`: the folder deleted or moved
+    /// away) before the scan's thread, which added them, handed them over:
+    /// not recorded. Descriptors are not reused within an inotify instance.
+    private var removedUnknown: Set<Int32> = []
     /// Quiet time after the last change before rescanning: a copy of an album
     /// is many events; one rescan takes them all.
     package static let settleMilliseconds = 150
@@ -177,8 +181,11 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
         scanning = true
         knownAtStart = 0
         rescanDue = nil
+        // The thread's own descriptor for the same inotify instance: the
+        // loop's may be closed (the player quitting) while the thread adds watches.
+        let threadInotify = inotify >= 0 ? fcntl(inotify, F_DUPFD_CLOEXEC, 0) : -1
         LibraryScanThread.start(folders: settings.folders, indexPath: settings.indexPath, shared: shared,
-                                inotify: inotify, watched: Set(watched.values))
+                                inotify: threadInotify, watched: Set(watched.values))
     }
 
     // MARK: LoopSource
@@ -225,7 +232,10 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
                 if progress.done {
                     scanning = false
                     status = nil
-                    for watch in update.watches { watched[watch.descriptor] = watch.folder }
+                    for watch in update.watches where !removedUnknown.contains(watch.descriptor) {
+                        watched[watch.descriptor] = watch.folder
+                    }
+                    removedUnknown = []
                     if update.watchesFull {
                         report("library: too many folders to watch (fs.inotify.max_user_watches); changes in some show after a restart")
                     }
@@ -277,7 +287,9 @@ package final class LibraryLiveIndex: LibrarySource, LoopSource {
                     (raw.load(fromByteOffset: offset, as: Int32.self), raw.load(fromByteOffset: offset + 4, as: UInt32.self),
                      Int(raw.load(fromByteOffset: offset + 12, as: UInt32.self)))
                 }
-                if mask & UInt32(IN_IGNORED) != 0 { watched[descriptor] = nil }
+                if mask & UInt32(IN_IGNORED) != 0, watched.removeValue(forKey: descriptor) == nil {
+                    removedUnknown.insert(descriptor)
+                }
                 offset += 16 + length
             }
         }
@@ -332,15 +344,18 @@ package enum LibraryScanThread {
     }
 
     /// Scans `folders` into the index at `indexPath`, then watches every
-    /// folder the scan found on `inotify` (none if it is -1) but those in `watched`.
+    /// folder the scan found on `inotify` (none if it is -1) but those in
+    /// `watched`. The thread owns `inotify` and closes it.
     package static func start(folders: [String], indexPath: String, shared: Shared, inotify: Int32 = -1,
                               watched: Set<String> = []) {
         let failure = BackgroundThread.start {
             // Below the main loop and far below the writer: a scan is background work.
             _ = nice(10)
             run(folders: folders, indexPath: indexPath, shared: shared, inotify: inotify, watched: watched)
+            if inotify >= 0 { close(inotify) }
         }
         if let failure {
+            if inotify >= 0 { close(inotify) }
             let message = "library: cannot start the scan thread (\(failure.message))"
             shared.post { $0.failure = message }
         }
