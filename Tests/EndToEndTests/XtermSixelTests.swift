@@ -19,14 +19,18 @@ import Glibc
     /// picture upside down compares at over 100.
     static let meanErrorBound = 16.0
 
-    @Test("sixel in xterm -ti vt340 under Xvfb matches the picture in a screenshot")
-    func sixelMatchesThePicture() throws {
+    /// `attached`: the player started as a service with the screen attached
+    /// to it (the screen's terminal handed over, the service asking it what
+    /// it can draw), else in the foreground.
+    @Test("sixel in xterm -ti vt340 under Xvfb matches the picture in a screenshot", arguments: [false, true])
+    func sixelMatchesThePicture(attached: Bool) throws {
         let picture = try CoverArtFixtures.picture(size: 256, format: "png")
         let track = try CoverArtFixtures.tagged(.id3, picture: picture, seconds: 30)
         let display = try XvfbDisplay()
         let sink = try PulseServer.shared().makeSink()
         defer { sink.remove() }
         let home = ScratchFiles.makeDirectory("cover-xterm")
+        defer { if attached { ChildRegistry.stopPlayerServices(below: home) } }
         var environment = sink.environment
         for (key, value) in ["XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state", "XDG_CACHE_HOME": home + "/cache",
                              "XDG_RUNTIME_DIR": home, "LANG": "C.UTF-8", "DISPLAY": display.name] { environment[key] = value }
@@ -34,8 +38,8 @@ import Glibc
         let xterm = try BackgroundProcess.start("xterm", [
             "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340", "-xrm", "XTerm*numColorRegisters: 256",
             "-xrm", "XTerm*sixelScrolling: true", "-geometry", "\(Self.size.columns)x\(Self.size.rows)+0+0", "-b", "0", "-bw", "0",
-            "-bg", "white", "-fg", "black", "-e", InterludeBinary.path(), "--book", track, "--device", "pulse", "--foreground",
-        ], environment: environment)
+            "-bg", "white", "-fg", "black", "-e", InterludeBinary.path(), "--book", track, "--device", "pulse",
+        ] + (attached ? [] : ["--foreground"]), environment: environment)
         defer { _ = xterm.stop() }
 
         // The cell's pixels from the window's white extent: 60 x 30 cells at the top-left.
@@ -62,6 +66,9 @@ import Glibc
             usleep(200_000)
         }
         #expect(drawn, "no picture in the window (cell \(cell))")
+        if attached {
+            #expect(access(home + "/interlude/service.pid", F_OK) == 0, "no service started: the screen ran the player itself")
+        }
         guard drawn else { return }
         // The picture keeps its shape on cells of this size.
         let aspect = Double(cell.height) / Double(cell.width)
@@ -73,7 +80,7 @@ import Glibc
                                    columns: columns, rows: rows, cell: cell, flipped: false)
         let other = shot.meanError(oracle: oracle, left: area.column * cell.width, top: area.row * cell.height,
                                    columns: columns, rows: rows, cell: cell, flipped: true)
-        print("sixel in xterm: mean colour error per cell \(error), the picture upside down \(other)")
+        print("sixel in xterm\(attached ? ", attached" : ""): mean colour error per cell \(error), the picture upside down \(other)")
         #expect(error < Self.meanErrorBound, "mean colour error per cell \(error)")
         #expect(other > 3 * Self.meanErrorBound, "the upside-down picture compares at \(other)")
     }

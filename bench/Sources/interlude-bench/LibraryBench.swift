@@ -64,8 +64,9 @@ extension Bench {
             }
         }
         report.notes.append("library: warm start is measured by polling tmux's capture-pane every 2 ms, so it includes up "
-                            + "to that and a capture's own time; a key to its frame by polling every 0.5 ms; cmus "
-                            + "is timed by polling `save -l` every 50 ms")
+                            + "to that and a capture's own time; a key to its frame through a tmux control client "
+                            + "(keys sent and the screen read on one connection, read again after each write of the "
+                            + "pane's program); cmus is timed by polling `save -l` every 50 ms")
     }
 
     /// Generates the tree, scans it cold (beside cmus adding it), rescans it
@@ -269,7 +270,8 @@ extension Bench {
     }
 
     /// Two screens on one service: a key in one (volume down or up, by turns)
-    /// to the frame in the other that shows it, tmux's round trips included.
+    /// to the frame in the other that shows it, tmux's round trips included
+    /// (each screen's tmux through a control client).
     private func keyAcrossScreens(from screen: PanePlayer, environment: [String: String]) throws {
         let other = try LibraryPlayer(command: [interlude], environment: environment)
         defer { other.stop() }
@@ -277,15 +279,19 @@ extension Bench {
             guard let range = text.range(of: #"vol \d+%"#, options: .regularExpression) else { return nil }
             return Int(text[range].dropFirst(4).dropLast())
         }
+        let sender = try TmuxControl(socket: screen.socket)
+        defer { sender.stop() }
+        let watcher = try TmuxControl(socket: other.socket)
+        defer { watcher.stop() }
         var crossings: [Double] = []
         for _ in 0..<(options.quick ? 20 : 200) {
             var volume: Int?
-            try other.wait(timeout: 10, interval: 2_000) { volume = shownVolume($0); return volume != nil }
+            try watcher.wait(timeout: 10) { volume = shownVolume($0); return volume != nil }
             let down = (volume ?? 100) >= 50
             let expected = "vol \((volume ?? 100) + (down ? -5 : 5))%"
             let start = monotonicSeconds()
-            try screen.press(down ? "-" : "+")
-            try other.wait(timeout: 10, interval: 1_000) { $0.contains(expected) }
+            try sender.type(down ? "-" : "+")
+            try watcher.wait(timeout: 10) { $0.contains(expected) }
             crossings.append(monotonicSeconds() - start)
         }
         let sorted = crossings.sorted()
@@ -363,13 +369,16 @@ extension Bench {
     }
 
     /// Types words into the library pane's filter, a key at a time (and
-    /// backspaces between words), timing each key from `send-keys` to the
+    /// backspaces between words), timing each key from its `send-keys` to the
     /// screen showing the filter it made in `pane`'s title: that frame was
-    /// drawn after the search ran. tmux's own round trip is included.
+    /// drawn after the search ran. tmux's own round trip is included; the
+    /// keys go and the screen is read through a control client (`TmuxControl`).
     static func typingLatencies(_ player: PanePlayer, keys: Int, pane: String = "9 Library (") throws -> [Double] {
-        try player.press("/")
-        defer { try? player.press("Escape") }
-        return try typedLatencies(player, keys: keys) { screen, filter in
+        let control = try TmuxControl(socket: player.socket)
+        defer { control.stop() }
+        try control.press("/")
+        defer { try? control.press("Escape") }
+        return try typedLatencies(control, keys: keys) { screen, filter in
             guard let title = screen.split(separator: "\n").first(where: { $0.contains(pane) }) else { return false }
             let row = String(title.split(separator: "│").first { $0.contains(pane) } ?? "")
                 .trimmingCharacters(in: .whitespaces)
@@ -382,7 +391,9 @@ extension Bench {
     /// The same keys typed to the echoing program in tmux, each timed to the
     /// screen showing the line it redrew.
     static func echoLatencies(_ player: PanePlayer, keys: Int) throws -> [Double] {
-        try typedLatencies(player, keys: keys) { screen, filter in
+        let control = try TmuxControl(socket: player.socket)
+        defer { control.stop() }
+        return try typedLatencies(control, keys: keys) { screen, filter in
             let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
             let last = lines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.map(String.init) ?? ""
             return last.trimmingCharacters(in: .whitespaces) == filter
@@ -391,7 +402,7 @@ extension Bench {
 
     /// Types the words a key at a time (backspaces between them), each key
     /// timed from `send-keys` to the screen `shows` the text typed so far.
-    static func typedLatencies(_ player: PanePlayer, keys: Int, shows: (_ screen: String, _ typed: String) -> Bool) throws -> [Double] {
+    static func typedLatencies(_ control: TmuxControl, keys: Int, shows: (_ screen: String, _ typed: String) -> Bool) throws -> [Double] {
         // No spaces: a trailing space draws the same title as the filter without it.
         let words = ["song", "artist:zoe", "cafe", "曲", "album", "track", "chanson", "東方", "year:197", "genre:jazz"]
         var filter = ""
@@ -399,24 +410,22 @@ extension Bench {
         var wordIndex = 0
         var typing = Array(words[0])
         while latencies.count < keys {
-            let key: String
+            let start = monotonicSeconds()
             if typing.isEmpty {
                 if filter.isEmpty {
                     wordIndex += 1
                     typing = Array(words[wordIndex % words.count])
                     continue
                 }
-                key = "BSpace"
                 filter.removeLast()
+                try control.press("BSpace")
             } else {
                 let character = typing.removeFirst()
-                key = String(character)
                 filter.append(character)
+                try control.type(String(character))
             }
-            let start = monotonicSeconds()
-            if key == "BSpace" { try player.press(key) } else { try player.tmux(["send-keys", "-l", key]) }
             let typed = filter
-            try player.wait(timeout: 30, interval: 500) { shows($0, typed) }
+            try control.wait { shows($0, typed) }
             latencies.append(monotonicSeconds() - start)
         }
         return latencies
