@@ -182,6 +182,41 @@ import Glibc
         #expect(quit.stdoutText.contains("the player stopped"), "\(quit.stdoutText)")
     }
 
+    @Test("a remote whose player ends as it takes the request starts the service and asks it again")
+    func aRemoteMeetingAnEndingPlayerStartsTheService() throws {
+        let runtime = try Remote.makeRuntimeDirectory()
+        defer { ScratchFiles.stopPlayerServices(below: runtime) }
+        let sink = try PulseServer.shared().makeSink()
+        defer { sink.remove() }
+        let environment = Self.userEnvironment(sink, runtime: runtime)
+        mkdir(runtime + "/interlude", 0o700)
+        // A player in its last moments: it takes one connection and its
+        // request, closes both without a word, and leaves its socket behind
+        // as a killed one does.
+        let script = """
+            import socket, sys
+            listener = socket.socket(socket.AF_UNIX)
+            listener.bind(sys.argv[1])
+            listener.listen(1)
+            open(sys.argv[2], "w").close()
+            connection, _ = listener.accept()
+            connection.recv(65536)
+            connection.close()
+            listener.close()
+            """
+        let ready = runtime + "/listening"
+        let ending = try BackgroundProcess.start("python3", ["-c", script, runtime + "/interlude/control", ready])
+        defer { _ = ending.stop() }
+        #expect(Remote.waitUntil(10) { access(ready, F_OK) == 0 }, "the stand-in never listened")
+        let result = try ProcessRunner.run(InterludeBinary.path(), ["remote", "status"], environment: environment, timeout: 30)
+        #expect(result.exitStatus == 0, "\(result.summary) \(result.stderrText)")
+        #expect(!result.stderrText.contains("without a reply"), "\(result.stderrText)")
+        #expect(result.stderrText.contains("started the player service in the background"), "\(result.stderrText)")
+        #expect(["stopped", "paused", "playing", "interrupted"].contains { result.stdoutText.hasPrefix($0) }, "\(result.stdoutText)")
+        #expect(ending.wait(timeout: 10).exitStatus == 0, "the stand-in took no request")
+        #expect(Self.servicePID(runtime) != nil, "no service recorded its pid")
+    }
+
     /// The pid the service recorded under `runtime`, if any.
     static func servicePID(_ runtime: String) -> Int32? {
         (try? String(contentsOfFile: runtime + "/interlude/service.pid", encoding: .utf8))
