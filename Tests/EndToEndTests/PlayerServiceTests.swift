@@ -122,6 +122,27 @@ import Glibc
         #expect(Remote.waitUntil(10) { kill(pid, 0) != 0 }, "Q left the service running")
     }
 
+    @Test("a screen started with a book beside a running service shows the book's now-playing pane first, with files the queue, as a player started with them does")
+    func aScreenStartedWithABookOrFilesShowsWhatItHanded() throws {
+        let mp3 = try Self.track()
+        let first = try TUISession(columns: 100, rows: 30, arguments: [mp3], service: true)
+        #expect(first.waitFor(20) { $0.contains("playing") && $0.contains("? help") }.met, "\(first.screen())")
+        let book = try BookUnderTest.folder("attach-focus", files: 2, seconds: 20)
+        // 60 columns: one pane at a time, its title on the screen.
+        let withBook = try TUISession(columns: 60, rows: 24, arguments: ["--book", book.path],
+                                      environment: ["XDG_RUNTIME_DIR": first.runtimeDirectory], service: true)
+        let nowPlaying = withBook.waitFor(20) { $0.contains("3 Now playing") && $0.contains("chapter 1/2") }
+        #expect(nowPlaying.met, "\(nowPlaying.screen)")
+        try withBook.press("q")
+        let other = try Self.track(seconds: 30)
+        // --play: with the book playing, files queued would be refused (the book keeps its place).
+        let withFile = try TUISession(columns: 60, rows: 24, arguments: ["--play", other],
+                                      environment: ["XDG_RUNTIME_DIR": first.runtimeDirectory], service: true)
+        let queue = withFile.waitFor(20) { $0.contains("2 Queue (") && $0.contains("playing") }
+        #expect(queue.met, "\(queue.screen)")
+        try withFile.press("Q")
+    }
+
     @Test("a screen that comes while the service goes away is attached to a new service, not told the player ended")
     func aScreenComingAsTheServiceGoesIsAttachedToANewOne() throws {
         let mp3 = try Self.track()

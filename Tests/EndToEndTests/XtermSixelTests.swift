@@ -30,7 +30,7 @@ import Glibc
         let sink = try PulseServer.shared().makeSink()
         defer { sink.remove() }
         let home = ScratchFiles.makeDirectory("cover-xterm")
-        defer { if attached { ChildRegistry.stopPlayerServices(below: home) } }
+        defer { if attached { ScratchFiles.stopPlayerServices(below: home) } }
         var environment = sink.environment
         for (key, value) in ["XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state", "XDG_CACHE_HOME": home + "/cache",
                              "XDG_RUNTIME_DIR": home, "LANG": "C.UTF-8", "DISPLAY": display.name] { environment[key] = value }

@@ -169,12 +169,17 @@ enum FullScreenCommand {
             handed.given.subtract(HandOff.startingOptions)
             waitUntilLive(place.primary)
         }
+        // The pane a player started with these words shows first: a book's now playing, files' queue.
+        var focus: Pane?
         if !handed.paths.isEmpty || handed.given.contains("--speed") {
             guard let status = HandOff.run(handed, says: !handed.playHandedFiles || options.playHandedFiles), status == 0 else {
                 return 1
             }
+            let commands = (try? HandOff.requestsFor(handed).get())?.map(\.command) ?? []
+            focus = commands.contains("book-open") ? .nowPlaying
+                : commands.contains("play-files") || commands.contains("queue-add") ? .queue : nil
         }
-        return ScreenClient.connectAndAttach(place, browsing: browse)
+        return ScreenClient.connectAndAttach(place, browsing: browse, focus: focus)
     }
 
     /// The words a service starts with: the options only a starting player takes, without paths.

@@ -11,7 +11,8 @@ import Glibc
 /// Unix socket beside the control socket (0600 in the 0700 folder, the
 /// peer's uid checked). A screen client (`ScreenClient`) connects, hands over
 /// its terminal with its first line (`attach TERM`, and a tab and the folder
-/// its browser opens in if one was given; the terminal's input and
+/// its browser opens in if one was given, and a tab and the number of the
+/// pane it shows first if one was asked for; the terminal's input and
 /// output as SCM_RIGHTS), and the service draws on that terminal and reads
 /// its keys itself, as tmux's server does, while the client waits: no frame
 /// or key goes through the socket. Then the client's lines say what only it
@@ -131,17 +132,20 @@ final class ScreenAttachments: LoopSource {
         }
         let line = String(decoding: connection.input[..<newline], as: UTF8.self)
         connection.input.removeSubrange(...newline)
-        let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        let parts = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
         let words = parts[0].split(separator: " ", maxSplits: 1).map(String.init)
         guard words.first == "attach", words.count == 2, Self.isTerminalType(words[1]) else {
             return refuse(connection, "expected 'attach TERM', not '\(TerminalText.escaped(String(line.prefix(80))))'")
         }
         // A folder to browse: an absolute path to a directory, else the host's own root.
-        let folder = parts.count == 2 && parts[1].hasPrefix("/") && FileSystemBrowserSource.isDirectory(parts[1]) ? parts[1] : nil
+        let folder = parts.count >= 2 && parts[1].hasPrefix("/") && FileSystemBrowserSource.isDirectory(parts[1]) ? parts[1] : nil
+        // The pane to show first, by its number (what the client handed: a book, files).
+        let focus = parts.count == 3 ? Int(parts[2]).flatMap(Pane.init(rawValue:)) : nil
         let device = TerminalDevice(input: input, output: output, type: words[1])
         guard let screen = host.openScreen(device: device, browsing: folder) else {
             return refuse(connection, "cannot draw on this terminal (TERM=\(words[1])); see the player's log")
         }
+        if let focus { screen.ui.focus(focus) }
         connection.screen = screen
         connection.output += Array("attached\n".utf8)
         readLines(connection)

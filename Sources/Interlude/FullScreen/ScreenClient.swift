@@ -40,7 +40,7 @@ enum ScreenClient {
     /// terminal; the exit status. A service that closes the connection before
     /// it answers `attached` was on its way out: once its socket is gone, a new
     /// one is started and the terminal attached to it.
-    static func connectAndAttach(_ place: ControlSocketPlace, browsing folder: String? = nil) -> Int32 {
+    static func connectAndAttach(_ place: ControlSocketPlace, browsing folder: String? = nil, focus: Pane? = nil) -> Int32 {
         for attempt in 1...attachAttempts {
             let socket: Int32
             switch connectOrStart(place) {
@@ -49,7 +49,7 @@ enum ScreenClient {
                 writeStandardError("interlude: \(problem.line)\n")
                 return 1
             }
-            let outcome = attach(socket, browsing: folder, sayingWhenGone: attempt == attachAttempts)
+            let outcome = attach(socket, browsing: folder, focus: focus, sayingWhenGone: attempt == attachAttempts)
             close(socket)
             guard case .goneBeforeAttached = outcome else { return outcome.status }
             waitUntilGone(ScreenAttachments.path(place))
@@ -99,7 +99,8 @@ enum ScreenClient {
 
     /// Hands the terminal over and waits for the screen's end. A service gone
     /// before it answered `attached` is said only when `sayingWhenGone`.
-    static func attach(_ socket: Int32, browsing folder: String? = nil, sayingWhenGone: Bool = true) -> AttachOutcome {
+    static func attach(_ socket: Int32, browsing folder: String? = nil, focus: Pane? = nil,
+                       sayingWhenGone: Bool = true) -> AttachOutcome {
         let signals: SignalChannel
         do { signals = try SignalChannel.open([SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGQUIT]) } catch {
             writeStandardError("interlude: \(error.description)\n")
@@ -112,9 +113,11 @@ enum ScreenClient {
             if hasModes { _ = tcsetattr(0, TCSANOW, &modes) }
         }
         let type = getenv("TERM").map { String(cString: $0) } ?? "dumb"
-        // The folder the screen's browser opens in, after a tab (a path may hold spaces, never a newline here).
-        let browse = folder.flatMap { $0.contains("\n") || $0.contains("\t") ? nil : "\t" + $0 } ?? ""
-        let hello = Array("attach \(type)\(browse)\n".utf8)
+        // The folder the screen's browser opens in, after a tab (a path may hold spaces, never a newline
+        // here), and the number of the pane it shows first after another.
+        let browse = folder.flatMap { $0.contains("\n") || $0.contains("\t") ? nil : $0 } ?? ""
+        let extra = focus.map { "\t\(browse)\t\($0.rawValue)" } ?? (browse.isEmpty ? "" : "\t" + browse)
+        let hello = Array("attach \(type)\(extra)\n".utf8)
         let sent = hello.withUnsafeBytes { interlude_send_descriptors(socket, $0.baseAddress, $0.count, 0, 1) }
         guard sent == hello.count else {
             if !sayingWhenGone { return .goneBeforeAttached }

@@ -23,9 +23,11 @@ final class TmuxControl {
     init(socket: String) throws {
         var toClient: [Int32] = [-1, -1]
         var fromClient: [Int32] = [-1, -1]
-        guard pipe2(&toClient, O_CLOEXEC) == 0, pipe2(&fromClient, O_CLOEXEC) == 0 else {
-            throw ProcessError.notReady("tmux control client: pipe2 failed (errno \(errno))")
+        guard pipe(&toClient) == 0, pipe(&fromClient) == 0 else {
+            throw ProcessError.notReady("tmux control client: pipe failed (errno \(errno))")
         }
+        // Ours alone: no other child of the bench inherits them.
+        for descriptor in toClient + fromClient { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -33,9 +35,11 @@ final class TmuxControl {
         posix_spawn_file_actions_adddup2(&actions, fromClient[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let arguments = ["tmux", "-u", "-S", socket, "-C", "attach-session", "-f", "ignore-size"]
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = (ProcessInfo.processInfo.environment.filter { $0.key != "TMUX" }.map { "\($0.key)=\($0.value)" }
-            + ["LANG=C.UTF-8"]).map { strdup($0) } + [nil]
+        var variables = ProcessInfo.processInfo.environment
+        variables["TMUX"] = nil
+        variables["LANG"] = "C.UTF-8"
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
@@ -52,7 +56,6 @@ final class TmuxControl {
             throw ProcessError.spawnFailed(command: arguments.joined(separator: " "), errno: code)
         }
         self.pid = pid
-        ChildRegistry.add(pid)
         // The attach's own answer and the notifications before it are read
         // past: the first answer to a marker of ours starts the exchange.
         let marker = "interlude-bench-\(pid)"
@@ -79,7 +82,6 @@ final class TmuxControl {
             }
             usleep(2_000)
         }
-        ChildRegistry.remove(pid)
     }
 
     /// Runs a tmux command; its output's lines.
