@@ -425,9 +425,14 @@ extension Bench {
                 try control.type(String(character))
             }
             let typed = filter
-            try control.wait { shows($0, typed) }
+            do { try control.wait { shows($0, typed) } } catch {
+                throw ProcessError.notReady("key \(latencies.count + 1), the text typed \"\(typed)\": \(error); "
+                                            + "blocks from tmux that answered no command: \(control.unsolicited)")
+            }
             latencies.append(monotonicSeconds() - start)
         }
+        // The attach's own block is the first; any other is told.
+        for block in control.unsolicited.dropFirst() { progress("tmux sent a block answering no command: \(block)") }
         return latencies
     }
 

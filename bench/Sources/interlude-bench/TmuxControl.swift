@@ -107,7 +107,7 @@ final class TmuxControl {
             let text = try screen()
             if shows(text) { return }
             while !paneWrote {
-                let line = try nextLine(before: deadline, what: "the screen: \(text)")
+                let line = try nextLine(before: deadline, what: "the screen: \(text.debugDescription)")
                 if line.hasPrefix("%output ") { paneWrote = true }
             }
         }
@@ -124,22 +124,32 @@ final class TmuxControl {
         }
     }
 
-    /// The lines of the next command answer (`%begin` to `%end`); the
-    /// notifications before it are noted (`%output`) and dropped.
+    /// Blocks of output tmux sent that answered no command of ours (`%begin`'s
+    /// flags 0), for the report: the attach's own, and any other.
+    private(set) var unsolicited: [String] = []
+
+    /// The lines of the next answer to a command of ours (`%begin` to `%end`,
+    /// flagged 1); the notifications before it are noted (`%output`) and
+    /// dropped, and so are blocks that answer no command of ours.
     private func answer(before deadline: Double) throws -> [String] {
         while true {
             let line = try nextLine(before: deadline)
             if line.hasPrefix("%output ") { paneWrote = true }
             if line.hasPrefix("%exit") { throw ProcessError.notReady("tmux control client left: \(line)") }
             guard line.hasPrefix("%begin ") else { continue }
+            let ours = line.split(separator: " ").last == "1"
             var lines: [String] = []
             while true {
                 let inside = try nextLine(before: deadline)
-                if inside.hasPrefix("%end ") {
+                if inside.hasPrefix("%end ") || inside.hasPrefix("%error ") {
+                    if !ours {
+                        unsolicited.append(([line] + lines.prefix(3)).joined(separator: " | "))
+                        break
+                    }
+                    if inside.hasPrefix("%error ") { throw ProcessError.notReady("tmux: " + lines.joined(separator: " ")) }
                     paneWrote = false
                     return lines
                 }
-                if inside.hasPrefix("%error ") { throw ProcessError.notReady("tmux: " + lines.joined(separator: " ")) }
                 lines.append(inside)
             }
         }
