@@ -39,10 +39,13 @@ public struct LibraryPaneModel {
     /// The most tracks a search brings in at first: a whole library of
     /// 100,000 would cost each key press the rows' conversion and the
     /// tree's grouping; the first screenfuls are what the listener looks
-    /// at. 2,000 cost a key 10 ms at 100,000 tracks (the 90th centile of a
-    /// typing profile), against a 16 ms frame. Scrolling near the end of a
-    /// cut list brings in more (`loadMore`), four times as many each time.
-    public static let limit = 500
+    /// at (several screenfuls of a tree opened whole). The tracks' rows,
+    /// their tree and the pane's rows cost a key in proportion: at 100,000
+    /// tracks a first letter took 8-11 ms with 500 and 5-6 ms with 200
+    /// (`make bench`'s typing, in tmux), against a 16 ms frame. Scrolling
+    /// near the end of a cut list brings in more (`loadMore`), four times
+    /// as many each time.
+    public static let limit = 200
     /// The most `loadMore` brings in.
     public static let maximumLimit = 32_000
 

@@ -407,6 +407,7 @@ extension Bench {
         let words = ["song", "artist:zoe", "cafe", "曲", "album", "track", "chanson", "東方", "year:197", "genre:jazz"]
         var filter = ""
         var latencies: [Double] = []
+        var timed: [(text: String, seconds: Double)] = []
         var wordIndex = 0
         var typing = Array(words[0])
         while latencies.count < keys {
@@ -430,7 +431,11 @@ extension Bench {
                                             + "blocks from tmux that answered no command: \(control.unsolicited)")
             }
             latencies.append(monotonicSeconds() - start)
+            timed.append((typed, latencies.last ?? 0))
         }
+        let slowest = timed.sorted { $0.seconds > $1.seconds }.prefix(5)
+        progress("the slowest keys (the text they made, ms): "
+                 + slowest.map { "\"\($0.text)\" \(formatted($0.seconds * 1000, 1))" }.joined(separator: ", "))
         // The attach's own block is the first; any other is told.
         for block in control.unsolicited.dropFirst() { progress("tmux sent a block answering no command: \(block)") }
         return latencies
