@@ -196,7 +196,12 @@ import Glibc
         let after = capture.frames((musicEnd + rate)..<capture.frameCount)
         let tail = SignalAnalysis.align(reference: source.frames((stop + fade)..<(stop + fade + rate)), signal: after,
                                         minimumOverlap: 0.99)
-        #expect(tail.correlation > 0.9, "\(room): the music did not come back: \(tail)")
+        let quarters = tail.correlation > 0.9 ? [] : (0..<8).map { quarter in
+            let from = stop + fade + quarter * rate / 4
+            let part = SignalAnalysis.align(reference: source.frames(from..<(from + rate / 4)), signal: after, minimumOverlap: 0.99)
+            return "\(quarter): lag \(part.lag - quarter * rate / 4) r \(String(format: "%.3f", part.correlation))"
+        }
+        #expect(tail.correlation > 0.9, "\(room): the music did not come back: \(tail); by quarter second: \(quarters)")
         let returned = musicEnd + rate + tail.lag - fade
         let rest = source.frameCount - stop - fade
         let resumed = SignalAnalysis.matchAllowingClientCorrections(

@@ -175,9 +175,7 @@ enum FullScreenCommand {
             guard let status = HandOff.run(handed, says: !handed.playHandedFiles || options.playHandedFiles), status == 0 else {
                 return 1
             }
-            let commands = (try? HandOff.requestsFor(handed).get())?.map(\.command) ?? []
-            focus = commands.contains("book-open") ? .nowPlaying
-                : commands.contains("play-files") || commands.contains("queue-add") ? .queue : nil
+            focus = HandOff.opensBook(handed) ? .nowPlaying : handed.paths.isEmpty ? nil : .queue
         }
         return ScreenClient.connectAndAttach(place, browsing: browse, focus: focus)
     }

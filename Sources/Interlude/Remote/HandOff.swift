@@ -95,9 +95,7 @@ enum HandOff {
             return .failure(Problem(message: "\(path): \(Errno(errno).message)"))
         }
         let paths = options.paths.map(RemoteCommand.entryForPlayer)
-        // The same choice a new player makes (`FullScreenPlayer.startUp`): --book, --music, else `OpenKind.guess`.
-        let sheet = paths.count == 1 && paths[0].lowercased().hasSuffix(".cue")
-        if paths.count == 1 && !options.music && (options.book || (!sheet && Self.guess(paths[0]) == .book)) {
+        if opensBook(options) {
             requests.append(Request(command: "book-open", arguments: [.string(paths[0])], done: "opened the book \(paths[0])"))
         } else if !paths.isEmpty {
             var entries: [String] = []
@@ -118,6 +116,14 @@ enum HandOff {
                                     done: "plays at \(options.speed)"))
         }
         return .success(requests)
+    }
+
+    /// Whether the words open a book: the same choice a new player makes
+    /// (`FullScreenPlayer.startUp`): --book, --music, else `OpenKind.guess`.
+    static func opensBook(_ options: FullScreenCommand.Options) -> Bool {
+        let paths = options.paths.map(RemoteCommand.entryForPlayer)
+        let sheet = paths.count == 1 && paths[0].lowercased().hasSuffix(".cue")
+        return paths.count == 1 && !options.music && (options.book || (!sheet && Self.guess(paths[0]) == .book))
     }
 
     /// Book or music, as the player would take the path (the books folder from this user's config).
