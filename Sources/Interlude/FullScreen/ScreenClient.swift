@@ -57,13 +57,17 @@ enum ScreenClient {
         return 1
     }
 
-    /// Waits (5 s at most) until nobody accepts connections at `path` any more.
-    static func waitUntilGone(_ path: String) {
-        let deadline = monotonicSeconds() + 5
-        while monotonicSeconds() < deadline, let fd = try? UnixSocket.connect(to: path, timeoutMilliseconds: 200) {
+    /// Waits (`seconds` at most) until nobody accepts connections at `path`
+    /// any more; whether nobody does.
+    @discardableResult
+    static func waitUntilGone(_ path: String, within seconds: Double = 5) -> Bool {
+        let deadline = monotonicSeconds() + seconds
+        while let fd = try? UnixSocket.connect(to: path, timeoutMilliseconds: 200) {
             close(fd)
+            guard monotonicSeconds() < deadline else { return false }
             usleep(50_000)
         }
+        return true
     }
 
     /// How an attached screen ended.

@@ -72,7 +72,8 @@ enum RemoteCommand {
         case .closed:
             // The service ended as it took the request (killed, or quitting):
             // the next one is started, as for a screen, and asked once more.
-            if !instanceGiven, request.command != "quit", serviceEnded(), let started = startService(),
+            if !instanceGiven, request.command != "quit", let place = ControlSocketPlace.current,
+               ScreenClient.waitUntilGone(place.primary, within: 1), let started = startService(),
                case .reply(let reply) = started.request(request) {
                 return report(reply, command: request.command, json: json)
             }
@@ -82,17 +83,6 @@ enum RemoteCommand {
             writeStandardError("interlude remote: \(client.silence)\n")
             return 3
         }
-    }
-
-    /// The player's socket stops answering within a second: its process ended.
-    private static func serviceEnded() -> Bool {
-        guard let place = ControlSocketPlace.current else { return false }
-        let deadline = monotonicSeconds() + 1
-        while ControlSocketPlace.isLive(place.primary) {
-            guard monotonicSeconds() < deadline else { return false }
-            usleep(20_000)
-        }
-        return true
     }
 
     /// The player service started in the background, and a connection to it once it answers; nil when it cannot start.
