@@ -199,24 +199,45 @@ public struct FeedBuilder: XMLEventHandler {
 
     /// The feed as read. `damage`: where the document broke off, if it did;
     /// an episode not closed by then is left out.
-    public func finish(damage: FeedDamage? = nil) throws(FeedRefusal) -> Feed {
+    /// Consuming: the episodes are moved into the feed, not copied.
+    public consuming func finish(damage: FeedDamage? = nil) throws(FeedRefusal) -> Feed {
         if let refusal { throw refusal }
         var result = feed
         result.isSerial = type == "serial"
-        result.episodes = Self.ordered(episodes, serial: result.isSerial)
+        // Taken out, so the ordering below has the one reference to them and sorts without copying.
+        var taken: [Episode] = []
+        swap(&taken, &episodes)
+        result.episodes = Self.ordered(taken, serial: result.isSerial)
         result.damage = damage
         return result
     }
 
     /// Newest first, or oldest first for a serial; a stable sort, as Python's.
-    static func ordered(_ episodes: [Episode], serial: Bool) -> [Episode] {
-        // Indices sorted, not the episodes: an Episode is large to move.
-        let order = episodes.indices.sorted { left, right in
-            let leftDate = episodes[left].published, rightDate = episodes[right].published
-            if leftDate != rightDate { return serial ? leftDate < rightDate : leftDate > rightDate }
+    static func ordered(_ episodes: consuming [Episode], serial: Bool) -> [Episode] {
+        // Indices sorted by the dates alone, not the episodes: an Episode is
+        // large to move, and one read in a closure is a copy of all its strings.
+        let dates = episodes.withUnsafeBufferPointer { $0.map(\.published) }
+        let order = dates.indices.sorted { left, right in
+            if dates[left] != dates[right] { return serial ? dates[left] < dates[right] : dates[left] > dates[right] }
             return left < right
         }
-        return order.map { episodes[$0] }
+        // Then put in that order in place, a cycle of the permutation at a
+        // time: swaps move an episode, where a copy retained each of its strings.
+        // (The buffer's swap moves; the array's copies the episode it holds aside.)
+        var placed = [Bool](repeating: false, count: order.count)
+        episodes.withUnsafeMutableBufferPointer { buffer in
+            for start in order.indices where !placed[start] {
+                var current = start
+                while true {
+                    placed[current] = true
+                    let next = order[current]
+                    if next == start { break }
+                    buffer.swapAt(current, next)
+                    current = next
+                }
+            }
+        }
+        return episodes
     }
 
     // MARK: Targets

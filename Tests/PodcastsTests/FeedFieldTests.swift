@@ -68,4 +68,23 @@ import Testing
         #expect(HTMLText.text(String(repeating: "<li>", count: 1000))
                 == String(String(repeating: "\n * ", count: 1000).dropFirst(2).dropLast()))
     }
+
+    /// Episodes newest first (oldest first for a serial), those of one date in
+    /// the feed's order, as Python's stable sort leaves them: checked against
+    /// a plain stable ordering over many dates, ties and cycles of the permutation.
+    @Test func episodesOrderedByDateKeepingTheFeedsOrderForTies() {
+        var generator = SystemRandomNumberGenerator()
+        for count in [0, 1, 2, 3, 17, 500] {
+            let episodes = (0..<count).map { Episode(guid: "g\($0)", title: "t\($0)", published: Int64.random(in: 0...9, using: &generator)) }
+            for serial in [false, true] {
+                let expected = episodes.enumerated().sorted { left, right in
+                    if left.element.published != right.element.published {
+                        return serial ? left.element.published < right.element.published : left.element.published > right.element.published
+                    }
+                    return left.offset < right.offset
+                }.map(\.element.guid)
+                #expect(FeedBuilder.ordered(episodes, serial: serial).map(\.guid) == expected, "\(count) episodes, serial \(serial)")
+            }
+        }
+    }
 }

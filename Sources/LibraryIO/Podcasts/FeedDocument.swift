@@ -21,6 +21,7 @@ package enum FeedDocument {
         }
         if let refusal = builder.refusal { throw refusal }
         if let damage, !builder.sawElement { throw .unreadable(line: damage.line, reason: damage.reason) }
-        return try builder.finish(damage: damage.map { FeedDamage(line: $0.line, reason: $0.reason) })
+        // Consumed: its episodes move into the feed, uncopied.
+        return try (consume builder).finish(damage: damage.map { FeedDamage(line: $0.line, reason: $0.reason) })
     }
 }
