@@ -82,19 +82,29 @@ package final class LineServer<Handler: LineProtocol> {
     /// that are not the server's are passed over): writes, reads and answers,
     /// accepts, and closes the clients that are done.
     package func service(ready: some Collection<(fd: Int32, events: Int16)>, context: Handler.Context) {
-        // Clients first, new ones last: an accepted client may reuse the number
-        // of a descriptor closed this turn, whose events are in `ready`.
-        for (fd, events) in ready {
-            guard let client = clients.first(where: { $0.fd == fd && !$0.closed }) else { continue }
-            if events & Int16(POLLOUT | POLLHUP | POLLERR) != 0 { flush(client) }
-            if readsLines(client) && events & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-                receive(client, context: context)
-            } else if events & Int16(POLLHUP | POLLERR) != 0 {
-                // Gone both ways with nothing to read from it: nothing more can reach it.
-                drop(client)
+        if clients.isEmpty {
+            // No client (a control socket nobody uses: most turns of a playing
+            // loop): the listeners alone, not the walks over clients below.
+            for listener in listeners where ready.contains(where: { $0.fd == listener.fd }) { acceptPending(from: listener) }
+            if clients.isEmpty {
+                handler.linesAnswered(context: context)
+                return
             }
+        } else {
+            // Clients first, new ones last: an accepted client may reuse the number
+            // of a descriptor closed this turn, whose events are in `ready`.
+            for (fd, events) in ready {
+                guard let client = clients.first(where: { $0.fd == fd && !$0.closed }) else { continue }
+                if events & Int16(POLLOUT | POLLHUP | POLLERR) != 0 { flush(client) }
+                if readsLines(client) && events & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                    receive(client, context: context)
+                } else if events & Int16(POLLHUP | POLLERR) != 0 {
+                    // Gone both ways with nothing to read from it: nothing more can reach it.
+                    drop(client)
+                }
+            }
+            for listener in listeners where ready.contains(where: { $0.fd == listener.fd }) { acceptPending(from: listener) }
         }
-        for listener in listeners where ready.contains(where: { $0.fd == listener.fd }) { acceptPending(from: listener) }
         // Written down below the pause: the lines it sent meanwhile are answered now.
         for client in clients where !client.closed && client.hasWholeLine { answerLines(of: client, context: context) }
         handler.linesAnswered(context: context)
