@@ -156,7 +156,7 @@ import Glibc
 
         for (index, client) in clients.enumerated() {
             let capture = client.captured()
-            let heard = try Self.musicAroundTheStop(capture, source: source, stop: stop, fade: fade, room: client.name)
+            let heard = try Self.musicAroundTheStop(capture, source: source, stop: stop, fade: fade, client: client)
             // Silent (the music's fade ended) within the server's buffer and 100 ms of the alarm's due time.
             let silentAt = try #require(clock.time(index, frame: heard.musicEnd), "\(client.name): no block times")
             // What the player said the rooms heard when the pause was asked for is what this room heard then:
@@ -183,14 +183,17 @@ import Glibc
     /// resume starts at the sample the rooms last heard. `musicEnd`: the
     /// capture's frame where the fade reached silence; `returned`: where the
     /// file's frame `stop` is heard again; `start`: where its first frame is.
-    static func musicAroundTheStop(_ capture: PCMAudio, source: PCMAudio, stop: Int, fade: Int, room: String) throws
+    static func musicAroundTheStop(_ capture: PCMAudio, source: PCMAudio, stop: Int, fade: Int, client: SnapcastClient) throws
         -> (musicEnd: Int, returned: Int, start: Int) {
+        let room = client.name
+        // What snapclient said of its sync (corrections, hard syncs) goes with any failure.
+        func log() -> String { "; its log ends: \(client.logTail(12))" }
         let head = SignalAnalysis.align(reference: source.frames(0..<(rate * 2)), signal: capture, minimumOverlap: 0.99)
-        #expect(head.correlation > 0.9, "\(room): \(head)")
+        #expect(head.correlation > 0.9, "\(room): \(head)\(log())")
         let before = SignalAnalysis.matchAllowingClientCorrections(expected: source.frames(0..<(stop - fade)),
                                                                    actual: capture.frames(head.lag..<capture.frameCount))
-        #expect(before.unexplained == nil && before.matchedFrames == stop - fade, "\(room): the music before the stop: \(before)")
-        #expect(withinClientCorrections(before, seconds: Double(stop) / Double(rate)), "\(room): \(before)")
+        #expect(before.unexplained == nil && before.matchedFrames == stop - fade, "\(room): the music before the stop: \(before)\(log())")
+        #expect(withinClientCorrections(before, seconds: Double(stop) / Double(rate)), "\(room): \(before)\(log())")
         let musicEnd = head.lag + before.actualFrames + fade
         // After the interruption: the second of music after the fade-in, found in what follows, lies where the stop frame is.
         let after = capture.frames((musicEnd + rate)..<capture.frameCount)
@@ -201,15 +204,15 @@ import Glibc
             let part = SignalAnalysis.align(reference: source.frames(from..<(from + rate / 4)), signal: after, minimumOverlap: 0.99)
             return "\(quarter): lag \(part.lag - quarter * rate / 4) r \(String(format: "%.3f", part.correlation))"
         }
-        #expect(tail.correlation > 0.9, "\(room): the music did not come back: \(tail); by quarter second: \(quarters)")
+        #expect(tail.correlation > 0.9, "\(room): the music did not come back: \(tail); by quarter second: \(quarters)\(log())")
         let returned = musicEnd + rate + tail.lag - fade
         let rest = source.frameCount - stop - fade
         let resumed = SignalAnalysis.matchAllowingClientCorrections(
             expected: source.frames((stop + fade)..<source.frameCount),
             actual: capture.frames((returned + fade)..<capture.frameCount))
         #expect(resumed.unexplained == nil && resumed.matchedFrames == rest && rest > rate,
-                "\(room): the music after the stop is not the file from the stop sample: \(resumed)")
-        #expect(withinClientCorrections(resumed, seconds: Double(rest) / Double(rate)), "\(room): \(resumed)")
+                "\(room): the music after the stop is not the file from the stop sample: \(resumed)\(log())")
+        #expect(withinClientCorrections(resumed, seconds: Double(rest) / Double(rate)), "\(room): \(resumed)\(log())")
         return (musicEnd, returned, head.lag)
     }
 
@@ -407,7 +410,7 @@ import Glibc
         for client in clients {
             let capture = client.captured()
             // Every room: the music exactly up to its fade, and exactly from the stop sample after the alarm.
-            let heard = try Self.musicAroundTheStop(capture, source: source, stop: stop, fade: fade, room: client.name)
+            let heard = try Self.musicAroundTheStop(capture, source: source, stop: stop, fade: fade, client: client)
             let (musicEnd, returned) = (heard.musicEnd, heard.returned)
             // Between the two: the alarm in the bedroom alone; silence elsewhere.
             let between = capture.frames((musicEnd + gap / 2)..<(returned - gap / 2))
