@@ -1,3 +1,4 @@
+import InterludeCore
 import Testing
 @testable import Podcasts
 
@@ -73,7 +74,8 @@ import Testing
     /// the feed's order, as Python's stable sort leaves them: checked against
     /// a plain stable ordering over many dates, ties and cycles of the permutation.
     @Test func episodesOrderedByDateKeepingTheFeedsOrderForTies() {
-        var generator = SystemRandomNumberGenerator()
+        // Seeded: a failure repeats as it was.
+        var generator = SeededGenerator(seed: 41)
         for count in [0, 1, 2, 3, 17, 500] {
             let episodes = (0..<count).map { Episode(guid: "g\($0)", title: "t\($0)", published: Int64.random(in: 0...9, using: &generator)) }
             for serial in [false, true] {

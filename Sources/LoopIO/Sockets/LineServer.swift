@@ -82,17 +82,11 @@ package final class LineServer<Handler: LineProtocol> {
     /// that are not the server's are passed over): writes, reads and answers,
     /// accepts, and closes the clients that are done.
     package func service(ready: some Collection<(fd: Int32, events: Int16)>, context: Handler.Context) {
-        if clients.isEmpty {
-            // No client (a control socket nobody uses: most turns of a playing
-            // loop): the listeners alone, not the walks over clients below.
-            for listener in listeners where ready.contains(where: { $0.fd == listener.fd }) { acceptPending(from: listener) }
-            if clients.isEmpty {
-                handler.linesAnswered(context: context)
-                return
-            }
-        } else {
-            // Clients first, new ones last: an accepted client may reuse the number
-            // of a descriptor closed this turn, whose events are in `ready`.
+        // Clients first, new ones last: an accepted client may reuse the number
+        // of a descriptor closed this turn, whose events are in `ready`. With no
+        // client (a control socket nobody uses: most turns of a playing loop)
+        // the walks over clients are skipped, not run empty.
+        if !clients.isEmpty {
             for (fd, events) in ready {
                 guard let client = clients.first(where: { $0.fd == fd && !$0.closed }) else { continue }
                 if events & Int16(POLLOUT | POLLHUP | POLLERR) != 0 { flush(client) }
@@ -103,7 +97,11 @@ package final class LineServer<Handler: LineProtocol> {
                     drop(client)
                 }
             }
-            for listener in listeners where ready.contains(where: { $0.fd == listener.fd }) { acceptPending(from: listener) }
+        }
+        for listener in listeners where ready.contains(where: { $0.fd == listener.fd }) { acceptPending(from: listener) }
+        if clients.isEmpty {
+            handler.linesAnswered(context: context)
+            return
         }
         // Written down below the pause: the lines it sent meanwhile are answered now.
         for client in clients where !client.closed && client.hasWholeLine { answerLines(of: client, context: context) }
