@@ -24,7 +24,7 @@ extension Bench {
         chmod(runtime, 0o700)
         var withBus: [PlayMeasurement] = []
         var without: [PlayMeasurement] = []
-        let runs = max(options.playRuns, 3)
+        let runs = max(options.playRuns, 5)
         for _ in 0..<runs {
             // No bus at all: DBUS_SESSION_BUS_ADDRESS empty and no $XDG_RUNTIME_DIR/bus.
             without.append(try play([interlude, "play", file, "--device", "pulse"], sink: sink, expected: seconds,
