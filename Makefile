@@ -198,7 +198,7 @@ $(BENCH_DIR)/measure: bench/c/measure.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BENCH_CFLAGS) -o $@ $<
 
-bench: release release-noop-check $(BENCH_REFS)
+bench: release release-noop-check python-tools $(BENCH_REFS)
 	@scripts/install-deps.sh --bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product interlude-bench $(SWIFT_FLAGS)
 	INTERLUDE_BIN=$(CURDIR)/$(BIN_RELEASE) INTERLUDE_BENCH_DIR=$(CURDIR)/$(BENCH_DIR) \
