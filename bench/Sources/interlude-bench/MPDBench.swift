@@ -112,15 +112,15 @@ extension Bench {
         // 25-40 us on one), and which server lands there changes from run to
         // run: it measured the placement, not the servers.
         // The bench runs on its main thread, whose thread id is the process's.
-        let cpu = 0, client = getpid()
-        for process in [mpd, player] {
-            try ProcessRunner.run("taskset", ["--all-tasks", "--cpu-list", "--pid", "\(cpu)", "\(process.pid)"], timeout: 10).check()
+        // Its own CPUs are given back after, as they were ("pid N's current affinity list: 0,1").
+        let client = getpid()
+        let affinity = try ProcessRunner.run("taskset", ["--cpu-list", "--pid", "\(client)"], timeout: 10).check()
+        guard let ownCPUs = affinity.stdoutText.split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines),
+              !ownCPUs.isEmpty else { throw ProcessError.notReady("taskset said \(affinity.stdoutText)") }
+        for (pid, threads) in [(mpd.pid, ["--all-tasks"]), (player.pid, ["--all-tasks"]), (client, [])] {
+            try ProcessRunner.run("taskset", threads + ["--cpu-list", "--pid", "0", "\(pid)"], timeout: 10).check()
         }
-        try ProcessRunner.run("taskset", ["--cpu-list", "--pid", "\(cpu)", "\(client)"], timeout: 10).check()
-        defer {
-            let all = "0-\(max(sysconf(Int32(_SC_NPROCESSORS_ONLN)) - 1, 0))"
-            _ = try? ProcessRunner.run("taskset", ["--cpu-list", "--pid", all, "\(client)"], timeout: 10)
-        }
+        defer { _ = try? ProcessRunner.run("taskset", ["--cpu-list", "--pid", ownCPUs, "\(client)"], timeout: 10) }
         // `status` answers in tens of microseconds: ten times the runs, so that its p99 is not the second slowest of 200.
         for (name, request, runs) in [("status", "status", runs * 10), ("playlistinfo (\(queueLength) entries)", "playlistinfo", runs),
                                       ("search (\(size) tracks)", query, runs)] {
